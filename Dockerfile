@@ -1,0 +1,21 @@
+# Build stage: jsPsych from the npm registry (pinned in package-lock.json), copied into static/vendor by make.
+FROM node:20-bookworm AS static
+WORKDIR /app
+COPY package.json package-lock.json Makefile ./
+RUN make static/vendor/.installed
+
+FROM python:3.11-slim-bookworm
+WORKDIR /app
+ENV PYTHONUNBUFFERED=1 FLASK_APP=server
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY server server
+COPY analysis analysis
+COPY migrations migrations
+COPY studies studies
+COPY static static
+COPY gunicorn.conf.py .
+COPY --from=static /app/static/vendor static/vendor
+EXPOSE 8000
+# Migrations and study files are applied when the container starts, never by the app itself.
+CMD ["sh", "-c", "flask db upgrade --directory migrations && flask studies sync && exec gunicorn -c gunicorn.conf.py 'server:create_app()'"]

@@ -1,0 +1,43 @@
+# studyhive: the two commands a new user needs are `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 5000
+JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-instructions plugin-survey-html-form
+
+.PHONY: run test setup bench clean
+
+setup: $(VENV)/.installed static/vendor/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@
+
+# jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served.
+static/vendor/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	rm -rf static/vendor && mkdir -p static/vendor
+	cp node_modules/jspsych/dist/index.browser.min.js static/vendor/jspsych.js
+	cp node_modules/jspsych/css/jspsych.css static/vendor/jspsych.css
+	for p in $(filter plugin-%,$(JSPSYCH_PKGS)); do \
+	  cp node_modules/@jspsych/$$p/dist/index.browser.min.js static/vendor/$$p.js; done
+	touch $@
+
+run: setup
+	FLASK_APP=server $(BIN)/flask db upgrade --directory migrations
+	FLASK_APP=server $(BIN)/flask studies sync
+	FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
+	FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
+
+# The whole suite on SQLite, then every database test again on a real PostgreSQL server (found or started).
+test: setup
+	scripts/ensure-chromium
+	@echo "== studyhive tests on SQLite =="
+	STUDYHIVE_TEST_DB=sqlite $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@echo "== studyhive database tests on PostgreSQL =="
+	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" STUDYHIVE_TEST_DB=postgresql $(BIN)/python -m pytest -m db $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor

@@ -1,0 +1,39 @@
+"""Configuration: one class for running, one for tests (CTFd's pattern); the environment picks the database."""
+import os
+import secrets
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url(url: str) -> str:
+    """Normalise a DATABASE_URL so every PostgreSQL spelling uses the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def secret_key(instance_path: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in instance/ (so sessions survive restarts)."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = instance_path / "secret_key"
+    if not path.exists():
+        instance_path.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def default_config(instance_path: Path) -> dict:
+    db = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'studyhive.sqlite'}"
+    return {
+        "SQLALCHEMY_DATABASE_URI": database_url(db),
+        "STUDIES_DIR": os.environ.get("STUDYHIVE_STUDIES_DIR", str(PROJECT_ROOT / "studies")),
+        # Researcher uploads (prediction files, manifests) can be large; participant bodies have their own limit.
+        "MAX_CONTENT_LENGTH": 64 * 1024 * 1024,
+        "PARTICIPANT_MAX_BODY": 64 * 1024,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": os.environ.get("STUDYHIVE_SECURE_COOKIES", "") == "1",
+    }

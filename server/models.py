@@ -1,0 +1,129 @@
+"""Tables. One row per trial; everything a task type adds lives in JSON columns it owns (response, score, params),
+so a new task type needs no migration and a stored type the code no longer knows can still be read and exported."""
+from datetime import datetime
+from typing import Any, Optional
+
+from sqlalchemy import JSON, BigInteger, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import DateTime
+
+from .db import db, utcnow
+
+Timestamp = DateTime(timezone=True)
+
+# Study lifecycle and participant-session states.
+STUDY_STATUSES = ("open", "paused", "closed")
+SESSION_STATUSES = ("started", "completed", "excluded")
+
+
+class Study(db.Model):
+    __tablename__ = "studies"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    title: Mapped[str] = mapped_column(String(200))
+    task_type: Mapped[str] = mapped_column(String(64))
+    # The parsed study file as loaded; its hash tells an edited study apart, `version` counts the edits.
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    config_hash: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(default=1)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow, onupdate=utcnow)
+
+
+class Stimulus(db.Model):
+    __tablename__ = "stimuli"
+    __table_args__ = (UniqueConstraint("study_id", "key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(128))  # the stimulus id people and models see, e.g. t1-s10-t56-v0
+    practice: Mapped[bool] = mapped_column(default=False)
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ParticipantSession(db.Model):
+    __tablename__ = "participant_sessions"
+    # A PROLIFIC_PID has at most one session per study; NULL (no external id) may repeat.
+    __table_args__ = (UniqueConstraint("study_id", "prolific_pid"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    platform: Mapped[str] = mapped_column(String(32))
+    prolific_pid: Mapped[Optional[str]] = mapped_column(String(64))
+    prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
+    prolific_session_id: Mapped[Optional[str]] = mapped_column(String(64))
+    study_version: Mapped[int]
+    status: Mapped[str] = mapped_column(String(16), default="started")
+    started_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    completed_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    user_agent: Mapped[Optional[str]] = mapped_column(String(512))
+    screen_width: Mapped[Optional[int]]
+    screen_height: Mapped[Optional[int]]
+    window_width: Mapped[Optional[int]]
+    window_height: Mapped[Optional[int]]
+    # The participant's trial list, fixed at entry so a reload resumes the very same list.
+    plan: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+
+    study: Mapped[Study] = relationship()
+
+
+class SurveyResponse(db.Model):
+    __tablename__ = "survey_responses"
+    __table_args__ = (UniqueConstraint("session_id", "name"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("participant_sessions.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(64))
+    answers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class Trial(db.Model):
+    __tablename__ = "trials"
+    # Both keys make a save idempotent: a repeat of the same client trial id, or a second answer to the same index.
+    __table_args__ = (
+        UniqueConstraint("session_id", "trial_index"),
+        UniqueConstraint("session_id", "client_trial_id"),
+    )
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("participant_sessions.id", ondelete="CASCADE"))
+    trial_index: Mapped[int]
+    client_trial_id: Mapped[str] = mapped_column(String(64))
+    stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"))
+    practice: Mapped[bool]
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    score: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rt_ms: Mapped[Optional[int]]
+    client_time: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class ModelRun(db.Model):
+    """One imported set of model predictions: an observer (e.g. vgg19-iid-large), a run, a training condition."""
+    __tablename__ = "model_runs"
+    __table_args__ = (UniqueConstraint("study_id", "observer", "run", "condition"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    observer: Mapped[str] = mapped_column(String(128))
+    run: Mapped[int] = mapped_column(default=0)
+    condition: Mapped[str] = mapped_column(String(64), default="")
+    unit: Mapped[str] = mapped_column(String(16))  # what the file held: "percent" or "ratio"; stored as percent
+    source: Mapped[Optional[str]] = mapped_column(Text)
+    n_predictions: Mapped[int] = mapped_column(default=0)
+    imported_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class Prediction(db.Model):
+    __tablename__ = "predictions"
+    run_id: Mapped[int] = mapped_column(ForeignKey("model_runs.id", ondelete="CASCADE"), primary_key=True)
+    stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"), primary_key=True)
+    value: Mapped[float]  # percent, like a human response
+
+
+class Researcher(db.Model):
+    __tablename__ = "researchers"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+

@@ -1,0 +1,110 @@
+"""Participant pages: entry from a Prolific / LabInTheWild link, the jsPsych page, results, and stimuli."""
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+
+from . import sessions
+from .db import db
+from .models import ParticipantSession, Stimulus, Trial
+from .studies import get_study
+from .tasks import registry
+
+bp = Blueprint("participant", __name__)
+
+# Prolific ids are 24 hex characters; accept any plain id, refuse unsubstituted {{%PLACEHOLDERS%}} and junk.
+EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+PROLIFIC_PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+
+
+def message(title: str, text: str, status: int = 200):
+    return render_template("participant/message.html", title=title, text=text), status
+
+
+@bp.get("/study/<slug>")
+def enter(slug):
+    study = get_study(slug)
+    if study is None:
+        return message("Study not found", "There is no study at this address. Please check the link.", 404)
+    prolific = None
+    if "PROLIFIC_PID" in request.args:
+        prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
+        bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
+        if bad:
+            return message("Link not valid", f"The link's {', '.join(bad)} is not a valid id. "
+                                             "Please return to Prolific and open the study again.", 400)
+        existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
+        if existing is not None:
+            return _resume(study, existing)
+    if study.status != "open":
+        return message("Not accepting participants",
+                       "This study is not accepting new participants at the moment. Thank you for your interest.")
+    return _resume(study, sessions.find_or_create(study, prolific, request.user_agent.string))
+
+
+def _resume(study, session: ParticipantSession):
+    if session.status == "completed":
+        return message("Already completed", "You have already completed this study. Thank you for taking part!")
+    return redirect(url_for(".run", slug=study.slug, token=session.token), 303)
+
+
+def _session_or_404(slug: str, token: str) -> ParticipantSession:
+    session = sessions.by_token(token)
+    if session is None or session.study.slug != slug:
+        abort(404)
+    return session
+
+
+@bp.get("/study/<slug>/s/<token>")
+def run(slug, token):
+    session = _session_or_404(slug, token)
+    if session.status == "completed":
+        return _resume(session.study, session)
+    study = session.study
+    task = registry().get(study.task_type)
+    config = {
+        "token": token, "api": url_for("api.get_state", token=token), "slug": slug, "task_type": study.task_type,
+        "platform": session.platform, "title": study.title, "consent_html": study.config["consent"],
+        "instructions_html": study.config["instructions"], "min_width": study.config["min_width"],
+        "min_height": study.config["min_height"],
+    }
+    return render_template("participant/study.html", config=config, title=study.title, assets=task.assets)
+
+
+@bp.get("/study/<slug>/s/<token>/results")
+def results(slug, token):
+    session = _session_or_404(slug, token)
+    if session.status != "completed":
+        return redirect(url_for(".run", slug=slug, token=token))
+    rows = db.session.execute(
+        db.select(Trial.session_id, Trial.score)
+        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
+        .where(ParticipantSession.study_id == session.study_id, ParticipantSession.status == "completed",
+               Trial.practice.is_(False)))
+    by_person: dict[int, list] = {}
+    for session_id, score in rows:
+        by_person.setdefault(session_id, []).append(score)
+    own = by_person.pop(session.id, [])
+    summary = registry().get(session.study.task_type).summarise(own, list(by_person.values()))
+    return render_template("participant/results.html", title=session.study.title, summary=summary)
+
+
+@bp.get("/stimuli/<slug>/<key>.svg")
+def stimulus(slug, key):
+    study = get_study(slug)
+    task = study and registry().get(study.task_type)
+    stim = task and db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
+    if not stim:
+        abort(404)
+    mimetype, body = task.render_stimulus(stim.key, stim.params)
+    response = make_response(body)
+    response.mimetype = mimetype
+    # A stimulus id fixes its picture, so browsers may keep it.
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+def init_app(app):
+    app.register_blueprint(bp)

@@ -1,0 +1,174 @@
+"""Participant sessions: entry (create or resume), state for the page, trial saves, completion.
+
+Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
+double click, a retry racing its original) still store one row."""
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from .db import db, utcnow
+from .errors import APIError
+from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from .surveys import SURVEYS, validate_answers
+from .tasks import registry
+from .tasks.base import ResponseError
+
+TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
+MAX_RT_MS = 24 * 3600 * 1000
+
+
+def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
+    """The session for this Prolific participant (created on first entry), or a new one for an anonymous entry."""
+    if prolific:
+        existing = by_prolific_pid(study, prolific["PROLIFIC_PID"])
+        if existing:
+            return existing
+    task = registry().get(study.task_type)
+    plan = task.build_plan(study.config["task"], random.Random(secrets.randbits(64)))
+    session = ParticipantSession(
+        study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version,
+        platform="prolific" if prolific else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
+        prolific_pid=prolific and prolific["PROLIFIC_PID"], prolific_study_id=prolific and prolific.get("STUDY_ID"),
+        prolific_session_id=prolific and prolific.get("SESSION_ID"), user_agent=(user_agent or "")[:512],
+        plan=[item.as_json() for item in plan])
+    try:
+        db.session.add(session)
+        db.session.commit()
+    except IntegrityError:
+        # Two first entries of the same PROLIFIC_PID raced: the other one won, use its session.
+        db.session.rollback()
+        return by_prolific_pid(study, prolific["PROLIFIC_PID"])
+    return session
+
+
+def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
+    return db.session.scalars(db.select(ParticipantSession).filter_by(study_id=study.id, prolific_pid=pid)).first()
+
+
+def by_token(token: str) -> ParticipantSession | None:
+    if not token or len(token) > 64:
+        return None
+    return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).first()
+
+
+def stored_indexes(session: ParticipantSession) -> list[int]:
+    return list(db.session.scalars(
+        db.select(Trial.trial_index).filter_by(session_id=session.id).order_by(Trial.trial_index)))
+
+
+def state(session: ParticipantSession) -> dict[str, Any]:
+    study = session.study
+    done = db.session.scalars(db.select(SurveyResponse.name).filter_by(session_id=session.id))
+    return {
+        "token": session.token, "status": session.status, "platform": session.platform,
+        "study": {"slug": study.slug, "version": session.study_version},
+        "surveys_done": sorted(done),
+        "surveys": {name: {"fields": SURVEYS[name]} for name in study.config["surveys"]},
+        "plan": [{**item, "stimulus_url": f"/stimuli/{study.slug}/{item['stimulus_id']}.svg"} for item in session.plan],
+        "stored_indexes": stored_indexes(session),
+    }
+
+
+def save_environment(session: ParticipantSession, body: dict[str, Any]) -> None:
+    for key in ("screen_width", "screen_height", "window_width", "window_height"):
+        value = body.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100_000:
+            raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
+        setattr(session, key, value)
+    session.last_seen_at = utcnow()
+    db.session.commit()
+
+
+def save_survey(session: ParticipantSession, name: str, body: dict[str, Any]) -> None:
+    if name not in session.study.config["surveys"]:
+        raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
+    try:
+        answers = validate_answers(name, body.get("answers"))
+    except ResponseError as exc:
+        raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
+    try:
+        db.session.add(SurveyResponse(session_id=session.id, name=name, answers=answers))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()  # a repeat (retry, second tab): the first answer stands
+
+
+def save_trial(session: ParticipantSession, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Validate and store one trial. Returns (HTTP status, body): 201 stored, 200 repeat, 409 index taken."""
+    unknown = set(body) - TRIAL_FIELDS
+    if unknown:
+        raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
+                       field=sorted(unknown)[0])
+    trial_id = body.get("trial_id")
+    if not isinstance(trial_id, str) or not 8 <= len(trial_id) <= 64:
+        raise APIError(400, "invalid_field", "trial_id must be a string of 8–64 characters", field="trial_id")
+    index = body.get("trial_index")
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
+    if not 0 <= index < len(session.plan):
+        raise APIError(422, "index_out_of_plan",
+                       f"trial_index {index} is outside this session's plan (0–{len(session.plan) - 1})",
+                       field="trial_index")
+    planned = session.plan[index]
+    if body.get("stimulus_id") != planned["stimulus_id"]:
+        raise APIError(422, "stimulus_mismatch", f"trial {index} shows stimulus {planned['stimulus_id']!r}",
+                       field="stimulus_id")
+    rt_ms = body.get("rt_ms")
+    if rt_ms is not None and (isinstance(rt_ms, bool) or not isinstance(rt_ms, (int, float))
+                              or not 0 <= rt_ms <= MAX_RT_MS):
+        raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
+    client_time = _parse_time(body.get("client_time"))
+    task = registry().get(session.study.task_type)
+    try:
+        response = task.validate_response(body.get("response"))
+    except ResponseError as exc:
+        raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
+    stimulus = db.session.scalars(
+        db.select(Stimulus).filter_by(study_id=session.study_id, key=planned["stimulus_id"])).one()
+    trial = Trial(session_id=session.id, trial_index=index, client_trial_id=trial_id, stimulus_id=stimulus.id,
+                  practice=planned["practice"], response=response, score=task.score(stimulus.params, response),
+                  rt_ms=None if rt_ms is None else round(rt_ms), client_time=client_time)
+    session.last_seen_at = utcnow()
+    try:
+        db.session.add(trial)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return _already_stored(session, index, trial_id)
+    return 201, {"stored": True, "trial_index": index}
+
+
+def _already_stored(session: ParticipantSession, index: int, trial_id: str) -> tuple[int, dict[str, Any]]:
+    existing = db.session.scalars(db.select(Trial).filter_by(session_id=session.id, trial_index=index)).first()
+    if existing is not None and existing.client_trial_id == trial_id:
+        return 200, {"stored": True, "trial_index": index, "duplicate": True}
+    return 409, {"error": "trial_index_taken", "trial_index": index,
+                 "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise APIError(400, "invalid_field", "client_time must be an ISO 8601 timestamp", field="client_time") from None
+
+
+def complete(session: ParticipantSession) -> dict[str, Any]:
+    """Mark the session completed once the server holds every planned trial."""
+    stored = set(stored_indexes(session))
+    missing = [i for i in range(len(session.plan)) if i not in stored]
+    if missing:
+        raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
+    if session.status != "completed":
+        session.status, session.completed_at = "completed", utcnow()
+        db.session.commit()
+    if session.platform == "prolific" and session.study.config.get("completion_url"):
+        return {"status": "completed", "redirect_url": session.study.config["completion_url"]}
+    return {"status": "completed", "results_url": f"/study/{session.study.slug}/s/{session.token}/results"}

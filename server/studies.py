@@ -1,0 +1,142 @@
+"""Study definitions: `studies/<slug>/study.toml`, loaded into the database by `flask studies sync`.
+
+A study's version counts the edits of its file, and every session records the version it ran under."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import current_app
+
+from .db import db
+from .models import Stimulus, Study
+from .surveys import SURVEYS
+from .tasks import registry
+from .tasks.base import ConfigError
+
+PLATFORMS = ("prolific", "labinthewild", "direct")
+PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete?cc={code}"
+SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+KEYS = {"title", "task_type", "platform", "completion_code", "completion_url", "consent", "instructions",
+        "surveys", "min_width", "min_height", "task"}
+
+
+class StudyFileError(click.ClickException):
+    def __init__(self, path: Path, message: str):
+        super().__init__(f"{path}: {message}")
+
+
+def load_study_file(path: Path) -> dict[str, Any]:
+    """Parse and validate one study file; return the normalised config. Raises StudyFileError naming the key."""
+    slug = path.parent.name
+    if not SLUG.match(slug):
+        raise StudyFileError(path, f"folder name {slug!r} is not a valid study slug (a-z, 0-9, - and _)")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyFileError(path, f"not valid TOML: {exc}") from None
+    unknown = set(raw) - KEYS
+    if unknown:
+        raise StudyFileError(path, f"unknown key(s): {', '.join(sorted(unknown))}")
+    for key in ("title", "task_type", "consent"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            raise StudyFileError(path, f"'{key}' is required (text)")
+    task = registry().get(raw["task_type"])
+    if task is None:
+        raise StudyFileError(path, f"task_type {raw['task_type']!r} is not registered "
+                                   f"(known: {', '.join(registry().ids())})")
+    platform = raw.get("platform", "direct")
+    if platform not in PLATFORMS:
+        raise StudyFileError(path, f"platform must be one of {', '.join(PLATFORMS)}")
+    if platform == "prolific" and not (raw.get("completion_code") or raw.get("completion_url")):
+        raise StudyFileError(path, "a Prolific study needs completion_code (or completion_url)")
+    surveys = raw.get("surveys", ["consent", "demographics"])
+    if not isinstance(surveys, list) or "consent" not in surveys or set(surveys) - set(SURVEYS):
+        raise StudyFileError(path, f"surveys must be a list including 'consent', from: {', '.join(SURVEYS)}")
+    instructions = raw.get("instructions", [])
+    if not isinstance(instructions, list) or not all(isinstance(p, str) for p in instructions):
+        raise StudyFileError(path, "instructions must be a list of HTML pages (strings)")
+    try:
+        params = task.parse_params(raw.get("task", {}))
+    except ConfigError as exc:
+        raise StudyFileError(path, str(exc)) from None
+    completion_url = raw.get("completion_url") or (
+        PROLIFIC_COMPLETE.format(code=raw["completion_code"]) if raw.get("completion_code") else None)
+    return {
+        "slug": slug, "title": raw["title"].strip(), "task_type": raw["task_type"], "platform": platform,
+        "completion_url": completion_url, "consent": raw["consent"], "instructions": instructions,
+        "surveys": surveys, "min_width": int(raw.get("min_width", 1280)),
+        "min_height": int(raw.get("min_height", 720)), "task": params,
+    }
+
+
+def config_hash(config: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()
+
+
+def sync_studies(studies_dir: Path) -> list[tuple[str, str]]:
+    """Load every studies/<slug>/study.toml. All files are validated before anything is written, then all are
+    written in one transaction. Returns (slug, what happened) pairs."""
+    configs = [load_study_file(path) for path in sorted(Path(studies_dir).glob("*/study.toml"))]
+    report = []
+    for config in configs:
+        digest = config_hash(config)
+        study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
+        if study is None:
+            study = Study(slug=config["slug"], title=config["title"], task_type=config["task_type"],
+                          config=config, config_hash=digest, version=1)
+            db.session.add(study)
+            db.session.flush()
+            outcome = "created (version 1)"
+        elif study.config_hash != digest:
+            study.version += 1
+            study.title, study.task_type, study.config, study.config_hash = (
+                config["title"], config["task_type"], config, digest)
+            outcome = f"updated (version {study.version})"
+        else:
+            outcome = f"unchanged (version {study.version})"
+        added = _sync_stimuli(study)
+        report.append((study.slug, outcome + (f", {added} new stimuli" if added else "")))
+    db.session.commit()
+    return report
+
+
+def _sync_stimuli(study: Study) -> int:
+    """Add the task's stimuli the study does not have yet. Existing ones are kept: stored trials point at them."""
+    task = registry().get(study.task_type)
+    have = set(db.session.scalars(db.select(Stimulus.key).filter_by(study_id=study.id)))
+    new = [{"study_id": study.id, "key": s.key, "practice": s.practice, "params": s.params}
+           for s in task.stimuli(study.config["task"]) if s.key not in have]
+    if new:
+        db.session.execute(db.insert(Stimulus), new)
+    return len(new)
+
+
+def get_study(slug: str) -> Study | None:
+    return db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
+
+
+@click.group("studies", help="Load and list study definitions.")
+def studies_cli():
+    pass
+
+
+@studies_cli.command("sync", help="Load or update every studies/<slug>/study.toml into the database.")
+def sync_command():
+    for slug, outcome in sync_studies(Path(current_app.config["STUDIES_DIR"])):
+        click.echo(f"{slug}: {outcome}")
+
+
+@studies_cli.command("list", help="List the studies in the database.")
+def list_command():
+    for study in db.session.scalars(db.select(Study).order_by(Study.slug)):
+        click.echo(f"{study.slug}\t{study.task_type}\tversion {study.version}\t{study.status}\t{study.title}")
+
+
+def init_app(app):
+    app.cli.add_command(studies_cli)

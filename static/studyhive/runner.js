@@ -1,0 +1,261 @@
+/*
+ * Generic study runner: reads the page's config, asks the server what this session has already done, and runs
+ * the rest as one jsPsych timeline: browser check, consent, demographics, instructions, then the task's trials.
+ * Everything task-specific comes from StudyhiveTasks[config.task_type] (tasks.js). See docs/participant-api.md.
+ */
+"use strict";
+
+const config = JSON.parse(document.getElementById("studyhive-config").textContent);
+const display = document.getElementById("studyhive-display");
+const notice = document.getElementById("studyhive-notice");
+
+let sync = null; // StudyhiveSync, created in main()
+let plan = []; // the session's plan: every trial of the study, in order
+let doneCount = 0; // plan items stored on the server or waiting in the queue
+let started = false; // jsPsych.run() has begun
+let ended = false; // the study stopped early (exclusion, no consent, error): do not call /complete
+
+// Must be a top-level `var`: jspsych.js leaves a throwing stub on window.jsPsych that this replaces.
+var jsPsych = initJsPsych({
+  display_element: display,
+  show_progress_bar: true,
+  auto_update_progress_bar: false, // the bar counts task trials (updateProgress), not jsPsych timeline nodes
+  message_progress_bar: "Progress",
+  on_trial_start: updateProgress,
+  on_finish: finishStudy, // awaited by jsPsych
+});
+
+const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function setNotice(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
+function updateProgress() {
+  if (jsPsych.progressBar && plan.length) jsPsych.progressBar.progress = doneCount / plan.length;
+}
+
+/** Prolific participants who cannot take part should return the study rather than submit it. */
+function endMessage(html) {
+  const prolific = config.platform === "prolific"
+    ? "<p>Please return this study on Prolific (do not submit it), so that the place goes to someone else.</p>"
+    : "";
+  return `<div class="sh-message">${html}${prolific}</div>`;
+}
+
+/** Ends the study early with a message; safe before jsPsych starts, during a trial and in an on_finish. */
+function stop(html) {
+  ended = true;
+  if (started) jsPsych.abortExperiment(html);
+  else display.innerHTML = html;
+}
+
+function fail(error) {
+  console.error(error);
+  stop(`<div class="sh-message"><p class="sh-error">Something went wrong: ${escapeHtml(error.message)}</p>` +
+    "<p>Please reload this page to try again. The answers you have given so far are saved.</p></div>");
+}
+
+/** Awaits a server call from a trial's on_finish, saying "Saving…" only if it takes long enough to notice. */
+async function saving(request) {
+  const content = jsPsych.getDisplayElement();
+  const timer = setTimeout(() => { content.innerHTML = '<p class="sh-message">Saving…</p>'; }, 300);
+  try {
+    return await request;
+  } finally {
+    clearTimeout(timer);
+    content.innerHTML = ""; // some plugins append to the display element instead of replacing its content
+  }
+}
+
+/** Called by a task's trial when it has an answer: queue it for the server and move the progress bar. */
+function record(planItem, response, rtMs) {
+  sync.enqueue({
+    trial_id: crypto.randomUUID(),
+    trial_index: planItem.index,
+    stimulus_id: planItem.stimulus_id,
+    response,
+    rt_ms: Math.round(rtMs),
+    client_time: new Date().toISOString(),
+  });
+  doneCount += 1;
+  updateProgress();
+}
+
+function browserCheck() {
+  return {
+    type: jsPsychBrowserCheck,
+    features: ["width", "height", "browser", "browser_version", "mobile", "os"],
+    minimum_width: config.min_width || 0,
+    minimum_height: config.min_height || 0,
+    exclusion_message: () => {
+      ended = true;
+      return endMessage("<p>Sorry, this study needs a larger browser window than this device can show, " +
+        "so you cannot take part.</p>");
+    },
+    on_finish: (data) => {
+      if (ended) return undefined;
+      return saving(sync.putJSON("/environment", {
+        screen_width: window.screen.width,
+        screen_height: window.screen.height,
+        window_width: data.width,
+        window_height: data.height,
+      })).catch(fail);
+    },
+  };
+}
+
+function consent() {
+  return {
+    type: jsPsychHtmlButtonResponse,
+    stimulus: `<div class="sh-consent">${config.consent_html}</div>`,
+    choices: ["I agree", "I do not agree"],
+    on_finish: (data) => {
+      if (data.response !== 0) {
+        stop(endMessage("<p>Thank you for your interest. As you did not agree to take part, the study ends here. " +
+          "You can close this page.</p>"));
+        return undefined;
+      }
+      return saving(sync.putJSON("/surveys/consent", { answers: { agreed: true } })).catch(fail);
+    },
+  };
+}
+
+function fieldHtml(field) {
+  const name = escapeHtml(field.name);
+  const required = field.required ? " required" : "";
+  const label = escapeHtml(field.label) + (field.required ? "" : ' <span class="sh-optional">(optional)</span>');
+  if (field.type === "choice") {
+    const options = field.choices.map((choice) =>
+      `<label class="sh-choice"><input type="radio" name="${name}" value="${escapeHtml(choice)}"${required}> ` +
+      `${escapeHtml(choice)}</label>`);
+    return `<fieldset class="sh-field"><legend class="sh-label">${label}</legend>${options.join("")}</fieldset>`;
+  }
+  const id = `sh-field-${name}`;
+  const maxLength = field.max_length != null ? ` maxlength="${field.max_length}"` : "";
+  let input = `<input type="text" id="${id}" name="${name}"${maxLength}${required}>`;
+  if (field.type === "integer") {
+    const min = field.min != null ? ` min="${field.min}"` : "";
+    const max = field.max != null ? ` max="${field.max}"` : "";
+    input = `<input type="number" step="1" inputmode="numeric" id="${id}" name="${name}"${min}${max}${required}>`;
+  }
+  return `<div class="sh-field"><label class="sh-label" for="${id}">${label}</label>${input}</div>`;
+}
+
+/** The form gives strings; the server wants integers as numbers and unanswered optional fields as null. */
+function parseAnswers(fields, response) {
+  const answers = {};
+  for (const field of fields) {
+    const raw = (response[field.name] || "").trim();
+    answers[field.name] = raw === "" ? null : field.type === "integer" ? Number(raw) : raw;
+  }
+  return answers;
+}
+
+function demographics(fields) {
+  let problem = ""; // the server's objection to the last submission; the form is shown again until it is ""
+  return {
+    timeline: [{
+      type: jsPsychSurveyHtmlForm,
+      preamble: () => "<h2>About you</h2>" + (problem ? `<p class="sh-error">${escapeHtml(problem)}</p>` : ""),
+      html: `<div class="sh-form">${fields.map(fieldHtml).join("")}</div>`,
+      button_label: "Continue",
+      on_finish: async (data) => {
+        try {
+          await saving(sync.putJSON("/surveys/demographics", { answers: parseAnswers(fields, data.response) }));
+          problem = "";
+        } catch (error) {
+          problem = error.message;
+        }
+      },
+    }],
+    loop_function: () => problem !== "",
+  };
+}
+
+function message(html, button) {
+  return { type: jsPsychHtmlButtonResponse, stimulus: `<div class="sh-message">${html}</div>`, choices: [button] };
+}
+
+function buildTimeline(state) {
+  const task = StudyhiveTasks[config.task_type];
+  if (!task) throw new Error(`This page cannot run the task type "${config.task_type}".`);
+  const surveysDone = new Set(state.surveys_done);
+  const finished = new Set([...state.stored_indexes, ...sync.queuedIndexes()]);
+  const remaining = plan.filter((item) => !finished.has(item.index));
+  doneCount = plan.length - remaining.length;
+
+  const timeline = [browserCheck()];
+  if (!surveysDone.has("consent")) timeline.push(consent());
+  const demographicsSurvey = state.surveys && state.surveys.demographics;
+  if (demographicsSurvey && !surveysDone.has("demographics")) timeline.push(demographics(demographicsSurvey.fields));
+  if (finished.size === 0) {
+    timeline.push({
+      type: jsPsychInstructions,
+      pages: task.instructionsPages(config).map((page) => `<div class="sh-message">${page}</div>`),
+      show_clickable_nav: true,
+      button_label_previous: "Back",
+    });
+  } else {
+    timeline.push(message("<h2>Welcome back</h2><p>You will continue where you left off.</p>", "Continue"));
+  }
+
+  const ctx = { record };
+  for (const item of remaining) {
+    const previous = plan[plan.indexOf(item) - 1];
+    if (!item.practice && previous && previous.practice) {
+      timeline.push(message("<h2>Practice complete</h2><p>From now on you will not be shown the correct answer.</p>",
+        "Start"));
+    }
+    timeline.push(task.buildTrial(item, ctx));
+  }
+  // Fetch every remaining chart now, so a connection lost later does not stop the participant.
+  jsPsych.pluginAPI.preloadImages(remaining.map((item) => item.stimulus_url).filter(Boolean));
+  return timeline;
+}
+
+/** The experiment's on_finish: wait until every answer is on the server, then complete and leave. */
+async function finishStudy() {
+  if (ended) return;
+  const content = jsPsych.getDisplayElement() || display;
+  content.innerHTML = '<p class="sh-message">Saving your answers…</p>';
+  await sync.flush();
+  let result;
+  try {
+    result = await sync.postJSON("/complete", {});
+  } catch (error) {
+    if (error.body && error.body.error === "trials_missing") {
+      // Reloading resumes at exactly the trials the server lacks.
+      content.innerHTML = '<div class="sh-message"><p class="sh-error">Some of your answers did not reach us.</p>' +
+        '<p><button type="button" class="jspsych-btn sh-primary">Answer the missing questions</button></p></div>';
+      content.querySelector("button").addEventListener("click", () => window.location.reload());
+    } else {
+      fail(error);
+    }
+    return;
+  }
+  content.innerHTML = '<p class="sh-message">Thank you! Taking you onwards…</p>';
+  window.location.assign(result.redirect_url || result.results_url);
+}
+
+async function main() {
+  sync = new StudyhiveSync(config.api, config.token);
+  sync.onstatus = (offline) => setNotice(offline
+    ? "Connection lost. Your answers are kept on this device and will be sent when you are back online. Reconnecting…"
+    : "");
+  display.innerHTML = '<p class="sh-message">Loading…</p>';
+  await sync.flush(); // send answers left over from an earlier visit first, so the state below includes them
+  const state = await sync.getJSON("");
+  plan = state.plan;
+  if (state.status === "completed") {
+    await finishStudy();
+    return;
+  }
+  const timeline = buildTimeline(state);
+  display.innerHTML = "";
+  started = true;
+  await jsPsych.run(timeline);
+}
+
+main().catch(fail);

@@ -1,0 +1,143 @@
+/*
+ * StudyhiveSync: gets answers to the server without losing any (docs/participant-api.md, "Client guarantees").
+ *
+ * Finished trials go into a queue that is written to localStorage before anything is sent, so a reload, a
+ * closed tab or a dropped connection loses nothing: the next page load flushes what is left. A trial leaves the
+ * queue only when the server acknowledges it (200, 201, 409) or rejects it for good (another 4xx, which no retry
+ * could fix). Network errors and 5xx are retried forever with exponential backoff (0.5 s doubling to 30 s);
+ * an `online` event cuts the current wait short.
+ */
+class StudyhiveSync {
+  constructor(apiBase, token) {
+    this.apiBase = apiBase;
+    this.storageKey = `studyhive:${token}:queue`;
+    this.queue = this._load();
+    this.rejected = []; // {body, status, error} of trials the server refused for good
+    this.offline = false;
+    this.onstatus = null; // called with true when requests start failing, false when they get through again
+    this._draining = null;
+    this._wakers = new Set();
+    window.addEventListener("online", () => {
+      for (const wake of [...this._wakers]) wake();
+      this.flush();
+    });
+  }
+
+  /** Stores one trial body and starts sending it. */
+  enqueue(trialBody) {
+    this.queue.push(trialBody);
+    this._save();
+    this.flush();
+  }
+
+  /** Plan indexes of trials finished on this device but not yet acknowledged. */
+  queuedIndexes() {
+    return this.queue.map((body) => body.trial_index);
+  }
+
+  /** Resolves once the queue is empty; every caller shares the one running drain. */
+  flush() {
+    // The drain starts on a later microtask so that this._draining is set before it can clear it again.
+    if (!this._draining) this._draining = Promise.resolve().then(() => this._drain());
+    return this._draining;
+  }
+
+  getJSON(path) {
+    return this.requestJSON("GET", path);
+  }
+
+  putJSON(path, body) {
+    return this.requestJSON("PUT", path, body);
+  }
+
+  postJSON(path, body) {
+    return this.requestJSON("POST", path, body);
+  }
+
+  /**
+   * One API call, retried like trials. Resolves with the JSON answer of a 2xx; a 4xx throws an Error carrying the
+   * server's message, plus `status` and `body` (the parsed error object) for callers that need the details.
+   */
+  async requestJSON(method, path, body) {
+    const { status, data } = await this._send(method, path, body);
+    if (status >= 200 && status < 300) return data;
+    const error = new Error(data.message || `The server answered ${status}.`);
+    error.status = status;
+    error.body = data;
+    throw error;
+  }
+
+  async _drain() {
+    while (this.queue.length) {
+      const body = this.queue[0];
+      const { status, data } = await this._send("POST", "/trials", body);
+      if (status !== 200 && status !== 201 && status !== 409) {
+        this.rejected.push({ body, status, error: data });
+        console.error(`studyhive: trial ${body.trial_index} rejected (${status})`, data, body);
+      }
+      // enqueue() may have appended while we waited, so remove this trial by id rather than by position.
+      this.queue = this.queue.filter((queued) => queued.trial_id !== body.trial_id);
+      this._save();
+    }
+    // Cleared in the same synchronous step as the emptiness check: a later enqueue() starts a fresh drain.
+    this._draining = null;
+  }
+
+  /** Sends until the server gives an answer other than 5xx (or 408/429, which ask for a retry). */
+  async _send(method, path, body) {
+    const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    for (let delay = 500; ; delay = Math.min(delay * 2, 30000)) {
+      try {
+        const response = await fetch(this.apiBase + path, init);
+        if (response.status < 500 && response.status !== 408 && response.status !== 429) {
+          this._setOffline(false);
+          return { status: response.status, data: await response.json().catch(() => ({})) };
+        }
+      } catch (networkError) {
+        // fetch rejects only when no answer arrived at all (offline, DNS, connection reset): retry below.
+      }
+      this._setOffline(true);
+      await this._sleep(delay);
+    }
+  }
+
+  _sleep(ms) {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this._wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this._wakers.add(wake);
+    });
+  }
+
+  _setOffline(offline) {
+    if (offline === this.offline) return;
+    this.offline = offline;
+    if (this.onstatus) this.onstatus(offline);
+  }
+
+  _load() {
+    try {
+      return JSON.parse(localStorage.getItem(this.storageKey)) || [];
+    } catch (error) {
+      return [];
+    }
+  }
+
+  _save() {
+    try {
+      if (this.queue.length) localStorage.setItem(this.storageKey, JSON.stringify(this.queue));
+      else localStorage.removeItem(this.storageKey);
+    } catch (error) {
+      // Storage full or disabled: the queue still lives in memory and is sent from there.
+      console.warn("studyhive: could not persist the answer queue", error);
+    }
+  }
+}

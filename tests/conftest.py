@@ -1,0 +1,121 @@
+"""Fixtures after flaskr's conftest: app, client, runner and an auth helper. One environment variable picks the
+database for the whole suite (CTFd's TestingConfig): STUDYHIVE_TEST_DB=sqlite (default) or postgresql, the latter
+at TEST_DATABASE_URL (default: the local server's `test` database)."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from server import create_app
+from server.auth import create_researcher
+from server.db import db
+from server.studies import sync_studies
+
+BACKEND = os.environ.get("STUDYHIVE_TEST_DB", "sqlite")
+PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def pytest_collection_modifyitems(items):
+    """Mark every test that touches the database, so the PostgreSQL pass can run just those (`-m db`)."""
+    for item in items:
+        if "app" in getattr(item, "fixturenames", ()) or item.get_closest_marker("db"):
+            item.add_marker(pytest.mark.db)
+
+
+def pytest_report_header(config):
+    return f"studyhive database backend: {BACKEND}" + (f" ({PG_URL})" if BACKEND == "postgresql" else "")
+
+
+def database_url(tmp_path: Path) -> str:
+    if BACKEND == "postgresql":
+        return PG_URL
+    if BACKEND != "sqlite":
+        raise pytest.UsageError(f"STUDYHIVE_TEST_DB must be sqlite or postgresql, not {BACKEND!r}")
+    return f"sqlite:///{tmp_path / 'test.sqlite'}"
+
+
+def make_app(tmp_path: Path, **config):
+    return create_app({"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
+                       "SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "STUDIES_DIR": str(ROOT / "studies"),
+                       **config})
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    with app.app_context():
+        db.drop_all()  # a previous run against the shared PostgreSQL database may have been interrupted
+        db.create_all()
+        sync_studies(Path(app.config["STUDIES_DIR"]))
+        yield app
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+class AuthActions:
+    def __init__(self, client):
+        self._client = client
+
+    def login(self, username="ada", password="correct horse"):
+        return self._client.post("/researcher/login", data={"username": username, "password": password})
+
+    def logout(self):
+        return self._client.post("/researcher/logout")
+
+
+@pytest.fixture
+def auth(app, client):
+    create_researcher("ada", "correct horse")
+    return AuthActions(client)
+
+
+@pytest.fixture
+def live_server(app):
+    """The app on a real port in a thread, for the browser tests; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join()
+
+
+CHROMIUM = os.environ.get("STUDYHIVE_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (no Playwright browser download)."""
+    from playwright.sync_api import sync_playwright
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium (make test does)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
