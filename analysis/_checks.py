@@ -13,7 +13,22 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-__all__ = ["check_frame", "as_float_array", "as_numeric", "check_levels", "check_same_length", "check_not_constant", "check_number", "check_contains", "check_min_count", "check_matrix", "check_choice", "as_columns", "check_ci", "check_positive_int"]
+__all__ = [
+    "check_frame",
+    "as_float_array",
+    "as_numeric",
+    "check_levels",
+    "check_same_length",
+    "check_not_constant",
+    "check_number",
+    "check_contains",
+    "check_min_count",
+    "check_matrix",
+    "check_choice",
+    "as_columns",
+    "check_ci",
+    "check_positive_int",
+]
 
 
 def as_columns(spec: str | Sequence[str] | None, *, allow_empty: bool = False) -> list[str]:

@@ -1,0 +1,314 @@
+"""Frequentist tests with stable, snake_case output columns (thin wrappers around pingouin).
+
+pingouin's own column names change between releases (``p-val`` -> ``p_val``, ``cohen-d`` -> ``cohen_d``) and
+its ``CI95`` column is rounded to two decimals by default; these wrappers return fixed names and full
+precision so that the web layer and the tests can rely on them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+import pingouin as pg
+from scipy import stats
+
+from ._checks import (
+    as_columns,
+    as_float_array,
+    check_contains,
+    check_frame,
+    check_levels,
+    check_not_constant,
+    check_same_length,
+)
+
+__all__ = ["one_sample_t", "two_sample_t", "anova_by", "tukey", "observer_effect", "pearson"]
+
+@contextmanager
+def _quiet_pingouin():
+    """Silence pingouin's internal noise that says nothing about the caller's data (pandas deprecations
+    inside pingouin, and the power estimate it computes but we do not report)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"The inplace keyword", module=r"pingouin")
+        warnings.filterwarnings("ignore", message=r"Sample size is too small to estimate power")
+        yield
+
+
+TTEST_COLUMNS = ["t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n"]
+CORR_COLUMNS = ["r", "ci_low", "ci_high", "p_val", "n"]
+
+
+def _t_row(res: pd.DataFrame, estimate: float, se: float, n: int, confidence: float) -> pd.DataFrame:
+    t_val = float(res["T"].iloc[0])
+    dof = float(res["dof"].iloc[0])
+    half = stats.t.ppf(0.5 + confidence / 2.0, dof) * se
+    d = float(res["cohen_d"].iloc[0])  # pingouin reports |d|; give it the sign of the difference
+    return pd.DataFrame(
+        [{"t": t_val, "dof": dof, "p_val": float(res["p_val"].iloc[0]), "estimate": estimate,
+          "ci_low": estimate - half, "ci_high": estimate + half,
+          "cohen_d": float(np.copysign(d, t_val)) if np.isfinite(t_val) else d, "n": int(n)}],
+        columns=TTEST_COLUMNS,
+    )
+
+
+def one_sample_t(x, mu: float = 0.0, confidence: float = 0.95) -> pd.DataFrame:
+    """One-sample Student t-test of the mean of ``x`` against ``mu`` (two-sided).
+
+    .. math:: t = \\frac{\\bar x - \\mu}{s / \\sqrt n}, \\qquad \\text{dof} = n - 1, \\qquad
+              d = \\frac{\\bar x - \\mu}{s}
+
+    Parameters
+    ----------
+    x : array-like of float
+        At least two finite values.
+    mu : float, default 0
+        Hypothesised mean (e.g. chance accuracy).
+    confidence : float, default 0.95
+        Level of the confidence interval (a proportion).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: ``t``, ``dof``, ``p_val`` (two-sided), ``estimate`` (the mean of ``x``), ``ci_low``,
+        ``ci_high`` (confidence interval of the **mean of x**, as in ``scipy.stats.ttest_1samp`` and
+        ``pingouin.ttest``), ``cohen_d`` (signed: positive when the mean is above ``mu``), ``n``.
+
+    See Also
+    --------
+    pingouin.ttest, scipy.stats.ttest_1samp
+    """
+    x = as_float_array(x, "x", where="one_sample_t", min_size=2)
+    mu = float(as_float_array(mu, "mu", where="one_sample_t")[0])
+    with _quiet_pingouin():
+        res = pg.ttest(x, mu, confidence=confidence)
+    se = x.std(ddof=1) / np.sqrt(x.size)
+    return _t_row(res, float(x.mean()), se, x.size, confidence)
+
+
+def two_sample_t(x, y, paired: bool = False, welch: bool = True, confidence: float = 0.95) -> pd.DataFrame:
+    """Two-sample t-test of ``mean(x) - mean(y)`` (two-sided); Welch's by default, or paired.
+
+    Independent samples, Welch (``welch=True``, the default -- human and model errors have very
+    different variances):
+
+    .. math:: t = \\frac{\\bar x - \\bar y}{\\sqrt{s_x^2/n_x + s_y^2/n_y}}, \\qquad
+              \\text{dof} = \\frac{(s_x^2/n_x + s_y^2/n_y)^2}{\\frac{(s_x^2/n_x)^2}{n_x-1} + \\frac{(s_y^2/n_y)^2}{n_y-1}}
+
+    With ``welch=False`` the pooled-variance Student test (dof = n_x + n_y - 2). Paired: the one-sample
+    test of the differences x - y (dof = n - 1).
+
+    Parameters
+    ----------
+    x, y : array-like of float
+        At least two finite values each; equal lengths when ``paired``.
+    paired : bool, default False
+    welch : bool, default True
+        Use Welch's unequal-variance test (ignored when ``paired``).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: ``t``, ``dof``, ``p_val``, ``estimate`` (``mean(x) - mean(y)``), ``ci_low``, ``ci_high``
+        (its confidence interval), ``cohen_d`` (signed, pingouin's definition: pooled standard deviation for
+        independent samples, :math:`d_{avg} = (\\bar x - \\bar y)/\\sqrt{(s_x^2 + s_y^2)/2}` when paired),
+        ``n`` (``n_x + n_y``; the number of pairs when paired).
+
+    See Also
+    --------
+    pingouin.ttest, scipy.stats.ttest_ind, scipy.stats.ttest_rel
+    """
+    where = "two_sample_t"
+    x = as_float_array(x, "x", where=where, min_size=2)
+    y = as_float_array(y, "y", where=where, min_size=2)
+    if paired:
+        check_same_length(x, y, where=where)
+        with _quiet_pingouin():
+            res = pg.ttest(x, y, paired=True, confidence=confidence)
+        diff = x - y
+        return _t_row(res, float(diff.mean()), diff.std(ddof=1) / np.sqrt(x.size), x.size, confidence)
+    with _quiet_pingouin():
+        res = pg.ttest(x, y, paired=False, correction=bool(welch), confidence=confidence)
+    vx, vy = x.var(ddof=1), y.var(ddof=1)
+    if welch:
+        se = np.sqrt(vx / x.size + vy / y.size)
+    else:
+        pooled = ((x.size - 1) * vx + (y.size - 1) * vy) / (x.size + y.size - 2)
+        se = np.sqrt(pooled * (1 / x.size + 1 / y.size))
+    return _t_row(res, float(x.mean() - y.mean()), se, x.size + y.size, confidence)
+
+
+def anova_by(df: pd.DataFrame, dv: str, between) -> pd.DataFrame:
+    """Between-subjects ANOVA of ``dv`` on one or more factors (pingouin.anova).
+
+    One factor with *k* levels and *N* observations:
+
+    .. math:: F = \\frac{SS_\\text{between}/(k-1)}{SS_\\text{within}/(N-k)}, \\qquad
+              \\eta^2 = \\frac{SS_\\text{effect}}{SS_\\text{total}}
+
+    Several factors use pingouin's type-II sums of squares (with interactions); ``eta_sq`` is then
+    pingouin's ``n2`` (SS of the effect over the total SS).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy data.
+    dv : str
+        Numeric dependent variable.
+    between : str or list of str
+        Factor column(s).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per effect (no residual row): ``source``, ``ddof1``, ``ddof2`` (residual dof), ``f``,
+        ``p_val``, ``eta_sq``.
+
+    See Also
+    --------
+    pingouin.anova, scipy.stats.f_oneway
+    """
+    factors = as_columns(between)
+    check_frame(df, numeric=dv, keys=factors, where="anova_by")
+    for f in factors:
+        check_levels(df, f, 2, where="anova_by")
+    with _quiet_pingouin():
+        res = pg.anova(data=df, dv=dv, between=factors if len(factors) > 1 else factors[0],
+                       effsize="n2", detailed=True)
+    resid_name = "Within" if len(factors) == 1 else "Residual"
+    resid = res[res["Source"] == resid_name]
+    effects = res[res["Source"] != resid_name]
+    return pd.DataFrame({
+        "source": effects["Source"].astype(str).to_numpy(),
+        "ddof1": effects["DF"].to_numpy(dtype=np.int64),
+        "ddof2": np.full(len(effects), int(resid["DF"].iloc[0]), dtype=np.int64),
+        "f": effects["F"].to_numpy(dtype=float),
+        "p_val": effects["p_unc"].to_numpy(dtype=float),
+        "eta_sq": effects["n2"].to_numpy(dtype=float),
+    })
+
+
+def tukey(df: pd.DataFrame, dv: str, between: str) -> pd.DataFrame:
+    """Tukey's honestly significant difference test for all pairs of levels (pingouin.pairwise_tukey).
+
+    .. math:: t_{ab} = \\frac{\\bar y_a - \\bar y_b}{\\sqrt{MS_\\text{within}\\,(1/n_a + 1/n_b)}}, \\qquad
+              p = P(Q_{k,\\,N-k} > \\sqrt 2\\,|t_{ab}|)
+
+    with :math:`Q` the studentized range distribution (Tukey-Kramer for unequal group sizes).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy data.
+    dv : str
+        Numeric dependent variable.
+    between : str
+        Factor column (at least two levels).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``a``, ``b``, ``mean_a``, ``mean_b``, ``diff`` (``mean_a - mean_b``), ``se``, ``t``,
+        ``p_tukey``, ``hedges`` (Hedges' g).
+
+    See Also
+    --------
+    pingouin.pairwise_tukey, scipy.stats.tukey_hsd
+    """
+    check_frame(df, numeric=dv, keys=between, where="tukey")
+    check_levels(df, between, 2, where="tukey")
+    with _quiet_pingouin():
+        res = pg.pairwise_tukey(data=df, dv=dv, between=between)
+    return pd.DataFrame({
+        "a": res["A"].to_numpy(), "b": res["B"].to_numpy(),
+        "mean_a": res["mean_A"].to_numpy(dtype=float), "mean_b": res["mean_B"].to_numpy(dtype=float),
+        "diff": res["diff"].to_numpy(dtype=float), "se": res["se"].to_numpy(dtype=float),
+        "t": res["T"].to_numpy(dtype=float), "p_tukey": res["p_tukey"].to_numpy(dtype=float),
+        "hedges": res["hedges"].to_numpy(dtype=float),
+    })
+
+
+def observer_effect(
+    df: pd.DataFrame, dv: str = "log_error", observer: str = "observer", reference: str = "human",
+    welch: bool = True,
+) -> pd.DataFrame:
+    """Compare every observer with the reference observer (humans) by a two-sample t-test.
+
+    For each observer *o* other than ``reference``, :func:`two_sample_t` of ``dv`` for *o* (x) against
+    ``dv`` for the reference (y), so a negative ``t``/``estimate`` means *o* has the smaller value (e.g. a
+    model with lower error than people).
+
+    The rows of ``df`` are taken as independent observations. Aggregate first if they are not -- e.g. to
+    one value per (observer, stimulus) as Study III does, or per participant.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy data with an observer column.
+    dv : str, default "log_error"
+        Numeric dependent variable.
+    observer : str, default "observer"
+        Column naming the observer of each row ("human", "vgg19", ...).
+    reference : str, default "human"
+        The observer everyone else is compared with.
+    welch : bool, default True
+        Welch's unequal-variance test (see :func:`two_sample_t`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per non-reference observer (in order of first appearance): ``<observer>`` plus the
+        :func:`two_sample_t` columns (``n`` = both samples together).
+    """
+    check_frame(df, numeric=dv, keys=observer, where="observer_effect")
+    check_contains(df, observer, reference, where="observer_effect")
+    ref = df.loc[df[observer] == reference, dv]
+    others = [o for o in pd.unique(df[observer]) if o != reference]
+    rows = [two_sample_t(df.loc[df[observer] == o, dv], ref, welch=welch) for o in others]
+    out = pd.concat(rows, ignore_index=True)
+    out.insert(0, observer, others)
+    return out
+
+
+def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
+    """Pearson correlation with a Fisher-z confidence interval (pingouin.corr).
+
+    .. math:: r = \\frac{\\sum (x_i - \\bar x)(y_i - \\bar y)}{\\sqrt{\\sum (x_i - \\bar x)^2 \\sum (y_i - \\bar y)^2}},
+              \\qquad \\text{CI} = \\tanh\\left(\\operatorname{artanh} r \\pm \\frac{z_{1-\\alpha/2}}{\\sqrt{n - 3}}\\right)
+
+    Parameters
+    ----------
+    x, y : array-like of float
+        Same length, at least 3 values. The interval needs n > 3 (NaN otherwise).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: ``r``, ``ci_low``, ``ci_high``, ``p_val`` (two-sided, t-test of r with n - 2 dof), ``n``.
+
+    See Also
+    --------
+    pingouin.corr, scipy.stats.pearsonr
+    """
+    x = as_float_array(x, "x", where="pearson", min_size=3)
+    y = as_float_array(y, "y", where="pearson", min_size=3)
+    check_same_length(x, y, where="pearson")
+    check_not_constant(x, "x", where="pearson")
+    check_not_constant(y, "y", where="pearson")
+    with _quiet_pingouin(), warnings.catch_warnings():
+        # pingouin's own (rounded) interval divides by n - 3 and takes artanh(r); ours is computed below
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"pingouin")
+        res = pg.corr(x, y, method="pearson")
+    r = float(res["r"].iloc[0])
+    n = x.size
+    if n > 3:
+        half = stats.norm.ppf(0.5 + confidence / 2.0) / np.sqrt(n - 3)
+        z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
+        low, high = float(np.tanh(z - half)), float(np.tanh(z + half))
+    else:
+        low = high = float("nan")
+    return pd.DataFrame([{"r": r, "ci_low": low, "ci_high": high, "p_val": float(res["p_val"].iloc[0]), "n": n}],
+                        columns=CORR_COLUMNS)

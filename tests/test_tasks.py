@@ -1,0 +1,63 @@
+"""The task-type registry and the ratio-estimation task's contract (parameters, plan, validation, scoring)."""
+import math
+import random
+
+import pytest
+
+from server.tasks import TaskRegistry, registry
+from server.tasks.base import ConfigError, ResponseError
+from server.tasks.ratio_charts import HEIGHTS, BarStimulus
+from server.tasks.ratio_estimation import RatioEstimation
+
+
+def test_registry_refuses_duplicate_ids_and_tolerates_unknown_ones(app):
+    reg = TaskRegistry()
+    reg.register(RatioEstimation())
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register(RatioEstimation())
+    assert reg.get("retired-task") is None and "ratio-estimation" in reg
+    assert registry(app).ids() == ["ratio-estimation"]
+
+
+def test_parameters_are_checked():
+    task = RatioEstimation()
+    assert task.parse_params({}) == {"trials_per_type": 5, "variants": 1, "practice": True}
+    for bad in ({"trials_per_type": 0}, {"trials_per_type": 8}, {"trials_per_type": True}, {"variants": 0},
+                {"practice": "yes"}, {"colour": "red"}):
+        with pytest.raises(ConfigError):
+            task.parse_params(bad)
+
+
+def test_plan_is_reproducible_and_uses_only_known_stimuli():
+    task = RatioEstimation()
+    params = task.parse_params({"variants": 3})
+    keys = {s.key for s in task.stimuli(params)}
+    plan_a = task.build_plan(params, random.Random(7))
+    assert plan_a == task.build_plan(params, random.Random(7))
+    assert plan_a != task.build_plan(params, random.Random(8))
+    assert {item.stimulus_id for item in plan_a} <= keys
+    test_heights = {(s.short, s.tall) for s in map(BarStimulus.parse, (i.stimulus_id for i in plan_a[5:]))}
+    assert all(short in HEIGHTS and tall in HEIGHTS for short, tall in test_heights)
+    practice = [BarStimulus.parse(i.stimulus_id) for i in plan_a[:5]]
+    assert not any(s.short in HEIGHTS or s.tall in HEIGHTS for s in practice)
+
+
+def test_validation_and_scoring():
+    task = RatioEstimation()
+    assert task.validate_response({"percent": 40}) == {"percent": 40.0}
+    for bad in (None, {"percent": float("nan")}, {"percent": 100.5}, {"percent": None}, {"pct": 3}):
+        with pytest.raises(ResponseError):
+            task.validate_response(bad)
+    score = task.score({"true_percent": 100 * 21 / 56}, {"percent": 40.0})
+    assert score["abs_error"] == pytest.approx(2.5)
+    assert score["log_error"] == pytest.approx(math.log2(2.5 + 0.125))
+    # A perfect answer gets the floor of the log scale, log2(1/8) = -3.
+    assert task.score({"true_percent": 50.0}, {"percent": 50.0})["log_error"] == -3
+
+
+def test_summary_ranks_the_participant_in_the_cohort():
+    summary = RatioEstimation().summarise([{"abs_error": 4.0}, {"abs_error": 6.0}],
+                                          [[{"abs_error": 10.0}], [{"abs_error": 2.0}], [{"abs_error": 8.0}]])
+    assert summary["mean_abs_error"] == 5.0 and summary["cohort_median"] == 8.0
+    assert summary["more_accurate_than_percent"] == pytest.approx(200 / 3)
+    assert summary["lines"][0] == "Your judgments were off by 5.0 percentage points on average."
