@@ -26,10 +26,10 @@ static/vendor/.installed: package.json package-lock.json
 	touch $@
 
 run: setup
-	FLASK_APP=server $(BIN)/flask db upgrade --directory migrations
-	FLASK_APP=server $(BIN)/flask studies sync
-	FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
-	FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
+	@FLASK_APP=server $(BIN)/flask db upgrade --directory migrations
+	@FLASK_APP=server $(BIN)/flask studies sync
+	@FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
+	@FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
 
 # The whole suite on SQLite, then every database test again on a real PostgreSQL server (found or started).
 test: setup

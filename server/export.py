@@ -67,8 +67,13 @@ def _iso(value: datetime | None) -> str | None:
     return value.astimezone(timezone.utc).isoformat()
 
 
+def _survey_column(survey: str, field: str) -> str:
+    """Demographics keep their plain names (age, gender…); other surveys' fields are prefixed (consent_agreed)."""
+    return field if survey == "demographics" else f"{survey}_{field}"
+
+
 def survey_columns(study: Study) -> tuple[Column, ...]:
-    return tuple(Column(f["name"] if name == "demographics" else f"{name}_{f['name']}", f["label"], f["type"])
+    return tuple(Column(_survey_column(name, f["name"]), f["label"], f["type"])
                  for name in study.config["surveys"] for f in SURVEYS[name])
 
 
@@ -85,8 +90,7 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
     for session_id, name, values in db.session.execute(
             db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers).join(ParticipantSession)
             .where(ParticipantSession.study_id == study.id)):
-        prefix = "" if name == "demographics" else f"{name}_"
-        answers.setdefault(session_id, {}).update({prefix + k: v for k, v in values.items()})
+        answers.setdefault(session_id, {}).update({_survey_column(name, k): v for k, v in values.items()})
     for s in db.session.scalars(db.select(ParticipantSession).filter_by(study_id=study.id)
                                 .order_by(ParticipantSession.id)):
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None

@@ -23,11 +23,7 @@ MAX_RT_MS = 24 * 3600 * 1000
 
 
 def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
-    """The session for this Prolific participant (created on first entry), or a new one for an anonymous entry."""
-    if prolific:
-        existing = by_prolific_pid(study, prolific["PROLIFIC_PID"])
-        if existing:
-            return existing
+    """A new session; for a PROLIFIC_PID that already has one (a racing first entry), that one."""
     task = registry().get(study.task_type)
     plan = task.build_plan(study.config["task"], random.Random(secrets.randbits(64)))
     session = ParticipantSession(
