@@ -39,5 +39,10 @@ test: setup
 	@echo "== studyhive database tests on PostgreSQL =="
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" STUDYHIVE_TEST_DB=postgresql $(BIN)/python -m pytest -m db $(PYTEST_ARGS)
 
+# Benchmarks (not tests), printed as one table: bench/run.py. PostgreSQL as for `make test`, but in its own database
+# studyhive_bench. About 8 minutes on 2 cores; BENCH_SIZES=1000000 make bench for a one-minute run.
+bench: $(VENV)/.installed
+	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.run
+
 clean:
 	rm -rf $(VENV) node_modules static/vendor

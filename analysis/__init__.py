@@ -12,6 +12,7 @@ from .inference import anova_by, observer_effect, one_sample_t, pearson, tukey, 
 from .mlae import mae, midmean, mlae
 from .outliers import iqr_outliers, response_outliers
 from .published import published, published_mlae
+from .report import RatioReport, format_markdown, format_text, ratio_report, report_json
 
 __all__ = [
     "add_errors",
@@ -34,3 +35,11 @@ __all__ = [
     "tukey",
     "two_sample_t",
 ]
+
+# HypoML (analysis/hypoml.py): hypothesis inference from four paired result sets.
+from .hypoml import (HypoMLResult, hypoml_accuracy, hypoml_html, hypoml_infer, hypoml_items,  # noqa: E402
+                     hypoml_json, hypoml_report, hypoml_tests, hypoml_text, hypoml_trace, write_hypoml)
+
+__all__ += ["RatioReport", "format_markdown", "format_text", "ratio_report", "report_json", "HypoMLResult",
+            "hypoml_accuracy", "hypoml_html", "hypoml_infer", "hypoml_items", "hypoml_json", "hypoml_report",
+            "hypoml_tests", "hypoml_text", "hypoml_trace", "write_hypoml"]

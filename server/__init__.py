@@ -17,8 +17,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))
 
-    from . import api, auth, db, errors, export, links, participant, researcher, security, stimuli, studies, tasks
+    from . import analyze, api, assets, auth, db, errors, export, hypoml, links, participant, predictions, researcher, security, stimuli, studies, tasks
 
-    for module in (db, errors, tasks, security, auth, api, participant, researcher, studies, export, stimuli, links):
+    for module in (db, errors, tasks, security, auth, api, participant, assets, researcher, studies, export, stimuli, links, predictions, analyze, hypoml):
         module.init_app(app)
     return app

@@ -42,6 +42,11 @@ def get_state():
     return jsonify(sessions.state(g.participant))
 
 
+@bp.get("/summary")
+def get_summary():
+    return jsonify(sessions.summary(g.participant))
+
+
 @bp.put("/environment")
 @json_body
 def put_environment(body):

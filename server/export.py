@@ -56,6 +56,7 @@ RAW_COLUMNS = (
     Column("stimulus_params", "the stimulus parameters as stored, JSON", "json"),
     Column("response", "the response as stored, JSON", "json"),
     Column("score", "the score as stored, JSON", "json"),
+    Column("presented", "what the page showed (e.g. option order) as stored, JSON", "json"),
 )
 
 
@@ -74,7 +75,7 @@ def _survey_column(survey: str, field: str) -> str:
 
 def survey_columns(study: Study) -> tuple[Column, ...]:
     return tuple(Column(_survey_column(name, f["name"]), f["label"], f["type"])
-                 for name in study.config["surveys"] for f in SURVEYS[name])
+                 for name in study.config["surveys"] for f in SURVEYS[name]["fields"])
 
 
 def trial_columns(study: Study) -> tuple[Column, ...]:
@@ -116,10 +117,10 @@ def trial_rows(study: Study) -> Iterator[dict[str, Any]]:
                "trial_index": trial.trial_index, "practice": trial.practice, "stimulus_id": key,
                "rt_ms": trial.rt_ms, "client_time": _iso(trial.client_time), "created_at": _iso(trial.created_at)}
         if task:
-            row.update(task.trial_row(params, trial.response, trial.score))
+            row.update(task.trial_row(params, trial.response, trial.score, trial.presented))
         else:
             row.update(stimulus_params=json.dumps(params), response=json.dumps(trial.response),
-                       score=json.dumps(trial.score))
+                       score=json.dumps(trial.score), presented=json.dumps(trial.presented))
         yield row
 
 

@@ -3,7 +3,7 @@ so a new task type needs no migration and a stored type the code no longer knows
 from datetime import datetime
 from typing import Any, Optional
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime
 
@@ -53,6 +53,8 @@ class ParticipantSession(db.Model):
     prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
     prolific_session_id: Mapped[Optional[str]] = mapped_column(String(64))
     study_version: Mapped[int]
+    # Between-subjects condition the session was assigned to (None for studies without conditions).
+    condition: Mapped[Optional[str]] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="started")
     started_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
@@ -93,8 +95,21 @@ class Trial(db.Model):
     practice: Mapped[bool]
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     score: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # What the page showed, copied from the session's plan by the server (e.g. options in their shuffled order).
+    presented: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
     rt_ms: Mapped[Optional[int]]
     client_time: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class Asset(db.Model):
+    """An imported file (photo, explanation heatmap, sketch), stored once under the SHA-256 of its bytes. Kept in
+    the database so an import is all-or-nothing and backups hold everything."""
+    __tablename__ = "assets"
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mimetype: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int]
+    data: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
@@ -125,5 +140,35 @@ class Researcher(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(80), unique=True)
     password_hash: Mapped[str] = mapped_column(String(256))
+    # Admins see every study; other researchers only those granted in study_access.
+    is_admin: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class StudyAccess(db.Model):
+    __tablename__ = "study_access"
+    researcher_id: Mapped[int] = mapped_column(ForeignKey("researchers.id", ondelete="CASCADE"), primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), primary_key=True)
+
+
+class ApiToken(db.Model):
+    """A researcher's token for scripted exports; only its SHA-256 is stored."""
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    researcher_id: Mapped[int] = mapped_column(ForeignKey("researchers.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    last_used_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+
+
+class StudyEvent(db.Model):
+    """Audit log of a study's lifecycle (opened, paused, closed…): who and when."""
+    __tablename__ = "study_events"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    researcher_id: Mapped[Optional[int]] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    action: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 

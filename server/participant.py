@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from . import sessions
+from . import assets, sessions
 from .db import db
-from .models import ParticipantSession, Stimulus, Trial
+from .models import ParticipantSession, Stimulus
 from .studies import get_study
 from .tasks import registry
+from .tasks.base import ConfigError
 
 bp = Blueprint("participant", __name__)
 
@@ -40,7 +41,12 @@ def enter(slug):
     if study.status != "open":
         return message("Not accepting participants",
                        "This study is not accepting new participants at the moment. Thank you for your interest.")
-    return _resume(study, sessions.find_or_create(study, prolific, request.user_agent.string))
+    try:
+        session = sessions.find_or_create(study, prolific, request.user_agent.string)
+    except ConfigError as exc:
+        current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
+        return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)
+    return _resume(study, session)
 
 
 def _resume(study, session: ParticipantSession):
@@ -77,27 +83,21 @@ def results(slug, token):
     session = _session_or_404(slug, token)
     if session.status != "completed":
         return redirect(url_for(".run", slug=slug, token=token))
-    rows = db.session.execute(
-        db.select(Trial.session_id, Trial.score)
-        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
-        .where(ParticipantSession.study_id == session.study_id, ParticipantSession.status == "completed",
-               Trial.practice.is_(False)))
-    by_person: dict[int, list] = {}
-    for session_id, score in rows:
-        by_person.setdefault(session_id, []).append(score)
-    own = by_person.pop(session.id, [])
-    summary = registry().get(session.study.task_type).summarise(own, list(by_person.values()))
+    summary = sessions.summary(session)
     return render_template("participant/results.html", title=session.study.title, summary=summary)
 
 
-@bp.get("/stimuli/<slug>/<key>.svg")
+@bp.get("/stimuli/<slug>/<key>")
 def stimulus(slug, key):
     study = get_study(slug)
     task = study and registry().get(study.task_type)
     stim = task and db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
     if not stim:
         abort(404)
-    mimetype, body = task.render_stimulus(stim.key, stim.params)
+    rendered = task.render_stimulus(stim.key, stim.params)
+    if isinstance(rendered, str):  # an imported image
+        return assets.send(rendered)
+    mimetype, body = rendered
     response = make_response(body)
     response.mimetype = mimetype
     # A stimulus id fixes its picture, so browsers may keep it.

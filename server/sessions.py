@@ -16,7 +16,7 @@ from .errors import APIError
 from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 from .surveys import SURVEYS, validate_answers
 from .tasks import registry
-from .tasks.base import ResponseError
+from .tasks.base import ResponseError, StimulusSpec
 
 TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
 MAX_RT_MS = 24 * 3600 * 1000
@@ -25,7 +25,13 @@ MAX_RT_MS = 24 * 3600 * 1000
 def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
     """A new session; for a PROLIFIC_PID that already has one (a racing first entry), that one."""
     task = registry().get(study.task_type)
-    plan = task.build_plan(study.config["task"], random.Random(secrets.randbits(64)))
+    rng = random.Random(secrets.randbits(64))
+    if task.manifest_required:  # imported stimuli: the plan draws from what the study holds
+        stored = db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id).order_by(Stimulus.key))
+        stimuli = [StimulusSpec(s.key, s.params, s.practice) for s in stored]
+        plan = task.build_plan_from(study.config["task"], stimuli, rng)
+    else:
+        plan = task.build_plan(study.config["task"], rng)
     session = ParticipantSession(
         study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version,
         platform="prolific" if prolific else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
@@ -63,9 +69,10 @@ def state(session: ParticipantSession) -> dict[str, Any]:
     return {
         "token": session.token, "status": session.status, "platform": session.platform,
         "study": {"slug": study.slug, "version": session.study_version},
+        "flow": study.config["flow"],
         "surveys_done": sorted(done),
-        "surveys": {name: {"fields": SURVEYS[name]} for name in study.config["surveys"]},
-        "plan": [{**item, "stimulus_url": f"/stimuli/{study.slug}/{item['stimulus_id']}.svg"} for item in session.plan],
+        "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
+        "plan": [{**item, "stimulus_url": f"/stimuli/{study.slug}/{item['stimulus_id']}"} for item in session.plan],
         "stored_indexes": stored_indexes(session),
     }
 
@@ -128,6 +135,7 @@ def save_trial(session: ParticipantSession, body: dict[str, Any]) -> tuple[int, 
         db.select(Stimulus).filter_by(study_id=session.study_id, key=planned["stimulus_id"])).one()
     trial = Trial(session_id=session.id, trial_index=index, client_trial_id=trial_id, stimulus_id=stimulus.id,
                   practice=planned["practice"], response=response, score=task.score(stimulus.params, response),
+                  presented=planned.get("presented"),
                   rt_ms=None if rt_ms is None else round(rt_ms), client_time=client_time)
     session.last_seen_at = utcnow()
     try:
@@ -156,12 +164,31 @@ def _parse_time(value: Any) -> datetime | None:
         raise APIError(400, "invalid_field", "client_time must be an ISO 8601 timestamp", field="client_time") from None
 
 
+def summary(session: ParticipantSession) -> dict[str, Any]:
+    """The participant's own result against everyone who completed the study (results page, "score" step)."""
+    rows = db.session.execute(
+        db.select(Trial.session_id, Trial.score)
+        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
+        .where(ParticipantSession.study_id == session.study_id, Trial.practice.is_(False),
+               (ParticipantSession.status == "completed") | (ParticipantSession.id == session.id)))
+    by_person: dict[int, list] = {}
+    for session_id, score in rows:
+        by_person.setdefault(session_id, []).append(score)
+    own = by_person.pop(session.id, [])
+    return registry().get(session.study.task_type).summarise(own, list(by_person.values()))
+
+
 def complete(session: ParticipantSession) -> dict[str, Any]:
-    """Mark the session completed once the server holds every planned trial."""
+    """Mark the session completed once the server holds every planned trial and every survey of the flow."""
     stored = set(stored_indexes(session))
     missing = [i for i in range(len(session.plan)) if i not in stored]
     if missing:
         raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
+    done = set(db.session.scalars(db.select(SurveyResponse.name).filter_by(session_id=session.id)))
+    missing_surveys = [name for name in session.study.config["surveys"] if name not in done]
+    if missing_surveys:
+        raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
+                       missing_surveys=missing_surveys)
     if session.status != "completed":
         session.status, session.completed_at = "completed", utcnow()
         db.session.commit()

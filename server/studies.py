@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,10 @@ PLATFORMS = ("prolific", "labinthewild", "direct")
 PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete?cc={code}"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 KEYS = {"title", "task_type", "platform", "completion_code", "completion_url", "consent", "instructions",
-        "surveys", "min_width", "min_height", "task"}
+        "flow", "min_width", "min_height", "task", "demo_stimuli"}
+DEFAULT_FLOW = ["consent", "demographics", "instructions", "task"]
+# Steps every task understands; tasks add their own (TaskType.steps) and surveys add theirs (SURVEYS).
+GENERIC_STEPS = ("consent", "instructions", "task", "score")
 
 
 class StudyFileError(click.ClickException):
@@ -55,12 +59,20 @@ def load_study_file(path: Path) -> dict[str, Any]:
         raise StudyFileError(path, f"platform must be one of {', '.join(PLATFORMS)}")
     if platform == "prolific" and not (raw.get("completion_code") or raw.get("completion_url")):
         raise StudyFileError(path, "a Prolific study needs completion_code (or completion_url)")
-    surveys = raw.get("surveys", ["consent", "demographics"])
-    if not isinstance(surveys, list) or "consent" not in surveys or set(surveys) - set(SURVEYS):
-        raise StudyFileError(path, f"surveys must be a list including 'consent', from: {', '.join(SURVEYS)}")
+    flow = raw.get("flow", DEFAULT_FLOW)
+    known = (*GENERIC_STEPS, *task.steps, *(s for s in SURVEYS if s != "consent"))
+    if not isinstance(flow, list) or not all(isinstance(step, str) for step in flow):
+        raise StudyFileError(path, "flow must be a list of step names")
+    unknown_steps = [step for step in flow if step not in known]
+    if unknown_steps:
+        raise StudyFileError(path, f"unknown flow step(s): {', '.join(unknown_steps)} (known: {', '.join(known)})")
+    if flow.count("task") != 1 or (flow[:1] != ["consent"]) or len(set(flow)) != len(flow):
+        raise StudyFileError(path, "flow must start with 'consent', contain 'task' once, and repeat no step")
     instructions = raw.get("instructions", [])
     if not isinstance(instructions, list) or not all(isinstance(p, str) for p in instructions):
         raise StudyFileError(path, "instructions must be a list of HTML pages (strings)")
+    if not isinstance(raw.get("demo_stimuli", False), bool) or (raw.get("demo_stimuli") and not task.manifest_required):
+        raise StudyFileError(path, "demo_stimuli must be true or false, and only for task types with imported stimuli")
     try:
         params = task.parse_params(raw.get("task", {}))
     except ConfigError as exc:
@@ -70,8 +82,9 @@ def load_study_file(path: Path) -> dict[str, Any]:
     return {
         "slug": slug, "title": raw["title"].strip(), "task_type": raw["task_type"], "platform": platform,
         "completion_url": completion_url, "consent": raw["consent"], "instructions": instructions,
-        "surveys": surveys, "min_width": int(raw.get("min_width", 1280)),
+        "flow": flow, "surveys": [step for step in flow if step in SURVEYS], "min_width": int(raw.get("min_width", 1280)),
         "min_height": int(raw.get("min_height", 720)), "task": params,
+        "demo_stimuli": raw.get("demo_stimuli", False),
     }
 
 
@@ -103,7 +116,23 @@ def sync_studies(studies_dir: Path) -> list[tuple[str, str]]:
         added = _sync_stimuli(study)
         report.append((study.slug, outcome + (f", {added} new stimuli" if added else "")))
     db.session.commit()
+    for i, (slug, outcome) in enumerate(report):
+        added = _import_demo_stimuli(get_study(slug))
+        if added:
+            report[i] = (slug, f"{outcome}, {added} demo stimuli generated")
     return report
+
+
+def _import_demo_stimuli(study: Study) -> int:
+    """Generate and import a demo study's stimuli the first time it is synced (it holds none yet)."""
+    if not study.config.get("demo_stimuli") or db.session.scalar(
+            db.select(db.func.count(Stimulus.id)).filter_by(study_id=study.id)):
+        return 0
+    from .manifests import import_manifest
+
+    with tempfile.TemporaryDirectory() as tmp:
+        manifest = registry().get(study.task_type).generate_demo(study.config["task"], Path(tmp))
+        return import_manifest(study, manifest, manifest.parent)["new"]
 
 
 def _sync_stimuli(study: Study) -> int:

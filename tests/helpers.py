@@ -19,7 +19,21 @@ def trial_body(item, percent=50.0, trial_id=None, **extra):
             "client_time": "2026-11-22T12:00:00+00:00", **extra}
 
 
+DEMOGRAPHICS = {"gender": "female", "age": 30, "education": "doctorate", "nationality": "Chilean"}
+
+
+def answer_surveys(client, token, **answers):
+    """Answer consent and every survey of the session's flow (demographics with DEMOGRAPHICS unless given)."""
+    state = client.get(f"/api/sessions/{token}").get_json()
+    for name in ["consent", *state["surveys"]]:
+        body = {"agreed": True} if name == "consent" else answers.get(name, DEMOGRAPHICS)
+        response = client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": body})
+        assert response.status_code == 200, response.get_json()
+
+
 def answer_all(client, token, percent_for=lambda item: 50.0):
+    """Answer the surveys and every planned trial (so that /complete succeeds)."""
+    answer_surveys(client, token)
     state = client.get(f"/api/sessions/{token}").get_json()
     for item in state["plan"]:
         response = client.post(f"/api/sessions/{token}/trials", json=trial_body(item, percent_for(item)))

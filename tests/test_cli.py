@@ -44,6 +44,12 @@ def test_sync_is_idempotent_and_versions_edits(runner, client, studies_dir):
     (("completion_code = \"C3RATIO5\"", ""), "needs completion_code"),
     (("title = ", "titel = "), "unknown key(s): titel"),
     (("[task]", "[task"), "not valid TOML"),
+    (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "demographics"]'),
+     "contain 'task' once"),
+    (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["demographics", "consent", "task"]'),
+     "must start with 'consent'"),
+    (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "task", "horoscope"]'),
+     "unknown flow step(s): horoscope"),
 ])
 def test_sync_refuses_bad_study_files_and_writes_nothing(runner, studies_dir, edit, message):
     (studies_dir / "new").mkdir()

@@ -7,7 +7,7 @@ import pytest
 
 from server.db import db
 from server.studies import get_study
-from tests.helpers import PROLIFIC, answer_all, enter
+from tests.helpers import PROLIFIC, answer_all, answer_surveys, enter
 
 
 def read_csv(path):
@@ -18,9 +18,8 @@ def read_csv(path):
 @pytest.fixture
 def finished(client):
     token = enter(client, **PROLIFIC)
-    client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}})
-    client.put(f"/api/sessions/{token}/surveys/demographics", json={"answers": {
-        "gender": "male", "age": 51, "education": "high school", "nationality": "Kenyan"}})
+    answer_surveys(client, token, demographics={
+        "gender": "male", "age": 51, "education": "high school", "nationality": "Kenyan"})
     client.put(f"/api/sessions/{token}/environment", json={
         "screen_width": 1920, "screen_height": 1080, "window_width": 1400, "window_height": 900})
     state = answer_all(client, token, lambda item: 25.0)

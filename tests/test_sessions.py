@@ -5,7 +5,7 @@ from sqlalchemy import func
 from server.db import db
 from server.models import ParticipantSession, SurveyResponse, Trial
 
-from tests.helpers import PROLIFIC, answer_all, enter, trial_body
+from tests.helpers import PROLIFIC, answer_all, answer_surveys, enter, trial_body
 
 
 def count(model, **where):
@@ -105,6 +105,9 @@ def test_complete_requires_every_trial_then_redirects_prolific(client):
     assert early.status_code == 409 and early.get_json()["missing"] == [28, 29]
     for item in plan[-2:]:
         client.post(f"/api/sessions/{token}/trials", json=trial_body(item))
+    no_surveys = client.post(f"/api/sessions/{token}/complete")
+    assert no_surveys.status_code == 409 and no_surveys.get_json()["missing_surveys"] == ["consent", "demographics"]
+    answer_surveys(client, token)
     done = client.post(f"/api/sessions/{token}/complete")
     assert done.get_json()["redirect_url"] == "https://app.prolific.com/submissions/complete?cc=C3RATIO5"
     assert client.post(f"/api/sessions/{token}/complete").status_code == 200  # idempotent
@@ -123,6 +126,22 @@ def test_anonymous_participant_sees_results_against_cohort(client):
     page = client.get(url).get_data(as_text=True)
     assert "Your judgments were off by" in page
     assert "2 other participants" in page
+
+
+def test_summary_counts_own_test_trials_against_completed_participants(client):
+    finished = enter(client)
+    answer_all(client, finished, lambda item: 0.0)
+    client.post(f"/api/sessions/{finished}/complete")
+    mine = enter(client)
+    plan = client.get(f"/api/sessions/{mine}").get_json()["plan"]
+    assert client.get(f"/api/sessions/{mine}/summary").get_json()["mean_abs_error"] is None
+    for item in plan[:8]:  # 5 practice (never counted) + 3 test trials
+        client.post(f"/api/sessions/{mine}/trials", json=trial_body(item, 50.0))
+    summary = client.get(f"/api/sessions/{mine}/summary").get_json()
+    from server.tasks.ratio_charts import BarStimulus
+    expected = sum(abs(50.0 - BarStimulus.parse(i["stimulus_id"]).true_percent) for i in plan[5:8]) / 3
+    assert summary["mean_abs_error"] == pytest.approx(expected)
+    assert summary["cohort_size"] == 1
 
 
 def test_one_token_never_reaches_another_session(client):

@@ -6,11 +6,24 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..manifests import ManifestFiles
 
 
 class ConfigError(ValueError):
     """A study file asks for something the task type cannot do; the message names the key."""
+
+
+class ManifestError(ValueError):
+    """A row of an imported stimulus manifest is invalid; `column` names the offending column."""
+
+    def __init__(self, column: str, message: str):
+        super().__init__(message)
+        self.column = column
 
 
 class ResponseError(ValueError):
@@ -33,7 +46,9 @@ class PlanItem:
     index: int
     stimulus_id: str
     practice: bool
-    extra: dict[str, Any] = field(default_factory=dict)  # task-specific, e.g. practice feedback
+    # Task-specific data for the page, e.g. practice feedback. A "presented" entry (say, the options in their
+    # shuffled order) is also copied by the server into the stored trial row.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {"index": self.index, "stimulus_id": self.stimulus_id, "practice": self.practice, **self.extra}
@@ -52,6 +67,13 @@ class TaskType:
     name: ClassVar[str]
     # Files under static/ the participant page loads for this task (its jsPsych plugin).
     assets: ClassVar[tuple[str, ...]] = ()
+    # Flow steps this task adds to the generic ones (consent, surveys, instructions, task, score), e.g. "preview";
+    # the page runs them through the task's entry in static/studyhive/tasks.js.
+    steps: ClassVar[tuple[str, ...]] = ()
+    # Columns of an imported stimulus manifest (`flask stimuli import`): required, then optional. Empty for
+    # tasks that generate their stimuli.
+    manifest_required: ClassVar[tuple[str, ...]] = ()
+    manifest_optional: ClassVar[tuple[str, ...]] = ()
     # Stimulus parameters as columns of the model manifest (`flask stimuli export`) and of trials.csv.
     stimulus_columns: ClassVar[tuple[Column, ...]] = ()
     # Columns this task adds to trials.csv, in order, after the generic ones (stimulus columns first).
@@ -62,11 +84,28 @@ class TaskType:
         raise NotImplementedError
 
     def stimuli(self, params: dict[str, Any]) -> Iterable[StimulusSpec]:
-        """Every stimulus the study can show (stored once per study)."""
+        """Every stimulus the task generates for a study (stored once per study); none for imported stimuli."""
+        return ()
+
+    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles") -> StimulusSpec:
+        """One imported stimulus from a manifest row (all manifest columns present, as text). Image files are
+        resolved with `files.image(column, value)`, which returns the stored asset's id. Raise ManifestError."""
+        raise NotImplementedError
+
+    def generate_demo(self, params: dict[str, Any], out_dir: "Path") -> "Path":
+        """For tasks with imported stimuli: draw a small demo stimulus set (images + manifest) into `out_dir`, with
+        no downloads, and return the manifest's path. Used by `flask studies sync` for studies marked
+        `demo_stimuli = true` that hold no stimuli yet."""
+        raise NotImplementedError
+
+    def build_plan_from(self, params: dict[str, Any], stimuli: list[StimulusSpec],
+                        rng: random.Random) -> list[PlanItem]:
+        """For tasks with imported stimuli: one participant's trial list drawn from the study's stored stimuli.
+        Raise ConfigError when they cannot make a plan (e.g. none imported yet)."""
         raise NotImplementedError
 
     def build_plan(self, params: dict[str, Any], rng: random.Random) -> list[PlanItem]:
-        """One participant's trial list, drawn with `rng` (seeded per session)."""
+        """For tasks that generate their stimuli: one participant's trial list, drawn with `rng`."""
         raise NotImplementedError
 
     def validate_response(self, response: Any) -> dict[str, Any]:
@@ -81,14 +120,15 @@ class TaskType:
         """Feedback for the results page: this participant's test-trial scores against each other finisher's."""
         raise NotImplementedError
 
-    def trial_row(self, stimulus: dict[str, Any], response: dict[str, Any], score: dict[str, Any]) -> dict[str, Any]:
+    def trial_row(self, stimulus: dict[str, Any], response: dict[str, Any], score: dict[str, Any],
+                  presented: dict[str, Any] | None) -> dict[str, Any]:
         """The values of `trial_columns` for one stored trial."""
         raise NotImplementedError
 
-    def render_stimulus(self, key: str, params: dict[str, Any]) -> tuple[str, bytes]:
-        """(mimetype, bytes) of the stimulus as shown to people."""
+    def render_stimulus(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
+        """(mimetype, bytes) of the stimulus as shown to people, or the id of a stored asset to serve."""
         raise NotImplementedError
 
-    def model_input(self, key: str, params: dict[str, Any]) -> tuple[str, bytes]:
-        """(file extension, bytes) of the same stimulus as given to models."""
+    def model_input(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
+        """(file extension, bytes) of the same stimulus as given to models, or the id of a stored asset."""
         raise NotImplementedError

@@ -112,7 +112,7 @@ class RatioEstimation(TaskType):
                          f"{summary['more_accurate_than_percent']:.0f} % of them.")
         return {**summary, "lines": lines}
 
-    def trial_row(self, stimulus, response, score):
+    def trial_row(self, stimulus, response, score, presented):
         return {"chart_type": stimulus.get("chart_type"), "short_height": stimulus.get("short_height"),
                 "tall_height": stimulus.get("tall_height"), "true_percent": stimulus.get("true_percent"),
                 "response_percent": response.get("percent"), "abs_error": score.get("abs_error"),

@@ -1,6 +1,7 @@
 /*
  * Generic study runner: reads the page's config, asks the server what this session has already done, and runs
- * the rest as one jsPsych timeline: browser check, consent, demographics, instructions, then the task's trials.
+ * the rest of the study's flow (study.toml `flow`: consent, surveys, instructions, the task's trials, score, and
+ * steps a task adds) as one jsPsych timeline, after a browser check.
  * Everything task-specific comes from StudyhiveTasks[config.task_type] (tasks.js). See docs/participant-api.md.
  */
 "use strict";
@@ -126,11 +127,17 @@ function fieldHtml(field) {
   const name = escapeHtml(field.name);
   const required = field.required ? " required" : "";
   const label = escapeHtml(field.label) + (field.required ? "" : ' <span class="sh-optional">(optional)</span>');
-  if (field.type === "choice") {
-    const options = field.choices.map((choice) =>
-      `<label class="sh-choice"><input type="radio" name="${name}" value="${escapeHtml(choice)}"${required}> ` +
-      `${escapeHtml(choice)}</label>`);
-    return `<fieldset class="sh-field"><legend class="sh-label">${label}</legend>${options.join("")}</fieldset>`;
+  if (field.type === "choice" || field.type === "scale") {
+    const values = field.type === "choice" ? field.choices
+      : Array.from({ length: field.max - field.min + 1 }, (_, i) => String(field.min + i));
+    const labels = field.labels || {};
+    const options = values.map((value) => {
+      const caption = labels[value] ? ` <span class="sh-scale-label">${escapeHtml(labels[value])}</span>` : "";
+      return `<label class="sh-choice"><input type="radio" name="${name}" value="${escapeHtml(value)}"${required}> ` +
+        `${escapeHtml(value)}${caption}</label>`;
+    });
+    const layout = field.type === "scale" ? " sh-scale" : "";
+    return `<fieldset class="sh-field${layout}"><legend class="sh-label">${label}</legend>${options.join("")}</fieldset>`;
   }
   const id = `sh-field-${name}`;
   const maxLength = field.max_length != null ? ` maxlength="${field.max_length}"` : "";
@@ -139,6 +146,8 @@ function fieldHtml(field) {
     const min = field.min != null ? ` min="${field.min}"` : "";
     const max = field.max != null ? ` max="${field.max}"` : "";
     input = `<input type="number" step="1" inputmode="numeric" id="${id}" name="${name}"${min}${max}${required}>`;
+  } else if (field.type === "longtext") {
+    input = `<textarea id="${id}" name="${name}" rows="4"${maxLength}${required}></textarea>`;
   }
   return `<div class="sh-field"><label class="sh-label" for="${id}">${label}</label>${input}</div>`;
 }
@@ -148,22 +157,26 @@ function parseAnswers(fields, response) {
   const answers = {};
   for (const field of fields) {
     const raw = (response[field.name] || "").trim();
-    answers[field.name] = raw === "" ? null : field.type === "integer" ? Number(raw) : raw;
+    const numeric = field.type === "integer" || field.type === "scale";
+    answers[field.name] = raw === "" ? null : numeric ? Number(raw) : raw;
   }
   return answers;
 }
 
-function demographics(fields) {
+/** One questionnaire of the flow (definitions come from the server: server/surveys.py). */
+function survey(name, definition) {
   let problem = ""; // the server's objection to the last submission; the form is shown again until it is ""
+  const intro = definition.intro ? `<p>${escapeHtml(definition.intro)}</p>` : "";
   return {
     timeline: [{
       type: jsPsychSurveyHtmlForm,
-      preamble: () => "<h2>About you</h2>" + (problem ? `<p class="sh-error">${escapeHtml(problem)}</p>` : ""),
-      html: `<div class="sh-form">${fields.map(fieldHtml).join("")}</div>`,
+      preamble: () => `<h2>${escapeHtml(definition.title)}</h2>${intro}` +
+        (problem ? `<p class="sh-error">${escapeHtml(problem)}</p>` : ""),
+      html: `<div class="sh-form">${definition.fields.map(fieldHtml).join("")}</div>`,
       button_label: "Continue",
       on_finish: async (data) => {
         try {
-          await saving(sync.putJSON("/surveys/demographics", { answers: parseAnswers(fields, data.response) }));
+          await saving(sync.putJSON(`/surveys/${name}`, { answers: parseAnswers(definition.fields, data.response) }));
           problem = "";
         } catch (error) {
           problem = error.message;
@@ -178,6 +191,51 @@ function message(html, button) {
   return { type: jsPsychHtmlButtonResponse, stimulus: `<div class="sh-message">${html}</div>`, choices: [button] };
 }
 
+/** The "score" step: the participant's own result so far, fetched once every answer has reached the server. */
+function scoreStep() {
+  return {
+    type: jsPsychHtmlButtonResponse,
+    stimulus: '<div class="sh-message"><h2>Your score</h2><div class="sh-score"><p>Calculating…</p></div></div>',
+    choices: ["Continue"],
+    on_load: () => {
+      const box = jsPsych.getDisplayElement().querySelector(".sh-score");
+      sync.flush()
+        .then(() => sync.getJSON("/summary"))
+        .then((summary) => { box.innerHTML = (summary.lines || []).map((l) => `<p>${escapeHtml(l)}</p>`).join(""); })
+        .catch((error) => { box.textContent = `Your score could not be loaded (${error.message}).`; });
+    },
+  };
+}
+
+function instructions(task) {
+  return {
+    type: jsPsychInstructions,
+    pages: task.instructionsPages(config).map((page) => `<div class="sh-message">${page}</div>`),
+    show_clickable_nav: true,
+    button_label_previous: "Back",
+  };
+}
+
+function taskTrials(task, remaining, resuming) {
+  const trials = [];
+  if (resuming) trials.push(message("<h2>Welcome back</h2><p>You will continue where you left off.</p>", "Continue"));
+  for (const item of remaining) {
+    const previous = plan[plan.indexOf(item) - 1];
+    if (!item.practice && previous && previous.practice) {
+      trials.push(message("<h2>Practice complete</h2><p>From now on you will not be shown the correct answer.</p>",
+        "Start"));
+    }
+    trials.push(task.buildTrial(item, ctx));
+  }
+  return trials;
+}
+
+const ctx = { record };
+
+/**
+ * The study's flow (study.toml `flow`) as one timeline, skipping what this session has done: answered surveys,
+ * stored trials, and the steps before the task once the task has begun (instructions, a task's preview).
+ */
 function buildTimeline(state) {
   const task = StudyhiveTasks[config.task_type];
   if (!task) throw new Error(`This page cannot run the task type "${config.task_type}".`);
@@ -185,31 +243,30 @@ function buildTimeline(state) {
   const finished = new Set([...state.stored_indexes, ...sync.queuedIndexes()]);
   const remaining = plan.filter((item) => !finished.has(item.index));
   doneCount = plan.length - remaining.length;
+  const taskStarted = finished.size > 0;
+  const taskAt = state.flow.indexOf("task");
 
   const timeline = [browserCheck()];
-  if (!surveysDone.has("consent")) timeline.push(consent());
-  const demographicsSurvey = state.surveys && state.surveys.demographics;
-  if (demographicsSurvey && !surveysDone.has("demographics")) timeline.push(demographics(demographicsSurvey.fields));
-  if (finished.size === 0) {
-    timeline.push({
-      type: jsPsychInstructions,
-      pages: task.instructionsPages(config).map((page) => `<div class="sh-message">${page}</div>`),
-      show_clickable_nav: true,
-      button_label_previous: "Back",
-    });
-  } else {
-    timeline.push(message("<h2>Welcome back</h2><p>You will continue where you left off.</p>", "Continue"));
-  }
-
-  const ctx = { record };
-  for (const item of remaining) {
-    const previous = plan[plan.indexOf(item) - 1];
-    if (!item.practice && previous && previous.practice) {
-      timeline.push(message("<h2>Practice complete</h2><p>From now on you will not be shown the correct answer.</p>",
-        "Start"));
+  state.flow.forEach((step, position) => {
+    const beforeTask = position < taskAt;
+    if (step === "consent") {
+      if (!surveysDone.has("consent")) timeline.push(consent());
+    } else if (state.surveys[step]) {
+      if (!surveysDone.has(step)) timeline.push(survey(step, state.surveys[step]));
+    } else if (step === "task") {
+      timeline.push(...taskTrials(task, remaining, taskStarted && remaining.length > 0));
+    } else if (beforeTask && taskStarted) {
+      // instructions, previews: their purpose is served once the participant has started the task
+    } else if (step === "instructions") {
+      timeline.push(instructions(task));
+    } else if (step === "score") {
+      timeline.push(scoreStep());
+    } else if (task.steps && task.steps[step]) {
+      timeline.push(...task.steps[step](state, ctx));
+    } else {
+      throw new Error(`This page cannot run the step "${step}".`);
     }
-    timeline.push(task.buildTrial(item, ctx));
-  }
+  });
   // Fetch every remaining chart now, so a connection lost later does not stop the participant.
   jsPsych.pluginAPI.preloadImages(remaining.map((item) => item.stimulus_url).filter(Boolean));
   return timeline;

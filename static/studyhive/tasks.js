@@ -4,6 +4,8 @@
  *   buildTrial(planItem, ctx) -> a jsPsych trial that calls ctx.record(planItem, response, rt_ms) when done;
  *                                `response` is what the server's task type validates.
  *   instructionsPages(config) -> the HTML pages shown before the first trial.
+ *   steps (optional)          -> {name: (state, ctx) -> [jsPsych trials]} for flow steps the task adds
+ *                                (server side: TaskType.steps), e.g. a preview of examples.
  * Other task types register themselves the same way from their own files.
  */
 window.StudyhiveTasks = window.StudyhiveTasks || {};

@@ -37,5 +37,7 @@ def test_public_api():
                 "iqr_outliers", "log_error", "mae", "midmean", "mlae", "observer_effect", "one_sample_t", "pearson",
                 "published", "published_mlae", "response_outliers", "training_test_distance", "tukey",
                 "two_sample_t"}
-    assert set(analysis.__all__) == expected
-    assert all(callable(getattr(analysis, n)) for n in expected)
+    # The core statistics stay public; whatever else is listed must really be there.
+    assert expected <= set(analysis.__all__)
+    assert all(callable(getattr(analysis, n)) for n in analysis.__all__)
+    assert len(set(analysis.__all__)) == len(analysis.__all__)

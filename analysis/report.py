@@ -1,0 +1,700 @@
+"""The Study III report for ratio-estimation studies: people vs models vs the published position-length results.
+
+:func:`ratio_report` takes three small tidy tables -- the sessions, the human trials and the models' errors
+already aggregated per (run, chart type, height pair) -- and returns a :class:`RatioReport`: every number of the
+report as DataFrames, plus the per-height-pair tables the figures draw. :func:`format_text`,
+:func:`format_markdown` and :func:`report_json` render it. Nothing here reads a database or imports Flask:
+``server/analyze.py`` does the reading (and the aggregation of millions of predictions in SQL).
+
+How the numbers are made
+------------------------
+
+* **Participants.** Sessions that did not complete are not analysed. Among completed ones, the 3×IQR rule
+  (:func:`analysis.iqr_outliers`) on each participant's mean absolute error over *test* trials flags outliers;
+  they are excluded unless ``exclude_outliers=False``, and reported either way. Practice trials never count.
+* **Human MLAE** per chart type: :func:`analysis.mlae` -- the midmean of log2(|judged − true| + 1/8) per
+  stimulus, averaged over stimuli; 95 % percentile bootstrap interval resampling participants.
+* **Model MLAE** per chart type: the models' log errors are averaged per (chart type, height pair) over all
+  runs and renderings of that observer (a plain mean, pooled over predictions), and those per-pair means are
+  averaged over the pairs of the chart type; the interval resamples height pairs within the chart type
+  (:func:`analysis.mlae` with ``unit=None`` on one row per pair). This is **not** the human estimator (a
+  midmean per stimulus): a model has up to millions of predictions, which are aggregated in the database and
+  never loaded one by one, and the paper likewise treats each height pair as one trial for models.
+* **MAE** (mean absolute error) in percentage points and in ratio units (percent / 100, as the paper's human
+  0.056 vs CNN 0.013): humans over trials, participants resampled; models over (chart type, height pair) means,
+  pairs resampled.
+* **Chart-type effect** (humans): one-way ANOVA of each participant's mean log error per chart type on chart
+  type (:func:`analysis.anova_by`, η²) and Tukey's HSD (:func:`analysis.tukey`). The rows are treated as
+  independent, as in the paper's GLM, although each participant contributes one row per type.
+* **Observer effect**: for each model, Welch's t-test (:func:`analysis.two_sample_t`) of the mean absolute error
+  per (chart type, height pair) cell, model minus humans, in percentage points.
+* **Consistency**: Pearson r of mean absolute error per height pair (short, tall), each side first averaged
+  per (chart type, height pair) cell then over chart types -- humans vs each model
+  (:func:`analysis.inter_consistency`) and between the runs of one model (:func:`analysis.intra_consistency`).
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .consistency import inter_consistency, intra_consistency
+from .inference import anova_by, two_sample_t, tukey
+from .mlae import mae, mlae
+from .outliers import iqr_outliers
+from .published import published, published_mlae
+
+__all__ = [
+    "HUMANS",
+    "MODEL_CELL_COLUMNS",
+    "RatioReport",
+    "format_markdown",
+    "format_text",
+    "ratio_report",
+    "report_json",
+]
+
+#: Label of the human observer in every table.
+HUMANS = "humans"
+
+#: Columns of the ``model_cells`` input of :func:`ratio_report`: one row per (observer, condition, run,
+#: chart type, height pair) with the number of predictions and their mean absolute and mean log error.
+MODEL_CELL_COLUMNS = ("observer", "condition", "run", "chart_type", "short_height", "tall_height", "true_percent",
+                      "n", "mean_abs_error", "mean_log_error")
+
+CELL = ["chart_type", "short_height", "tall_height"]
+PAIR = ["short_height", "tall_height"]
+ROUND_DECIMALS = 9
+CHART_TYPES = (1, 2, 3, 4, 5)
+
+PUBLISHED_LABELS = {"ClevelandMcGill1984": "Cleveland & McGill 1984", "HeerBostock2010": "Heer & Bostock 2010"}
+
+HUMAN_MLAE_METHOD = ("midmean of log2(|judged - true| + 1/8) per stimulus, mean over stimuli; "
+                     "CI: participants resampled")
+MODEL_MLAE_METHOD = ("mean log error per (chart type, height pair) over all runs and renderings, mean over pairs; "
+                     "CI: height pairs resampled")
+MODEL_AGGREGATION_NOTE = (
+    "Model MLAE is the mean over height pairs of each pair's mean log error (all runs and renderings pooled); "
+    "its CI resamples height pairs. Human MLAE is the midmean per stimulus averaged over stimuli, CI resampling "
+    "participants. The estimators differ because model predictions are aggregated in the database per height pair.")
+
+
+@dataclass
+class RatioReport:
+    """Everything :func:`ratio_report` computed.
+
+    ``tables`` (written as CSV and JSON): ``participants``, ``mlae``, ``mae``, ``effects``, ``consistency``.
+    ``cells`` (for the figures): ``human`` and ``model`` mean errors per (chart type, height pair) and
+    ``pairs`` per height pair (humans and every model side by side). ``meta``: counts, options and notes.
+    """
+
+    meta: dict[str, Any]
+    tables: dict[str, pd.DataFrame]
+    cells: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------------
+# Building the report
+
+
+def _label(observer: str, condition: str) -> str:
+    return f"{observer} ({condition})" if condition else observer
+
+
+def _model_cells(model_cells: pd.DataFrame | None) -> pd.DataFrame:
+    if model_cells is None or len(model_cells) == 0:
+        return pd.DataFrame({c: pd.Series(dtype=float if c.startswith(("mean", "true")) else object)
+                             for c in MODEL_CELL_COLUMNS})
+    missing = [c for c in MODEL_CELL_COLUMNS if c not in model_cells.columns]
+    if missing:
+        raise ValueError(f"ratio_report: model_cells lacks column(s) {', '.join(missing)}")
+    out = model_cells.loc[:, list(MODEL_CELL_COLUMNS)].copy()
+    out["condition"] = out["condition"].fillna("").astype(str)
+    out["observer"] = out["observer"].astype(str)
+    for c in ("run", "chart_type", "short_height", "tall_height", "n"):
+        out[c] = out[c].astype("int64")
+    for c in ("true_percent", "mean_abs_error", "mean_log_error"):
+        out[c] = out[c].astype(float)
+    # Means computed by a database over up to millions of rows carry float noise far below 1e-9 (percent or log2
+    # units); dropping it keeps an exactly constant error constant (so no spurious correlation is reported).
+    out[["mean_abs_error", "mean_log_error"]] = out[["mean_abs_error", "mean_log_error"]].round(ROUND_DECIMALS)
+    return out
+
+
+def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
+    """Per (observer, condition, cell): prediction-weighted means over runs (= the mean of all predictions)."""
+    df = run_cells.assign(sum_abs=run_cells["n"] * run_cells["mean_abs_error"],
+                          sum_log=run_cells["n"] * run_cells["mean_log_error"])
+    g = df.groupby(["observer", "condition", *CELL], sort=True)
+    out = g.agg(true_percent=("true_percent", "mean"), n=("n", "sum"), sum_abs=("sum_abs", "sum"),
+                sum_log=("sum_log", "sum"), n_runs=("run", "nunique")).reset_index()
+    out["mean_abs_error"] = out["sum_abs"] / out["n"]
+    out["mean_log_error"] = out["sum_log"] / out["n"]
+    return out.drop(columns=["sum_abs", "sum_log"])
+
+
+def _split(df: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
+    """(observer, condition) -> its rows; one group-by instead of a boolean mask per model (there may be hundreds)."""
+    return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}
+
+
+def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float):
+    """The participants table and the analysed test trials."""
+    sessions = sessions.sort_values("participant_id", ignore_index=True)
+    test = trials[~trials["practice"].astype(bool)]
+    n_test = test.groupby("participant_id").size()
+    completed_ids = sessions.loc[sessions["status"] == "completed", "participant_id"]
+    completed = test[test["participant_id"].isin(completed_ids)]
+    completed = completed.dropna(subset=["abs_error", "log_error", "chart_type"])
+    if completed.empty:
+        raise ValueError("ratio_report: no completed participant has test trials; nothing to analyse")
+    flags = iqr_outliers(completed, value="abs_error", unit="participant_id", k=k).set_index("participant_id")
+
+    rows = []
+    for s in sessions.itertuples(index=False):
+        pid = s.participant_id
+        row = {"participant_id": pid, "status": s.status, "n_test_trials": int(n_test.get(pid, 0)),
+               "mean_abs_error": float("nan"), "outlier": False, "analysed": False, "reason": ""}
+        if s.status == "completed" and pid in flags.index:
+            f = flags.loc[pid]
+            row.update(mean_abs_error=float(f["mean_abs_error"]), outlier=bool(f["excluded"]))
+            if row["outlier"]:
+                row["reason"] = f["reason"] + ("" if exclude_outliers else " (kept: --keep-outliers)")
+            row["analysed"] = not (row["outlier"] and exclude_outliers)
+        elif s.status == "completed":
+            row["reason"] = "completed without test trials"
+        elif s.status == "excluded":
+            row["reason"] = "session marked excluded"
+        else:
+            row["reason"] = f"not completed (status {s.status})"
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=["participant_id", "status", "n_test_trials", "mean_abs_error", "outlier",
+                                        "analysed", "reason"])
+    analysed_ids = table.loc[table["analysed"], "participant_id"]
+    return table, completed[completed["participant_id"].isin(analysed_ids)].copy()
+
+
+def _human_cells(trials: pd.DataFrame) -> pd.DataFrame:
+    g = trials.groupby(CELL, sort=True)
+    out = g.agg(true_percent=("true_percent", "mean"), n=("abs_error", "size"),
+                mean_abs_error=("abs_error", "mean"), mean_log_error=("log_error", "mean")).reset_index()
+    return out
+
+
+def _pair_code(df: pd.DataFrame) -> pd.Series:
+    return df["short_height"].astype("int64") * 100_000 + df["tall_height"].astype("int64")
+
+
+def _mlae_table(trials, obs_parts, observers, n_boot, seed) -> pd.DataFrame:
+    frames = []
+    h = mlae(trials, value="log_error", stimulus="stimulus_id", group="chart_type", unit="participant_id",
+             n_boot=n_boot, seed=seed)
+    frames.append(pd.DataFrame({
+        "kind": "human", "observer": HUMANS, "condition": "", "label": HUMANS, "chart_type": h["chart_type"],
+        "mlae": h["mlae"], "ci_low": h["ci_low"], "ci_high": h["ci_high"], "n_units": h["n_units"],
+        "unit": "participants", "n_judgments": h["n_responses"], "method": HUMAN_MLAE_METHOD}))
+    for o in observers.itertuples(index=False):
+        cells = obs_parts[(o.observer, o.condition)]
+        cells = cells.assign(pair=_pair_code(cells))
+        m = mlae(cells, value="mean_log_error", stimulus="pair", group="chart_type", unit=None, n_boot=n_boot,
+                 seed=seed)
+        n_pred = cells.groupby("chart_type")["n"].sum().reindex(m["chart_type"]).to_numpy()
+        frames.append(pd.DataFrame({
+            "kind": "model", "observer": o.observer, "condition": o.condition, "label": o.label,
+            "chart_type": m["chart_type"], "mlae": m["mlae"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
+            "n_units": m["n_stimuli"], "unit": "height pairs", "n_judgments": n_pred, "method": MODEL_MLAE_METHOD}))
+    pub = published_mlae()
+    for source, label in PUBLISHED_LABELS.items():
+        p = pub[pub["source"] == source]
+        frames.append(pd.DataFrame({
+            "kind": "published", "observer": label, "condition": "", "label": label, "chart_type": p["chart_type"],
+            "mlae": p["mlae"], "ci_low": p["ci_low"], "ci_high": p["ci_high"], "n_units": pd.NA, "unit": "",
+            "n_judgments": pd.NA, "method": "published (95% CI half-width)"}))
+    out = pd.concat(frames, ignore_index=True)
+    out["chart_type"] = out["chart_type"].astype("int64")
+    for c in ("n_units", "n_judgments"):
+        out[c] = out[c].astype("Int64")
+    return out
+
+
+def _mae_rows(kind, observer, condition, label, res, scope_col, unit, n_judgments):
+    rows = []
+    for r in res.to_dict("records"):
+        scope = "all" if scope_col is None else str(int(r[scope_col]))
+        rows.append({
+            "kind": kind, "observer": observer, "condition": condition, "label": label, "chart_type": scope,
+            "mae_ratio": r["mae"] / 100, "ci_low_ratio": r["ci_low"] / 100, "ci_high_ratio": r["ci_high"] / 100,
+            "mae_pp": r["mae"], "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"], "n_units": r["n_units"],
+            "unit": unit, "n_judgments": n_judgments(scope)})
+    return rows
+
+
+def _mae_table(trials, obs_parts, observers, n_boot, seed) -> pd.DataFrame:
+    rows = []
+    by_type = trials.groupby("chart_type").size()
+
+    def human_n(scope):
+        return int(len(trials) if scope == "all" else by_type.get(int(scope), 0))
+
+    for group in (None, "chart_type"):
+        res = mae(trials, value="abs_error", group=group, unit="participant_id", n_boot=n_boot, seed=seed)
+        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants", human_n)
+    for o in observers.itertuples(index=False):
+        cells = obs_parts[(o.observer, o.condition)]
+        n_by_type = cells.groupby("chart_type")["n"].sum()
+
+        def model_n(scope, cells=cells, n_by_type=n_by_type):
+            return int(cells["n"].sum() if scope == "all" else n_by_type.get(int(scope), 0))
+
+        for group in (None, "chart_type"):
+            res = mae(cells, value="mean_abs_error", group=group, unit=None, n_boot=n_boot, seed=seed)
+            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group,
+                              "(chart type, height pair) cells", model_n)
+    for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
+        label = f"Jiang et al. 2025: {p.condition}"
+        rows.append({"kind": "published", "observer": label, "condition": "", "label": label, "chart_type": "all",
+                     "mae_ratio": p.value, "ci_low_ratio": np.nan, "ci_high_ratio": np.nan, "mae_pp": p.value * 100,
+                     "ci_low_pp": np.nan, "ci_high_pp": np.nan, "n_units": p.n, "unit": "participants"
+                     if p.condition == "humans" else "", "n_judgments": pd.NA})
+    out = pd.DataFrame(rows)
+    for c in ("n_units", "n_judgments"):
+        out[c] = pd.array(out[c].tolist(), dtype="Int64")
+    return out
+
+
+EFFECT_COLUMNS = ["effect", "test", "term", "statistic", "df1", "df2", "p_val", "effect_size", "effect_size_kind",
+                  "estimate", "ci_low", "ci_high", "n", "note"]
+
+
+def _effect_row(**kw) -> dict[str, Any]:
+    row = {c: np.nan for c in EFFECT_COLUMNS}
+    row.update(note="")
+    row.update(kw)
+    return row
+
+
+def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
+    rows = []
+    per_pt = (trials.groupby(["participant_id", "chart_type"], sort=True)["log_error"].mean()
+              .rename("mean_log_error").reset_index())
+    per_pt["chart_type"] = per_pt["chart_type"].astype("int64")
+    effect = "chart type (humans)"
+    try:
+        if len(per_pt) - per_pt["chart_type"].nunique() < 1:  # anova_by fails with a KeyError when no residual dof
+            raise ValueError("needs at least two participants per chart type (no residual degrees of freedom)")
+        a = anova_by(per_pt, dv="mean_log_error", between="chart_type").iloc[0]
+        rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", statistic=a["f"],
+                                df1=a["ddof1"], df2=a["ddof2"], p_val=a["p_val"], effect_size=a["eta_sq"],
+                                effect_size_kind="eta_sq", n=len(per_pt),
+                                note="per-participant mean log error per chart type"))
+        for t in tukey(per_pt, dv="mean_log_error", between="chart_type").itertuples(index=False):
+            rows.append(_effect_row(effect=effect, test="Tukey HSD", term=f"type {t.a} - type {t.b}",
+                                    statistic=t.t, p_val=t.p_tukey, effect_size=t.hedges, effect_size_kind="hedges_g",
+                                    estimate=t.diff, n=len(per_pt), note="difference of mean log error"))
+    except ValueError as exc:
+        notes.append(f"chart-type effect not computed: {exc}")
+        rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", note=str(exc)))
+    for o in observers.itertuples(index=False):
+        cells = obs_parts[(o.observer, o.condition)]
+        kw = dict(effect="observer", test="Welch t-test", term=f"{o.label} - {HUMANS}")
+        try:
+            with warnings.catch_warnings():  # a model with one constant error is a valid (if extreme) sample
+                warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
+                t = two_sample_t(cells["mean_abs_error"], human_cells["mean_abs_error"], welch=True).iloc[0]
+            rows.append(_effect_row(**kw, statistic=t["t"], df1=t["dof"], p_val=t["p_val"], effect_size=t["cohen_d"],
+                                    effect_size_kind="cohen_d", estimate=t["estimate"], ci_low=t["ci_low"],
+                                    ci_high=t["ci_high"], n=t["n"],
+                                    note=f"mean absolute error (pp) per (chart type, height pair): "
+                                         f"{len(cells)} model vs {len(human_cells)} human cells"))
+        except ValueError as exc:
+            notes.append(f"observer effect of {o.label} not computed: {exc}")
+            rows.append(_effect_row(**kw, note=str(exc)))
+    out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
+    for c in ("df1", "df2"):
+        out[c] = out[c].astype(float)
+    out["n"] = pd.array([None if pd.isna(v) else int(v) for v in out["n"]], dtype="Int64")
+    return out
+
+
+CONSISTENCY_COLUMNS = ["kind", "observer", "a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
+
+
+def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.DataFrame:
+    rows = []
+    key = "short_height, tall_height"
+    for o in observers.itertuples(index=False):
+        cells = obs_parts[(o.observer, o.condition)]
+        row = {"kind": "inter", "observer": o.label, "a": HUMANS, "b": o.label,
+               "note": f"mean absolute error per height pair ({key})"}
+        try:
+            res = inter_consistency(human_cells, cells, key=PAIR, value="mean_abs_error").iloc[0]
+            row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
+        except ValueError as exc:
+            row["note"] = f"not computed: {exc}"
+            notes.append(f"inter-consistency humans vs {o.label} not computed: {exc}")
+        rows.append(row)
+    for o in observers.itertuples(index=False):
+        if o.n_runs < 2:
+            continue
+        runs = run_parts[(o.observer, o.condition)]
+        try:
+            res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
+            for r in res.itertuples(index=False):
+                rows.append({"kind": "intra", "observer": o.label, "a": f"run {r.a}", "b": f"run {r.b}", "r": r.r,
+                             "ci_low": r.ci_low, "ci_high": r.ci_high, "p_val": r.p_val, "n": r.n,
+                             "note": f"mean absolute error per height pair ({key})"})
+        except ValueError as exc:
+            notes.append(f"intra-consistency of {o.label}'s runs not computed: {exc}")
+            rows.append({"kind": "intra", "observer": o.label, "a": "runs", "b": "runs",
+                         "note": f"not computed: {exc}"})
+    out = pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
+    for c in ("r", "ci_low", "ci_high", "p_val"):
+        out[c] = out[c].astype(float)
+    out["n"] = pd.array([None if pd.isna(v) else int(v) for v in out["n"]], dtype="Int64")
+    return out
+
+
+def ratio_report(
+    sessions: pd.DataFrame,
+    trials: pd.DataFrame,
+    model_cells: pd.DataFrame | None = None,
+    *,
+    exclude_outliers: bool = True,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    k: float = 3.0,
+    meta: dict[str, Any] | None = None,
+) -> RatioReport:
+    """Build the Study III report of a ratio-estimation study.
+
+    Parameters
+    ----------
+    sessions : pandas.DataFrame
+        One row per session (participant recruited): ``participant_id``, ``status`` (``started``,
+        ``completed``, ``excluded``).
+    trials : pandas.DataFrame
+        The tidy trials of ``server.export.trial_rows`` (practice included; it is dropped here):
+        ``participant_id``, ``practice``, ``stimulus_id``, ``chart_type``, ``short_height``, ``tall_height``,
+        ``true_percent``, ``abs_error`` (percentage points), ``log_error``.
+    model_cells : pandas.DataFrame, optional
+        Models' errors per (observer, condition, run, chart type, height pair), columns
+        :data:`MODEL_CELL_COLUMNS` (errors in percent units, ``mean_log_error`` in log2 units). Test stimuli only.
+    exclude_outliers : bool, default True
+        Drop the 3×IQR outliers from the analysis (they are reported either way).
+    n_boot, seed : bootstrap resamples and seed of every interval.
+    k : float, default 3
+        IQR fence multiplier.
+    meta : dict, optional
+        Extra items for ``report.meta`` (e.g. the study's slug and title).
+
+    Raises
+    ------
+    ValueError
+        If no completed participant has test trials.
+    """
+    notes: list[str] = []
+    trials = trials.copy()
+    for c in ("chart_type", "short_height", "tall_height"):
+        trials[c] = pd.to_numeric(trials[c], errors="coerce")
+    participants, used = _participants(sessions, trials, exclude_outliers, k)
+    for c in ("chart_type", "short_height", "tall_height"):
+        used[c] = used[c].astype("int64")
+    for c in ("true_percent", "abs_error", "log_error"):
+        used[c] = used[c].astype(float)
+
+    run_cells = _model_cells(model_cells)
+    obs_cells = _pool_runs(run_cells) if len(run_cells) else run_cells.assign(n_runs=pd.Series(dtype="int64"))
+    observers = (run_cells.groupby(["observer", "condition"], sort=True)
+                 .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum")).reset_index())
+    labels = [_label(o, c) for o, c in zip(observers["observer"], observers["condition"])]
+    observers["label"] = [f"{lab} (model)" if lab == HUMANS else lab for lab in labels]
+    human_cells = _human_cells(used)
+
+    obs_parts, run_parts = _split(obs_cells), _split(run_cells)
+    tables = {
+        "participants": participants,
+        "mlae": _mlae_table(used, obs_parts, observers, n_boot, seed),
+        "mae": _mae_table(used, obs_parts, observers, n_boot, seed),
+        "effects": _effects(used, human_cells, obs_parts, observers, notes),
+        "consistency": _consistency(human_cells, obs_parts, run_parts, observers, notes),
+    }
+
+    pairs = human_cells.groupby(PAIR)[["true_percent", "mean_abs_error", "mean_log_error"]].mean()
+    pairs = pairs.rename(columns={"mean_abs_error": f"{HUMANS}_abs_error", "mean_log_error": f"{HUMANS}_log_error"})
+    label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
+    model_pairs = (obs_cells.assign(label=[label_of[(o, c)] for o, c in zip(obs_cells["observer"],
+                                                                             obs_cells["condition"])])
+                   if len(obs_cells) else obs_cells.assign(label=pd.Series(dtype=object)))
+    model_pairs = model_pairs.groupby(["label", *PAIR], sort=True)[["true_percent", "mean_abs_error",
+                                                                    "mean_log_error"]].mean().reset_index()
+
+    status = participants["status"]
+    n_outliers = int(participants["outlier"].sum())
+    counts = {
+        "recruited": len(participants),
+        "completed": int((status == "completed").sum()),
+        "not_completed": int((~status.isin(["completed", "excluded"])).sum()),
+        "session_excluded": int((status == "excluded").sum()),
+        "outliers": n_outliers,
+        "outliers_excluded": n_outliers if exclude_outliers else 0,
+        "analysed": int(participants["analysed"].sum()),
+        "trials_used": len(used),
+        "model_observers": len(observers),
+        "model_runs": int(observers["n_runs"].sum()) if len(observers) else 0,
+        "model_predictions": int(observers["n_predictions"].sum()) if len(observers) else 0,
+    }
+    meta_out = {
+        **(meta or {}),
+        "counts": counts,
+        "options": {"exclude_outliers": bool(exclude_outliers), "n_boot": int(n_boot), "seed": int(seed),
+                    "iqr_k": float(k), "ci": 95},
+        "observers": observers.to_dict("records"),
+        "aggregation": MODEL_AGGREGATION_NOTE,
+        "units": {"mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
+                  "mae_pp": "percentage points (percent units)", "mae_ratio": "ratio units (percent / 100)"},
+        "notes": notes,
+    }
+    return RatioReport(meta=meta_out, tables=tables,
+                       cells={"human": human_cells, "model": obs_cells, "pairs": pairs.reset_index(),
+                              "model_pairs": model_pairs})
+
+
+# --------------------------------------------------------------------------------------------------
+# Rendering
+
+
+def _clean(value: Any) -> Any:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def report_json(report: RatioReport) -> dict[str, Any]:
+    """The report as plain JSON-able data: ``meta`` plus every table as a list of records (NaN → None)."""
+    tables = {name: [_clean(r) for r in df.astype(object).to_dict("records")] for name, df in report.tables.items()}
+    return {"meta": _clean(report.meta), **tables}
+
+
+def _num(x: Any, digits: int = 2) -> str:
+    if x is None or x is pd.NA or (isinstance(x, float) and not math.isfinite(x)):
+        return "–"
+    return f"{x:.{digits}f}"
+
+
+def _ci(est, low, high, digits=2) -> str:
+    if low is None or (isinstance(low, float) and not math.isfinite(low)):
+        return _num(est, digits)
+    return f"{_num(est, digits)} [{_num(low, digits)}, {_num(high, digits)}]"
+
+
+def _p(p) -> str:
+    if p is None or not math.isfinite(p):
+        return "–"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _why(note: str) -> str:
+    """Short reason a correlation is missing, for the text table (the full message is in the notes)."""
+    return "– (constant errors)" if "constant" in note else "– (see notes)"
+
+
+def _table(header: list[str], rows: list[list[str]], align: str, indent: str = "  ", markdown=False) -> list[str]:
+    """Aligned plain-text (or Markdown) table. ``align`` has one character per column: l or r."""
+    if markdown:
+        out = ["| " + " | ".join(header) + " |",
+               "|" + "|".join("---:" if a == "r" else ":---" for a in align) + "|"]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+        return ["", *out, ""]  # blank lines around: a table must not merge with the text next to it
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+
+    def line(cells):
+        return indent + "  ".join(c.rjust(w) if a == "r" else c.ljust(w)
+                                  for c, w, a in zip(cells, widths, align)).rstrip()
+    return [line(header), indent + "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+
+
+def _model_order(report: RatioReport) -> list[str]:
+    """Model labels, best (lowest overall MAE) first."""
+    mae_t = report.tables["mae"]
+    m = mae_t[(mae_t["kind"] == "model") & (mae_t["chart_type"] == "all")].sort_values(["mae_pp", "label"])
+    return m["label"].tolist()
+
+
+def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]:
+    meta, t = report.meta, report.tables
+    c, opt = meta["counts"], meta["options"]
+    h = (lambda s: f"## {s}") if markdown else (lambda s: s.upper())
+    out: list[str] = []
+    title = f"{meta.get('slug', 'study')} — {meta.get('title', '')}".rstrip(" —")
+    out.append(f"# {title}" if markdown else title)
+    out.append(f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} resamples, seed "
+               f"{opt['seed']}, 95% percentile intervals; outliers "
+               f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)")
+    out.append("")
+
+    # Participants
+    out.append(h("Participants"))
+    lines = [["recruited (sessions)", str(c["recruited"]), ""],
+             ["completed", str(c["completed"]), ""],
+             ["not completed", str(c["not_completed"]), "not analysed"]]
+    if c["session_excluded"]:
+        lines.append(["session marked excluded", str(c["session_excluded"]), "not analysed"])
+    lines.append(["outliers (3×IQR)", str(c["outliers"]),
+                  "mean absolute error over test trials; " + ("excluded" if opt["exclude_outliers"] else "kept")])
+    lines.append(["analysed", str(c["analysed"]), f"{c['trials_used']} test trials used (practice never counts)"])
+    out += (_table(["", "n", "note"], lines, "lrl", markdown=True) if markdown else
+            _table(["", "n", ""], lines, "lrl")[2:])
+    p = t["participants"]
+    for r in p[p["outlier"]].itertuples(index=False):
+        out.append(f"{'- ' if markdown else '    '}participant {r.participant_id}: {r.reason}")
+    if c["model_observers"]:
+        if markdown:
+            out.append("")
+        out.append(f"{'' if markdown else '  '}models: {c['model_observers']} observer(s), {c['model_runs']} run(s), "
+                   f"{c['model_predictions']} predictions on test stimuli")
+    out.append("")
+
+    models = _model_order(report)
+    shown = models if markdown else models[:max_models]
+    more = len(models) - len(shown)
+    more_note = f"… {more} more model(s) in the CSV/JSON tables" if more else ""
+
+    # MLAE
+    out.append(h("MLAE by chart type") + "  log2(|judged − true| + 1/8), percent units; mean [95% CI]")
+    ml = t["mlae"]
+    order = [HUMANS, *shown, *PUBLISHED_LABELS.values()]
+    rows = []
+    for label in order:
+        sub = ml[ml["label"] == label].set_index("chart_type")
+        if sub.empty:
+            continue
+        first = sub.iloc[0]
+        if first["kind"] == "published":
+            n = ""
+        elif first["kind"] == "human":
+            n = f"{int(first['n_units'])} people"
+        else:
+            n_runs = meta_runs(meta, label)
+            n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
+        rows.append([label, n] + [_ci(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist())
+                                  if ct in sub.index else "–" for ct in CHART_TYPES])
+    out += _table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5,
+                  markdown=markdown)
+    if more_note:
+        out.append(("" if markdown else "  ") + more_note)
+    if models:
+        out += (["note: " + MODEL_AGGREGATION_NOTE] if markdown else
+                textwrap.wrap("note: " + MODEL_AGGREGATION_NOTE, 110, initial_indent="  ", subsequent_indent="  "))
+    out.append("")
+
+    # MAE
+    out.append(h("Mean absolute error") + "  all chart types; mean [95% CI]")
+    ma = t["mae"]
+    ma = ma[ma["chart_type"] == "all"]
+    rows = []
+    for label in [HUMANS, *shown, *ma.loc[ma["kind"] == "published", "label"]]:
+        sub = ma[ma["label"] == label]
+        if sub.empty:
+            continue
+        r = sub.iloc[0]
+        rows.append([label, _ci(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
+                     _ci(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
+                     "" if r["n_judgments"] is pd.NA else str(int(r["n_judgments"]))])
+    out += _table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr",
+                  markdown=markdown)
+    if more_note:
+        out.append(("" if markdown else "  ") + more_note)
+    out.append("")
+
+    # Effects
+    e = t["effects"]
+    out.append(h("Chart-type effect (humans)") + "  one-way ANOVA of per-participant mean log error per type")
+    a = e[e["test"] == "one-way ANOVA"]
+    if len(a) and math.isfinite(a.iloc[0]["statistic"]):
+        a = a.iloc[0]
+        out.append(f"{'' if markdown else '  '}F({int(a['df1'])}, {int(a['df2'])}) = {a['statistic']:.2f}, "
+                   f"p {'< 0.001' if a['p_val'] < 0.001 else '= ' + format(a['p_val'], '.3f')}, "
+                   f"η² = {a['effect_size']:.3f}  (n = {int(a['n'])} participant × type means)")
+        tk = e[e["test"] == "Tukey HSD"]
+        rows = [[r.term, _num(r.estimate, 3), _num(r.statistic, 2), _p(r.p_val), _num(r.effect_size, 2)]
+                for r in tk.itertuples(index=False)]
+        out += _table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr", markdown=markdown)
+    elif len(a):
+        out.append(f"{'' if markdown else '  '}not computed: {a.iloc[0]['note']}")
+    out.append("")
+
+    if models:
+        out.append(h("Observer effect") + "  Welch t-test of mean absolute error (pp) per (chart type, height pair), "
+                   "model − humans")
+        ob = e[e["effect"] == "observer"].set_index("term")
+        rows = []
+        for label in shown:
+            r = ob.loc[f"{label} - {HUMANS}"]
+            rows.append([label, _ci(r["estimate"], r["ci_low"], r["ci_high"], 2), _num(r["statistic"], 2),
+                         _num(r["df1"], 1), _p(r["p_val"]), _num(r["effect_size"], 2)])
+        out += _table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr", markdown=markdown)
+        if more_note:
+            out.append(("" if markdown else "  ") + more_note)
+        out.append("")
+
+        cs = t["consistency"]
+        out.append(h("Consistency") + "  Pearson r of mean absolute error per height pair (short, tall)")
+        rows = []
+        inter = cs[cs["kind"] == "inter"].set_index("observer")
+        intra = cs[cs["kind"] == "intra"]
+        for label in shown:
+            r = inter.loc[label]
+            runs = intra[intra["observer"] == label]
+            if runs.empty:
+                intra_txt = "– (one run)"
+            elif runs["r"].isna().all():
+                intra_txt = _why(runs["note"].iloc[0])
+            else:
+                intra_txt = (f"{runs['r'].mean():.3f} (min {runs['r'].min():.3f}, "
+                             f"{runs['r'].notna().sum()} run pair{'s' if runs['r'].notna().sum() > 1 else ''})")
+            inter_txt = (_ci(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"]) else _why(r["note"]))
+            rows.append([label, inter_txt, _p(r["p_val"]), _num(r["n"], 0), intra_txt])
+        out += _table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl",
+                      markdown=markdown)
+        if more_note:
+            out.append(("" if markdown else "  ") + more_note)
+        out.append("")
+
+    if meta["notes"]:
+        out.append(h("Notes"))
+        out += [f"{'- ' if markdown else '  '}{n}" for n in meta["notes"]]
+        out.append("")
+    return out
+
+
+def meta_runs(meta: dict[str, Any], label: str) -> int:
+    for o in meta["observers"]:
+        if o["label"] == label:
+            return int(o["n_runs"])
+    return 0
+
+
+def format_text(report: RatioReport, max_models: int = 12) -> str:
+    """A screen or two of aligned plain-text tables; at most ``max_models`` models (lowest MAE first)."""
+    return "\n".join(_sections(report, max_models, markdown=False)).rstrip() + "\n"
+
+
+def format_markdown(report: RatioReport) -> str:
+    """The same report as Markdown, every model included."""
+    return "\n".join(_sections(report, max_models=10**9, markdown=True)).rstrip() + "\n"
