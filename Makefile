@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-instructions plugin-survey-html-form
 
-.PHONY: run test setup bench clean
+.PHONY: run test setup bench bench-dashboard bench-load clean
 
 setup: $(VENV)/.installed static/vendor/.installed
 
@@ -40,9 +40,20 @@ test: setup
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" STUDYHIVE_TEST_DB=postgresql $(BIN)/python -m pytest -m db $(PYTEST_ARGS)
 
 # Benchmarks (not tests), printed as one table: bench/run.py. PostgreSQL as for `make test`, but in its own database
-# studyhive_bench. About 8 minutes on 2 cores; BENCH_SIZES=1000000 make bench for a one-minute run.
+# studyhive_bench. About 5 minutes on an idle 2-core machine; BENCH_SIZES=1000000 make bench takes one.
 bench: $(VENV)/.installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.run
+
+# Researcher dashboard page timings on a study with 1,000 participants and ~30,000 trials (PostgreSQL, own database).
+bench-dashboard: $(VENV)/.installed
+	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python scripts/dashboard_timings.py
+
+# Participants under load against gunicorn (gunicorn.conf.py) + PostgreSQL (own database studyhive_load) at 50, 200
+# and 1,000 at once, then faults (worker SIGKILL, PostgreSQL restart on a throwaway cluster, a minute offline in
+# Chromium) and pgbench's ceiling; one table (bench/load/__main__.py has the knobs). About 6 minutes; run as root.
+bench-load: $(VENV)/.installed
+	scripts/ensure-chromium
+	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.load
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor

@@ -1,12 +1,23 @@
-"""gunicorn settings for the production setup (docker compose). Threads per worker let a worker keep serving while
-another request waits on PostgreSQL; workers scale with the cores."""
+"""gunicorn settings for the production setup (docker compose; `make bench-load` measures exactly these).
+
+Measured on 2 cores (docs/operations.md): the participant API is CPU-bound Python, so a worker per core plus one
+keeps every core busy while another waits on PostgreSQL, and a few threads per worker overlap the database round
+trips without much GIL contention. gthread keeps idle keep-alive connections in a poller, not in threads, so 1,000
+participants do not need 1,000 threads. Each worker's SQLAlchemy pool holds one connection per thread
+(server/config.py reads GUNICORN_THREADS), so PostgreSQL sees workers × threads connections at most."""
 import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2))
+workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", 4))
+worker_connections = 2000  # open (mostly idle keep-alive) connections per worker
+keepalive = 30  # seconds; participants save a trial every few seconds over one connection
+backlog = 2048
 timeout = 30
 graceful_timeout = 20
-accesslog = "-"
+# gunicorn 27's control socket lives at one path per user (~/.gunicorn): two servers on a machine would fight over it.
+control_socket_disable = True
+# One line per request costs ~10 % of a save's CPU; STUDYHIVE_ACCESS_LOG=0 turns it off (the load benchmark does).
+accesslog = "-" if os.environ.get("STUDYHIVE_ACCESS_LOG", "1") != "0" else None

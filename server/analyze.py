@@ -24,20 +24,21 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import click
 import pandas as pd
 from sqlalchemy import event, func, literal
 from sqlalchemy.types import Float
 
-from .db import db
+from .db import db, snapshot
 from .export import trial_rows
 from .models import ModelRun, ParticipantSession, Prediction, Stimulus, Study
 from .studies import get_study
+from .tasks.hive import HIVE_TASKS, HiveAnalyzer
+from .tasks.sketch import SketchAnalyzer
 
 LN2 = math.log(2.0)
 LOG_OFFSET = 0.125  # Cleveland & McGill's 1/8 (analysis.errors.LOG_OFFSET)
@@ -53,31 +54,6 @@ class Options:
 
 class NothingToAnalyse(click.ClickException):
     """The study exists but has no data the analysis can use (e.g. no completed participant)."""
-
-
-# --------------------------------------------------------------------------------------------------
-# One snapshot
-
-
-@contextmanager
-def snapshot() -> Iterator[None]:
-    """Run the enclosed reads in one transaction that sees one snapshot of the database, then end it.
-
-    PostgreSQL: REPEATABLE READ (set as the transaction's first statement). SQLite: the driver runs SELECTs
-    outside a transaction unless one is open, so an explicit BEGIN makes every read see the same database state.
-    """
-    db.session.rollback()
-    conn = db.session.connection()
-    if conn.dialect.name == "postgresql":
-        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        # the GROUP BY over millions of predictions hashes ~10^5 groups; the default 4MB spills them to disk
-        conn.exec_driver_sql("SET LOCAL work_mem = '64MB'")
-    elif conn.dialect.name == "sqlite" and not conn.connection.driver_connection.in_transaction:
-        conn.exec_driver_sql("BEGIN")
-    try:
-        yield
-    finally:
-        db.session.rollback()  # read only: nothing to commit; releases the snapshot (and SQLite's read lock)
 
 
 def _sqlite_ln(x):
@@ -199,8 +175,46 @@ class RatioEstimationAnalyzer:
         return written + write_figures(report, out_dir)
 
 
+class HypothesisRatingAnalyzer:
+    """flask analyze for hypothesis-rating (Two4Two) studies: analysis.ratings on completed participants' ratings,
+    with each statement's relevance taken from the study file."""
+
+    def load(self, study: Study) -> dict[str, Any]:
+        columns = ["participant_id", "statement_id", "rating"]
+        return {"sessions": load_sessions(study),
+                "trials": pd.DataFrame(([r[c] for c in columns] for r in trial_rows(study)), columns=columns),
+                "statements": pd.DataFrame([{"statement_id": s["id"], "text": s["text"], "relevant": s["relevant"]}
+                                            for s in study.config["task"]["statements"]])}
+
+    def check(self, study: Study, data: dict[str, Any]) -> None:
+        RatioEstimationAnalyzer().check(study, {**data, "trials": data["trials"].assign(practice=False)})
+
+    def compute(self, study: Study, data: dict[str, Any], options: Options):
+        from analysis.ratings import ratings_report
+        s, t = data["sessions"], data["trials"]
+        done = t[t["participant_id"].isin(s.loc[s["status"] == "completed", "participant_id"])]
+        return ratings_report(done.astype({"rating": int}), data["statements"], n_boot=options.n_boot,
+                              seed=options.seed, meta={"slug": study.slug, "title": study.title,
+                                                       "task_type": study.task_type, "recruited": len(s)})
+
+    def text(self, report) -> str:
+        from analysis.ratings import ratings_text
+        return ratings_text(report)
+
+    def json(self, report) -> dict[str, Any]:
+        from analysis.ratings import ratings_json
+        return ratings_json(report)
+
+    def write(self, report, out_dir: Path) -> list[Path]:
+        from analysis.ratings import write_ratings
+        return write_ratings(report, out_dir)
+
+
 #: task type id → analyzer (load in the snapshot, check, compute, text, json, write). HIVE/sketch add theirs here.
-ANALYZERS: dict[str, Any] = {"ratio-estimation": RatioEstimationAnalyzer()}
+ANALYZERS: dict[str, Any] = {"ratio-estimation": RatioEstimationAnalyzer(),
+                              "hypothesis-rating": HypothesisRatingAnalyzer()}
+ANALYZERS.update({task.id: HiveAnalyzer() for task in HIVE_TASKS})
+ANALYZERS["sketch-recognition"] = SketchAnalyzer()
 
 
 @click.command("analyze", help="Report a study's statistics: people (and imported models) against the literature.")

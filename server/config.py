@@ -36,4 +36,13 @@ def default_config(instance_path: Path) -> dict:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": os.environ.get("STUDYHIVE_SECURE_COOKIES", "") == "1",
+        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(db),
     }
+
+
+def engine_options(url: str) -> dict:
+    """One pooled PostgreSQL connection per gunicorn thread (gunicorn.conf.py), so a request never waits for a
+    connection and the server never holds more than workers × threads; docs/operations.md."""
+    if not database_url(url).startswith("postgresql"):
+        return {}
+    return {"pool_size": int(os.environ.get("GUNICORN_THREADS", 4)), "max_overflow": 2}

@@ -1,5 +1,7 @@
-"""The SQLAlchemy handle and migrations; models live in models.py."""
+"""The SQLAlchemy handle, migrations and read snapshots; models live in models.py."""
+from contextlib import contextmanager
 from datetime import datetime, timezone
+from typing import Iterator
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -26,6 +28,28 @@ migrate = Migrate()
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+@contextmanager
+def snapshot() -> Iterator[None]:
+    """Run the enclosed reads in one transaction that sees one snapshot of the database, then end it. Exports and
+    analyses read through this, so their numbers never mix two moments of a running study.
+
+    PostgreSQL: REPEATABLE READ (set as the transaction's first statement). SQLite: the driver runs SELECTs
+    outside a transaction unless one is open, so an explicit BEGIN makes every read see the same database state.
+    """
+    db.session.rollback()
+    conn = db.session.connection()
+    if conn.dialect.name == "postgresql":
+        conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        # the analysis's GROUP BY over millions of predictions hashes ~10^5 groups; the default 4MB spills to disk
+        conn.exec_driver_sql("SET LOCAL work_mem = '64MB'")
+    elif conn.dialect.name == "sqlite" and not conn.connection.driver_connection.in_transaction:
+        conn.exec_driver_sql("BEGIN")
+    try:
+        yield
+    finally:
+        db.session.rollback()  # read only: nothing to commit; releases the snapshot (and SQLite's read lock)
 
 
 def init_app(app):

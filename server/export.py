@@ -1,6 +1,7 @@
 """Tidy exports: participants.csv, trials.csv and codebook.csv, written by `flask export` and served to researchers.
 
-Rows stream from the database (no whole-table lists), and each export reads one transaction so the files agree."""
+Rows stream from the database (no whole-table lists), and each export reads one snapshot (server.db.snapshot) so the
+files agree with each other and with the analysis."""
 from __future__ import annotations
 
 import csv
@@ -13,7 +14,7 @@ from typing import Any, Iterator
 
 import click
 
-from .db import db
+from .db import db, snapshot
 from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 from .studies import get_study
 from .surveys import SURVEYS
@@ -28,6 +29,7 @@ PARTICIPANT_COLUMNS = (
     Column("prolific_session_id", "SESSION_ID from the entry link", "text"),
     Column("status", "started or completed", "text"),
     Column("study_version", "version of the study file the session ran under", "integer"),
+    Column("condition", "between-subjects condition assigned at entry (empty without conditions)", "text"),
     Column("started_at", "entry time, UTC ISO 8601", "datetime"),
     Column("completed_at", "completion time, UTC ISO 8601 (empty if not completed)", "datetime"),
     Column("duration_s", "completed_at − started_at in seconds"),
@@ -97,13 +99,15 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
         yield {"participant_id": s.id, "platform": s.platform, "prolific_pid": s.prolific_pid,
                "prolific_study_id": s.prolific_study_id, "prolific_session_id": s.prolific_session_id,
-               "status": s.status, "study_version": s.study_version, "started_at": _iso(s.started_at),
+               "status": s.status, "study_version": s.study_version, "condition": s.condition,
+               "started_at": _iso(s.started_at),
                "completed_at": _iso(s.completed_at), "duration_s": duration, "n_trials": counts.get(s.id, 0),
                "user_agent": s.user_agent, "screen_width": s.screen_width, "screen_height": s.screen_height,
                "window_width": s.window_width, "window_height": s.window_height, **answers.get(s.id, {})}
 
 
-def trial_rows(study: Study) -> Iterator[dict[str, Any]]:
+def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str, Any]]:
+    """Every trial of the study (or of one of its sessions: the dashboard's participant page) as an export row."""
     task = registry().get(study.task_type)
     query = (db.select(Trial, ParticipantSession.prolific_pid, ParticipantSession.study_version, Stimulus.key,
                        Stimulus.params)
@@ -112,6 +116,8 @@ def trial_rows(study: Study) -> Iterator[dict[str, Any]]:
              .where(ParticipantSession.study_id == study.id)
              .order_by(Trial.session_id, Trial.trial_index)
              .execution_options(yield_per=2000))
+    if session_id is not None:
+        query = query.where(Trial.session_id == session_id)
     for trial, pid, version, key, params in db.session.execute(query):
         row = {"participant_id": trial.session_id, "prolific_pid": pid, "study_version": version,
                "trial_index": trial.trial_index, "practice": trial.practice, "stimulus_id": key,
@@ -154,6 +160,13 @@ def csv_stream(header: list[str], rows: Iterator[dict[str, Any]]) -> Iterator[st
     yield buffer.getvalue()
 
 
+def snapshot_csv(study: Study, name: str) -> Iterator[str]:
+    """One export file as CSV chunks, read in its own snapshot (for a streamed download)."""
+    with snapshot():
+        header, rows = export_files(study)[name]
+        yield from csv_stream(header, rows)
+
+
 @click.command("export", help="Write participants.csv, trials.csv and codebook.csv of a study to a folder.")
 @click.argument("slug")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
@@ -162,11 +175,14 @@ def export_command(slug, out_dir):
     if study is None:
         raise click.ClickException(f"no study named {slug!r} (see `flask studies list`)")
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, (header, rows) in export_files(study).items():
-        counter = itertools.count()
-        with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
-            fh.writelines(csv_stream(header, (row for row, _ in zip(rows, counter))))
-        click.echo(f"{out_dir / name}: {next(counter)} rows")
+    written = []
+    with snapshot():  # the three files describe one moment of a running study
+        for name, (header, rows) in export_files(study).items():
+            counter = itertools.count()
+            with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
+                fh.writelines(csv_stream(header, (row for row, _ in zip(rows, counter))))
+            written.append(f"{out_dir / name}: {next(counter)} rows")
+    click.echo("\n".join(written))
 
 
 def init_app(app):

@@ -1,4 +1,5 @@
-"""`flask links`: what to paste into Prolific or LabInTheWild for each study, and how researchers log in."""
+"""What to paste into Prolific or LabInTheWild for each study, and how researchers log in: `flask links` and the
+study page of the dashboard print the same links (:func:`study_links`)."""
 from __future__ import annotations
 
 import click
@@ -7,6 +8,20 @@ from .db import db
 from .models import Researcher, Study
 
 PROLIFIC_QUERY = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
+
+
+def study_links(study: Study, base_url: str) -> list[tuple[str, str]]:
+    """(what, text to paste) for a study: its plain link, the Prolific study URL with Prolific's placeholders and,
+    when the study has one, the completion URL and code to enter on Prolific."""
+    base = base_url.rstrip("/")
+    links = [("try it / LabInTheWild", f"{base}/study/{study.slug}"),
+             ("Prolific study URL", f"{base}/study/{study.slug}?{PROLIFIC_QUERY}")]
+    url = study.config.get("completion_url")
+    if url:
+        links.append(("Prolific completion URL", url))
+        if "cc=" in url:
+            links.append(("Prolific completion code", url.rsplit("cc=", 1)[1]))
+    return links
 
 
 @click.command("links", help="Print the participant links of every study and the researcher login.")
@@ -18,10 +33,8 @@ def links_command(base_url):
         click.echo("No studies loaded: run `flask studies sync`.")
     for study in studies:
         click.echo(f"\n{study.slug} — {study.title} [{study.task_type}, {study.status}]")
-        click.echo(f"  try it / LabInTheWild:  {base}/study/{study.slug}")
-        click.echo(f"  Prolific study URL:     {base}/study/{study.slug}?{PROLIFIC_QUERY}")
-        if study.config.get("completion_url"):
-            click.echo(f"  Prolific completion:    {study.config['completion_url']}")
+        for what, text in study_links(study, base):
+            click.echo(f"  {what + ':':<26}{text}")
     click.echo(f"\nResearchers: {base}/researcher/")
     if db.session.scalar(db.select(db.func.count(Researcher.id))) == 0:
         click.echo("  No researcher account yet. Create one with:\n"

@@ -96,7 +96,7 @@ def import_manifest(study: Study, manifest: Path, images: Path, replace: bool = 
     specs: dict[str, tuple[int, StimulusSpec]] = {}
     for n, row in enumerate(rows, 1):
         try:
-            spec = task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files)
+            spec = task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, study.config["task"])
         except ManifestError as exc:
             problems.append(f"row {n}, column {exc.column}: {exc}")
             continue

@@ -172,3 +172,14 @@ class StudyEvent(db.Model):
     detail: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
+
+
+class LabelPrediction(db.Model):
+    """A model's ranked label guesses for one sketch (sketch-recognition studies): rank 1 is its top-1 answer, as a
+    participant's first guess; `probability` is the class probability when the model gave one."""
+    __tablename__ = "label_predictions"
+    run_id: Mapped[int] = mapped_column(ForeignKey("model_runs.id", ondelete="CASCADE"), primary_key=True)
+    stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"), primary_key=True)
+    rank: Mapped[int] = mapped_column(primary_key=True)
+    label_id: Mapped[str] = mapped_column(String(128))  # a unique id of the study's vocabulary
+    probability: Mapped[Optional[float]]

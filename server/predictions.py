@@ -50,7 +50,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from .db import db
-from .models import ModelRun, Prediction, Stimulus
+from .models import LabelPrediction, ModelRun, Prediction, Stimulus
 from .studies import get_study
 
 REQUIRED = ("stimulus_id", "prediction")
@@ -444,8 +444,9 @@ class Importer:
             return
         groups = [self.group_list[index] for index in self.unwritten]
         old = [g.existing[0] for g in groups if g.existing]
-        if old:
+        if old:  # explicitly, not by ON DELETE CASCADE: SQLite here does not enforce foreign keys
             db.session.execute(db.delete(Prediction).where(Prediction.run_id.in_(old)))
+            db.session.execute(db.delete(LabelPrediction).where(LabelPrediction.run_id.in_(old)))
             db.session.execute(db.delete(ModelRun).where(ModelRun.id.in_(old)))
         ids = db.session.scalars(db.insert(ModelRun).returning(ModelRun.id, sort_by_parameter_order=True), [
             {"study_id": self.study.id, "observer": self.observer, "run": g.run, "condition": g.condition,
@@ -550,6 +551,9 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
     study = get_study(slug)
     if study is None:
         raise ImportRefused(f"no study named {slug!r} (see `flask studies list`)")
+    if "vocabulary" in study.config.get("task", {}):  # models answer sketch studies with labels, not percents
+        raise ImportRefused(f"study {slug!r} ({study.task_type}) has a label vocabulary: "
+                            "use `flask import-label-predictions`")
     if not observer.strip() or len(observer) > OBSERVER_LENGTH:
         raise ImportRefused(f"--observer must be 1–{OBSERVER_LENGTH} characters")
     if condition is not None and len(condition) > CONDITION_LENGTH:

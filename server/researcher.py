@@ -1,20 +1,35 @@
-"""Researcher pages behind a login: the study list and the export downloads."""
+"""Researcher pages behind a login: the studies list, a dashboard page per study (progress, funnel, conditions,
+data quality, participants, results on demand, links, open/pause/close), the export downloads (also by API token)
+and the researcher's API tokens. Every study URL answers 404 to a researcher without access to that study."""
 from __future__ import annotations
 
 from urllib.parse import urlparse
 
-from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, session, url_for
+import click
+from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
+                   stream_with_context, url_for)
 
-from . import auth
+from . import auth, dashboard
 from .db import db
-from .export import csv_stream, export_files
-from .models import ParticipantSession, Study, Trial
-from .studies import get_study
+from .export import export_files, snapshot_csv, trial_columns, trial_rows
+from .links import study_links
+from .models import STUDY_STATUSES, ApiToken, ParticipantSession, Researcher, StudyEvent
+from .security import limiter, login_rate_limit
+from .studies import set_status
 
 bp = Blueprint("researcher", __name__, url_prefix="/researcher")
+EXPORT_FILES = ("participants.csv", "trials.csv", "codebook.csv")
+STATUS_ACTIONS = {"open": "Open", "paused": "Pause", "closed": "Close"}
+
+
+@bp.before_request
+def limit_body():
+    # Researcher forms are a few fields; refuse big bodies (413) before reading them (uploads go through the CLI).
+    request.max_content_length = current_app.config.get("RESEARCHER_MAX_BODY", 64 * 1024)
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(login_rate_limit, methods=["POST"], deduct_when=lambda response: response.status_code == 401)
 def login():
     if request.method == "POST":
         researcher = auth.check_login(request.form.get("username", ""), request.form.get("password", ""))
@@ -38,30 +53,111 @@ def logout():
 @bp.get("/")
 @auth.login_required
 def index():
-    counts = db.session.execute(
-        db.select(ParticipantSession.study_id, ParticipantSession.status, db.func.count())
-        .group_by(ParticipantSession.study_id, ParticipantSession.status)).all()
-    trials = dict(db.session.execute(
-        db.select(ParticipantSession.study_id, db.func.count(Trial.id)).join(Trial)
-        .group_by(ParticipantSession.study_id)).all())
-    by_study: dict[int, dict[str, int]] = {}
-    for study_id, status, n in counts:
-        by_study.setdefault(study_id, {})[status] = n
-    studies = db.session.scalars(db.select(Study).order_by(Study.slug)).all()
-    return render_template("researcher/index.html", title="Studies", studies=studies, counts=by_study,
-                           trials=trials, researcher=g.researcher)
+    studies = db.session.scalars(auth.visible_studies(g.researcher)).all()
+    return render_template("researcher/index.html", title="Studies", studies=studies,
+                           summaries=dashboard.study_summaries(studies), researcher=g.researcher)
+
+
+@bp.get("/studies/<slug>/")
+@auth.login_required
+def study(slug):
+    study = auth.study_or_404(slug)
+    events = db.session.execute(
+        db.select(StudyEvent, Researcher.username).outerjoin(Researcher, Researcher.id == StudyEvent.researcher_id)
+        .where(StudyEvent.study_id == study.id).order_by(StudyEvent.id.desc()).limit(20)).all()
+    return render_template(
+        "researcher/study.html", title=study.slug, study=study, summary=dashboard.study_summaries([study])[study.id],
+        funnel=dashboard.funnel(study), conditions=dashboard.condition_counts(study),
+        flags=dashboard.quality_flags(study), links=study_links(study, request.url_root), events=events,
+        statuses=STATUS_ACTIONS, files=EXPORT_FILES, researcher=g.researcher)
+
+
+@bp.get("/studies/<slug>/progress.png")
+@auth.login_required
+def progress_png(slug):
+    return Response(dashboard.progress_png(auth.study_or_404(slug)), mimetype="image/png",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/studies/<slug>/status")
+@auth.login_required
+def change_status(slug):
+    study = auth.study_or_404(slug)
+    status = request.form.get("status", "")
+    if status not in STUDY_STATUSES:
+        abort(400)
+    if set_status(study, status, g.researcher.id):
+        flash(f"{study.slug} is now {status}.")
+    return redirect(url_for(".study", slug=slug), 303)
+
+
+@bp.get("/studies/<slug>/participants")
+@auth.login_required
+def participants(slug):
+    study = auth.study_or_404(slug)
+    page = request.args.get("page", 1, type=int)
+    rows, pages = dashboard.participants_page(study, page)
+    return render_template("researcher/participants.html", title=f"{study.slug}: participants", study=study,
+                           rows=rows, page=min(max(page, 1), pages), pages=pages, fast_ms=dashboard.fast_ms())
+
+
+@bp.get("/studies/<slug>/participants/<int:participant_id>")
+@auth.login_required
+def participant(slug, participant_id):
+    study = auth.study_or_404(slug)
+    person = db.session.get(ParticipantSession, participant_id)
+    if person is None or person.study_id != study.id:
+        abort(404)
+    columns = [c.name for c in trial_columns(study)]
+    return render_template("researcher/participant.html", title=f"{study.slug}: participant {person.id}",
+                           study=study, person=person, columns=columns,
+                           rows=list(trial_rows(study, session_id=person.id)), fast_ms=dashboard.fast_ms())
+
+
+@bp.get("/studies/<slug>/results")
+@auth.login_required
+def results(slug):
+    study = auth.study_or_404(slug)
+    try:
+        result = dashboard.analysis_results(study, current_app.config.get("DASHBOARD_N_BOOT", 2000))
+        problem = None
+    except click.ClickException as exc:
+        result, problem = None, exc.message
+    return render_template("researcher/results.html", title=f"{study.slug}: results", study=study, result=result,
+                           problem=problem)
 
 
 @bp.get("/studies/<slug>/<name>")
-@auth.login_required
+@auth.token_or_login_required
 def download(slug, name):
-    study = get_study(slug)
-    files = export_files(study) if study else {}
-    if name not in files:
+    study = auth.study_or_404(slug)
+    if name not in export_files(study):
         abort(404)
-    header, rows = files[name]
-    return Response(csv_stream(header, rows), mimetype="text/csv",
+    return Response(stream_with_context(snapshot_csv(study, name)), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'})
+
+
+@bp.route("/tokens", methods=["GET", "POST"])
+@auth.login_required
+def tokens():
+    new_token = None
+    if request.method == "POST":
+        try:
+            new_token = auth.create_token(g.researcher, request.form.get("name", ""))
+        except ValueError as exc:
+            flash(str(exc))
+    rows = db.session.scalars(db.select(ApiToken).filter_by(researcher_id=g.researcher.id)
+                              .order_by(ApiToken.created_at)).all()
+    return render_template("researcher/tokens.html", title="API tokens", tokens=rows, new_token=new_token,
+                           example_study=db.session.scalars(auth.visible_studies(g.researcher)).first())
+
+
+@bp.post("/tokens/revoke")
+@auth.login_required
+def revoke_token():
+    name = request.form.get("name", "")
+    flash(f"Token {name!r} revoked." if auth.revoke_token(g.researcher, name) else f"No token named {name!r}.")
+    return redirect(url_for(".tokens"), 303)
 
 
 def init_app(app):

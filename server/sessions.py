@@ -5,47 +5,68 @@ double click, a retry racing its original) still store one row."""
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from . import conditions, trialstore
 from .db import db, utcnow
 from .errors import APIError
 from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 from .surveys import SURVEYS, validate_answers
 from .tasks import registry
-from .tasks.base import ResponseError, StimulusSpec
+from .tasks.base import ConfigError, ResponseError, StimulusSpec
 
 TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
 MAX_RT_MS = 24 * 3600 * 1000
+TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
-    """A new session; for a PROLIFIC_PID that already has one (a racing first entry), that one."""
+    """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
+    entry), that one. A study with conditions assigns them under its row lock (server/conditions.py); the plans
+    are drawn before, one per condition, so entries hold the lock only for a count and an insert."""
     task = registry().get(study.task_type)
-    rng = random.Random(secrets.randbits(64))
-    if task.manifest_required:  # imported stimuli: the plan draws from what the study holds
-        stored = db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id).order_by(Stimulus.key))
-        stimuli = [StimulusSpec(s.key, s.params, s.practice) for s in stored]
-        plan = task.build_plan_from(study.config["task"], stimuli, rng)
-    else:
-        plan = task.build_plan(study.config["task"], rng)
+    plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
+    condition = None
+    if study.config.get("conditions"):
+        conditions.lock_study(study)
+        existing = prolific and by_prolific_pid(study, prolific["PROLIFIC_PID"])
+        if existing:
+            db.session.commit()  # release the lock
+            return existing
+        try:
+            condition = conditions.assign(study)
+        except ConfigError:
+            db.session.rollback()
+            raise
     session = ParticipantSession(
-        study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version,
+        study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version, condition=condition,
         platform="prolific" if prolific else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
         prolific_pid=prolific and prolific["PROLIFIC_PID"], prolific_study_id=prolific and prolific.get("STUDY_ID"),
         prolific_session_id=prolific and prolific.get("SESSION_ID"), user_agent=(user_agent or "")[:512],
-        plan=[item.as_json() for item in plan])
+        plan=[item.as_json() for item in plans[condition]])
     try:
         db.session.add(session)
         db.session.commit()
     except IntegrityError:
-        # Two first entries of the same PROLIFIC_PID raced: the other one won, use its session.
+        # Two first entries of the same PROLIFIC_PID raced (a study without conditions takes no lock): the other
+        # one won, use its session.
         db.session.rollback()
         return by_prolific_pid(study, prolific["PROLIFIC_PID"])
     return session
+
+
+def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
+    rng = random.Random(secrets.randbits(64))
+    if task.manifest_required:  # imported stimuli: the plan draws from what the study holds
+        stored = db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id).order_by(Stimulus.key))
+        stimuli = [StimulusSpec(s.key, s.params, s.practice) for s in stored]
+        return task.build_plan_from(params, stimuli, rng)
+    return task.build_plan(params, rng)
 
 
 def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
@@ -53,7 +74,8 @@ def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
 
 
 def by_token(token: str) -> ParticipantSession | None:
-    if not token or len(token) > 64:
+    # Tokens are URL-safe base64; anything else (a NUL byte, which PostgreSQL refuses in text) cannot be one.
+    if not token or len(token) > 64 or not TOKEN.match(token):
         return None
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).first()
 
@@ -126,23 +148,21 @@ def save_trial(session: ParticipantSession, body: dict[str, Any]) -> tuple[int, 
                               or not 0 <= rt_ms <= MAX_RT_MS):
         raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
     client_time = _parse_time(body.get("client_time"))
-    task = registry().get(session.study.task_type)
+    task = registry().get(trialstore.task_type(session))
     try:
-        response = task.validate_response(body.get("response"))
+        response = task.validate_response(body.get("response"), session.study.config["task"])
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
-    stimulus = db.session.scalars(
-        db.select(Stimulus).filter_by(study_id=session.study_id, key=planned["stimulus_id"])).one()
-    trial = Trial(session_id=session.id, trial_index=index, client_trial_id=trial_id, stimulus_id=stimulus.id,
-                  practice=planned["practice"], response=response, score=task.score(stimulus.params, response),
-                  presented=planned.get("presented"),
-                  rt_ms=None if rt_ms is None else round(rt_ms), client_time=client_time)
-    session.last_seen_at = utcnow()
-    try:
-        db.session.add(trial)
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
+    stimulus_id, params = trialstore.stimulus(session.study_id, planned["stimulus_id"])
+    row = {"session_id": session.id, "trial_index": index, "client_trial_id": trial_id, "stimulus_id": stimulus_id,
+           "practice": planned["practice"], "response": response, "score": task.score(params, response),
+           "presented": planned.get("presented"), "rt_ms": None if rt_ms is None else round(rt_ms),
+           "client_time": client_time, "created_at": utcnow()}
+    # One statement stores the trial, or nothing for a repeat: no exception, no rollback, one round trip.
+    stored = db.session.execute(trialstore.insert_unless_stored(row)).first()
+    trialstore.touch(session)
+    db.session.commit()
+    if stored is None:
         return _already_stored(session, index, trial_id)
     return 201, {"stored": True, "trial_index": index}
 

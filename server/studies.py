@@ -14,8 +14,9 @@ from typing import Any
 import click
 from flask import current_app
 
+from . import conditions
 from .db import db
-from .models import Stimulus, Study
+from .models import STUDY_STATUSES, Stimulus, Study, StudyEvent
 from .surveys import SURVEYS
 from .tasks import registry
 from .tasks.base import ConfigError
@@ -24,7 +25,7 @@ PLATFORMS = ("prolific", "labinthewild", "direct")
 PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete?cc={code}"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 KEYS = {"title", "task_type", "platform", "completion_code", "completion_url", "consent", "instructions",
-        "flow", "min_width", "min_height", "task", "demo_stimuli"}
+        "flow", "min_width", "min_height", "task", "demo_stimuli", "conditions", "abandon_after_minutes"}
 DEFAULT_FLOW = ["consent", "demographics", "instructions", "task"]
 # Steps every task understands; tasks add their own (TaskType.steps) and surveys add theirs (SURVEYS).
 GENERIC_STEPS = ("consent", "instructions", "task", "score")
@@ -75,6 +76,7 @@ def load_study_file(path: Path) -> dict[str, Any]:
         raise StudyFileError(path, "demo_stimuli must be true or false, and only for task types with imported stimuli")
     try:
         params = task.parse_params(raw.get("task", {}))
+        between_subjects = conditions.parse(raw, task, params)
     except ConfigError as exc:
         raise StudyFileError(path, str(exc)) from None
     completion_url = raw.get("completion_url") or (
@@ -84,7 +86,7 @@ def load_study_file(path: Path) -> dict[str, Any]:
         "completion_url": completion_url, "consent": raw["consent"], "instructions": instructions,
         "flow": flow, "surveys": [step for step in flow if step in SURVEYS], "min_width": int(raw.get("min_width", 1280)),
         "min_height": int(raw.get("min_height", 720)), "task": params,
-        "demo_stimuli": raw.get("demo_stimuli", False),
+        "demo_stimuli": raw.get("demo_stimuli", False), **between_subjects,
     }
 
 
@@ -139,14 +141,20 @@ def _sync_stimuli(study: Study) -> int:
     """Add the task's stimuli the study does not have yet. Existing ones are kept: stored trials point at them."""
     task = registry().get(study.task_type)
     have = set(db.session.scalars(db.select(Stimulus.key).filter_by(study_id=study.id)))
-    new = [{"study_id": study.id, "key": s.key, "practice": s.practice, "params": s.params}
-           for s in task.stimuli(study.config["task"]) if s.key not in have]
+    new = []
+    for params in conditions.all_task_params(study.config):  # a condition's parameters may add stimuli
+        for s in task.stimuli(params):
+            if s.key not in have:
+                have.add(s.key)
+                new.append({"study_id": study.id, "key": s.key, "practice": s.practice, "params": s.params})
     if new:
         db.session.execute(db.insert(Stimulus), new)
     return len(new)
 
 
 def get_study(slug: str) -> Study | None:
+    if not SLUG.match(slug):  # e.g. a NUL byte from a mangled link, which PostgreSQL would refuse
+        return None
     return db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
 
 
@@ -165,6 +173,43 @@ def sync_command():
 def list_command():
     for study in db.session.scalars(db.select(Study).order_by(Study.slug)):
         click.echo(f"{study.slug}\t{study.task_type}\tversion {study.version}\t{study.status}\t{study.title}")
+
+
+def set_status(study: Study, status: str, researcher_id: int | None = None, via: str = "web") -> bool:
+    """Open, pause or close a study and log who did it and when in study_events. False if it had that status.
+
+    Paused and closed studies turn new entries away (the participant page says so); running sessions finish."""
+    if status not in STUDY_STATUSES:
+        raise ValueError(f"status must be one of {', '.join(STUDY_STATUSES)}")
+    if study.status == status:
+        return False
+    db.session.add(StudyEvent(study_id=study.id, researcher_id=researcher_id, action=status,
+                              detail={"from": study.status, "via": via}))
+    study.status = status
+    db.session.commit()
+    return True
+
+
+def _status_command(status: str, verb: str):
+    @studies_cli.command(verb, help=f"Set a study's status to {status!r} (logged in study_events).")
+    @click.argument("slug")
+    @click.option("--by", "username", help="researcher account to log as the one who did it")
+    def command(slug, username):
+        from .auth import get_researcher
+
+        study = get_study(slug)
+        if study is None:
+            raise click.ClickException(f"no study named {slug!r} (see `flask studies list`)")
+        researcher = get_researcher(username) if username else None
+        if username and researcher is None:
+            raise click.ClickException(f"no researcher named {username!r}")
+        changed = set_status(study, status, researcher and researcher.id, via="cli")
+        click.echo(f"{slug}: {status}" if changed else f"{slug} is {status} already")
+    return command
+
+
+for _status, _verb in (("open", "open"), ("paused", "pause"), ("closed", "close")):
+    _status_command(_status, _verb)
 
 
 def init_app(app):

@@ -12,6 +12,9 @@ from .tasks.base import ResponseError
 EDUCATION = ("less than high school", "high school", "some college", "bachelor's degree", "master's degree",
              "doctorate", "prefer not to say")
 GENDER = ("female", "male", "non-binary", "other", "prefer not to say")
+RACE_ETHNICITY = ("American Indian or Alaska Native", "Asian", "Black or African American", "Hispanic or Latino",
+                  "Middle Eastern or North African", "Native Hawaiian or Pacific Islander", "White", "multiple",
+                  "other", "prefer not to say")  # HIVE asks it as optional
 
 SURVEYS: dict[str, dict[str, Any]] = {
     # Consent is asked on the study's own consent page (study.toml `consent`); only its answer is defined here.
@@ -24,6 +27,39 @@ SURVEYS: dict[str, dict[str, Any]] = {
          "choices": list(EDUCATION), "required": True},
         {"name": "nationality", "label": "Nationality", "type": "text", "max_length": 80, "required": True},
     ]},
+    # HIVE (server/tasks/hive.py): optional demographics + ML experience, self-rated understanding asked three
+    # times (after the preview, after the task, after the score), the interpretability–accuracy tradeoff, feedback.
+    "hive_demographics": {"title": "About you", "intro": "Only the last question is required.", "fields": [
+        {"name": "gender", "label": "Gender identity", "type": "choice", "choices": list(GENDER), "required": False},
+        {"name": "race_ethnicity", "label": "Race / ethnicity", "type": "choice", "choices": list(RACE_ETHNICITY),
+         "required": False},
+        {"name": "ml_experience", "label": "How much do you know about machine learning?", "type": "scale",
+         "min": 1, "max": 5, "required": True,
+         "labels": {"1": "never heard of it", "2": "have heard about it", "3": "know the basics",
+                    "4": "have used it", "5": "work on it"}},
+    ]},
+    **{f"hive_understanding_{n}": {"title": "Your understanding", "intro": intro, "fields": [
+        {"name": "understanding", "label": "How well do you understand how the model reaches its predictions?",
+         "type": "scale", "min": 1, "max": 5, "required": True,
+         "labels": {"1": "not at all", "5": "completely"}}]}
+       for n, intro in ((1, "Now that you have seen the examples:"), (2, "Now that you have done the task:"),
+                        (3, "Now that you have seen your score:"))},
+    "hive_tradeoff": {"title": "Explanations or accuracy?", "intro": (
+        "Imagine choosing between the model you just saw, which is correct 60 % of the time and explains its "
+        "predictions, and another model that gives no explanations. For each situation, what is the lowest "
+        "accuracy (60–100 %) the model without explanations would need for you to use it instead?"), "fields": [
+        {"name": "low_risk", "label": "Low risk, e.g. recognising bird species for a school project (%)",
+         "type": "integer", "min": 60, "max": 100, "required": True},
+        {"name": "medium_risk", "label": "Medium risk, e.g. recognising products at a self-checkout (%)",
+         "type": "integer", "min": 60, "max": 100, "required": True},
+        {"name": "high_risk", "label": "High risk, e.g. understanding the road for a self-driving car (%)",
+         "type": "integer", "min": 60, "max": 100, "required": True},
+        {"name": "reason", "label": "Why did you choose these numbers?", "type": "longtext", "max_length": 2000,
+         "required": True},
+    ]},
+    "hive_feedback": {"title": "Feedback", "fields": [
+        {"name": "feedback", "label": "Anything you would like to tell us about this study?", "type": "longtext",
+         "max_length": 2000, "required": False}]},
 }
 
 

@@ -142,7 +142,9 @@ def test_json_numbers_match_the_analysis_package(runner, cohort):
     assert len(exact) == 5
     for col in ("mlae", "ci_low", "ci_high"):
         assert exact[col].tolist() == pytest.approx([EXACT_MLAE] * 5, rel=1e-9)
-    stim = [_true(k) for (k,) in db.session.execute(db.select(Stimulus.key).filter_by(practice=False))]
+    study3 = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
+    stim = [_true(k) for (k,) in db.session.execute(
+        db.select(Stimulus.key).filter_by(practice=False, study_id=study3.id))]
     pairs_per_type = [sum(c_ == ct for c_, *_ in stim) for ct in range(1, 6)]  # 39 39 39 39 36 (type 5 is tighter)
     assert exact["n_units"].tolist() == pairs_per_type
     assert exact["n_judgments"].tolist() == [2 * n for n in pairs_per_type]  # 2 runs, practice ignored

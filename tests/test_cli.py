@@ -64,7 +64,8 @@ def test_stimuli_export_writes_manifest_and_matching_pngs(runner, tmp_path):
     result = runner.invoke(args=["stimuli", "export", "study3", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(open(tmp_path / "manifest.csv")))
-    test_stimuli = db.session.scalars(db.select(Stimulus.key).filter_by(practice=False)).all()
+    test_stimuli = db.session.scalars(db.select(Stimulus.key).filter_by(
+        practice=False, study_id=get_study("study3").id)).all()
     assert sorted(r["stimulus_id"] for r in rows) == sorted(test_stimuli)
     assert list(rows[0]) == ["stimulus_id", "chart_type", "short_height", "tall_height", "true_percent",
                              "practice", "file"]

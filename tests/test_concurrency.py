@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from sqlalchemy import func
 
 from server.db import db
-from server.models import ParticipantSession, Trial
+from server.models import ParticipantSession, SurveyResponse, Trial
 from tests.helpers import PROLIFIC, trial_body
 
 
@@ -62,3 +62,23 @@ def test_same_trial_sent_five_times_at_once_is_stored_once(app, live_server):
     assert len(rows) == 2
     winner = next(json.loads(b) for s, b in results if s == 201)
     assert winner["trial_index"] == 1
+
+
+def test_two_tabs_answering_surveys_and_completing_at_once_store_one_of_each(app, live_server):
+    token = enter(live_server, "tabs")
+    api = f"{live_server}/api/sessions/{token}"
+    answers = [("consent", {"agreed": True}),
+               ("demographics", {"gender": "male", "age": 52, "education": "doctorate", "nationality": "Irish"})]
+    with ThreadPoolExecutor(10) as pool:
+        statuses = list(pool.map(lambda job: call(f"{api}/surveys/{job[0]}", {"answers": job[1]}, "PUT")[0],
+                                 answers * 5))
+    assert statuses == [200] * 10
+    for item in json.loads(call(api)[1])["plan"]:
+        assert call(f"{api}/trials", trial_body(item), "POST")[0] == 201
+    with ThreadPoolExecutor(5) as pool:
+        done = list(pool.map(lambda _: call(f"{api}/complete", {}, "POST"), range(5)))
+    assert {status for status, _ in done} == {200} and len({body for _, body in done}) == 1
+    db.session.rollback()
+    assert db.session.scalar(db.select(func.count()).select_from(SurveyResponse)) == 2
+    session = db.session.scalars(db.select(ParticipantSession)).one()
+    assert session.status == "completed" and session.completed_at is not None

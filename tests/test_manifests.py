@@ -33,7 +33,7 @@ class PhotoLabel(TaskType):
     def parse_params(self, raw):
         return {}
 
-    def stimulus_from_manifest(self, row, files):
+    def stimulus_from_manifest(self, row, files, params):
         if not row["image_id"]:
             raise ManifestError("image_id", "an id is required")
         if row["difficulty"] and row["difficulty"] not in ("easy", "hard"):

@@ -8,14 +8,16 @@ import pytest
 
 import server.predictions
 from server.db import db
-from server.models import ModelRun, Prediction, Stimulus
+from server.models import ModelRun, Prediction, Stimulus, Study
+from server.studies import get_study
 from tests.conftest import BACKEND
 
 
 @pytest.fixture
 def keys(app):
     """The 192 test stimulus ids of study3, as `flask stimuli export` lists them."""
-    return db.session.scalars(db.select(Stimulus.key).filter_by(practice=False).order_by(Stimulus.key)).all()
+    return db.session.scalars(db.select(Stimulus.key).filter_by(study_id=get_study("study3").id, practice=False)
+                              .order_by(Stimulus.key)).all()
 
 
 def write_csv(path, header, rows):
@@ -60,7 +62,8 @@ def test_csv_import_converts_ratio_to_percent(runner, keys, tmp_path, checks_asi
     assert result.output.startswith("imported 192 predictions for vgg19-iid-large (run 0, IID) in ")
     assert stored("vgg19-iid-large", condition="IID") == pytest.approx({k: 100 * v for k, v in ratio.items()})
     run = model_run("vgg19-iid-large", condition="IID")
-    assert (run.unit, run.source, run.n_predictions, run.study_id) == ("ratio", "vgg19.csv", 192, 1)
+    assert (run.unit, run.source, run.n_predictions, run.study_id) == ("ratio", "vgg19.csv", 192,
+                                                                       get_study("study3").id)
     assert counts() == (1, 192)
 
 
@@ -310,3 +313,13 @@ def test_foreign_key_checks_are_back_on_after_imports(runner, keys, tmp_path, ea
     with pytest.raises(Exception, match="foreign key"):
         db.session.execute(db.text("INSERT INTO predictions (run_id, stimulus_id, value) VALUES (999999, 1, 1)"))
     db.session.rollback()
+
+
+def test_studies_answered_with_labels_are_refused(runner, tmp_path):
+    labelled = [s.slug for s in db.session.scalars(db.select(Study)) if "vocabulary" in s.config.get("task", {})]
+    if not labelled:
+        pytest.skip("no study with a label vocabulary")
+    path = write_csv(tmp_path / "p.csv", ["stimulus_id", "prediction"], [("x", 1)])
+    result = runner.invoke(args=["import-predictions", labelled[0], str(path), "--observer", "m", "--unit", "ratio"])
+    assert result.exit_code == 1
+    assert "has a label vocabulary: use `flask import-label-predictions`" in result.output

@@ -33,8 +33,15 @@ def registry(app=None) -> TaskRegistry:
 
 
 def init_app(app):
+    from .hive import HIVE_TASKS
+    from .hypothesis_rating import HypothesisRating
     from .ratio_estimation import RatioEstimation
+    from .sketch import SketchRecognition
 
     reg = TaskRegistry()
     reg.register(RatioEstimation())
+    reg.register(HypothesisRating())
+    reg.register(SketchRecognition())
+    for hive_task in HIVE_TASKS:
+        reg.register(hive_task())
     app.extensions[EXTENSION_KEY] = reg

@@ -87,9 +87,11 @@ class TaskType:
         """Every stimulus the task generates for a study (stored once per study); none for imported stimuli."""
         return ()
 
-    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles") -> StimulusSpec:
-        """One imported stimulus from a manifest row (all manifest columns present, as text). Image files are
-        resolved with `files.image(column, value)`, which returns the stored asset's id. Raise ManifestError."""
+    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles",
+                               params: dict[str, Any]) -> StimulusSpec:
+        """One imported stimulus from a manifest row (all manifest columns present, as text), for a study with
+        task parameters `params`. Image files are resolved with `files.image(column, value)`, which returns the
+        stored asset's id. Raise ManifestError."""
         raise NotImplementedError
 
     def generate_demo(self, params: dict[str, Any], out_dir: "Path") -> "Path":
@@ -108,8 +110,8 @@ class TaskType:
         """For tasks that generate their stimuli: one participant's trial list, drawn with `rng`."""
         raise NotImplementedError
 
-    def validate_response(self, response: Any) -> dict[str, Any]:
-        """Return the cleaned response or raise ResponseError."""
+    def validate_response(self, response: Any, params: dict[str, Any]) -> dict[str, Any]:
+        """Return the cleaned response (for a study with task parameters `params`) or raise ResponseError."""
         raise NotImplementedError
 
     def score(self, stimulus: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,163 @@
+"""analysis.ratings (Two4Two hypothesis ratings) against hand-computed values, numpy and scipy."""
+
+from __future__ import annotations
+
+import doctest
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import analysis.ratings as ratings
+from analysis.ratings import (agreement, rating_distribution, ratings_json, ratings_report, ratings_text,
+                              relevance_test, write_ratings)
+
+# Four participants, three statements; "arms" and "colour" name patterns the model uses.
+HAND = pd.DataFrame({
+    "participant_id": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    "statement_id": ["arms", "colour", "bg"] * 4,
+    "rating": [7, 5, 2, 6, 3, 1, 5, 4, 4, 2, 6, 3],
+})
+RELEVANT = {"arms": True, "colour": True, "bg": False}
+STATEMENTS = pd.DataFrame({"statement_id": ["arms", "colour", "bg", "blocks"],
+                           "text": ["Arms.", "Colour.", "Background.", "Blocks."],
+                           "relevant": [True, True, False, False]})
+
+
+def test_doctests_run():
+    assert doctest.testmod(ratings, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
+
+
+def test_distribution_counts_every_level_by_hand():
+    d = rating_distribution(HAND)
+    assert list(d.columns) == ["statement", "rating", "n", "percent"]
+    assert len(d) == 3 * 7 and list(pd.unique(d["statement"])) == ["arms", "colour", "bg"]
+    arms = d[d["statement"] == "arms"].set_index("rating")
+    assert arms["n"].tolist() == [0, 1, 0, 0, 1, 1, 1]  # ratings 7, 6, 5, 2
+    assert arms["percent"].tolist() == [0, 25, 0, 0, 25, 25, 25]
+    assert d.groupby("statement")["percent"].sum().tolist() == [100, 100, 100]
+
+
+def test_agreement_by_hand():
+    a = agreement(HAND, n_boot=1000).set_index("statement")
+    assert a.loc["arms", "percent_agree"] == 75.0  # 7, 6, 5 agree; 2 does not
+    assert a.loc["colour", "percent_agree"] == 50.0  # 5, 6
+    assert a.loc["bg", "percent_agree"] == 0.0
+    assert a.loc["arms", "mean_rating"] == 5.0 and a.loc["arms", "median_rating"] == 5.5
+    assert a.loc["bg", ["ci_low", "ci_high"]].tolist() == [0.0, 0.0]  # nobody agreed: every resample 0
+    assert (a["n_participants"] == 4).all() and (a["n_ratings"] == 4).all()
+
+
+def test_agreement_bootstrap_resamples_participants_with_the_given_seed():
+    """Replicate the interval with numpy: participant 1 rated "arms" twice (both agree), so resampling
+    participants (not ratings) is what the interval must reflect."""
+    df = pd.concat([HAND, pd.DataFrame({"participant_id": [1], "statement_id": ["arms"], "rating": [7]})])
+    got = agreement(df, n_boot=2000, seed=11, ci=90).set_index("statement").loc["arms"]
+    a = np.array([2.0, 1.0, 1.0, 0.0])  # agreeing ratings of participants 1-4
+    n = np.array([2.0, 1.0, 1.0, 1.0])
+    idx = np.random.default_rng(11).integers(0, 4, size=(2000, 4))
+    boot = 100 * a[idx].sum(axis=1) / n[idx].sum(axis=1)
+    assert got["percent_agree"] == 80.0 and got["n_ratings"] == 5
+    assert [got["ci_low"], got["ci_high"]] == pytest.approx(list(np.percentile(boot, [5, 95])))
+    # the seed fixes the interval; another statement's presence does not change it
+    alone = agreement(df[df["statement_id"] == "arms"], n_boot=2000, seed=11, ci=90).iloc[0]
+    assert alone["ci_low"] == got["ci_low"] and alone["ci_high"] == got["ci_high"]
+
+
+def test_agreement_interval_covers_the_population_share():
+    rng = np.random.default_rng(5)
+    covered = 0
+    for _ in range(100):
+        df = pd.DataFrame({"participant_id": range(40), "statement_id": "s",
+                           "rating": np.where(rng.random(40) < 0.4, 6, 2)})
+        row = agreement(df, n_boot=400, seed=int(rng.integers(1000))).iloc[0]
+        covered += row["ci_low"] <= 40 <= row["ci_high"]
+    assert 85 <= covered <= 100  # nominal 95 %
+
+
+def test_relevance_test_matches_scipy_and_pingouin():
+    df = HAND.assign(relevant=HAND["statement_id"].map(RELEVANT))
+    per, test = relevance_test(df)
+    # per participant: mean of arms & colour vs bg
+    assert per["mean_relevant"].tolist() == [6.0, 4.5, 4.5, 4.0]
+    assert per["mean_irrelevant"].tolist() == [2.0, 1.0, 4.0, 3.0]
+    expected = stats.ttest_rel(per["mean_relevant"], per["mean_irrelevant"])
+    row = test.iloc[0]
+    assert row["n"] == 4 and row["dof"] == 3
+    assert row["t"] == pytest.approx(expected.statistic) and row["p_val"] == pytest.approx(expected.pvalue)
+    d = np.array([4.0, 3.5, 0.5, 1.0])
+    assert row["estimate"] == pytest.approx(d.mean())
+    half = stats.t.ppf(0.975, 3) * d.std(ddof=1) / 2
+    assert [row["ci_low"], row["ci_high"]] == pytest.approx([d.mean() - half, d.mean() + half])
+    # d_avg: mean difference over the average of the two variances (pingouin's paired Cohen's d)
+    x, y = per["mean_relevant"].to_numpy(), per["mean_irrelevant"].to_numpy()
+    assert row["cohen_d"] == pytest.approx(d.mean() / np.sqrt((x.var(ddof=1) + y.var(ddof=1)) / 2))
+    assert row["mean_relevant"] == pytest.approx(4.75) and row["mean_irrelevant"] == pytest.approx(2.5)
+
+
+def test_relevance_test_leaves_out_participants_with_one_kind_only():
+    df = pd.concat([HAND, pd.DataFrame({"participant_id": [9], "statement_id": ["arms"], "rating": [7]})])
+    per, test = relevance_test(df.assign(relevant=df["statement_id"].map(RELEVANT)))
+    assert 9 not in set(per["participant"]) and test.iloc[0]["n"] == 4
+
+
+@pytest.mark.parametrize("bad, message", [
+    (0, "must hold integer ratings 1-7; got 0 "),
+    (8, "got 8 "),
+    (4.5, "got 4.5"),
+    (np.nan, "missing or infinite"),
+])
+def test_ratings_outside_1_to_7_are_refused(bad, message):
+    df = HAND.astype({"rating": float})
+    df.loc[3, "rating"] = bad
+    for call in (lambda: rating_distribution(df), lambda: agreement(df),
+                 lambda: relevance_test(df.assign(relevant=True))):
+        with pytest.raises(ValueError, match="column 'rating'") as err:
+            call()
+        assert message in str(err.value)
+
+
+def test_other_bad_input_names_the_problem():
+    with pytest.raises(ValueError, match="column 'statement_id' is missing"):
+        agreement(HAND.drop(columns="statement_id"))
+    with pytest.raises(ValueError, match="'relevant' must be boolean"):
+        relevance_test(HAND.assign(relevant="yes"))
+    with pytest.raises(ValueError, match="needs at least 2 participants"):
+        relevance_test(HAND[HAND["participant_id"] == 1].assign(relevant=HAND["statement_id"].map(RELEVANT)))
+    with pytest.raises(ValueError, match="'n_boot' must be a positive integer"):
+        agreement(HAND, n_boot=0)
+    with pytest.raises(ValueError, match="'agree_from'"):
+        agreement(HAND, agree_from=8)
+
+
+def test_report_joins_the_study_file_and_notes_unknown_statements(tmp_path):
+    df = pd.concat([HAND, pd.DataFrame({"participant_id": [1, 2], "statement_id": ["old", "old"], "rating": [7, 7]})])
+    report = ratings_report(df, STATEMENTS, n_boot=300, seed=2, meta={"slug": "demo", "title": "Demo"})
+    table = report.tables["statements"]
+    assert table["statement"].tolist() == ["arms", "colour", "bg", "blocks", "old"]
+    assert table.set_index("statement").loc["blocks", "n_ratings"] == 0  # listed but never rated
+    assert "old" in report.meta["notes"][0]
+    # "old" has unknown relevance and stays out of the test: the same as the test on the known statements
+    _, alone = relevance_test(HAND.assign(relevant=HAND["statement_id"].map(RELEVANT)))
+    assert report.tables["test"].iloc[0]["t"] == pytest.approx(alone.iloc[0]["t"])
+    data = ratings_json(report)
+    json.dumps(data, allow_nan=False)
+    assert data["statements"][3]["percent_agree"] is None and data["meta"]["n_participants"] == 4
+    text = ratings_text(report)
+    assert text.startswith("Hypothesis ratings — Demo (demo)")
+    assert "arms" in text and "75.0 [" in text and "t(3) = " in text
+    written = write_ratings(report, tmp_path)
+    assert [p.name for p in written] == ["statements.csv", "distribution.csv", "participants.csv", "test.csv",
+                                         "report.txt", "likert.png"]
+    assert (tmp_path / "likert.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert pd.read_csv(tmp_path / "statements.csv")["statement"].tolist() == table["statement"].tolist()
+
+
+def test_report_without_irrelevant_ratings_says_why_there_is_no_test():
+    only = HAND[HAND["statement_id"] != "bg"]
+    report = ratings_report(only, STATEMENTS, n_boot=100)
+    assert np.isnan(report.tables["test"].iloc[0]["t"])
+    assert any("no relevant-vs-irrelevant test" in n for n in report.meta["notes"])
+    assert "not computed" in ratings_text(report)

@@ -1,0 +1,166 @@
+"""analysis.sketch against hand-computed values (and scipy / statsmodels where they compute the same thing)."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.formula.api as smf
+from scipy import stats
+
+from analysis.sketch import (accuracy_by_level, adjusted_r2, catch_failures, human_model_alignment,
+                             probability_entropy, semantic_neighbour_preference, semantic_ranks, semantic_x,
+                             similarity_from_embedding, sketch_measures, sketch_report, split_half_reliability)
+
+
+def answers(rows):
+    """(participant, sketch, concept, level, guess_1[, guess_2]) tuples → a responses frame."""
+    return pd.DataFrame([{"observer": "human", "participant_id": r[0], "sketch_id": r[1], "concept": r[2],
+                          "abstraction_level": float(r[3]), "producer": "human", "guess_1": r[4],
+                          "guess_2": r[5] if len(r) > 5 else None} for r in rows])
+
+
+# s1: A at level 4, guessed A, B, C (then A); s2: A at 8: A, A; s3: B at 4: A, C; s4: B at 8: B.
+DATA = answers([(1, "s1", "A", 4, "A"), (2, "s1", "A", 4, "B"), (3, "s1", "A", 4, "C", "A"),
+                (1, "s2", "A", 8, "A"), (2, "s2", "A", 8, "A"),
+                (1, "s3", "B", 4, "A"), (2, "s3", "B", 4, "C"),
+                (1, "s4", "B", 8, "B")])
+IDS = ["A", "B", "C", "D"]
+SIM = pd.DataFrame([[1.0, 0.9, 0.5, 0.1], [0.9, 1.0, 0.2, 0.3], [0.5, 0.2, 1.0, 0.4], [0.1, 0.3, 0.4, 1.0]],
+                   index=IDS, columns=IDS)
+
+
+def test_accuracy_by_level_hand_values():
+    acc = accuracy_by_level(DATA, n_boot=500).set_index("abstraction_level")
+    # level 4: top-1 1 of 5 answers; top-3 adds participant 3's second guess on s1: 2 of 5.
+    assert acc.loc[4.0, "top1_accuracy"] == pytest.approx(0.2) and acc.loc[4.0, "top3_accuracy"] == pytest.approx(0.4)
+    assert acc.loc[8.0, "top1_accuracy"] == 1.0 and acc.loc[4.0, "n_sketches"] == 2
+    assert acc.loc[4.0, "n_responses"] == 5
+    # One sketch per concept × level stratum: every resample is the data itself, so the CI is the point.
+    assert acc.loc[4.0, ["top1_ci_low", "top1_ci_high"]].tolist() == pytest.approx([0.2, 0.2])
+    assert acc.loc[8.0, ["top3_ci_low", "top3_ci_high"]].tolist() == [1.0, 1.0]
+
+
+def test_accuracy_bootstrap_resamples_within_strata():
+    # Two sketches of one concept, one right and one wrong: resamples give 0, 1/2 or 1 with p = 1/4, 1/2, 1/4.
+    two = answers([(1, "r", "A", 4, "A"), (1, "w", "A", 4, "B")])
+    acc = accuracy_by_level(two, n_boot=4000, ci=0.4, seed=3).iloc[0]
+    assert acc["top1_accuracy"] == 0.5
+    assert (acc["top1_ci_low"], acc["top1_ci_high"]) == (0.5, 0.5)  # the middle 40 % is 1/2
+    wide = accuracy_by_level(two, n_boot=4000, ci=0.9, seed=3).iloc[0]
+    assert (wide["top1_ci_low"], wide["top1_ci_high"]) == (0.0, 1.0)
+
+
+def test_entropy_per_sketch_in_bits():
+    m = sketch_measures(DATA).set_index("sketch_id")
+    assert m.loc["s1", "entropy"] == pytest.approx(math.log2(3))
+    assert m.loc["s3", "entropy"] == pytest.approx(1.0) and m.loc["s2", "entropy"] == 0
+    assert m.loc["s1", "top1"] == pytest.approx(1 / 3) and m.loc["s1", "top3"] == pytest.approx(2 / 3)
+
+
+def test_probability_entropy_normalises():
+    p = pd.DataFrame({"observer": "m", "run": 0, "sketch_id": ["x"] * 3 + ["y"] * 3,
+                      "probability": [0.5, 0.25, 0.25, 2.0, 1.0, 1.0]})
+    # [1/2, 1/4, 1/4]: 1/2·1 + 2·(1/4·2) = 1.5 bits; [2, 1, 1] normalises to the same.
+    assert probability_entropy(p)["probability_entropy"].tolist() == pytest.approx([1.5, 1.5])
+    assert probability_entropy(p.assign(probability=[1, 0, 0, 1, 0, 0]))["probability_entropy"].tolist() == [0, 0]
+
+
+def test_semantic_ranks_and_snp_hand_values():
+    pairs = pd.DataFrame({"concept": ["A", "A", "A", "B", "B"], "guess": ["B", "C", "D", "A", "C"]})
+    # Around A: B (0.9) rank 1, C (0.5) rank 2, D (0.1) rank 3 → x = (rank − 1)/(N − 2) = 0, 1/2, 1.
+    # Around B: A (0.9) 1, D (0.3) 2, C (0.2) 3.
+    assert semantic_ranks(SIM, pairs).tolist() == pytest.approx([0, 0.5, 1, 0, 1])
+    snp = semantic_neighbour_preference(DATA, SIM).set_index("concept")
+    # Off-target top-1 guesses: A at 4 → B, C: 1 − (0 + 1/2)/2 = 0.75; B at 4 → A, C: 1 − (0 + 1)/2 = 0.5.
+    assert snp.loc["A", "snp"] == pytest.approx(0.75) and snp.loc["B", "snp"] == pytest.approx(0.5)
+    assert snp["n_off_target"].tolist() == [2, 2]
+    # The AUC definition: integrate the cumulative proportion F(x) numerically and compare.
+    xs = np.array([0.0, 0.5])
+    grid = np.linspace(0, 1, 200_001)
+    auc = np.trapezoid((xs[None, :] <= grid[:, None]).mean(axis=1), grid)
+    assert auc == pytest.approx(0.75, abs=1e-4)
+
+
+def test_semantic_rank_ties_share_their_mean_rank():
+    tied = SIM.copy()
+    tied.loc["A", ["C", "D"]] = tied.loc[["C", "D"], "A"] = 0.5
+    x = semantic_ranks(tied, pd.DataFrame({"concept": ["A", "A"], "guess": ["C", "D"]}))
+    assert x.tolist() == pytest.approx([0.75, 0.75])  # ranks 2 and 3 → 2.5 each → (2.5 − 1)/2
+
+
+def test_similarity_from_embedding_is_cosine():
+    sim = similarity_from_embedding(pd.DataFrame({"d1": [1.0, 0.0, 1.0], "d2": [0.0, 2.0, 1.0]},
+                                                 index=["a", "b", "c"]))
+    assert sim.loc["a", "c"] == pytest.approx(1 / math.sqrt(2)) and sim.loc["a", "b"] == pytest.approx(0)
+    with pytest.raises(ValueError, match="all-zero"):
+        similarity_from_embedding(pd.DataFrame({"d1": [0.0, 1.0]}, index=["a", "b"]))
+
+
+def test_unknown_ids_are_named():
+    with pytest.raises(ValueError, match="column 'guess' has ids missing"):
+        semantic_ranks(SIM, pd.DataFrame({"concept": ["A"], "guess": ["Z"]}))
+    with pytest.raises(ValueError, match="column 'guess_1' is missing"):
+        accuracy_by_level(DATA.drop(columns="guess_1"))
+
+
+def test_adjusted_r2_matches_statsmodels():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=40)
+    level = np.repeat([4, 8, 16, 32], 10)
+    y = 0.5 * x + (level == 8) * 0.3 + x * (level == 32) + rng.normal(scale=0.5, size=40)
+    expected = smf.ols("y ~ x * C(level)", pd.DataFrame({"x": x, "y": y, "level": level})).fit().rsquared_adj
+    assert adjusted_r2(y, x, level) == pytest.approx(expected)
+    assert math.isnan(adjusted_r2(np.ones(5), x[:5], level[:5]))  # a constant outcome explains nothing
+
+
+def test_split_half_with_two_people_hand_values():
+    # Two participants: the only split is one each. Shared sketches s1, s2, s3: top-1 x = [1, 1, 0], y = [0, 1, 0]
+    # → r = (3/9) / (6/9) = 0.5; Spearman–Brown 2r/(1 + r) = 2/3.
+    rel = split_half_reliability(DATA[DATA["participant_id"] <= 2], n_splits=5, measures=("top1",)).iloc[0]
+    assert rel["pearson_r"] == pytest.approx(0.5) and rel["spearman_brown"] == pytest.approx(2 / 3)
+    assert rel["n_sketches"] == 3
+    a = np.array([1.0, 1.0, 0.0])
+    b = np.array([0.0, 1.0, 0.0])
+    assert rel["pearson_r"] == pytest.approx(stats.pearsonr(a, b)[0])
+
+
+def test_split_half_snp_uses_the_same_ranks():
+    data = answers([(p, s, c, lvl, g) for p in range(1, 5)
+                    for s, c, lvl, g in [("s1", "A", 4, "B" if p % 2 else "C"), ("s2", "B", 4, "C" if p < 3 else "A"),
+                                         ("s3", "A", 8, "D"), ("s4", "B", 8, "B" if p == 1 else "A")]])
+    rel = split_half_reliability(data, n_splits=30, similarity=SIM).set_index("measure")
+    assert set(rel.index) == {"top1", "top3", "entropy", "snp"}
+    # sketch_measures on a half computes the same SNP as from the precomputed ranks
+    with_x = data.assign(semantic_x=semantic_x(data, SIM))
+    assert sketch_measures(with_x)["snp"].tolist() == pytest.approx(sketch_measures(data, SIM)["snp"].tolist(),
+                                                                    nan_ok=True)
+
+
+def test_human_model_alignment_matches_scipy_and_statsmodels():
+    rng = np.random.default_rng(1)
+    n = 24
+    human = pd.DataFrame({"observer": "human", "sketch_id": [f"s{i}" for i in range(n)],
+                          "concept": [f"c{i % 6}" for i in range(n)], "producer": "human",
+                          "abstraction_level": np.repeat([4.0, 8.0], n // 2), "top1": rng.uniform(size=n)})
+    model = human.assign(observer="clip", top1=0.6 * human["top1"] + rng.normal(scale=0.1, size=n))
+    out = human_model_alignment(pd.concat([human, model]), n_boot=200).iloc[0]
+    assert out["pearson_r"] == pytest.approx(stats.pearsonr(human["top1"], model["top1"])[0])
+    frame = pd.DataFrame({"y": model["top1"], "x": human["top1"], "level": human["abstraction_level"]})
+    assert out["adjusted_r2"] == pytest.approx(smf.ols("y ~ x * C(level)", frame).fit().rsquared_adj)
+    assert out["adjusted_r2_ci_low"] <= out["adjusted_r2"] <= out["adjusted_r2_ci_high"]
+
+
+def test_catch_failures_and_report():
+    trials = DATA.assign(catch=False, catch_failed=None)
+    trials = pd.concat([trials, pd.DataFrame([
+        {"participant_id": 1, "sketch_id": "c", "concept": "A", "abstraction_level": 32.0, "producer": "human",
+         "guess_1": "A", "catch": True, "catch_failed": False},
+        {"participant_id": 2, "sketch_id": "c", "concept": "A", "abstraction_level": 32.0, "producer": "human",
+         "guess_1": "B", "catch": True, "catch_failed": True}])], ignore_index=True).drop(columns="observer")
+    failures = catch_failures(trials).set_index("participant_id")
+    assert failures.loc[2, "n_failed"] == 1 and failures.loc[2, "failed_sketches"] == "c"
+    assert failures.loc[1, "n_failed"] == 0
+    report = sketch_report(trials, None, SIM, n_boot=50, n_splits=5)
+    # catch trials are not counted as answers
+    assert report.meta["n_responses"] == 8 and set(report.tables) >= {"accuracy", "snp", "reliability", "catch"}
+    assert report.tables["accuracy"].set_index("abstraction_level").loc[4.0, "top1_accuracy"] == pytest.approx(0.2)

@@ -1,0 +1,187 @@
+"""The researcher dashboard: studies list, study page (funnel, conditions, data quality, links, events), participant
+pages, results on demand, open/pause/close from page and CLI — and, in headless Chromium, a researcher watching a
+participant's progress, pausing the study and downloading the CSV."""
+import csv
+import io
+import re
+
+from playwright.sync_api import expect
+
+from server.db import db
+from server.models import ParticipantSession, Study, StudyEvent, Trial
+from tests.helpers import DEMOGRAPHICS, answer_all, answer_surveys, enter, trial_body
+
+
+def study3():
+    db.session.rollback()
+    return db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
+
+
+def cell(html: str, step: str) -> int:
+    return int(re.search(rf'data-step="{step}">(\d+)<', html).group(1))
+
+
+def complete_one(client, **prolific):
+    token = enter(client, **prolific)
+    answer_all(client, token)
+    assert client.post(f"/api/sessions/{token}/complete").status_code == 200
+    return token
+
+
+def test_funnel_counts_each_step(app, client, auth):
+    enter(client)  # entered only
+    token = enter(client)
+    answer_surveys(client, token)  # consented
+    token = enter(client)  # practice done: one test trial stored
+    answer_surveys(client, token)
+    plan = client.get(f"/api/sessions/{token}").get_json()["plan"]
+    first_test = next(item for item in plan if not item["practice"])
+    assert client.post(f"/api/sessions/{token}/trials", json=trial_body(first_test)).status_code == 201
+    finished = enter(client)  # every trial stored, /complete not called
+    answer_all(client, finished)
+    complete_one(client)  # redirected
+    auth.login()
+    html = client.get("/researcher/studies/study3/").get_data(as_text=True)
+    assert [cell(html, s) for s in ("entered", "consented", "practice done", "finished", "redirected")] == [
+        5, 4, 3, 2, 1]
+    assert 'id="n-started">5<' in html and 'id="n-completed">1<' in html
+    index = client.get("/researcher/").get_data(as_text=True)
+    assert "min</td>" in index  # a median duration is shown once someone completed
+
+
+def test_conditions_quality_flags_and_participant_pages(app, client, auth):
+    a = complete_one(client, PROLIFIC_PID="a" * 24)
+    b = enter(client, PROLIFIC_PID="b" * 24)
+    study = study3()
+    sa, sb = (db.session.scalars(db.select(ParticipantSession).filter_by(token=t)).one() for t in (a, b))
+    sa.condition, sb.condition = "explained", "plain"
+    study.config = {**study.config, "conditions": {"explained": {"quota": 10}, "plain": {"quota": 10}}}
+    # two implausibly fast trials and one failed catch trial (as a task with attention checks scores it)
+    trials = db.session.scalars(db.select(Trial).filter_by(session_id=sa.id).order_by(Trial.trial_index)).all()
+    trials[0].rt_ms, trials[1].rt_ms = 50, 120
+    trials[2].score = {**trials[2].score, "catch_failed": True}
+    # the same Prolific id in another study: a returning participant
+    other = Study(slug="other", title="Other", task_type=study.task_type, config=study.config, config_hash="x")
+    db.session.add(other)
+    db.session.flush()
+    db.session.add(ParticipantSession(study_id=other.id, token="o" * 20, platform="prolific", prolific_pid="a" * 24,
+                                      study_version=1, plan=[]))
+    db.session.commit()
+
+    auth.login()
+    html = client.get("/researcher/studies/study3/").get_data(as_text=True)
+    conditions = html.split('id="conditions"', 1)[1].split("</table>", 1)[0]
+    assert re.search(r"explained</td><td class=\"num\">1</td><td class=\"num\">1</td>\s*<td class=\"num\">1 / 10",
+                     conditions), conditions
+    assert re.search(r"plain</td><td class=\"num\">1</td><td class=\"num\">0</td>", conditions)
+    quality = html.split('id="quality"', 1)[1].split("</ul>", 1)[0]
+    assert "&lt; 200 ms): <strong>2</strong>" in quality and f"#{sa.id}" in quality
+    assert "(catch trials): <strong>1</strong>" in quality
+    assert "other studies here): <strong>1</strong>" in quality
+    # links ready to paste, with Prolific's placeholders and the completion code
+    assert "/study/study3?PROLIFIC_PID={{%PROLIFIC_PID%}}&amp;STUDY_ID={{%STUDY_ID%}}" in html
+    assert 'value="C3RATIO5"' in html
+
+    listing = client.get("/researcher/studies/study3/participants").get_data(as_text=True)
+    assert "a" * 24 in listing and "30 / 30" in listing and "0 / 30" in listing
+    person = client.get(f"/researcher/studies/study3/participants/{sa.id}").get_data(as_text=True)
+    assert person.count("<tr") == 31 and "response_percent" in person and 'class="flag"' in person
+    assert client.get(f"/researcher/studies/study3/participants/{sa.id + 100}").status_code == 404
+    png = client.get("/researcher/studies/study3/progress.png")
+    assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_participant_list_is_paginated(app, client, auth):
+    study = study3()
+    db.session.execute(db.insert(ParticipantSession), [
+        {"study_id": study.id, "token": f"tok{i:04d}xxxxxxxx", "platform": "direct", "study_version": 1,
+         "plan": []} for i in range(120)])
+    db.session.commit()
+    auth.login()
+    first = client.get("/researcher/studies/study3/participants").get_data(as_text=True)
+    assert "Page 1 of 3" in first and first.count('participants/') >= 50
+    last = client.get("/researcher/studies/study3/participants?page=3").get_data(as_text=True)
+    assert "Page 3 of 3" in last and len(re.findall(r"<tr><td><a ", last)) == 20
+    assert "Page 3 of 3" in client.get("/researcher/studies/study3/participants?page=99").get_data(as_text=True)
+
+
+def test_results_page_recomputes_the_analysis(app, client, auth):
+    app.config["DASHBOARD_N_BOOT"] = 50
+    auth.login()
+    empty = client.get("/researcher/studies/study3/results").get_data(as_text=True)
+    assert 'id="no-results"' in empty and "no completed participants" in empty
+    for i in range(4):
+        token = enter(client)
+        answer_all(client, token, percent_for=lambda item, i=i: 20.0 + 10 * i + item["index"] % 7)
+        assert client.post(f"/api/sessions/{token}/complete").status_code == 200
+    html = client.get("/researcher/studies/study3/results").get_data(as_text=True)
+    assert html.count('src="data:image/png;base64,') == 3  # the same figures as `flask analyze --out`
+    assert "<h2>mlae.csv</h2>" in html and "<h2>participants.csv</h2>" in html
+    assert "MLAE" in html
+
+
+def test_open_pause_close_from_the_cli(app, client, runner):
+    assert runner.invoke(args=["studies", "pause", "study3"]).output.strip() == "study3: paused"
+    assert runner.invoke(args=["studies", "pause", "study3"]).output.strip() == "study3 is paused already"
+    page = client.get("/study/study3").get_data(as_text=True)
+    assert "Not accepting participants" in page
+    assert runner.invoke(args=["studies", "open", "study3"]).exit_code == 0
+    assert client.get("/study/study3").status_code == 303
+    assert runner.invoke(args=["studies", "close", "nope"]).exit_code != 0
+    assert runner.invoke(args=["studies", "close", "study3", "--by", "nobody"]).exit_code != 0
+    assert [e.action for e in db.session.scalars(db.select(StudyEvent).order_by(StudyEvent.id))] == [
+        "paused", "open"]
+
+
+def test_a_running_session_finishes_after_a_pause(app, client, auth):
+    token = enter(client)
+    auth.login()
+    client.post("/researcher/studies/study3/status", data={"status": "paused"})
+    answer_all(client, token)
+    assert client.post(f"/api/sessions/{token}/complete").get_json()["status"] == "completed"
+
+
+def test_researcher_watches_progress_pauses_and_downloads(app, client, auth, live_server, page, tmp_path):
+    page.goto(f"{live_server}/researcher/studies/study3/")
+    expect(page).to_have_url(re.compile(r"/researcher/login"))
+    page.get_by_label("Username").fill("ada")
+    page.get_by_label("Password").fill("correct horse")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name=re.compile("study3"))).to_be_visible()
+    expect(page.locator("#n-started")).to_have_text("0")
+
+    # A simulated participant works through the JSON API; the researcher reloads and sees each step.
+    token = enter(client, PROLIFIC_PID="c" * 24, STUDY_ID="s", SESSION_ID="x")
+    answer_surveys(client, token, demographics=DEMOGRAPHICS)
+    page.reload()
+    expect(page.locator("#n-started")).to_have_text("1")
+    expect(page.locator('[data-step="consented"]')).to_have_text("1")
+    expect(page.locator('[data-step="finished"]')).to_have_text("0")
+    answer_all(client, token)
+    assert client.post(f"/api/sessions/{token}/complete").status_code == 200
+    page.reload()
+    expect(page.locator("#n-completed")).to_have_text("1")
+    expect(page.locator('[data-step="redirected"]')).to_have_text("1")
+    assert page.locator("img.plot").evaluate("img => img.complete && img.naturalWidth > 0")
+
+    # Pause from the page: a new participant gets the polite page, and the change is logged with who.
+    page.get_by_role("button", name="Pause study").click()
+    expect(page.locator("#study-status")).to_have_text("paused")
+    expect(page.locator("#events")).to_contain_text("open → paused")
+    expect(page.locator("#events")).to_contain_text("ada")
+    newcomer = page.context.new_page()
+    newcomer.goto(f"{live_server}/study/study3")
+    expect(newcomer.get_by_role("heading", name="Not accepting participants")).to_be_visible()
+    newcomer.close()
+    assert study3().status == "paused"
+
+    # Download the CSV the page links to.
+    with page.expect_download() as info:
+        page.get_by_role("link", name="trials.csv").click()
+    path = tmp_path / "trials.csv"
+    info.value.save_as(path)
+    rows = list(csv.DictReader(io.StringIO(path.read_text())))
+    assert len(rows) == 30 and {r["prolific_pid"] for r in rows} == {"c" * 24}
+
+    page.get_by_role("button", name="Open study").click()
+    expect(page.locator("#study-status")).to_have_text("open")

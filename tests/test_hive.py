@@ -1,0 +1,317 @@
+"""HIVE task types: manifest import (good and every bad case), plans (balance, randomised and recorded option
+order, hidden labels, preview), validation and scoring per task, trials stored once through the API, exports and
+`flask analyze` on a study."""
+import csv
+import json
+import random
+import uuid
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from server.db import db
+from server.models import Stimulus, Trial
+from server.studies import get_study
+from server.tasks import registry
+from server.tasks.base import ConfigError, ResponseError
+from server.tasks.hive_demo import write_demo
+from tests.helpers import enter
+
+ROW = {"image_id": "bird-1", "photo": "photo.png", "ground_truth": "2", "model_correct": "true",
+       "candidate1_rank": "3", "candidate1_explanation": "e1.png", "candidate2_rank": "1",
+       "candidate2_explanation": "e2.png", "candidate3_rank": "2", "candidate3_explanation": "e3.png",
+       "candidate4_rank": "4", "candidate4_explanation": "e4.png"}
+
+
+@pytest.fixture
+def images(tmp_path):
+    folder = tmp_path / "images"
+    folder.mkdir()
+    for n, name in enumerate(["photo.png", "e1.png", "e2.png", "e3.png", "e4.png", "m2.png", "root.png"]):
+        Image.new("RGB", (8, 8), (n * 30, 0, 0)).save(folder / name)
+    (folder / "notes.txt").write_text("not an image")
+    return folder
+
+
+def write(path: Path, rows):
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def run_import(runner, slug, manifest, images):
+    return runner.invoke(args=["stimuli", "import", slug, str(manifest), "--images", str(images)])
+
+
+def count(slug):
+    return db.session.scalar(db.select(db.func.count(Stimulus.id)).filter_by(study_id=get_study(slug).id))
+
+
+def test_demo_studies_are_generated_on_sync(app):
+    for slug in ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree"):
+        assert count(slug) == 14  # 12 test photos (6 correct, 6 incorrect) + 2 preview examples
+
+
+def test_good_manifest_imports_with_labels_and_similarity(app, runner, images, tmp_path):
+    rows = [{**ROW, "candidate2_label": "Cardinal", "candidate2_explanation": "e2.png;m2.png",
+             "candidate2_similarity": "3.5;1.25", "preview": "no"},
+            {**ROW, "image_id": "bird-2", "ground_truth": "1", "model_correct": "0", "candidate2_label": "",
+             "candidate2_explanation": "e2.png", "candidate2_similarity": "", "preview": "yes"}]
+    before = count("hive-distinction")
+    result = run_import(runner, "hive-distinction", write(tmp_path / "m.csv", rows), images)
+    assert result.exit_code == 0, result.output
+    assert count("hive-distinction") == before + 2
+    study_id = get_study("hive-distinction").id
+    stim = db.session.scalars(db.select(Stimulus).filter_by(key="bird-1", study_id=study_id)).one()
+    by_number = {c["candidate"]: c for c in stim.params["candidates"].values()}
+    assert by_number[2]["label"] == "Cardinal" and by_number[2]["similarity"] == [3.5, 1.25]
+    assert len(by_number[2]["explanation"]) == 2 and by_number[2]["rank"] == 1
+    assert sorted(stim.params["candidates"]) == ["a", "b", "c", "d"]
+    assert stim.params["model_correct"] is True and not stim.practice
+    assert db.session.scalars(db.select(Stimulus).filter_by(key="bird-2")).one().practice
+
+
+BAD = [
+    ({"candidate3_rank": "1"}, "candidate1_rank", "ranks must be 1, 2, 3 and 4"),
+    ({"candidate3_rank": "5"}, "candidate1_rank", "ranks must be 1, 2, 3 and 4"),
+    ({"candidate3_rank": "two"}, "candidate3_rank", "integer 1–4"),
+    ({"ground_truth": "7"}, "ground_truth", "candidate number"),
+    ({"ground_truth": "0", "model_correct": "false"}, "ground_truth", "among the four"),
+    ({"model_correct": "false"}, "model_correct", "rank 1"),
+    ({"ground_truth": "1"}, "model_correct", "rank 3"),
+    ({"model_correct": "maybe"}, "model_correct", "true or false"),
+    ({"photo": "missing.png"}, "photo", "not found"),
+    ({"photo": "notes.txt"}, "photo", "not a PNG"),
+    ({"photo": "../images/photo.png/../../x.png"}, "photo", "outside"),
+    ({"candidate4_explanation": ""}, "candidate4_explanation", "file name is required"),
+    ({"candidate1_similarity": "0.5;0.7"}, "candidate1_similarity", "2 score(s) for 1 explanation"),
+    ({"candidate1_similarity": "high"}, "candidate1_similarity", "numbers separated"),
+    ({"image_id": ""}, "image_id", "id of 1–100"),
+    ({"preview": "sometimes"}, "preview", "true or false"),
+]
+
+
+@pytest.mark.parametrize("change,column,message", BAD)
+def test_bad_rows_are_refused_naming_row_and_column(app, runner, images, tmp_path, change, column, message):
+    before = count("hive-distinction")
+    base = {**ROW, "candidate1_similarity": "", "preview": ""}
+    rows = [{**base, "image_id": "fine"}, {**base, **change}]
+    result = run_import(runner, "hive-distinction", write(tmp_path / "m.csv", rows), images)
+    assert result.exit_code != 0
+    assert f"row 2, column {column}: " in result.output and message in result.output, result.output
+    assert "row 1" not in result.output
+    assert count("hive-distinction") == before  # nothing partly imported
+
+
+def test_whole_manifest_problems_are_refused(app, runner, images, tmp_path):
+    missing = {k: v for k, v in ROW.items() if k != "candidate4_rank"}
+    result = run_import(runner, "hive-distinction", write(tmp_path / "m.csv", [missing]), images)
+    assert "missing column 'candidate4_rank'" in result.output
+    extra = write(tmp_path / "m.csv", [{**ROW, "candidate5_rank": "5"}])
+    result = run_import(runner, "hive-distinction", extra, images)
+    assert "unknown column 'candidate5_rank'" in result.output
+    # ProtoTree needs its node prototypes
+    result = run_import(runner, "hive-prototree", write(tmp_path / "m.csv", [ROW]), images)
+    assert "missing column 'node_root'" in result.output
+    result = run_import(runner, "hive-distinction", write(tmp_path / "m.csv", [ROW, ROW]), images)
+    assert "row 2: stimulus id 'bird-1' repeats row 1" in result.output
+
+
+def test_agreement_accepts_ground_truth_outside_the_four(app, runner, images, tmp_path):
+    row = {**ROW, "ground_truth": "0", "model_correct": "false"}
+    result = run_import(runner, "hive-agreement", write(tmp_path / "m.csv", [row]), images)
+    assert result.exit_code == 0, result.output
+
+
+def test_prototree_manifest(app, runner, images, tmp_path):
+    row = {**ROW, "node_root": "root.png", "node_present": "e1.png", "node_absent": "e2.png", "path": ""}
+    result = run_import(runner, "hive-prototree", write(tmp_path / "m.csv", [row]), images)
+    assert result.exit_code == 0, result.output
+    stim = db.session.scalars(db.select(Stimulus).filter_by(key="bird-1")).one()
+    assert set(stim.params["nodes"]) == {"root", "present", "absent"} and stim.params["path"] is None
+
+
+def specs(task, tmp_path, method="gradcam"):
+    """The demo set as stored stimuli (parsed by the task itself)."""
+    from server.manifests import ManifestFiles, read_manifest
+    manifest = write_demo(task.id, method, tmp_path / task.id)
+    files = ManifestFiles(manifest.parent)
+    allowed = (*task.manifest_required, *task.manifest_optional)
+    return [task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {}) for row in read_manifest(manifest)]
+
+
+def test_plan_is_balanced_randomised_and_hides_answers(app, tmp_path):
+    task = registry().get("hive-distinction")
+    params = task.parse_params({})
+    stimuli = specs(task, tmp_path)
+    orders = set()
+    for seed in range(20):
+        plan = task.build_plan_from(params, stimuli, random.Random(seed))
+        by_key = {s.key: s.params for s in stimuli}
+        assert len(plan) == 10
+        assert sum(by_key[item.stimulus_id]["model_correct"] for item in plan) == 5
+        for item in plan:
+            assert [o["key"] for o in item.extra["options"]] == item.extra["presented"]["options"]
+            assert all(o["label"] is None for o in item.extra["options"])  # labels hidden by default
+            assert "rank" not in json.dumps(item.extra["options"]) and "ground_truth" not in json.dumps(item.extra)
+            orders.add(tuple(item.extra["presented"]["options"]))
+        assert [e["model_correct"] for e in plan[0].extra["preview"]] == [True, False]
+    assert len(orders) > 12  # option order really varies between trials
+    shown = task.build_plan_from(task.parse_params({"show_labels": True}), stimuli, random.Random(1))
+    assert all(o["label"] for item in shown for o in item.extra["options"])
+
+
+def test_plan_refuses_what_the_study_cannot_give(app, tmp_path):
+    task = registry().get("hive-distinction")
+    stimuli = specs(task, tmp_path)
+    with pytest.raises(ConfigError, match="needs 10 correct and 0 incorrect"):
+        task.build_plan_from(task.parse_params({"correct_share": 1.0}), stimuli, random.Random(0))
+    with pytest.raises(ConfigError, match="preview"):
+        task.build_plan_from(task.parse_params({}), [s for s in stimuli if not s.practice], random.Random(0))
+    plan = task.build_plan_from(task.parse_params({"preview": False, "n_trials": 4, "correct_share": 0.25}),
+                                [s for s in stimuli if not s.practice], random.Random(0))
+    assert len(plan) == 4 and "preview" not in plan[0].extra
+    for bad in ({"method": "lime"}, {"n_trials": 0}, {"correct_share": 2}, {"show_labels": "yes"},
+                {"similarity_ratings": True}, {"dataset": "COCO"}, {"colour": 1}):
+        with pytest.raises(ConfigError):
+            task.parse_params(bad)
+
+
+def stim(ranks=(3, 1, 2, 4), truth=2, similarity=None):
+    letters = "dcab"  # candidate k is shown as letters[k - 1]
+    return {"ground_truth": truth, "model_correct": truth != 0 and ranks[truth - 1] == 1,
+            "candidates": {letters[k - 1]: {"candidate": k, "rank": ranks[k - 1], "explanation": ["x"],
+                                            "label": None, "similarity": similarity} for k in range(1, 5)}}
+
+
+def test_agreement_scoring(app):
+    task = registry().get("hive-agreement")
+    right, wrong = stim(truth=2), stim(truth=1)  # the prediction (candidate 2) is right / wrong
+    assert task.score(right, task.validate_response({"confidence": 2}, {})) == {
+        "judged_correct": 1, "correct": 1, "model_similarity": None}
+    assert task.score(wrong, {"confidence": 2})["correct"] == 0  # believed a wrong prediction
+    assert task.score(wrong, {"confidence": 3})["correct"] == 1
+    scored = task.score(stim(similarity=[2.5, 0.5]), {"confidence": 4, "similarity": [3, 1]})
+    assert scored["model_similarity"] == [2.5, 0.5] and scored["correct"] == 0
+    for bad, where in (({"confidence": 5}, "response.confidence"), ({"confidence": True}, "response.confidence"),
+                       ({"confidence": 1, "similarity": [0]}, "response.similarity"),
+                       ({"confidence": 1, "choice": "a"}, "response"), ([1], "response")):
+        with pytest.raises(ResponseError) as exc:
+            task.validate_response(bad, {})
+        assert exc.value.field == where
+
+
+def test_distinction_and_output_prediction_scoring(app):
+    distinction, output = registry().get("hive-distinction"), registry().get("hive-output-prediction")
+    s = stim(ranks=(3, 1, 2, 4), truth=3)  # the model predicts candidate 2 ("c"); the truth is candidate 3 ("a")
+    assert distinction.score(s, {"choice": "a", "confidence": 5})["correct"] == 1
+    assert distinction.score(s, {"choice": "c", "confidence": 5})["correct"] == 0
+    assert output.score(s, {"choice": "c", "confidence": 1})["correct"] == 1
+    assert output.score(s, {"choice": "a", "confidence": 1})["correct"] == 0
+    for bad in ({"choice": "e", "confidence": 3}, {"choice": "a", "confidence": 0}, {"choice": "a"}):
+        with pytest.raises(ResponseError):
+            distinction.validate_response(bad, {})
+
+
+def test_prototree_scoring(app):
+    task = registry().get("hive-prototree")
+    s = stim(ranks=(3, 1, 2, 4), truth=3)  # leaf 3 = absent, present
+    assert task.score(s, task.validate_response({"decisions": ["absent", "present"], "confidence": 2}, {})) == {
+        "choice": "a", "correct": 1}
+    assert task.score(s, {"decisions": ["present", "absent"], "confidence": 2})["correct"] == 0
+    with pytest.raises(ResponseError, match="present"):
+        task.validate_response({"decisions": ["present"], "confidence": 2}, {})
+
+
+def test_trial_row_exposes_every_option_and_its_order(app):
+    task = registry().get("hive-distinction")
+    s = stim(ranks=(3, 1, 2, 4), truth=3)
+    presented = {"options": ["b", "a", "d", "c"], "labels_shown": False}  # candidates 4, 3, 1, 2
+    row = task.trial_row(s, {"choice": "a", "confidence": 4}, {"choice": "a", "correct": 1}, presented)
+    assert [row[f"option_{p}"] for p in range(1, 5)] == [4, 3, 1, 2]
+    assert [row[f"option_{p}_rank"] for p in range(1, 5)] == [4, 2, 3, 1]
+    assert (row["choice_candidate"], row["choice_position"], row["choice_rank"], row["correct"]) == (3, 2, 2, 1)
+    assert (row["predicted_candidate"], row["ground_truth"], row["model_correct"]) == (2, 3, 0)
+    assert set(row) == {c.name for c in task.trial_columns}
+
+
+def answer_everything(client, slug, respond):
+    """One participant through the API: every survey, then every trial with respond(item)."""
+    token = enter(client, slug)
+    state = client.get(f"/api/sessions/{token}").get_json()
+    answers = {"consent": {"agreed": True}, "hive_demographics": {"ml_experience": 3},
+               "hive_tradeoff": {"low_risk": 66, "medium_risk": 68, "high_risk": 71, "reason": "risk"},
+               "hive_feedback": {}}
+    for n in (1, 2, 3):
+        answers[f"hive_understanding_{n}"] = {"understanding": n + 1}
+    for name in ["consent", *state["surveys"]]:
+        assert client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers[name]}).status_code == 200
+    for item in state["plan"]:
+        body = {"trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
+                "response": respond(item), "rt_ms": 900}
+        assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 201
+        assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 200  # a retry: stored once
+    assert client.post(f"/api/sessions/{token}/complete", json={}).status_code == 200
+    return token
+
+
+def test_api_cohort_export_and_flask_analyze(app, client, runner, tmp_path):
+    rng = random.Random(5)
+    for _ in range(6):
+        answer_everything(client, "hive-distinction",
+                          lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3})
+    assert db.session.scalar(db.select(db.func.count(Trial.id))) == 60
+    token = enter(client, "hive-distinction")
+    bad = client.post(f"/api/sessions/{token}/trials", json={
+        "trial_id": str(uuid.uuid4()), "trial_index": 0,
+        "stimulus_id": client.get(f"/api/sessions/{token}").get_json()["plan"][0]["stimulus_id"],
+        "response": {"choice": "z", "confidence": 3}})
+    assert bad.status_code == 422 and bad.get_json()["field"] == "response.choice"
+
+    result = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "Table 2 (distinction)" in result.output and "Interpretability–accuracy tradeoff" in result.output
+    for name in ("accuracy.csv", "per_participant.csv", "report.md", "accuracy.png", "tradeoff.png",
+                 "understanding.png"):
+        assert (tmp_path / "out" / name).stat().st_size > 0
+    data = json.loads(runner.invoke(args=["analyze", "hive-distinction", "--format", "json"]).output)
+    acc = {r["condition"]: r for r in data["accuracy"]}
+    assert acc["all"]["n"] == 6 and data["meta"]["chance"] == 25.0
+    trade = {r["risk"]: r for r in data["tradeoff"]}
+    assert trade["high"]["mean_gain"] == 11.0  # 71 − 60 for everyone
+    und = {r["point"]: r for r in data["understanding"]}
+    assert und["after score"]["mean"] == 4.0
+    # the accuracy agrees with the stored scores
+    stored = [t.score["correct"] for t in db.session.scalars(db.select(Trial))]
+    assert acc["all"]["mean"] == pytest.approx(100 * sum(stored) / len(stored))
+
+
+def test_analyze_without_participants_says_so(app, runner):
+    result = runner.invoke(args=["analyze", "hive-agreement"])
+    assert result.exit_code != 0 and "no completed participants" in result.output
+
+
+def test_agreement_similarity_ratings_reach_the_report(app, client, runner):
+    for _ in range(3):
+        answer_everything(client, "hive-agreement", lambda item: {
+            "confidence": 2, "similarity": [(i % 4) + 1 for i in range(len(item["options"][0]["explanation"]))]})
+    data = json.loads(runner.invoke(args=["analyze", "hive-agreement", "--format", "json"]).output)
+    assert {r["method"] for r in data["similarity"]} == {"pearson", "spearman"}
+    assert data["similarity"][0]["n"] == 3 * 10 * 2  # participants × photos × matches
+    acc = {r["condition"]: r for r in data["accuracy"]}
+    assert acc["incorrect"]["judged_correct_percent"] == 100.0 and acc["incorrect"]["mean"] == 0.0
+    assert acc["correct"]["published_mean"] == 73.2  # the demo study compares with HIVE's ProtoPNet CUB row
+
+
+def test_stimuli_export_gives_models_the_photos(app, runner, tmp_path):
+    result = runner.invoke(args=["stimuli", "export", "hive-distinction", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    with open(tmp_path / "manifest.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 12  # the test photos; previews only with --include-practice
+    assert {r["model_correct"] for r in rows} == {"True", "False"}
+    assert all(r["ground_truth"] in "1234" and r["predicted_candidate"] in "1234" for r in rows)
+    assert (tmp_path / rows[0]["file"]).read_bytes()[:3] == b"\xff\xd8\xff"  # the JPEG photo itself
