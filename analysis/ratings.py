@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from ._checks import check_ci, check_frame, check_positive_int
 from .inference import two_sample_t
+from .tables import write_tables
 from .report import _clean
 
 __all__ = ["RatingsReport", "agreement", "likert_plot", "rating_distribution", "ratings_json", "ratings_report",
@@ -376,12 +377,7 @@ def write_ratings(report: RatingsReport, out_dir: Path) -> list[Path]:
         The files written.
     """
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in CSV_TABLES:
-        path = out_dir / f"{name}.csv"
-        report.tables[name].to_csv(path, index=False)
-        written.append(path)
+    written = write_tables(report.tables, CSV_TABLES, out_dir)
     (out_dir / "report.txt").write_text(ratings_text(report), encoding="utf-8")
     written.append(out_dir / "report.txt")
     return written + [likert_plot(report, out_dir / "likert.png")]

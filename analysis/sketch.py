@@ -22,6 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import check_ci, check_frame, check_positive_int
+from .tables import write_tables
 
 GUESSES = ("guess_1", "guess_2", "guess_3")
 KEYS = ("observer", "sketch_id", "concept", "abstraction_level", "producer")
@@ -502,20 +503,17 @@ def sketch_json(report: SketchReport) -> dict[str, Any]:
 
 def write_sketch(report: SketchReport, out_dir) -> list:
     """CSV tables, report.md and accuracy_by_level.png into `out_dir`; returns the paths written."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    # The Figure API, not pyplot: the dashboard draws this inside server threads, and pyplot's state is global.
     from pathlib import Path
 
+    from matplotlib.figure import Figure
+
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in CSV_TABLES:
-        report.tables[name].to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
+    written = write_tables(report.tables, CSV_TABLES, out)
     (out / "report.md").write_text("# Sketch recognition\n\n```\n" + sketch_text(report) + "```\n", encoding="utf-8")
     written.append(out / "report.md")
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    fig = Figure(figsize=(10, 4))
+    axes = fig.subplots(1, 2, sharey=True)
     acc = report.tables["accuracy"]
     for ax, measure in zip(axes, ("top1", "top3")):
         for (observer, producer), group in acc.groupby(["observer", "producer"]):
@@ -532,6 +530,5 @@ def write_sketch(report: SketchReport, out_dir) -> list:
     axes[1].legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "accuracy_by_level.png", dpi=120)
-    plt.close(fig)
     written.append(out / "accuracy_by_level.png")
     return written

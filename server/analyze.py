@@ -26,7 +26,7 @@ import math
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 import pandas as pd
@@ -164,12 +164,8 @@ class RatioEstimationAnalyzer:
     def write(self, report, out_dir: Path) -> list[Path]:
         from analysis.figures import write_figures
         from analysis.report import format_markdown
-        out_dir.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in CSV_TABLES:
-            path = out_dir / f"{name}.csv"
-            report.tables[name].to_csv(path, index=False)
-            written.append(path)
+        from analysis.tables import write_tables
+        written = write_tables(report.tables, CSV_TABLES, out_dir)
         (out_dir / "report.md").write_text(format_markdown(report), encoding="utf-8")
         written.append(out_dir / "report.md")
         return written + write_figures(report, out_dir)

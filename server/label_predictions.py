@@ -36,8 +36,8 @@ import pyarrow.parquet as pq
 from . import vocabulary as vocab
 from .db import db
 from .models import LabelPrediction, ModelRun, Prediction, Stimulus
-from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, OBSERVER_LENGTH, ImportRefused, Problems,
-                          _file_kind, _numbers, _text)
+from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, ImportRefused, Problems, _file_kind, _numbers, _text,
+                          check_run_options)
 from .studies import get_study
 
 REQUIRED = ("stimulus_id", "label_id")
@@ -251,12 +251,7 @@ def import_label_predictions(slug: str, path: Path, observer: str, run: int | No
     if "vocabulary" not in study.config["task"]:
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has no label vocabulary: "
                             "use `flask import-predictions`")
-    if not observer.strip() or len(observer) > OBSERVER_LENGTH:
-        raise ImportRefused(f"--observer must be 1–{OBSERVER_LENGTH} characters")
-    if condition is not None and len(condition) > CONDITION_LENGTH:
-        raise ImportRefused(f"--condition must be at most {CONDITION_LENGTH} characters")
-    if run is not None and not 0 <= run <= MAX_RUN:
-        raise ImportRefused("--run must be a whole number from 0")
+    check_run_options(observer, run, condition)
     try:
         importer = LabelImporter(study, observer, run, condition, top_k, replace, path.name)
         for batch in _batches(path):

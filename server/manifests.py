@@ -57,6 +57,15 @@ class ManifestFiles:
         return sha
 
 
+def write_manifest(path: Path, rows: list[dict[str, object]]) -> Path:
+    """Write `rows` as a CSV manifest (header from the first row); used by the demo generators."""
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
 def read_manifest(path: Path) -> list[dict[str, str]]:
     """Rows of a CSV (with header) or JSON (a list of flat objects) manifest, every value as text."""
     try:

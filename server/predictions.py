@@ -545,6 +545,16 @@ class Importer:
             f", replacing {replaced:,} earlier import{'s' if replaced > 1 else ''}" if replaced else "")
 
 
+def check_run_options(observer: str, run: int | None, condition: str | None) -> None:
+    """The options every prediction import shares (this one and `flask import-label-predictions`)."""
+    if not observer.strip() or len(observer) > OBSERVER_LENGTH:
+        raise ImportRefused(f"--observer must be 1–{OBSERVER_LENGTH} characters")
+    if condition is not None and len(condition) > CONDITION_LENGTH:
+        raise ImportRefused(f"--condition must be at most {CONDITION_LENGTH} characters")
+    if run is not None and not 0 <= run <= MAX_RUN:
+        raise ImportRefused("--run must be a whole number from 0")
+
+
 def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int | None = None,
                        condition: str | None = None, replace: bool = False) -> Importer:
     """Import one file in one transaction; raise ImportRefused (after rolling back) if anything is wrong."""
@@ -554,12 +564,7 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
     if "vocabulary" in study.config.get("task", {}):  # models answer sketch studies with labels, not percents
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has a label vocabulary: "
                             "use `flask import-label-predictions`")
-    if not observer.strip() or len(observer) > OBSERVER_LENGTH:
-        raise ImportRefused(f"--observer must be 1–{OBSERVER_LENGTH} characters")
-    if condition is not None and len(condition) > CONDITION_LENGTH:
-        raise ImportRefused(f"--condition must be at most {CONDITION_LENGTH} characters")
-    if run is not None and not 0 <= run <= MAX_RUN:
-        raise ImportRefused("--run must be a whole number from 0")
+    check_run_options(observer, run, condition)
     kind = _file_kind(path)
     for typed in (True, False):
         importer = Importer(study, observer, run, condition, unit, replace, path.name)

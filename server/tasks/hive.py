@@ -480,11 +480,7 @@ class HiveAnalyzer:
     def write(self, report, out_dir):
         from analysis.hive import format_hive_markdown
         from analysis.hive_figures import write_hive_figures
-        out_dir.mkdir(parents=True, exist_ok=True)
-        written = []
-        for name in HIVE_CSV_TABLES:
-            path = out_dir / f"{name}.csv"
-            report.tables[name].to_csv(path, index=False)
-            written.append(path)
+        from analysis.tables import write_tables
+        written = write_tables(report.tables, HIVE_CSV_TABLES, out_dir)
         (out_dir / "report.md").write_text(format_hive_markdown(report), encoding="utf-8")
         return [*written, out_dir / "report.md", *write_hive_figures(report, out_dir)]

@@ -7,7 +7,6 @@ test images. Images are small JPEGs drawn with a fixed seed, so the set is ident
 re-syncing stores nothing new (assets are content-addressed)."""
 from __future__ import annotations
 
-import csv
 import io
 import random
 from functools import lru_cache
@@ -15,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw
+
+from ..manifests import write_manifest
 
 SIZE = 160
 SHAPES = ("circle", "square", "triangle", "diamond")
@@ -109,12 +110,7 @@ def write_demo(task_id: str, method: str, out_dir: Path, seed: int = 2022) -> Pa
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         (out_dir / name).write_bytes(data)
-    manifest = out_dir / "manifest.csv"
-    with open(manifest, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return manifest
+    return write_manifest(out_dir / "manifest.csv", rows)
 
 
 @lru_cache(maxsize=8)  # every test app syncs the demo studies: draw each set once per process

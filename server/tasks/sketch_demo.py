@@ -6,13 +6,14 @@ for the benchmark's machine sketches. Two producers differ in hand: "human" (sma
 (straight strokes, SVG), so both image formats go through the import. One full, bold umbrella is a catch trial."""
 from __future__ import annotations
 
-import csv
 import io
 import math
 import random
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+
+from ..manifests import write_manifest
 
 Stroke = list[tuple[float, float]]
 SIZE = 256
@@ -93,9 +94,4 @@ def write_demo(out_dir: Path, seed: int = 7) -> Path:
     (out_dir / "catch-umbrella.png").write_bytes(_png(CONCEPTS[CATCH], 8))
     rows.append({"sketch_id": "catch-umbrella", "image": "catch-umbrella.png", "concept": CATCH,
                  "abstraction_level": len(CONCEPTS[CATCH]), "producer": HUMAN, "catch": "true"})
-    manifest = out_dir / "manifest.csv"
-    with open(manifest, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    return manifest
+    return write_manifest(out_dir / "manifest.csv", rows)

@@ -13,7 +13,6 @@ class evidence of the image; `column` is left out of the manifest, so the task b
 from __future__ import annotations
 
 import colorsys
-import csv
 import io
 import math
 import random
@@ -21,6 +20,8 @@ from functools import cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+
+from ..manifests import write_manifest
 
 SIZE = 96
 N_IMAGES = 100
@@ -96,9 +97,4 @@ def write_demo(out_dir: Path) -> Path:
     for row, png in demo_images():
         (out_dir / row["file"]).write_bytes(png)
         rows.append(row)
-    manifest = out_dir / "manifest.csv"
-    with open(manifest, "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-    return manifest
+    return write_manifest(out_dir / "manifest.csv", rows)
