@@ -2,7 +2,7 @@
 
 Measured on 2 cores (docs/operations.md): the participant API is CPU-bound Python, so a worker per core plus one
 keeps every core busy while another waits on PostgreSQL, and a few threads per worker overlap the database round
-trips without much GIL contention. gthread keeps idle keep-alive connections in a poller, not in threads, so 1,000
+trips (3 × 4 did better than 2 × 8 in our runs; both were noisy). gthread keeps idle keep-alive connections in a poller, not in threads, so 1,000
 participants do not need 1,000 threads. Each worker's SQLAlchemy pool holds one connection per thread
 (server/config.py reads GUNICORN_THREADS), so PostgreSQL sees workers × threads connections at most."""
 import multiprocessing
@@ -19,5 +19,5 @@ timeout = 30
 graceful_timeout = 20
 # gunicorn 27's control socket lives at one path per user (~/.gunicorn): two servers on a machine would fight over it.
 control_socket_disable = True
-# One line per request costs ~10 % of a save's CPU; STUDYHIVE_ACCESS_LOG=0 turns it off (the load benchmark does).
+# One line per request to stdout; STUDYHIVE_ACCESS_LOG=0 turns it off (the load benchmark does).
 accesslog = "-" if os.environ.get("STUDYHIVE_ACCESS_LOG", "1") != "0" else None

@@ -91,7 +91,9 @@ def results(slug, token):
 def stimulus(slug, key):
     study = get_study(slug)
     task = study and registry().get(study.task_type)
-    stim = task and db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
+    # Keys are printable ids; anything else (a NUL byte PostgreSQL would refuse) cannot name a stimulus.
+    stim = task and key.isprintable() and db.session.scalars(
+        db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
     if not stim:
         abort(404)
     rendered = task.render_stimulus(stim.key, stim.params)

@@ -110,6 +110,7 @@ def test_bad_entry_links(client):
     assert placeholder.status_code == 400 and b"PROLIFIC_PID" in placeholder.data
     assert client.get("/study/study3/s/not-a-token").status_code == 404
     assert client.get("/stimuli/study3/t9-s1-t2-v0.svg").status_code == 404
+    assert client.get("/stimuli/study3/t1-s10-t56-v0%00").status_code == 404
     assert snapshot() == (0, 0, 0)
 
 

@@ -1,0 +1,203 @@
+"""The production setup under test: a fresh PostgreSQL database, gunicorn with gunicorn.conf.py, and the checks."""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import sqlalchemy as sa
+from flask_migrate import upgrade
+
+from server import create_app
+from server.config import PROJECT_ROOT, database_url
+from server.db import db
+from server.studies import sync_studies
+
+from ..common import DEFAULT_SERVER, ensure_database
+from .table import Row
+
+DATABASE = "studyhive_load"
+WORKERS = int(os.environ.get("GUNICORN_WORKERS", (os.cpu_count() or 1) + 1))
+THREADS = int(os.environ.get("GUNICORN_THREADS", 4))
+SECONDS_FAULT = float(os.environ.get("LOAD_FAULT_SECONDS", 20))
+
+
+def load_url() -> str:
+    if os.environ.get("BENCH_LOAD_DATABASE_URL"):
+        return database_url(os.environ["BENCH_LOAD_DATABASE_URL"])
+    server = database_url(os.environ.get("TEST_DATABASE_URL") or DEFAULT_SERVER)
+    return sa.engine.make_url(server).set(database=DATABASE).render_as_string(hide_password=False)
+
+
+def fresh_database(url: str | None = None) -> str:
+    """Drop and recreate the load database, migrate it as `flask db upgrade` does, and load studies/."""
+    url = url or load_url()
+    target = sa.engine.make_url(url)
+    admin = sa.create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{target.database}" WITH (FORCE)'))
+    admin.dispose()
+    ensure_database(url)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench-load"})
+    with app.app_context():
+        upgrade(directory=app.config["MIGRATIONS_DIR"])
+        sync_studies(Path(app.config["STUDIES_DIR"]))
+        db.engine.dispose()
+    return url
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """gunicorn (gunicorn.conf.py) on a free loopback port, as `with Server(url) as server:`."""
+
+    def __init__(self, url: str):
+        self.url, self.port = url, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.NamedTemporaryFile(prefix="studyhive-gunicorn-", suffix=".log", delete=False)
+        self.process = None
+
+    def __enter__(self):
+        env = {"GUNICORN_WORKERS": str(WORKERS), "GUNICORN_THREADS": str(THREADS), **os.environ,
+               "DATABASE_URL": self.url, "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0",
+               "GUNICORN_BIND": f"127.0.0.1:{self.port}"}
+        self.process = subprocess.Popen(
+            [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", "server:create_app()"],
+            cwd=PROJECT_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:  # ready once a worker answers the API (404 JSON for a made-up token)
+            try:
+                urllib.request.urlopen(f"{self.base}/api/sessions/ready")
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"gunicorn did not start; see {self.log.name}")
+                time.sleep(0.2)
+        return self
+
+    def __exit__(self, *exc):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=60)
+
+    def describe(self) -> str:
+        return (f"gunicorn {self.base}: {WORKERS} gthread workers × {THREADS} threads, pool {THREADS}+2 per worker "
+                f"(gunicorn.conf.py); log {self.log.name}")
+
+    def busiest_worker(self) -> int:
+        """The worker holding the most sockets (participants' connections): the one whose death hurts most."""
+        def sockets(pid):
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+                return sum(os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:") for fd in fds)
+            except OSError:
+                return -1
+        return max(self.workers(), key=sockets)
+
+    def workers(self) -> list[int]:
+        """Process ids of the master's current workers."""
+        pids = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.process.pid:
+                pids.append(int(stat.parent.name))
+        return pids
+
+    def reset(self):
+        """Empty the participant tables between scenarios (the study and its stimuli stay)."""
+        engine = sa.create_engine(self.url)
+        with engine.begin() as connection:
+            connection.execute(sa.text("TRUNCATE participant_sessions, trials, survey_responses"))
+        engine.dispose()
+
+
+def wait_for_trials(url: str, count: int, deadline: float):
+    """Return once the database holds `count` trials (or at `deadline`, time.monotonic())."""
+    engine = sa.create_engine(url)
+    try:
+        while time.monotonic() < deadline:
+            with engine.connect() as connection:
+                if connection.scalar(sa.text("SELECT count(*) FROM trials")) >= count:
+                    return
+            time.sleep(0.2)
+    finally:
+        engine.dispose()
+
+
+def verify(url: str, tally) -> dict:
+    """Compare what the clients were told with what the database holds."""
+    engine = sa.create_engine(url)
+    with engine.connect() as connection:
+        stored = connection.execute(sa.text(
+            "SELECT s.token, t.trial_index, t.client_trial_id FROM trials t "
+            "JOIN participant_sessions s ON s.id = t.session_id")).all()
+        completed = connection.scalar(sa.text("SELECT count(*) FROM participant_sessions WHERE status = 'completed'"))
+        sessions = connection.scalar(sa.text("SELECT count(*) FROM participant_sessions"))
+    engine.dispose()
+    stored_set = {tuple(r) for r in stored}
+    per_index = {(token, index) for token, index, _ in stored}
+    acked = set(tally.acknowledged)
+    lost = len(acked - stored_set)
+    duplicated = len(stored) - len(per_index) + (len(tally.acknowledged) - len(acked))
+    unacked = len(stored_set - acked)
+    note = f"{len(stored):,} rows, {sessions} sessions"
+    if unacked:
+        note += f", {unacked} stored but never acknowledged (a participant gave up)"
+    return {"lost": lost, "duplicated": duplicated, "completed": completed, "note": note}
+
+
+def pgbench_ceiling(server: Server, seconds: int = 10) -> Row:
+    """The save's SQL (find the session by token, insert the trial ignoring repeats, commit) run by pgbench with as
+    many clients as the app's pools hold (workers × threads), prepared statements as psycopg uses after 5 runs."""
+    engine = sa.create_engine(server.url)
+    with engine.begin() as connection:
+        study_id, stimulus_id = connection.execute(sa.text(
+            "SELECT study_id, id FROM stimuli ORDER BY id LIMIT 1")).one()
+        session_id = connection.scalar(sa.text(
+            "INSERT INTO participant_sessions (study_id, token, platform, study_version, status, started_at, "
+            "last_seen_at, plan) VALUES (:s, 'pgbench-token', 'direct', 1, 'started', now(), now(), '[]') "
+            "RETURNING id"), {"s": study_id})
+    script = f"""\\set n random(1, 2000000000)
+BEGIN;
+SELECT id, study_id, study_version, plan, status, last_seen_at FROM participant_sessions WHERE token = 'pgbench-token';
+INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, practice, response, score, presented,
+  rt_ms, client_time, created_at)
+  VALUES ({session_id}, :n, 'pgbench-' || :client_id || '-' || :n, {stimulus_id}, false, '{{"percent": 42.5}}',
+  '{{"abs_error": 2.5, "log_error": 1.84}}', NULL, 3456, now(), now())
+  ON CONFLICT DO NOTHING RETURNING id;
+COMMIT;
+"""
+    clients = WORKERS * THREADS
+    with tempfile.NamedTemporaryFile("w", suffix=".sql") as fh:
+        fh.write(script)
+        fh.flush()
+        url = sa.engine.make_url(server.url)
+        env = {**os.environ, "PGPASSWORD": url.password or ""}
+        result = subprocess.run(
+            ["pgbench", "-n", "-M", "prepared", "-f", fh.name, "-c", str(clients), "-j", "2", "-T", str(seconds),
+             "-h", url.host or "127.0.0.1", "-p", str(url.port or 5432), "-U", url.username or "postgres",
+             url.database], env=env, capture_output=True, text=True)
+    with engine.begin() as connection:
+        connection.execute(sa.text("DELETE FROM participant_sessions WHERE token = 'pgbench-token'"))
+    engine.dispose()
+    if result.returncode:
+        return Row("pgbench ceiling", clients, 0, seconds, errors=1, note=result.stderr.strip()[-200:])
+    tps = float(re.search(r"tps = ([\d.]+)", result.stdout).group(1))
+    latency = float(re.search(r"latency average = ([\d.]+) ms", result.stdout).group(1))
+    failed = int(re.search(r"number of failed transactions: (\d+)", result.stdout).group(1))
+    return Row("pgbench ceiling (same SQL)", f"{clients} clients", round(tps * seconds), seconds, errors=failed,
+               note=f"latency average {latency:.2f} ms; no HTTP, no Python")

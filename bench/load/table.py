@@ -1,0 +1,62 @@
+"""One row per scenario, printed as a Markdown table."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Row:
+    scenario: str
+    participants: int | str
+    saves: int  # acknowledged trial saves in the measured window
+    seconds: float
+    p50: float | None = None  # ms
+    p95: float | None = None
+    p99: float | None = None
+    retries: int = 0
+    errors: int = 0
+    lost: int | None = None
+    duplicated: int | None = None
+    completed: str = ""
+    note: str = ""
+
+    @property
+    def rate(self) -> float:
+        return self.saves / self.seconds if self.seconds else float("nan")
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.lost and not self.duplicated
+
+    @classmethod
+    def from_tally(cls, name, concurrency, seconds, start, elapsed, tally, check, note=""):
+        first = min(tally.save_times, default=start)  # the window opens with the first acknowledged save
+        in_window = sum(1 for t in tally.save_times if t <= first + seconds)
+        p50, p95, p99 = (np.percentile(tally.save_latencies, [50, 95, 99]) * 1000
+                         if tally.save_latencies else (None, None, None))
+        return cls(name, concurrency, in_window, seconds, p50, p95, p99, tally.retries, len(tally.errors),
+                   check["lost"], check["duplicated"], f"{check['completed']}/{tally.started}",
+                   "; ".join(filter(None, [note, check["note"], *sorted(set(tally.errors))[:3]])))
+
+
+HEADER = ("scenario", "participants", "trial saves", "seconds", "saves/s", "p50 ms", "p95 ms", "p99 ms", "retries",
+          "errors", "lost", "duplicated", "completed", "note")
+
+
+def _cell(value, fmt="{:,.1f}"):
+    return "–" if value is None else fmt.format(value)
+
+
+def print_table(rows: list[Row], out=None):
+    lines = [HEADER] + [(r.scenario, str(r.participants), f"{r.saves:,}", f"{r.seconds:.0f}", f"{r.rate:,.0f}",
+                         _cell(r.p50), _cell(r.p95), _cell(r.p99), str(r.retries), str(r.errors),
+                         _cell(r.lost, "{}"), _cell(r.duplicated, "{}"), r.completed, r.note) for r in rows]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER))]
+    text = []
+    for n, line in enumerate(lines):
+        text.append("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
+        if n == 0:
+            text.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    print("\n".join(text), file=out, flush=True)
