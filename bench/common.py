@@ -77,20 +77,26 @@ class Bench:
                                       .order_by(Stimulus.id).limit(STIMULI_PER_RUN)).all()
         return [r.key for r in rows], [r.id for r in rows]
 
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, "DATABASE_URL": self.url, "STUDYHIVE_STUDIES_DIR": str(self.scratch / "studies"),
+                "SECRET_KEY": "bench", "FLASK_APP": "server"}
+
+    def flask_process(self, command: list[str]) -> subprocess.CompletedProcess:
+        """Run `command` (a flask invocation, possibly wrapped) against the bench database, as a user would."""
+        result = subprocess.run(command, cwd=PROJECT_ROOT, env=self.environment(), capture_output=True, text=True)
+        if result.returncode:
+            raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}")
+        return result
+
     def flask(self, *args: str, python_prelude: str | None = None) -> subprocess.CompletedProcess:
         """Run a `flask` command against the bench database in a fresh process, as a user would."""
-        env = {**os.environ, "DATABASE_URL": self.url, "STUDYHIVE_STUDIES_DIR": str(self.scratch / "studies"),
-               "SECRET_KEY": "bench", "FLASK_APP": "server"}
         if python_prelude:  # e.g. switch a module constant before the CLI runs
             command = [str(PROJECT_ROOT / ".venv/bin/python"), "-c",
                        f"import sys; {python_prelude}; from flask.cli import main; "
                        "sys.argv = ['flask'] + sys.argv[1:]; main()", *args]
         else:
             command = [str(PROJECT_ROOT / ".venv/bin/flask"), *args]
-        result = subprocess.run(command, cwd=PROJECT_ROOT, env=env, capture_output=True, text=True)
-        if result.returncode:
-            raise RuntimeError(f"flask {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
-        return result
+        return self.flask_process(command)
 
 
 def bench_url() -> str:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from server.config import PROJECT_ROOT
 
-from . import import_bench
+from . import analyze_bench, import_bench
 from .common import print_table, setup
 
-BENCHES = [import_bench]
+BENCHES = [import_bench, analyze_bench]
 DEFAULT_SIZES = "1000000,16000000"
 
 

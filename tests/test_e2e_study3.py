@@ -1,6 +1,11 @@
 """A Prolific participant does study3 in headless Chromium: reloads mid-way, loses the network for a few trials,
-and ends with exactly 30 stored trials that match the CSV export and the completion redirect."""
+and ends with exactly 30 stored trials that match the CSV export and the completion redirect; then a model's
+predictions for the same stimuli are imported and `flask analyze` reports both."""
 import csv
+import json
+import math
+
+import pytest
 from playwright.sync_api import expect
 
 from server.db import db
@@ -89,3 +94,27 @@ def test_prolific_participant_completes_study3(app, live_server, page, runner, t
     with open(tmp_path / "participants.csv", newline="") as fh:
         (person,) = csv.DictReader(fh)
     assert (person["status"], person["age"], person["n_trials"]) == ("completed", "29", "30")
+
+    # Issue 3's path on the same data: a model's predictions file for the exported stimuli, imported and analysed.
+    # The model is exactly 2 points off everywhere, so its MLAE is log2(2.125) for every chart type.
+    assert runner.invoke(args=["stimuli", "export", "study3", "--out", str(tmp_path / "stimuli")]).exit_code == 0
+    with open(tmp_path / "stimuli" / "manifest.csv", newline="") as fh:
+        manifest = list(csv.DictReader(fh))
+    with open(tmp_path / "predictions.csv", "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["stimulus_id", "prediction"])
+        writer.writerows((m["stimulus_id"], (float(m["true_percent"]) + 2) / 100) for m in manifest)
+    imported = runner.invoke(args=["import-predictions", "study3", str(tmp_path / "predictions.csv"),
+                                   "--observer", "cnn-2pp", "--unit", "ratio"])
+    assert imported.exit_code == 0 and f"{len(manifest):,} predictions" in imported.output, imported.output
+    report = runner.invoke(args=["analyze", "study3", "--format", "json", "--n-boot", "2000"])
+    assert report.exit_code == 0, report.output
+    data = json.loads(report.stdout)
+    assert data["meta"]["counts"]["analysed"] == 1 and data["meta"]["counts"]["trials_used"] == 25
+    model = [row for row in data["mlae"] if row["label"] == "cnn-2pp"]
+    assert [row["mlae"] for row in model] == pytest.approx([math.log2(2.125)] * 5)
+    human = {row["chart_type"]: row["mlae"] for row in data["mlae"] if row["kind"] == "human"}
+    test_rows = [r for r in rows if r["practice"] == "False"]
+    for chart_type in range(1, 6):  # one participant: the midmean of one answer is that answer
+        errors = [float(r["log_error"]) for r in test_rows if int(r["chart_type"]) == chart_type]
+        assert human[chart_type] == pytest.approx(sum(errors) / len(errors))

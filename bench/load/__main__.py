@@ -16,7 +16,6 @@ import multiprocessing
 import os
 import sys
 import time
-from pathlib import Path
 
 from server.config import PROJECT_ROOT
 

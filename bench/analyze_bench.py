@@ -1,0 +1,95 @@
+"""`flask analyze` at the seed study's scale: wall time and peak memory with each benchmark size of predictions in
+the database (after import_bench the database holds the largest size; smaller ones are made by dropping runs).
+
+The issue's goal: 16 million predictions analysed in under a minute with flat memory, because models are
+aggregated in the database (server/analyze.py), not loaded row by row into pandas."""
+from __future__ import annotations
+
+import random
+import sys
+
+import sqlalchemy as sa
+
+from server import sessions
+from server.db import db
+from server.models import ModelRun, ParticipantSession
+from server.studies import get_study
+from server.tasks.ratio_charts import BarStimulus
+
+from .common import SLUG, Bench, Result, timer
+
+NAME = "flask analyze"
+PARTICIPANTS = 60  # the seed study's cohort size (63 recruited)
+DEMOGRAPHICS = {"gender": "female", "age": 30, "education": "doctorate", "nationality": "Dutch"}
+
+
+def add_cohort(bench: Bench) -> None:
+    """Simulated participants who finish the study through the same code as the JSON API, answering the true
+    percent plus noise that grows with the chart type (roughly the Cleveland–McGill order)."""
+    rng = random.Random(0)
+    with bench.app.app_context():
+        study = get_study(SLUG)
+        if db.session.scalar(db.select(sa.func.count(ParticipantSession.id)).filter_by(study_id=study.id)):
+            return
+        for n in range(PARTICIPANTS):
+            session = sessions.find_or_create(study, {"PROLIFIC_PID": f"bench{n:03d}"}, "bench")
+            sessions.save_survey(session, "consent", {"answers": {"agreed": True}})
+            sessions.save_survey(session, "demographics", {"answers": DEMOGRAPHICS})
+            for item in session.plan:
+                stim = BarStimulus.parse(item["stimulus_id"])
+                judged = min(100.0, max(0.0, stim.true_percent + rng.gauss(0, 2 + stim.chart_type)))
+                sessions.save_trial(session, {"trial_id": f"bench-{n}-{item['index']}", "trial_index": item["index"],
+                                              "stimulus_id": item["stimulus_id"], "response": {"percent": judged}})
+            sessions.complete(session)
+
+
+def keep_predictions(bench: Bench, size: int) -> int:
+    """Drop whole model runs (newest first) until at most `size` predictions remain; return how many remain."""
+    with bench.app.app_context():
+        runs = db.session.execute(db.select(ModelRun.id, ModelRun.n_predictions).order_by(ModelRun.id)).all()
+        kept, drop = 0, []
+        for run_id, n in runs:
+            if kept + n <= size:
+                kept += n
+            else:
+                drop.append(run_id)
+        if drop:
+            db.session.execute(sa.delete(ModelRun).where(ModelRun.id.in_(drop)))  # predictions cascade
+            db.session.commit()
+        return kept
+
+
+def measure(bench: Bench) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of `flask analyze bench --format json` in its own process:
+    a fresh wrapper whose only child is the command, so earlier benchmarks' children do not count."""
+    wrapper = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+               "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    env_flask = [sys.executable, "-m", "flask", "analyze", SLUG, "--format", "json"]
+    with timer() as elapsed:
+        output = bench.flask_process([sys.executable, "-c", wrapper, *env_flask])
+    return elapsed(), int(output.stdout.strip().splitlines()[-1]) / 1024
+
+
+def run(bench: Bench) -> list[Result]:
+    add_cohort(bench)
+    results = []
+    for size in sorted(bench.sizes, reverse=True):
+        rows = keep_predictions(bench, size)
+        seconds, peak_mb = measure(bench)
+        results.append(Result(NAME, "flask analyze (10,000 bootstrap resamples)", rows, seconds,
+                              f"peak memory {peak_mb:,.0f} MB; {PARTICIPANTS} participants",
+                              details={"peak_mb": peak_mb}))
+    return results
+
+
+def summary(results: list[Result]) -> list[str]:
+    lines = []
+    for r in results:
+        if r.rows >= 16_000_000:
+            lines.append(f"analyze at {r.rows:,} predictions: {r.seconds:.0f} s "
+                         f"(goal < 60 s: {'met' if r.seconds < 60 else 'NOT met'}), peak {r.details['peak_mb']:,.0f} MB")
+    if len(results) > 1:
+        low, high = min(results, key=lambda r: r.rows), max(results, key=lambda r: r.rows)
+        lines.append(f"peak memory {low.details['peak_mb']:,.0f} MB at {low.rows:,} vs "
+                     f"{high.details['peak_mb']:,.0f} MB at {high.rows:,} predictions (flat memory goal)")
+    return lines
