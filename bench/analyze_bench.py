@@ -43,6 +43,16 @@ def add_cohort(bench: Bench) -> None:
             sessions.complete(session)
 
 
+RUNS_PER_OBSERVER = 5  # the seed study's "VGG19 / ResNet50, five runs each"
+
+
+def as_observers(bench: Bench) -> None:
+    """import_bench loads its 800 runs under one observer; the seed study's 800 models are observers (architecture
+    × training condition) with five runs each, which is what the analysis aggregates and correlates by."""
+    bench.execute(f"UPDATE model_runs SET observer = 'cnn-' || lpad((run / {RUNS_PER_OBSERVER})::text, 3, '0'), "
+                  f"run = run % {RUNS_PER_OBSERVER} WHERE observer = 'bench'")
+
+
 def keep_predictions(bench: Bench, size: int) -> int:
     """Drop whole model runs (newest first) until at most `size` predictions remain; return how many remain."""
     with bench.app.app_context():
@@ -72,13 +82,19 @@ def measure(bench: Bench) -> tuple[float, float]:
 
 def run(bench: Bench) -> list[Result]:
     add_cohort(bench)
+    as_observers(bench)
     results = []
-    for size in sorted(bench.sizes, reverse=True):
+    for n, size in enumerate(sorted(bench.sizes, reverse=True)):
         rows = keep_predictions(bench, size)
-        seconds, peak_mb = measure(bench)
-        results.append(Result(NAME, "flask analyze (10,000 bootstrap resamples)", rows, seconds,
-                              f"peak memory {peak_mb:,.0f} MB; {PARTICIPANTS} participants",
-                              details={"peak_mb": peak_mb}))
+        # Straight after a bulk import PostgreSQL's first read also writes hint bits on every row; autovacuum does
+        # that soon after an import, so both the first analysis and the steady state are reported.
+        for when in (("straight after the import", "after VACUUM ANALYZE") if n == 0 else ("after VACUUM ANALYZE",)):
+            if when.startswith("after"):
+                bench.execute("VACUUM ANALYZE predictions", "VACUUM ANALYZE model_runs")
+            seconds, peak_mb = measure(bench)
+            results.append(Result(NAME, f"flask analyze, {when}", rows, seconds,
+                                  f"peak memory {peak_mb:,.0f} MB; {PARTICIPANTS} participants; 10,000 resamples",
+                                  details={"peak_mb": peak_mb}))
     return results
 
 

@@ -65,3 +65,26 @@ def test_intra_consistency_needs_two_levels():
     df = pd.DataFrame({"run": 1, "stimulus_id": list("abc"), "abs_error": [1.0, 2, 3]})
     with pytest.raises(ValueError, match="at least 2 levels of 'run'"):
         intra_consistency(df)
+
+
+def test_intra_consistency_all_pairs_at_once_equals_pair_by_pair():
+    """With every run covering every key the pairs come from one correlation matrix; they must equal
+    analysis.pearson pair by pair (r, Fisher-z interval, p), and a run with a missing key falls back to it."""
+    from analysis import pearson
+    rng = np.random.default_rng(3)
+    base = rng.gamma(2.0, 1.0, 12)
+    df = pd.DataFrame([(run, f"s{i}", v + rng.normal(0, 0.2 * run))
+                       for run in range(6) for i, v in enumerate(base)], columns=["run", "stimulus_id", "abs_error"])
+    fast = intra_consistency(df)
+    assert len(fast) == 15
+    wide = df.pivot(index="stimulus_id", columns="run", values="abs_error")
+    for row in fast.itertuples(index=False):
+        ref = pearson(wide[row.a], wide[row.b]).iloc[0]
+        for col in ("r", "ci_low", "ci_high", "p_val"):
+            assert getattr(row, col) == pytest.approx(ref[col], rel=1e-9, abs=1e-12), col
+    gappy = intra_consistency(df[~((df.run == 5) & (df.stimulus_id == "s0"))])
+    assert gappy.loc[(gappy.a == 0) & (gappy.b == 1), "r"].item() == pytest.approx(fast.r.iloc[0])
+    assert gappy.loc[(gappy.a == 0) & (gappy.b == 5), "n"].item() == 11
+    constant = df.assign(abs_error=np.where(df.run == 2, 1.0, df.abs_error))
+    with pytest.raises(ValueError, match="constant"):
+        intra_consistency(constant)
