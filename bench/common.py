@@ -156,13 +156,18 @@ def print_table(results: list[Result], out=None):
         base = by_method.get((r.benchmark, r.baseline, r.rows)) if r.baseline else None
         vs = f"{r.rate / base.rate:.2f}× {r.baseline}" if base else ""
         lines.append((r.benchmark, r.method, f"{r.rows:,}", f"{r.seconds:.1f}", f"{r.rate:,.0f}", vs, r.note))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    print(markdown_table(lines), file=out, flush=True)
+
+
+def markdown_table(lines: list[tuple[str, ...]]) -> str:
+    """Rows of cells (the first is the header) as an aligned Markdown table; every benchmark prints these."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     text = []
     for n, line in enumerate(lines):
         text.append("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
         if n == 0:
             text.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    print("\n".join(text), file=out, flush=True)
+    return "\n".join(text)
 
 
 def remove(path: Path):

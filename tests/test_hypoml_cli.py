@@ -6,29 +6,18 @@ from __future__ import annotations
 import json
 import re
 
-import numpy as np
 import pandas as pd
 import pytest
+
+from tests.hypoml_examples import luminosity_sets
 
 NAMES = ("r_md.csv", "r_mdp.csv", "r_mpd.csv", "r_mpdp.csv")
 
 
 def luminosity_frames(n=200, up=13, down=6):
-    """The paper's average-luminosity pattern (§6): only A3 = R(M+,D+) v. R(M+,D) is significant at 0.05
-    (p ≈ 0.023); A1, A2, A4, A5 have p ≈ 0.11; R(M,D+) equals R(M,D) (A6: p = 1)."""
-    md = np.zeros(n, dtype=int)
-    md[::2] = 1
-    cor, inc = np.flatnonzero(md == 1), np.flatnonzero(md == 0)
-    mpdp, mpd = md.copy(), md.copy()
-    mpdp[inc[:up]] = 1
-    mpdp[cor[:down]] = 0
-    mpd[cor[down:down + up]] = 0
-    mpd[inc[up:up + down]] = 1
-    ids = [f"img{k:03d}" for k in range(n)]
-    truth = np.array(["cat", "dog"])[np.arange(n) % 2]
-    other = np.array(["dog", "cat"])[np.arange(n) % 2]
-    return [pd.DataFrame({"id": ids, "ground_truth": truth, "label": np.where(c == 1, truth, other)})
-            for c in (md, md.copy(), mpd, mpdp)]
+    """The paper's average-luminosity pattern (§6), as the four files' frames in the command's argument order."""
+    sets = luminosity_sets(n, up, down)
+    return [sets[key] for key in ("M,D", "M,D+", "M+,D", "M+,D+")]
 
 
 def write(tmp_path, frames, names=NAMES):

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..common import markdown_table
+
 
 @dataclass
 class Row:
@@ -53,10 +55,4 @@ def print_table(rows: list[Row], out=None):
     lines = [HEADER] + [(r.scenario, str(r.participants), f"{r.saves:,}", f"{r.seconds:.0f}", f"{r.rate:,.0f}",
                          _cell(r.p50), _cell(r.p95), _cell(r.p99), str(r.retries), str(r.errors),
                          _cell(r.lost, "{}"), _cell(r.duplicated, "{}"), r.completed, r.note) for r in rows]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER))]
-    text = []
-    for n, line in enumerate(lines):
-        text.append("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
-        if n == 0:
-            text.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    print("\n".join(text), file=out, flush=True)
+    print(markdown_table(lines), file=out, flush=True)
