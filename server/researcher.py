@@ -14,7 +14,7 @@ from .db import db
 from .export import export_files, snapshot_csv, trial_columns, trial_rows
 from .links import study_links
 from .models import STUDY_STATUSES, ApiToken, ParticipantSession, Researcher, StudyEvent
-from .security import limiter, login_rate_limit
+from .security import login_limit
 from .studies import set_status
 
 bp = Blueprint("researcher", __name__, url_prefix="/researcher")
@@ -29,11 +29,14 @@ def limit_body():
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(login_rate_limit, methods=["POST"], deduct_when=lambda response: response.status_code == 401)
 def login():
     if request.method == "POST":
+        limit = login_limit()
+        if limit.exhausted():  # even a correct password, until the window passes
+            abort(429, description="Too many failed logins from your address; try again later.")
         researcher = auth.check_login(request.form.get("username", ""), request.form.get("password", ""))
         if researcher is None:
+            limit.failed()
             flash("Unknown username or wrong password.")
             return render_template("researcher/login.html", title="Log in"), 401
         session.clear()

@@ -1,21 +1,20 @@
 """Response headers every page gets, CSRF protection for the researcher forms (Flask-WTF), the login rate limit
-(Flask-Limiter) and, behind a reverse proxy, trusting its X-Forwarded-* headers (ProxyFix).
+(the `limits` package) and, behind a reverse proxy, trusting its X-Forwarded-* headers (ProxyFix).
 
 The rate limit counts failed logins per client address in memory: each gunicorn worker process counts on its
 own, so with W workers an address gets at most W × the limit (docs/researchers.md). STUDYHIVE_RATELIMIT_STORAGE
-(a Flask-Limiter storage URI such as redis://host:6379, which needs the redis package) makes the count shared;
-STUDYHIVE_LOGIN_RATE_LIMIT changes the limit.
+(a `limits` storage URI such as redis://host:6379, which needs the redis package) makes the count shared;
+STUDYHIVE_LOGIN_RATE_LIMIT changes the limit. Only the login view asks: `limits` directly rather than
+Flask-Limiter, whose hooks run on every request, participants' trial saves included (docs/operations.md).
 """
 import os
 
-from flask import current_app
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import current_app, request
 from flask_wtf.csrf import CSRFProtect
+from limits import parse_many, storage, strategies
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 csrf = CSRFProtect()
-limiter = Limiter(get_remote_address)
 
 # Scripts only from our own origin; jsPsych plugins set inline style attributes, so styles allow 'unsafe-inline'.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
@@ -27,6 +26,27 @@ LOGIN_RATE_LIMIT = "10 per minute;50 per day"
 
 def login_rate_limit() -> str:
     return current_app.config.get("LOGIN_RATE_LIMIT") or os.environ.get("STUDYHIVE_LOGIN_RATE_LIMIT") or LOGIN_RATE_LIMIT
+
+
+class LoginLimit:
+    """Failed logins per client address in fixed windows (Flask-Limiter's default strategy)."""
+
+    def __init__(self, storage_uri: str):
+        self.limiter = strategies.FixedWindowRateLimiter(storage.storage_from_string(storage_uri))
+
+    def _limits(self):
+        return parse_many(login_rate_limit())
+
+    def exhausted(self) -> bool:
+        return not all(self.limiter.test(limit, "login", request.remote_addr) for limit in self._limits())
+
+    def failed(self) -> None:
+        for limit in self._limits():
+            self.limiter.hit(limit, "login", request.remote_addr)
+
+
+def login_limit() -> LoginLimit:
+    return current_app.extensions["studyhive.login_limit"]
 
 
 def set_headers(response):
@@ -45,8 +65,8 @@ def init_app(app):
     csrf.init_app(app)
     # The participant API is reached by token in the URL, not by cookie, so cross-site forgery has nothing to ride on.
     csrf.exempt(api_bp)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", os.environ.get("STUDYHIVE_RATELIMIT_STORAGE", "memory://"))
-    limiter.init_app(app)
+    app.extensions["studyhive.login_limit"] = LoginLimit(
+        app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("STUDYHIVE_RATELIMIT_STORAGE", "memory://"))
     app.after_request(set_headers)
     # Behind one reverse proxy (nginx, Caddy, a load balancer) the client address (for the login rate limit) and
     # the scheme come from its X-Forwarded-For/-Proto; without a proxy these headers must not be trusted.

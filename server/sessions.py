@@ -73,58 +73,93 @@ def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
     return db.session.scalars(db.select(ParticipantSession).filter_by(study_id=study.id, prolific_pid=pid)).first()
 
 
-def by_token(token: str) -> ParticipantSession | None:
+def unknown_session() -> APIError:
+    return APIError(404, "unknown_session", "no session has this token")
+
+
+def well_formed(token: str) -> bool:
     # Tokens are URL-safe base64; anything else (a NUL byte, which PostgreSQL refuses in text) cannot be one.
-    if not token or len(token) > 64 or not TOKEN.match(token):
+    return bool(token) and len(token) <= 64 and TOKEN.match(token) is not None
+
+
+def by_token(token: str) -> ParticipantSession | None:
+    if not well_formed(token):
         return None
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).first()
 
 
-def stored_indexes(session: ParticipantSession) -> list[int]:
-    return list(db.session.scalars(
-        db.select(Trial.trial_index).filter_by(session_id=session.id).order_by(Trial.trial_index)))
+def stored_indexes(connection, session_id: int) -> list[int]:
+    return list(connection.scalars(
+        db.select(Trial.trial_index).where(Trial.session_id == session_id).order_by(Trial.trial_index)))
 
 
-def state(session: ParticipantSession) -> dict[str, Any]:
-    study = session.study
-    done = db.session.scalars(db.select(SurveyResponse.name).filter_by(session_id=session.id))
+def surveys_done(connection, session_id: int) -> set[str]:
+    return set(connection.scalars(db.select(SurveyResponse.name).where(SurveyResponse.session_id == session_id)))
+
+
+def lookup(connection, token: str) -> trialstore.SessionFacts:
+    """The session with this token (404 if there is none), usually from this worker's cache. The participant API
+    works on these facts and Core statements on an autocommit connection (server/trialstore.py says why)."""
+    session = trialstore.session_facts(connection, token) if well_formed(token) else None
+    if session is None:
+        raise unknown_session()
+    return session
+
+
+def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
+    study = trialstore.study_facts(connection, session.study_id)
+    status = connection.scalar(db.select(ParticipantSession.status).where(ParticipantSession.id == session.id))
     return {
-        "token": session.token, "status": session.status, "platform": session.platform,
+        "token": session.token, "status": status, "platform": session.platform,
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
-        "surveys_done": sorted(done),
+        "surveys_done": sorted(surveys_done(connection, session.id)),
         "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
         "plan": [{**item, "stimulus_url": f"/stimuli/{study.slug}/{item['stimulus_id']}"} for item in session.plan],
-        "stored_indexes": stored_indexes(session),
+        "stored_indexes": stored_indexes(connection, session.id),
     }
 
 
-def save_environment(session: ParticipantSession, body: dict[str, Any]) -> None:
+def save_environment(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> None:
+    sizes = {}
     for key in ("screen_width", "screen_height", "window_width", "window_height"):
         value = body.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100_000:
             raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
-        setattr(session, key, value)
-    session.last_seen_at = utcnow()
-    db.session.commit()
+        sizes[key] = value
+    connection.execute(db.update(ParticipantSession).where(ParticipantSession.id == session.id)
+                       .values(**sizes, last_seen_at=utcnow()))
 
 
-def save_survey(session: ParticipantSession, name: str, body: dict[str, Any]) -> None:
-    if name not in session.study.config["surveys"]:
+def save_survey(connection, session: trialstore.SessionFacts, name: str, body: dict[str, Any]) -> None:
+    if name not in trialstore.study_facts(connection, session.study_id).config["surveys"]:
         raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
     try:
         answers = validate_answers(name, body.get("answers"))
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
-    try:
-        db.session.add(SurveyResponse(session_id=session.id, name=name, answers=answers))
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()  # a repeat (retry, second tab): the first answer stands
+    # A repeat (retry, second tab) stores nothing: the first answer stands.
+    trialstore.insert_unless_stored(connection, SurveyResponse.__table__,
+                                    {"session_id": session.id, "name": name, "answers": answers,
+                                     "created_at": utcnow()})
 
 
-def save_trial(session: ParticipantSession, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Validate and store one trial. Returns (HTTP status, body): 201 stored, 200 repeat, 409 index taken."""
+def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Validate and store one trial on an autocommit connection (trialstore.autocommit). Returns (HTTP status,
+    body): 201 stored, 200 repeat, 409 index taken. The hot path: cached session and study, one INSERT."""
+    row = _trial_row(connection, session, body)
+    index = row["trial_index"]
+    if trialstore.insert_unless_stored(connection, Trial.__table__, row):
+        trialstore.touch(connection, session)
+        return 201, {"stored": True, "trial_index": index}
+    if trialstore.stored_trial_id(connection, session.id, index) == row["client_trial_id"]:
+        return 200, {"stored": True, "trial_index": index, "duplicate": True}
+    return 409, {"error": "trial_index_taken", "trial_index": index,
+                 "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+
+
+def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """The `trials` row for a trial body, or an APIError naming the first field that is wrong."""
     unknown = set(body) - TRIAL_FIELDS
     if unknown:
         raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
@@ -148,31 +183,17 @@ def save_trial(session: ParticipantSession, body: dict[str, Any]) -> tuple[int, 
                               or not 0 <= rt_ms <= MAX_RT_MS):
         raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
     client_time = _parse_time(body.get("client_time"))
-    task = registry().get(trialstore.task_type(session))
+    study = trialstore.study_facts(connection, session.study_id)
+    task = registry().get(study.task_type)
     try:
-        response = task.validate_response(body.get("response"), session.study.config["task"])
+        response = task.validate_response(body.get("response"), study.config["task"])
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
-    stimulus_id, params = trialstore.stimulus(session.study_id, planned["stimulus_id"])
-    row = {"session_id": session.id, "trial_index": index, "client_trial_id": trial_id, "stimulus_id": stimulus_id,
-           "practice": planned["practice"], "response": response, "score": task.score(params, response),
-           "presented": planned.get("presented"), "rt_ms": None if rt_ms is None else round(rt_ms),
-           "client_time": client_time, "created_at": utcnow()}
-    # One statement stores the trial, or nothing for a repeat: no exception, no rollback, one round trip.
-    stored = db.session.execute(trialstore.insert_unless_stored(row)).first()
-    trialstore.touch(session)
-    db.session.commit()
-    if stored is None:
-        return _already_stored(session, index, trial_id)
-    return 201, {"stored": True, "trial_index": index}
-
-
-def _already_stored(session: ParticipantSession, index: int, trial_id: str) -> tuple[int, dict[str, Any]]:
-    existing = db.session.scalars(db.select(Trial).filter_by(session_id=session.id, trial_index=index)).first()
-    if existing is not None and existing.client_trial_id == trial_id:
-        return 200, {"stored": True, "trial_index": index, "duplicate": True}
-    return 409, {"error": "trial_index_taken", "trial_index": index,
-                 "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+    stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
+    return {"session_id": session.id, "trial_index": index, "client_trial_id": trial_id, "stimulus_id": stimulus_id,
+            "practice": planned["practice"], "response": response, "score": task.score(params, response),
+            "presented": planned.get("presented"), "rt_ms": None if rt_ms is None else round(rt_ms),
+            "client_time": client_time, "created_at": utcnow()}
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -198,20 +219,22 @@ def summary(session: ParticipantSession) -> dict[str, Any]:
     return registry().get(session.study.task_type).summarise(own, list(by_person.values()))
 
 
-def complete(session: ParticipantSession) -> dict[str, Any]:
+def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     """Mark the session completed once the server holds every planned trial and every survey of the flow."""
-    stored = set(stored_indexes(session))
+    stored = set(stored_indexes(connection, session.id))
     missing = [i for i in range(len(session.plan)) if i not in stored]
     if missing:
         raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
-    done = set(db.session.scalars(db.select(SurveyResponse.name).filter_by(session_id=session.id)))
-    missing_surveys = [name for name in session.study.config["surveys"] if name not in done]
+    study = trialstore.study_facts(connection, session.study_id)
+    done = surveys_done(connection, session.id)
+    missing_surveys = [name for name in study.config["surveys"] if name not in done]
     if missing_surveys:
         raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
                        missing_surveys=missing_surveys)
-    if session.status != "completed":
-        session.status, session.completed_at = "completed", utcnow()
-        db.session.commit()
-    if session.platform == "prolific" and session.study.config.get("completion_url"):
-        return {"status": "completed", "redirect_url": session.study.config["completion_url"]}
-    return {"status": "completed", "results_url": f"/study/{session.study.slug}/s/{session.token}/results"}
+    # Only the first completion is recorded (a repeat, a second tab: completed_at stays).
+    connection.execute(db.update(ParticipantSession)
+                       .where(ParticipantSession.id == session.id, ParticipantSession.status != "completed")
+                       .values(status="completed", completed_at=utcnow()))
+    if session.platform == "prolific" and study.config.get("completion_url"):
+        return {"status": "completed", "redirect_url": study.config["completion_url"]}
+    return {"status": "completed", "results_url": f"/study/{study.slug}/s/{session.token}/results"}

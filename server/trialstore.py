@@ -1,61 +1,151 @@
-"""The trial save's hot path: one INSERT that ignores repeats, and per-process caches of the rows every save needs.
+"""The participant API's data path: autocommit connections, single-statement writes that ignore repeats, and
+per-process caches of the rows every request needs.
 
-A save is the one request participants make by the thousand (docs/operations.md has the figures). What it reads
-besides the session never changes: a study's task type is fixed per (study, version), and a stimulus's id and
-parameters are fixed once a trial points at it (`flask stimuli import --replace` refuses stimuli with trials,
-`flask studies sync` only adds stimuli). So each worker process looks them up once."""
+Participants make tens of thousands of requests in a study, 30 trial saves each (docs/operations.md has the
+figures), so a save costs one round trip to the database and no ORM unit of work. What the requests read besides
+their own rows never changes, or changes rarely enough to be re-read every few seconds:
+
+- a session's id, study, platform and plan are fixed when it is created (no code path changes or deletes them),
+  so each worker process keeps them by token (least recently used dropped first); its status changes and is read;
+- a stimulus's id and parameters are fixed once a trial points at it (`flask stimuli import --replace` refuses
+  stimuli with trials, `flask studies sync` only adds stimuli);
+- a study's slug, task type and configuration change only with `flask studies sync`; a worker re-reads them after
+  STUDY_TTL, so an edit reaches every worker within seconds.
+"""
 from __future__ import annotations
 
-from datetime import timedelta, timezone
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from flask import current_app
+from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .db import db, utcnow
 from .models import ParticipantSession, Stimulus, Study, Trial
 
-# `last_seen_at` is refreshed at most this often by trial saves, so a save rarely writes the session row too;
-# abandonment is measured in minutes (study.toml `abandon_after_minutes`).
+# `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
+# the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
 LAST_SEEN_RESOLUTION = timedelta(seconds=60)
+STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's task type and parameters
+SESSIONS_CACHED = 20_000  # sessions per worker process (a plan is a few kB)
 INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
-def _cache() -> dict:
-    # Kept on the app, not the module: tests run many apps (databases) in one process.
-    return current_app.extensions.setdefault("studyhive.trialstore", {})
+@dataclass
+class SessionFacts:
+    """What the participant API needs of a session: fixed at creation, except this worker's note of its last
+    write of last_seen_at. Its status is not here: it changes, so it is read when needed."""
+    id: int
+    token: str
+    study_id: int
+    study_version: int
+    platform: str
+    plan: list[dict[str, Any]]
+    touched_at: datetime
 
 
-def task_type(session: ParticipantSession) -> str:
-    key = ("task_type", session.study_id, session.study_version)
-    cache = _cache()
-    if key not in cache:
-        cache[key] = db.session.scalar(db.select(Study.task_type).filter_by(id=session.study_id))
-    return cache[key]
+@dataclass(frozen=True)
+class StudyFacts:
+    slug: str
+    task_type: str
+    config: dict[str, Any]
+    read_at: float
 
 
-def stimulus(study_id: int, key: str) -> tuple[int, dict[str, Any]]:
+class _Caches:
+    """One per app (tests run many apps, each on its own database, in one process)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.sessions: OrderedDict[str, SessionFacts] = OrderedDict()
+        self.studies: dict[int, StudyFacts] = {}
+        self.stimuli: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+        self.statements: dict[str, Any] = {}
+
+
+def _caches() -> _Caches:
+    caches = current_app.extensions.get("studyhive.trialstore")
+    if caches is None:
+        caches = current_app.extensions.setdefault("studyhive.trialstore", _Caches())
+    return caches
+
+
+def autocommit():
+    """A pooled connection on which each statement commits by itself: a save is one round trip, no BEGIN/COMMIT."""
+    return db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+
+
+def session_facts(connection: Connection, token: str) -> SessionFacts | None:
+    """The session with this token (None if there is none), from this worker's cache when it has it."""
+    caches = _caches()
+    facts = caches.sessions.get(token)
+    if facts is not None:
+        with caches.lock:
+            if token in caches.sessions:
+                caches.sessions.move_to_end(token)
+        return facts
+    PS = ParticipantSession
+    row = connection.execute(
+        db.select(PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at)
+        .where(PS.token == token)).first()
+    if row is None:
+        return None
+    seen = row.last_seen_at
+    facts = SessionFacts(row.id, token, row.study_id, row.study_version, row.platform, row.plan,
+                         seen.replace(tzinfo=timezone.utc) if seen.tzinfo is None else seen)  # SQLite: naive UTC
+    with caches.lock:
+        caches.sessions[token] = facts
+        while len(caches.sessions) > SESSIONS_CACHED:
+            caches.sessions.popitem(last=False)
+    return facts
+
+
+def study_facts(connection: Connection, study_id: int) -> StudyFacts:
+    caches = _caches()
+    facts = caches.studies.get(study_id)
+    if facts is None or time.monotonic() - facts.read_at > STUDY_TTL:
+        slug, task_type, config = connection.execute(
+            db.select(Study.slug, Study.task_type, Study.config).where(Study.id == study_id)).one()
+        facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, time.monotonic())
+    return facts
+
+
+def stimulus(connection: Connection, study_id: int, key: str) -> tuple[int, dict[str, Any]]:
     """(stimulus row id, params) of a study's stimulus; the key comes from a session's plan, so it exists."""
-    cache_key = ("stimulus", study_id, key)
-    cache = _cache()
-    if cache_key not in cache:
-        row = db.session.execute(db.select(Stimulus.id, Stimulus.params).filter_by(study_id=study_id, key=key)).one()
-        cache[cache_key] = (row.id, row.params)
-    return cache[cache_key]
+    stimuli = _caches().stimuli
+    if (study_id, key) not in stimuli:
+        row = connection.execute(
+            db.select(Stimulus.id, Stimulus.params).where(Stimulus.study_id == study_id, Stimulus.key == key)).one()
+        stimuli[study_id, key] = (row.id, row.params)
+    return stimuli[study_id, key]
 
 
-def insert_unless_stored(row: dict[str, Any]):
-    """INSERT … ON CONFLICT DO NOTHING RETURNING id: a row back means stored now, none means a repeat or a taken
-    index (both unique keys of `trials` count as conflicts). Core, not the ORM: nothing to track afterwards."""
-    insert = INSERTS[db.session.get_bind().dialect.name]
-    return insert(Trial.__table__).values(row).on_conflict_do_nothing().returning(Trial.__table__.c.id)
+def insert_unless_stored(connection: Connection, table: Table, row: dict[str, Any]) -> bool:
+    """INSERT … ON CONFLICT DO NOTHING RETURNING id: True if stored now, False if a unique key of the table already
+    holds such a row (for `trials`: a repeat, or a taken index). One statement per table and dialect, built once,
+    so SQLAlchemy's compiled cache serves every save."""
+    statements = _caches().statements
+    key = (table.name, connection.dialect.name)
+    if key not in statements:
+        statements[key] = (INSERTS[key[1]](table).values({c: bindparam(c) for c in row})
+                           .on_conflict_do_nothing().returning(table.c.id))
+    return connection.execute(statements[key], row).first() is not None
 
 
-def touch(session: ParticipantSession) -> None:
-    """Mark the session as seen now, unless that was already recorded within LAST_SEEN_RESOLUTION."""
+def stored_trial_id(connection: Connection, session_id: int, index: int) -> str | None:
+    return connection.scalar(db.select(Trial.client_trial_id).where(
+        Trial.session_id == session_id, Trial.trial_index == index))
+
+
+def touch(connection: Connection, facts: SessionFacts) -> None:
+    """Mark the session as seen now, unless this worker did so within LAST_SEEN_RESOLUTION."""
     now = utcnow()
-    seen = session.last_seen_at
-    if seen.tzinfo is None:  # SQLite hands back naive UTC
-        seen = seen.replace(tzinfo=timezone.utc)
-    if now - seen >= LAST_SEEN_RESOLUTION:
-        session.last_seen_at = now
+    if now - facts.touched_at >= LAST_SEEN_RESOLUTION:
+        connection.execute(db.update(ParticipantSession).where(ParticipantSession.id == facts.id)
+                           .values(last_seen_at=now))
+        facts.touched_at = now

@@ -1,6 +1,10 @@
-"""Simulated participants (asyncio + aiohttp) doing what the study page does, as fast as the server lets them.
+"""Simulated participants (asyncio + aiohttp, on uvloop) doing what the study page does.
 
-Each one enters through the Prolific link, loads the page and its state, reports its screen, answers consent and
+Two ways to drive them: as fast as the server lets them (pacing 0: each save is sent when the last one is
+answered, which measures capacity; latency then follows from Little's law, participants ÷ rate), or paced
+(Locust's constant pacing): a participant sends its k-th save k × pacing seconds after its first, or at once if
+it is behind, so N participants offer N ÷ pacing saves per second and latency shows how the server copes with
+that load. Each one enters through the Prolific link, loads the page and its state, reports its screen, answers consent and
 demographics, saves its 30 trials one by one (a new uuid4 trial id each, resent unchanged on retry as sync.js
 does), and completes. Connection failures, 5xx, 408 and 429 are retried with backoff like sync.js; every other
 answer is final. Every acknowledged save (200/201) is recorded so the database can be checked afterwards."""
@@ -13,6 +17,7 @@ import uuid
 from dataclasses import dataclass, field
 
 import aiohttp
+import uvloop
 
 RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
 DEMOGRAPHICS = {"gender": "female", "age": 34, "education": "master's degree", "nationality": "Chilean"}
@@ -53,7 +58,7 @@ class Participant:
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 2.0)
 
-    async def run(self, think: float):
+    async def run(self, pacing: float):
         tally = self.tally
         tally.started += 1
         status, _, headers, _ = await self.request(
@@ -72,9 +77,11 @@ class Participant:
             if status != 200:
                 tally.errors.append(f"survey {name} {status} {body}")
                 return
+        loop = asyncio.get_running_loop()
+        first = loop.time() + random.uniform(0, pacing)  # spread the participants over one interval
         for item in state["plan"]:
-            if think:
-                await asyncio.sleep(random.expovariate(1 / think))
+            if pacing:
+                await asyncio.sleep(max(0.0, first + item["index"] * pacing - loop.time()))
             trial = {"trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
                      "response": {"percent": round(random.uniform(5, 95), 1)}, "rt_ms": random.randint(800, 9000),
                      "client_time": "2026-11-22T17:00:00.000Z"}
@@ -93,11 +100,12 @@ class Participant:
             tally.errors.append(f"complete {status} {body}")
 
 
-async def crowd(base: str, concurrency: int, seconds: float, prefix: str, think: float = 0.0,
+async def crowd(base: str, concurrency: int, seconds: float, prefix: str, pacing: float = 0.0,
                 tally: Tally | None = None) -> Tally:
     """Keep `concurrency` participants busy for `seconds` after the first trial save is acknowledged (the first
     entries arrive all at once, as when a study goes live): whenever one completes, the next one enters. Then no one
-    new enters and those inside finish (hard stop at 4 × seconds + 240 s: a load test must end by itself)."""
+    new enters and those inside finish (hard stop at 4 × seconds + 240 s: a load test must end by itself).
+    `pacing`: seconds between one participant's saves (0: as fast as the server answers)."""
     tally = tally or Tally()
     started = time.monotonic()
     deadline = started + 4 * seconds + 240
@@ -111,7 +119,7 @@ async def crowd(base: str, concurrency: int, seconds: float, prefix: str, think:
 
     async def seat(http):
         while entering():
-            await Participant(http, base, f"{prefix}{next(numbers)}", tally, deadline).run(think)
+            await Participant(http, base, f"{prefix}{next(numbers)}", tally, deadline).run(pacing)
 
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
         seats = [asyncio.create_task(seat(http)) for _ in range(concurrency)]
@@ -121,5 +129,5 @@ async def crowd(base: str, concurrency: int, seconds: float, prefix: str, think:
 
 
 def crowd_in_process(args) -> Tally:
-    """Entry point for a client process (multiprocessing)."""
-    return asyncio.run(crowd(*args))
+    """Entry point for a client process (multiprocessing). uvloop's event loop costs the shared cores less."""
+    return uvloop.run(crowd(*args))

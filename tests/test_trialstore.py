@@ -1,0 +1,61 @@
+"""The participant API's per-process caches (server/trialstore.py): what they keep, when they let go."""
+from datetime import timedelta
+
+from flask.testing import FlaskClient
+
+from server import trialstore
+from server.db import db, utcnow
+from server.models import ParticipantSession, Study, Trial
+
+from tests.helpers import PROLIFIC, enter, trial_body
+
+
+def plan_of(client: FlaskClient, token: str) -> list[dict]:
+    return client.get(f"/api/sessions/{token}").get_json()["plan"]
+
+
+def last_seen(token: str):
+    db.session.rollback()  # a fresh read: the API wrote on its own connection
+    return db.session.scalars(db.select(ParticipantSession.last_seen_at).filter_by(token=token)).one()
+
+
+def test_study_edit_reaches_running_sessions_once_the_cached_copy_expires(app, client, monkeypatch):
+    token = enter(client, **PROLIFIC)
+    assert client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}}).status_code == 200
+    study = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
+    study.config = {**study.config, "surveys": ["consent"]}  # as `flask studies sync` would write an edit
+    db.session.commit()
+    monkeypatch.setattr(trialstore, "STUDY_TTL", 0.0)
+    answer = client.put(f"/api/sessions/{token}/surveys/demographics", json={"answers": {}})
+    assert (answer.status_code, answer.get_json()["error"]) == (404, "unknown_survey")
+
+
+def test_a_save_writes_last_seen_at_only_when_this_worker_has_not_for_a_while(app, client, monkeypatch):
+    token = enter(client)
+    plan = plan_of(client, token)
+    entered = last_seen(token)
+    assert client.post(f"/api/sessions/{token}/trials", json=trial_body(plan[0])).status_code == 201
+    assert last_seen(token) == entered  # seen at entry a moment ago: the save writes only the trial
+    monkeypatch.setattr(trialstore, "LAST_SEEN_RESOLUTION", timedelta(0))
+    before = utcnow()
+    assert client.post(f"/api/sessions/{token}/trials", json=trial_body(plan[1])).status_code == 201
+    seen = last_seen(token)
+    assert (seen if seen.tzinfo else seen.replace(tzinfo=before.tzinfo)) >= before
+
+
+def test_evicted_sessions_are_read_again_and_saves_still_land(app, client, monkeypatch):
+    monkeypatch.setattr(trialstore, "SESSIONS_CACHED", 2)
+    tokens = [enter(client) for _ in range(3)]
+    plans = {token: plan_of(client, token) for token in tokens}
+    for item in range(2):
+        for token in tokens:
+            response = client.post(f"/api/sessions/{token}/trials", json=trial_body(plans[token][item]))
+            assert response.status_code == 201
+    cached = app.extensions["studyhive.trialstore"].sessions
+    assert len(cached) == 2 and set(cached) <= set(tokens)
+    assert db.session.scalar(db.select(db.func.count()).select_from(Trial)) == 6
+
+
+def test_unknown_tokens_are_not_remembered(app, client):
+    assert client.post("/api/sessions/no-such-token/trials", json={}).status_code == 404
+    assert "no-such-token" not in app.extensions["studyhive.trialstore"].sessions
