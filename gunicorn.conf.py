@@ -10,7 +10,7 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", 4))
 worker_connections = 2000  # open (mostly idle keep-alive) connections per worker
 keepalive = 30  # seconds; participants save a trial every few seconds over one connection

@@ -37,7 +37,7 @@ def enter(slug):
                                              "Please return to Prolific and open the study again.", 400)
         existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
         if existing is not None:
-            return _resume(study, existing)
+            return _resume(slug, existing)
     if study.status != "open":
         return message("Not accepting participants",
                        "This study is not accepting new participants at the moment. Thank you for your interest.")
@@ -46,13 +46,13 @@ def enter(slug):
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
         return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)
-    return _resume(study, session)
+    return _resume(slug, session)  # the slug in hand: the study row was expired by the entry's commit
 
 
-def _resume(study, session: ParticipantSession):
+def _resume(slug: str, session: ParticipantSession):
     if session.status == "completed":
         return message("Already completed", "You have already completed this study. Thank you for taking part!")
-    return redirect(url_for(".run", slug=study.slug, token=session.token), 303)
+    return redirect(url_for(".run", slug=slug, token=session.token), 303)
 
 
 def _session_or_404(slug: str, token: str) -> ParticipantSession:
@@ -66,7 +66,7 @@ def _session_or_404(slug: str, token: str) -> ParticipantSession:
 def run(slug, token):
     session = _session_or_404(slug, token)
     if session.status == "completed":
-        return _resume(session.study, session)
+        return _resume(slug, session)
     study = session.study
     task = registry().get(study.task_type)
     config = {

@@ -1,7 +1,7 @@
 """`make bench-load` (python -m bench.load): simulated participants against the production setup, then faults.
 
     LOAD_LEVELS=50,200,1000 LOAD_SECONDS=20 make bench-load     # the defaults: capacity, saves as fast as answered
-    LOAD_PACED=200@1000,200@2500                                # N participants offering R saves/s together
+    LOAD_PACED=200@500,200@1000                                 # N participants offering R saves/s together
     LOAD_FAULTS=kill,pgrestart,offline                          # the fault scenarios run after the levels
     LOAD_CLIENT_PROCS=1                                         # client processes (share the same cores)
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import re
 import sys
 import time
 
@@ -25,7 +26,7 @@ from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_tri
 from .table import Row, print_table
 
 LEVELS = [int(n) for n in os.environ.get("LOAD_LEVELS", "50,200,1000").split(",") if n]
-PACED = [tuple(int(x) for x in p.split("@")) for p in os.environ.get("LOAD_PACED", "200@1000,200@2500").split(",") if p]
+PACED = [tuple(int(x) for x in p.split("@")) for p in os.environ.get("LOAD_PACED", "200@500,200@1000").split(",") if p]
 SECONDS = float(os.environ.get("LOAD_SECONDS", 20))
 PROCS = int(os.environ.get("LOAD_CLIENT_PROCS", 1))
 FAULTS = [f for f in os.environ.get("LOAD_FAULTS", "kill,pgrestart,offline").split(",") if f]
@@ -35,13 +36,14 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
     """`concurrency` participants for `seconds` over PROCS client processes; `during(server)` runs mid-run.
     `rate`: the saves per second they offer together (paced, bench/load/client.py); 0: as fast as answered."""
     pacing = concurrency / rate if rate else 0.0
+    pid_prefix = re.sub(r"[^A-Za-z0-9]+", "", name)  # PROLIFIC_PIDs are plain ids
     server.reset()
     procs = min(PROCS, concurrency)
     shares = [concurrency // procs + (i < concurrency % procs) for i in range(procs)]
     start = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         pending = pool.map_async(client.crowd_in_process,
-                                 [(server.base, n, seconds, f"{name}-{i}-", pacing) for i, n in enumerate(shares)])
+                                 [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing) for i, n in enumerate(shares)])
         if during:  # mid-run: once every participant has saved about 10 trials
             wait_for_trials(server.url, concurrency * 10, deadline=start + seconds + 120)
             during(server)

@@ -118,7 +118,9 @@ async def crowd(base: str, concurrency: int, seconds: float, prefix: str, pacing
     numbers = iter(range(10**9))
 
     async def seat(http):
-        while entering():
+        errors = len(tally.errors)
+        # A participant stuck on a final error leaves the seat empty: a broken server must not spin the loop.
+        while entering() and len(tally.errors) == errors:
             await Participant(http, base, f"{prefix}{next(numbers)}", tally, deadline).run(pacing)
 
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:

@@ -18,12 +18,15 @@ centre at c + 0.5, hence the +0.5 offsets and shape-rendering="crispEdges".
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import random
 import re
 from dataclasses import dataclass
+from collections.abc import Mapping
 from itertools import combinations
+from types import MappingProxyType
 
 import numpy as np
 from PIL import Image
@@ -177,9 +180,10 @@ def pairs_for_type(chart_type: int) -> tuple[tuple[int, int], ...]:
     return tuple(p for pairs in ratio_groups().values() for p in pairs if fits(chart_type, *p))
 
 
-def ratio_groups_for_type(chart_type: int) -> dict[int, tuple[tuple[int, int], ...]]:
+@functools.cache  # every participant's entry draws from these: compute once, hand out read-only
+def ratio_groups_for_type(chart_type: int) -> Mapping[int, tuple[tuple[int, int], ...]]:
     groups = {d: tuple(p for p in pairs if fits(chart_type, *p)) for d, pairs in ratio_groups().items()}
-    return {d: pairs for d, pairs in groups.items() if pairs}
+    return MappingProxyType({d: pairs for d, pairs in groups.items() if pairs})
 
 
 def _rng(stimulus_id: str) -> random.Random:
