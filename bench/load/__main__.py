@@ -54,6 +54,7 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
         for key in ("save_latencies", "save_times", "acknowledged", "errors"):
             getattr(tally, key).extend(getattr(t, key))
         tally.retries += t.retries
+        tally.window = max(filter(None, [tally.window, t.window]), default=None)
         tally.started += t.started
         tally.completed += t.completed
     return Row.from_tally(name, concurrency, seconds, start, elapsed, tally, verify(server.url, tally))

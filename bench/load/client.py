@@ -20,6 +20,7 @@ import aiohttp
 import uvloop
 
 RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
+PLAN_LENGTH = 30  # study3's trials per participant
 DEMOGRAPHICS = {"gender": "female", "age": 34, "education": "master's degree", "nationality": "Chilean"}
 ENVIRONMENT = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
 
@@ -27,8 +28,9 @@ ENVIRONMENT = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536
 @dataclass
 class Tally:
     """What one client process saw."""
-    save_latencies: list[float] = field(default_factory=list)  # seconds, every save request that got an answer
+    save_latencies: list[tuple[float, float]] = field(default_factory=list)  # (answered at, seconds) per answer
     save_times: list[float] = field(default_factory=list)  # when each acknowledged save was acknowledged
+    window: float | None = None  # when the measured window opens (time.monotonic); None: at the first save
     acknowledged: list[tuple[str, int, str]] = field(default_factory=list)  # (token, trial_index, trial_id)
     retries: int = 0  # requests resent after a connection error or a retryable status
     errors: list[str] = field(default_factory=list)  # final non-success answers (a participant left stuck)
@@ -47,7 +49,9 @@ class Participant:
             start = time.perf_counter()
             try:
                 async with self.http.request(method, self.base + path, json=body, allow_redirects=redirects) as r:
-                    payload = await (r.json() if r.content_type == "application/json" else r.text())
+                    # A stored trial's answer is not needed (the status says it); every other body is read.
+                    payload = (await r.read() if r.status in (200, 201) and path.endswith("/trials")
+                               else await (r.json() if r.content_type == "application/json" else r.text()))
                     if r.status not in RETRY_STATUSES:
                         return r.status, payload, r.headers, time.perf_counter() - start
             except (aiohttp.ClientError, asyncio.TimeoutError):
@@ -86,7 +90,7 @@ class Participant:
                      "response": {"percent": round(random.uniform(5, 95), 1)}, "rt_ms": random.randint(800, 9000),
                      "client_time": "2026-11-22T17:00:00.000Z"}
             status, body, _, latency = await self.request("POST", f"{api}/trials", trial)
-            tally.save_latencies.append(latency)
+            tally.save_latencies.append((time.monotonic(), latency))
             if status in (200, 201):
                 tally.acknowledged.append((token, item["index"], trial["trial_id"]))
                 tally.save_times.append(time.monotonic())
@@ -102,29 +106,38 @@ class Participant:
 
 async def crowd(base: str, concurrency: int, seconds: float, prefix: str, pacing: float = 0.0,
                 tally: Tally | None = None) -> Tally:
-    """Keep `concurrency` participants busy for `seconds` after the first trial save is acknowledged (the first
-    entries arrive all at once, as when a study goes live): whenever one completes, the next one enters. Then no one
+    """Keep `concurrency` participants busy for `seconds`: whenever one completes, the next one enters. Then no one
     new enters and those inside finish (hard stop at 4 × seconds + 240 s: a load test must end by itself).
-    `pacing`: seconds between one participant's saves (0: as fast as the server answers)."""
+
+    `pacing`: seconds between one participant's saves (0: as fast as the server answers). Unpaced, the first
+    entries arrive all at once, as when a study goes live, and the window opens with the first acknowledged save.
+    Paced, the seats start one after another over one participant's length (PLAN_LENGTH saves), so participants are
+    spread over the study as in a running one, not entering and finishing in waves; the window opens once every
+    seat is taken."""
     tally = tally or Tally()
     started = time.monotonic()
-    deadline = started + 4 * seconds + 240
+    ramp = PLAN_LENGTH * pacing
+    if pacing:
+        tally.window = started + ramp
+    deadline = started + ramp + 4 * seconds + 240
 
     def entering() -> bool:
-        first = tally.save_times[0] if tally.save_times else None
-        return time.monotonic() < (first + seconds if first else started + seconds + 120)
+        opened = tally.window or (tally.save_times[0] if tally.save_times else None)
+        return time.monotonic() < (opened + seconds if opened else started + seconds + 120)
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=30)
     numbers = iter(range(10**9))
 
-    async def seat(http):
+    async def seat(http, number):
+        await asyncio.sleep(ramp * number / concurrency)
         errors = len(tally.errors)
         # A participant stuck on a final error leaves the seat empty: a broken server must not spin the loop.
         while entering() and len(tally.errors) == errors:
             await Participant(http, base, f"{prefix}{next(numbers)}", tally, deadline).run(pacing)
 
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
-        seats = [asyncio.create_task(seat(http)) for _ in range(concurrency)]
+    # No cookie jar: participants carry their token in the URL, and filtering cookies costs the shared cores.
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout, cookie_jar=aiohttp.DummyCookieJar()) as http:
+        seats = [asyncio.create_task(seat(http, n)) for n in range(concurrency)]
         done = await asyncio.gather(*seats, return_exceptions=True)
     tally.errors += [f"participant aborted: {exc}" for exc in done if isinstance(exc, BaseException)]
     return tally

@@ -34,10 +34,11 @@ class Row:
 
     @classmethod
     def from_tally(cls, name, concurrency, seconds, start, elapsed, tally, check, note=""):
-        first = min(tally.save_times, default=start)  # the window opens with the first acknowledged save
-        in_window = sum(1 for t in tally.save_times if t <= first + seconds)
-        p50, p95, p99 = (np.percentile(tally.save_latencies, [50, 95, 99]) * 1000
-                         if tally.save_latencies else (None, None, None))
+        # The window opens when the client says (paced: every seat taken), else with the first acknowledged save.
+        first = tally.window or min(tally.save_times, default=start)
+        in_window = sum(1 for t in tally.save_times if first <= t <= first + seconds)
+        latencies = [seconds_ for t, seconds_ in tally.save_latencies if first <= t <= first + seconds]
+        p50, p95, p99 = np.percentile(latencies, [50, 95, 99]) * 1000 if latencies else (None, None, None)
         return cls(name, concurrency, in_window, seconds, p50, p95, p99, tally.retries, len(tally.errors),
                    check["lost"], check["duplicated"], f"{check['completed']}/{tally.started}",
                    "; ".join(filter(None, [note, check["note"], *sorted(set(tally.errors))[:3]])))
