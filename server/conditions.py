@@ -104,15 +104,20 @@ def occupancy(study: Study) -> dict[str, int]:
     return counts
 
 
+class StudyFull(Exception):
+    """Every condition has reached its quota: the study takes no one new until a slot frees (a completion does not
+    free one; an abandoned session does, after `abandon_after_minutes`)."""
+
+
 def assign(study: Study) -> str | None:
     """The condition for a new session: the least filled with room left (call with the study locked). None for a
-    study without conditions; ConfigError when every condition has reached its quota."""
+    study without conditions; StudyFull when every condition has reached its quota."""
     conditions = study.config.get("conditions")
     if not conditions:
         return None
     counts = occupancy(study)
     open_ = [c["name"] for c in conditions if c["quota"] is None or counts[c["name"]] < c["quota"]]
     if not open_:
-        raise ConfigError("every condition has reached its quota")
+        raise StudyFull(study.slug)
     fewest = min(counts[name] for name in open_)
     return secrets.choice([name for name in open_ if counts[name] == fewest])

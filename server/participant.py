@@ -5,7 +5,7 @@ import re
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from . import assets, sessions
+from . import assets, conditions, sessions
 from .db import db
 from .models import ParticipantSession, Stimulus
 from .studies import get_study
@@ -43,6 +43,11 @@ def enter(slug):
                        "This study is not accepting new participants at the moment. Thank you for your interest.")
     try:
         session = sessions.find_or_create(study, prolific, request.user_agent.string)
+    except conditions.StudyFull:
+        body, status = message("Study full", "Every place in this study is taken at the moment. Places of "
+                                             "participants who stop part-way open again later: please try again "
+                                             "in a while.", 503)
+        return body, status, {"Retry-After": "600"}
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
         return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)

@@ -18,7 +18,7 @@ from .errors import APIError
 from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 from .surveys import SURVEYS, validate_answers
 from .tasks import registry
-from .tasks.base import ConfigError, ResponseError, StimulusSpec
+from .tasks.base import ResponseError, StimulusSpec
 
 TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
 MAX_RT_MS = 24 * 3600 * 1000
@@ -40,8 +40,8 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
             return existing
         try:
             condition = conditions.assign(study)
-        except ConfigError:
-            db.session.rollback()
+        except conditions.StudyFull:
+            db.session.rollback()  # release the lock
             raise
     session = ParticipantSession(
         study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version, condition=condition,

@@ -126,6 +126,7 @@ def test_quota_and_abandoned_sessions_free_their_slot(app, client, tmp_path):
     assert counts() == {"a": 1, "b": 1}
     full = client.get("/study/cond", query_string={"PROLIFIC_PID": "three"})
     assert full.status_code == 503 and counts() == {"a": 1, "b": 1}  # no session written
+    assert "Study full" in full.get_data(as_text=True) and full.headers["Retry-After"]
     # The participant in slot `b` completed; the one in `a` has not been seen for 31 minutes: `a` is free again.
     sessions = {s.token: s for s in db.session.scalars(db.select(ParticipantSession))}
     sessions[second].status = "completed"
