@@ -10,6 +10,8 @@ from .config import PROJECT_ROOT, default_config, secret_key
 
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True, static_folder=str(PROJECT_ROOT / "static"))
+    # A `//` (an empty id) is a bad URL, not one to redirect: the API answers it with its 404 JSON, not an HTML 308.
+    app.url_map.merge_slashes = False
     app.config.from_mapping(default_config(Path(app.instance_path)))
     app.config["MIGRATIONS_DIR"] = str(PROJECT_ROOT / "migrations")
     if test_config:

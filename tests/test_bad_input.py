@@ -125,3 +125,13 @@ def test_server_errors_reveal_nothing(app, client, session, monkeypatch):
     response = post(client, token, trial_body(plan[0]))
     assert response.status_code == 500
     assert response.get_json() == {"error": "internal_error", "message": "the server failed; please retry"}
+
+
+@pytest.mark.parametrize("path", ["/api/sessions//trials", "/api/sessions/{token}//trials",
+                                  "/api/sessions/{token}/surveys/"])
+def test_empty_ids_in_api_urls_get_a_json_404(client, session, path):
+    token, _ = session
+    before = snapshot()
+    response = client.post(path.format(token=token), json={})
+    assert response.status_code == 404 and response.is_json and response.get_json()["error"]
+    assert snapshot() == before

@@ -102,8 +102,7 @@ def test_unknown_tokens_and_survey_names(client, token, name, body):
     before = database_digest()
     for method, path in (("GET", ""), ("POST", "/trials"), ("PUT", "/environment"), ("POST", "/complete"),
                          ("PUT", f"/surveys/{name}"), ("GET", "/summary")):
-        # An empty id makes `//`, which routing merges with a 308 to the same method and body: follow it.
-        response = client.open(f"/api/sessions/{token}{path}", method=method, json=body, follow_redirects=True)
+        response = client.open(f"/api/sessions/{token}{path}", method=method, json=body)
         check(response, before)
         assert response.status_code >= 400
 
