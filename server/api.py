@@ -4,6 +4,7 @@ Every view works on one autocommit connection and the session's cached facts (se
 make these requests by the thousand, so each costs a few single-statement round trips and no ORM unit of work."""
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
@@ -35,12 +36,20 @@ def json_object() -> dict[str, Any]:
     return body
 
 
-# In every view the session comes first, so an unknown token is a 404 whatever the body.
+def with_session(view):
+    """Run the view on an autocommit connection with the token's session facts. The session comes first, so an
+    unknown token is a 404 whatever the body."""
+    @wraps(view)
+    def wrapper(**kwargs):
+        with trialstore.autocommit() as connection:
+            return view(connection, sessions.lookup(connection, g.token), **kwargs)
+    return wrapper
+
 
 @bp.get("")
-def get_state():
-    with trialstore.autocommit() as connection:
-        return jsonify(sessions.state(connection, sessions.lookup(connection, g.token)))
+@with_session
+def get_state(connection, session):
+    return jsonify(sessions.state(connection, session))
 
 
 @bp.get("/summary")
@@ -52,31 +61,30 @@ def get_summary():
 
 
 @bp.put("/environment")
-def put_environment():
-    with trialstore.autocommit() as connection:
-        sessions.save_environment(connection, sessions.lookup(connection, g.token), json_object())
+@with_session
+def put_environment(connection, session):
+    sessions.save_environment(connection, session, json_object())
     return jsonify(ok=True)
 
 
 @bp.put("/surveys/<name>")
-def put_survey(name):
-    with trialstore.autocommit() as connection:
-        sessions.save_survey(connection, sessions.lookup(connection, g.token), name, json_object())
+@with_session
+def put_survey(connection, session, name):
+    sessions.save_survey(connection, session, name, json_object())
     return jsonify(ok=True, name=name)
 
 
 @bp.post("/trials")
-def post_trial():
-    with trialstore.autocommit() as connection:
-        session = sessions.lookup(connection, g.token)
-        status, payload = sessions.save_trial(connection, session, json_object())
+@with_session
+def post_trial(connection, session):
+    status, payload = sessions.save_trial(connection, session, json_object())
     return jsonify(payload), status
 
 
 @bp.post("/complete")
-def post_complete():
-    with trialstore.autocommit() as connection:
-        return jsonify(sessions.complete(connection, sessions.lookup(connection, g.token)))
+@with_session
+def post_complete(connection, session):
+    return jsonify(sessions.complete(connection, session))
 
 
 def init_app(app):

@@ -31,7 +31,7 @@ from .models import ParticipantSession, Stimulus, Study, Trial
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
 LAST_SEEN_RESOLUTION = timedelta(seconds=60)
-STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's task type and parameters
+STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's slug, task type and configuration
 SESSIONS_CACHED = 20_000  # sessions per worker process (a plan is a few kB)
 INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
@@ -65,7 +65,7 @@ class _Caches:
         self.sessions: OrderedDict[str, SessionFacts] = OrderedDict()
         self.studies: dict[int, StudyFacts] = {}
         self.stimuli: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
-        self.statements: dict[str, Any] = {}
+        self.statements: dict[tuple[str, str], Any] = {}  # (table, dialect) -> INSERT statement
 
 
 def _caches() -> _Caches:
