@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -44,6 +46,8 @@ def log_error(judged, true):
     >>> float(log_error(25, 25))
     -3.0
     """
+    if type(judged) in (int, float) and type(true) in (int, float):  # one answer (a trial save): no arrays
+        return math.log2(abs(judged - true) + LOG_OFFSET)
     judged = as_numeric(judged, "judged", where="log_error")
     true = as_numeric(true, "true", where="log_error")
     result = np.log2(np.abs(judged - true) + LOG_OFFSET)

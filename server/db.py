@@ -52,7 +52,22 @@ def snapshot() -> Iterator[None]:
         db.session.rollback()  # read only: nothing to commit; releases the snapshot (and SQLite's read lock)
 
 
+# The participant API's engine (server/trialstore.py): the same database through a pool of its own whose connections
+# are in autocommit mode from the start. Switching a pooled connection into autocommit and back costs more CPU than
+# the trial save's INSERT itself; the ORM's engine keeps transactions.
+AUTOCOMMIT_BIND = "autocommit"
+
+
+def dispose_engines() -> None:
+    """Close every pooled connection of the app's engines (tests end with this, so no database is left held)."""
+    for engine in db.engines.values():
+        engine.dispose()
+
+
 def init_app(app):
+    binds = app.config.setdefault("SQLALCHEMY_BINDS", {})
+    binds.setdefault(AUTOCOMMIT_BIND, {**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+                                       "url": app.config["SQLALCHEMY_DATABASE_URI"], "isolation_level": "AUTOCOMMIT"})
     db.init_app(app)
     migrate.init_app(app, db, directory=str(app.config.get("MIGRATIONS_DIR", "migrations")),
                      render_as_batch=True)

@@ -10,6 +10,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 
 from . import conditions, trialstore
@@ -23,6 +24,14 @@ from .tasks.base import ResponseError, StimulusSpec
 TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
 MAX_RT_MS = 24 * 3600 * 1000
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
+SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
+# Built once (server/trialstore.py says why). Only the first completion is recorded: a repeat or a second tab
+# leaves completed_at as it was.
+SAVE_ENVIRONMENT = db.update(ParticipantSession).where(ParticipantSession.id == bindparam("session_id")).values(
+    last_seen_at=bindparam("now"), **{key: bindparam(f"new_{key}") for key in SCREEN_FIELDS})
+COMPLETE = db.update(ParticipantSession).where(
+    ParticipantSession.id == bindparam("session_id"), ParticipantSession.status != "completed").values(
+    status="completed", completed_at=bindparam("now"))
 
 
 def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
@@ -88,15 +97,6 @@ def by_token(token: str) -> ParticipantSession | None:
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).first()
 
 
-def stored_indexes(connection, session_id: int) -> list[int]:
-    return list(connection.scalars(
-        db.select(Trial.trial_index).where(Trial.session_id == session_id).order_by(Trial.trial_index)))
-
-
-def surveys_done(connection, session_id: int) -> set[str]:
-    return set(connection.scalars(db.select(SurveyResponse.name).where(SurveyResponse.session_id == session_id)))
-
-
 def lookup(connection, token: str) -> trialstore.SessionFacts:
     """The session with this token (404 if there is none), usually from this worker's cache. The participant API
     works on these facts and Core statements on an autocommit connection (server/trialstore.py says why)."""
@@ -108,27 +108,25 @@ def lookup(connection, token: str) -> trialstore.SessionFacts:
 
 def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     study = trialstore.study_facts(connection, session.study_id)
-    status = connection.scalar(db.select(ParticipantSession.status).where(ParticipantSession.id == session.id))
     return {
-        "token": session.token, "status": status, "platform": session.platform,
+        "token": session.token, "status": trialstore.status(connection, session.id), "platform": session.platform,
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
-        "surveys_done": sorted(surveys_done(connection, session.id)),
+        "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
         "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
         "plan": [{**item, "stimulus_url": f"/stimuli/{study.slug}/{item['stimulus_id']}"} for item in session.plan],
-        "stored_indexes": stored_indexes(connection, session.id),
+        "stored_indexes": trialstore.stored_indexes(connection, session.id),
     }
 
 
 def save_environment(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> None:
     sizes = {}
-    for key in ("screen_width", "screen_height", "window_width", "window_height"):
+    for key in SCREEN_FIELDS:
         value = body.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100_000:
             raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
-        sizes[key] = value
-    connection.execute(db.update(ParticipantSession).where(ParticipantSession.id == session.id)
-                       .values(**sizes, last_seen_at=utcnow()))
+        sizes[f"new_{key}"] = value
+    connection.execute(SAVE_ENVIRONMENT, {**sizes, "session_id": session.id, "now": utcnow()})
 
 
 def save_survey(connection, session: trialstore.SessionFacts, name: str, body: dict[str, Any]) -> None:
@@ -221,20 +219,17 @@ def summary(session: ParticipantSession) -> dict[str, Any]:
 
 def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     """Mark the session completed once the server holds every planned trial and every survey of the flow."""
-    stored = set(stored_indexes(connection, session.id))
+    stored = set(trialstore.stored_indexes(connection, session.id))
     missing = [i for i in range(len(session.plan)) if i not in stored]
     if missing:
         raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
     study = trialstore.study_facts(connection, session.study_id)
-    done = surveys_done(connection, session.id)
+    done = trialstore.surveys_done(connection, session.id)
     missing_surveys = [name for name in study.config["surveys"] if name not in done]
     if missing_surveys:
         raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
                        missing_surveys=missing_surveys)
-    # Only the first completion is recorded (a repeat, a second tab: completed_at stays).
-    connection.execute(db.update(ParticipantSession)
-                       .where(ParticipantSession.id == session.id, ParticipantSession.status != "completed")
-                       .values(status="completed", completed_at=utcnow()))
+    connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow()})
     if session.platform == "prolific" and study.config.get("completion_url"):
         return {"status": "completed", "redirect_url": study.config["completion_url"]}
     return {"status": "completed", "results_url": f"/study/{study.slug}/s/{session.token}/results"}

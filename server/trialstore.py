@@ -25,8 +25,8 @@ from flask import current_app
 from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .db import db, utcnow
-from .models import ParticipantSession, Stimulus, Study, Trial
+from .db import AUTOCOMMIT_BIND, db, utcnow
+from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
@@ -34,6 +34,20 @@ LAST_SEEN_RESOLUTION = timedelta(seconds=60)
 STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's slug, task type and configuration
 SESSIONS_CACHED = 20_000  # sessions per worker process (a plan is a few kB)
 INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+
+# The participant API's statements, built once: constructing a statement costs more CPU than running it.
+PS = ParticipantSession
+SESSION_BY_TOKEN = db.select(PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at).where(
+    PS.token == bindparam("token"))
+SESSION_STATUS = db.select(PS.status).where(PS.id == bindparam("id"))
+TOUCH = db.update(PS).where(PS.id == bindparam("session_id")).values(last_seen_at=bindparam("now"))
+STUDY = db.select(Study.slug, Study.task_type, Study.config).where(Study.id == bindparam("id"))
+STIMULUS = db.select(Stimulus.id, Stimulus.params).where(Stimulus.study_id == bindparam("study_id"),
+                                                         Stimulus.key == bindparam("key"))
+STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id")).order_by(Trial.trial_index)
+STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(Trial.session_id == bindparam("id"),
+                                                         Trial.trial_index == bindparam("index"))
+SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id == bindparam("id"))
 
 
 @dataclass
@@ -75,9 +89,9 @@ def _caches() -> _Caches:
     return caches
 
 
-def autocommit():
+def autocommit() -> Connection:
     """A pooled connection on which each statement commits by itself: a save is one round trip, no BEGIN/COMMIT."""
-    return db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    return db.engines[AUTOCOMMIT_BIND].connect()
 
 
 def session_facts(connection: Connection, token: str) -> SessionFacts | None:
@@ -89,10 +103,7 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
             if token in caches.sessions:
                 caches.sessions.move_to_end(token)
         return facts
-    PS = ParticipantSession
-    row = connection.execute(
-        db.select(PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at)
-        .where(PS.token == token)).first()
+    row = connection.execute(SESSION_BY_TOKEN, {"token": token}).first()
     if row is None:
         return None
     seen = row.last_seen_at
@@ -109,8 +120,7 @@ def study_facts(connection: Connection, study_id: int) -> StudyFacts:
     caches = _caches()
     facts = caches.studies.get(study_id)
     if facts is None or time.monotonic() - facts.read_at > STUDY_TTL:
-        slug, task_type, config = connection.execute(
-            db.select(Study.slug, Study.task_type, Study.config).where(Study.id == study_id)).one()
+        slug, task_type, config = connection.execute(STUDY, {"id": study_id}).one()
         facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, time.monotonic())
     return facts
 
@@ -119,33 +129,43 @@ def stimulus(connection: Connection, study_id: int, key: str) -> tuple[int, dict
     """(stimulus row id, params) of a study's stimulus; the key comes from a session's plan, so it exists."""
     stimuli = _caches().stimuli
     if (study_id, key) not in stimuli:
-        row = connection.execute(
-            db.select(Stimulus.id, Stimulus.params).where(Stimulus.study_id == study_id, Stimulus.key == key)).one()
+        row = connection.execute(STIMULUS, {"study_id": study_id, "key": key}).one()
         stimuli[study_id, key] = (row.id, row.params)
     return stimuli[study_id, key]
 
 
 def insert_unless_stored(connection: Connection, table: Table, row: dict[str, Any]) -> bool:
-    """INSERT … ON CONFLICT DO NOTHING RETURNING id: True if stored now, False if a unique key of the table already
-    holds such a row (for `trials`: a repeat, or a taken index). One statement per table and dialect, built once,
-    so SQLAlchemy's compiled cache serves every save."""
+    """INSERT … ON CONFLICT DO NOTHING: True if stored now, False if a unique key of the table already holds such a
+    row (for `trials`: a repeat, or a taken index). The row count says which, so no RETURNING result is read. One
+    statement per table and dialect, built once, so SQLAlchemy's compiled cache serves every save."""
     statements = _caches().statements
     key = (table.name, connection.dialect.name)
     if key not in statements:
-        statements[key] = (INSERTS[key[1]](table).values({c: bindparam(c) for c in row})
-                           .on_conflict_do_nothing().returning(table.c.id))
-    return connection.execute(statements[key], row).first() is not None
+        # inline(): no RETURNING of the new id; preserve_rowcount: SQLAlchemy reads the count only when asked.
+        statements[key] = (INSERTS[key[1]](table).inline().values({c: bindparam(c) for c in row})
+                           .on_conflict_do_nothing().execution_options(preserve_rowcount=True))
+    return connection.execute(statements[key], row).rowcount == 1
 
 
 def stored_trial_id(connection: Connection, session_id: int, index: int) -> str | None:
-    return connection.scalar(db.select(Trial.client_trial_id).where(
-        Trial.session_id == session_id, Trial.trial_index == index))
+    return connection.scalar(STORED_TRIAL_ID, {"id": session_id, "index": index})
+
+
+def stored_indexes(connection: Connection, session_id: int) -> list[int]:
+    return list(connection.scalars(STORED_INDEXES, {"id": session_id}))
+
+
+def surveys_done(connection: Connection, session_id: int) -> set[str]:
+    return set(connection.scalars(SURVEYS_DONE, {"id": session_id}))
+
+
+def status(connection: Connection, session_id: int) -> str:
+    return connection.scalar(SESSION_STATUS, {"id": session_id})
 
 
 def touch(connection: Connection, facts: SessionFacts) -> None:
     """Mark the session as seen now, unless this worker did so within LAST_SEEN_RESOLUTION."""
     now = utcnow()
     if now - facts.touched_at >= LAST_SEEN_RESOLUTION:
-        connection.execute(db.update(ParticipantSession).where(ParticipantSession.id == facts.id)
-                           .values(last_seen_at=now))
+        connection.execute(TOUCH, {"session_id": facts.id, "now": now})
         facts.touched_at = now

@@ -12,7 +12,7 @@ from werkzeug.serving import make_server
 
 from server import create_app
 from server.auth import create_researcher
-from server.db import db
+from server.db import db, dispose_engines
 from server.studies import sync_studies
 
 BACKEND = os.environ.get("STUDYHIVE_TEST_DB", "sqlite")
@@ -56,7 +56,7 @@ def app(tmp_path):
         yield app
         db.session.remove()
         db.drop_all()
-        db.engine.dispose()
+        dispose_engines()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func
 
-from server.db import db, utcnow
+from server.db import db, dispose_engines, utcnow
 from server.models import ParticipantSession
 from server.studies import StudyFileError, load_study_file, sync_studies
 from tests.conftest import ROOT, make_app
@@ -51,7 +51,7 @@ def app(tmp_path):
         yield app
         db.session.remove()
         db.drop_all()
-        db.engine.dispose()
+        dispose_engines()
 
 
 def counts():

@@ -5,7 +5,7 @@ from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
 
-from server.db import db
+from server.db import db, dispose_engines
 from tests.conftest import ROOT, make_app
 
 
@@ -21,7 +21,7 @@ def empty_app(tmp_path):
         db.drop_all()
         with db.engine.begin() as conn:
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.engine.dispose()
+        dispose_engines()
 
 
 @pytest.mark.db

@@ -8,7 +8,7 @@ from sqlalchemy.exc import OperationalError
 
 from server.auth import create_researcher
 from server.config import default_config
-from server.db import db, snapshot
+from server.db import db, dispose_engines, snapshot
 from server.models import ParticipantSession, Study, StudyEvent
 from server.studies import sync_studies
 from tests.conftest import make_app
@@ -34,7 +34,7 @@ def fresh_app(tmp_path):
     for app in made:
         with app.app_context():
             db.drop_all()
-            db.engine.dispose()
+            dispose_engines()
 
 
 def study_status(app) -> str:

@@ -17,7 +17,7 @@ from flask_migrate import upgrade
 
 from server import create_app
 from server.config import PROJECT_ROOT, database_url
-from server.db import db
+from server.db import db, dispose_engines
 from server.studies import sync_studies
 
 from ..common import DEFAULT_SERVER, ensure_database
@@ -49,7 +49,7 @@ def fresh_database(url: str | None = None) -> str:
     with app.app_context():
         upgrade(directory=app.config["MIGRATIONS_DIR"])
         sync_studies(Path(app.config["STUDIES_DIR"]))
-        db.engine.dispose()
+        dispose_engines()
     return url
 
 
