@@ -66,8 +66,10 @@ def dispose_engines() -> None:
 
 def init_app(app):
     binds = app.config.setdefault("SQLALCHEMY_BINDS", {})
+    # No ROLLBACK when a connection goes back to the pool: in autocommit no transaction is ever left open.
     binds.setdefault(AUTOCOMMIT_BIND, {**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
-                                       "url": app.config["SQLALCHEMY_DATABASE_URI"], "isolation_level": "AUTOCOMMIT"})
+                                       "url": app.config["SQLALCHEMY_DATABASE_URI"], "isolation_level": "AUTOCOMMIT",
+                                       "pool_reset_on_return": None})
     db.init_app(app)
     migrate.init_app(app, db, directory=str(app.config.get("MIGRATIONS_DIR", "migrations")),
                      render_as_batch=True)

@@ -4,11 +4,13 @@
     LOAD_PACED=200@500,200@1000                                 # N participants offering R saves/s together
     LOAD_FAULTS=kill,pgrestart,offline                          # the fault scenarios run after the levels
     LOAD_CLIENT_PROCS=1                                         # client processes (share the same cores)
+    LOAD_FLOOR=200                                              # connections for the empty-app floor; 0: skip it
 
 gunicorn runs with gunicorn.conf.py as documented (access log off, STUDYHIVE_ACCESS_LOG=0) on 127.0.0.1 against
 PostgreSQL in its own database `studyhive_load` (dropped and migrated afresh; the server of TEST_DATABASE_URL, or
 BENCH_LOAD_DATABASE_URL). After every scenario the database is checked: every acknowledged trial stored exactly
-once, every participant completed. pgbench runs the save's SQL with as many clients as the app's pool: the ceiling.
+once, every participant completed. pgbench runs the save's SQL with as many clients as the app's pool: the database's
+ceiling; an empty Flask app under the same gunicorn settings gives the HTTP stack's (bench/load/floor.py).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import time
 from server.config import PROJECT_ROOT
 
 from . import client, faults
+from .floor import http_floor
 from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_trials
 from .table import Row, print_table
 
@@ -29,6 +32,7 @@ LEVELS = [int(n) for n in os.environ.get("LOAD_LEVELS", "50,200,1000").split(","
 PACED = [tuple(int(x) for x in p.split("@")) for p in os.environ.get("LOAD_PACED", "200@500,200@1000").split(",") if p]
 SECONDS = float(os.environ.get("LOAD_SECONDS", 20))
 PROCS = int(os.environ.get("LOAD_CLIENT_PROCS", 1))
+FLOOR = int(os.environ.get("LOAD_FLOOR", 200))
 FAULTS = [f for f in os.environ.get("LOAD_FAULTS", "kill,pgrestart,offline").split(",") if f]
 
 
@@ -80,6 +84,9 @@ def main() -> int:
             rows.append(faults.offline_browser(server))
             print_table(rows[-1:])
         rows.append(pgbench_ceiling(server))
+    if FLOOR:
+        rows.append(http_floor(FLOOR, SECONDS))
+        print_table(rows[-1:])
     if "pgrestart" in FAULTS:
         rows.append(faults.postgres_restart(run_crowd))
     out = io.StringIO()

@@ -17,7 +17,7 @@ from flask_migrate import upgrade
 
 from server import create_app
 from server.config import PROJECT_ROOT, database_url
-from server.db import db, dispose_engines
+from server.db import dispose_engines
 from server.studies import sync_studies
 
 from ..common import DEFAULT_SERVER, ensure_database
@@ -60,23 +60,25 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn (gunicorn.conf.py) on a free loopback port, as `with Server(url) as server:`."""
+    """gunicorn (gunicorn.conf.py) on a free loopback port, as `with Server(url) as server:`; `app` is the WSGI
+    app gunicorn loads (the floor scenario loads an empty one, with no database)."""
 
-    def __init__(self, url: str):
-        self.url, self.port = url, free_port()
+    def __init__(self, url: str | None, app: str = "server:create_app()"):
+        self.url, self.app, self.port = url, app, free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.NamedTemporaryFile(prefix="studyhive-gunicorn-", suffix=".log", delete=False)
         self.process = None
 
     def __enter__(self):
         env = {"GUNICORN_WORKERS": str(WORKERS), "GUNICORN_THREADS": str(THREADS), **os.environ,
-               "DATABASE_URL": self.url, "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0",
-               "GUNICORN_BIND": f"127.0.0.1:{self.port}"}
+               "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", "GUNICORN_BIND": f"127.0.0.1:{self.port}"}
+        if self.url:
+            env["DATABASE_URL"] = self.url
         self.process = subprocess.Popen(
-            [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", "server:create_app()"],
+            [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", self.app],
             cwd=PROJECT_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
-        while True:  # ready once a worker answers the API (404 JSON for a made-up token)
+        while True:  # ready once a worker answers (the API: 404 JSON for a made-up token)
             try:
                 urllib.request.urlopen(f"{self.base}/api/sessions/ready")
             except urllib.error.HTTPError:
@@ -177,7 +179,7 @@ INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, pract
   rt_ms, client_time, created_at)
   VALUES ({session_id}, :n, 'pgbench-' || :client_id || '-' || :n, {stimulus_id}, false, '{{"percent": 42.5}}',
   '{{"abs_error": 2.5, "log_error": 1.84}}', NULL, 3456, now(), now())
-  ON CONFLICT DO NOTHING RETURNING id;
+  ON CONFLICT DO NOTHING;
 """
     clients = WORKERS * THREADS
     with tempfile.NamedTemporaryFile("w", suffix=".sql") as fh:
