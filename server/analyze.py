@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 import pandas as pd
 from sqlalchemy import event, func, literal
 from sqlalchemy.types import Float
@@ -134,6 +135,7 @@ def load_trials(study: Study) -> pd.DataFrame:
 
 class RatioEstimationAnalyzer:
     """flask analyze for ratio-estimation studies: the Study III report (analysis.report)."""
+    options = frozenset({"exclude_outliers", "n_boot", "seed"})
 
     def load(self, study: Study) -> dict[str, Any]:
         return {"sessions": load_sessions(study), "trials": load_trials(study),
@@ -174,6 +176,7 @@ class RatioEstimationAnalyzer:
 class HypothesisRatingAnalyzer:
     """flask analyze for hypothesis-rating (Two4Two) studies: analysis.ratings on completed participants' ratings,
     with each statement's relevance taken from the study file."""
+    options = frozenset({"n_boot", "seed"})  # every rating counts: no outlier rule
 
     def load(self, study: Study) -> dict[str, Any]:
         columns = ["participant_id", "statement_id", "rating"]
@@ -226,6 +229,10 @@ ANALYZERS["sketch-recognition"] = SketchAnalyzer()
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the bootstrap")
 def analyze_command(slug, out_dir, fmt, exclude_outliers, n_boot, seed):
     options = Options(exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed)
+    # Options given on the command line that the study's analysis does not use are refused, not ignored.
+    context = click.get_current_context()
+    given = {name for name in ("exclude_outliers", "n_boot", "seed")
+             if context.get_parameter_source(name) is ParameterSource.COMMANDLINE}
     with snapshot():
         study = get_study(slug)
         if study is None:
@@ -235,6 +242,7 @@ def analyze_command(slug, out_dir, fmt, exclude_outliers, n_boot, seed):
             raise click.ClickException(
                 f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) yet; "
                 f"supported: {', '.join(sorted(ANALYZERS))}")
+        _check_options(analyzer, study, given, options)
         data = analyzer.load(study)
         db.session.expunge(study)  # keep slug/title readable after the snapshot ends
     analyzer.check(study, data)
@@ -250,6 +258,18 @@ def analyze_command(slug, out_dir, fmt, exclude_outliers, n_boot, seed):
         written = analyzer.write(report, out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}",
                    err=(fmt == "json"))
+
+
+def _check_options(analyzer, study: Study, given: set[str], options: Options) -> None:
+    flags = {"exclude_outliers": "--exclude-outliers/--keep-outliers", "n_boot": "--n-boot", "seed": "--seed"}
+    unused = sorted(given - analyzer.options)
+    if unused:
+        raise click.ClickException(
+            f"{', '.join(flags[name] for name in unused)}: not used by the analysis of {study.task_type} studies "
+            f"(study {study.slug!r}; it uses {', '.join(flags[n] for n in sorted(analyzer.options)) or 'none of them'})")
+    most = getattr(analyzer, "max_n_boot", None)
+    if "n_boot" in given and most and options.n_boot > most:
+        raise click.ClickException(f"--n-boot: {study.task_type} studies take at most {most:,} resamples")
 
 
 def init_app(app):

@@ -294,6 +294,23 @@ def test_analyze_without_participants_says_so(app, runner):
     assert result.exit_code != 0 and "no completed participants" in result.output
 
 
+@pytest.mark.parametrize("flag", [["--n-boot", "500"], ["--seed", "3"], ["--keep-outliers"]])
+def test_analyze_refuses_options_hive_does_not_use(app, runner, flag):
+    result = runner.invoke(args=["analyze", "hive-agreement", *flag])
+    assert result.exit_code != 0
+    assert f"{flag[0].split('/')[0]}" in result.output and "not used by the analysis of hive-agreement" in result.output
+
+
+def test_analyze_option_limits_per_task_type(app, runner):
+    outliers = runner.invoke(args=["analyze", "sketch-demo", "--keep-outliers"])
+    assert outliers.exit_code != 0 and "--exclude-outliers/--keep-outliers: not used" in outliers.output
+    too_many = runner.invoke(args=["analyze", "sketch-demo", "--n-boot", "5000"])
+    assert too_many.exit_code != 0 and "at most 2,000 resamples" in too_many.output
+    # Options the analysis uses pass the check and reach the data (none here yet).
+    used = runner.invoke(args=["analyze", "two4two-demo", "--n-boot", "200", "--seed", "1"])
+    assert used.exit_code != 0 and "no completed participants" in used.output
+
+
 def test_agreement_similarity_ratings_reach_the_report(app, client, runner):
     for _ in range(3):
         answer_everything(client, "hive-agreement", lambda item: {

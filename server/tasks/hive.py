@@ -447,6 +447,7 @@ HIVE_CSV_TABLES = ("accuracy", "per_participant", "conditions", "similarity", "u
 class HiveAnalyzer:
     """`flask analyze` for the HIVE task types (server/analyze.py ANALYZERS): analysis.hive on the study's exports.
     The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
+    options = frozenset()  # HIVE reports means ± SD and t-tests against chance: no bootstrap, no outlier rule
 
     def load(self, study) -> dict[str, Any]:
         import pandas as pd

@@ -237,6 +237,9 @@ class SketchAnalyzer:
     """`flask analyze` for sketch-recognition studies (server/analyze.py ANALYZERS): analysis.sketch on the completed
     participants' trials and the imported label predictions. The study's optional `semantic_space` parameter names
     a concept similarity or embedding CSV for the semantic neighbour preference."""
+    options = frozenset({"n_boot", "seed"})  # no outlier rule in the sketch analysis
+    # The alignment bootstrap refits a regression per resample in a Python loop (per model, producer and measure).
+    max_n_boot = 2000
 
     def load(self, study) -> dict[str, Any]:
         import pandas as pd
@@ -274,7 +277,7 @@ class SketchAnalyzer:
         trials = t[t["participant_id"].isin(s.loc[s["status"] == "completed", "participant_id"])]
         trials = trials.astype({"abstraction_level": float, "catch": bool})
         return sketch_report(trials, model_responses(data["predictions"]), data["similarity"],
-                             n_boot=min(options.n_boot, 2000), seed=options.seed,
+                             n_boot=min(options.n_boot, self.max_n_boot), seed=options.seed,
                              meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
                                    "recruited": len(s)})
 
