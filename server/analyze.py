@@ -264,9 +264,9 @@ def _check_options(analyzer, study: Study, given: set[str], options: Options) ->
     flags = {"exclude_outliers": "--exclude-outliers/--keep-outliers", "n_boot": "--n-boot", "seed": "--seed"}
     unused = sorted(given - analyzer.options)
     if unused:
-        raise click.ClickException(
-            f"{', '.join(flags[name] for name in unused)}: not used by the analysis of {study.task_type} studies "
-            f"(study {study.slug!r}; it uses {', '.join(flags[n] for n in sorted(analyzer.options)) or 'none of them'})")
+        uses = ", ".join(flags[name] for name in sorted(analyzer.options)) or "none of them"
+        raise click.ClickException(f"{', '.join(flags[name] for name in unused)}: not used by the analysis of "
+                                   f"{study.task_type} studies (study {study.slug!r}; it uses {uses})")
     most = getattr(analyzer, "max_n_boot", None)
     if "n_boot" in given and most and options.n_boot > most:
         raise click.ClickException(f"--n-boot: {study.task_type} studies take at most {most:,} resamples")

@@ -59,3 +59,20 @@ def test_evicted_sessions_are_read_again_and_saves_still_land(app, client, monke
 def test_unknown_tokens_are_not_remembered(app, client):
     assert client.post("/api/sessions/no-such-token/trials", json={}).status_code == 404
     assert "no-such-token" not in app.extensions["studyhive.trialstore"].sessions
+
+
+def test_the_api_pool_is_in_autocommit_and_the_orm_keeps_transactions(app, client):
+    # The participant API's connections come from their own pool, in autocommit from the start (server/db.py);
+    # a save is committed when it is answered, while the ORM's session still works in transactions.
+    def autocommits(connection) -> bool:
+        driver = connection.connection.driver_connection
+        # psycopg: .autocommit; Python 3.11's sqlite3: no transaction handling at all is isolation_level None
+        return driver.autocommit if connection.dialect.name == "postgresql" else driver.isolation_level is None
+    with trialstore.autocommit() as connection:
+        assert autocommits(connection)
+    assert not autocommits(db.session.connection())
+    db.session.rollback()
+    token = enter(client)
+    assert client.post(f"/api/sessions/{token}/trials", json=trial_body(plan_of(client, token)[0])).status_code == 201
+    with db.engine.connect() as other:  # another connection sees the trial at once
+        assert other.scalar(db.select(db.func.count()).select_from(Trial)) == 1

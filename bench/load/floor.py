@@ -39,10 +39,13 @@ async def _hammer(base: str, connections: int, seconds: float) -> tuple[list[flo
         nonlocal errors
         while time.monotonic() < stop:
             start = time.perf_counter()
-            async with http.post(base + "/trials", json=TRIAL) as response:
-                await response.read()
-                if response.status != 201:
-                    errors += 1
+            try:
+                async with http.post(base + "/trials", json=TRIAL) as response:
+                    await response.read()
+                    errors += response.status != 201
+            except aiohttp.ClientError:
+                errors += 1
+                continue
             latencies.append(time.perf_counter() - start)
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar()) as http:

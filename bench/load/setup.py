@@ -94,8 +94,8 @@ class Server:
         self.process.wait(timeout=60)
 
     def describe(self) -> str:
-        return (f"gunicorn {self.base}: {WORKERS} gthread workers × {THREADS} threads, two pools of {THREADS}+2 per worker "
-                f"(gunicorn.conf.py); log {self.log.name}")
+        return (f"gunicorn {self.base}: {WORKERS} gthread workers × {THREADS} threads, two pools of {THREADS}+2 "
+                f"per worker (gunicorn.conf.py); log {self.log.name}")
 
     def busiest_worker(self) -> int:
         """The worker holding the most sockets (participants' connections): the one whose death hurts most."""
@@ -164,8 +164,8 @@ def verify(url: str, tally) -> dict:
 
 def pgbench_ceiling(server: Server, seconds: int = 10) -> Row:
     """The save's SQL (one INSERT ignoring repeats, committing by itself as the app's autocommit connection does)
-    run by pgbench with as many clients as the participant API's pools hold (workers × threads), prepared statements as psycopg
-    uses after 5 runs."""
+    run by pgbench with as many clients as the participant API's pools hold (workers × threads), prepared
+    statements as psycopg uses after 5 runs."""
     engine = sa.create_engine(server.url)
     with engine.begin() as connection:
         study_id, stimulus_id = connection.execute(sa.text(
