@@ -9,7 +9,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import as_columns, check_frame, check_min_count, check_not_constant
-from .inference import CORR_COLUMNS, pearson
+from .inference import CORR_COLUMNS, fisher_z_interval, pearson
 
 __all__ = ["inter_consistency", "intra_consistency"]
 
@@ -112,12 +112,7 @@ def _all_pairs(wide: pd.DataFrame, by: str, confidence: float) -> pd.DataFrame:
     with np.errstate(divide="ignore"):
         t = r * np.sqrt((n - 2) / (1.0 - r**2))
     p = 2 * stats.t.sf(np.abs(t), n - 2)
-    if n > 3:
-        half = stats.norm.ppf(0.5 + confidence / 2.0) / np.sqrt(n - 3)
-        z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
-        low, high = np.tanh(z - half), np.tanh(z + half)
-    else:
-        low = high = np.full(r.shape, np.nan)
+    low, high = fisher_z_interval(r, n, confidence)
     levels = np.asarray(wide.columns, dtype=object)
     return pd.DataFrame({"a": levels[a], "b": levels[b], "r": r, "ci_low": low, "ci_high": high, "p_val": p,
                          "n": np.full(r.shape, n, dtype="int64")}, columns=["a", "b", *CORR_COLUMNS])

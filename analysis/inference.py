@@ -273,6 +273,17 @@ def observer_effect(
     return out
 
 
+def fisher_z_interval(r, n: int, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Confidence interval of Pearson's r from n pairs (one r or an array of them):
+    tanh(artanh r ± z_{1-α/2} / √(n − 3)); NaN when n ≤ 3."""
+    r = np.asarray(r, dtype=float)
+    if n <= 3:
+        return np.full(r.shape, np.nan), np.full(r.shape, np.nan)
+    half = stats.norm.ppf(0.5 + confidence / 2.0) / np.sqrt(n - 3)
+    z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
+    return np.tanh(z - half), np.tanh(z + half)
+
+
 def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
     """Pearson correlation with a Fisher-z confidence interval (pingouin.corr).
 
@@ -304,11 +315,6 @@ def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
         res = pg.corr(x, y, method="pearson")
     r = float(res["r"].iloc[0])
     n = x.size
-    if n > 3:
-        half = stats.norm.ppf(0.5 + confidence / 2.0) / np.sqrt(n - 3)
-        z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
-        low, high = float(np.tanh(z - half)), float(np.tanh(z + half))
-    else:
-        low = high = float("nan")
+    low, high = (float(bound) for bound in fisher_z_interval(r, n, confidence))
     return pd.DataFrame([{"r": r, "ci_low": low, "ci_high": high, "p_val": float(res["p_val"].iloc[0]), "n": n}],
                         columns=CORR_COLUMNS)

@@ -12,7 +12,8 @@ from flask import Blueprint, current_app, g, jsonify, request
 from . import sessions, trialstore
 from .errors import APIError
 
-bp = Blueprint("api", __name__, url_prefix="/api/sessions/<token>")
+PREFIX = "/api/sessions/"  # every participant API URL starts so (auth.ResearcherCookies skips its cookie)
+bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
 
 
 @bp.before_request

@@ -19,6 +19,7 @@ from flask import abort, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from . import api
 from .db import db, utcnow
 from .models import ApiToken, Researcher, Study, StudyAccess
 
@@ -146,7 +147,7 @@ class ResearcherCookies(SecureCookieSessionInterface):
     requests skip opening it (a serializer and a signature check on each of thousands of trial saves)."""
 
     def open_session(self, app, request):
-        if request.path.startswith("/api/sessions/"):
+        if request.path.startswith(api.PREFIX):
             return self.make_null_session(app)
         return super().open_session(app, request)
 

@@ -23,8 +23,8 @@ import hashlib
 import io
 import random
 import re
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import combinations
 from types import MappingProxyType
 
