@@ -1,0 +1,43 @@
+"""`make validate`: simulated cohorts at each study's published design, from known generating distributions, and
+for every estimator and interval the reports print, its bias against the true population value and the coverage
+of its 95 % interval. A table, not a test (tests/analysis keep small seeded versions of these checks).
+
+    VALIDATE_REPS=500 VALIDATE_SEED=1 python -m bench.validate
+
+Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import time
+
+from bench.common import markdown_table
+
+MODULES = ("bench.validate.ratio", "bench.validate.hive")
+COLUMNS = ("statistic", "estimator", "design", "reps", "true", "mean", "bias", "coverage", "goal", "note")
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def main() -> None:
+    reps = int(os.environ.get("VALIDATE_REPS", "500"))
+    seed = int(os.environ.get("VALIDATE_SEED", "1"))
+    start = time.perf_counter()
+    rows = []
+    for name in MODULES:
+        rows += importlib.import_module(name).rows(reps, seed)
+    lines = [COLUMNS] + [tuple(_cell(row.get(c, "")) for c in COLUMNS) for row in rows]
+    print(markdown_table(lines))
+    missed = [r for r in rows if r.get("goal") == "missed"]
+    print(f"\n{len(rows)} rows, {reps} replications each, seed {seed}, {time.perf_counter() - start:.0f} s; "
+          f"goals missed: {len(missed)}" + "".join(f"\n- {r['statistic']} ({r['estimator']}): {r['note']}"
+                                                   for r in missed))
+
+
+if __name__ == "__main__":
+    main()
