@@ -29,6 +29,10 @@ def iqr_outliers(
 
     .. math:: \\bar e_u > Q_3 + k \\cdot \\text{IQR}
 
+    When the IQR is 0 (at least half the participants share one mean error, e.g. a handful of participants who
+    all answered perfectly) the fence collapses onto Q3 and would exclude anybody a hair above it; the rule is
+    then not applied: nobody is excluded and the ``degenerate`` columns say why.
+
     This is the rule of Study III ("participants whose errors exceeded three times the interquartile range
     were excluded", 7 of 63), read as Tukey's "far out" fence with *k* = 3. Only the **upper** fence is
     used: errors are non-negative and the rule is meant to catch people who did not do the task (random or
@@ -50,8 +54,9 @@ def iqr_outliers(
     -------
     pandas.DataFrame
         One row per unit, sorted by unit, with columns ``<unit>``, ``mean_<value>`` (``mean_abs_error`` by
-        default), ``excluded`` (bool) and ``reason`` (e.g. ``"mean absolute error 23.1 > Q3 + 3×IQR = 14.2"``;
-        empty string for kept units).
+        default), ``excluded`` (bool), ``reason`` (e.g. ``"mean absolute error 23.1 > Q3 + 3×IQR = 14.2"``;
+        empty string for kept units), ``fence`` (Q3 + k·IQR; NaN when degenerate), ``degenerate`` (bool, the same
+        on every row: the IQR is 0 and the rule was not applied) and ``degenerate_reason``.
 
     References
     ----------
@@ -61,16 +66,19 @@ def iqr_outliers(
     k = check_number(k, "k", minimum=0, where="iqr_outliers")
     means = df.groupby(unit, sort=True)[value].mean()
     q1, q3 = np.percentile(means.to_numpy(dtype=float), [25, 75])
-    fence = q3 + k * (q3 - q1)
-    excluded = means.to_numpy() > fence
     label = _describe(value)
+    degenerate = bool(q3 - q1 == 0)
+    fence = float("nan") if degenerate else q3 + k * (q3 - q1)
+    excluded = np.zeros(len(means), dtype=bool) if degenerate else means.to_numpy() > fence
+    why = (f"the IQR of the {len(means)} per-{unit} mean {label}s is 0 (Q1 = Q3 = {_fmt(q3)}), so the "
+           f"Q3 + {k:g}×IQR fence is degenerate; nobody excluded") if degenerate else ""
     reasons = [
         f"mean {label} {_fmt(m)} > Q3 + {k:g}×IQR = {_fmt(fence)}" if ex else ""
         for m, ex in zip(means.to_numpy(), excluded)
     ]
     return pd.DataFrame(
         {unit: means.index.to_numpy(), f"mean_{value}": means.to_numpy(dtype=float), "excluded": excluded,
-         "reason": reasons}
+         "reason": reasons, "fence": fence, "degenerate": degenerate, "degenerate_reason": why}
     )
 
 

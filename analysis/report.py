@@ -12,17 +12,15 @@ How the numbers are made
 * **Participants.** Sessions that did not complete are not analysed. Among completed ones, the 3×IQR rule
   (:func:`analysis.iqr_outliers`) on each participant's mean absolute error over *test* trials flags outliers;
   they are excluded unless ``exclude_outliers=False``, and reported either way. Practice trials never count.
-* **Human MLAE** per chart type: :func:`analysis.mlae` -- the midmean of log2(|judged − true| + 1/8) per
-  stimulus, averaged over stimuli; 95 % percentile bootstrap interval resampling participants.
-* **Model MLAE** per chart type: the models' log errors are averaged per (chart type, height pair) over all
-  runs and renderings of that observer (a plain mean, pooled over predictions), and those per-pair means are
-  averaged over the pairs of the chart type; the interval resamples height pairs within the chart type
-  (:func:`analysis.mlae` with ``unit=None`` on one row per pair). This is **not** the human estimator (a
-  midmean per stimulus): a model has up to millions of predictions, which are aggregated in the database and
-  never loaded one by one, and the paper likewise treats each height pair as one trial for models.
+* **MLAE** per chart type, by the estimator named in ``mlae_estimator`` (:data:`analysis.mlae.ESTIMATORS`):
+  ``participant`` (default; Haehn et al. 2018 and Jiang et al.: per participant log2(MAE + 1/8), midmean across
+  participants) or ``pooled`` (Cleveland & McGill 1984, Heer & Bostock 2010: midmean of all log errors).
+  Models take the **same** estimator with their runs in the participants' place: intervals resample runs, or,
+  for a model with one run, its test stimuli. Every row of the table is the same quantity; the published rows
+  say which estimator their paper used.
 * **MAE** (mean absolute error) in percentage points and in ratio units (percent / 100, as the paper's human
-  0.056 vs CNN 0.013): humans over trials, participants resampled; models over (chart type, height pair) means,
-  pairs resampled.
+  0.056 vs CNN 0.013): the mean of all judgments (predictions); intervals resample participants (runs; the
+  stimuli of a single run).
 * **Chart-type effect** (humans): one-way ANOVA of each participant's mean log error per chart type on chart
   type (:func:`analysis.anova_by`, η²) and Tukey's HSD (:func:`analysis.tukey`). The rows are treated as
   independent, as in the paper's GLM, although each participant contributes one row per type.
@@ -46,7 +44,9 @@ import pandas as pd
 
 from .consistency import inter_consistency, intra_consistency
 from .inference import anova_by, two_sample_t, tukey
-from .mlae import mae, mlae
+from .methods import methods_document
+from ._checks import check_choice
+from .mlae import ESTIMATORS, mae, mlae
 from .outliers import iqr_outliers
 from .published import published, published_mlae
 
@@ -67,6 +67,9 @@ HUMANS = "humans"
 #: chart type, height pair) with the number of predictions and their mean absolute and mean log error.
 MODEL_CELL_COLUMNS = ("observer", "condition", "run", "chart_type", "short_height", "tall_height", "true_percent",
                       "n", "mean_abs_error", "mean_log_error")
+#: Columns of the ``model_stimuli`` input: one row per (observer, condition, run, test stimulus).
+MODEL_STIMULUS_COLUMNS = ("observer", "condition", "run", "chart_type", "stimulus_id", "n", "mean_abs_error",
+                          "mean_log_error")
 
 CELL = ["chart_type", "short_height", "tall_height"]
 PAIR = ["short_height", "tall_height"]
@@ -75,14 +78,9 @@ CHART_TYPES = (1, 2, 3, 4, 5)
 
 PUBLISHED_LABELS = {"ClevelandMcGill1984": "Cleveland & McGill 1984", "HeerBostock2010": "Heer & Bostock 2010"}
 
-HUMAN_MLAE_METHOD = ("midmean of log2(|judged - true| + 1/8) per stimulus, mean over stimuli; "
-                     "CI: participants resampled")
-MODEL_MLAE_METHOD = ("mean log error per (chart type, height pair) over all runs and renderings, mean over pairs; "
-                     "CI: height pairs resampled")
-MODEL_AGGREGATION_NOTE = (
-    "Model MLAE is the mean over height pairs of each pair's mean log error (all runs and renderings pooled); "
-    "its CI resamples height pairs. Human MLAE is the midmean per stimulus averaged over stimuli, CI resampling "
-    "participants. The estimators differ because model predictions are aggregated in the database per height pair.")
+#: The estimator each published MLAE row was computed with (their papers tabulate midmeans of all judgments).
+PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pooled"}
+RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
 
 
 @dataclass
@@ -127,6 +125,21 @@ def _model_cells(model_cells: pd.DataFrame | None) -> pd.DataFrame:
     return out
 
 
+def _model_stimuli(model_stimuli: pd.DataFrame | None) -> pd.DataFrame:
+    if model_stimuli is None:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in MODEL_STIMULUS_COLUMNS})
+    missing = [c for c in MODEL_STIMULUS_COLUMNS if c not in model_stimuli.columns]
+    if missing:
+        raise ValueError(f"ratio_report: model_stimuli lacks column(s) {', '.join(missing)}")
+    out = model_stimuli.loc[:, list(MODEL_STIMULUS_COLUMNS)].copy()
+    out["condition"] = out["condition"].fillna("").astype(str)
+    out["observer"] = out["observer"].astype(str)
+    for c in ("run", "chart_type", "n"):
+        out[c] = out[c].astype("int64")
+    out[["mean_abs_error", "mean_log_error"]] = out[["mean_abs_error", "mean_log_error"]].astype(float)
+    return out
+
+
 def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
     """Per (observer, condition, cell): prediction-weighted means over runs (= the mean of all predictions)."""
     df = run_cells.assign(sum_abs=run_cells["n"] * run_cells["mean_abs_error"],
@@ -144,17 +157,25 @@ def _split(df: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
     return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}
 
 
-def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float):
-    """The participants table and the analysed test trials."""
+def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float, notes: list[str]):
+    """The participants table and the analysed test trials; what was dropped or degraded goes into ``notes``."""
     sessions = sessions.sort_values("participant_id", ignore_index=True)
     test = trials[~trials["practice"].astype(bool)]
     n_test = test.groupby("participant_id").size()
     completed_ids = sessions.loc[sessions["status"] == "completed", "participant_id"]
     completed = test[test["participant_id"].isin(completed_ids)]
-    completed = completed.dropna(subset=["abs_error", "log_error", "chart_type"])
+    unusable = completed[["abs_error", "log_error", "chart_type"]].isna().any(axis=1)
+    if unusable.any():
+        who = sorted(completed.loc[unusable, "participant_id"].unique().tolist())
+        notes.append(f"{int(unusable.sum())} test trial(s) of completed participants dropped: no error can be "
+                     f"computed (missing response, true value or chart type); participant(s) "
+                     f"{', '.join(map(str, who))}")
+        completed = completed[~unusable]
     if completed.empty:
         raise ValueError("ratio_report: no completed participant has test trials; nothing to analyse")
     flags = iqr_outliers(completed, value="abs_error", unit="participant_id", k=k).set_index("participant_id")
+    if flags["degenerate"].any():
+        notes.append(f"outlier rule not applied: {flags['degenerate_reason'].iloc[0]}")
 
     rows = []
     for s in sessions.itertuples(index=False):
@@ -191,39 +212,55 @@ def _pair_code(df: pd.DataFrame) -> pd.Series:
     return df["short_height"].astype("int64") * 100_000 + df["tall_height"].astype("int64")
 
 
-def _mlae_table(trials, obs_parts, observers, n_boot, seed) -> pd.DataFrame:
+def _model_source(o, run_parts, stim_parts, need_stimuli: bool) -> tuple[pd.DataFrame, str]:
+    """The rows an observer's MLAE or MAE is computed from, and how its interval is made.
+
+    Runs play the participants' part; a single run's interval resamples its test stimuli, which needs the
+    per-stimulus errors (``model_stimuli``); so does the pooled MLAE (a midmean of single errors).
+    """
+    stimuli = stim_parts.get((o.observer, o.condition))
+    if need_stimuli or o.n_runs < 2:
+        if stimuli is not None:
+            return stimuli, ""
+        if need_stimuli:
+            raise ValueError(f"the pooled MLAE of {o.label} needs its per-stimulus errors (model_stimuli)")
+        return run_parts[(o.observer, o.condition)], "one run: interval resamples (chart type, height pair) cells"
+    return run_parts[(o.observer, o.condition)], ""
+
+
+def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, seed, notes) -> pd.DataFrame:
     frames = []
-    h = mlae(trials, value="log_error", stimulus="stimulus_id", group="chart_type", unit="participant_id",
-             n_boot=n_boot, seed=seed)
-    frames.append(pd.DataFrame({
-        "kind": "human", "observer": HUMANS, "condition": "", "label": HUMANS, "chart_type": h["chart_type"],
-        "mlae": h["mlae"], "ci_low": h["ci_low"], "ci_high": h["ci_high"], "n_units": h["n_units"],
-        "unit": "participants", "n_judgments": h["n_responses"], "method": HUMAN_MLAE_METHOD}))
+    h = mlae(trials, estimator, group="chart_type", unit="participant_id", n_boot=n_boot, seed=seed)
+    frames.append(h.assign(kind="human", observer=HUMANS, condition="", label=HUMANS, unit="participants",
+                           note=""))
     for o in observers.itertuples(index=False):
-        cells = obs_parts[(o.observer, o.condition)]
-        cells = cells.assign(pair=_pair_code(cells))
-        m = mlae(cells, value="mean_log_error", stimulus="pair", group="chart_type", unit=None, n_boot=n_boot,
-                 seed=seed)
-        n_pred = cells.groupby("chart_type")["n"].sum().reindex(m["chart_type"]).to_numpy()
-        frames.append(pd.DataFrame({
-            "kind": "model", "observer": o.observer, "condition": o.condition, "label": o.label,
-            "chart_type": m["chart_type"], "mlae": m["mlae"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-            "n_units": m["n_stimuli"], "unit": "height pairs", "n_judgments": n_pred, "method": MODEL_MLAE_METHOD}))
+        rows, note = _model_source(o, run_parts, stim_parts, estimator == "pooled")
+        m = mlae(rows, estimator, log_error="mean_log_error", abs_error="mean_abs_error", group="chart_type",
+                 unit="run", weight="n", n_boot=n_boot, seed=seed)
+        if note:
+            notes.append(f"MLAE of {o.label}: {note}")
+        frames.append(m.assign(kind="model", observer=o.observer, condition=o.condition, label=o.label,
+                               unit="runs", note=note))
     pub = published_mlae()
     for source, label in PUBLISHED_LABELS.items():
         p = pub[pub["source"] == source]
+        theirs = PUBLISHED_ESTIMATOR[source]
         frames.append(pd.DataFrame({
             "kind": "published", "observer": label, "condition": "", "label": label, "chart_type": p["chart_type"],
-            "mlae": p["mlae"], "ci_low": p["ci_low"], "ci_high": p["ci_high"], "n_units": pd.NA, "unit": "",
-            "n_judgments": pd.NA, "method": "published (95% CI half-width)"}))
-    out = pd.concat(frames, ignore_index=True)
+            "mlae": p["mlae"], "ci_low": p["ci_low"], "ci_high": p["ci_high"], "estimator": theirs,
+            "resampled": "", "n_units": pd.NA, "unit": "", "n_responses": pd.NA,
+            "note": "" if theirs == estimator else
+            f"published with the {theirs} estimator; these rows use {estimator} (compare: --mlae {theirs})"}))
+    out = pd.concat(frames, ignore_index=True).rename(columns={"n_responses": "n_judgments"})
+    out["resampled"] = out["resampled"].map(lambda r: RESAMPLED.get(r, r))
     out["chart_type"] = out["chart_type"].astype("int64")
     for c in ("n_units", "n_judgments"):
         out[c] = out[c].astype("Int64")
-    return out
+    return out[["kind", "observer", "condition", "label", "chart_type", "estimator", "mlae", "ci_low", "ci_high",
+                "n_units", "unit", "n_judgments", "resampled", "note"]]
 
 
-def _mae_rows(kind, observer, condition, label, res, scope_col, unit, n_judgments):
+def _mae_rows(kind, observer, condition, label, res, scope_col, unit):
     rows = []
     for r in res.to_dict("records"):
         scope = "all" if scope_col is None else str(int(r[scope_col]))
@@ -231,37 +268,26 @@ def _mae_rows(kind, observer, condition, label, res, scope_col, unit, n_judgment
             "kind": kind, "observer": observer, "condition": condition, "label": label, "chart_type": scope,
             "mae_ratio": r["mae"] / 100, "ci_low_ratio": r["ci_low"] / 100, "ci_high_ratio": r["ci_high"] / 100,
             "mae_pp": r["mae"], "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"], "n_units": r["n_units"],
-            "unit": unit, "n_judgments": n_judgments(scope)})
+            "unit": unit, "n_judgments": r["n_responses"], "resampled": RESAMPLED.get(r["resampled"], r["resampled"])})
     return rows
 
 
-def _mae_table(trials, obs_parts, observers, n_boot, seed) -> pd.DataFrame:
+def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed) -> pd.DataFrame:
     rows = []
-    by_type = trials.groupby("chart_type").size()
-
-    def human_n(scope):
-        return int(len(trials) if scope == "all" else by_type.get(int(scope), 0))
-
     for group in (None, "chart_type"):
         res = mae(trials, value="abs_error", group=group, unit="participant_id", n_boot=n_boot, seed=seed)
-        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants", human_n)
+        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants")
     for o in observers.itertuples(index=False):
-        cells = obs_parts[(o.observer, o.condition)]
-        n_by_type = cells.groupby("chart_type")["n"].sum()
-
-        def model_n(scope, cells=cells, n_by_type=n_by_type):
-            return int(cells["n"].sum() if scope == "all" else n_by_type.get(int(scope), 0))
-
+        source, _ = _model_source(o, run_parts, stim_parts, need_stimuli=False)
         for group in (None, "chart_type"):
-            res = mae(cells, value="mean_abs_error", group=group, unit=None, n_boot=n_boot, seed=seed)
-            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group,
-                              "(chart type, height pair) cells", model_n)
+            res = mae(source, value="mean_abs_error", group=group, unit="run", weight="n", n_boot=n_boot, seed=seed)
+            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group, "runs")
     for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
         label = f"Jiang et al. 2025: {p.condition}"
         rows.append({"kind": "published", "observer": label, "condition": "", "label": label, "chart_type": "all",
                      "mae_ratio": p.value, "ci_low_ratio": np.nan, "ci_high_ratio": np.nan, "mae_pp": p.value * 100,
                      "ci_low_pp": np.nan, "ci_high_pp": np.nan, "n_units": p.n, "unit": "participants"
-                     if p.condition == "humans" else "", "n_judgments": pd.NA})
+                     if p.condition == "humans" else "", "n_judgments": pd.NA, "resampled": ""})
     out = pd.DataFrame(rows)
     for c in ("n_units", "n_judgments"):
         out[c] = pd.array(out[c].tolist(), dtype="Int64")
@@ -322,6 +348,7 @@ def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
     return out
 
 
+NO_FISHER_INTERVAL = "no 95% interval: {n} height pairs, the Fisher z interval needs at least 4"
 CONSISTENCY_COLUMNS = ["kind", "observer", "a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
 
 
@@ -335,6 +362,9 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
         try:
             res = inter_consistency(human_cells, cells, key=PAIR, value="mean_abs_error").iloc[0]
             row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
+            if res["n"] <= 3:
+                row["note"] += f"; {NO_FISHER_INTERVAL.format(n=int(res['n']))}"
+                notes.append(f"inter-consistency humans vs {o.label}: {NO_FISHER_INTERVAL.format(n=int(res['n']))}")
         except ValueError as exc:
             row["note"] = f"not computed: {exc}"
             notes.append(f"inter-consistency humans vs {o.label} not computed: {exc}")
@@ -346,9 +376,13 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
         try:
             res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
             for r in res.itertuples(index=False):
+                small = f"; {NO_FISHER_INTERVAL.format(n=int(r.n))}" if r.n <= 3 else ""
                 rows.append({"kind": "intra", "observer": o.label, "a": f"run {r.a}", "b": f"run {r.b}", "r": r.r,
                              "ci_low": r.ci_low, "ci_high": r.ci_high, "p_val": r.p_val, "n": r.n,
-                             "note": f"mean absolute error per height pair ({key})"})
+                             "note": f"mean absolute error per height pair ({key}){small}"})
+            if (res["n"] <= 3).any():
+                notes.append(f"intra-consistency of {o.label}'s runs: "
+                             f"{NO_FISHER_INTERVAL.format(n=int(res['n'].min()))}")
         except ValueError as exc:
             notes.append(f"intra-consistency of {o.label}'s runs not computed: {exc}")
             rows.append({"kind": "intra", "observer": o.label, "a": "runs", "b": "runs",
@@ -364,7 +398,9 @@ def ratio_report(
     sessions: pd.DataFrame,
     trials: pd.DataFrame,
     model_cells: pd.DataFrame | None = None,
+    model_stimuli: pd.DataFrame | None = None,
     *,
+    mlae_estimator: str = "participant",
     exclude_outliers: bool = True,
     n_boot: int = 10_000,
     seed: int = 0,
@@ -385,6 +421,12 @@ def ratio_report(
     model_cells : pandas.DataFrame, optional
         Models' errors per (observer, condition, run, chart type, height pair), columns
         :data:`MODEL_CELL_COLUMNS` (errors in percent units, ``mean_log_error`` in log2 units). Test stimuli only.
+    model_stimuli : pandas.DataFrame, optional
+        Models' errors per (observer, condition, run, test stimulus), columns :data:`MODEL_STIMULUS_COLUMNS`:
+        needed for every model by ``mlae_estimator="pooled"``, and for a single-run model's intervals (else they
+        resample height-pair cells, and a note says so).
+    mlae_estimator : {"participant", "pooled"}, default "participant"
+        The MLAE estimator of every row (:data:`analysis.mlae.ESTIMATORS`).
     exclude_outliers : bool, default True
         Drop the 3×IQR outliers from the analysis (they are reported either way).
     n_boot, seed : bootstrap resamples and seed of every interval.
@@ -398,11 +440,12 @@ def ratio_report(
     ValueError
         If no completed participant has test trials.
     """
+    check_choice(mlae_estimator, ESTIMATORS, "mlae_estimator", where="ratio_report")
     notes: list[str] = []
     trials = trials.copy()
     for c in ("chart_type", "short_height", "tall_height"):
         trials[c] = pd.to_numeric(trials[c], errors="coerce")
-    participants, used = _participants(sessions, trials, exclude_outliers, k)
+    participants, used = _participants(sessions, trials, exclude_outliers, k, notes)
     for c in ("chart_type", "short_height", "tall_height"):
         used[c] = used[c].astype("int64")
     for c in ("true_percent", "abs_error", "log_error"):
@@ -417,10 +460,11 @@ def ratio_report(
     human_cells = _human_cells(used)
 
     obs_parts, run_parts = _split(obs_cells), _split(run_cells)
+    stim_parts = _split(_model_stimuli(model_stimuli))
     tables = {
         "participants": participants,
-        "mlae": _mlae_table(used, obs_parts, observers, n_boot, seed),
-        "mae": _mae_table(used, obs_parts, observers, n_boot, seed),
+        "mlae": _mlae_table(used, run_parts, stim_parts, observers, mlae_estimator, n_boot, seed, notes),
+        "mae": _mae_table(used, run_parts, stim_parts, observers, n_boot, seed),
         "effects": _effects(used, human_cells, obs_parts, observers, notes),
         "consistency": _consistency(human_cells, obs_parts, run_parts, observers, notes),
     }
@@ -452,10 +496,10 @@ def ratio_report(
     meta_out = {
         **(meta or {}),
         "counts": counts,
-        "options": {"exclude_outliers": bool(exclude_outliers), "n_boot": int(n_boot), "seed": int(seed),
-                    "iqr_k": float(k), "ci": 95},
+        "options": {"mlae_estimator": mlae_estimator, "exclude_outliers": bool(exclude_outliers),
+                    "n_boot": int(n_boot), "seed": int(seed), "iqr_k": float(k), "ci": 95},
         "observers": observers.to_dict("records"),
-        "aggregation": MODEL_AGGREGATION_NOTE,
+        "estimator": ESTIMATORS[mlae_estimator],
         "units": {"mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
                   "mae_pp": "percentage points (percent units)", "mae_ratio": "ratio units (percent / 100)"},
         "notes": notes,
@@ -576,7 +620,13 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
     more_note = f"… {more} more model(s) in the CSV/JSON tables" if more else ""
 
     # MLAE
-    out.append(h("MLAE by chart type") + "  log2(|judged − true| + 1/8), percent units; mean [95% CI]")
+    est = opt["mlae_estimator"]
+    out.append(h("MLAE by chart type") + f"  estimator: {est} (--mlae); log2(|judged − true| + 1/8), percent "
+               "units; MLAE [95% CI]")
+    wrap = (lambda text: [text]) if markdown else (
+        lambda text: textwrap.wrap(text, 110, initial_indent="  ", subsequent_indent="  "))
+    out += wrap(f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
+                "interval resamples its test stimuli).")
     ml = t["mlae"]
     order = [HUMANS, *shown, *PUBLISHED_LABELS.values()]
     rows = []
@@ -586,7 +636,7 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
             continue
         first = sub.iloc[0]
         if first["kind"] == "published":
-            n = ""
+            n = f"{first['estimator']} estimator" + ("" if first["estimator"] == est else " (differs)")
         elif first["kind"] == "human":
             n = f"{int(first['n_units'])} people"
         else:
@@ -598,9 +648,9 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
                   markdown=markdown)
     if more_note:
         out.append(("" if markdown else "  ") + more_note)
-    if models:
-        out += (["note: " + MODEL_AGGREGATION_NOTE] if markdown else
-                textwrap.wrap("note: " + MODEL_AGGREGATION_NOTE, 110, initial_indent="  ", subsequent_indent="  "))
+    differs = ml.loc[(ml["kind"] == "published") & (ml["note"] != ""), "note"]
+    if len(differs):
+        out += wrap(f"note: the published rows are {differs.iloc[0]}.")
     out.append("")
 
     # MAE
@@ -698,3 +748,41 @@ def format_text(report: RatioReport, max_models: int = 12) -> str:
 def format_markdown(report: RatioReport) -> str:
     """The same report as Markdown, every model included."""
     return "\n".join(_sections(report, max_models=10**9, markdown=True)).rstrip() + "\n"
+
+
+def ratio_methods(report: RatioReport) -> str:
+    """``methods.md`` of a ratio-estimation report: what was computed, in words ready for a Methods section."""
+    meta, c, opt = report.meta, report.meta["counts"], report.meta["options"]
+    est = opt["mlae_estimator"]
+    refs = ["cleveland1984", "efron1993", "tukey1977"] + (["heer2010"] if est == "pooled" else ["haehn2018",
+                                                                                               "jiang2025"])
+    excluded = (f"{c['outliers']} of {c['completed']} completed participants had a mean absolute error above "
+                f"Q3 + {opt['iqr_k']:g}×IQR of the participants' means (Tukey's far-out fence, the rule of Jiang et "
+                f"al.'s Study III) and were " + ("excluded" if opt["exclude_outliers"] else
+                                                 "kept (--keep-outliers)"))
+    paragraphs = [
+        f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
+        f"did not complete were not analysed{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
+        f"{excluded}. {c['analysed']} participants with {c['trials_used']} test trials were analysed; practice "
+        "trials never count.",
+        f"**Accuracy.** Each judgment's error is log2(|judged − true| + 1/8), judged and true in percent "
+        f"(Cleveland & McGill 1984). MLAE per chart type uses the {est} estimator: {ESTIMATORS[est]}. Mean absolute "
+        "error (MAE) is the mean of all judgments, in percentage points and ratio units.",
+        "**Intervals.** 95 % percentile bootstrap intervals (Efron & Tibshirani 1993) with "
+        f"{opt['n_boot']:,} resamples (seed {opt['seed']}); participants are resampled with replacement, keeping "
+        "each participant's judgments together across chart types.",
+        "**Tests.** Chart-type effect: one-way ANOVA of each participant's mean log error per chart type (η²) with "
+        "Tukey's HSD; all tests two-sided, α = 0.05.",
+    ]
+    if c["model_observers"]:
+        refs.append("fisher1921")
+        paragraphs.append(
+            f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
+            f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
+            "the same estimators with its runs in the participants' place (intervals resample runs; a single run's "
+            "resample its test stimuli). Observer effect: Welch's t-test of the mean absolute error per (chart "
+            "type, height pair) cell, model − humans, two-sided. Human–model consistency: Pearson's r of the mean "
+            "absolute error per height pair, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 pairs).")
+    if meta["notes"]:
+        paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
+    return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)

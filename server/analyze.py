@@ -1,6 +1,7 @@
 """`flask analyze <slug>`: the statistics a paper reports, people vs imported model predictions, for one study.
 
-    flask analyze study3 [--out DIR] [--format text|json] [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
+    flask analyze study3 [--out DIR] [--format text|json] [--mlae participant|pooled]
+                         [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
 
 The command dispatches on the study's task type (:data:`ANALYZERS`); a task type without an analyzer is refused
 with a message. The ratio-estimation analyzer reads, in one database snapshot:
@@ -15,9 +16,12 @@ with a message. The ratio-estimation analyzer reads, in one database snapshot:
   this is at most 195 rows per run (156,000 for 800 runs). Pooling runs and renderings per (observer, condition,
   cell) and correlating runs with each other both need nothing finer.
 
-Model MLAE is therefore the mean over height pairs of each pair's mean log error (all runs and renderings pooled),
-with a bootstrap over height pairs, not the human estimator (midmean per stimulus, participants resampled); the
-report says so. The statistics themselves live in :mod:`analysis.report`; the figures in :mod:`analysis.figures`.
+The ``participant`` MLAE estimator (the default) needs no finer grain for models: each run's log2(MAE + 1/8) per
+chart type comes from these cells. Two things need one row per (run, test stimulus) (:func:`model_stimuli_query`):
+the ``pooled`` estimator (a midmean of single errors) for every model, and the interval of a model with a single
+run (its stimuli are resampled). Those rows are loaded only then, and the pooled estimator refuses more than
+:data:`MAX_POOLED_MODEL_ROWS` of them (its bootstrap costs rows × resamples). The statistics themselves live in
+:mod:`analysis.report`; the figures in :mod:`analysis.figures`; ``methods.md`` in :func:`analysis.report.ratio_methods`.
 """
 from __future__ import annotations
 
@@ -44,10 +48,13 @@ from .tasks.sketch import SketchAnalyzer
 LN2 = math.log(2.0)
 LOG_OFFSET = 0.125  # Cleveland & McGill's 1/8 (analysis.errors.LOG_OFFSET)
 CSV_TABLES = ("participants", "mlae", "mae", "effects", "consistency")
+#: The pooled MLAE's bootstrap over model runs costs (run, stimulus) rows × resamples; above this, --mlae participant.
+MAX_POOLED_MODEL_ROWS = 250_000
 
 
 @dataclass
 class Options:
+    mlae: str = "participant"
     exclude_outliers: bool = True
     n_boot: int = 10_000
     seed: int = 0
@@ -103,18 +110,54 @@ def model_cells_query(study: Study, dialect: str = "postgresql"):
             .group_by(Prediction.run_id, stimuli.c.chart_type, stimuli.c.short_height, stimuli.c.tall_height))
 
 
-def load_model_cells(study: Study) -> pd.DataFrame:
+def model_stimuli_query(study: Study, run_ids: list[int]):
+    """One row per (run, test stimulus) of the given runs: the count, mean absolute and mean natural-log error."""
+    params = Stimulus.params
+    abs_error = func.abs(Prediction.value - params["true_percent"].as_float())
+    return (db.select(Prediction.run_id, Prediction.stimulus_id, params["chart_type"].as_integer().label("chart_type"),
+                      func.count().label("n"), func.avg(abs_error).label("mean_abs_error"),
+                      func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"))
+            .join(Stimulus, Stimulus.id == Prediction.stimulus_id)
+            .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False), Prediction.run_id.in_(run_ids))
+            .group_by(Prediction.run_id, Prediction.stimulus_id, params["chart_type"].as_integer()))
+
+
+def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, estimator: str) -> pd.DataFrame | None:
+    """Per-stimulus errors of the runs that need them (all for ``pooled``; single-run observers otherwise)."""
+    if runs.empty:
+        return None
+    per_observer = runs.groupby(["observer", "condition"])["run_id"].transform("size")
+    wanted = runs if estimator == "pooled" else runs[per_observer == 1]
+    if wanted.empty:
+        return None
+    if estimator == "pooled" and cells["n"].sum() > MAX_POOLED_MODEL_ROWS:
+        raise click.ClickException(
+            f"--mlae pooled: the models have {int(cells['n'].sum()):,} predictions on test stimuli; the pooled "
+            f"estimator's bootstrap over runs takes at most {MAX_POOLED_MODEL_ROWS:,} (use --mlae participant, "
+            f"which needs one value per run and chart type)")
+    rows = db.session.execute(model_stimuli_query(study, wanted["run_id"].astype(int).tolist())).mappings().all()
+    out = pd.DataFrame(rows, columns=["run_id", "stimulus_id", "chart_type", "n", "mean_abs_error", "mean_ln_error"])
+    out = out.merge(wanted, on="run_id", how="inner")
+    out["mean_log_error"] = out["mean_ln_error"].astype(float) / LN2
+    return out.drop(columns=["run_id", "mean_ln_error"])
+
+
+def load_model_runs(study: Study) -> pd.DataFrame:
     runs = pd.DataFrame(db.session.execute(
         db.select(ModelRun.id.label("run_id"), ModelRun.observer, ModelRun.condition, ModelRun.run)
         .where(ModelRun.study_id == study.id)).mappings().all(),
         columns=["run_id", "observer", "condition", "run"])
+    runs["condition"] = runs["condition"].fillna("")
+    return runs
+
+
+def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
     query = model_cells_query(study, db.session.connection().dialect.name)
     cells = pd.DataFrame(db.session.execute(query).mappings().all(),
                          columns=["run_id", "chart_type", "short_height", "tall_height", "true_percent", "n",
                                   "mean_abs_error", "mean_ln_error"])
     cells = cells.merge(runs, on="run_id", how="inner")
     cells["mean_log_error"] = cells["mean_ln_error"].astype(float) / LN2
-    cells["condition"] = cells["condition"].fillna("")
     return cells.drop(columns=["run_id", "mean_ln_error"])
 
 
@@ -135,11 +178,13 @@ def load_trials(study: Study) -> pd.DataFrame:
 
 class RatioEstimationAnalyzer:
     """flask analyze for ratio-estimation studies: the Study III report (analysis.report)."""
-    options = frozenset({"exclude_outliers", "n_boot", "seed"})
+    options = frozenset({"mlae", "exclude_outliers", "n_boot", "seed"})
 
-    def load(self, study: Study) -> dict[str, Any]:
-        return {"sessions": load_sessions(study), "trials": load_trials(study),
-                "model_cells": load_model_cells(study)}
+    def load(self, study: Study, options: Options) -> dict[str, Any]:
+        runs = load_model_runs(study)
+        cells = load_model_cells(study, runs)
+        return {"sessions": load_sessions(study), "trials": load_trials(study), "model_cells": cells,
+                "model_stimuli": load_model_stimuli(study, runs, cells, options.mlae)}
 
     def check(self, study: Study, data: dict[str, Any]) -> None:
         s, t = data["sessions"], data["trials"]
@@ -151,8 +196,8 @@ class RatioEstimationAnalyzer:
 
     def compute(self, study: Study, data: dict[str, Any], options: Options):
         from analysis.report import ratio_report
-        return ratio_report(data["sessions"], data["trials"], data["model_cells"],
-                            exclude_outliers=options.exclude_outliers, n_boot=options.n_boot, seed=options.seed,
+        return ratio_report(data["sessions"], data["trials"], data["model_cells"], data["model_stimuli"],
+                            mlae_estimator=options.mlae, exclude_outliers=options.exclude_outliers, n_boot=options.n_boot, seed=options.seed,
                             meta={"slug": study.slug, "title": study.title, "task_type": study.task_type})
 
     def text(self, report) -> str:
@@ -172,13 +217,17 @@ class RatioEstimationAnalyzer:
         written.append(out_dir / "report.md")
         return written + write_figures(report, out_dir)
 
+    def methods(self, report) -> str:
+        from analysis.report import ratio_methods
+        return ratio_methods(report)
+
 
 class HypothesisRatingAnalyzer:
     """flask analyze for hypothesis-rating (Two4Two) studies: analysis.ratings on completed participants' ratings,
     with each statement's relevance taken from the study file."""
     options = frozenset({"n_boot", "seed"})  # every rating counts: no outlier rule
 
-    def load(self, study: Study) -> dict[str, Any]:
+    def load(self, study: Study, options: Options) -> dict[str, Any]:
         columns = ["participant_id", "statement_id", "rating"]
         return {"sessions": load_sessions(study),
                 "trials": pd.DataFrame(([r[c] for c in columns] for r in trial_rows(study)), columns=columns),
@@ -208,6 +257,10 @@ class HypothesisRatingAnalyzer:
         from analysis.ratings import write_ratings
         return write_ratings(report, out_dir)
 
+    def methods(self, report) -> str:
+        from analysis.ratings import ratings_methods
+        return ratings_methods(report)
+
 
 #: task type id → analyzer (load in the snapshot, check, compute, text, json, write). HIVE/sketch add theirs here.
 ANALYZERS: dict[str, Any] = {"ratio-estimation": RatioEstimationAnalyzer(),
@@ -222,16 +275,20 @@ ANALYZERS["sketch-recognition"] = SketchAnalyzer()
               help="also write the tables (CSV), report.md and PNG figures to this folder")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a readable report; json: the same numbers as a dict of tables (records), NaN as null")
+@click.option("--mlae", "mlae", type=click.Choice(["participant", "pooled"]), default="participant",
+              show_default=True, help="MLAE estimator (ratio estimation): participant = per participant "
+              "log2(MAE + 1/8), midmean across participants (Haehn et al. 2018, Jiang et al.); pooled = midmean of "
+              "all judgments (Cleveland & McGill 1984, Heer & Bostock 2010). Models take the same, runs for people")
 @click.option("--exclude-outliers/--keep-outliers", default=True, show_default=True,
               help="drop participants beyond the 3×IQR fence (they are reported either way)")
 @click.option("--n-boot", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="bootstrap resamples per confidence interval")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the bootstrap")
-def analyze_command(slug, out_dir, fmt, exclude_outliers, n_boot, seed):
-    options = Options(exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed)
+def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed):
+    options = Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed)
     # Options given on the command line that the study's analysis does not use are refused, not ignored.
     context = click.get_current_context()
-    given = {name for name in ("exclude_outliers", "n_boot", "seed")
+    given = {name for name in ("mlae", "exclude_outliers", "n_boot", "seed")
              if context.get_parameter_source(name) is ParameterSource.COMMANDLINE}
     with snapshot():
         study = get_study(slug)
@@ -243,7 +300,7 @@ def analyze_command(slug, out_dir, fmt, exclude_outliers, n_boot, seed):
                 f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) yet; "
                 f"supported: {', '.join(sorted(ANALYZERS))}")
         _check_options(analyzer, study, given, options)
-        data = analyzer.load(study)
+        data = analyzer.load(study, options)
         db.session.expunge(study)  # keep slug/title readable after the snapshot ends
     analyzer.check(study, data)
     try:
@@ -256,12 +313,15 @@ def analyze_command(slug, out_dir, fmt, exclude_outliers, n_boot, seed):
         click.echo(analyzer.text(report), nl=False)
     if out_dir is not None:
         written = analyzer.write(report, out_dir)
+        (out_dir / "methods.md").write_text(analyzer.methods(report), encoding="utf-8")
+        written.append(out_dir / "methods.md")
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}",
                    err=(fmt == "json"))
 
 
 def _check_options(analyzer, study: Study, given: set[str], options: Options) -> None:
-    flags = {"exclude_outliers": "--exclude-outliers/--keep-outliers", "n_boot": "--n-boot", "seed": "--seed"}
+    flags = {"mlae": "--mlae", "exclude_outliers": "--exclude-outliers/--keep-outliers", "n_boot": "--n-boot",
+             "seed": "--seed"}
     unused = sorted(given - analyzer.options)
     if unused:
         uses = ", ".join(flags[name] for name in sorted(analyzer.options)) or "none of them"

@@ -220,11 +220,12 @@ def analysis_results(study: Study, n_boot: int) -> dict[str, Any]:
         raise click.ClickException(f"there is no analysis for task type {study.task_type!r} yet")
     with snapshot():
         study = db.session.get(Study, study.id)
-        data = analyzer.load(study)
+        options = Options(n_boot=n_boot)
+        data = analyzer.load(study, options)
         db.session.expunge(study)
     analyzer.check(study, data)
     try:
-        report = analyzer.compute(study, data, Options(n_boot=n_boot))
+        report = analyzer.compute(study, data, options)
     except ValueError as exc:
         raise click.ClickException(f"cannot analyse {study.slug!r}: {exc}") from None
     figures, tables = [], []

@@ -109,7 +109,43 @@ def export_trials(used_ids):
     return df[~df["practice"] & df["participant_id"].isin(used_ids)]
 
 
-def test_json_numbers_match_the_analysis_package(runner, cohort):
+def exported_test_trials(runner, tmp_path, used_ids) -> pd.DataFrame:
+    result = runner.invoke(args=["export", "study3", "--out", str(tmp_path / "export")])
+    assert result.exit_code == 0, result.output
+    df = pd.read_csv(tmp_path / "export" / "trials.csv")
+    return df[(df["practice"].astype(str).str.lower().isin(["false", "0"])) & df["participant_id"].isin(used_ids)]
+
+
+def trimmed_middle_half(values) -> float:
+    """Cleveland & McGill's midmean, from its definition: sort, drop floor(n/4) from each end, average the rest."""
+    x = sorted(values)
+    cut = len(x) // 4
+    middle = x[cut:len(x) - cut]
+    return sum(middle) / len(middle)
+
+
+def reference_pooled_mlae(trials: pd.DataFrame) -> list[float]:
+    """C&M 1984 / H&B 2010: the midmean of log2(|judged − true| + 1/8) over every judgment of a chart type."""
+    out = []
+    for ct in range(1, 6):
+        t = trials[trials["chart_type"] == ct]
+        out.append(trimmed_middle_half([math.log2(abs(j - v) + 0.125)
+                                        for j, v in zip(t["response_percent"], t["true_percent"])]))
+    return out
+
+
+def reference_participant_mlae(trials: pd.DataFrame) -> list[float]:
+    """Haehn et al. 2018: per participant log2(MAE + 1/8) over their judgments of the type; midmean over people."""
+    out = []
+    for ct in range(1, 6):
+        t = trials[trials["chart_type"] == ct]
+        per_person = [math.log2(np.mean(np.abs(g["response_percent"] - g["true_percent"])) + 0.125)
+                      for _, g in t.groupby("participant_id")]
+        out.append(trimmed_middle_half(per_person))
+    return out
+
+
+def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     data = json.loads(analyze(runner, "--format", "json").stdout)
     people = pd.DataFrame(data["participants"])
     c = data["meta"]["counts"]
@@ -123,38 +159,47 @@ def test_json_numbers_match_the_analysis_package(runner, cohort):
     used = people.loc[people["analysed"], "participant_id"].tolist()
     assert used == ids[:N_NORMAL] and c["trials_used"] == 25 * N_NORMAL
 
-    # Human MLAE per type = analysis.mlae on the export's test trials of the analysed participants.
-    trials = export_trials(used)
-    expected = analysis.mlae(trials, n_boot=N_BOOT, seed=0)
+    # Human MLAE per type equals the papers' estimators recomputed by hand from `flask export`'s trials.csv.
+    trials = exported_test_trials(runner, tmp_path, used)
     ml = pd.DataFrame(data["mlae"])
-    human = ml[ml["kind"] == "human"].reset_index(drop=True)
-    assert human["chart_type"].tolist() == [1, 2, 3, 4, 5]
-    for col in ("mlae", "ci_low", "ci_high"):
-        assert human[col].tolist() == pytest.approx(expected[col].tolist(), rel=1e-12)
+    human = ml[ml["kind"] == "human"].set_index("chart_type")
+    assert human.index.tolist() == [1, 2, 3, 4, 5] and set(human["estimator"]) == {"participant"}
+    assert human["mlae"].tolist() == pytest.approx(reference_participant_mlae(trials), abs=1e-9)
+    assert (human["ci_low"] < human["mlae"]).all() and (human["mlae"] < human["ci_high"]).all()
+    assert set(ml["estimator"]) == {"participant", "pooled"}  # published rows keep their papers' estimator
+    pooled = pd.DataFrame(json.loads(analyze(runner, "--format", "json", "--mlae", "pooled").stdout)["mlae"])
+    pooled_h = pooled[pooled["kind"] == "human"].set_index("chart_type")
+    assert set(pooled_h["estimator"]) == {"pooled"}
+    assert pooled_h["mlae"].tolist() == pytest.approx(reference_pooled_mlae(trials), abs=1e-9)
     # Human MAE is the mean |noise| we drew (practice answers were 0 and do not count).
     mae = pd.DataFrame(data["mae"])
     h_all = mae[(mae["kind"] == "human") & (mae["chart_type"] == "all")].iloc[0]
     assert h_all["mae_pp"] == pytest.approx(np.mean(np.abs(list(cohort.values())[:25 * N_NORMAL])), rel=1e-9)
     assert h_all["mae_ratio"] == pytest.approx(h_all["mae_pp"] / 100)
 
-    # Models: exactly 2 points off -> MLAE log2(2.125) for every type, MAE 2 points = 0.02 ratio units.
+    # Models take the same estimator, runs for participants: exactly 2 points off -> log2(2.125) for every run and
+    # type, so the midmean over runs and every resample are log2(2.125); MAE 2 points = 0.02 ratio units.
     exact = ml[ml["label"] == "cnn-exact"]
-    assert len(exact) == 5
+    assert len(exact) == 5 and set(exact["resampled"]) == {"runs"}
     for col in ("mlae", "ci_low", "ci_high"):
         assert exact[col].tolist() == pytest.approx([EXACT_MLAE] * 5, rel=1e-9)
     study3 = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
     stim = [_true(k) for (k,) in db.session.execute(
         db.select(Stimulus.key).filter_by(practice=False, study_id=study3.id))]
     pairs_per_type = [sum(c_ == ct for c_, *_ in stim) for ct in range(1, 6)]  # 39 39 39 39 36 (type 5 is tighter)
-    assert exact["n_units"].tolist() == pairs_per_type
+    assert exact["n_units"].tolist() == [2] * 5
     assert exact["n_judgments"].tolist() == [2 * n for n in pairs_per_type]  # 2 runs, practice ignored
     m_all = mae[(mae["label"] == "cnn-exact") & (mae["chart_type"] == "all")].iloc[0]
     assert (m_all["mae_pp"], m_all["mae_ratio"]) == (pytest.approx(2.0), pytest.approx(0.02))
     varied = ml[ml["label"] == "cnn-varied (IID)"].set_index("chart_type")["mlae"]
-    for ct in range(1, 6):
-        want = np.mean([np.mean([math.log2(varied_error(s, t, r) + 0.125) for r in (0, 1)])
-                        for c_, s, t, _ in stim if c_ == ct])
+    for ct in range(1, 6):  # midmean of two runs' log2(MAE + 1/8) = their mean
+        want = np.mean([math.log2(np.mean([varied_error(s, t, r) for c_, s, t, _ in stim if c_ == ct]) + 0.125)
+                        for r in (0, 1)])
         assert varied[ct] == pytest.approx(want, rel=1e-9)
+    varied_pooled = pooled[pooled["label"] == "cnn-varied (IID)"].set_index("chart_type")["mlae"]
+    for ct in range(1, 6):  # midmean of every prediction's log error, both runs pooled
+        logs = [math.log2(varied_error(s, t, r) + 0.125) for r in (0, 1) for c_, s, t, _ in stim if c_ == ct]
+        assert varied_pooled[ct] == pytest.approx(trimmed_middle_half(logs), rel=1e-9)
 
     # Published values beside.
     cm = ml[(ml["kind"] == "published") & (ml["observer"] == "Cleveland & McGill 1984")].set_index("chart_type")

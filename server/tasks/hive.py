@@ -449,7 +449,7 @@ class HiveAnalyzer:
     The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
     options = frozenset()  # HIVE reports means ± SD and t-tests against chance: no bootstrap, no outlier rule
 
-    def load(self, study) -> dict[str, Any]:
+    def load(self, study, options) -> dict[str, Any]:
         import pandas as pd
 
         from ..export import participant_rows, trial_rows

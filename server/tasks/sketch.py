@@ -241,7 +241,7 @@ class SketchAnalyzer:
     # The alignment bootstrap refits a regression per resample in a Python loop (per model, producer and measure).
     max_n_boot = 2000
 
-    def load(self, study) -> dict[str, Any]:
+    def load(self, study, options) -> dict[str, Any]:
         import pandas as pd
 
         from ..analyze import load_sessions

@@ -26,7 +26,7 @@ def _responses():
 # (name, call(df), numeric column used, key column used or None)
 CASES = [
     ("add_errors", lambda d: A.add_errors(d), "response_percent", None),
-    ("mlae", lambda d: A.mlae(d, n_boot=10), "log_error", "stimulus_id"),
+    ("mlae", lambda d: A.mlae(d, n_boot=10), "log_error", "participant_id"),
     ("mae", lambda d: A.mae(d, n_boot=10), "abs_error", "participant_id"),
     ("iqr_outliers", lambda d: A.iqr_outliers(d), "abs_error", "participant_id"),
     ("response_outliers", lambda d: A.response_outliers(d), "abs_error", None),
