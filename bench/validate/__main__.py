@@ -14,7 +14,7 @@ import time
 
 from bench.common import markdown_table
 
-MODULES = ("bench.validate.ratio", "bench.validate.hive")
+MODULES = ("bench.validate.ratio",)
 COLUMNS = ("statistic", "estimator", "design", "reps", "true", "mean", "bias", "coverage", "goal", "note")
 
 
