@@ -114,12 +114,14 @@ def model_stimuli_query(study: Study, run_ids: list[int]):
     """One row per (run, test stimulus) of the given runs: the count, mean absolute and mean natural-log error."""
     params = Stimulus.params
     abs_error = func.abs(Prediction.value - params["true_percent"].as_float())
-    return (db.select(Prediction.run_id, Prediction.stimulus_id, params["chart_type"].as_integer().label("chart_type"),
+    # chart_type through min(): PostgreSQL cannot match a JSON path with bound parameters in SELECT and GROUP BY
+    return (db.select(Prediction.run_id, Prediction.stimulus_id,
+                      func.min(params["chart_type"].as_integer()).label("chart_type"),
                       func.count().label("n"), func.avg(abs_error).label("mean_abs_error"),
                       func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"))
             .join(Stimulus, Stimulus.id == Prediction.stimulus_id)
             .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False), Prediction.run_id.in_(run_ids))
-            .group_by(Prediction.run_id, Prediction.stimulus_id, params["chart_type"].as_integer()))
+            .group_by(Prediction.run_id, Prediction.stimulus_id))
 
 
 def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, estimator: str) -> pd.DataFrame | None:
