@@ -558,7 +558,8 @@ def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str
              f"{int((~completed).sum())} trial(s) are left out; {int((completed & practice).sum())} preview trial(s) "
              "are not scored. No outlier rule (HIVE reports every completed participant).",
              f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
-             f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, {_alternative_words(alternative, chance)}; "
+             f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
+             f"{_alternative_words(alternative, chance)}; "
              f"significant at p < {ALPHA:g}; 95 % t interval of the mean."]
     if task_type == "hive-agreement":
         notes.append("Agreement: a confidence of 1–2 counts as judging the prediction correct. Accuracy on "

@@ -78,7 +78,8 @@ def one_sample_t(x, mu: float = 0.0, confidence: float = 0.95, alternative: str 
     p-values: two-sided :math:`2\\,P(T_{n-1} \\ge |t|)`; ``"greater"`` (H1: the mean exceeds ``mu``)
     :math:`P(T_{n-1} \\ge t)`; ``"less"`` :math:`P(T_{n-1} \\le t)`. The confidence interval has the same
     sidedness, so that p < 1 − confidence exactly when it excludes ``mu``: two-sided
-    :math:`\\bar x \\pm t_{(1+c)/2,\\,n-1}\\, s/\\sqrt n`; "greater" :math:`[\\bar x - t_{c,\\,n-1}\\, s/\\sqrt n, \\infty)`;
+    :math:`\\bar x \\pm t_{(1+c)/2,\\,n-1}\\, s/\\sqrt n`;
+    "greater" :math:`[\\bar x - t_{c,\\,n-1}\\, s/\\sqrt n, \\infty)`;
     "less" :math:`(-\\infty, \\bar x + t_{c,\\,n-1}\\, s/\\sqrt n]`.
 
     Parameters
