@@ -1,16 +1,31 @@
 """HIVE statistics (Kim et al., ECCV 2022, Sec. 5): how well people judge a model's predictions from its
 explanations, per study and per condition (model prediction correct or incorrect).
 
-Inputs are the tidy exports: ``trials`` (one row per trial: participant_id, practice, model_correct 0/1, correct
-0/1, confidence, judged_correct (agreement), similarity_ratings / model_similarity (";"-separated)) and
-``participants`` (one row per participant: participant_id, status, the survey columns
+Inputs are the tidy exports: ``trials`` (one row per trial: participant_id, stimulus_id, practice, model_correct
+0/1, correct 0/1, confidence, judged_correct (agreement), similarity_ratings / model_similarity (";"-separated))
+and ``participants`` (one row per participant: participant_id, status, the survey columns
 ``hive_understanding_{1,2,3}_understanding`` and ``hive_tradeoff_{low,medium,high}_risk``).
 
 Conventions, as in HIVE: accuracy is a percentage per participant (share of their trials answered right), then the
 mean and the standard deviation **over participants** (``ddof = 1``) are reported, a one-sample t-test against
 chance (25 % for four-way tasks, 50 % for binarised agreement) and two-sample t-tests between groups; significant
-at p < 0.05. Agreement "accuracy" on incorrect predictions is the share judged incorrect, so the share of incorrect
-predictions people believed is 100 minus it (HIVE's confirmation-bias reading of Table 1).
+at p < 0.05. The sidedness of the test against chance follows HIVE's tables: Table 2 (distinction, output
+prediction) marks the methods that "do not statistically significantly **outperform** 25 % random chance", a
+one-sided test (H1: mean > chance); Table 1 (agreement) marks accuracies "not statistically significantly
+**different** from 50 %", a two-sided one (HIVE's ProtoTree agreement p-values, 0.10 for 53.6 ± 15.2 and 0.33 for
+52.8 ± 19.9 with n = 50, are two-sided). Agreement "accuracy" on incorrect predictions is the share judged
+incorrect, so the share of incorrect predictions people believed is 100 minus it (HIVE's confirmation-bias reading
+of Table 1).
+
+Similarity ratings (Sec. 5.4) are correlated with the model's scores **one value per prototype match**: each
+match's mean rating over the participants who rated it against the model's score for it. HIVE's p-values
+(ρ = −0.25, p = 0.49; ρ = −0.52, p = 0.12) are those of n = 10 such values; pooling every individual rating would
+count each participant's rating of the same match as a new observation and shrink p without new evidence.
+HIVE's coefficient is Spearman's ρ for ProtoPNet ("whose similarity scores are not normalized across images") and
+Pearson's r for ProtoTree.
+
+Every statistic that cannot be computed keeps its row, with a ``note`` saying why (too few participants, no
+variance, ratings that do not match the model's scores), and the report's notes count what was left out.
 """
 from __future__ import annotations
 
@@ -23,18 +38,27 @@ from scipy import stats
 
 from ._checks import check_choice, check_frame, check_number
 from .inference import one_sample_t, pearson, two_sample_t
+from .methods import methods_document
 from .published import published
 from .report import _clean, _num, _p, _table
 
 __all__ = ["HiveReport", "accuracy_summary", "condition_tests", "format_hive_markdown", "format_hive_text",
-           "hive_json", "hive_report", "participant_accuracy", "similarity_correlation", "study_comparison",
-           "tradeoff_summary", "understanding_summary"]
+           "hive_json", "hive_methods", "hive_report", "match_similarity", "participant_accuracy",
+           "similarity_correlation", "study_comparison", "tradeoff_summary", "understanding_summary"]
 
 DDOF = 1
-#: task type → (HIVE's name of the task in published_results.csv, chance accuracy in percent)
-TASKS = {"hive-agreement": ("agreement", 50.0), "hive-distinction": ("distinction", 25.0),
-         "hive-output-prediction": ("output prediction", 25.0), "hive-prototree": ("distinction", 25.0)}
+ALPHA = 0.05
+CONFIDENCE = 0.95
+#: task type → (HIVE's name of the task in published_results.csv, chance accuracy in percent, alternative of the
+#: test against chance: "greater" where HIVE asks whether people outperform chance, Table 2; "two-sided" where it
+#: asks whether they differ from it, Table 1)
+TASKS = {"hive-agreement": ("agreement", 50.0, "two-sided"), "hive-distinction": ("distinction", 25.0, "greater"),
+         "hive-output-prediction": ("output prediction", 25.0, "greater"),
+         "hive-prototree": ("distinction", 25.0, "greater")}
 METHOD_NAMES = {"gradcam": "GradCAM", "bagnet": "BagNet", "protopnet": "ProtoPNet", "prototree": "ProtoTree"}
+#: explanation method → HIVE's correlation coefficient between similarity ratings and model scores (Sec. 5.4)
+SIMILARITY_COEFFICIENT = {"protopnet": "spearman", "prototree": "pearson"}
+COEFFICIENT_NAMES = {"spearman": "Spearman's rho", "pearson": "Pearson's r"}
 CONDITIONS = ("correct", "incorrect", "all")
 UNDERSTANDING = ("hive_understanding_1_understanding", "hive_understanding_2_understanding",
                  "hive_understanding_3_understanding")
@@ -42,8 +66,14 @@ UNDERSTANDING_POINTS = ("after preview", "after task", "after score")
 RISKS = ("low", "medium", "high")
 TRADEOFF_REFERENCE = 60.0  # the explained model's accuracy stated in the hive_tradeoff survey (server/surveys.py)
 
-ACCURACY_COLUMNS = ["condition", "n", "mean", "sd", "t", "dof", "p_val", "ci_low", "ci_high", "cohen_d", "chance",
-                    "significant", "mean_confidence", "judged_correct_percent", "judged_correct_sd"]
+ACCURACY_COLUMNS = ["condition", "n", "mean", "sd", "ci_low", "ci_high", "one_sided_low", "chance", "alternative",
+                    "t", "dof", "p_val", "cohen_d", "significant", "verdict", "note", "mean_confidence",
+                    "judged_correct_percent", "judged_correct_sd"]
+CONDITION_COLUMNS = ["test", "t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n", "note"]
+SIMILARITY_COLUMNS = ["method", "hive", "unit", "r", "p_val", "n", "ci_low", "ci_high", "n_ratings",
+                      "n_participants", "note"]
+UNDERSTANDING_COLUMNS = ["kind", "point", "n", "mean", "sd", "t", "dof", "p_val", "note"]
+TRADEOFF_COLUMNS = ["risk", "n", "mean_minimum", "mean_gain", "sd_gain", "t", "p_val", "published_gain", "note"]
 
 
 def participant_accuracy(trials: pd.DataFrame, participant: str = "participant_id", condition: str = "model_correct",
@@ -73,7 +103,7 @@ def participant_accuracy(trials: pd.DataFrame, participant: str = "participant_i
     rows = []
     for (pid, cond), sub in _groups(df, participant):
         rows.append({"participant_id": pid, "condition": cond, "n_trials": len(sub),
-                     "accuracy": 100.0 * sub[correct].astype(float).mean(),
+                     "accuracy": 100.0 * sub[correct].astype(float).sum() / len(sub),  # exact ties: 1/3 = 2/6
                      "mean_confidence": pd.to_numeric(sub[confidence], errors="coerce").mean() if has_conf else np.nan,
                      "judged_correct_percent": (100.0 * pd.to_numeric(sub["judged_correct"], errors="coerce").mean()
                                                 if has_judged else np.nan)})
@@ -88,11 +118,46 @@ def _groups(df: pd.DataFrame, participant: str):
         yield (pid, "all"), sub
 
 
-def accuracy_summary(per_participant: pd.DataFrame, chance: float) -> pd.DataFrame:
+def _pct(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _verdict(acc: np.ndarray, chance: float, alternative: str, p_val: float) -> tuple[bool | None, str, str]:
+    """(significant, verdict, note) of a test of participants' accuracies ``acc`` against ``chance``: said in words,
+    including the cases the t-test cannot decide (fewer than 2 participants; no variance, where t is undefined)."""
+    n, mean = acc.size, float(acc.mean())
+    side = "above" if mean > chance else "below" if mean < chance else "at"
+    if n < 2:
+        return None, "not tested", f"{n} participant: a t-test needs at least 2"
+    if acc.std() == 0:
+        return (None, f"{side} chance; t undefined",
+                f"all {n} participants at {_pct(mean)} %: no variance, so t is undefined; every participant is "
+                f"{side} chance ({_pct(chance)} %)")
+    significant = bool(p_val < ALPHA)
+    if alternative == "greater":
+        if significant:
+            return True, "outperforms chance", ""
+        if mean < chance:
+            return False, "below chance (does not outperform it)", (
+                f"mean {_pct(mean)} % is below chance ({_pct(chance)} %); the one-sided test asks only whether "
+                "participants outperform chance")
+        return False, "does not outperform chance", ""
+    if significant:
+        return True, f"{side} chance", ""
+    return False, "not different from chance", ""
+
+
+def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: str = "greater") -> pd.DataFrame:
     """Per condition: mean accuracy ± SD over participants (ddof = 1) and a one-sample t-test against chance.
 
     .. math:: t = \\frac{\\bar a - \\text{chance}}{s_a / \\sqrt n}, \\qquad
-              s_a^2 = \\frac{1}{n-1}\\sum (a_p - \\bar a)^2
+              s_a^2 = \\frac{1}{n-1}\\sum (a_p - \\bar a)^2, \\qquad \\text{dof} = n - 1
+
+    ``alternative = "greater"`` (HIVE's Table 2: do participants *outperform* chance?) gives
+    :math:`p = P(T_{n-1} \\ge t)`; ``"two-sided"`` (Table 1: do they *differ* from chance?)
+    :math:`p = 2\\,P(T_{n-1} \\ge |t|)`. The 95 % interval of the mean is the two-sided t interval
+    :math:`\\bar a \\pm t_{0.975,\\,n-1}\\, s_a/\\sqrt n`; ``one_sided_low`` is the bound that matches the one-sided
+    test, :math:`\\bar a - t_{0.95,\\,n-1}\\, s_a/\\sqrt n` (p < 0.05 exactly when it exceeds chance).
 
     Parameters
     ----------
@@ -100,17 +165,23 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float) -> pd.DataFra
         Output of :func:`participant_accuracy`.
     chance : float
         Chance accuracy in percent (25 for four-way tasks, 50 for agreement).
+    alternative : {"greater", "two-sided"}, default "greater"
+        The alternative hypothesis about the mean accuracy relative to chance.
 
     Returns
     -------
     pandas.DataFrame
-        One row per condition present (correct, incorrect, all): ``n``, ``mean``, ``sd``, ``t``, ``dof``,
-        ``p_val``, ``ci_low``/``ci_high`` (95 % interval of the mean), ``cohen_d``, ``chance``, ``significant``
-        (p < 0.05), ``mean_confidence``, ``judged_correct_percent`` and ``judged_correct_sd`` (agreement).
-        With fewer than two participants the test columns are NaN.
+        One row per condition present (correct, incorrect, all): ``n``, ``mean``, ``sd``, ``ci_low``/``ci_high``
+        (two-sided 95 % t interval of the mean), ``one_sided_low`` (one-sided 95 % lower bound; NaN when the test is
+        two-sided), ``chance``, ``alternative``, ``t``, ``dof``, ``p_val``, ``cohen_d``, ``significant`` (p < 0.05;
+        None when the test is undefined), ``verdict`` (in words: "outperforms chance", "below chance (does not
+        outperform it)", "above chance; t undefined", …), ``note`` (why a value is missing or what the verdict
+        rests on; "" otherwise), ``mean_confidence``, ``judged_correct_percent`` and ``judged_correct_sd``
+        (agreement).
     """
     check_frame(per_participant, numeric="accuracy", keys=["participant_id", "condition"], where="accuracy_summary")
     chance = check_number(chance, "chance", minimum=0, where="accuracy_summary")
+    check_choice(alternative, ("greater", "two-sided"), "alternative", where="accuracy_summary")
     rows = []
     for cond in CONDITIONS:
         sub = per_participant[per_participant["condition"] == cond]
@@ -118,20 +189,35 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float) -> pd.DataFra
             continue
         acc = sub["accuracy"].to_numpy(float)
         row = {"condition": cond, "n": len(acc), "mean": acc.mean(), "sd": acc.std(ddof=DDOF) if len(acc) > 1
-               else np.nan, "chance": chance, "mean_confidence": sub["mean_confidence"].mean(),
+               else np.nan, "chance": chance, "alternative": alternative,
+               "mean_confidence": sub["mean_confidence"].mean(),
                "judged_correct_percent": sub["judged_correct_percent"].mean(),
                "judged_correct_sd": sub["judged_correct_percent"].std(ddof=DDOF)}
         if len(acc) > 1 and acc.std() > 0:
-            test = one_sample_t(acc, mu=chance).iloc[0]
-            row.update({k: test[k] for k in ("t", "dof", "p_val", "ci_low", "ci_high", "cohen_d")})
-        row["significant"] = bool(row.get("p_val", np.nan) < 0.05)
+            test = one_sample_t(acc, mu=chance, alternative=alternative).iloc[0]
+            row.update({k: test[k] for k in ("t", "dof", "p_val", "cohen_d")})
+            two = test if alternative == "two-sided" else one_sample_t(acc, mu=chance).iloc[0]
+            row.update(ci_low=two["ci_low"], ci_high=two["ci_high"])
+            if alternative == "greater":
+                row["one_sided_low"] = test["ci_low"]
+        row["significant"], row["verdict"], row["note"] = _verdict(acc, chance, alternative,
+                                                                   row.get("p_val", np.nan))
         rows.append(row)
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS)
 
 
+def _t_note(diff: pd.Series, what: str) -> str:
+    """Why a paired or one-sample t-test of ``diff`` was not run ("" when it can be)."""
+    if len(diff) < 2:
+        return f"{len(diff)} {what}: a t-test needs at least 2"
+    if diff.std() == 0:
+        return f"all {len(diff)} {what} equal ({diff.iloc[0]:+.1f}): no variance, so t is undefined"
+    return ""
+
+
 def condition_tests(per_participant: pd.DataFrame) -> pd.DataFrame:
     """Accuracy on correct against incorrect model predictions: HIVE's two-sample t-test (Welch) and, since every
-    participant saw both conditions, the paired t-test of their within-person differences.
+    participant saw both conditions, the paired t-test of their within-person differences (both two-sided).
 
     .. math:: t_{\\text{Welch}} = \\frac{\\bar a_c - \\bar a_i}{\\sqrt{s_c^2/n_c + s_i^2/n_i}}, \\qquad
               t_{\\text{paired}} = \\frac{\\bar d}{s_d/\\sqrt n},\\; d_p = a_{p,c} - a_{p,i}
@@ -145,21 +231,34 @@ def condition_tests(per_participant: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Rows ``test`` = "welch" and "paired" with ``t``, ``dof``, ``p_val``, ``estimate`` (correct − incorrect,
-        points), ``ci_low``, ``ci_high``, ``cohen_d``, ``n``; empty when a condition has fewer than 2 participants.
+        points), ``ci_low``, ``ci_high``, ``cohen_d``, ``n``, ``note``. A test that cannot be run (a condition
+        with fewer than 2 participants, no variance) keeps its row with NaN statistics and the reason in ``note``.
     """
     check_frame(per_participant, numeric="accuracy", keys=["participant_id", "condition"], where="condition_tests")
     wide = per_participant.pivot(index="participant_id", columns="condition", values="accuracy")
-    if not {"correct", "incorrect"} <= set(wide.columns):
-        return pd.DataFrame(columns=["test", "t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n"])
+    missing = [c for c in ("correct", "incorrect") if c not in wide.columns]
+    if missing:
+        note = f"no trials on {' or '.join(missing)} model predictions: nothing to compare"
+        return pd.DataFrame([{"test": t, "n": 0, "note": note} for t in ("welch", "paired")],
+                            columns=CONDITION_COLUMNS).astype({"n": "int64"})
     a, b = wide["correct"].dropna(), wide["incorrect"].dropna()
     out = []
-    if len(a) > 1 and len(b) > 1 and (a.std() > 0 or b.std() > 0):
-        out.append(two_sample_t(a, b).assign(test="welch"))
+    if len(a) < 2 or len(b) < 2:
+        welch = {"note": f"{len(a)} participant(s) with correct and {len(b)} with incorrect predictions: "
+                         "a two-sample t-test needs at least 2 per group"}
+    elif a.std() == 0 and b.std() == 0:
+        welch = {"note": f"no variance in either group (all at {_pct(a.iloc[0])} % and {_pct(b.iloc[0])} %): "
+                         "t is undefined"}
+    else:
+        welch = {**two_sample_t(a, b).iloc[0].to_dict(), "note": ""}
+    out.append({"test": "welch", **welch, "n": len(a) + len(b)})
     both = wide[["correct", "incorrect"]].dropna()
-    if len(both) > 1 and (both["correct"] - both["incorrect"]).std() > 0:
-        out.append(two_sample_t(both["correct"], both["incorrect"], paired=True).assign(test="paired"))
-    cols = ["test", "t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n"]
-    return pd.concat(out, ignore_index=True)[cols] if out else pd.DataFrame(columns=cols)
+    diff = both["correct"] - both["incorrect"]
+    note = _t_note(diff, "participants' differences (correct − incorrect)")
+    paired = {**two_sample_t(both["correct"], both["incorrect"], paired=True).iloc[0].to_dict(), "note": ""} \
+        if not note else {"note": note}
+    out.append({"test": "paired", **paired, "n": len(both)})
+    return pd.DataFrame(out, columns=CONDITION_COLUMNS).astype({"n": "int64"})
 
 
 def study_comparison(a: pd.DataFrame, b: pd.DataFrame, condition: str = "all") -> pd.DataFrame:
@@ -187,55 +286,115 @@ def study_comparison(a: pd.DataFrame, b: pd.DataFrame, condition: str = "all") -
     return two_sample_t(x, y).assign(condition=condition)
 
 
-def _ratings(trials: pd.DataFrame) -> pd.DataFrame:
-    """One row per rated prototype match: the participant's rating and the model's score."""
-    rows = []
-    for r in trials.itertuples(index=False):
-        human, model = getattr(r, "similarity_ratings"), getattr(r, "model_similarity")
-        if not isinstance(human, str) or not isinstance(model, str) or not human or not model:
-            continue
-        hs, ms = human.split(";"), model.split(";")
-        rows += [{"participant_id": r.participant_id, "human": float(h), "model": float(m)} for h, m in zip(hs, ms)]
-    return pd.DataFrame(rows, columns=["participant_id", "human", "model"])
+def _split(text) -> list[float] | None:
+    if not isinstance(text, str) or not text.strip():
+        return None
+    return [float(v) for v in text.split(";")]
 
 
-def similarity_correlation(trials: pd.DataFrame) -> pd.DataFrame:
-    """Pearson and Spearman correlation between people's similarity ratings (1–4) of prototype–region matches and
-    the model's similarity scores for the same matches (HIVE Sec. 5.4), over all rated matches.
+def match_similarity(trials: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]]:
+    """Per prototype match (an image's ``stimulus_id`` and the match's position in its explanation): the mean of
+    people's similarity ratings (1–4) over the participants who rated it, and the model's similarity score.
 
-    Pearson: :func:`analysis.inference.pearson` (Fisher-z interval). Spearman: Pearson's r of the ranks (average
-    ranks for ties), p from the t distribution with n − 2 dof (``scipy.stats.spearmanr``).
+    .. math:: \\bar h_m = \\frac{1}{n_m} \\sum_{p \\in P_m} h_{p,m}
 
     Parameters
     ----------
     trials : pandas.DataFrame
-        Trials with ``participant_id``, ``similarity_ratings`` and ``model_similarity`` (";"-separated, in match
-        order; empty where nothing was rated).
+        Trials with ``participant_id``, ``stimulus_id``, ``similarity_ratings`` and ``model_similarity``
+        (";"-separated, in match order; empty where nothing was rated).
+
+    Returns
+    -------
+    (pandas.DataFrame, dict)
+        One row per match: ``stimulus_id``, ``match`` (1, 2, …), ``human`` (mean rating), ``model`` (the model's
+        score; the mean if an image was re-imported with other scores), ``n_ratings``; and counts:
+        ``trials_rated`` (trials with ratings), ``trials_mismatched`` (left out: their number of ratings differs from
+        the number of model scores, or the model gave none), ``ratings`` (ratings used), ``participants``.
+    """
+    check_frame(trials, keys=["participant_id", "stimulus_id"], where="match_similarity")
+    rows, rated, mismatched = [], 0, 0
+    for pid, key, human, model in zip(trials["participant_id"], trials["stimulus_id"],
+                                      trials["similarity_ratings"], trials["model_similarity"]):
+        hs, ms = _split(human), _split(model)
+        if hs is None:
+            continue
+        rated += 1
+        if ms is None or len(hs) != len(ms):
+            mismatched += 1
+            continue
+        rows += [(pid, key, m, h, s) for m, (h, s) in enumerate(zip(hs, ms), 1)]
+    pairs = pd.DataFrame(rows, columns=["participant_id", "stimulus_id", "match", "human", "model"])
+    per = (pairs.groupby(["stimulus_id", "match"], as_index=False)
+           .agg(human=("human", "mean"), model=("model", "mean"), n_ratings=("human", "size")))
+    counts = {"trials_rated": rated, "trials_mismatched": mismatched, "ratings": len(pairs),
+              "participants": int(pairs["participant_id"].nunique())}
+    return per, counts
+
+
+def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> pd.DataFrame:
+    """Correlation between people's similarity ratings of prototype–region matches and the model's similarity
+    scores (HIVE Sec. 5.4), **one value per match**: each match's mean rating (:func:`match_similarity`) against the
+    model's score, so n is the number of matches, not of ratings.
+
+    Spearman's ρ is Pearson's r of the ranks (average ranks for ties); Pearson's r is
+    :func:`analysis.inference.pearson`. Both test ρ = 0 two-sided with :math:`t = r\\sqrt{(n-2)/(1-r^2)}`, n − 2
+    dof, as HIVE's p-values do (ρ = −0.25, p = 0.49 and ρ = −0.52, p = 0.12 are n = 10). Pearson's r has a
+    Fisher-z 95 % interval :math:`\\tanh(\\operatorname{artanh} r \\pm 1.96/\\sqrt{n-3})`; ρ has none (HIVE
+    reports ρ and p).
+
+    Parameters
+    ----------
+    trials : pandas.DataFrame
+        Trials with ``participant_id``, ``stimulus_id``, ``similarity_ratings`` and ``model_similarity``.
+    method : str, optional
+        The explanation method (protopnet, prototree, …): its HIVE coefficient (Spearman for ProtoPNet, Pearson
+        for ProtoTree) is marked ``hive`` and listed first.
 
     Returns
     -------
     pandas.DataFrame
-        Rows ``method`` = "pearson", "spearman": ``r``, ``p_val``, ``n``, ``ci_low``, ``ci_high`` (Pearson only);
-        empty when fewer than 3 matches were rated or either side is constant.
+        Rows ``method`` = "spearman" and "pearson": ``hive`` (HIVE's coefficient for this explanation method),
+        ``unit`` ("match"), ``r``, ``p_val``, ``n`` (matches), ``ci_low``, ``ci_high``, ``n_ratings`` (ratings
+        averaged), ``n_participants``, ``note`` (why r is missing: fewer than 3 matches, constant means; or why
+        there is no interval). Empty when nothing was rated.
     """
-    cols = ["method", "r", "p_val", "n", "ci_low", "ci_high"]
     check_frame(trials, keys="participant_id", where="similarity_correlation")
     if "similarity_ratings" not in trials.columns or "model_similarity" not in trials.columns:
-        return pd.DataFrame(columns=cols)
-    pairs = _ratings(trials)
-    if len(pairs) < 3 or pairs["human"].nunique() < 2 or pairs["model"].nunique() < 2:
-        return pd.DataFrame(columns=cols)
-    p = pearson(pairs["human"], pairs["model"]).iloc[0]
-    rho, p_rho = stats.spearmanr(pairs["human"], pairs["model"])
-    return pd.DataFrame([{"method": "pearson", "r": p["r"], "p_val": p["p_val"], "n": len(pairs),
-                          "ci_low": p["ci_low"], "ci_high": p["ci_high"]},
-                         {"method": "spearman", "r": float(rho), "p_val": float(p_rho), "n": len(pairs),
-                          "ci_low": np.nan, "ci_high": np.nan}], columns=cols)
+        return pd.DataFrame(columns=SIMILARITY_COLUMNS)
+    per, counts = match_similarity(trials)
+    if counts["trials_rated"] == 0:
+        return pd.DataFrame(columns=SIMILARITY_COLUMNS)
+    hive = SIMILARITY_COEFFICIENT.get(method or "")
+    order = [hive, *(c for c in ("spearman", "pearson") if c != hive)] if hive else ["spearman", "pearson"]
+    base = {"unit": "match", "n": len(per), "n_ratings": counts["ratings"], "n_participants": counts["participants"]}
+    if len(per) < 3:
+        why = f"{len(per)} match(es) rated: a correlation needs at least 3"
+    elif per["human"].nunique() < 2:
+        why = f"every match has the same mean rating ({per['human'].iloc[0]:.2f}): the correlation is undefined"
+    elif per["model"].nunique() < 2:
+        why = "the model gives every match the same score: the correlation is undefined"
+    else:
+        why = ""
+    rows = []
+    for coef in order:
+        row = {"method": coef, "hive": coef == hive, **base}
+        if why:
+            row["note"] = why
+        elif coef == "pearson":
+            res = pearson(per["human"], per["model"], confidence=CONFIDENCE).iloc[0]
+            row.update(r=res["r"], p_val=res["p_val"], ci_low=res["ci_low"], ci_high=res["ci_high"], note=res["note"])
+        else:
+            rho, p_rho = stats.spearmanr(per["human"], per["model"])
+            row.update(r=float(rho), p_val=float(p_rho), note="no interval for Spearman's rho (HIVE reports rho "
+                                                               "and p)")
+        rows.append(row)
+    return pd.DataFrame(rows, columns=SIMILARITY_COLUMNS)
 
 
 def understanding_summary(participants: pd.DataFrame, columns=UNDERSTANDING) -> pd.DataFrame:
     """Self-rated understanding (1–5) after the preview, after the task and after seeing the score: mean ± SD
-    (ddof = 1), and paired t-tests between the points (participants who answered both),
+    (ddof = 1), and two-sided paired t-tests between the points (participants who answered both),
     :math:`t = \\bar d / (s_d / \\sqrt n)` with :math:`d = u_b - u_a`.
 
     Parameters
@@ -249,35 +408,43 @@ def understanding_summary(participants: pd.DataFrame, columns=UNDERSTANDING) -> 
     -------
     pandas.DataFrame
         Rows ``kind`` = "point" (``point``, ``n``, ``mean``, ``sd``) and ``kind`` = "paired test"
-        (``point`` = "a → b", ``n``, ``mean`` = mean change, ``t``, ``dof``, ``p_val``).
+        (``point`` = "a → b", ``n``, ``mean`` = mean change, ``t``, ``dof``, ``p_val``); ``note`` says how many
+        participants did not answer and why a test was not run.
     """
-    cols = ["kind", "point", "n", "mean", "sd", "t", "dof", "p_val"]
     check_frame(participants, keys="participant_id", where="understanding_summary")
     present = [c for c in columns if c in participants.columns]
     if not present:
-        return pd.DataFrame(columns=cols)
+        return pd.DataFrame(columns=UNDERSTANDING_COLUMNS)
     data = participants[present].apply(pd.to_numeric, errors="coerce")
-    rows = [{"kind": "point", "point": UNDERSTANDING_POINTS[columns.index(c)], "n": int(data[c].notna().sum()),
-             "mean": data[c].mean(), "sd": data[c].std(ddof=DDOF)} for c in present]
+    total = len(data)
+    rows = []
+    for c in present:
+        n = int(data[c].notna().sum())
+        rows.append({"kind": "point", "point": UNDERSTANDING_POINTS[columns.index(c)], "n": n,
+                     "mean": data[c].mean(), "sd": data[c].std(ddof=DDOF),
+                     "note": f"{total - n} of {total} participants did not answer" if n < total else ""})
     for i, j in ((0, 1), (1, 2), (0, 2)):
         if i >= len(present) or j >= len(present):
             continue
         both = data[[present[i], present[j]]].dropna()
         diff = both[present[j]] - both[present[i]]
+        note = _t_note(diff, "changes")
         row = {"kind": "paired test", "point": f"{UNDERSTANDING_POINTS[i]} → {UNDERSTANDING_POINTS[j]}",
-               "n": len(both), "mean": diff.mean() if len(both) else np.nan}
-        if len(both) > 1 and diff.std() > 0:
+               "n": len(both), "mean": diff.mean() if len(both) else np.nan, "note": note}
+        if not note:
             test = two_sample_t(both[present[j]], both[present[i]], paired=True).iloc[0]
             row.update(t=test["t"], dof=test["dof"], p_val=test["p_val"])
         rows.append(row)
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=UNDERSTANDING_COLUMNS)
 
 
 def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REFERENCE) -> pd.DataFrame:
     """Interpretability–accuracy tradeoff: the accuracy gain a model without explanations must have over the
-    explained model (stated accuracy ``reference``) before a participant would use it, per risk level.
+    explained model (stated accuracy ``reference``) before a participant would use it, per risk level, and a
+    one-sided one-sample t-test of whether that gain exceeds 0 (HIVE reports the means only).
 
-    .. math:: \\text{gain}_p = \\text{minimum accuracy}_p - \\text{reference}
+    .. math:: \\text{gain}_p = \\text{minimum accuracy}_p - \\text{reference}, \\qquad
+              t = \\frac{\\overline{\\text{gain}}}{s/\\sqrt n}, \\quad p = P(T_{n-1} \\ge t)
 
     Parameters
     ----------
@@ -290,9 +457,9 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
     -------
     pandas.DataFrame
         One row per risk level answered: ``risk``, ``n``, ``mean_minimum``, ``mean_gain``, ``sd_gain``
-        (ddof = 1), ``t``, ``p_val`` (one-sample t-test of the gain against 0), ``published_gain`` (HIVE's mean).
+        (ddof = 1), ``t``, ``p_val`` (one-sided, gain > 0), ``published_gain`` (HIVE's mean), ``note`` (who did not
+        answer; why there is no test).
     """
-    cols = ["risk", "n", "mean_minimum", "mean_gain", "sd_gain", "t", "p_val", "published_gain"]
     check_frame(participants, keys="participant_id", where="tradeoff_summary")
     reference = check_number(reference, "reference", minimum=0, where="tradeoff_summary")
     pub = published("HIVE2022", "tradeoff").set_index("condition")["value"]
@@ -305,13 +472,18 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
         if minimum.empty:
             continue
         gain = minimum - reference
+        notes = [f"{len(participants) - len(gain)} of {len(participants)} participants did not answer"] \
+            if len(gain) < len(participants) else []
+        why = _t_note(gain, "gains")
+        notes += [why] if why else []
         row = {"risk": risk, "n": len(gain), "mean_minimum": minimum.mean(), "mean_gain": gain.mean(),
-               "sd_gain": gain.std(ddof=DDOF), "published_gain": pub.get(f"{risk} risk", np.nan)}
-        if len(gain) > 1 and gain.std() > 0:
-            test = one_sample_t(gain, mu=0.0).iloc[0]
+               "sd_gain": gain.std(ddof=DDOF), "published_gain": pub.get(f"{risk} risk", np.nan),
+               "note": "; ".join(notes)}
+        if not why:
+            test = one_sample_t(gain, mu=0.0, alternative="greater").iloc[0]
             row.update(t=test["t"], p_val=test["p_val"])
         rows.append(row)
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame(rows, columns=TRADEOFF_COLUMNS)
 
 
 def _published_beside(summary: pd.DataFrame, task_type: str, method: str, dataset: str | None) -> pd.DataFrame:
@@ -336,6 +508,14 @@ class HiveReport:
     notes: list[str] = field(default_factory=list)
 
 
+def _alternative_words(alternative: str, chance: float) -> str:
+    if alternative == "greater":
+        return (f"one-sided (H1: mean accuracy > {chance:g} %), as HIVE's Table 2 asks whether participants "
+                "outperform chance")
+    return (f"two-sided (H1: mean accuracy ≠ {chance:g} %), as HIVE's Table 1 asks whether accuracy differs "
+            "from chance")
+
+
 def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str, method: str,
                 dataset: str | None = None, meta: dict[str, Any] | None = None) -> HiveReport:
     """The HIVE report of one study: completed participants' test trials only.
@@ -347,7 +527,7 @@ def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str
     trials : pandas.DataFrame
         trials.csv of the study (practice rows are dropped here).
     task_type : str
-        One of :data:`TASKS`; fixes the chance level (agreement 50 %, otherwise 25 %).
+        One of :data:`TASKS`; fixes the chance level (agreement 50 %, otherwise 25 %) and the test's sidedness.
     method : str
         gradcam, bagnet, protopnet or prototree.
     dataset : str, optional
@@ -358,31 +538,57 @@ def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str
     -------
     HiveReport
         Tables ``accuracy``, ``per_participant``, ``conditions``, ``similarity``, ``understanding``,
-        ``tradeoff``.
+        ``tradeoff``; ``notes`` (how each statistic was computed and what was left out, with counts).
     """
     check_choice(task_type, TASKS, "task_type", where="hive_report")
     check_choice(method, METHOD_NAMES, "method", where="hive_report")
     check_frame(participants, keys=["participant_id", "status"], where="hive_report")
     done = participants[participants["status"] == "completed"]
-    test = trials[trials["participant_id"].isin(done["participant_id"]) & ~trials["practice"].astype(bool)]
+    completed = trials["participant_id"].isin(done["participant_id"])
+    practice = trials["practice"].astype(bool)
+    test = trials[completed & ~practice]
     if test.empty:
         raise ValueError("hive_report: no test trials of completed participants")
-    chance = TASKS[task_type][1]
+    _, chance, alternative = TASKS[task_type]
     per = participant_accuracy(test)
-    accuracy = _published_beside(accuracy_summary(per, chance), task_type, method, dataset)
-    notes = [f"Accuracy: percent of a participant's trials answered right; mean and SD over {len(done)} "
-             f"participants (SD with ddof = {DDOF}); one-sample t-test against chance = {chance:g} %; "
-             "significant at p < 0.05."]
+    accuracy = _published_beside(accuracy_summary(per, chance, alternative), task_type, method, dataset)
+    similarity = similarity_correlation(test, method)
+    n_other = len(participants) - len(done)
+    notes = [f"Participants: {len(done)} completed; {n_other} other session(s) (not completed) and their "
+             f"{int((~completed).sum())} trial(s) are left out; {int((completed & practice).sum())} preview trial(s) "
+             "are not scored. No outlier rule (HIVE reports every completed participant).",
+             f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
+             f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
+             f"{_alternative_words(alternative, chance)}; "
+             f"significant at p < {ALPHA:g}; 95 % t interval of the mean."]
     if task_type == "hive-agreement":
         notes.append("Agreement: a confidence of 1–2 counts as judging the prediction correct. Accuracy on "
                      "incorrect predictions is the share judged incorrect; '% judged correct' is the share believed.")
+    counts = match_similarity(test)[1] if len(similarity) else {}
+    if counts:
+        coef = SIMILARITY_COEFFICIENT.get(method)
+        text = (f"Similarity: one value per prototype match (its mean rating over the participants who rated it) "
+                f"against the model's score: {similarity['n'].iloc[0]} matches from {counts['ratings']} ratings by "
+                f"{counts['participants']} participants; "
+                + (f"HIVE's coefficient for {METHOD_NAMES[method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
+                + "p two-sided (t with n − 2 dof).")
+        if counts["trials_mismatched"]:
+            text += (f" {counts['trials_mismatched']} of {counts['trials_rated']} rated trial(s) left out: their "
+                     "number of ratings differs from the number of model scores.")
+        notes.append(text)
     notes.append(f"Tradeoff: required gain = the stated minimum accuracy − {TRADEOFF_REFERENCE:g} % (the explained "
-                 "model's accuracy given in the question).")
+                 "model's accuracy given in the question); one-sided t-test of gain > 0.")
+    for name, table in (("accuracy", accuracy), ("similarity", similarity)):
+        for r in table.itertuples(index=False):
+            if r.note and not (name == "similarity" and r.note.startswith("no interval for Spearman")):
+                notes.append(f"{name} ({getattr(r, 'condition', None) or r.method}): {r.note}")
     meta = {**(meta or {}), "task_type": task_type, "method": method, "dataset": dataset, "chance": chance,
-            "n_participants": len(done), "n_trials": len(test), "ddof": DDOF}
+            "alternative": alternative, "alpha": ALPHA, "n_participants": len(done), "n_not_completed": n_other,
+            "n_trials": len(test), "n_practice_trials": int((completed & practice).sum()), "ddof": DDOF,
+            "similarity_counts": counts}
     return HiveReport(meta=meta, notes=notes, tables={
         "accuracy": accuracy, "per_participant": per, "conditions": condition_tests(per),
-        "similarity": similarity_correlation(test), "understanding": understanding_summary(done),
+        "similarity": similarity, "understanding": understanding_summary(done),
         "tradeoff": tradeoff_summary(done)})
 
 
@@ -396,14 +602,23 @@ def _pm(mean, sd) -> str:
     return f"{_num(mean, 1)} ± {_num(sd, 1)}"
 
 
+def _stat(value, note: str, digits: int = 2) -> str:
+    """A number, or "–" with a pointer to the note that says why it is missing."""
+    if value is None or value is pd.NA or (isinstance(value, float) and not np.isfinite(value)):
+        return "– (see note)" if note else "–"
+    return _num(value, digits)
+
+
 def _sections(report: HiveReport, markdown: bool) -> list[str]:
     m = report.meta
     task = TASKS[m["task_type"]][0]
+    greater = m["alternative"] == "greater"
     head = (lambda s: f"## {s}") if markdown else (lambda s: f"{s}\n{'-' * len(s)}")
     out = [f"# HIVE report: {m.get('title', m.get('slug', ''))}" if markdown else
            f"HIVE report: {m.get('title', m.get('slug', ''))}",
            f"{task} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed participants, "
-           f"{m['n_trials']} test trials; chance {m['chance']:g} %.", ""]
+           f"{m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
+           f"{'one-sided (outperforms?)' if greater else 'two-sided (differs?)'}.", ""]
     acc = report.tables["accuracy"]
     agreement = m["task_type"] == "hive-agreement"
     title = ("Table 1 (agreement): accuracy, mean ± SD over participants (mean confidence)" if agreement else
@@ -412,10 +627,12 @@ def _sections(report: HiveReport, markdown: bool) -> list[str]:
     rows = []
     for r in acc.itertuples(index=False):
         rows.append([r.condition, str(r.n), f"{_pm(r.mean, r.sd)} ({_num(r.mean_confidence, 2)})",
-                     _num(r.t), _p(r.p_val), "yes" if r.significant else "no (italic in HIVE)",
+                     f"[{_num(r.ci_low, 1)}, {_num(r.ci_high, 1)}]" if pd.notna(r.ci_low) else "–",
+                     _stat(r.t, r.note), _p(r.p_val), r.verdict,
                      _pm(r.published_mean, r.published_sd) if pd.notna(r.published_mean) else "–"])
-    out += _table(["model prediction", "n", "ours", "t", "p vs chance", "significant", "HIVE 2022"], rows,
-                  "lrrrrll", markdown=markdown)
+    out += _table(["model prediction", "n", "ours", "95 % CI", "t", "p (one-sided)" if greater else "p",
+                   "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
+                   "HIVE 2022"], rows, "lrrrrrll", markdown=markdown)
     if agreement:
         rows = [[r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
                 for r in acc.itertuples(index=False) if r.condition != "all"]
@@ -423,28 +640,32 @@ def _sections(report: HiveReport, markdown: bool) -> list[str]:
         out += _table(["model prediction", "% judged correct"], rows, "lr", markdown=markdown)
     cond = report.tables["conditions"]
     if len(cond):
-        out += ["", head("Correct vs incorrect predictions (accuracy difference, points)"), ""]
-        out += _table(["test", "difference", "t", "dof", "p"],
-                      [[r.test, _num(r.estimate, 1), _num(r.t), _num(r.dof, 1), _p(r.p_val)]
-                       for r in cond.itertuples(index=False)], "lrrrr", markdown=markdown)
+        out += ["", head("Correct vs incorrect predictions (accuracy difference, points; two-sided)"), ""]
+        out += _table(["test", "n", "difference", "t", "dof", "p", "note"],
+                      [[r.test, str(r.n), _stat(r.estimate, r.note, 1), _stat(r.t, r.note), _num(r.dof, 1),
+                        _p(r.p_val), r.note] for r in cond.itertuples(index=False)], "lrrrrrl", markdown=markdown)
     sim = report.tables["similarity"]
     if len(sim):
-        out += ["", head("Similarity: people's ratings vs the model's scores"), ""]
-        out += _table(["correlation", "r", "p", "matches"],
-                      [[r.method, _num(r.r), _p(r.p_val), str(r.n)] for r in sim.itertuples(index=False)],
-                      "lrrr", markdown=markdown)
+        out += ["", head("Similarity: people's ratings vs the model's scores, one value per match"), ""]
+        out += _table(["coefficient", "HIVE's", "r", "95 % CI", "p", "matches (n)", "ratings", "note"],
+                      [[COEFFICIENT_NAMES[r.method], "yes" if r.hive else "", _stat(r.r, r.note),
+                        f"[{_num(r.ci_low)}, {_num(r.ci_high)}]" if pd.notna(r.ci_low) else "–", _p(r.p_val),
+                        str(r.n), str(r.n_ratings), r.note] for r in sim.itertuples(index=False)],
+                      "llrrrrrl", markdown=markdown)
     und = report.tables["understanding"]
     if len(und):
-        out += ["", head("Self-rated understanding (1–5)"), ""]
-        out += _table(["", "n", "mean ± SD / change", "t", "p"],
-                      [[r.point, str(r.n), _pm(r.mean, r.sd) if r.kind == "point" else _num(r.mean, 2), _num(r.t),
-                        _p(r.p_val)] for r in und.itertuples(index=False)], "lrrrr", markdown=markdown)
+        out += ["", head("Self-rated understanding (1–5; paired tests two-sided)"), ""]
+        out += _table(["", "n", "mean ± SD / change", "t", "p", "note"],
+                      [[r.point, str(r.n), _pm(r.mean, r.sd) if r.kind == "point" else _num(r.mean, 2),
+                        _stat(r.t, r.note) if r.kind != "point" else "", _p(r.p_val) if r.kind != "point" else "",
+                        r.note] for r in und.itertuples(index=False)], "lrrrrl", markdown=markdown)
     trade = report.tables["tradeoff"]
     if len(trade):
         out += ["", head("Interpretability–accuracy tradeoff: required accuracy gain (points)"), ""]
-        out += _table(["risk", "n", "ours", "p (gain > 0)", "HIVE 2022"],
-                      [[r.risk, str(r.n), _pm(r.mean_gain, r.sd_gain), _p(r.p_val), _num(r.published_gain, 1)]
-                       for r in trade.itertuples(index=False)], "lrrrr", markdown=markdown)
+        out += _table(["risk", "n", "ours", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"],
+                      [[r.risk, str(r.n), _pm(r.mean_gain, r.sd_gain), _stat(r.t, r.note), _p(r.p_val),
+                        _num(r.published_gain, 1), r.note] for r in trade.itertuples(index=False)],
+                      "lrrrrrl", markdown=markdown)
     out += ["", head("Notes"), "", *[f"- {n}" for n in report.notes], ""]
     return out
 
@@ -455,3 +676,84 @@ def format_hive_text(report: HiveReport) -> str:
 
 def format_hive_markdown(report: HiveReport) -> str:
     return "\n".join(_sections(report, markdown=True))
+
+
+def hive_methods(report: HiveReport) -> str:
+    """The Methods section (``methods.md``) of a HIVE report, stated from what the report computed: participants
+    and what was left out, the accuracy estimator, the test against chance and its sidedness, the interval, the
+    similarity correlation's unit and coefficient, and every statistic that could not be computed, with why.
+
+    Parameters
+    ----------
+    report : HiveReport
+        Output of :func:`hive_report`.
+
+    Returns
+    -------
+    str
+        Markdown (:func:`analysis.methods.methods_document`): paragraphs, software versions, references.
+    """
+    m, t = report.meta, report.tables
+    task = TASKS[m["task_type"]][0]
+    method = METHOD_NAMES[m["method"]]
+    refs = ["kim2022", "student1908"]
+    paragraphs = [
+        f"**Participants.** {m['n_participants']} participants completed the HIVE {task} task (Kim et al., 2022) "
+        f"on {method} explanations, giving {m['n_trials']} test trials; {m['n_not_completed']} session(s) that were "
+        f"not completed were left out and the {m['n_practice_trials']} preview trial(s) were not scored. As in HIVE, "
+        "no participant was excluded: there is no outlier rule."]
+    agreement = m["task_type"] == "hive-agreement"
+    side = ("one-sided (H1: the mean exceeds chance), because HIVE's Table 2 asks whether participants outperform "
+            "chance" if m["alternative"] == "greater" else
+            "two-sided, because HIVE's Table 1 marks accuracies not significantly different from chance")
+    text = (f"**Accuracy.** Each participant's accuracy is the percentage of their trials answered correctly"
+            + (" (a confidence of 1–2 on the 4-point scale counts as judging the prediction correct)"
+               if agreement else "")
+            + ", computed for trials on which the model's prediction was correct, incorrect, and for all trials. We "
+            f"report the mean and standard deviation over participants (ddof = {m['ddof']}) with the two-sided 95 % t "
+            f"interval of the mean, and test the mean against chance ({m['chance']:g} %) with a one-sample t-test "
+            f"(Student, 1908), {side}; significant at p < {m['alpha']:g}.")
+    text += "".join(f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in t["accuracy"].itertuples()
+                    if r.note)
+    paragraphs.append(text)
+    cond = t["conditions"]
+    if len(cond):
+        refs.append("welch1947")
+        text = ("**Correct against incorrect predictions.** Participants' accuracy on correct and on incorrect "
+                "predictions was compared with Welch's two-sample t-test (Welch, 1947; HIVE's \"2-sample t-test\") "
+                "and, since every participant saw both, with a paired t-test of their differences; both two-sided.")
+        text += "".join(f" The {r.test} test was not run: {r.note}." for r in cond.itertuples() if r.note)
+        paragraphs.append(text)
+    sim = t["similarity"]
+    if len(sim):
+        first = sim.iloc[0]
+        coef = SIMILARITY_COEFFICIENT.get(m["method"])
+        text = ("**Similarity.** Each prototype match's similarity ratings (1–4) were averaged over the "
+                f"participants who rated it ({first['n_ratings']} ratings by {first['n_participants']} participants) "
+                f"and correlated with the model's similarity score over the n = {first['n']} matches, one value per "
+                "match as in HIVE (whose p-values correspond to n = 10)")
+        text += (f", with {COEFFICIENT_NAMES[coef]}, HIVE's coefficient for {method}" if coef else "") + (
+            "; Spearman's ρ (Spearman, 1904) and Pearson's r are both given, p two-sided from t with n − 2 degrees of "
+            "freedom, and Pearson's r with a 95 % Fisher-z interval (Fisher, 1921).")
+        refs += ["spearman1904", "fisher1921"]
+        if pd.notna(first["r"]) or not first["note"]:
+            text += "".join(f" {COEFFICIENT_NAMES[r.method]}: {r.note}." for r in sim.itertuples()
+                            if r.note and not r.note.startswith("no interval for Spearman"))
+        else:
+            text += f" No correlation was computed: {first['note']}."
+        counts = m["similarity_counts"]
+        if counts["trials_mismatched"]:
+            text += (f" {counts['trials_mismatched']} of the {counts['trials_rated']} rated trials were left out "
+                     "because their number of ratings differs from the number of model scores.")
+        paragraphs.append(text)
+    und, trade = t["understanding"], t["tradeoff"]
+    if len(und) or len(trade):
+        text = ("**Survey answers.** Self-rated understanding (1–5) at the three points is reported as mean ± SD and "
+                "compared between points with two-sided paired t-tests; the interpretability–accuracy tradeoff as the "
+                f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % a model without explanations would need, "
+                "mean ± SD, with a one-sided one-sample t-test of gain > 0 (HIVE reports the means only).")
+        text += "".join(f" Understanding {r.point}: {r.note}." for r in und.itertuples() if r.note)
+        text += "".join(f" Tradeoff, {r.risk} risk: {r.note}." for r in trade.itertuples() if r.note)
+        paragraphs.append(text)
+    paragraphs.append("No resampling or random numbers are involved: every interval is a t (or Fisher-z) interval.")
+    return methods_document(f"HIVE {task} study ({method})", paragraphs, refs)

@@ -468,7 +468,7 @@ def _scores(items: pd.DataFrame) -> dict[str, np.ndarray]:
 
 ACCURACY_COLUMNS = ["result_set", "label", "n", "accuracy", "sd", "ci_low", "ci_high", "ci_method"]
 TEST_COLUMNS = ["analysis", "step", "a", "b", "comparison", "mean_a", "mean_b", "mean_diff", "ci_low", "ci_high",
-                "t", "dof", "p_val", "cohen_dz", "n", "significant", "direction"]
+                "t", "dof", "p_val", "cohen_dz", "n", "significant", "direction", "note"]
 
 
 def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
@@ -533,11 +533,15 @@ def _paired_t(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, fl
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
     dof = n - 1
+    note = ""
     if not sd > 1e-12 * max(1.0, abs(mean)):
         if abs(mean) <= 1e-12:
             t_val, p_val = 0.0, 1.0
+            note = "the two sets score every item the same (s_d = 0): t = 0, p = 1"
         else:
             t_val, p_val = math.copysign(math.inf, mean), 0.0
+            note = (f"every item differs by the same {mean:+.4f} (s_d = 0): t = {'+' if mean > 0 else '−'}∞, p = 0, "
+                    "the limit scipy.stats.ttest_rel gives")
         low = high = mean
         dz = math.copysign(math.inf, mean) if mean else 0.0
     else:
@@ -548,7 +552,7 @@ def _paired_t(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, fl
         low, high = mean - half, mean + half
         dz = mean / sd
     return {"mean_diff": mean, "ci_low": low, "ci_high": high, "t": float(t_val), "dof": float(dof),
-            "p_val": p_val, "cohen_dz": dz, "n": n}
+            "p_val": p_val, "cohen_dz": dz, "n": n, "note": note}
 
 
 def _direction(p_val: float, mean_diff: float, threshold: float) -> str:
@@ -591,7 +595,8 @@ def hypoml_tests(items: pd.DataFrame, threshold: float = 0.05, ci: float = 95) -
         Six rows A1…A6: ``analysis``, ``step`` (2, 3 or 4: the paper's evaluation step), ``a``, ``b`` (result
         sets compared), ``comparison`` (e.g. ``"R(M+,D+) v. R(M,D)"``), ``mean_a``, ``mean_b``, ``mean_diff``
         (a − b), ``ci_low``, ``ci_high`` (of the mean difference), ``t``, ``dof``, ``p_val``, ``cohen_dz``,
-        ``n``, ``significant`` (p < threshold), ``direction``.
+        ``n``, ``significant`` (p < threshold), ``direction``, ``note`` (the degenerate case s_d = 0 in words;
+        "" otherwise).
     """
     thr = _check_threshold(threshold, "hypoml_tests")
     level = check_ci(ci, where="hypoml_tests") / 100.0
@@ -863,6 +868,8 @@ def hypoml_text(result: HypoMLResult) -> str:
         t_txt = f"{r.t:+.2f}" if math.isfinite(r.t) else ("+∞" if r.t > 0 else "−∞")
         out.append(f"  {r.analysis}  {r.comparison:<20} {r.mean_a:.4f} v. {r.mean_b:.4f}  diff {r.mean_diff:+.4f}  "
                    f"t({r.dof:g}) = {t_txt:<7} {_fmt_p(r.p_val):<10}  {_ARROW[r.direction]}")
+        if r.note:
+            out.append(f"      ({r.note})")
     level = m.get("ci", 95)
     out += ["", f"Accuracies (mean score, {level:g} % CI)"]
     for r in result.accuracy.itertuples(index=False):

@@ -7,6 +7,7 @@ precision so that the web layer and the tests can rely on them.
 
 from __future__ import annotations
 
+import math
 import warnings
 from contextlib import contextmanager
 
@@ -18,6 +19,7 @@ from scipy import stats
 from ._checks import (
     as_columns,
     as_float_array,
+    check_choice,
     check_contains,
     check_frame,
     check_levels,
@@ -26,6 +28,8 @@ from ._checks import (
 )
 
 __all__ = ["one_sample_t", "two_sample_t", "anova_by", "tukey", "observer_effect", "pearson"]
+
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 @contextmanager
 def _quiet_pingouin():
@@ -38,27 +42,45 @@ def _quiet_pingouin():
 
 
 TTEST_COLUMNS = ["t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n"]
-CORR_COLUMNS = ["r", "ci_low", "ci_high", "p_val", "n"]
+CORR_COLUMNS = ["r", "ci_low", "ci_high", "p_val", "n", "note"]
 
 
-def _t_row(res: pd.DataFrame, estimate: float, se: float, n: int, confidence: float) -> pd.DataFrame:
+def _t_row(res: pd.DataFrame, estimate: float, se: float, n: int, confidence: float,
+           alternative: str = "two-sided") -> pd.DataFrame:
     t_val = float(res["T"].iloc[0])
     dof = float(res["dof"].iloc[0])
-    half = stats.t.ppf(0.5 + confidence / 2.0, dof) * se
+    low, high = _t_interval(estimate, se, dof, confidence, alternative)
     d = float(res["cohen_d"].iloc[0])  # pingouin reports |d|; give it the sign of the difference
     return pd.DataFrame(
         [{"t": t_val, "dof": dof, "p_val": float(res["p_val"].iloc[0]), "estimate": estimate,
-          "ci_low": estimate - half, "ci_high": estimate + half,
+          "ci_low": low, "ci_high": high,
           "cohen_d": float(np.copysign(d, t_val)) if np.isfinite(t_val) else d, "n": int(n)}],
         columns=TTEST_COLUMNS,
     )
 
 
-def one_sample_t(x, mu: float = 0.0, confidence: float = 0.95) -> pd.DataFrame:
-    """One-sample Student t-test of the mean of ``x`` against ``mu`` (two-sided).
+def _t_interval(estimate: float, se: float, dof: float, confidence: float, alternative: str) -> tuple[float, float]:
+    """The t interval that matches a test's sidedness: two-sided ``estimate ± t_{(1+c)/2} se``; one-sided
+    ``[estimate − t_c se, ∞)`` ("greater") or ``(−∞, estimate + t_c se]`` ("less")."""
+    if alternative == "two-sided":
+        half = stats.t.ppf(0.5 + confidence / 2.0, dof) * se
+        return estimate - half, estimate + half
+    half = stats.t.ppf(confidence, dof) * se
+    return (estimate - half, math.inf) if alternative == "greater" else (-math.inf, estimate + half)
+
+
+def one_sample_t(x, mu: float = 0.0, confidence: float = 0.95, alternative: str = "two-sided") -> pd.DataFrame:
+    """One-sample Student t-test of the mean of ``x`` against ``mu``, two-sided or one-sided.
 
     .. math:: t = \\frac{\\bar x - \\mu}{s / \\sqrt n}, \\qquad \\text{dof} = n - 1, \\qquad
               d = \\frac{\\bar x - \\mu}{s}
+
+    p-values: two-sided :math:`2\\,P(T_{n-1} \\ge |t|)`; ``"greater"`` (H1: the mean exceeds ``mu``)
+    :math:`P(T_{n-1} \\ge t)`; ``"less"`` :math:`P(T_{n-1} \\le t)`. The confidence interval has the same
+    sidedness, so that p < 1 − confidence exactly when it excludes ``mu``: two-sided
+    :math:`\\bar x \\pm t_{(1+c)/2,\\,n-1}\\, s/\\sqrt n`;
+    "greater" :math:`[\\bar x - t_{c,\\,n-1}\\, s/\\sqrt n, \\infty)`;
+    "less" :math:`(-\\infty, \\bar x + t_{c,\\,n-1}\\, s/\\sqrt n]`.
 
     Parameters
     ----------
@@ -68,13 +90,16 @@ def one_sample_t(x, mu: float = 0.0, confidence: float = 0.95) -> pd.DataFrame:
         Hypothesised mean (e.g. chance accuracy).
     confidence : float, default 0.95
         Level of the confidence interval (a proportion).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative hypothesis about the mean of ``x`` relative to ``mu`` (pingouin's and scipy's names).
 
     Returns
     -------
     pandas.DataFrame
-        One row: ``t``, ``dof``, ``p_val`` (two-sided), ``estimate`` (the mean of ``x``), ``ci_low``,
+        One row: ``t``, ``dof``, ``p_val`` (for ``alternative``), ``estimate`` (the mean of ``x``), ``ci_low``,
         ``ci_high`` (confidence interval of the **mean of x**, as in ``scipy.stats.ttest_1samp`` and
-        ``pingouin.ttest``), ``cohen_d`` (signed: positive when the mean is above ``mu``), ``n``.
+        ``pingouin.ttest``; one bound infinite when one-sided), ``cohen_d`` (signed: positive when the mean is
+        above ``mu``), ``n``. With zero variance t is ±inf (or NaN when the mean equals ``mu``): callers say so.
 
     See Also
     --------
@@ -82,10 +107,13 @@ def one_sample_t(x, mu: float = 0.0, confidence: float = 0.95) -> pd.DataFrame:
     """
     x = as_float_array(x, "x", where="one_sample_t", min_size=2)
     mu = float(as_float_array(mu, "mu", where="one_sample_t")[0])
-    with _quiet_pingouin():
-        res = pg.ttest(x, mu, confidence=confidence)
+    check_choice(alternative, ALTERNATIVES, "alternative", where="one_sample_t")
+    with _quiet_pingouin(), warnings.catch_warnings():
+        # zero variance: pingouin divides by s = 0; the caller reports that case in words
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"(pingouin|numpy|scipy)")
+        res = pg.ttest(x, mu, confidence=confidence, alternative=alternative)
     se = x.std(ddof=1) / np.sqrt(x.size)
-    return _t_row(res, float(x.mean()), se, x.size, confidence)
+    return _t_row(res, float(x.mean()), se, x.size, confidence, alternative)
 
 
 def two_sample_t(x, y, paired: bool = False, welch: bool = True, confidence: float = 0.95) -> pd.DataFrame:
@@ -275,13 +303,21 @@ def observer_effect(
 
 def fisher_z_interval(r, n: int, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """Confidence interval of Pearson's r from n pairs (one r or an array of them):
-    tanh(artanh r ± z_{1-α/2} / √(n − 3)); NaN when n ≤ 3."""
+    tanh(artanh r ± z_{1-α/2} / √(n − 3)); NaN when n ≤ 3 (:func:`fisher_z_note` says why)."""
     r = np.asarray(r, dtype=float)
     if n <= 3:
         return np.full(r.shape, np.nan), np.full(r.shape, np.nan)
     half = stats.norm.ppf(0.5 + confidence / 2.0) / np.sqrt(n - 3)
     z = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
     return np.tanh(z - half), np.tanh(z + half)
+
+
+def fisher_z_note(n: int) -> str:
+    """Why :func:`fisher_z_interval` gave no interval for ``n`` pairs ("" when it gave one): its standard error
+    1/√(n − 3) needs n > 3."""
+    if n > 3:
+        return ""
+    return f"no confidence interval: n = {n} pairs, and the Fisher-z interval needs n > 3 (SE = 1/sqrt(n - 3))"
 
 
 def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
@@ -293,12 +329,13 @@ def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
     Parameters
     ----------
     x, y : array-like of float
-        Same length, at least 3 values. The interval needs n > 3 (NaN otherwise).
+        Same length, at least 3 values. The interval needs n > 3 (NaN otherwise, with a ``note`` saying so).
 
     Returns
     -------
     pandas.DataFrame
-        One row: ``r``, ``ci_low``, ``ci_high``, ``p_val`` (two-sided, t-test of r with n - 2 dof), ``n``.
+        One row: ``r``, ``ci_low``, ``ci_high``, ``p_val`` (two-sided, t-test of r with n - 2 dof), ``n``,
+        ``note`` (why a value is missing; "" when nothing is).
 
     See Also
     --------
@@ -316,5 +353,5 @@ def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
     r = float(res["r"].iloc[0])
     n = x.size
     low, high = (float(bound) for bound in fisher_z_interval(r, n, confidence))
-    return pd.DataFrame([{"r": r, "ci_low": low, "ci_high": high, "p_val": float(res["p_val"].iloc[0]), "n": n}],
-                        columns=CORR_COLUMNS)
+    return pd.DataFrame([{"r": r, "ci_low": low, "ci_high": high, "p_val": float(res["p_val"].iloc[0]), "n": n,
+                          "note": fisher_z_note(n)}], columns=CORR_COLUMNS)

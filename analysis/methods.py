@@ -30,6 +30,21 @@ REFERENCES = {
     "sixt2022": "Sixt, L., Schuessler, M., Popescu, O.-I., Weiß, P., & Landgraf, T. (2022). Do users benefit from "
                 "interpretable vision? A user study, baseline, and dataset. ICLR 2022.",
     "vallat2018": "Vallat, R. (2018). Pingouin: statistics in Python. JOSS 3(31), 1026.",
+    "student1908": "Student (1908). The probable error of a mean. Biometrika 6(1), 1–25.",
+    "welch1947": "Welch, B. L. (1947). The generalization of 'Student's' problem when several different population "
+                 "variances are involved. Biometrika 34(1–2), 28–35.",
+    "spearman1904": "Spearman, C. (1904). The proof and measurement of association between two things. American "
+                    "Journal of Psychology 15(1), 72–101.",
+    "schuessler2021": "Schuessler, M., Weiß, P., & Sixt, L. (2021). Two4Two: Evaluating interpretable machine "
+                      "learning - a synthetic dataset for controlled experiments. arXiv:2105.02825.",
+    "mukherjee2023": "Mukherjee, K., Huey, H., Lu, X., Vinker, Y., Aguina-Kang, R., Shamir, A., & Fan, J. E. (2023). "
+                     "SEVA: Leveraging sketches to evaluate alignment between human and machine visual abstraction. "
+                     "NeurIPS 2023 Datasets and Benchmarks.",
+    "shannon1948": "Shannon, C. E. (1948). A mathematical theory of communication. Bell System Technical Journal "
+                   "27(3), 379–423.",
+    "spearman1910": "Spearman, C. (1910). Correlation calculated from faulty data. British Journal of Psychology 3(3), "
+                    "271–295; Brown, W. (1910). Some experimental results in the correlation of mental abilities. "
+                    "British Journal of Psychology 3(3), 296–322.",
 }
 
 _PACKAGES = ("numpy", "scipy", "pandas", "pingouin")

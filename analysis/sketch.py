@@ -22,6 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import check_ci, check_frame, check_positive_int
+from .methods import methods_document
 from .tables import write_tables
 
 GUESSES = ("guess_1", "guess_2", "guess_3")
@@ -248,6 +249,10 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 
 MEASURES = ("top1", "top3", "entropy", "snp")
+RELIABILITY_COLUMNS = ["producer", "measure", "n_splits", "n_sketches", "pearson_r", "spearman_brown", "adjusted_r2",
+                       "n_splits_undefined", "note"]
+ALIGNMENT_COLUMNS = ["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2", "adjusted_r2_ci_low",
+                     "adjusted_r2_ci_high", "n_left_out", "note"]
 
 
 def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed: int = 0,
@@ -263,7 +268,8 @@ def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed
 
     Returns
     -------
-    DataFrame with columns producer, measure, n_splits, n_sketches, pearson_r, spearman_brown, adjusted_r2.
+    DataFrame with columns producer, measure, n_splits, n_sketches, pearson_r, spearman_brown, adjusted_r2,
+    n_splits_undefined (splits whose r is undefined and so left out of the means) and note (saying so).
     """
     where = "split_half_reliability"
     check_frame(responses, keys=["participant_id"], where=where)
@@ -322,10 +328,13 @@ def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed
         arr = np.array(values, dtype=float)
         with np.errstate(all="ignore"):
             means = [np.nanmean(arr[:, i]) if np.isfinite(arr[:, i]).any() else np.nan for i in range(3)]
+        undefined = int((~np.isfinite(arr[:, 0])).sum())
+        note = (f"r undefined in {undefined} of {n_splits} splits (fewer than 3 shared sketches or a constant "
+                f"half): left out of the means" if undefined else "")
         rows.append({"producer": producer, "measure": m, "n_splits": n_splits, "n_sketches": float(arr[:, 3].mean()),
-                     "pearson_r": means[0], "spearman_brown": means[1], "adjusted_r2": means[2]})
-    return pd.DataFrame(rows, columns=["producer", "measure", "n_splits", "n_sketches", "pearson_r",
-                                       "spearman_brown", "adjusted_r2"])
+                     "pearson_r": means[0], "spearman_brown": means[1], "adjusted_r2": means[2],
+                     "n_splits_undefined": undefined, "note": note})
+    return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
 
 
 def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: float = 0.95,
@@ -341,7 +350,8 @@ def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: flo
     Returns
     -------
     DataFrame with columns observer, producer, measure, n_sketches, pearson_r, adjusted_r2, adjusted_r2_ci_low,
-    adjusted_r2_ci_high.
+    adjusted_r2_ci_high, n_left_out (sketches of the producer that only one side answered, or whose measure is
+    undefined on a side, e.g. SNP without an off-target answer) and note (those counts; why a value is missing).
     """
     where = "human_model_alignment"
     check_frame(measures, numeric="abstraction_level", keys=["observer", "sketch_id", "concept", "producer"],
@@ -355,10 +365,12 @@ def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: flo
     present = [m for m in MEASURES if m in measures]
     rows = []
     for observer, model in measures[measures["observer"] != "human"].groupby("observer"):
-        both = human.merge(model, on=keys, suffixes=("_human", "_model"))
+        both = human.merge(model, on=keys, how="outer", suffixes=("_human", "_model"), indicator=True)
         for producer, group in both.groupby("producer"):
+            only = {side: int((group["_merge"] == f"{side}_only").sum()) for side in ("left", "right")}
+            shared = group[group["_merge"] == "both"]
             for m in present:
-                pair = group[[*keys, f"{m}_human", f"{m}_model"]].dropna().reset_index(drop=True)
+                pair = shared[[*keys, f"{m}_human", f"{m}_model"]].dropna().reset_index(drop=True)
                 x, y = pair[f"{m}_human"].to_numpy(float), pair[f"{m}_model"].to_numpy(float)
                 level = pair["abstraction_level"].to_numpy()
                 point = adjusted_r2(y, x, level) if len(pair) > 2 else np.nan
@@ -372,11 +384,19 @@ def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: flo
                     boots = np.array(boots)
                     if np.isfinite(boots).any():
                         low, high = np.nanquantile(boots, [alpha, 1 - alpha])
+                undefined = len(shared) - len(pair)
+                notes = [f"{k} sketch(es) {what}" for k, what in (
+                    (only["left"], "answered by people only"), (only["right"], f"answered by {observer} only"),
+                    (undefined, f"without a defined {m} on one side")) if k]
+                if len(pair) <= 2:
+                    notes.append(f"{len(pair)} sketch(es) with both values: the fit needs at least 3")
+                elif not np.isfinite(point):
+                    notes.append("adjusted R² undefined (a constant model measure, or as many predictors as sketches)")
                 rows.append({"observer": observer, "producer": producer, "measure": m, "n_sketches": len(pair),
                              "pearson_r": _pearson(x, y), "adjusted_r2": point, "adjusted_r2_ci_low": low,
-                             "adjusted_r2_ci_high": high})
-    return pd.DataFrame(rows, columns=["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2",
-                                       "adjusted_r2_ci_low", "adjusted_r2_ci_high"])
+                             "adjusted_r2_ci_high": high, "n_left_out": only["left"] + only["right"] + undefined,
+                             "note": "; ".join(notes)})
+    return pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS)
 
 
 def catch_failures(trials: pd.DataFrame) -> pd.DataFrame:
@@ -412,6 +432,7 @@ class SketchReport:
 
 
 CSV_TABLES = ("accuracy", "entropy", "snp", "reliability", "alignment", "catch", "sketches")
+ALIGNMENT_BOOT_SHARE = 10  # the alignment bootstrap refits a regression per resample: a tenth of n_boot
 
 
 def sketch_report(trials: pd.DataFrame, model_responses: pd.DataFrame | None = None,
@@ -428,29 +449,50 @@ def sketch_report(trials: pd.DataFrame, model_responses: pd.DataFrame | None = N
     similarity : concept × concept similarity (square, ids as index and columns), or None (no SNP).
     """
     check_frame(trials, keys=["participant_id", "sketch_id"], where="sketch_report")
-    people = trials[~trials["catch"].astype(bool)].assign(observer="human")
+    catch = trials["catch"].astype(bool)
+    people = trials[~catch].assign(observer="human")
     responses = people if model_responses is None or model_responses.empty else pd.concat(
         [people, model_responses], ignore_index=True)
     measures = sketch_measures(responses, similarity)
     entropy = (measures.groupby(CELL, as_index=False)
                .agg(n_sketches=("entropy", "size"), mean_entropy=("entropy", "mean"), sd_entropy=("entropy", "std")))
-    tables = {
-        "accuracy": accuracy_by_level(responses, n_boot=n_boot, seed=seed),
-        "entropy": entropy,
-        "snp": (semantic_neighbour_preference(responses, similarity).groupby(CELL, as_index=False)
-                .agg(n_groups=("snp", "size"), mean_snp=("snp", "mean"))
-                if similarity is not None else pd.DataFrame(columns=[*CELL, "n_groups", "mean_snp"])),
-        "reliability": (split_half_reliability(people, n_splits=n_splits, seed=seed, similarity=similarity)
-                        if people["participant_id"].nunique() >= 2 else
-                        pd.DataFrame(columns=["producer", "measure", "n_splits", "n_sketches", "pearson_r",
-                                              "spearman_brown", "adjusted_r2"])),
-        "alignment": human_model_alignment(measures, n_boot=max(1, n_boot // 10), seed=seed),
-        "catch": catch_failures(trials),
-        "sketches": measures,
-    }
+    n_people = int(people["participant_id"].nunique())
+    n_boot_alignment = max(1, n_boot // ALIGNMENT_BOOT_SHARE)
+    notes = [f"{int(catch.sum())} answer(s) to catch sketches are attention checks, not counted in the measures"] \
+        if catch.any() else []
+    if similarity is not None:
+        per_group = semantic_neighbour_preference(responses, similarity)
+        snp = per_group.groupby(CELL, as_index=False).agg(n_groups=("snp", "size"), mean_snp=("snp", "mean"))
+        groups = responses.groupby(["observer", "producer", "concept", "abstraction_level"]).ngroups
+        if groups > len(per_group):
+            notes.append(f"SNP: {groups - len(per_group)} of {groups} observer × concept × level groups have no "
+                         "off-target top-1 guess, so no SNP, and are left out of mean_snp")
+    else:
+        snp = pd.DataFrame(columns=[*CELL, "n_groups", "mean_snp"])
+        notes.append("SNP: not computed, the study names no semantic_space")
+    if n_people >= 2:
+        reliability = split_half_reliability(people, n_splits=n_splits, seed=seed, similarity=similarity)
+    else:
+        reliability = pd.DataFrame(columns=RELIABILITY_COLUMNS)
+        notes.append(f"split-half reliability: not computed, {n_people} participant (it needs at least 2)")
+    alignment = human_model_alignment(measures, n_boot=n_boot_alignment, seed=seed)
+    if not alignment.empty:
+        notes.append(f"alignment intervals: {n_boot_alignment} resamples, a tenth of n_boot = {n_boot}, since each "
+                     "refits the regression")
+    for r in reliability.itertuples(index=False):
+        if r.note:
+            notes.append(f"reliability ({r.producer}, {r.measure}): {r.note}")
+    for r in alignment.itertuples(index=False):
+        if r.note:
+            notes.append(f"alignment ({r.observer}, {r.producer}, {r.measure}): {r.note}")
+    tables = {"accuracy": accuracy_by_level(responses, n_boot=n_boot, seed=seed), "entropy": entropy, "snp": snp,
+              "reliability": reliability, "alignment": alignment, "catch": catch_failures(trials),
+              "sketches": measures}
     meta = {**(meta or {}), "n_participants": int(trials["participant_id"].nunique()),
-            "n_responses": int(len(people)), "models": sorted(set(responses["observer"]) - {"human"}),
-            "similarity": similarity is not None}
+            "n_responses": int(len(people)), "n_catch_responses": int(catch.sum()),
+            "models": sorted(set(responses["observer"]) - {"human"}), "similarity": similarity is not None,
+            "n_boot": n_boot, "n_boot_alignment": n_boot_alignment, "n_splits": n_splits, "seed": seed,
+            "notes": notes}
     return SketchReport(meta, tables)
 
 
@@ -483,13 +525,16 @@ def sketch_text(report: SketchReport) -> str:
               if m["similarity"] else ["  (no semantic_space given in the study's [task] table)"])
     lines += ["", "Split-half human reliability (mean over splits)"]
     lines += _table(t["reliability"], ["producer", "measure", "n_sketches", "pearson_r", "spearman_brown",
-                                       "adjusted_r2"])
-    lines += ["", "Human–model alignment (adjusted R² of model ~ human × level)"]
+                                       "adjusted_r2", "n_splits_undefined"])
+    lines += ["", f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
+                  f"{m.get('n_boot_alignment', '?')} resamples within concept × level)"]
     lines += _table(t["alignment"], ["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2",
-                                     "adjusted_r2_ci_low", "adjusted_r2_ci_high"])
+                                     "adjusted_r2_ci_low", "adjusted_r2_ci_high", "n_left_out"])
     failed = t["catch"][t["catch"]["n_failed"] > 0] if not t["catch"].empty else t["catch"]
     lines += ["", f"Attention checks: {len(t['catch'])} participants saw a catch sketch, {len(failed)} failed"]
     lines += _table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])
+    if m.get("notes"):
+        lines += ["", "Notes"] + [f"  - {n}" for n in m["notes"]]
     return "\n".join(lines) + "\n"
 
 
@@ -532,3 +577,56 @@ def write_sketch(report: SketchReport, out_dir) -> list:
     fig.savefig(out / "accuracy_by_level.png", dpi=120)
     written.append(out / "accuracy_by_level.png")
     return written
+
+
+def sketch_methods(report: SketchReport) -> str:
+    """The Methods section (``methods.md``) of a sketch-recognition report, stated from what it computed: who and
+    what was analysed, each measure with its formula's source, the bootstraps (resamples, strata, seed), the
+    split-half procedure, and what was left out.
+
+    Parameters
+    ----------
+    report : SketchReport
+        Output of :func:`sketch_report`.
+
+    Returns
+    -------
+    str
+        Markdown (:func:`analysis.methods.methods_document`).
+    """
+    m, t = report.meta, report.tables
+    models = ", ".join(m["models"]) or "none"
+    paragraphs = [
+        f"**Participants and answers.** {m['n_participants']} participants completed the recognition task of the "
+        f"sketch-abstraction benchmark (Mukherjee et al., 2023), giving {m['n_responses']} answers to test sketches "
+        f"(one to three ranked guesses from a fixed vocabulary); {m['n_catch_responses']} answers to catch sketches "
+        f"are attention checks ({len(t['catch'])} participants saw one, "
+        f"{int((t['catch']['n_failed'] > 0).sum()) if len(t['catch']) else 0} failed) and are not counted. There is "
+        f"no outlier rule. Models compared: {models}.",
+        "**Measures.** Per observer, producer and abstraction level: top-1 and top-3 accuracy (the share of answers "
+        "whose first, or any, guess is the concept's unique id); per sketch, the Shannon entropy in bits of the top-1 "
+        "guesses (Shannon, 1948; for models with class probabilities, of the renormalised distribution)"
+        + ("; and the semantic neighbour preference, 1 − the mean normalised semantic rank of off-target top-1 "
+           "guesses (the area under their cumulative distribution)" if m["similarity"] else
+           "; semantic neighbour preference was not computed (no semantic space given)") + ".",
+        f"**Intervals.** Accuracy intervals are 95 % percentile bootstrap intervals (Efron & Tibshirani, 1993) from "
+        f"{m['n_boot']:,} resamples of the sketches within each concept × abstraction-level stratum (each sketch "
+        f"bringing all its answers), seed {m['seed']}."]
+    if len(t["reliability"]):
+        paragraphs.append(
+            f"**Human ceiling.** Split-half reliability: in each of {m['n_splits']} random splits of the participants "
+            "into halves (seed " f"{m['seed']}), the per-sketch measures of the halves were correlated (Pearson r), "
+            "corrected by Spearman–Brown, r_sb = 2r / (1 + r) (Spearman, 1910; Brown, 1910), and compared by the "
+            "adjusted R² of half_b ~ half_a × level; the means over splits are reported, splits where r is undefined "
+            "left out (counted in n_splits_undefined).")
+    if len(t["alignment"]):
+        paragraphs.append(
+            "**Human–model alignment.** Per model, producer and measure, the Pearson r of the per-sketch human and "
+            "model values and the adjusted R² of the OLS fit model ~ human × abstraction level, with a 95 % "
+            f"percentile interval from {m['n_boot_alignment']:,} resamples of sketches within concept × level (a tenth "
+            "of the accuracy bootstrap's, since each resample refits the regression); sketches answered by one side "
+            "only or without a defined measure are left out and counted (n_left_out).")
+    if m.get("notes"):
+        paragraphs.append("**Left out and degraded.** " + " ".join(f"{n[0].upper()}{n[1:]}." for n in m["notes"]))
+    return methods_document(f"sketch recognition{' — ' + m['title'] if m.get('title') else ''}", paragraphs,
+                            ["mukherjee2023", "shannon1948", "efron1993", "spearman1910"])

@@ -7,8 +7,10 @@ import random
 import uuid
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PIL import Image
+from scipy import stats
 
 from server.db import db
 from server.models import Stimulus, Trial
@@ -316,8 +318,13 @@ def test_agreement_similarity_ratings_reach_the_report(app, client, runner):
         answer_everything(client, "hive-agreement", lambda item: {
             "confidence": 2, "similarity": [(i % 4) + 1 for i in range(len(item["options"][0]["explanation"]))]})
     data = json.loads(runner.invoke(args=["analyze", "hive-agreement", "--format", "json"]).output)
-    assert {r["method"] for r in data["similarity"]} == {"pearson", "spearman"}
-    assert data["similarity"][0]["n"] == 3 * 10 * 2  # participants × photos × matches
+    assert [r["method"] for r in data["similarity"]] == ["spearman", "pearson"]  # ProtoPNet: HIVE's is Spearman
+    # one value per match, as HIVE's p-values: n is the number of matches rated, not participants × photos × matches
+    seen = set(db.session.scalars(db.select(Stimulus.key).join(Trial, Trial.stimulus_id == Stimulus.id)
+                                  .where(~Trial.practice)))
+    sim = data["similarity"][0]
+    assert sim["n"] == 2 * len(seen) < 3 * 10 * 2  # the demo's photos have 2 matches each
+    assert sim["n_ratings"] == 3 * 10 * 2 and sim["n_participants"] == 3 and sim["hive"]
     acc = {r["condition"]: r for r in data["accuracy"]}
     assert acc["incorrect"]["judged_correct_percent"] == 100.0 and acc["incorrect"]["mean"] == 0.0
     assert acc["correct"]["published_mean"] == 73.2  # the demo study compares with HIVE's ProtoPNet CUB row
@@ -332,3 +339,114 @@ def test_stimuli_export_gives_models_the_photos(app, runner, tmp_path):
     assert {r["model_correct"] for r in rows} == {"True", "False"}
     assert all(r["ground_truth"] in "1234" and r["predicted_candidate"] in "1234" for r in rows)
     assert (tmp_path / rows[0]["file"]).read_bytes()[:3] == b"\xff\xd8\xff"  # the JPEG photo itself
+
+
+def stimulus_params(slug):
+    study_id = get_study(slug).id
+    return {s.key: s.params for s in db.session.scalars(db.select(Stimulus).filter_by(study_id=study_id))}
+
+
+def code(text):
+    return sum(map(ord, text))
+
+
+def t_test_by_hand(acc, chance, alternative):
+    """HIVE Sec. 5.1: a 1-sample t-test against chance, t = (ā − c)/(s/√n) with s over participants (n − 1)."""
+    acc = np.asarray(acc, dtype=float)
+    n = acc.size
+    s = np.sqrt(((acc - acc.mean()) ** 2).sum() / (n - 1))
+    t = (acc.mean() - chance) / (s / np.sqrt(n))
+    p = stats.t.sf(t, n - 1) if alternative == "greater" else 2 * stats.t.sf(abs(t), n - 1)
+    return {"mean": acc.mean(), "sd": s, "t": t, "dof": n - 1, "p_val": p, "n": n}
+
+
+def correlation_by_hand(human, model, spearman):
+    """HIVE Sec. 5.4 on one value per match: Spearman's rho = Pearson's r of average ranks; p from
+    t = r √((n − 2)/(1 − r²)), two-sided; Pearson's Fisher-z interval tanh(artanh r ± z_.975/√(n − 3))."""
+    x, y = (stats.rankdata(human), stats.rankdata(model)) if spearman else (np.asarray(human), np.asarray(model))
+    x, y = x - x.mean(), y - y.mean()
+    r = (x * y).sum() / np.sqrt((x * x).sum() * (y * y).sum())
+    n = len(human)
+    t = r * np.sqrt((n - 2) / (1 - r * r))
+    half = stats.norm.ppf(0.975) / np.sqrt(n - 3)
+    return {"r": r, "p_val": 2 * stats.t.sf(abs(t), n - 2), "n": n,
+            "ci_low": None if spearman else np.tanh(np.arctanh(r) - half),
+            "ci_high": None if spearman else np.tanh(np.arctanh(r) + half)}
+
+
+def assert_matches(got, want):
+    for key, value in want.items():
+        if value is None:
+            assert got[key] is None, key
+        else:
+            assert got[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+
+
+def test_flask_analyze_agreement_equals_hives_formulas_computed_by_hand(app, client, runner):
+    """A fixed synthetic cohort on the ProtoPNet agreement demo: the JSON's accuracy test (two-sided, Table 1) and
+    per-match Spearman/Pearson equal the formulas applied here to what the participants sent and the manifest."""
+    params = stimulus_params("hive-agreement")
+    sent = []
+    for k in range(9):
+        def respond(item, k=k):
+            key = item["stimulus_id"]
+            n = len(item["options"][0]["explanation"])
+            ratings = [1 + (3 * k + 5 * m + code(key)) % 4 for m in range(n)]
+            confidence = 1 + (k * k + code(key)) % 4
+            sent.append((k, key, ratings, confidence))
+            return {"confidence": confidence, "similarity": ratings}
+        answer_everything(client, "hive-agreement", respond)
+    result = runner.invoke(args=["analyze", "hive-agreement", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+
+    right = {}
+    for k, key, _, confidence in sent:
+        right.setdefault(k, []).append((confidence <= 2) == params[key]["model_correct"])
+    acc = [100 * np.mean(v) for v in right.values()]
+    row = {r["condition"]: r for r in data["accuracy"]}["all"]
+    assert row["alternative"] == "two-sided"
+    assert_matches(row, t_test_by_hand(acc, 50.0, "two-sided"))
+
+    ratings = {}
+    for _, key, values, _ in sent:
+        for m, v in enumerate(values):
+            ratings.setdefault((key, m), []).append(v)
+    matches = sorted(ratings)
+    human = [np.mean(ratings[m]) for m in matches]
+    model = [next(c for c in params[key]["candidates"].values() if c["rank"] == 1)["similarity"][m]
+             for key, m in matches]
+    sim = {r["method"]: r for r in data["similarity"]}
+    assert sim["spearman"]["hive"] and not sim["pearson"]["hive"]
+    assert_matches(sim["spearman"], correlation_by_hand(human, model, spearman=True))
+    assert_matches(sim["pearson"], correlation_by_hand(human, model, spearman=False))
+    assert sim["spearman"]["n"] == len(matches) == 2 * len({key for _, key, _, _ in sent})
+    assert sim["spearman"]["n_ratings"] == sum(len(v) for v in ratings.values())
+
+
+def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, client, runner, tmp_path):
+    params = stimulus_params("hive-distinction")
+    sent = []
+    for k in range(7):
+        def respond(item, k=k, done=[0]):
+            stim = params[item["stimulus_id"]]
+            truth = next(letter for letter, c in stim["candidates"].items() if c["candidate"] == stim["ground_truth"])
+            done[0] += 1
+            correct = done[0] <= k + 1 + (k % 3)
+            choice = truth if correct else next(x for x in item["presented"]["options"] if x != truth)
+            sent.append((k, stim["model_correct"], correct))
+            return {"choice": choice, "confidence": 3}
+        answer_everything(client, "hive-distinction", respond)
+    data = json.loads(runner.invoke(args=["analyze", "hive-distinction", "--format", "json"]).output)
+    rows = {r["condition"]: r for r in data["accuracy"]}
+    for condition, keep in (("all", lambda mc: True), ("correct", bool), ("incorrect", lambda mc: not mc)):
+        by = {}
+        for k, model_correct, correct in sent:
+            if keep(model_correct):
+                by.setdefault(k, []).append(correct)
+        want = t_test_by_hand([100 * np.mean(v) for v in by.values()], 25.0, "greater")
+        assert rows[condition]["alternative"] == "greater"
+        assert_matches(rows[condition], want)
+        assert rows[condition]["significant"] == (want["p_val"] < 0.05)
+    text = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path)]).output
+    assert "outperforms chance (p < 0.05)?" in text and "p (one-sided)" in text

@@ -340,9 +340,17 @@ def test_flask_analyze_reports_the_simulated_cohort(cohort, runner, tmp_path):
     frame = cohort.assign(participant_id=cohort["token"].map(ids))
     direct = agreement(frame, n_boot=500, seed=4).set_index("statement")
     assert statements["arms"]["ci_low"] == pytest.approx(direct.loc["arms", "ci_low"])
+    # Two4Two's measure: relevant statements correctly accepted (5-7), irrelevant ones correctly rejected (1-3)
+    for key, group in cohort.groupby("statement_id"):
+        hit = group["rating"] >= 5 if RELEVANT[key] else group["rating"] <= 3
+        row = statements[key]
+        assert row["correct_judgement"] == ("accepted" if RELEVANT[key] else "rejected")
+        assert row["n_correct"] == hit.sum() and row["percent_correct"] == pytest.approx(100 * hit.mean())
+        assert row["correct_ci_low"] <= row["percent_correct"] <= row["correct_ci_high"]
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["distribution.csv", "likert.png", "participants.csv", "report.txt", "statements.csv",
-                       "test.csv"]
+    assert written == ["distribution.csv", "likert.png", "participants.csv", "report.md", "report.txt",
+                       "statements.csv", "test.csv"]
+    assert "correctly judged" in (tmp_path / "out" / "report.md").read_text()
     text = runner.invoke(args=["analyze", SLUG, "--n-boot", "200"])
     assert text.exit_code == 0 and "Relevant vs irrelevant statements" in text.output
     assert "The model uses the colour of the animal." in text.output

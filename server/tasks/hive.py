@@ -478,6 +478,10 @@ class HiveAnalyzer:
         from analysis.hive import hive_json
         return hive_json(report)
 
+    def methods(self, report) -> str:
+        from analysis.hive import hive_methods
+        return hive_methods(report)
+
     def write(self, report, out_dir):
         from analysis.hive import format_hive_markdown
         from analysis.hive_figures import write_hive_figures

@@ -289,6 +289,10 @@ class SketchAnalyzer:
         from analysis.sketch import sketch_json
         return sketch_json(report)
 
+    def methods(self, report) -> str:
+        from analysis.sketch import sketch_methods
+        return sketch_methods(report)
+
     def write(self, report, out_dir):
         from analysis.sketch import write_sketch
         return write_sketch(report, out_dir)

@@ -11,7 +11,7 @@ def test_inter_consistency_hand_values():
     human = pd.DataFrame({"stimulus_id": list("aabbccdd"), "abs_error": [1, 3, 5, 7, 4, 4, 8, 8]})
     model = pd.DataFrame({"stimulus_id": list("aabcdde"), "abs_error": [0.5, 1.5, 3, 2, 3.5, 4.5, 9]})
     out = inter_consistency(human, model)
-    assert list(out.columns) == ["r", "ci_low", "ci_high", "p_val", "n"]
+    assert list(out.columns) == ["r", "ci_low", "ci_high", "p_val", "n", "note"]
     row = out.iloc[0]
     assert row["n"] == 4  # the model-only stimulus is dropped
     assert row["r"] == pytest.approx(1.0)  # model = human / 2 exactly
@@ -51,7 +51,7 @@ def test_intra_consistency_pairs_of_runs():
                       columns=["run", "stimulus_id", "abs_error"])
     df = pd.concat([df, df.assign(abs_error=df.abs_error + 1.0)])  # two predictions per stimulus: mean + 0.5
     out = intra_consistency(df)
-    assert list(out.columns) == ["a", "b", "r", "ci_low", "ci_high", "p_val", "n"]
+    assert list(out.columns) == ["a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
     assert list(zip(out.a, out.b)) == [(1, 2), (1, 3), (2, 3)]
     for _, row in out.iterrows():
         ref = stats.pearsonr(runs[row["a"]], runs[row["b"]])

@@ -1,12 +1,15 @@
 """analysis.hive against hand-computed values and scipy, and simulated cohorts: one built to match HIVE's
-GradCAM CUB distinction row (71.2 ± 33.3, n = 50) and one at chance."""
+GradCAM CUB distinction row (71.2 ± 33.3, n = 50), one at chance, one below it and one without variance. The
+reference values are computed here from the papers' formulas (t = (mean − chance) / (s / √n), one-sided
+p = P(T ≥ t); Spearman's ρ as Pearson's r of the ranks of one value per match), not by our functions."""
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.hive import (accuracy_summary, condition_tests, hive_report, participant_accuracy,
-                           similarity_correlation, study_comparison, tradeoff_summary, understanding_summary)
+from analysis.hive import (accuracy_summary, condition_tests, format_hive_markdown, format_hive_text, hive_json,
+                           hive_methods, hive_report, match_similarity, participant_accuracy, similarity_correlation,
+                           study_comparison, tradeoff_summary, understanding_summary)
 
 # Correct answers out of 10 per participant: sum 356, sum of squares 3078 → mean 71.2 %, SD 33.30 % (ddof = 1).
 HIVE_GRADCAM_CUB = [0] * 5 + [3] * 4 + [5] * 9 + [8] * 8 + [9] * 5 + [10] * 19
@@ -22,23 +25,70 @@ def people(n, **columns):
     return pd.DataFrame({"participant_id": range(n), "status": "completed", **columns})
 
 
+def one_sided_t_by_hand(acc, chance):
+    """HIVE Sec. 5.1's 1-sample t-test, one-sided as Table 2 asks "outperform": t = (ā − c)/(s/√n), p = P(T ≥ t)."""
+    acc = np.asarray(acc, dtype=float)
+    n = acc.size
+    s = np.sqrt(((acc - acc.mean()) ** 2).sum() / (n - 1))
+    t = (acc.mean() - chance) / (s / np.sqrt(n))
+    return t, stats.t.sf(t, n - 1), acc.mean() - stats.t.ppf(0.95, n - 1) * s / np.sqrt(n)
+
+
 def test_simulated_cohort_reproduces_the_published_gradcam_cub_distinction_row():
     assert len(HIVE_GRADCAM_CUB) == 50
     report = hive_report(people(50), cohort(HIVE_GRADCAM_CUB), "hive-distinction", "gradcam", "CUB")
     row = report.tables["accuracy"].set_index("condition").loc["correct"]
     assert (row["n"], round(row["mean"], 1), round(row["sd"], 1)) == (50, 71.2, 33.3)
     assert (row["published_mean"], row["published_sd"]) == (71.2, 33.3)
-    assert row["p_val"] < 0.05 and row["significant"]
+    assert row["p_val"] < 0.05 and row["significant"] and row["verdict"] == "outperforms chance"
     acc = 10.0 * np.array(HIVE_GRADCAM_CUB)
-    assert row["p_val"] == pytest.approx(stats.ttest_1samp(acc, 25.0).pvalue)
-    assert row["t"] == pytest.approx((71.2 - 25) / (acc.std(ddof=1) / np.sqrt(50)))
+    t, p, bound = one_sided_t_by_hand(acc, 25.0)
+    assert row["alternative"] == "greater"
+    assert row["t"] == pytest.approx(t, rel=1e-12) and row["p_val"] == pytest.approx(p, rel=1e-9)
+    assert row["one_sided_low"] == pytest.approx(bound, rel=1e-12)
+    assert row["p_val"] == pytest.approx(stats.ttest_1samp(acc, 25.0, alternative="greater").pvalue)
+    half = stats.t.ppf(0.975, 49) * acc.std(ddof=1) / np.sqrt(50)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((acc.mean() - half, acc.mean() + half))
 
 
 def test_cohort_at_chance_is_not_significant():
     counts = [0, 1, 2, 3, 4, 5] * 8 + [2, 3]  # mean 2.5 of 10 = 25 %: chance in a four-way task
     row = accuracy_summary(participant_accuracy(cohort(counts)), 25.0).set_index("condition").loc["correct"]
     assert row["mean"] == pytest.approx(25.0)
-    assert row["p_val"] > 0.05 and not row["significant"]
+    assert row["p_val"] == pytest.approx(0.5) and not row["significant"]  # t = 0: one-sided p = 1/2
+    assert row["verdict"] == "does not outperform chance"
+
+
+def test_a_cohort_below_chance_does_not_outperform_it_and_is_said_to_be_below():
+    counts = [0] * 20 + [1] * 15 + [2] * 10 + [3] * 5  # mean 0.9 of 10 = 9 %, far below 25 %
+    row = accuracy_summary(participant_accuracy(cohort(counts)), 25.0).set_index("condition").loc["correct"]
+    t, p, _ = one_sided_t_by_hand(10.0 * np.array(counts), 25.0)
+    assert row["t"] == pytest.approx(t) and t < -10
+    assert row["p_val"] == pytest.approx(p) and row["p_val"] > 0.999  # not "significant": it is the wrong side
+    assert row["significant"] is False or row["significant"] == False  # noqa: E712 (numpy bool)
+    assert row["verdict"] == "below chance (does not outperform it)" and "below chance" in row["note"]
+    # the agreement task's Table 1 asks "different from 50 %": there, below chance is significant, and said so
+    two = accuracy_summary(participant_accuracy(cohort(counts)), 50.0, "two-sided").set_index("condition")
+    assert two.loc["correct", "verdict"] == "below chance" and two.loc["correct", "significant"]
+    assert two.loc["correct", "p_val"] == pytest.approx(stats.ttest_1samp(10.0 * np.array(counts), 50).pvalue)
+    assert np.isnan(two.loc["correct", "one_sided_low"])
+
+
+def test_a_cohort_without_variance_is_reported_for_what_it_is():
+    table = accuracy_summary(participant_accuracy(cohort([10] * 50)), 25.0).set_index("condition")
+    row = table.loc["correct"]
+    assert row["mean"] == 100.0 and row["sd"] == 0.0
+    assert np.isnan(row["t"]) and np.isnan(row["p_val"]) and row["significant"] is None
+    assert row["verdict"] == "above chance; t undefined"
+    assert "all 50 participants at 100 %" in row["note"] and "t is undefined" in row["note"]
+    low = accuracy_summary(participant_accuracy(cohort([0] * 4)), 25.0).iloc[0]
+    assert low["verdict"] == "below chance; t undefined" and "all 4 participants at 0 %" in low["note"]
+    one = accuracy_summary(participant_accuracy(cohort([7])), 25.0).iloc[0]
+    assert one["verdict"] == "not tested" and "needs at least 2" in one["note"] and np.isnan(one["sd"])
+    report = hive_report(people(50), cohort([10] * 50), "hive-distinction", "gradcam")
+    assert "above chance; t undefined" in format_hive_text(report)
+    assert any("all 50 participants at 100 %" in n for n in report.notes)
+    assert "all 50 participants at 100 %" in hive_methods(report)
 
 
 def test_participant_accuracy_by_condition_by_hand():
@@ -79,6 +129,18 @@ def test_condition_tests_match_scipy():
     assert tests.loc["welch", "estimate"] == pytest.approx(wide["correct"].mean() - wide["incorrect"].mean())
 
 
+def test_skipped_condition_tests_keep_their_row_and_say_why():
+    trials = pd.concat([cohort([8, 8, 8], model_correct=1), cohort([3, 3, 3], model_correct=0)])
+    tests = condition_tests(participant_accuracy(trials)).set_index("test")
+    assert list(tests.index) == ["welch", "paired"]
+    assert np.isnan(tests.loc["welch", "t"]) and "no variance in either group" in tests.loc["welch", "note"]
+    assert "all 3 participants' differences" in tests.loc["paired", "note"] and "+50.0" in tests.loc["paired", "note"]
+    only = condition_tests(participant_accuracy(cohort([3, 4], model_correct=1))).set_index("test")
+    assert "no trials on incorrect model predictions" in only.loc["paired", "note"]
+    text = format_hive_text(hive_report(people(3), trials, "hive-distinction", "gradcam"))
+    assert "– (see note)" in text and "no variance in either group" in text
+
+
 def test_study_comparison_is_welch_between_studies():
     a = participant_accuracy(cohort([5, 6, 7, 8, 9]))
     b = participant_accuracy(cohort([1, 2, 3, 4, 4]))
@@ -89,18 +151,70 @@ def test_study_comparison_is_welch_between_studies():
         study_comparison(a, b, condition="sometimes")
 
 
-def test_similarity_correlations_match_scipy():
-    trials = pd.DataFrame({"participant_id": [0, 0, 1], "similarity_ratings": ["1;2;4", "3;3;1", "4;2;2"],
-                           "model_similarity": ["0.5;1.0;3.5", "2.0;2.5;0.2", "3.9;1.1;1.4"]})
-    human = [1, 2, 4, 3, 3, 1, 4, 2, 2]
-    model = [0.5, 1.0, 3.5, 2.0, 2.5, 0.2, 3.9, 1.1, 1.4]
-    res = similarity_correlation(trials).set_index("method")
-    r, p = stats.pearsonr(human, model)
-    rho, p_rho = stats.spearmanr(human, model)
-    assert res.loc["pearson", ["r", "p_val"]].tolist() == pytest.approx([r, p])
-    assert res.loc["spearman", ["r", "p_val"]].tolist() == pytest.approx([rho, p_rho])
-    assert res.loc["pearson", "n"] == 9
-    assert similarity_correlation(trials.assign(similarity_ratings=None)).empty  # nothing rated: no table
+RATED = pd.DataFrame({
+    "participant_id": [0, 0, 1, 1, 2, 2],
+    "stimulus_id": ["a", "b", "a", "b", "a", "c"],
+    "similarity_ratings": ["1;2", "4;3", "2;2", "4;4", "3;1", "1;4"],
+    "model_similarity": ["0.5;1.0", "3.5;2.0", "0.5;1.0", "3.5;2.0", "0.5;1.0", "0.2;2.9"]})
+
+
+def test_similarity_is_one_value_per_match_as_in_hive():
+    per, counts = match_similarity(RATED)
+    per = per.set_index(["stimulus_id", "match"])
+    # match (a, 1) was rated 1, 2, 3 by three participants: its value is their mean, 2
+    assert per.loc[("a", 1), "human"] == 2.0 and per.loc[("a", 1), "n_ratings"] == 3
+    assert per.loc[("b", 2), "human"] == 3.5 and per.loc[("b", 2), "model"] == 2.0
+    assert len(per) == 6 and counts == {"trials_rated": 6, "trials_mismatched": 0, "ratings": 12,
+                                        "participants": 3}
+    # by hand from HIVE Sec. 5.4: Spearman's rho = Pearson's r of the (average) ranks of the six match values
+    human = np.array([2.0, 5 / 3, 4.0, 3.5, 1.0, 4.0])  # a1, a2, b1, b2, c1, c2
+    model = np.array([0.5, 1.0, 3.5, 2.0, 0.2, 2.9])
+    rank_h, rank_m = stats.rankdata(human), stats.rankdata(model)
+    rho = np.corrcoef(rank_h, rank_m)[0, 1]
+    t = rho * np.sqrt(4 / (1 - rho ** 2))
+    res = similarity_correlation(RATED, "protopnet").set_index("method")
+    assert list(res.index) == ["spearman", "pearson"] and res.loc["spearman", "hive"]
+    assert res.loc["spearman", "r"] == pytest.approx(rho, abs=1e-12)
+    assert res.loc["spearman", "p_val"] == pytest.approx(2 * stats.t.sf(abs(t), 4), rel=1e-9)
+    r = np.corrcoef(human, model)[0, 1]
+    z = np.arctanh(r)
+    assert res.loc["pearson", "r"] == pytest.approx(r, abs=1e-12)
+    assert (res.loc["pearson", "ci_low"], res.loc["pearson", "ci_high"]) == pytest.approx(
+        (np.tanh(z - stats.norm.ppf(0.975) / np.sqrt(3)), np.tanh(z + stats.norm.ppf(0.975) / np.sqrt(3))))
+    assert (res["n"] == 6).all() and (res["n_ratings"] == 12).all() and (res["unit"] == "match").all()
+    # ProtoTree: HIVE's coefficient is Pearson's r
+    tree = similarity_correlation(RATED, "prototree")
+    assert tree["method"].tolist() == ["pearson", "spearman"] and tree["hive"].tolist() == [True, False]
+    assert similarity_correlation(RATED.assign(similarity_ratings=None)).empty  # nothing rated: no table
+
+
+def test_pooling_ratings_would_inflate_n_and_shrink_p():
+    """HIVE's n is the number of matches: 40 participants rating the same 5 matches give n = 5, not 200."""
+    rng = np.random.default_rng(0)
+    model = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    rows = [{"participant_id": p, "stimulus_id": f"s{m}", "similarity_ratings": str(int(np.clip(
+        np.round(1 + 0.5 * m + rng.normal(0, 1)), 1, 4))), "model_similarity": str(model[m])}
+        for p in range(40) for m in range(5)]
+    res = similarity_correlation(pd.DataFrame(rows), "protopnet").set_index("method")
+    assert (res["n"] == 5).all() and (res["n_ratings"] == 200).all()
+
+
+def test_similarity_degradations_are_counted_and_explained():
+    bad = pd.concat([RATED, pd.DataFrame({"participant_id": [3], "stimulus_id": ["a"],
+                                          "similarity_ratings": ["4"], "model_similarity": ["0.5;1.0"]})])
+    per, counts = match_similarity(bad)
+    assert counts["trials_mismatched"] == 1 and counts["trials_rated"] == 7 and counts["ratings"] == 12
+    report = hive_report(people(4), bad.assign(practice=False, model_correct=1, correct=1, confidence=2),
+                         "hive-agreement", "protopnet")
+    assert any("1 of 7 rated trial(s) left out" in n for n in report.notes)
+    two = similarity_correlation(RATED[RATED["stimulus_id"] == "a"], "protopnet")
+    assert two["r"].isna().all() and two["note"].str.contains("2 match").all()
+    four = similarity_correlation(RATED[RATED["stimulus_id"] != "c"], "prototree").set_index("method")
+    assert four.loc["pearson", "n"] == 4 and four.loc["pearson", "note"] == ""
+    three = RATED.assign(stimulus_id=["a", "b", "a", "b", "a", "b"], similarity_ratings="2;2",
+                         model_similarity=["1;2", "3;4", "1;2", "3;4", "1;2", "3;4"])
+    flat = similarity_correlation(three, "protopnet")
+    assert flat["r"].isna().all() and flat["note"].str.contains("same mean rating (2.00)", regex=False).all()
 
 
 def test_understanding_paired_tests_match_scipy():
@@ -122,8 +236,11 @@ def test_tradeoff_gain_by_hand():
     assert table.loc["low", "mean_gain"] == 5.0
     assert table.loc["high", "mean_gain"] == 25.0
     assert table.loc["high", "sd_gain"] == pytest.approx(np.std([20, 30, 40, 10], ddof=1))
-    assert table.loc["high", "p_val"] == pytest.approx(stats.ttest_1samp([20, 30, 40, 10], 0).pvalue)
-    assert np.isnan(table.loc["medium", "p_val"])  # everyone said 70: no spread, no test
+    # "must a model without explanations gain accuracy?": one-sided, gain > 0
+    assert table.loc["high", "p_val"] == pytest.approx(stats.ttest_1samp([20, 30, 40, 10], 0,
+                                                                         alternative="greater").pvalue)
+    assert np.isnan(table.loc["medium", "p_val"])  # everyone said 70: no spread, no test …
+    assert table.loc["medium", "note"] == "all 4 gains equal (+10.0): no variance, so t is undefined"  # … and why
     assert table.loc["medium", "published_gain"] == 8.2
 
 
@@ -142,3 +259,30 @@ def test_survey_tables_name_missing_columns():
     with pytest.raises(ValueError, match="participant_id"):
         understanding_summary(pd.DataFrame({"x": [1]}))
     assert tradeoff_summary(people(2)).empty and understanding_summary(people(2)).empty  # not asked: no table
+
+
+def test_understanding_notes_unanswered_and_untestable():
+    table = understanding_summary(people(4, hive_understanding_1_understanding=[3, 3, None, 4],
+                                         hive_understanding_2_understanding=[4, 4, 3, 5]))
+    points = table[table["kind"] == "point"].set_index("point")
+    assert points.loc["after preview", "note"] == "1 of 4 participants did not answer"
+    test = table[table["kind"] == "paired test"].iloc[0]
+    assert test["n"] == 3 and np.isnan(test["p_val"]) and "all 3 changes equal (+1.0)" in test["note"]
+
+
+def test_report_json_markdown_and_methods_carry_the_notes():
+    trials = cohort(HIVE_GRADCAM_CUB).assign(stimulus_id="img")
+    report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, "hive-distinction", "gradcam",
+                         "CUB")
+    data = hive_json(report)
+    assert data["accuracy"][0]["verdict"] == "outperforms chance" and data["accuracy"][0]["alternative"] == "greater"
+    assert data["tradeoff"][0]["note"].startswith("all 50 gains equal")
+    paired = {r["test"]: r for r in data["conditions"]}["paired"]
+    assert paired["t"] is None and "no trials on incorrect" in paired["note"]
+    md = format_hive_markdown(report)
+    assert "| model prediction |" in md and "outperforms chance (p < 0.05)?" in md
+    methods = hive_methods(report)
+    assert methods.startswith("# Methods: HIVE distinction study (GradCAM)")
+    for phrase in ("50 participants completed", "one-sided (H1: the mean exceeds chance)", "ddof = 1",
+                   "no outlier rule", "Welch", "Student (1908)", "## References", "pingouin"):
+        assert phrase in methods, phrase

@@ -306,7 +306,13 @@ def test_degenerate_differences():
     tests = hypoml_tests(hypoml_items(shifted)).set_index("analysis")
     assert tests.loc["A1", "p_val"] == 0.0 and tests.loc["A1", "t"] == math.inf
     assert tests.loc["A1", "direction"] == "higher"
-    assert json.dumps(hypoml_json(hypoml_report(shifted)), allow_nan=False)  # ±inf become null
+    assert json.dumps(hypoml_json(hypoml_report(shifted)), allow_nan=False)  # ±inf become null …
+    # … and the note says why t is infinite (or 0) rather than leaving a bare "null" / "+∞"
+    assert tests.loc["A1", "note"].startswith("every item differs by the same +0.2000 (s_d = 0): t = +∞, p = 0")
+    assert "score every item the same" in hypoml_tests(hypoml_items(same))["note"].iloc[0]
+    assert "(every item differs by the same +0.2000" in hypoml_text(hypoml_report(shifted))
+    comparisons = {r["analysis"]: r for r in hypoml_json(hypoml_report(shifted))["comparisons"]}
+    assert comparisons["A1"]["t"] is None and "s_d = 0" in comparisons["A1"]["note"]
 
 
 def test_accuracy_intervals():

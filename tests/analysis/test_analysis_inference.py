@@ -43,6 +43,30 @@ def test_one_sample_t_matches_scipy():
     assert np.allclose(pg.ttest(X, 0.3)["CI95"].iloc[0], [row["ci_low"], row["ci_high"]], atol=0.006)
 
 
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_one_sample_t_matches_scipy_and_its_interval_is_one_sided(alternative):
+    row = one_sample_t(X, mu=0.3, alternative=alternative).iloc[0]
+    ref = stats.ttest_1samp(X, 0.3, alternative=alternative)
+    ci = ref.confidence_interval(0.95)
+    assert row["t"] == pytest.approx(ref.statistic) and row["p_val"] == pytest.approx(ref.pvalue)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high))
+    # by hand: the one-sided bound uses t_{0.95}, not t_{0.975}
+    se = X.std(ddof=1) / math.sqrt(X.size)
+    bound = X.mean() - stats.t.ppf(0.95, X.size - 1) * se if alternative == "greater" else \
+        X.mean() + stats.t.ppf(0.95, X.size - 1) * se
+    assert (row["ci_low"] if alternative == "greater" else row["ci_high"]) == pytest.approx(bound)
+    assert math.isinf(row["ci_high"] if alternative == "greater" else row["ci_low"])
+
+
+def test_one_sided_p_halves_the_two_sided_p_in_the_direction_of_the_effect():
+    two = one_sample_t([30, 40, 20, 50, 10, 60], mu=25).iloc[0]["p_val"]
+    greater = one_sample_t([30, 40, 20, 50, 10, 60], mu=25, alternative="greater").iloc[0]["p_val"]
+    less = one_sample_t([30, 40, 20, 50, 10, 60], mu=25, alternative="less").iloc[0]["p_val"]
+    assert greater == pytest.approx(two / 2) and less == pytest.approx(1 - two / 2)
+    with pytest.raises(ValueError, match="alternative"):
+        one_sample_t([1, 2], alternative="bigger")
+
+
 @pytest.mark.parametrize("welch", [True, False])
 def test_two_sample_t_matches_scipy(welch):
     row = two_sample_t(X, Y, welch=welch).iloc[0]
@@ -172,12 +196,19 @@ def test_observer_effect_compares_each_model_with_humans():
 def test_pearson_hand_values():
     # x = [1,2,3,4], y = [1,3,2,4]: sum dxdy = 4, sum dx^2 = sum dy^2 = 5 -> r = 0.8
     out = pearson([1, 2, 3, 4], [1, 3, 2, 4])
-    assert list(out.columns) == ["r", "ci_low", "ci_high", "p_val", "n"]
+    assert list(out.columns) == ["r", "ci_low", "ci_high", "p_val", "n", "note"]
     row = out.iloc[0]
     assert row["r"] == pytest.approx(0.8)
     z, half = math.atanh(0.8), stats.norm.ppf(0.975) / math.sqrt(1)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((math.tanh(z - half), math.tanh(z + half)))
-    assert row["n"] == 4
+    assert row["n"] == 4 and row["note"] == ""
+
+
+def test_pearson_with_three_pairs_says_why_it_has_no_interval():
+    row = pearson([1, 2, 3], [1, 3, 2]).iloc[0]
+    assert row["r"] == pytest.approx(0.5) and row["n"] == 3
+    assert math.isnan(row["ci_low"]) and math.isnan(row["ci_high"])
+    assert "n = 3" in row["note"] and "n > 3" in row["note"]
 
 
 def test_pearson_matches_scipy():

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 
 import analysis.ratings as ratings
-from analysis.ratings import (agreement, rating_distribution, ratings_json, ratings_report, ratings_text,
-                              relevance_test, write_ratings)
+from analysis.ratings import (agreement, correct_judgements, rating_distribution, ratings_json, ratings_markdown,
+                              ratings_methods, ratings_report, ratings_text, relevance_test, write_ratings)
 
 # Four participants, three statements; "arms" and "colour" name patterns the model uses.
 HAND = pd.DataFrame({
@@ -101,6 +101,59 @@ def test_relevance_test_leaves_out_participants_with_one_kind_only():
     df = pd.concat([HAND, pd.DataFrame({"participant_id": [9], "statement_id": ["arms"], "rating": [7]})])
     per, test = relevance_test(df.assign(relevant=df["statement_id"].map(RELEVANT)))
     assert 9 not in set(per["participant"]) and test.iloc[0]["n"] == 4
+    assert test.iloc[0]["n_left_out"] == 1 and "1 participant(s) rated only one kind" in test.iloc[0]["note"]
+
+
+def test_relevance_test_without_variance_says_t_is_undefined():
+    same = pd.DataFrame({"participant_id": [1, 1, 2, 2, 3, 3], "statement_id": ["arms", "bg"] * 3,
+                         "rating": [6, 3, 7, 4, 5, 2]})  # every participant: relevant − irrelevant = +3
+    _, test = relevance_test(same.assign(relevant=same["statement_id"].map(RELEVANT)))
+    row = test.iloc[0]
+    assert np.isnan(row["t"]) and np.isnan(row["p_val"]) and row["estimate"] == 3.0
+    assert "every participant's difference is +3.00" in row["note"]
+    report = ratings_report(same, STATEMENTS, n_boot=50)
+    assert "no t-test: every participant's difference is +3.00" in ratings_text(report)
+
+
+def test_correct_judgements_count_accepted_relevant_and_rejected_irrelevant_statements_by_hand():
+    """Two4Two Sec. 4.1: "correctly confirmed" a pattern the model uses (agree, 5-7) and "correctly rejected" one it
+    does not (disagree, 1-3); a 4 is neither."""
+    df = HAND.assign(relevant=HAND["statement_id"].map(RELEVANT))
+    j = correct_judgements(df, n_boot=2000, seed=3).set_index("statement")
+    # arms (relevant) 7, 6, 5, 2: accepted by 3; colour (relevant) 5, 3, 4, 6: accepted by 2 (the 4 is neutral)
+    assert j.loc["arms", ["correct_judgement", "n_correct", "n_agree", "n_neutral", "n_disagree"]].tolist() == [
+        "accepted", 3, 3, 0, 1]
+    assert j.loc["colour", ["n_correct", "n_agree", "n_neutral", "n_disagree"]].tolist() == [2, 2, 1, 1]
+    # bg (irrelevant) 2, 1, 4, 3: rejected by 3; agreeing with it would be the error
+    assert j.loc["bg", ["correct_judgement", "n_correct", "percent_correct"]].tolist() == ["rejected", 3, 75.0]
+    # the interval: participants resampled with numpy, the same generator
+    hit = np.array([1.0, 1.0, 0.0, 1.0])  # bg rejected by participants 1, 2, 4 (3 rated 4)
+    idx = np.random.default_rng(3).integers(0, 4, size=(2000, 4))
+    boot = 100 * hit[idx].sum(axis=1) / 4
+    assert [j.loc["bg", "ci_low"], j.loc["bg", "ci_high"]] == pytest.approx(list(np.percentile(boot, [2.5, 97.5])))
+    with pytest.raises(ValueError, match="both relevant and irrelevant"):
+        correct_judgements(df.assign(relevant=[True, False, False] * 3 + [False] * 3))
+    with pytest.raises(ValueError, match="'relevant' must be boolean"):
+        correct_judgements(HAND.assign(relevant="yes"))
+
+
+def test_report_shows_correct_judgements_in_text_markdown_json_and_methods(tmp_path):
+    report = ratings_report(HAND, STATEMENTS, n_boot=300, seed=1, meta={"slug": "demo", "title": "Demo"})
+    table = report.tables["statements"].set_index("statement")
+    assert table.loc["arms", "n_correct"] == 3 and table.loc["bg", "correct_judgement"] == "rejected"
+    assert pd.isna(table.loc["blocks", "n_correct"])  # listed, never rated …
+    assert any("nobody rated: blocks" in n for n in report.meta["notes"])  # … and said so
+    assert "accepted by 3/4 (75.0 %)" in ratings_text(report) and "rejected by 3/4 (75.0 %)" in ratings_text(report)
+    md = ratings_markdown(report)
+    assert "| arms | yes | 4 |" in md and "accepted by 3/4 (75.0 %)" in md and "## Notes" in md
+    data = ratings_json(report)
+    json.dumps(data, allow_nan=False)
+    rows = {r["statement"]: r for r in data["statements"]}
+    assert rows["bg"]["n_correct"] == 3 and rows["blocks"]["n_correct"] is None
+    methods = ratings_methods(report)
+    for phrase in ("4 participants", "correctly accepted by a rating of 5–7", "correctly rejected by a rating of 1–3",
+                   "300 resamples", "seeded with 1", "two-sided paired t-test", "Schuessler", "## References"):
+        assert phrase in methods, phrase
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -150,7 +203,7 @@ def test_report_joins_the_study_file_and_notes_unknown_statements(tmp_path):
     assert "arms" in text and "75.0 [" in text and "t(3) = " in text
     written = write_ratings(report, tmp_path)
     assert [p.name for p in written] == ["statements.csv", "distribution.csv", "participants.csv", "test.csv",
-                                         "report.txt", "likert.png"]
+                                         "report.txt", "report.md", "likert.png"]
     assert (tmp_path / "likert.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert pd.read_csv(tmp_path / "statements.csv")["statement"].tolist() == table["statement"].tolist()
 
@@ -160,4 +213,4 @@ def test_report_without_irrelevant_ratings_says_why_there_is_no_test():
     report = ratings_report(only, STATEMENTS, n_boot=100)
     assert np.isnan(report.tables["test"].iloc[0]["t"])
     assert any("no relevant-vs-irrelevant test" in n for n in report.meta["notes"])
-    assert "not computed" in ratings_text(report)
+    assert "not computed: needs at least 2 participants" in ratings_text(report)

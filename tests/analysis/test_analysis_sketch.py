@@ -9,7 +9,8 @@ from scipy import stats
 
 from analysis.sketch import (accuracy_by_level, adjusted_r2, catch_failures, human_model_alignment,
                              probability_entropy, semantic_neighbour_preference, semantic_ranks, semantic_x,
-                             similarity_from_embedding, sketch_measures, sketch_report, split_half_reliability)
+                             similarity_from_embedding, sketch_measures, sketch_methods, sketch_report, sketch_text,
+                             split_half_reliability)
 
 
 def answers(rows):
@@ -164,3 +165,28 @@ def test_catch_failures_and_report():
     # catch trials are not counted as answers
     assert report.meta["n_responses"] == 8 and set(report.tables) >= {"accuracy", "snp", "reliability", "catch"}
     assert report.tables["accuracy"].set_index("abstraction_level").loc[4.0, "top1_accuracy"] == pytest.approx(0.2)
+
+
+def test_report_counts_what_it_leaves_out_and_writes_its_methods():
+    trials = pd.concat([DATA.assign(catch=False, catch_failed=None), pd.DataFrame([
+        {"participant_id": 1, "sketch_id": "c", "concept": "A", "abstraction_level": 32.0, "producer": "human",
+         "guess_1": "A", "catch": True, "catch_failed": False}])], ignore_index=True).drop(columns="observer")
+    model = DATA.drop(columns="participant_id").assign(observer="clip", run=1).iloc[[0, 3, 5]]  # s1, s2, s3
+    report = sketch_report(trials, model, SIM, n_boot=40, n_splits=5, seed=7)
+    alignment = report.tables["alignment"].set_index("measure")
+    # s4 was answered by people only; for SNP, s2 (all right: no off-target guess) has no value on either side
+    assert alignment.loc["top1", "n_left_out"] == 1 and "1 sketch(es) answered by people only" in \
+        alignment.loc["top1", "note"]
+    assert alignment.loc["snp", "n_sketches"] == 1 and "the fit needs at least 3" in alignment.loc["snp", "note"]
+    reliability = report.tables["reliability"].set_index("measure")
+    assert reliability.loc["entropy", "n_splits_undefined"] == 5 and "5 of 5 splits" in reliability.loc["entropy",
+                                                                                                     "note"]
+    m = report.meta
+    assert m["n_catch_responses"] == 1 and m["n_boot_alignment"] == 4 and m["seed"] == 7
+    assert any("4 resamples, a tenth of n_boot = 40" in n for n in m["notes"])
+    assert any("no off-target top-1 guess" in n for n in m["notes"])
+    methods = sketch_methods(report)
+    for phrase in ("3 participants", "8 answers", "1 answers to catch sketches", "40 resamples", "seed 7",
+                   "5 random splits", "Spearman–Brown", "4 resamples of sketches", "Mukherjee", "## References"):
+        assert phrase in methods, phrase
+    assert "Notes" in sketch_text(report)
