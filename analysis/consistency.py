@@ -9,7 +9,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import as_columns, check_frame, check_min_count, check_not_constant
-from .inference import CORR_COLUMNS, fisher_z_interval, pearson
+from .inference import CORR_COLUMNS, fisher_z_interval, fisher_z_note, pearson
 
 __all__ = ["inter_consistency", "intra_consistency"]
 
@@ -115,4 +115,5 @@ def _all_pairs(wide: pd.DataFrame, by: str, confidence: float) -> pd.DataFrame:
     low, high = fisher_z_interval(r, n, confidence)
     levels = np.asarray(wide.columns, dtype=object)
     return pd.DataFrame({"a": levels[a], "b": levels[b], "r": r, "ci_low": low, "ci_high": high, "p_val": p,
-                         "n": np.full(r.shape, n, dtype="int64")}, columns=["a", "b", *CORR_COLUMNS])
+                         "n": np.full(r.shape, n, dtype="int64"), "note": fisher_z_note(n)},
+                        columns=["a", "b", *CORR_COLUMNS])

@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .consistency import inter_consistency, intra_consistency
-from .inference import anova_by, two_sample_t, tukey
+from .inference import anova_by, fisher_z_note, two_sample_t, tukey
 from .methods import methods_document
 from ._checks import check_choice
 from .mlae import ESTIMATORS, mae, mlae
@@ -348,7 +348,6 @@ def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
     return out
 
 
-NO_FISHER_INTERVAL = "no 95% interval: {n} height pairs, the Fisher z interval needs at least 4"
 CONSISTENCY_COLUMNS = ["kind", "observer", "a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
 
 
@@ -363,8 +362,8 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
             res = inter_consistency(human_cells, cells, key=PAIR, value="mean_abs_error").iloc[0]
             row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
             if res["n"] <= 3:
-                row["note"] += f"; {NO_FISHER_INTERVAL.format(n=int(res['n']))}"
-                notes.append(f"inter-consistency humans vs {o.label}: {NO_FISHER_INTERVAL.format(n=int(res['n']))}")
+                row["note"] += f"; {fisher_z_note(int(res['n']))}"
+                notes.append(f"inter-consistency humans vs {o.label}: {fisher_z_note(int(res['n']))}")
         except ValueError as exc:
             row["note"] = f"not computed: {exc}"
             notes.append(f"inter-consistency humans vs {o.label} not computed: {exc}")
@@ -376,13 +375,13 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
         try:
             res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
             for r in res.itertuples(index=False):
-                small = f"; {NO_FISHER_INTERVAL.format(n=int(r.n))}" if r.n <= 3 else ""
+                small = f"; {fisher_z_note(int(r.n))}" if r.n <= 3 else ""
                 rows.append({"kind": "intra", "observer": o.label, "a": f"run {r.a}", "b": f"run {r.b}", "r": r.r,
                              "ci_low": r.ci_low, "ci_high": r.ci_high, "p_val": r.p_val, "n": r.n,
                              "note": f"mean absolute error per height pair ({key}){small}"})
             if (res["n"] <= 3).any():
                 notes.append(f"intra-consistency of {o.label}'s runs: "
-                             f"{NO_FISHER_INTERVAL.format(n=int(res['n'].min()))}")
+                             f"{fisher_z_note(int(res['n'].min()))}")
         except ValueError as exc:
             notes.append(f"intra-consistency of {o.label}'s runs not computed: {exc}")
             rows.append({"kind": "intra", "observer": o.label, "a": "runs", "b": "runs",

@@ -241,6 +241,9 @@ def test_out_writes_tables_report_and_figures(runner, cohort, tmp_path):
     participants = pd.read_csv(tmp_path / "participants.csv")
     assert {"participant_id", "outlier", "analysed", "reason"} <= set(participants.columns)
     assert participants["outlier"].sum() == 2
+    methods = (tmp_path / "methods.md").read_text()
+    assert "participant estimator" in methods and "2 of 22 completed participants" in methods
+    assert "500 resamples (seed 0)" in methods and "Haehn" in methods
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# study3") and "| observer |" in md
     for name in ("mlae.png", "error_by_ratio.png", "human_vs_model.png"):

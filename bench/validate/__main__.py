@@ -14,7 +14,7 @@ import time
 
 from bench.common import markdown_table
 
-MODULES = ("bench.validate.ratio",)
+MODULES = ("bench.validate.ratio", "bench.validate.hive")
 COLUMNS = ("statistic", "estimator", "design", "reps", "true", "mean", "bias", "coverage", "goal", "note")
 
 

@@ -85,8 +85,8 @@ def test_single_run_model_resamples_its_stimuli_and_fisher_interval_needs_four_p
     few_cells[["short_height", "tall_height"]] = [[10, 46], [12, 38], [18, 56]] * (len(few_cells) // 3)
     few = ratio_report(sessions, trials, few_cells, n_boot=50)
     inter = few.tables["consistency"].query("kind == 'inter'").iloc[0]
-    assert inter["n"] == 3 and np.isnan(inter["ci_low"]) and "Fisher z interval needs at least 4" in inter["note"]
-    assert any("Fisher z interval needs at least 4" in n for n in few.meta["notes"])
+    assert inter["n"] == 3 and np.isnan(inter["ci_low"]) and "Fisher-z interval needs n > 3" in inter["note"]
+    assert any("Fisher-z interval needs n > 3" in n for n in few.meta["notes"])
 
 
 def test_models_take_the_same_estimator_over_runs():
