@@ -25,7 +25,8 @@ def _row(statistic, estimator, design, reps, truth, estimates, hits, bias_goal=N
     if bias_goal is not None and abs(bias) > bias_goal:
         problems.append(f"|bias| {abs(bias):.3f} > {bias_goal}")
     if hits is not None and not 0.93 <= coverage <= 0.97:
-        problems.append(f"coverage {coverage:.3f} outside 0.93–0.97")
+        mc_se = float(np.sqrt(coverage * (1 - coverage) / len(hits)))  # of the coverage estimate itself
+        problems.append(f"coverage {coverage:.3f} outside 0.93–0.97 (Monte Carlo SE {mc_se:.3f})")
     return {"statistic": statistic, "estimator": estimator, "design": design, "reps": reps, "true": float(truth),
             "mean": float(np.mean(estimates)), "bias": bias, "coverage": coverage,
             "goal": "missed" if problems else "met", "note": "; ".join(problems + ([note] if note else []))}
