@@ -280,6 +280,7 @@ def test_sqlite_ln_fallback_is_registered_only_when_missing():
     class NoMath(sqlite3.Connection):
         """A SQLite connection that behaves like a build without the math functions until ln is registered."""
         registered = False
+        created = False
 
         def execute(self, sql, *args):
             if "ln(" in sql and not self.registered:
@@ -287,7 +288,7 @@ def test_sqlite_ln_fallback_is_registered_only_when_missing():
             return super().execute(sql, *args)
 
         def create_function(self, name, *args, **kwargs):
-            self.registered = True
+            self.registered = self.created = True
             return super().create_function(name, *args, **kwargs)
 
     assert _sqlite_ln(math.e) == pytest.approx(1.0) and _sqlite_ln(0) is None and _sqlite_ln(None) is None
@@ -295,6 +296,7 @@ def test_sqlite_ln_fallback_is_registered_only_when_missing():
     plain = sqlite3.connect(":memory:", factory=NoMath)
     plain.registered = True  # ln works: nothing is registered
     _add_sqlite_math(plain, None)
+    assert not plain.created
     bare = sqlite3.connect(":memory:", factory=NoMath)
     _add_sqlite_math(bare, None)
     assert bare.registered

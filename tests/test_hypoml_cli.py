@@ -185,7 +185,9 @@ def test_html_page_offline_and_threshold_changes_conclusions(runner, csvs, tmp_p
     set_threshold(page, "0.15")
     assert conclusion(page, "H1") == "confirmed" and conclusion(page, "H3") == "rejected"
     assert page.get_attribute('.cell[data-hypothesis="H1"][data-analysis="A1"]', "data-icon") == "support"
-    assert "A3-higher-i" in page.inner_text("#trace") or "H1 confirmed" in page.inner_text("#trace")
+    step4 = [line for line in page.inner_text("#trace").splitlines() if line.startswith("Step 4 · A3")]
+    assert step4 == ["Step 4 · A3 R(M+,D+) v. R(M+,D): higher (p = 0.0228 < 0.15), H1 confirmed → "
+                     "⊤(H7), ⊤(H9), ⊥(H8), ⊥(H10)"]
 
     # the preset buttons and invalid input
     page.click('.controls button[data-p="0.05"]')
