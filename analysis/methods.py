@@ -27,6 +27,8 @@ REFERENCES = {
                   "small sample. Metron 1, 3–32.",
     "kim2022": "Kim, S. S. Y., Meister, N., Ramaswamy, V. V., Fong, R., & Russakovsky, O. (2022). HIVE: Evaluating "
                "the human interpretability of visual explanations. ECCV 2022.",
+    "wilson1927": "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference. "
+                  "JASA 22(158), 209–212.",
     "vallat2018": "Vallat, R. (2018). Pingouin: statistics in Python. JOSS 3(31), 1026.",
     "student1908": "Student (1908). The probable error of a mean. Biometrika 6(1), 1–25.",
     "welch1947": "Welch, B. L. (1947). The generalization of 'Student's' problem when several different population "

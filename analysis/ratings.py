@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import stats
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -87,8 +88,9 @@ def rating_distribution(df: pd.DataFrame, statement: str = "statement_id", ratin
 def agreement(df: pd.DataFrame, participant: str = "participant_id", statement: str = "statement_id",
               rating: str = "rating", agree_from: int = AGREE_FROM, n_boot: int = 10_000, seed: int = 0,
               ci: float = 95.0) -> pd.DataFrame:
-    """Percent of ratings agreeing (``rating >= agree_from``, by default 5-7) per statement, with a percentile
-    bootstrap confidence interval that resamples participants.
+    """Percent of ratings agreeing (``rating >= agree_from``, by default 5-7) per statement, with a confidence
+    interval: Wilson's score interval when every participant rated the statement once (a binomial proportion),
+    else a percentile bootstrap that resamples participants.
 
     .. math:: \\hat p_s = 100 \\cdot \\frac{\\sum_i a_{is}}{\\sum_i n_{is}}
 
@@ -140,10 +142,16 @@ def agreement(df: pd.DataFrame, participant: str = "participant_id", statement: 
 
 
 def _share(hit: pd.Series, people: pd.Series, n_boot: int, seed: int, level: float) -> tuple[float, float, float, int]:
-    """Percent of ratings with ``hit`` and its percentile bootstrap interval over participants (each resample draws
-    the participants with replacement, each bringing all their ratings), from a generator seeded with ``seed``."""
+    """Percent of ratings with ``hit`` and its 95 % interval. When every participant gave one rating (a plain
+    Two4Two study) the share is a binomial proportion and the interval is Wilson's score interval: the percentile
+    bootstrap of a share of 30 covers only ~91 % (`make validate`). Otherwise the percentile bootstrap over
+    participants (each resample draws the participants with replacement, each bringing all their ratings), from a
+    generator seeded with ``seed``."""
     counts = hit.groupby(people).agg(["sum", "count"])
     a, n = counts["sum"].to_numpy(dtype=float), counts["count"].to_numpy(dtype=float)
+    if (n == 1).all():
+        wilson = stats.binomtest(int(a.sum()), a.size).proportion_ci(level / 100, method="wilson")
+        return float(100 * a.mean()), 100 * wilson.low, 100 * wilson.high, int(a.size)
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, a.size, size=(n_boot, a.size))
     boot = 100 * a[idx].sum(axis=1) / n[idx].sum(axis=1)
@@ -163,8 +171,9 @@ def correct_judgements(df: pd.DataFrame, participant: str = "participant_id", st
               k_{is} = \\#\\{r_{is} \\ge 5\\} \\text{ (relevant) or } \\#\\{r_{is} \\le 3\\} \\text{ (irrelevant)}
 
     over the :math:`n_{is}` ratings of participant *i* for statement *s* (one each in a plain Two4Two study, so
-    :math:`\\hat c_s` is the percent of participants). The interval is the percentile bootstrap of
-    :func:`agreement`: participants resampled, ``n_boot`` resamples, a generator seeded with ``seed`` per statement.
+    :math:`\\hat c_s` is the percent of participants). The interval is that of :func:`agreement`: Wilson's score
+    interval when every participant rated the statement once, else the percentile bootstrap over participants
+    (``n_boot`` resamples, a generator seeded with ``seed`` per statement).
 
     Parameters
     ----------
@@ -395,8 +404,9 @@ def _test_line(t: pd.Series) -> str:
 def _intro(m: dict[str, Any]) -> str:
     return (f"participants: {m['n_participants']}, ratings: {m['n_ratings']}; agree = rating {m['agree_from']}–7, "
             f"reject = 1–{m['disagree_to']} (4 is neither); correctly judged (Two4Two): a relevant statement "
-            f"accepted, an irrelevant one rejected; 95 % CIs: percentile bootstrap over participants "
-            f"({m['n_boot']} resamples, seed {m['seed']})")
+            f"accepted, an irrelevant one rejected; 95 % CIs: Wilson's score interval where each participant rated "
+            f"a statement once, else the percentile bootstrap over participants ({m['n_boot']} resamples, seed "
+            f"{m['seed']})")
 
 
 def ratings_text(report: RatingsReport) -> str:
@@ -498,9 +508,11 @@ def ratings_methods(report: RatingsReport) -> str:
         f"of ratings agreeing ({m['agree_from']}–7), and, as Two4Two reports its study, how many participants judged "
         f"the statement correctly: a statement about a pattern the model uses is correctly accepted by a rating of "
         f"{m['agree_from']}–7, one about a pattern it does not use is correctly rejected by a rating of "
-        f"1–{m['disagree_to']}; a rating of 4 is neither. Each percentage has a 95 % percentile bootstrap interval "
-        f"(Efron & Tibshirani, 1993) from {m['n_boot']:,} resamples of the participants (each bringing all their "
-        f"ratings of the statement), with a generator seeded with {m['seed']} for every statement."]
+        f"1–{m['disagree_to']}; a rating of 4 is neither. Where each participant rated a statement once, a "
+        f"percentage is a binomial proportion and has Wilson's 95 % score interval; otherwise a 95 % percentile "
+        f"bootstrap interval (Efron & Tibshirani, 1993) from {m['n_boot']:,} resamples of the participants (each "
+        f"bringing all their ratings of the statement), with a generator seeded with {m['seed']} for every "
+        f"statement."]
     text = ("**Relevant against irrelevant statements.** Each participant's mean rating of the relevant statements "
             "was compared with their mean rating of the irrelevant ones by a two-sided paired t-test (Student, 1908) "
             "with a 95 % t interval of the mean difference and Cohen's d_avg.")
@@ -512,7 +524,7 @@ def ratings_methods(report: RatingsReport) -> str:
     if m["notes"]:
         paragraphs.append("**Left out.** " + " ".join(f"{n[0].upper()}{n[1:]}." for n in m["notes"]))
     return methods_document(f"hypothesis ratings{' — ' + m['title'] if m.get('title') else ''}", paragraphs,
-                            ["schuessler2021", "efron1993", "student1908"])
+                            ["schuessler2021", "wilson1927", "efron1993", "student1908"])
 
 
 def ratings_json(report: RatingsReport) -> dict[str, Any]:

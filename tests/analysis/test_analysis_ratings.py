@@ -40,13 +40,21 @@ def test_distribution_counts_every_level_by_hand():
     assert d.groupby("statement")["percent"].sum().tolist() == [100, 100, 100]
 
 
+def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson (1927)'s score interval, from its formula: (p + z²/2n ± z √(p(1 − p)/n + z²/4n²)) / (1 + z²/n)."""
+    p = k / n
+    centre, half = p + z * z / (2 * n), z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+
 def test_agreement_by_hand():
     a = agreement(HAND, n_boot=1000).set_index("statement")
     assert a.loc["arms", "percent_agree"] == 75.0  # 7, 6, 5 agree; 2 does not
     assert a.loc["colour", "percent_agree"] == 50.0  # 5, 6
     assert a.loc["bg", "percent_agree"] == 0.0
     assert a.loc["arms", "mean_rating"] == 5.0 and a.loc["arms", "median_rating"] == 5.5
-    assert a.loc["bg", ["ci_low", "ci_high"]].tolist() == [0.0, 0.0]  # nobody agreed: every resample 0
+    # one rating each: Wilson's score interval, which is not [0, 0] when nobody of 4 agreed
+    assert a.loc["bg", ["ci_low", "ci_high"]].tolist() == pytest.approx([0.0, 100 * wilson(0, 4)[1]])
     assert (a["n_participants"] == 4).all() and (a["n_ratings"] == 4).all()
 
 
@@ -126,11 +134,8 @@ def test_correct_judgements_count_accepted_relevant_and_rejected_irrelevant_stat
     assert j.loc["colour", ["n_correct", "n_agree", "n_neutral", "n_disagree"]].tolist() == [2, 2, 1, 1]
     # bg (irrelevant) 2, 1, 4, 3: rejected by 3; agreeing with it would be the error
     assert j.loc["bg", ["correct_judgement", "n_correct", "percent_correct"]].tolist() == ["rejected", 3, 75.0]
-    # the interval: participants resampled with numpy, the same generator
-    hit = np.array([1.0, 1.0, 0.0, 1.0])  # bg rejected by participants 1, 2, 4 (3 rated 4)
-    idx = np.random.default_rng(3).integers(0, 4, size=(2000, 4))
-    boot = 100 * hit[idx].sum(axis=1) / 4
-    assert [j.loc["bg", "ci_low"], j.loc["bg", "ci_high"]] == pytest.approx(list(np.percentile(boot, [2.5, 97.5])))
+    # the interval: one rating per participant, so Wilson's score interval of 3 of 4
+    assert [j.loc["bg", "ci_low"], j.loc["bg", "ci_high"]] == pytest.approx([100 * b for b in wilson(3, 4)])
     with pytest.raises(ValueError, match="both relevant and irrelevant"):
         correct_judgements(df.assign(relevant=[True, False, False] * 3 + [False] * 3))
     with pytest.raises(ValueError, match="'relevant' must be boolean"):
