@@ -105,38 +105,26 @@ def _label(observer: str, condition: str) -> str:
     return f"{observer} ({condition})" if condition else observer
 
 
-def _model_cells(model_cells: pd.DataFrame | None) -> pd.DataFrame:
-    if model_cells is None or len(model_cells) == 0:
+def _model_table(df: pd.DataFrame | None, columns: tuple[str, ...], name: str) -> pd.DataFrame:
+    """A model input (``model_cells`` or ``model_stimuli``) with its columns checked and typed."""
+    if df is None or len(df) == 0:
         return pd.DataFrame({c: pd.Series(dtype=float if c.startswith(("mean", "true")) else object)
-                             for c in MODEL_CELL_COLUMNS})
-    missing = [c for c in MODEL_CELL_COLUMNS if c not in model_cells.columns]
+                             for c in columns})
+    missing = [c for c in columns if c not in df.columns]
     if missing:
-        raise ValueError(f"ratio_report: model_cells lacks column(s) {', '.join(missing)}")
-    out = model_cells.loc[:, list(MODEL_CELL_COLUMNS)].copy()
+        raise ValueError(f"ratio_report: {name} lacks column(s) {', '.join(missing)}")
+    out = df.loc[:, list(columns)].copy()
     out["condition"] = out["condition"].fillna("").astype(str)
     out["observer"] = out["observer"].astype(str)
     for c in ("run", "chart_type", "short_height", "tall_height", "n"):
-        out[c] = out[c].astype("int64")
+        if c in out:
+            out[c] = out[c].astype("int64")
     for c in ("true_percent", "mean_abs_error", "mean_log_error"):
-        out[c] = out[c].astype(float)
+        if c in out:
+            out[c] = out[c].astype(float)
     # Means computed by a database over up to millions of rows carry float noise far below 1e-9 (percent or log2
     # units); dropping it keeps an exactly constant error constant (so no spurious correlation is reported).
     out[["mean_abs_error", "mean_log_error"]] = out[["mean_abs_error", "mean_log_error"]].round(ROUND_DECIMALS)
-    return out
-
-
-def _model_stimuli(model_stimuli: pd.DataFrame | None) -> pd.DataFrame:
-    if model_stimuli is None:
-        return pd.DataFrame({c: pd.Series(dtype=object) for c in MODEL_STIMULUS_COLUMNS})
-    missing = [c for c in MODEL_STIMULUS_COLUMNS if c not in model_stimuli.columns]
-    if missing:
-        raise ValueError(f"ratio_report: model_stimuli lacks column(s) {', '.join(missing)}")
-    out = model_stimuli.loc[:, list(MODEL_STIMULUS_COLUMNS)].copy()
-    out["condition"] = out["condition"].fillna("").astype(str)
-    out["observer"] = out["observer"].astype(str)
-    for c in ("run", "chart_type", "n"):
-        out[c] = out[c].astype("int64")
-    out[["mean_abs_error", "mean_log_error"]] = out[["mean_abs_error", "mean_log_error"]].astype(float)
     return out
 
 
@@ -450,7 +438,7 @@ def ratio_report(
     for c in ("true_percent", "abs_error", "log_error"):
         used[c] = used[c].astype(float)
 
-    run_cells = _model_cells(model_cells)
+    run_cells = _model_table(model_cells, MODEL_CELL_COLUMNS, "model_cells")
     obs_cells = _pool_runs(run_cells) if len(run_cells) else run_cells.assign(n_runs=pd.Series(dtype="int64"))
     observers = (run_cells.groupby(["observer", "condition"], sort=True)
                  .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum")).reset_index())
@@ -459,7 +447,7 @@ def ratio_report(
     human_cells = _human_cells(used)
 
     obs_parts, run_parts = _split(obs_cells), _split(run_cells)
-    stim_parts = _split(_model_stimuli(model_stimuli))
+    stim_parts = _split(_model_table(model_stimuli, MODEL_STIMULUS_COLUMNS, "model_stimuli"))
     tables = {
         "participants": participants,
         "mlae": _mlae_table(used, run_parts, stim_parts, observers, mlae_estimator, n_boot, seed, notes),
