@@ -1,0 +1,3 @@
+"""Prolific from end to end (docs/prolific.md): the researcher API client (client.py, no Flask), the study file's
+`[prolific]` table (settings.py), reading submissions into the database (submissions.py), approvals and rejections
+(reviews.py), bonus batches paid at most once (bonuses.py), and `flask prolific …` (cli.py)."""
