@@ -15,6 +15,7 @@ let plan = []; // the session's plan: every trial of the study, in order
 let doneCount = 0; // plan items stored on the server or waiting in the queue
 let started = false; // jsPsych.run() has begun
 let ended = false; // the study stopped early (exclusion, no consent, error): do not call /complete
+const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
 
 // Must be a top-level `var`: jspsych.js leaves a throwing stub on window.jsPsych that this replaces.
 var jsPsych = initJsPsych({
@@ -50,11 +51,14 @@ function endMessage(html, outcome) {
   return `<div class="sh-message">${html}${next}</div>`;
 }
 
-/** Tells the server why the study ended early (its place is freed at once), then follows its completion URL. */
+/**
+ * Tells the server why the study ended early (its place is freed at once), then follows its completion URL after a
+ * moment, so the participant reads why.
+ */
 function reportEnd(outcome) {
   return sync.postJSON("/end", { outcome })
     .then((result) => {
-      if (result.redirect_url) window.location.assign(result.redirect_url);
+      if (result.redirect_url) setTimeout(() => window.location.assign(result.redirect_url), END_REDIRECT_MS);
     })
     .catch((error) => console.error(error));
 }
