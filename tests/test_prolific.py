@@ -178,7 +178,8 @@ def test_sync_reports_what_does_not_add_up_and_the_dashboard_shows_it(app, clien
     fake.studies[PROLIFIC_STUDY]["completion_codes"] = [{"code": CODES["completed"], "code_type": "COMPLETED"}]
     result = invoke(runner, "sync", SLUG)
     assert result.exit_code == 0, result.output
-    assert "read 4 submission(s)" in result.output and "1 AWAITING REVIEW" in result.output
+    assert f"read 4 submission(s) of Prolific study {PROLIFIC_STUDY} (ACTIVE, 35 places)" in result.output
+    assert "1 AWAITING REVIEW" in result.output
     assert "warning: completion code C1FA1LAC (failed_attention_check) is not one of" in result.output
     for line in ("sessions with no submission: 1", "submissions with no session (they never reached studyhive: "
                  "check the study URL): 1", "not AWAITING REVIEW or APPROVED: 1"):
@@ -301,12 +302,13 @@ def test_a_bonus_file_is_paid_once_and_refused_after(app, fake, runner, paid_thr
     people, path = paid_three
     dry = invoke(runner, "bonus", SLUG, str(path))
     assert "3 bonus(es) from file b.csv: 4.00 in all, the largest 2.50" in dry.output and "dry run" in dry.output
-    assert fake.batches == {}
+    assert fake.batches == {} and db.session.scalars(db.select(BonusBatch)).all() == []
     paid = invoke(runner, "bonus", SLUG, str(path), "--yes")
     assert paid.exit_code == 0, paid.output
     assert "paid: Prolific batch" in paid.output and "4.00 + fees 1.33" in paid.output
     again = invoke(runner, "bonus", SLUG, str(path), "--yes")
     assert again.exit_code != 0 and "were paid on" in again.output
+    assert "--yes would refuse them" in invoke(runner, "bonus", SLUG, str(path)).output
     assert fake.payments() == {people[0]: [100], people[1]: [50], people[2]: [250]}
     assert "\tpaid\t" in invoke(runner, "batches", SLUG).output
 

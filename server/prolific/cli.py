@@ -49,7 +49,8 @@ def _sync(study: Study, researcher_id: int | None) -> submissions.SyncReport:
         report = submissions.sync(study, _client(), researcher_id)
     except (ProlificError, submissions.NotLinked) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"{study.slug}: read {report.read} submission(s) of Prolific study {study.prolific_study_id}: "
+    click.echo(f"{study.slug}: read {report.read} submission(s) of Prolific study {study.prolific_study_id} "
+               f"({report.study_status or 'status unknown'}, {report.places or '?'} places): "
                + (", ".join(f"{n} {status}" for status, n in report.counts.items()) or "none"))
     if report.abandoned:
         click.echo(f"  {report.abandoned} session(s) returned or timed out: marked abandoned, their condition slots "
@@ -179,8 +180,12 @@ def bonus_command(slug, file, per_correct, max_amount, dry_run, username):
                f"{bonuses.money(largest)} (the study's currency; Prolific adds its fees)")
     batch = bonuses.find_batch(study, rows)
     if dry_run:
-        state = (f"batch #{batch.id} for these rows is {batch.status}: --yes carries on with it" if batch
-                 else "--yes creates a Prolific batch, records it, then pays it")
+        if batch is None:
+            state = "--yes creates a Prolific batch, records it, then pays it"
+        elif batch.status == "paid":
+            state = f"these rows were paid as batch #{batch.id}: --yes would refuse them"
+        else:
+            state = f"batch #{batch.id} for these rows is {batch.status}: --yes carries on with it"
         click.echo(f"dry run: nothing sent. {state}.")
         return
     settle = timedelta(seconds=current_app.config.get("PROLIFIC_PAY_SETTLE_SECONDS", 900))

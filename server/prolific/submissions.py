@@ -43,6 +43,8 @@ class SyncReport:
     read: int
     counts: dict[str, int]
     abandoned: int  # sessions this sync marked abandoned
+    study_status: str | None = None  # the Prolific study's (ACTIVE, PAUSED, COMPLETED, …)
+    places: int | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -52,7 +54,8 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     prolific_id = linked_id(study)
     # In start order, so a participant's latest submission is the one that counts (as current_submissions)
     items = sorted(client.submissions(prolific_id), key=lambda s: (_time(s.get("started_at")) or EPOCH, str(s["id"])))
-    warnings = code_warnings(study, client.study(prolific_id))
+    prolific_study = client.study(prolific_id)
+    warnings = code_warnings(study, prolific_study)
     now = utcnow()
     PS = ParticipantSession
     sessions = {pid: (sid, entered_with) for sid, pid, entered_with in db.session.execute(
@@ -88,7 +91,8 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     counts = _counts(row.status for row in stored.values())
     audit.record(study, "prolific_sync", researcher_id, via, read=len(items), abandoned=abandoned, counts=counts)
     db.session.commit()
-    return SyncReport(len(items), counts, abandoned, warnings)
+    return SyncReport(len(items), counts, abandoned, prolific_study.get("status"),
+                      prolific_study.get("total_available_places"), warnings)
 
 
 def code_warnings(study: Study, prolific_study: dict[str, Any]) -> list[str]:
