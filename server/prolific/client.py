@@ -121,7 +121,13 @@ class ProlificClient:
                 continue
             status = response.status_code
             if status < 300:
-                return response.json() if response.content else {}
+                try:
+                    return response.json() if response.content else {}
+                except ValueError:
+                    if not idempotent:  # accepted all the same: nothing in its body is needed
+                        return {}
+                    raise ProlificError(f"{what}: Prolific answered {status} with a body that is not JSON",
+                                        status) from None
             if status == 429 or status >= 500:
                 if status >= 500 and not idempotent:
                     raise PaymentUnknown(f"{what}: Prolific answered {status}; it may or may not have acted")
