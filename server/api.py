@@ -88,5 +88,11 @@ def post_complete(connection, session):
     return jsonify(sessions.complete(connection, session))
 
 
+@bp.post("/end")
+@with_session
+def post_end(connection, session):
+    return jsonify(sessions.end(connection, session, json_object()))
+
+
 def init_app(app):
     app.register_blueprint(bp)

@@ -21,7 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from .db import db, utcnow
-from .models import ParticipantSession, Study
+from .models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study
 from .tasks.base import ConfigError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -90,15 +90,19 @@ def lock_study(study: Study) -> None:
 
 
 def occupancy(study: Study) -> dict[str, int]:
-    """Sessions holding each condition's slot: completed ones, and started ones seen within the abandon timeout."""
+    """Sessions holding each condition's slot: completed ones, and started ones seen within the abandon timeout,
+    except those whose Prolific place was offered to someone else (returned, timed out or rejected, as the last
+    `flask prolific sync` read): the newcomer takes their slot. Abandoned sessions hold none."""
     minutes = study.config.get("abandon_after_minutes", DEFAULT_ABANDON_MINUTES)
     cutoff = utcnow() - timedelta(minutes=minutes)
+    PS = ParticipantSession
+    reopened = db.select(ProlificSubmission.id).where(ProlificSubmission.session_id == PS.id,
+                                                      ProlificSubmission.status.in_(PLACE_REOPENED)).exists()
     rows = db.session.execute(
-        db.select(ParticipantSession.condition, db.func.count())
-        .where(ParticipantSession.study_id == study.id, ParticipantSession.condition.is_not(None),
-               (ParticipantSession.status == "completed")
-               | ((ParticipantSession.status == "started") & (ParticipantSession.last_seen_at >= cutoff)))
-        .group_by(ParticipantSession.condition))
+        db.select(PS.condition, db.func.count())
+        .where(PS.study_id == study.id, PS.condition.is_not(None), ~reopened,
+               (PS.status == "completed") | ((PS.status == "started") & (PS.last_seen_at >= cutoff)))
+        .group_by(PS.condition))
     counts = {c["name"]: 0 for c in study.config.get("conditions", ())}
     counts.update({name: n for name, n in rows if name in counts})
     return counts
@@ -106,7 +110,8 @@ def occupancy(study: Study) -> dict[str, int]:
 
 class StudyFull(Exception):
     """Every condition has reached its quota: the study takes no one new until a slot frees (a completion does not
-    free one; an abandoned session does, after `abandon_after_minutes`)."""
+    free one; a session unseen for `abandon_after_minutes` does, and so does one that ended early or whose Prolific
+    place reopened)."""
 
 
 def assign(study: Study) -> str | None:

@@ -37,6 +37,15 @@ def default_config(instance_path: Path) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": os.environ.get("STUDYHIVE_SECURE_COOKIES", "") == "1",
         "SQLALCHEMY_ENGINE_OPTIONS": engine_options(db),
+        # Prolific's researcher API (server/prolific/): the token only ever comes from the environment, is never
+        # stored in the database, and no message prints it.
+        "PROLIFIC_API_TOKEN": os.environ.get("PROLIFIC_API_TOKEN", ""),
+        "PROLIFIC_API_URL": os.environ.get("PROLIFIC_API_URL", "https://api.prolific.com/api/v1/"),
+        "PROLIFIC_API_TIMEOUT": float(os.environ.get("PROLIFIC_API_TIMEOUT", 30)),  # seconds to wait for an answer
+        "PROLIFIC_API_ATTEMPTS": 6,  # tries of a call that is safe to repeat (429, 5xx, time-outs)
+        "PROLIFIC_API_BACKOFF": 1.0,  # first wait between tries, seconds; doubling up to 30 s
+        # A pay call of unknown outcome is taken as unpaid (and paid again) only this long after it was sent.
+        "PROLIFIC_PAY_SETTLE_SECONDS": 900,
     }
 
 

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import click
 
 from .db import db, snapshot
-from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from .models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
 from .studies import get_study
 from .surveys import SURVEYS
 from .tasks import registry
@@ -27,7 +27,12 @@ PARTICIPANT_COLUMNS = (
     Column("prolific_pid", "PROLIFIC_PID from the entry link (Prolific only)", "text"),
     Column("prolific_study_id", "STUDY_ID from the entry link", "text"),
     Column("prolific_session_id", "SESSION_ID from the entry link", "text"),
-    Column("status", "started or completed", "text"),
+    Column("status", "started, completed, abandoned (ended early: declined consent, failed the browser check, or "
+                     "returned or timed out on Prolific) or excluded", "text"),
+    Column("outcome", "how the session ended, each with its own Prolific completion code: completed, "
+                      "failed_attention_check, no_consent or incompatible_device (empty while running)", "text"),
+    Column("prolific_status", "the Prolific submission's status at the last `flask prolific sync` (AWAITING REVIEW, "
+                              "APPROVED, RETURNED, …; empty if none was read)", "text"),
     Column("study_version", "version of the study file the session ran under", "integer"),
     Column("condition", "between-subjects condition assigned at entry (empty without conditions)", "text"),
     Column("started_at", "entry time, UTC ISO 8601", "datetime"),
@@ -94,12 +99,17 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
             db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers).join(ParticipantSession)
             .where(ParticipantSession.study_id == study.id)):
         answers.setdefault(session_id, {}).update({_survey_column(name, k): v for k, v in values.items()})
+    prolific_status = dict(db.session.execute(
+        db.select(ProlificSubmission.session_id, ProlificSubmission.status)
+        .where(ProlificSubmission.study_id == study.id, ProlificSubmission.session_id.is_not(None))
+        .order_by(ProlificSubmission.started_at.nulls_first(), ProlificSubmission.id)).all())  # the latest wins
     for s in db.session.scalars(db.select(ParticipantSession).filter_by(study_id=study.id)
                                 .order_by(ParticipantSession.id)):
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
         yield {"participant_id": s.id, "platform": s.platform, "prolific_pid": s.prolific_pid,
                "prolific_study_id": s.prolific_study_id, "prolific_session_id": s.prolific_session_id,
-               "status": s.status, "study_version": s.study_version, "condition": s.condition,
+               "status": s.status, "outcome": s.outcome, "prolific_status": prolific_status.get(s.id),
+               "study_version": s.study_version, "condition": s.condition,
                "started_at": _iso(s.started_at),
                "completed_at": _iso(s.completed_at), "duration_s": duration, "n_trials": counts.get(s.id, 0),
                "user_agent": s.user_agent, "screen_width": s.screen_width, "screen_height": s.screen_height,

@@ -11,9 +11,17 @@ from .db import db, utcnow
 
 Timestamp = DateTime(timezone=True)
 
-# Study lifecycle and participant-session states.
+# Study lifecycle and participant-session states. An abandoned session ended without completing (the participant
+# declined consent, failed the browser check, or returned or timed out on Prolific): it holds no condition slot.
 STUDY_STATUSES = ("open", "paused", "closed")
-SESSION_STATUSES = ("started", "completed", "excluded")
+SESSION_STATUSES = ("started", "completed", "abandoned", "excluded")
+# How a session ended, as the participant's platform is told: on Prolific each outcome has its own completion code.
+OUTCOMES = ("completed", "failed_attention_check", "no_consent", "incompatible_device")
+# Prolific submission statuses, and those whose place Prolific offers to someone else: their session holds no
+# condition slot (server/conditions.py).
+PROLIFIC_STATUSES = ("RESERVED", "ACTIVE", "AWAITING REVIEW", "APPROVED", "REJECTED", "RETURNED", "TIMED-OUT",
+                     "SCREENED OUT")
+PLACE_REOPENED = ("RETURNED", "TIMED-OUT", "REJECTED")
 
 
 class Study(db.Model):
@@ -27,6 +35,8 @@ class Study(db.Model):
     config_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(default=1)
     status: Mapped[str] = mapped_column(String(16), default="open")
+    # The linked Prolific study: study.toml `[prolific] study_id`, or `flask prolific link`.
+    prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow, onupdate=utcnow)
 
@@ -56,6 +66,7 @@ class ParticipantSession(db.Model):
     # Between-subjects condition the session was assigned to (None for studies without conditions).
     condition: Mapped[Optional[str]] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="started")
+    outcome: Mapped[Optional[str]] = mapped_column(String(32))  # one of OUTCOMES once the session has ended
     started_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     completed_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
@@ -183,3 +194,52 @@ class LabelPrediction(db.Model):
     rank: Mapped[int] = mapped_column(primary_key=True)
     label_id: Mapped[str] = mapped_column(String(128))  # a unique id of the study's vocabulary
     probability: Mapped[Optional[float]]
+
+
+class ProlificSubmission(db.Model):
+    """A submission of the study's linked Prolific study as `flask prolific sync` last read it, matched to the
+    session with its PROLIFIC_PID (None: it never reached studyhive)."""
+    __tablename__ = "prolific_submissions"
+    __table_args__ = (UniqueConstraint("study_id", "submission_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    submission_id: Mapped[str] = mapped_column(String(64))  # Prolific's id: the study URL's SESSION_ID
+    participant_id: Mapped[str] = mapped_column(String(64))  # the PROLIFIC_PID
+    session_id: Mapped[Optional[int]] = mapped_column(
+        ForeignKey("participant_sessions.id", ondelete="SET NULL"), index=True)
+    status: Mapped[str] = mapped_column(String(32))  # Prolific's: ACTIVE, AWAITING REVIEW, RETURNED, …
+    study_code: Mapped[Optional[str]] = mapped_column(String(64))  # the completion code the participant gave
+    started_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    completed_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    read_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class BonusBatch(db.Model):
+    """A batch of Prolific bonuses (`flask prolific bonus`). Its state is written before every call to Prolific, so
+    a batch is paid at most once whatever dies when (server/prolific/bonuses.py); one batch per set of rows."""
+    __tablename__ = "bonus_batches"
+    __table_args__ = (UniqueConstraint("study_id", "fingerprint"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    fingerprint: Mapped[str] = mapped_column(String(64))  # SHA-256 of its sorted (participant, cents) rows
+    source: Mapped[str] = mapped_column(String(256))  # the file or the rule the rows came from
+    status: Mapped[str] = mapped_column(String(16), default="creating")  # creating, created, paying, paid, void
+    prolific_batch_id: Mapped[Optional[str]] = mapped_column(String(64))
+    amount_cents: Mapped[int]
+    fees_cents: Mapped[Optional[int]]
+    total_cents: Mapped[Optional[int]]
+    pay_attempts: Mapped[int] = mapped_column(default=0)
+    pay_started_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)  # the last pay call's start
+    paid_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    researcher_id: Mapped[Optional[int]] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+class BonusBatchRow(db.Model):
+    __tablename__ = "bonus_batch_rows"
+    batch_id: Mapped[int] = mapped_column(ForeignKey("bonus_batches.id", ondelete="CASCADE"), primary_key=True)
+    participant_id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the PROLIFIC_PID
+    amount_cents: Mapped[int]
+    # The participant's bonus_payments (cents) on Prolific before the batch's first pay call: what a payment of
+    # unknown outcome is judged against.
+    baseline: Mapped[Optional[list[int]]] = mapped_column(JSON)

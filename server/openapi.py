@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from .sessions import MAX_RT_MS
+from .models import OUTCOMES, SESSION_STATUSES
+from .sessions import EARLY_OUTCOMES, MAX_RT_MS
 
 bp = Blueprint("openapi", __name__)
 
@@ -58,7 +59,7 @@ SCHEMAS = {
         "required": ["token", "status", "platform", "study", "flow", "surveys_done", "surveys", "plan",
                      "stored_indexes"],
         "properties": {
-            "token": {"type": "string"}, "status": {"enum": ["started", "completed", "excluded"]},
+            "token": {"type": "string"}, "status": {"enum": list(SESSION_STATUSES)},
             "platform": {"enum": ["prolific", "labinthewild", "direct"]},
             "study": {"type": "object", "required": ["slug", "version"],
                       "properties": {"slug": {"type": "string"}, "version": {"type": "integer"}}},
@@ -92,9 +93,23 @@ SCHEMAS = {
         "properties": {"stored": {"const": True}, "trial_index": {"type": "integer"},
                        "duplicate": {"const": True}}},
     "Completed": {
-        "type": "object", "required": ["status"],
-        "properties": {"status": {"const": "completed"}, "redirect_url": {"type": "string"},
+        "type": "object", "required": ["status", "outcome"],
+        "properties": {"status": {"const": "completed"},
+                       "outcome": {"enum": ["completed", "failed_attention_check"],
+                                   "description": "failed_attention_check: as many failed catch trials as the "
+                                                  "study's [prolific] attention_check_failures"},
+                       "redirect_url": {"type": "string", "description": "Prolific: the outcome's completion URL"},
                        "results_url": {"type": "string"}}},
+    "EndEarly": {
+        "type": "object", "additionalProperties": False, "required": ["outcome"],
+        "properties": {"outcome": {"enum": list(EARLY_OUTCOMES)}}},
+    "Ended": {
+        "type": "object", "required": ["status", "outcome", "redirect_url"],
+        "properties": {"status": {"enum": list(SESSION_STATUSES)},
+                       "outcome": {"enum": [*OUTCOMES, None], "description": "the first outcome reported stands"},
+                       "redirect_url": {"type": ["string", "null"],
+                                        "description": "Prolific: the outcome's completion URL, when the study has "
+                                                       "a code for it; null: the page asks to return the study"}}},
     "Summary": {"type": "object", "description": "the task type's numbers for the participant and the cohort"},
 }
 
@@ -138,6 +153,16 @@ PATHS = {
         "responses": {"200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
                       "409": _answer("`trials_missing` (missing) or `surveys_missing` (missing_surveys)"),
                       **ERRORS}}},
+    "/api/sessions/{token}/end": {"post": {
+        "summary": "End the session early: the participant declined consent or failed the browser check (frees "
+                   "its condition slot; a repeat answers the first outcome)",
+        "parameters": [TOKEN],
+        "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/EndEarly"},
+                                                           {"outcome": "incompatible_device"})},
+        "responses": {"200": _answer("recorded (or recorded before)", "Ended"),
+                      "409": _answer("`session_ended` (completed or excluded) or `consent_given` (no_consent "
+                                     "after consent was stored)"),
+                      **BODY_ERRORS, **ERRORS}}},
     "/api/openapi.json": {"get": {
         "summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1",
                                                           "content": _json({"type": "object"})}}}},

@@ -6,6 +6,7 @@ import re
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
 from . import assets, conditions, sessions
+from .prolific import settings as prolific_settings
 from .db import db
 from .models import ParticipantSession, Stimulus
 from .studies import get_study
@@ -79,6 +80,10 @@ def run(slug, token):
         "platform": session.platform, "title": study.title, "consent_html": study.config["consent"],
         "instructions_html": study.config["instructions"], "min_width": study.config["min_width"],
         "min_height": study.config["min_height"],
+        # Early ends after which the page sends a Prolific participant on with that outcome's completion code
+        # (POST /end answers the URL); for the others it asks them to return the study.
+        "coded_ends": [outcome for outcome in sessions.EARLY_OUTCOMES if session.platform == "prolific"
+                       and prolific_settings.completion_url(study.config, outcome)],
     }
     return render_template("participant/study.html", config=config, title=study.title, assets=task.assets)
 

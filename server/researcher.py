@@ -14,6 +14,8 @@ from .db import db
 from .export import export_files, snapshot_csv, trial_columns, trial_rows
 from .links import study_links
 from .models import STUDY_STATUSES, ApiToken, ParticipantSession, Researcher, StudyEvent
+from .prolific import submissions as prolific_submissions
+from .prolific.client import ProlificError, from_config
 from .security import login_limit
 from .studies import set_status
 
@@ -68,11 +70,14 @@ def study(slug):
     events = db.session.execute(
         db.select(StudyEvent, Researcher.username).outerjoin(Researcher, Researcher.id == StudyEvent.researcher_id)
         .where(StudyEvent.study_id == study.id).order_by(StudyEvent.id.desc()).limit(20)).all()
+    prolific = None
+    if study.prolific_study_id or study.config.get("platform") == "prolific":
+        prolific = prolific_submissions.reconciliation(study)
     return render_template(
         "researcher/study.html", title=study.slug, study=study, summary=dashboard.study_summaries([study])[study.id],
         funnel=dashboard.funnel(study), conditions=dashboard.condition_counts(study),
         flags=dashboard.quality_flags(study), links=study_links(study, request.url_root), events=events,
-        statuses=STATUS_ACTIONS, files=EXPORT_FILES, researcher=g.researcher)
+        statuses=STATUS_ACTIONS, files=EXPORT_FILES, researcher=g.researcher, prolific=prolific)
 
 
 @bp.get("/studies/<slug>/progress.png")
@@ -92,6 +97,24 @@ def change_status(slug):
     if set_status(study, status, g.researcher.id):
         flash(f"{study.slug} is now {status}.")
     return redirect(url_for(".study", slug=slug), 303)
+
+
+@bp.post("/studies/<slug>/prolific/sync")
+@auth.login_required
+def prolific_sync(slug):
+    """The dashboard's "Sync with Prolific" button: `flask prolific sync`, logged as this researcher."""
+    study = auth.study_or_404(slug)
+    try:
+        report = prolific_submissions.sync(study, from_config(current_app.config), g.researcher.id, via="web")
+    except (ProlificError, prolific_submissions.NotLinked) as exc:
+        flash(f"Prolific sync failed: {exc}")
+    else:
+        flash(f"Read {report.read} submission(s) from Prolific"
+              + (f"; {report.abandoned} returned or timed-out session(s) freed their slots." if report.abandoned
+                 else "."))
+        for warning in report.warnings:
+            flash(f"Warning: {warning}")
+    return redirect(url_for(".study", slug=slug, _anchor="prolific"), 303)
 
 
 @bp.get("/studies/<slug>/participants")

@@ -17,6 +17,7 @@ from . import conditions, trialstore
 from .db import db, utcnow
 from .errors import APIError
 from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from .prolific import settings as prolific_settings
 from .surveys import SURVEYS, validate_answers
 from .tasks import registry
 from .tasks.base import ResponseError, StimulusSpec
@@ -25,13 +26,21 @@ TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "
 MAX_RT_MS = 24 * 3600 * 1000
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
+# Outcomes the page reports before the task ends: the participant declined consent or failed the browser check.
+EARLY_OUTCOMES = ("no_consent", "incompatible_device")
 # Built once (server/trialstore.py says why). Only the first completion is recorded: a repeat or a second tab
-# leaves completed_at as it was.
-SAVE_ENVIRONMENT = db.update(ParticipantSession).where(ParticipantSession.id == bindparam("session_id")).values(
+# leaves completed_at as it was. A session that was abandoned (say, timed out on Prolific) and then finishes after
+# all completes; an excluded one stays excluded.
+PS = ParticipantSession
+SAVE_ENVIRONMENT = db.update(PS).where(PS.id == bindparam("session_id")).values(
     last_seen_at=bindparam("now"), **{key: bindparam(f"new_{key}") for key in SCREEN_FIELDS})
-COMPLETE = db.update(ParticipantSession).where(
-    ParticipantSession.id == bindparam("session_id"), ParticipantSession.status != "completed").values(
-    status="completed", completed_at=bindparam("now"))
+COMPLETE = db.update(PS).where(PS.id == bindparam("session_id"), PS.status.in_(("started", "abandoned"))).values(
+    status="completed", completed_at=bindparam("now"), outcome=bindparam("outcome"))
+# The first outcome reported stands; ending frees the session's condition slot at once (conditions.occupancy).
+END = db.update(PS).where(PS.id == bindparam("session_id"), PS.status.in_(("started", "abandoned")),
+                          PS.outcome.is_(None)).values(status="abandoned", outcome=bindparam("outcome"),
+                                                       last_seen_at=bindparam("now"))
+ENDED = db.select(PS.status, PS.outcome).where(PS.id == bindparam("session_id"))
 
 
 def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
@@ -229,7 +238,35 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     if missing_surveys:
         raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
                        missing_surveys=missing_surveys)
-    connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow()})
-    if session.platform == "prolific" and study.config.get("completion_url"):
-        return {"status": "completed", "redirect_url": study.config["completion_url"]}
-    return {"status": "completed", "results_url": f"/study/{study.slug}/s/{session.token}/results"}
+    # Stored trials never change once the plan is complete, so a repeat computes the same outcome.
+    failed = trialstore.catch_failures(connection, session.id) >= prolific_settings.attention_check_failures(
+        study.config)
+    outcome = "failed_attention_check" if failed else "completed"
+    connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow(), "outcome": outcome})
+    url = session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
+    if url:
+        return {"status": "completed", "outcome": outcome, "redirect_url": url}
+    return {"status": "completed", "outcome": outcome,
+            "results_url": f"/study/{study.slug}/s/{session.token}/results"}
+
+
+def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """Record that the session ends early (`outcome`: no_consent or incompatible_device): it is abandoned, its
+    condition slot is free again, and a Prolific participant is sent on with that outcome's completion code when
+    the study has one (redirect_url; None: the page asks them to return the study)."""
+    unknown = set(body) - {"outcome"}
+    if unknown:
+        raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
+                       field=sorted(unknown)[0])
+    outcome = body.get("outcome")
+    if outcome not in EARLY_OUTCOMES:
+        raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")
+    if trialstore.status(connection, session.id) in ("completed", "excluded"):
+        raise APIError(409, "session_ended", "this session has ended (completed, or excluded by the researchers)")
+    if outcome == "no_consent" and "consent" in trialstore.surveys_done(connection, session.id):
+        raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
+    connection.execute(END, {"session_id": session.id, "outcome": outcome, "now": utcnow()})
+    status, recorded = connection.execute(ENDED, {"session_id": session.id}).one()
+    study = trialstore.study_facts(connection, session.study_id)
+    url = session.platform == "prolific" and recorded and prolific_settings.completion_url(study.config, recorded)
+    return {"status": status, "outcome": recorded, "redirect_url": url or None}

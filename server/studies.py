@@ -17,15 +17,15 @@ from flask import current_app
 from . import conditions
 from .db import db
 from .models import STUDY_STATUSES, Stimulus, Study, StudyEvent
+from .prolific import settings as prolific_settings
 from .surveys import SURVEYS
 from .tasks import registry
 from .tasks.base import ConfigError
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
-PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete?cc={code}"
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 KEYS = {"title", "task_type", "platform", "completion_code", "completion_url", "consent", "instructions",
-        "flow", "min_width", "min_height", "task", "demo_stimuli", "conditions", "abandon_after_minutes"}
+        "flow", "min_width", "min_height", "task", "demo_stimuli", "conditions", "abandon_after_minutes", "prolific"}
 DEFAULT_FLOW = ["consent", "demographics", "instructions", "task"]
 # Steps every task understands; tasks add their own (TaskType.steps) and surveys add theirs (SURVEYS).
 GENERIC_STEPS = ("consent", "instructions", "task", "score")
@@ -58,8 +58,17 @@ def load_study_file(path: Path) -> dict[str, Any]:
     platform = raw.get("platform", "direct")
     if platform not in PLATFORMS:
         raise StudyFileError(path, f"platform must be one of {', '.join(PLATFORMS)}")
-    if platform == "prolific" and not (raw.get("completion_code") or raw.get("completion_url")):
-        raise StudyFileError(path, "a Prolific study needs completion_code (or completion_url)")
+    try:
+        prolific = prolific_settings.parse(raw)
+    except ConfigError as exc:
+        raise StudyFileError(path, str(exc)) from None
+    completed_code = prolific.get("prolific", {}).get("codes", {}).get("completed")
+    if completed_code and raw.get("completion_code") not in (None, completed_code):
+        raise StudyFileError(path, "completion_code and [prolific.codes] completed differ: give one of them")
+    completed_code = completed_code or raw.get("completion_code")
+    if platform == "prolific" and not (completed_code or raw.get("completion_url")):
+        raise StudyFileError(path, "a Prolific study needs completion_code ([prolific.codes] completed) "
+                                   "or completion_url")
     flow = raw.get("flow", DEFAULT_FLOW)
     known = (*GENERIC_STEPS, *task.steps, *(s for s in SURVEYS if s != "consent"))
     if not isinstance(flow, list) or not all(isinstance(step, str) for step in flow):
@@ -80,13 +89,13 @@ def load_study_file(path: Path) -> dict[str, Any]:
     except ConfigError as exc:
         raise StudyFileError(path, str(exc)) from None
     completion_url = raw.get("completion_url") or (
-        PROLIFIC_COMPLETE.format(code=raw["completion_code"]) if raw.get("completion_code") else None)
+        prolific_settings.COMPLETE_URL.format(code=completed_code) if completed_code else None)
     return {
         "slug": slug, "title": raw["title"].strip(), "task_type": raw["task_type"], "platform": platform,
         "completion_url": completion_url, "consent": raw["consent"], "instructions": instructions,
         "flow": flow, "surveys": [step for step in flow if step in SURVEYS], "min_width": int(raw.get("min_width", 1280)),
         "min_height": int(raw.get("min_height", 720)), "task": params,
-        "demo_stimuli": raw.get("demo_stimuli", False), **between_subjects,
+        "demo_stimuli": raw.get("demo_stimuli", False), **between_subjects, **prolific,
     }
 
 
@@ -115,6 +124,10 @@ def sync_studies(studies_dir: Path) -> list[tuple[str, str]]:
             outcome = f"updated (version {study.version})"
         else:
             outcome = f"unchanged (version {study.version})"
+        linked = config.get("prolific", {}).get("study_id")
+        if linked and study.prolific_study_id != linked:  # the file names the Prolific study: it wins
+            study.prolific_study_id = linked
+            outcome += f", linked to Prolific study {linked}"
         added = _sync_stimuli(study)
         report.append((study.slug, outcome + (f", {added} new stimuli" if added else "")))
     db.session.commit()

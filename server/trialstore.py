@@ -48,6 +48,8 @@ STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindpara
 STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(Trial.session_id == bindparam("id"),
                                                          Trial.trial_index == bindparam("index"))
 SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id == bindparam("id"))
+CATCH_FAILURES = db.select(db.func.count()).where(Trial.session_id == bindparam("id"),
+                                                  Trial.score["catch_failed"].as_boolean().is_(True))
 
 
 @dataclass
@@ -157,6 +159,11 @@ def stored_indexes(connection: Connection, session_id: int) -> list[int]:
 
 def surveys_done(connection: Connection, session_id: int) -> set[str]:
     return set(connection.scalars(SURVEYS_DONE, {"id": session_id}))
+
+
+def catch_failures(connection: Connection, session_id: int) -> int:
+    """Stored trials whose score says `catch_failed` (a failed attention check; read once, at completion)."""
+    return connection.scalar(CATCH_FAILURES, {"id": session_id})
 
 
 def status(connection: Connection, session_id: int) -> str:

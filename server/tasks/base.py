@@ -118,6 +118,11 @@ class TaskType:
         """Score one validated response against its stimulus parameters."""
         raise NotImplementedError
 
+    def correct(self, score: dict[str, Any]) -> bool | None:
+        """Whether a test trial's answer counts as correct, for bonuses per correct answer (`flask prolific bonus
+        --per-correct`); None: the trial has no correct answer. Task types without correct answers keep this."""
+        return None
+
     def summarise(self, own: list[dict[str, Any]], cohort: list[list[dict[str, Any]]]) -> dict[str, Any]:
         """Feedback for the results page: this participant's test-trial scores against each other finisher's."""
         raise NotImplementedError

@@ -265,6 +265,9 @@ class HiveTask(TaskType):
                 "presented": {"options": letters, "labels_shown": params["show_labels"]}}
 
     # ---------------------------------------------------------------------------------------- scoring
+    def correct(self, score):
+        return bool(score["correct"])  # every HIVE task scores its answer right or wrong
+
     def summarise(self, own, cohort):
         def accuracy(scores):
             return 100 * statistics.fmean(s["correct"] for s in scores)

@@ -191,6 +191,9 @@ class SketchRecognition(TaskType):
                 "top1_label": labels[0] == concept_label, "top3_label": concept_label in labels,
                 "catch": catch, "catch_failed": (concept_label not in labels) if catch else None}
 
+    def correct(self, score):
+        return None if score.get("catch") else bool(score["top1"])  # the first guess names the concept
+
     def summarise(self, own, cohort):
         def accuracy(scores):
             judged = [s for s in scores if not s.get("catch")]

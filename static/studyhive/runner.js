@@ -15,6 +15,7 @@ let plan = []; // the session's plan: every trial of the study, in order
 let doneCount = 0; // plan items stored on the server or waiting in the queue
 let started = false; // jsPsych.run() has begun
 let ended = false; // the study stopped early (exclusion, no consent, error): do not call /complete
+const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
 
 // Must be a top-level `var`: jspsych.js leaves a throwing stub on window.jsPsych that this replaces.
 var jsPsych = initJsPsych({
@@ -37,12 +38,29 @@ function updateProgress() {
   if (jsPsych.progressBar && plan.length) jsPsych.progressBar.progress = doneCount / plan.length;
 }
 
-/** Prolific participants who cannot take part should return the study rather than submit it. */
-function endMessage(html) {
-  const prolific = config.platform === "prolific"
-    ? "<p>Please return this study on Prolific (do not submit it), so that the place goes to someone else.</p>"
-    : "";
-  return `<div class="sh-message">${html}${prolific}</div>`;
+/**
+ * Prolific participants who cannot take part go back to Prolific with the completion code the study has for why
+ * (config.coded_ends lists the outcomes with one); without a code, they should return the study rather than submit it.
+ */
+function endMessage(html, outcome) {
+  let next = "<p>You can close this page.</p>";
+  if (config.platform === "prolific") {
+    next = (config.coded_ends || []).includes(outcome) ? "<p>Taking you back to Prolific…</p>"
+      : "<p>Please return this study on Prolific (do not submit it), so that the place goes to someone else.</p>";
+  }
+  return `<div class="sh-message">${html}${next}</div>`;
+}
+
+/**
+ * Tells the server why the study ended early (its place is freed at once), then follows its completion URL after a
+ * moment, so the participant reads why.
+ */
+function reportEnd(outcome) {
+  return sync.postJSON("/end", { outcome })
+    .then((result) => {
+      if (result.redirect_url) setTimeout(() => window.location.assign(result.redirect_url), END_REDIRECT_MS);
+    })
+    .catch((error) => console.error(error));
 }
 
 /** Ends the study early with a message; safe before jsPsych starts, during a trial and in an on_finish. */
@@ -93,10 +111,10 @@ function browserCheck() {
     exclusion_message: () => {
       ended = true;
       return endMessage("<p>Sorry, this study needs a larger browser window than this device can show, " +
-        "so you cannot take part.</p>");
+        "so you cannot take part.</p>", "incompatible_device");
     },
     on_finish: (data) => {
-      if (ended) return undefined;
+      if (ended) return reportEnd("incompatible_device");
       return saving(sync.putJSON("/environment", {
         screen_width: window.screen.width,
         screen_height: window.screen.height,
@@ -114,9 +132,9 @@ function consent() {
     choices: ["I agree", "I do not agree"],
     on_finish: (data) => {
       if (data.response !== 0) {
-        stop(endMessage("<p>Thank you for your interest. As you did not agree to take part, the study ends here. " +
-          "You can close this page.</p>"));
-        return undefined;
+        stop(endMessage("<p>Thank you for your interest. As you did not agree to take part, the study ends here.</p>",
+          "no_consent"));
+        return reportEnd("no_consent");
       }
       return saving(sync.putJSON("/surveys/consent", { answers: { agreed: true } })).catch(fail);
     },

@@ -1,0 +1,330 @@
+"""Bonuses (`flask prolific bonus`): rows from a CSV file or from the task type's rule, checked, then paid as one
+Prolific batch, at most once whatever dies when.
+
+Prolific pays a batch in two calls: create (answers the batch's id; costs nothing) and pay (not idempotent: a
+second call pays twice), and has no call that reads a batch back; what a participant was paid shows in their
+submission's `bonus_payments`. So the batch's state is committed before each call (bonus_batches.status):
+
+  creating  the rows are recorded; the create call may or may not have happened. A rerun creates anew (an unpaid
+            batch costs nothing).
+  created   Prolific's batch id is known and no pay call is outstanding. Before the first pay call each
+            participant's `bonus_payments` is read and kept (the baseline).
+  paying    a pay call was sent or is about to be; its outcome is unknown until Prolific answers 202. A rerun
+            resolves it by reading every participant's `bonus_payments` against the baseline: all show the bonus
+            → paid; none → created again, but only once the last pay call is PAY_SETTLE old (a payment Prolific
+            is still processing is not taken for a failure); some → stop and ask the researcher to look.
+  paid      never paid again: the same rows are refused.
+  void      Prolific's batch did not total the rows: never paid; a rerun creates anew.
+
+A batch is one set of (participant, amount) rows (bonus_batches.fingerprint is unique per study), so running the
+same file again resumes or refuses, never pays twice. Two runs at once cannot both pay: every move to `paying` is an
+UPDATE conditional on the status and the attempt count it saw.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from datetime import timedelta, timezone
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Callable
+
+from sqlalchemy.exc import IntegrityError
+
+from ..db import db, utcnow
+from ..models import BonusBatch, BonusBatchRow, ParticipantSession, ProlificSubmission, Study, Trial
+from ..tasks import registry
+from ..tasks.base import TaskType
+from . import audit
+from .client import PaymentUnknown, ProlificClient, ProlificError
+from .submissions import linked_id
+
+ID_COLUMNS = ("participant_id", "prolific_pid")
+MAX_REPORTED = 20
+
+
+class BonusError(Exception):
+    """Nothing (more) was sent: the message says why and what to do."""
+
+
+class BonusFileError(BonusError):
+    """The rows are not payable; `problems` names each row and column at fault."""
+
+    def __init__(self, problems: list[str]):
+        more = f"\n  … and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
+        super().__init__("nothing sent:\n  " + "\n  ".join(problems[:MAX_REPORTED]) + more)
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Bonuses:
+    rows: tuple[tuple[str, int], ...]  # (PROLIFIC_PID, cents), sorted
+    source: str
+
+    @property
+    def total_cents(self) -> int:
+        return sum(cents for _, cents in self.rows)
+
+    @property
+    def fingerprint(self) -> str:
+        return hashlib.sha256("\n".join(f"{pid},{cents}" for pid, cents in self.rows).encode()).hexdigest()
+
+
+def _participants(study: Study) -> set[str]:
+    """PROLIFIC_PIDs with a submission in the linked Prolific study (as the last sync read them)."""
+    return set(db.session.scalars(db.select(ProlificSubmission.participant_id)
+                                  .where(ProlificSubmission.study_id == study.id)))
+
+
+def parse_amount(text: str) -> int:
+    """Cents of an amount in the study's currency ("1.50"); ValueError for anything else."""
+    try:
+        amount = Decimal(text.strip())
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not an amount") from None
+    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")):
+        raise ValueError(f"{text!r} is not an amount with at most 2 decimals")
+    return int(amount * 100)
+
+
+def money(cents: int) -> str:
+    return f"{Decimal(cents) / 100:.2f}"
+
+
+def from_csv(study: Study, path: Path, max_cents: int) -> Bonuses:
+    """The rows of a bonus file (columns participant_id or prolific_pid, and amount), every row checked; raises
+    BonusFileError listing each problem as "row N, column C" (data rows counted from 1)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            records = list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise BonusFileError([f"{path}: cannot be read as a UTF-8 CSV file ({exc})"]) from None
+    id_columns = [c for c in ID_COLUMNS if c in header]
+    if len(id_columns) != 1 or "amount" not in header:
+        raise BonusFileError([f"{path}: the header must name participant_id (or prolific_pid) and amount; it has "
+                              f"{', '.join(header) or 'nothing'}"])
+    column = id_columns[0]
+    known, problems, rows, first_row = _participants(study), [], [], {}
+    for n, record in enumerate(records, 1):
+        pid = (record.get(column) or "").strip()
+        if not pid:
+            problems.append(f"row {n}, column {column}: empty")
+        elif pid not in known:
+            hint = " (studyhive's numeric participant ids are not Prolific's ids)" if pid.isdigit() else ""
+            problems.append(f"row {n}, column {column}: {pid} did not take part in Prolific study "
+                            f"{study.prolific_study_id}{hint}")
+        elif pid in first_row:
+            problems.append(f"row {n}, column {column}: {pid} is on row {first_row[pid]} already")
+        first_row.setdefault(pid, n)
+        try:
+            cents = parse_amount(record.get("amount") or "")
+        except ValueError as exc:
+            problems.append(f"row {n}, column amount: {exc}")
+            continue
+        problem = _amount_problem(cents, max_cents)
+        if problem:
+            problems.append(f"row {n}, column amount: {problem}")
+        rows.append((pid, cents))
+    if not records:
+        problems.append(f"{path}: no rows")
+    if problems:
+        raise BonusFileError(problems)
+    return Bonuses(tuple(sorted(rows)), f"file {path.name}")
+
+
+def per_correct(study: Study, per_cents: int, max_cents: int) -> Bonuses:
+    """The task type's rule: `per_cents` for each correct test answer (TaskType.correct) of each participant whose
+    session completed with the outcome `completed` and has a Prolific submission."""
+    task = registry().get(study.task_type)
+    if task is None or type(task).correct is TaskType.correct:
+        raise BonusError(f"task type {study.task_type} has no correct answers to pay a bonus per")
+    PS = ParticipantSession
+    known = _participants(study)
+    correct: Counter[str] = Counter()
+    scores = db.session.execute(
+        db.select(PS.prolific_pid, Trial.score).join(Trial, Trial.session_id == PS.id)
+        .where(PS.study_id == study.id, PS.status == "completed", PS.outcome == "completed",
+               PS.prolific_pid.is_not(None), Trial.practice.is_(False)).execution_options(yield_per=5000))
+    for pid, score in scores:
+        if pid in known and task.correct(score):
+            correct[pid] += 1
+    rows = [(pid, n * per_cents) for pid, n in sorted(correct.items())]
+    problems = [f"participant {pid}: {problem}" for pid, cents in rows
+                if (problem := _amount_problem(cents, max_cents))]
+    if problems:
+        raise BonusFileError(problems)
+    if not rows:
+        raise BonusError("no completed participant has a correct answer: nothing to pay")
+    return Bonuses(tuple(rows), f"{money(per_cents)} per correct answer")
+
+
+def _amount_problem(cents: int, max_cents: int) -> str | None:
+    if cents <= 0:
+        return f"{money(cents)} is not a bonus (more than 0 is)"
+    if cents > max_cents:
+        return f"{money(cents)} is over the cap of {money(max_cents)} ([prolific] max_bonus, or --max-amount)"
+    return None
+
+
+def find_batch(study: Study, bonuses: Bonuses) -> BonusBatch | None:
+    return db.session.scalars(db.select(BonusBatch).filter_by(study_id=study.id,
+                                                              fingerprint=bonuses.fingerprint)).first()
+
+
+def pay(study: Study, client: ProlificClient, bonuses: Bonuses, researcher_id: int | None, via: str = "cli",
+        settle: timedelta = timedelta(minutes=15), say: Callable[[str], None] = print) -> BonusBatch:
+    """Create, record and pay the batch for these rows, or carry on with the one already recorded for them."""
+    batch = find_batch(study, bonuses)
+    if batch is None:
+        batch = BonusBatch(study_id=study.id, fingerprint=bonuses.fingerprint, source=bonuses.source[:256],
+                           amount_cents=bonuses.total_cents, researcher_id=researcher_id)
+        db.session.add(batch)
+        try:
+            db.session.flush()
+            db.session.add_all(BonusBatchRow(batch_id=batch.id, participant_id=pid, amount_cents=cents)
+                               for pid, cents in bonuses.rows)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+            raise BonusError("another run recorded these rows a moment ago: let it finish, then run again") from None
+    elif batch.status == "paid":
+        raise BonusError(f"these rows were paid on {batch.paid_at:%Y-%m-%d %H:%M} UTC as Prolific batch "
+                         f"{batch.prolific_batch_id}: nothing sent")
+    else:
+        say(f"carrying on with batch #{batch.id} ({batch.status}), recorded earlier for these rows")
+    run = _Run(study, client, batch, researcher_id, via, say)
+    if batch.status in ("creating", "void"):
+        run.create(bonuses)
+    if batch.status == "paying":
+        run.resolve(settle)
+    if batch.status == "created":
+        run.pay()
+    return batch
+
+
+@dataclass
+class _Run:
+    """One run of `pay` on a recorded batch: its calls to Prolific, each preceded by the state it may leave."""
+    study: Study
+    client: ProlificClient
+    batch: BonusBatch
+    researcher_id: int | None
+    via: str
+    say: Callable[[str], None]
+
+    def create(self, bonuses: Bonuses) -> None:
+        batch = self.batch
+        self.say(f"creating a Prolific bonus batch: {len(bonuses.rows)} participants, "
+                 f"{money(bonuses.total_cents)} in all")
+        try:
+            answer = self.client.create_bonus_batch(linked_id(self.study),
+                                                    [(pid, Decimal(cents) / 100) for pid, cents in bonuses.rows])
+        except ProlificError as exc:
+            self._log("prolific_bonus_create", f"failed: {exc}")
+            raise
+        amount = answer.get("amount")
+        status = "created" if _cents(amount) == batch.amount_cents else "void"
+        self._move(batch.status, status=status, prolific_batch_id=str(answer.get("id")),
+                   fees_cents=_cents(answer.get("fees")), total_cents=_cents(answer.get("total_amount")))
+        self._log("prolific_bonus_create", status, amount_cents=amount, fees_cents=batch.fees_cents)
+        if status == "void":
+            raise BonusError(f"Prolific's batch {batch.prolific_batch_id} totals {amount!r} cents, not the rows' "
+                             f"{batch.amount_cents}: it is not paid. Check the study's currency and the file")
+
+    def pay(self) -> None:
+        batch = self.batch
+        rows = self._rows()
+        if batch.pay_attempts == 0 and any(row.baseline is None for row in rows):
+            self.say(f"reading {len(rows)} participants' bonus payments on Prolific before paying")
+            paid = self._payments(rows)
+            for row in rows:
+                row.baseline = paid[row.participant_id]
+            db.session.commit()
+        self._move("created", batch.pay_attempts, status="paying", pay_attempts=batch.pay_attempts + 1,
+                   pay_started_at=utcnow())
+        self.say(f"paying Prolific batch {batch.prolific_batch_id}")
+        try:
+            self.client.pay_bonus_batch(batch.prolific_batch_id)
+        except PaymentUnknown as exc:
+            self._log("prolific_bonus_pay", f"unknown: {exc}")
+            raise BonusError(f"{exc}. Whether batch {batch.prolific_batch_id} was paid is not known: run the same "
+                             "command again, and it reads the participants' bonus payments on Prolific before "
+                             "anything is paid again") from None
+        except ProlificError as exc:  # Prolific certainly did not act (rate limited, or never reached)
+            self._move("paying", batch.pay_attempts, status="created")
+            self._log("prolific_bonus_pay", f"not paid: {exc}")
+            raise BonusError(f"{exc}. Batch {batch.prolific_batch_id} is not paid; run again later") from None
+        self._paid("paid")
+
+    def resolve(self, settle: timedelta) -> None:
+        """Decide a pay call of unknown outcome from the participants' bonus payments (module docstring)."""
+        batch = self.batch
+        rows = self._rows()
+        self.say(f"a pay call for batch {batch.prolific_batch_id} has no known outcome: reading {len(rows)} "
+                 "participants' bonus payments on Prolific")
+        now = self._payments(rows)
+        shown = [row for row in rows
+                 if row.amount_cents in (Counter(now[row.participant_id]) - Counter(row.baseline))]
+        if len(shown) == len(rows):
+            self.say(f"every participant shows the bonus: batch {batch.prolific_batch_id} was paid; not paying again")
+            self._paid("paid (found on Prolific)")
+            return
+        if shown:
+            raise BonusError(f"{len(shown)} of {len(rows)} participants show batch {batch.prolific_batch_id}'s "
+                             f"bonus, e.g. {shown[0].participant_id}, the others not: nothing sent. Check the "
+                             "bonuses on Prolific's site before doing anything else")
+        started = batch.pay_started_at
+        if started.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
+            started = started.replace(tzinfo=timezone.utc)
+        if utcnow() - started < settle:
+            raise BonusError(f"no participant shows batch {batch.prolific_batch_id}'s bonus yet, but its last pay "
+                             f"call was at {started:%H:%M:%S} UTC and Prolific may still be processing it: nothing "
+                             f"sent. Run again after {started + settle:%H:%M} UTC")
+        self.say(f"no participant shows the bonus: batch {batch.prolific_batch_id} was not paid")
+        self._move("paying", batch.pay_attempts, status="created")
+        self._log("prolific_bonus_pay", "not paid (found on Prolific)")
+
+    def _paid(self, how: str) -> None:
+        self._move("paying", self.batch.pay_attempts, status="paid", paid_at=utcnow())
+        self._log("prolific_bonus_pay", how, amount_cents=self.batch.amount_cents)
+
+    def _rows(self) -> list[BonusBatchRow]:
+        return db.session.scalars(db.select(BonusBatchRow).filter_by(batch_id=self.batch.id)
+                                  .order_by(BonusBatchRow.participant_id)).all()
+
+    def _payments(self, rows: list[BonusBatchRow]) -> dict[str, list[int]]:
+        """Each participant's bonus payments (cents) on Prolific, over their submissions in the study."""
+        submissions: dict[str, list[str]] = {}
+        for pid, submission_id in db.session.execute(
+                db.select(ProlificSubmission.participant_id, ProlificSubmission.submission_id)
+                .where(ProlificSubmission.study_id == self.study.id)):
+            submissions.setdefault(pid, []).append(submission_id)
+        return {row.participant_id: [int(cents) for sid in submissions.get(row.participant_id, [])
+                                     for cents in self.client.submission(sid).get("bonus_payments") or []]
+                for row in rows}
+
+    def _move(self, expected: str, attempts: int | None = None, **values) -> None:
+        """Change the batch's state only if it still is as this run saw it; commit."""
+        table = BonusBatch.__table__
+        where = [table.c.id == self.batch.id, table.c.status == expected]
+        if attempts is not None:
+            where.append(table.c.pay_attempts == attempts)
+        moved = db.session.execute(db.update(table).where(*where).values(**values)).rowcount
+        db.session.commit()
+        if moved != 1:
+            raise BonusError(f"another run changed batch #{self.batch.id} meanwhile: nothing sent; run again to see "
+                             "its state")
+        db.session.refresh(self.batch)
+
+    def _log(self, action: str, result: str, **detail) -> None:
+        audit.record(self.study, action, self.researcher_id, self.via, batch=self.batch.id,
+                     prolific_batch_id=self.batch.prolific_batch_id, result=result, **detail)
+        db.session.commit()
+
+
+def _cents(value) -> int | None:
+    return round(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

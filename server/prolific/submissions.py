@@ -1,0 +1,171 @@
+"""A study's Prolific submissions in the database: `flask prolific sync` and the dashboard's button read every one
+(prolific_submissions), match it to its session by PROLIFIC_PID, and free the slots of participants who left; the
+dashboard's Prolific section (:func:`reconciliation`) shows what does not add up.
+
+Matching: a session is found by its PROLIFIC_PID (one session per PROLIFIC_PID and study). A participant can have
+more than one submission in a Prolific study (Prolific's SESSION_ID is the submission's id): the session's current
+one is the latest started, and one whose id differs from the SESSION_ID the session entered with is reported.
+A RETURNED or TIMED-OUT current submission marks a started session abandoned: its condition slot is free at once, so
+the participant Prolific sends in their place finds room (conditions.occupancy also frees completed sessions whose
+place Prolific reopened). A timed-out participant who still finishes completes as usual.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from ..db import db, utcnow
+from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study
+from . import audit
+from .client import ProlificClient
+
+LEFT = ("RETURNED", "TIMED-OUT")  # the participant left: a started session is abandoned
+EXPECTED_AFTER_COMPLETION = ("AWAITING REVIEW", "APPROVED")
+SHOWN = 100  # rows per list on the dashboard
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class NotLinked(ValueError):
+    """The study has no Prolific study to talk to."""
+
+
+def linked_id(study: Study) -> str:
+    if not study.prolific_study_id:
+        raise NotLinked(f"{study.slug} is not linked to a Prolific study: add `[prolific] study_id = \"…\"` to its "
+                        f"study.toml, or run `flask prolific link {study.slug} PROLIFIC_STUDY_ID`")
+    return study.prolific_study_id
+
+
+@dataclass
+class SyncReport:
+    read: int
+    counts: dict[str, int]
+    abandoned: int  # sessions this sync marked abandoned
+    study_status: str | None = None  # the Prolific study's (ACTIVE, PAUSED, COMPLETED, …)
+    places: int | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def sync(study: Study, client: ProlificClient, researcher_id: int | None = None, via: str = "cli") -> SyncReport:
+    """Read every submission of the linked Prolific study, store them, free the slots of those who left; all in
+    one transaction after every read, so a failed read writes nothing."""
+    prolific_id = linked_id(study)
+    # In start order, so a participant's latest submission is the one that counts (as current_submissions)
+    items = sorted(client.submissions(prolific_id), key=lambda s: (_time(s.get("started_at")) or EPOCH, str(s["id"])))
+    prolific_study = client.study(prolific_id)
+    warnings = code_warnings(study, prolific_study)
+    now = utcnow()
+    PS = ParticipantSession
+    sessions = {pid: (sid, entered_with) for sid, pid, entered_with in db.session.execute(
+        db.select(PS.id, PS.prolific_pid, PS.prolific_session_id)
+        .where(PS.study_id == study.id, PS.prolific_pid.is_not(None)))}
+    stored = {row.submission_id: row for row in db.session.scalars(
+        db.select(ProlificSubmission).where(ProlificSubmission.study_id == study.id))}
+    current: dict[int, str] = {}  # session id -> status of its latest-started submission
+    mismatched = 0
+    for item in items:
+        submission_id = str(item["id"])
+        pid = str(item.get("participant_id") or item.get("participant") or "")
+        row = stored.get(submission_id)
+        if row is None:
+            row = stored[submission_id] = ProlificSubmission(study_id=study.id, submission_id=submission_id)
+            db.session.add(row)
+        session_id, entered_with = sessions.get(pid, (None, None))
+        row.participant_id, row.session_id, row.status = pid, session_id, str(item.get("status", ""))
+        row.study_code = item.get("study_code") or None
+        row.started_at, row.completed_at = _time(item.get("started_at")), _time(item.get("completed_at"))
+        row.read_at = now
+        if session_id is not None:
+            current[session_id] = row.status
+            mismatched += bool(entered_with and entered_with != submission_id)
+    left = [sid for sid, status in current.items() if status in LEFT]
+    abandoned = 0
+    if left:  # only started sessions: a completion racing this sync wins
+        abandoned = db.session.execute(db.update(PS).where(PS.id.in_(left), PS.status == "started")
+                                       .values(status="abandoned")).rowcount
+    if mismatched:
+        warnings.append(f"{mismatched} submission(s) have another id than the SESSION_ID their session entered "
+                        "with (a participant who took the study again, or a study URL without {{%SESSION_ID%}})")
+    counts = _counts(row.status for row in stored.values())
+    audit.record(study, "prolific_sync", researcher_id, via, read=len(items), abandoned=abandoned, counts=counts)
+    db.session.commit()
+    return SyncReport(len(items), counts, abandoned, prolific_study.get("status"),
+                      prolific_study.get("total_available_places"), warnings)
+
+
+def code_warnings(study: Study, prolific_study: dict[str, Any]) -> list[str]:
+    """The study's completion codes that the Prolific study does not know: participants sent there would be
+    stuck with an unrecognised code."""
+    known = {c.get("code") for c in prolific_study.get("completion_codes") or [] if isinstance(c, dict)}
+    return [f"completion code {code} ({outcome}) is not one of the Prolific study's completion codes "
+            f"({', '.join(sorted(filter(None, known))) or 'none'}): add it on Prolific or fix study.toml"
+            for outcome, code in sorted(study_codes(study.config).items()) if code not in known]
+
+
+def study_codes(config: dict[str, Any]) -> dict[str, str]:
+    """outcome -> the Prolific completion code the study sends participants to."""
+    codes = dict(config.get("prolific", {}).get("codes", {}))
+    url = config.get("completion_url")
+    completed = parse_qs(urlsplit(url).query).get("cc") if url else None
+    if completed:
+        codes["completed"] = completed[0]
+    return codes
+
+
+def _time(value: Any) -> datetime | None:
+    try:
+        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00")) if value else None
+    except ValueError:
+        return None
+    return parsed.replace(tzinfo=timezone.utc) if parsed and parsed.tzinfo is None else parsed
+
+
+def _counts(statuses) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    order = {s: i for i, s in enumerate(PROLIFIC_STATUSES)}
+    return dict(sorted(counts.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+def current_submissions(study: Study) -> dict[int, ProlificSubmission]:
+    """session id -> its current submission (the latest started; sync orders them the same way)."""
+    PSub = ProlificSubmission
+    rows = db.session.scalars(db.select(PSub).where(PSub.study_id == study.id, PSub.session_id.is_not(None))
+                              .order_by(PSub.started_at.nulls_first(), PSub.submission_id))
+    return {row.session_id: row for row in rows}  # later rows replace earlier ones
+
+
+def reconciliation(study: Study) -> dict[str, Any]:
+    """What the dashboard shows of the last sync: submissions per status, sessions with no submission, submissions
+    with no session (they never reached studyhive: a broken study URL), and completed sessions whose submission
+    is neither awaiting review nor approved. Lists hold at most SHOWN rows; `n_…` are their lengths."""
+    PS, PSub = ParticipantSession, ProlificSubmission
+    last_sync = db.session.scalar(db.select(db.func.max(PSub.read_at)).where(PSub.study_id == study.id))
+    counts = _counts(db.session.scalars(db.select(PSub.status).where(PSub.study_id == study.id)))
+    no_submission = (db.select(PS).where(PS.study_id == study.id, PS.prolific_pid.is_not(None),
+                                         ~db.select(PSub.id).where(PSub.session_id == PS.id).exists()))
+    if last_sync is not None:  # sessions that began after the last read cannot have been seen yet
+        no_submission = no_submission.where(PS.started_at <= last_sync)
+    no_session = db.select(PSub).where(PSub.study_id == study.id, PSub.session_id.is_(None))
+    out: dict[str, Any] = {"prolific_study_id": study.prolific_study_id, "last_sync": _utc(last_sync),
+                           "counts": counts}
+    for name, query, order in (("no_submission", no_submission, PS.id), ("no_session", no_session, PSub.id)):
+        out[f"n_{name}"] = db.session.scalar(db.select(db.func.count()).select_from(query.subquery()))
+        out[name] = db.session.scalars(query.order_by(order).limit(SHOWN)).all()
+    current = current_submissions(study)
+    completed = db.session.execute(db.select(PS.id, PS.prolific_pid, PS.outcome)
+                                   .where(PS.study_id == study.id, PS.status == "completed").order_by(PS.id))
+    unexpected = [(s, current[s.id]) for s in completed
+                  if s.id in current and current[s.id].status not in EXPECTED_AFTER_COMPLETION]
+    out["n_unexpected"], out["unexpected"] = len(unexpected), unexpected[:SHOWN]
+    out["outcomes"] = dict(db.session.execute(
+        db.select(PS.outcome, db.func.count()).where(PS.study_id == study.id, PS.outcome.is_not(None))
+        .group_by(PS.outcome).order_by(PS.outcome)).all())
+    return out
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
