@@ -80,6 +80,8 @@ PUBLISHED_LABELS = {"ClevelandMcGill1984": "Cleveland & McGill 1984", "HeerBosto
 
 #: The estimator each published MLAE row was computed with (their papers tabulate midmeans of all judgments).
 PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pooled"}
+#: Below this many runs a model's interval over runs under-covers (bench/validate/ratio.py); the report says so.
+FEW_RUNS = 20
 RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
 
 
@@ -223,6 +225,9 @@ def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, see
                            note=""))
     for o in observers.itertuples(index=False):
         rows, note = _model_source(o, run_parts, stim_parts, estimator == "pooled")
+        if 2 <= o.n_runs < FEW_RUNS:
+            note = (f"interval over {o.n_runs} runs: a bootstrap over so few runs is too narrow (make validate: 5 "
+                    f"runs cover about 0.89 of 0.95, 30 runs 0.95)")
         m = mlae(rows, estimator, log_error="mean_log_error", abs_error="mean_abs_error", group="chart_type",
                  unit="run", weight="n", n_boot=n_boot, seed=seed)
         if note:

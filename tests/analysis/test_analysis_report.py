@@ -98,6 +98,8 @@ def test_models_take_the_same_estimator_over_runs():
     per_run = [np.log2(np.mean([1.0 + run + k for k in range(5)]) + 0.125) for run in range(4)]
     assert model.loc[1, "mlae"] == pytest.approx(np.mean(sorted(per_run)[1:3]))  # midmean of 4 runs: cut 1 each end
     assert set(model["resampled"]) == {"runs"} and (model["n_units"] == 4).all()
+    assert model["note"].str.startswith("interval over 4 runs: a bootstrap over so few runs is too narrow").all()
+    assert any("MLAE of cnn: interval over 4 runs" in n for n in report.meta["notes"])
     pooled = ratio_report(sessions, trials, cells, stimuli, mlae_estimator="pooled", n_boot=300)
     logs = sorted(np.log2(1.0 + run + k + 0.125) for run in range(4) for k in range(5))
     assert pooled.tables["mlae"].query("kind == 'model'")["mlae"].iloc[0] == pytest.approx(np.mean(logs[5:15]))
