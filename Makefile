@@ -9,10 +9,10 @@ JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-
 
 setup: $(VENV)/.installed static/vendor/.installed
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
+$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/pip install --quiet -r requirements-dev.txt -r requirements-models.txt
 	touch $@
 
 # jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served.

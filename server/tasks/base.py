@@ -42,6 +42,14 @@ class StimulusSpec:
 
 
 @dataclass(frozen=True)
+class TrainingSet:
+    """Labelled stimuli for training models (`TaskType.training_set`), and how they were drawn."""
+    training: list[StimulusSpec]
+    validation: list[StimulusSpec]
+    sampling: dict[str, Any]  # JSON-able; written beside the manifest
+
+
+@dataclass(frozen=True)
 class PlanItem:
     index: int
     stimulus_id: str
@@ -138,4 +146,10 @@ class TaskType:
 
     def model_input(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
         """(file extension, bytes) of the same stimulus as given to models, or the id of a stored asset."""
+        raise NotImplementedError
+
+    def training_set(self, test: list[dict[str, Any]], options: dict[str, Any]) -> TrainingSet:
+        """For tasks whose generator can label new stimuli: a training set for models that never holds a stimulus of
+        `test` (the parameters of the study's test stimuli), drawn as `options` ask (`flask stimuli export
+        --training`). Its stimuli must be renderable by `model_input`. Raise ConfigError naming a bad option."""
         raise NotImplementedError

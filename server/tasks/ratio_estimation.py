@@ -11,7 +11,8 @@ from typing import Any
 from analysis.errors import log_error
 
 from . import ratio_charts as charts
-from .base import Column, ConfigError, PlanItem, ResponseError, StimulusSpec, TaskType
+from . import ratio_sampling
+from .base import Column, ConfigError, PlanItem, ResponseError, StimulusSpec, TaskType, TrainingSet
 
 DEFAULTS = {"trials_per_type": 5, "variants": 1, "practice": True}
 
@@ -123,6 +124,13 @@ class RatioEstimation(TaskType):
 
     def model_input(self, key, params):
         return "png", charts.render_png(charts.layout(charts.BarStimulus.parse(key)))
+
+    def training_set(self, test, options):
+        training, validation, sampling = ratio_sampling.training_set(
+            [(p["short_height"], p["tall_height"]) for p in test], options["n"], options["validation"],
+            options["regime"], options["bins"], options["seed"], options["chart_types"] or charts.CHART_TYPES)
+        return TrainingSet([StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in training],
+                           [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in validation], sampling)
 
 
 def _stimulus_params(stim: charts.BarStimulus) -> dict[str, Any]:
