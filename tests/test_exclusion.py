@@ -4,6 +4,7 @@ headless Chromium, dashboard button → export → analyze count."""
 import csv
 import io
 import json
+import random
 import re
 import uuid
 
@@ -162,6 +163,8 @@ def test_rating_analysis_leaves_excluded_sessions_out_and_says_why(app, client, 
     assert meta["n_participants"] == 2 and meta["recruited"] == 4
     assert meta["session_excluded"] == 2
     assert meta["exclusion_reasons"] == {"straight-lined every statement": 2}
+    text = runner.invoke(args=["analyze", "two4two-demo", "--n-boot", "50"]).output
+    assert "2 session(s) excluded by the researchers, not analysed: straight-lined every statement (2)" in text
 
 
 def test_exclude_in_the_browser_then_export_and_analyze(app, client, auth, runner, live_server, page, tmp_path):
@@ -194,3 +197,22 @@ def test_exclude_in_the_browser_then_export_and_analyze(app, client, auth, runne
     report = json.loads(result.stdout)
     assert report["meta"]["counts"]["session_excluded"] == 1
     assert report["meta"]["exclusion_reasons"] == {"same person as another session": 1}
+
+
+def test_hive_analysis_leaves_excluded_sessions_out_and_says_why(app, client, runner):
+    from tests.test_hive import answer_everything
+
+    rng = random.Random(3)
+    tokens = [answer_everything(client, "hive-distinction",
+                                lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3})
+              for _ in range(4)]
+    excluded = session_of(tokens[0]).id
+    assert runner.invoke(args=["participants", "exclude", "hive-distinction", str(excluded), "--reason",
+                               "a colleague testing the link"]).exit_code == 0
+    data = json.loads(runner.invoke(args=["analyze", "hive-distinction", "--format", "json"]).output)
+    assert {r["condition"]: r for r in data["accuracy"]}["all"]["n"] == 3
+    assert data["meta"]["session_excluded"] == 1 and data["meta"]["n_participants"] == 3
+    assert data["meta"]["exclusion_reasons"] == {"a colleague testing the link": 1}
+    assert excluded not in {r["participant_id"] for r in data["per_participant"]}
+    text = runner.invoke(args=["analyze", "hive-distinction"]).output
+    assert "1 session(s) excluded by the researchers, not analysed: a colleague testing the link (1)" in text
