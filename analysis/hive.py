@@ -37,6 +37,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import check_choice, check_frame, check_number
+from .exclusions import exclusion_note
 from .inference import one_sample_t, pearson, two_sample_t
 from .methods import methods_document
 from .published import published
@@ -561,6 +562,9 @@ def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str
              f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
              f"{_alternative_words(alternative, chance)}; "
              f"significant at p < {ALPHA:g}; 95 % t interval of the mean."]
+    excluded = exclusion_note(meta or {})
+    if excluded:  # they are among the sessions not completed above
+        notes.append(f"Exclusions: {excluded}.")
     if task_type == "hive-agreement":
         notes.append("Agreement: a confidence of 1–2 counts as judging the prediction correct. Accuracy on "
                      "incorrect predictions is the share judged incorrect; '% judged correct' is the share believed.")

@@ -22,6 +22,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ._checks import check_ci, check_frame, check_positive_int
+from .exclusions import exclusion_note
 from .inference import two_sample_t
 from .methods import methods_document
 from .report import _clean
@@ -423,7 +424,8 @@ def ratings_text(report: RatingsReport) -> str:
     """
     m = report.meta
     study = f" — {m['title']} ({m['slug']})" if m.get("title") and m.get("slug") else ""
-    lines = [f"Hypothesis ratings{study}", _intro(m), "",
+    excluded = exclusion_note(m)
+    lines = [f"Hypothesis ratings{study}", _intro(m), *([excluded] if excluded else []), "",
              f"{'statement':<14}{'relevant':>9}{'n':>5}{'mean':>7}{'median':>8}  {'% agree [95 % CI]':<22}"
              f"{'correctly judged [95 % CI]':<40}text"]
     for r in report.tables["statements"].itertuples():

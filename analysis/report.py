@@ -181,7 +181,8 @@ def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers
         elif s.status == "completed":
             row["reason"] = "completed without test trials"
         elif s.status == "excluded":
-            row["reason"] = "session marked excluded"
+            given = getattr(s, "exclusion_reason", None)
+            row["reason"] = "session marked excluded" + (f": {given}" if isinstance(given, str) and given else "")
         else:
             row["reason"] = f"not completed (status {s.status})"
         rows.append(row)

@@ -22,6 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import check_ci, check_frame, check_positive_int
+from .exclusions import exclusion_note
 from .methods import methods_document
 from .tables import write_tables
 
@@ -514,7 +515,7 @@ def sketch_text(report: SketchReport) -> str:
     m, t = report.meta, report.tables
     lines = [f"{m.get('title', '')} ({m.get('slug', '')})",
              f"{m['n_participants']} participants, {m['n_responses']} answers to test sketches; models: "
-             f"{', '.join(m['models']) or 'none imported'}", "",
+             f"{', '.join(m['models']) or 'none imported'}", *filter(None, [exclusion_note(m)]), "",
              "Accuracy by abstraction level (95% CI: sketches resampled within concept × level)"]
     lines += _table(t["accuracy"], ["observer", "producer", "abstraction_level", "n_sketches", "n_responses",
                                     "top1_accuracy", "top1_ci_low", "top1_ci_high", "top3_accuracy"])

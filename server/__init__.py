@@ -19,9 +19,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))
 
-    from . import analyze, api, assets, auth, db, errors, export, hypoml, label_predictions, links, openapi, participant, predictions, researcher, security, stimuli, studies, tasks, vocabulary
+    from . import analyze, api, assets, auth, db, errors, exclusion, export, hypoml, label_predictions, links, openapi, participant, predictions, researcher, security, stimuli, studies, tasks, vocabulary
     from .prolific import cli as prolific
 
-    for module in (db, errors, tasks, security, auth, api, participant, assets, researcher, studies, export, stimuli, links, predictions, analyze, hypoml, vocabulary, label_predictions, openapi, prolific):
+    for module in (db, errors, tasks, security, auth, api, participant, assets, researcher, studies, export, exclusion, stimuli, links, predictions, analyze, hypoml, vocabulary, label_predictions, openapi, prolific):
         module.init_app(app)
     return app

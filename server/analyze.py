@@ -164,10 +164,18 @@ def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def load_sessions(study: Study) -> pd.DataFrame:
-    rows = db.session.execute(db.select(ParticipantSession.id.label("participant_id"), ParticipantSession.status)
-                              .where(ParticipantSession.study_id == study.id)
-                              .order_by(ParticipantSession.id)).mappings().all()
-    return pd.DataFrame(rows, columns=["participant_id", "status"])
+    PS = ParticipantSession
+    rows = db.session.execute(db.select(PS.id.label("participant_id"), PS.status, PS.exclusion_reason)
+                              .where(PS.study_id == study.id).order_by(PS.id)).mappings().all()
+    return pd.DataFrame(rows, columns=["participant_id", "status", "exclusion_reason"])
+
+
+def exclusions(sessions: pd.DataFrame) -> dict[str, Any]:
+    """Sessions a researcher excluded (`flask participants exclude`), for a report's meta: how many, and how many
+    for each reason given. Every analysis uses completed sessions only, so these are already left out."""
+    excluded = sessions.loc[sessions["status"] == "excluded", "exclusion_reason"].fillna("")
+    return {"session_excluded": len(excluded),
+            "exclusion_reasons": {str(k): int(v) for k, v in excluded.value_counts().sort_index().items()}}
 
 
 TRIAL_COLUMNS = ["participant_id", "practice", "stimulus_id", "chart_type", "short_height", "tall_height",
@@ -200,7 +208,8 @@ class RatioEstimationAnalyzer:
         from analysis.report import ratio_report
         return ratio_report(data["sessions"], data["trials"], data["model_cells"], data["model_stimuli"],
                             mlae_estimator=options.mlae, exclude_outliers=options.exclude_outliers, n_boot=options.n_boot, seed=options.seed,
-                            meta={"slug": study.slug, "title": study.title, "task_type": study.task_type})
+                            meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
+                                  "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"]})
 
     def text(self, report) -> str:
         from analysis.report import format_text
@@ -245,7 +254,8 @@ class HypothesisRatingAnalyzer:
         done = t[t["participant_id"].isin(s.loc[s["status"] == "completed", "participant_id"])]
         return ratings_report(done.astype({"rating": int}), data["statements"], n_boot=options.n_boot,
                               seed=options.seed, meta={"slug": study.slug, "title": study.title,
-                                                       "task_type": study.task_type, "recruited": len(s)})
+                                                       "task_type": study.task_type, "recruited": len(s),
+                                                       **exclusions(s)})
 
     def text(self, report) -> str:
         from analysis.ratings import ratings_text

@@ -31,6 +31,9 @@ PARTICIPANT_COLUMNS = (
                      "returned or timed out on Prolific) or excluded", "text"),
     Column("outcome", "how the session ended, each with its own Prolific completion code: completed, "
                       "failed_attention_check, no_consent or incompatible_device (empty while running)", "text"),
+    Column("exclusion_reason", "why a researcher excluded the session (status excluded; empty otherwise); who did "
+                               "it is in the study's audit log", "text"),
+    Column("excluded_at", "when it was excluded, UTC ISO 8601", "datetime"),
     Column("prolific_status", "the Prolific submission's status at the last `flask prolific sync` (AWAITING REVIEW, "
                               "APPROVED, RETURNED, …; empty if none was read)", "text"),
     Column("study_version", "version of the study file the session ran under", "integer"),
@@ -108,7 +111,8 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
         yield {"participant_id": s.id, "platform": s.platform, "prolific_pid": s.prolific_pid,
                "prolific_study_id": s.prolific_study_id, "prolific_session_id": s.prolific_session_id,
-               "status": s.status, "outcome": s.outcome, "prolific_status": prolific_status.get(s.id),
+               "status": s.status, "outcome": s.outcome, "exclusion_reason": s.exclusion_reason,
+               "excluded_at": _iso(s.excluded_at), "prolific_status": prolific_status.get(s.id),
                "study_version": s.study_version, "condition": s.condition,
                "started_at": _iso(s.started_at),
                "completed_at": _iso(s.completed_at), "duration_s": duration, "n_trials": counts.get(s.id, 0),

@@ -67,6 +67,11 @@ class ParticipantSession(db.Model):
     condition: Mapped[Optional[str]] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="started")
     outcome: Mapped[Optional[str]] = mapped_column(String(32))  # one of OUTCOMES once the session has ended
+    # Set by a researcher's exclusion (server/exclusion.py); the status it had, so reinstating restores it. Who did
+    # it is in the audit log (study_events).
+    exclusion_reason: Mapped[Optional[str]] = mapped_column(Text)
+    excluded_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    status_before_exclusion: Mapped[Optional[str]] = mapped_column(String(16))
     started_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     completed_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)

@@ -9,7 +9,7 @@ import click
 from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
                    stream_with_context, url_for)
 
-from . import auth, dashboard
+from . import auth, dashboard, exclusion
 from .db import db
 from .export import export_files, snapshot_csv, trial_columns, trial_rows
 from .links import study_links
@@ -138,6 +138,27 @@ def participant(slug, participant_id):
     return render_template("researcher/participant.html", title=f"{study.slug}: participant {person.id}",
                            study=study, person=person, columns=columns,
                            rows=list(trial_rows(study, session_id=person.id)), fast_ms=dashboard.fast_ms())
+
+
+@bp.post("/studies/<slug>/participants/<int:participant_id>/<any(exclude, reinstate):action>")
+@auth.login_required
+def exclusion_change(slug, participant_id, action):
+    """The participant page's Exclude / Reinstate buttons: a reason is required; the audit log names this
+    researcher."""
+    study = auth.study_or_404(slug)
+    person = db.session.get(ParticipantSession, participant_id)
+    if person is None or person.study_id != study.id:
+        abort(404)
+    change = exclusion.exclude if action == "exclude" else exclusion.reinstate
+    try:
+        change(study, person, request.form.get("reason"), g.researcher.id, via="web")
+    except exclusion.ExclusionError as exc:
+        db.session.rollback()
+        flash(f"Nothing changed: {exc}.")
+        return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
+    db.session.commit()
+    flash(f"Participant {person.id} {'excluded' if action == 'exclude' else 'reinstated'}.")
+    return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
 
 
 @bp.get("/studies/<slug>/results")

@@ -469,9 +469,12 @@ class HiveAnalyzer:
 
     def compute(self, study, data, options):
         from analysis.hive import hive_report
+
+        from ..analyze import exclusions
         params = study.config["task"]
         return hive_report(data["participants"], data["trials"], study.task_type, params["method"],
-                           params.get("dataset"), meta={"slug": study.slug, "title": study.title})
+                           params.get("dataset"), meta={"slug": study.slug, "title": study.title,
+                                                        **exclusions(data["participants"])})
 
     def text(self, report) -> str:
         from analysis.hive import format_hive_text

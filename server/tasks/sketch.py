@@ -276,13 +276,15 @@ class SketchAnalyzer:
 
     def compute(self, study, data, options):
         from analysis.sketch import sketch_report
+
+        from ..analyze import exclusions
         s, t = data["sessions"], data["trials"]
         trials = t[t["participant_id"].isin(s.loc[s["status"] == "completed", "participant_id"])]
         trials = trials.astype({"abstraction_level": float, "catch": bool})
         return sketch_report(trials, model_responses(data["predictions"]), data["similarity"],
                              n_boot=min(options.n_boot, self.max_n_boot), seed=options.seed,
                              meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
-                                   "recruited": len(s)})
+                                   "recruited": len(s), **exclusions(s)})
 
     def text(self, report) -> str:
         from analysis.sketch import sketch_text
