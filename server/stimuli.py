@@ -36,8 +36,9 @@ def stimuli_cli():
     pass
 
 
-@stimuli_cli.command("export", help="Write a study's test stimuli as model inputs plus manifest.csv; with --training, a "
-                                    "training set for models drawn by the same generator instead (docs/models.md).")
+@stimuli_cli.command("export", help="Write a study's test stimuli as model inputs plus manifest.csv; with "
+                                    "--training, a training set for models drawn by the same generator instead "
+                                    "(docs/models.md).")
 @click.argument("slug")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--include-practice", is_flag=True, help="also write the practice stimuli")
