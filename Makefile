@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 5000
 JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-instructions plugin-survey-html-form
 
-.PHONY: run test setup bench bench-dashboard bench-load validate clean
+.PHONY: run test setup bench bench-dashboard bench-load bench-models validate clean
 
 setup: $(VENV)/.installed static/vendor/.installed
 
@@ -59,6 +59,12 @@ bench-load: $(VENV)/.installed
 # designs (500 replications; VALIDATE_REPS to change). A table, not a test: about 10 minutes on 2 cores.
 validate: $(VENV)/.installed
 	$(BIN)/python -m bench.validate
+
+# CNNs trained on study3's own stimuli per architecture and sampling regime, scored on the test people took: MAE, MLAE,
+# seconds per epoch (bench/models.py has the knobs: BENCH_MODELS, BENCH_DEVICE, BENCH_THREADS). About 10 minutes on
+# an idle 2-core machine; SQLite in a scratch folder, no PostgreSQL.
+bench-models: $(VENV)/.installed
+	$(BIN)/python -m bench.models
 
 clean:
 	rm -rf $(VENV) node_modules static/vendor

@@ -45,13 +45,14 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from .train import Options, RunError, train  # torch is imported only once the arguments are good
+    from .train import Options, RunError, train
     try:
         if args.command == "train":
             manifest = train(Options(data=args.data, arch=args.arch, epochs=args.epochs, seed=args.seed,
                                      device=args.device, out=args.out, batch_size=args.batch_size, lr=args.lr,
-                                     optimizer=args.optimizer, schedule=args.schedule, patience=args.patience, threads=args.threads,
-                                     weights=args.weights, observer=args.observer, resume=args.resume))
+                                     optimizer=args.optimizer, schedule=args.schedule, patience=args.patience,
+                                     threads=args.threads, weights=args.weights, observer=args.observer,
+                                     resume=args.resume))
             last = manifest["history"][-1] if manifest["history"] else {}
             print(f"trained {manifest['arch']} ({manifest['condition'] or 'no sampling record'}, seed "
                   f"{manifest['seed']}) on {manifest['device']}: {manifest['epochs_run']} epochs in "

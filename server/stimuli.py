@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 from tqdm import tqdm
 
 from .db import db
@@ -36,8 +37,9 @@ def stimuli_cli():
     pass
 
 
-@stimuli_cli.command("export", help="Write a study's test stimuli as model inputs plus manifest.csv; with --training, a "
-                                    "training set for models drawn by the same generator instead (docs/models.md).")
+@stimuli_cli.command("export", help="Write a study's test stimuli as model inputs plus manifest.csv; with "
+                                    "--training, a training set for models drawn by the same generator instead "
+                                    "(docs/models.md).")
 @click.argument("slug")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--include-practice", is_flag=True, help="also write the practice stimuli")
@@ -64,8 +66,10 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
             "n": n_training, "regime": regime, "bins": n_bins, "seed": seed, "chart_types": chart_types,
             "validation": n_training // 3 if n_validation is None else n_validation})
         return
+    seed_given = click.get_current_context().get_parameter_source("seed") is ParameterSource.COMMANDLINE
     given = [flag for flag, value in (("--regime", regime), ("--bins", n_bins), ("--validation", n_validation),
-                                      ("--chart-type", chart_types)) if value not in (None, ())]
+                                      ("--chart-type", chart_types), ("--seed", seed if seed_given else None))
+             if value not in (None, ())]
     if given:
         raise click.UsageError(f"{', '.join(given)}: only with --training N")
     if not include_practice:

@@ -9,17 +9,16 @@ import sys
 
 import pyarrow.parquet as pq
 import pytest
+import torch
 
-torch = pytest.importorskip("torch")
-
-from modelruns.__main__ import main  # noqa: E402
-from modelruns.architectures import ARCHITECTURES, VGG19, build  # noqa: E402
-from modelruns.data import DataError, read_images  # noqa: E402
-from modelruns.predict import read_metadata  # noqa: E402
-from modelruns.train import Options, RunError, load_weights, train  # noqa: E402
-from server.predictions import OPTIONAL, REQUIRED  # noqa: E402
-from server.tasks import ratio_charts as charts  # noqa: E402
-from tests.conftest import ROOT  # noqa: E402
+from modelruns.__main__ import main
+from modelruns.architectures import ARCHITECTURES, VGG19, build
+from modelruns.data import DataError, read_images
+from modelruns.predict import read_metadata
+from modelruns.train import Options, RunError, load_weights, train
+from server.predictions import OPTIONAL, REQUIRED
+from server.tasks import ratio_charts as charts
+from tests.conftest import ROOT
 
 HEADER = ["stimulus_id", "chart_type", "short_height", "tall_height", "true_percent", "practice", "file"]
 
@@ -151,7 +150,8 @@ def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, cap
     assert df["prediction"].between(0, 1).all() and set(df["run"]) == {7} and set(df["condition"]) == {"COV-7"}
     meta = read_metadata(tmp_path / "p.parquet")
     assert meta["observer"] == "tiny" and meta["unit"] == "ratio" and meta["run_manifest"]["arch"] == "small"
-    assert main(["predict", str(tmp_path / "nothing"), "--stimuli", str(test), "--out", str(tmp_path / "q.parquet")]) == 2
+    assert main(["predict", str(tmp_path / "nothing"), "--stimuli", str(test),
+                 "--out", str(tmp_path / "q.parquet")]) == 2
     assert "not a trained run" in capsys.readouterr().err and not (tmp_path / "q.parquet").exists()
     assert main(["train", "--data", str(tmp_path / "none"), "--arch", "small", "--epochs", "1",
                  "--out", str(tmp_path / "r")]) == 2

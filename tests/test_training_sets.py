@@ -151,6 +151,7 @@ def test_adversarial_and_ood_sets_lie_farther_from_the_test_than_iid_and_cov(run
     (["--training", "0", "--regime", "IID"], "--training must be a whole number 1–"),
     (["--training", "10", "--regime", "IID", "--chart-type", "7"], "--chart-type must be among 1, 2, 3, 4, 5"),
     (["--regime", "IID"], "--regime: only with --training N"),
+    (["--seed", "4", "--bins", "3"], "--bins, --seed: only with --training N"),
     (["--training", "10", "--regime", "IID", "--include-practice"], "--include-practice is for the test export"),
 ])
 def test_bad_training_options_are_refused_and_write_nothing(runner, tmp_path, args, message):
