@@ -34,7 +34,7 @@ run: setup
 # The whole suite on SQLite, then every database test again on a real PostgreSQL server (found or started).
 test: setup
 	scripts/ensure-chromium
-	scripts/ensure-wrk
+	scripts/ensure-tool wrk wrk
 	@echo "== studyhive tests on SQLite =="
 	STUDYHIVE_TEST_DB=sqlite $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@echo "== studyhive database tests on PostgreSQL =="

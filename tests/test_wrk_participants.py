@@ -1,7 +1,7 @@
 """Smoke test of `make bench-load`'s participant for wrk (bench/load/wrk/): a few participants, a few seconds, against
 the real server on the test database. The benchmark's figures rest on this script walking a participant through
 the study as the page does and on its log of what the server acknowledged, so both are checked against the
-database here. (scripts/ensure-wrk installs Debian's wrk; `make test` runs it.)"""
+database here. (`make test` installs Debian's wrk: scripts/ensure-tool.)"""
 from __future__ import annotations
 
 from bench.load.setup import Server, verify

@@ -26,10 +26,15 @@ LUA_DIR = Path(__file__).resolve().parent / "wrk"
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def load_average() -> str:
+    """/proc/loadavg's 1-minute figure: other work on the machine depresses every figure of a run."""
+    return Path("/proc/loadavg").read_text().split()[0]
+
+
 def wrk_binary() -> str:
     path = shutil.which("wrk")
     if not path:
-        raise RuntimeError("wrk is missing: scripts/ensure-wrk installs Debian's (make bench-load and make test run it)")
+        raise RuntimeError("wrk is missing: scripts/ensure-tool wrk wrk installs Debian's (make test and make bench-load run it)")
     return path
 
 

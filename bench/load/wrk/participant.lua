@@ -67,8 +67,8 @@ function M.flush()
 end
 M.emit = emit
 
-local function header(headers, name)
-  return headers[name] or headers[name:lower()] or "-"
+local function header(headers, name) -- one word: nginx names every upstream it tried ("a, b")
+  return ((headers[name] or headers[name:lower()] or "-"):gsub("%s+", ""))
 end
 M.header = header
 
