@@ -34,6 +34,7 @@ run: setup
 # The whole suite on SQLite, then every database test again on a real PostgreSQL server (found or started).
 test: setup
 	scripts/ensure-chromium
+	scripts/ensure-tool wrk wrk
 	@echo "== studyhive tests on SQLite =="
 	STUDYHIVE_TEST_DB=sqlite $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@echo "== studyhive database tests on PostgreSQL =="
@@ -48,11 +49,15 @@ bench: $(VENV)/.installed
 bench-dashboard: $(VENV)/.installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python scripts/dashboard_timings.py
 
-# Participants under load against gunicorn (gunicorn.conf.py) + PostgreSQL (own database studyhive_load) at 50, 200
-# and 1,000 at once, then faults (worker SIGKILL, PostgreSQL restart on a throwaway cluster, a minute offline in
-# Chromium) and pgbench's ceiling; one table (bench/load/__main__.py has the knobs). About 6 minutes; run as root.
+# Participants under load, driven by wrk (bench/load/wrk/), against gunicorn (gunicorn.conf.py) and granian side by side
+# + PostgreSQL (own database studyhive_load): capacity at 200 and 1,000 connections, the Prolific launch (1,000
+# arrivals in 60 s), psiTurk 3.3.1 (its own venv, from PyPI), two app servers behind nginx, the save path's profile
+# (py-spy), then faults (worker SIGKILL, PostgreSQL restart on a throwaway cluster, a minute offline in Chromium) and
+# pgbench's ceiling; one table (bench/load/__main__.py has the knobs). About 20 minutes; run as root.
 bench-load: $(VENV)/.installed
 	scripts/ensure-chromium
+	scripts/ensure-tool wrk wrk
+	scripts/ensure-tool nginx nginx-light
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.load
 
 # Bias and 95 % coverage of every estimator and interval the reports print, on simulated cohorts at the published

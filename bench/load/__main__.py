@@ -1,16 +1,23 @@
-"""`make bench-load` (python -m bench.load): simulated participants against the production setup, then faults.
+"""`make bench-load` (python -m bench.load): participants driven by wrk against the production setup, psiTurk side by
+side, two app servers behind nginx, then faults. One table per run, also saved in bench-results/.
 
-    LOAD_LEVELS=50,200,1000 LOAD_SECONDS=20 make bench-load     # the defaults: capacity, saves as fast as answered
-    LOAD_PACED=200@500,200@1000                                 # N participants offering R saves/s together
-    LOAD_FAULTS=kill,pgrestart,offline                          # the fault scenarios run after the levels
-    LOAD_CLIENT_PROCS=1                                         # client processes (share the same cores)
-    LOAD_FLOOR=200                                              # connections for the empty-app floor; 0: skip it
+    LOAD_SERVERS=gunicorn,granian     # app servers measured side by side (gunicorn.conf.py; granian WSGI)
+    LOAD_LEVELS=200,1000              # capacity: connections, each save sent when the last is answered
+    LOAD_SECONDS=20                   # measured window of a capacity run, from the first acknowledged save
+    LOAD_LAUNCH=1000@60/3             # the Prolific launch: participants @ arrival seconds / seconds between saves
+    LOAD_PSITURK=200                  # psiTurk 3.3.1 at this many connections (0: skip)
+    LOAD_TWO=1                        # two app servers behind nginx: study edited, then one server killed
+    LOAD_PROFILE=1                    # py-spy on the workers during a capacity-200 run: where a save's CPU goes
+    LOAD_FLOOR=200                    # connections for the empty-app floor (0: skip)
+    LOAD_FAULTS=kill,pgrestart,offline  # Python client (bench/load/client.py): worker SIGKILL, PostgreSQL restart,
+                                        # a minute offline in Chromium; then pgbench's ceiling
+    LOAD_QUIET=1.0 LOAD_QUIET_WAIT=1800 # wait (at most that many seconds in all) for the 1-minute load to drop
+                                        # below 1.0 before each scenario; unset: no waiting
 
-gunicorn runs with gunicorn.conf.py as documented (access log off, STUDYHIVE_ACCESS_LOG=0) on 127.0.0.1 against
-PostgreSQL in its own database `studyhive_load` (dropped and migrated afresh; the server of TEST_DATABASE_URL, or
-BENCH_LOAD_DATABASE_URL). After every scenario the database is checked: every acknowledged trial stored exactly
-once, every participant completed. pgbench runs the save's SQL with as many clients as the app's pool: the database's
-ceiling; an empty Flask app under the same gunicorn settings gives the HTTP stack's (bench/load/floor.py).
+gunicorn runs with gunicorn.conf.py (access log off, STUDYHIVE_ACCESS_LOG=0) on 127.0.0.1 against PostgreSQL in
+its own database `studyhive_load` (dropped and migrated afresh; the server of TEST_DATABASE_URL, or
+BENCH_LOAD_DATABASE_URL). wrk, the app servers and PostgreSQL share the machine's cores; each row says how much of
+them the client took and what the 1-minute load average was when it started.
 """
 from __future__ import annotations
 
@@ -23,24 +30,43 @@ import time
 
 from server.config import PROJECT_ROOT
 
-from . import client, faults
+from . import client, faults, scenarios
+from .profile import profile_table
 from .floor import http_floor
 from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_trials
 from .table import Row, print_table
+from .wrk import load_average
 
-LEVELS = [int(n) for n in os.environ.get("LOAD_LEVELS", "50,200,1000").split(",") if n]
-PACED = [tuple(int(x) for x in p.split("@")) for p in os.environ.get("LOAD_PACED", "200@500,200@1000").split(",") if p]
+SERVERS = [s for s in os.environ.get("LOAD_SERVERS", "gunicorn,granian").split(",") if s]
+LEVELS = [int(n) for n in os.environ.get("LOAD_LEVELS", "200,1000").split(",") if n]
 SECONDS = float(os.environ.get("LOAD_SECONDS", 20))
+LAUNCH = os.environ.get("LOAD_LAUNCH", "1000@60/3")
+PSITURK = int(os.environ.get("LOAD_PSITURK", 200))
+TWO = os.environ.get("LOAD_TWO", "1") == "1"
+PROFILE = os.environ.get("LOAD_PROFILE", "1") == "1"
 PROCS = int(os.environ.get("LOAD_CLIENT_PROCS", 1))
 FLOOR = int(os.environ.get("LOAD_FLOOR", 200))
 FAULTS = [f for f in os.environ.get("LOAD_FAULTS", "kill,pgrestart,offline").split(",") if f]
+QUIET = float(os.environ["LOAD_QUIET"]) if os.environ.get("LOAD_QUIET") else None
+QUIET_BUDGET = [float(os.environ.get("LOAD_QUIET_WAIT", 1800))]
+
+
+def wait_for_quiet():
+    """Other work on the machine depresses every figure: wait for it to calm down, within the budget."""
+    if QUIET is None:
+        return
+    while float(load_average()) > QUIET and QUIET_BUDGET[0] > 0:
+        print(f"  load average {load_average()} > {QUIET}: waiting", flush=True)
+        time.sleep(30)
+        QUIET_BUDGET[0] -= 30
 
 
 def run_crowd(server: Server, concurrency: int, seconds: float, name: str, during=None, rate: float = 0) -> Row:
-    """`concurrency` participants for `seconds` over PROCS client processes; `during(server)` runs mid-run.
-    `rate`: the saves per second they offer together (paced, bench/load/client.py); 0: as fast as answered."""
+    """The Python client (bench/load/client.py) for the fault scenarios: `concurrency` participants for `seconds`
+    over PROCS client processes; `during(server)` runs once every participant has saved about 10 trials."""
     pacing = concurrency / rate if rate else 0.0
     pid_prefix = re.sub(r"[^A-Za-z0-9]+", "", name)  # PROLIFIC_PIDs are plain ids
+    load = load_average()
     server.reset()
     procs = min(PROCS, concurrency)
     shares = [concurrency // procs + (i < concurrency % procs) for i in range(procs)]
@@ -48,7 +74,7 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         pending = pool.map_async(client.crowd_in_process,
                                  [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing) for i, n in enumerate(shares)])
-        if during:  # mid-run: once every participant has saved about 10 trials
+        if during:
             wait_for_trials(server.url, concurrency * 10, deadline=start + seconds + 120)
             during(server)
         tallies = pending.get()
@@ -61,40 +87,58 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
         tally.window = max(filter(None, [tally.window, t.window]), default=None)
         tally.started += t.started
         tally.completed += t.completed
-    return Row.from_tally(name, concurrency, seconds, start, elapsed, tally, verify(server.url, tally))
+    row = Row.from_tally(name, concurrency, seconds, start, elapsed, tally, verify(server.url, tally),
+                         note="Python client")
+    row.load = load
+    return row
 
 
 def main() -> int:
     url = fresh_database()
-    print(f"load database: {url}; {os.cpu_count()} CPUs shared by gunicorn, PostgreSQL and {PROCS} client process(es)",
-          flush=True)
-    rows = []
-    with Server(url) as server:
-        print(server.describe(), flush=True)
-        for participants, rate in PACED:
-            rows.append(run_crowd(server, participants, SECONDS, f"paced {rate:,}/s", rate=rate))
-            print_table(rows[-1:])
-        for level in LEVELS:
-            rows.append(run_crowd(server, level, SECONDS, f"capacity-{level}"))
-            print_table(rows[-1:])
-        if "kill" in FAULTS:
-            rows.append(run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))
-            print_table(rows[-1:])
-        if "offline" in FAULTS:
-            rows.append(faults.offline_browser(server))
-            print_table(rows[-1:])
-        rows.append(pgbench_ceiling(server))
-    if FLOOR:
-        rows.append(http_floor(FLOOR, SECONDS))
+    print(f"load database: {url}; {os.cpu_count()} CPUs shared by the app server(s), PostgreSQL and wrk", flush=True)
+    rows, profiles = [], []
+
+    def add(make):
+        wait_for_quiet()
+        rows.append(make())
         print_table(rows[-1:])
+    for kind in SERVERS:
+        for level in LEVELS:
+            add(lambda: scenarios.capacity(url, kind, level, SECONDS))
+    if PSITURK:
+        add(lambda: scenarios.psiturk_capacity(PSITURK, SECONDS))
+    if LAUNCH and LAUNCH != "0":
+        participants, arrival, pacing = (float(x) for x in re.split(r"[@/]", LAUNCH))
+        for kind in SERVERS:
+            add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing))
+    if TWO:
+        add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS))
+        add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS, kill=True))
+    if PROFILE:
+        for kind in SERVERS:
+            wait_for_quiet()
+            profiled, layers, views = scenarios.save_profile(url, kind)
+            rows.append(profiled)
+            profiles.append((kind, profiled, layers, views))
+    if FLOOR:
+        for kind in SERVERS:
+            add(lambda: http_floor(FLOOR, SECONDS, kind))
+    with Server(url) as server:
+        if "kill" in FAULTS:
+            add(lambda: run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))
+        if "offline" in FAULTS:
+            add(lambda: faults.offline_browser(server))
+        rows.append(pgbench_ceiling(server))
     if "pgrestart" in FAULTS:
-        rows.append(faults.postgres_restart(run_crowd))
+        add(lambda: faults.postgres_restart(run_crowd))
     out = io.StringIO()
     print_table(rows, out)
+    for kind, profiled, layers, views in profiles:
+        profile_table(kind, profiled, layers, views, out)
     print("\n" + out.getvalue(), end="")
     saved = PROJECT_ROOT / "bench-results" / f"bench-load-{time.strftime('%Y%m%d-%H%M%S')}.md"
     saved.parent.mkdir(exist_ok=True)
-    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s per level, {PROCS} client process(es)\n\n"
+    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
                      + out.getvalue())
     print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
     return 0 if all(r.ok for r in rows) else 1

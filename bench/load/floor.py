@@ -1,26 +1,25 @@
-"""The other ceiling: what gunicorn and Flask cost before any studyhive code runs.
+"""The other ceiling: what the HTTP server and Flask cost before any studyhive code runs.
 
-An empty Flask app (one JSON view, no database, no hooks) served by gunicorn.conf.py's workers and threads and
-driven by the same client over keep-alive connections; each request is a trial save's body. Its requests per second
-are the most the participant API could answer on this machine if studyhive's own code cost nothing; with a
-participant's 37 requests for 30 saves (bench/load/client.py) that caps the saves per second.
+An empty Flask app (one JSON view, no database, no hooks) served with the production settings (gunicorn.conf.py, or
+granian to compare) and driven by wrk over keep-alive connections, each request a trial save's body
+(bench/load/wrk/floor.lua). Its requests per second are the most the participant API could answer on this machine
+if studyhive's own code cost nothing; with a participant's 37 requests for 30 saves that caps the saves per second.
 """
 from __future__ import annotations
 
-import asyncio
+import os
+import re
+import resource
+import subprocess
 import time
 
-import aiohttp
-import numpy as np
-import uvloop
 from flask import Flask, request
 
 from .setup import Server
 from .table import Row
+from .wrk import LUA_DIR, CpuMeter, load_average, wrk_binary
 
 REQUESTS_PER_SAVE = 37 / 30  # entry, page, state, screen, 2 surveys, 30 saves, completion
-TRIAL = {"trial_id": "0b6f8a64-4a1e-4c46-9a8e-2f7a1c3d5e60", "trial_index": 7, "stimulus_id": "s-0007",
-         "response": {"percent": 42.5}, "rt_ms": 3456, "client_time": "2026-11-22T17:00:00.000Z"}
 
 app = Flask(__name__)
 
@@ -31,36 +30,36 @@ def save():
     return {"stored": True, "trial_index": body["trial_index"]}, 201
 
 
-async def _hammer(base: str, connections: int, seconds: float) -> tuple[list[float], int]:
-    latencies, errors = [], 0
-    stop = time.monotonic() + seconds
-
-    async def one(http):
-        nonlocal errors
-        while time.monotonic() < stop:
-            start = time.perf_counter()
-            try:
-                async with http.post(base + "/trials", json=TRIAL) as response:
-                    await response.read()
-                    errors += response.status != 201
-            except aiohttp.ClientError:
-                errors += 1
-                continue
-            latencies.append(time.perf_counter() - start)
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar()) as http:
-        await asyncio.gather(*(one(http) for _ in range(connections)))
-    return latencies, errors
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def http_floor(connections: int, seconds: float) -> Row:
-    """`connections` clients posting trial bodies to the empty app as fast as it answers, for `seconds`."""
-    with Server(None, app="bench.load.floor:app") as server:
-        uvloop.run(_hammer(server.base, connections, 2))  # warm-up: connections open, workers running
-        latencies, errors = uvloop.run(_hammer(server.base, connections, seconds))
-    p50, p95, p99 = np.percentile(latencies, [50, 95, 99]) * 1000
-    rate = len(latencies) / seconds
-    return Row("gunicorn + empty Flask view (floor)", f"{connections} connections", len(latencies), seconds, p50, p95,
-               p99, errors=errors,
-               note=f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s "
-                    "if studyhive's own code cost nothing")
+def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
+    """`connections` wrk connections posting trial bodies to the empty app as fast as it answers, for `seconds`."""
+    load = load_average()
+    with Server(None, app="bench.load.floor:app", kind=kind) as server:
+        command = [wrk_binary(), "-t", "2", "-c", str(connections), "--latency", "--timeout", "30s", "-s",
+                   str(LUA_DIR / "floor.lua"), server.base]
+        subprocess.run(command[:5] + ["-d", "2s"] + command[5:], capture_output=True)  # warm-up
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        client_before = before.ru_utime + before.ru_stime
+        process = subprocess.Popen(command[:5] + ["-d", f"{seconds:.0f}s"] + command[5:], stdout=subprocess.PIPE,
+                                   text=True)
+        meter = CpuMeter({"app": server.tree})
+        meter.sample()
+        while process.poll() is None:
+            time.sleep(0.5)
+            meter.sample()
+        out = process.stdout.read()
+    client = resource.getrusage(resource.RUSAGE_CHILDREN)  # wrk, reaped: its CPU is in the children's total
+    used = {**meter.used(), "client": client.ru_utime + client.ru_stime - client_before}
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))
+    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    errors += int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0
+    return Row("empty Flask view (floor)", f"{connections} connections", round(rate * seconds), seconds, p50, None,
+               p99, errors=errors, server=kind, client_cpu=used["client"] / (seconds * (os.cpu_count() or 1)),
+               load=load, note=f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s "
+                               f"if studyhive's own code cost nothing; app server {used['app'] / seconds:.2f} cores")

@@ -22,10 +22,14 @@ from server.studies import sync_studies
 
 from ..common import DEFAULT_SERVER, ensure_database
 from .table import Row
+from .wrk import descendants
 
 DATABASE = "studyhive_load"
 WORKERS = int(os.environ.get("GUNICORN_WORKERS", (os.cpu_count() or 1) + 1))
 THREADS = int(os.environ.get("GUNICORN_THREADS", 4))
+# granian, measured against gunicorn in the same table: workers and blocking threads per worker (its WSGI threads)
+GRANIAN_WORKERS = int(os.environ.get("GRANIAN_WORKERS", os.cpu_count() or 1))
+GRANIAN_THREADS = int(os.environ.get("GRANIAN_BLOCKING_THREADS", 4))
 SECONDS_FAULT = float(os.environ.get("LOAD_FAULT_SECONDS", 20))
 
 
@@ -60,23 +64,38 @@ def free_port() -> int:
 
 
 class Server:
-    """gunicorn (gunicorn.conf.py) on a free loopback port, as `with Server(url) as server:`; `app` is the WSGI
-    app gunicorn loads (the floor scenario loads an empty one, with no database)."""
+    """The app server on a free loopback port, as `with Server(url) as server:`: gunicorn with gunicorn.conf.py
+    (the production setup), or granian (`kind="granian"`, WSGI) to compare. `app` is the WSGI app it loads,
+    gunicorn's spelling (the floor scenario loads an empty one, with no database)."""
 
-    def __init__(self, url: str | None, app: str = "server:create_app()"):
-        self.url, self.app, self.port = url, app, free_port()
+    def __init__(self, url: str | None, app: str = "server:create_app()", kind: str = "gunicorn",
+                 workers: int | None = None):
+        self.url, self.app, self.kind, self.port, self.worker_count = url, app, kind, free_port(), workers
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.NamedTemporaryFile(prefix="studyhive-gunicorn-", suffix=".log", delete=False)
+        self.log = tempfile.NamedTemporaryFile(prefix=f"studyhive-{kind}-", suffix=".log", delete=False)
         self.process = None
 
+    def command(self) -> tuple[list[str], dict[str, str]]:
+        if self.kind == "gunicorn":
+            return ([str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", self.app],
+                    {"GUNICORN_BIND": f"127.0.0.1:{self.port}"})
+        factory = self.app.endswith("()")
+        return ([str(PROJECT_ROOT / ".venv/bin/granian"), "--interface", "wsgi", "--host", "127.0.0.1", "--port",
+                 str(self.port), "--workers", str(self.worker_count or GRANIAN_WORKERS), "--blocking-threads", str(GRANIAN_THREADS),
+                 "--backlog", "2048", "--log-level", "warning", *(["--factory"] if factory else []),
+                 self.app.removesuffix("()")],
+                {"GUNICORN_THREADS": str(GRANIAN_THREADS)})  # server/config.py sizes the pools by it
+
     def __enter__(self):
+        command, extra = self.command()
         env = {"GUNICORN_WORKERS": str(WORKERS), "GUNICORN_THREADS": str(THREADS), **os.environ,
-               "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", "GUNICORN_BIND": f"127.0.0.1:{self.port}"}
+               "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", **extra}
+        if self.worker_count:  # two servers sharing this machine's cores get fewer workers each
+            env["GUNICORN_WORKERS"] = env["GRANIAN_WORKERS"] = str(self.workers)
         if self.url:
             env["DATABASE_URL"] = self.url
-        self.process = subprocess.Popen(
-            [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", self.app],
-            cwd=PROJECT_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while True:  # ready once a worker answers (the API: 404 JSON for a made-up token)
             try:
@@ -85,15 +104,32 @@ class Server:
                 break
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"gunicorn did not start; see {self.log.name}")
+                    raise RuntimeError(f"{self.kind} did not start; see {self.log.name}")
                 time.sleep(0.2)
         return self
 
     def __exit__(self, *exc):
-        self.process.send_signal(signal.SIGTERM)
-        self.process.wait(timeout=60)
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=60)
+
+    def kill(self):
+        """SIGKILL the whole server, master and workers: a machine lost mid-run."""
+        for pid in self.tree():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process.wait(timeout=30)
+
+    def tree(self) -> list[int]:
+        """The server's processes: master and workers."""
+        return descendants(self.process.pid)
 
     def describe(self) -> str:
+        if self.kind == "granian":
+            return (f"granian (WSGI) {self.base}: {GRANIAN_WORKERS} workers × {GRANIAN_THREADS} blocking threads; "
+                    f"log {self.log.name}")
         return (f"gunicorn {self.base}: {WORKERS} gthread workers × {THREADS} threads, two pools of {THREADS}+2 "
                 f"per worker (gunicorn.conf.py); log {self.log.name}")
 

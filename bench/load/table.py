@@ -23,6 +23,13 @@ class Row:
     duplicated: int | None = None
     completed: str = ""
     note: str = ""
+    server: str = "gunicorn"
+    entry_p50: float | None = None  # ms, the entry link (session created, 303 to the page)
+    entry_p99: float | None = None
+    cpu_ms: float | None = None  # server CPU per acknowledged save: app server(s) + PostgreSQL backends, ms
+    pg_ms: float | None = None  # of which PostgreSQL's backends
+    client_cpu: float | None = None  # the load generator's CPU, share of the machine's cores
+    load: str = ""  # /proc/loadavg's 1-minute figure when the scenario started
 
     @property
     def rate(self) -> float:
@@ -44,8 +51,9 @@ class Row:
                    "; ".join(filter(None, [note, check["note"], *sorted(set(tally.errors))[:3]])))
 
 
-HEADER = ("scenario", "participants", "trial saves", "seconds", "saves/s", "p50 ms", "p95 ms", "p99 ms", "retries",
-          "errors", "lost", "duplicated", "completed", "note")
+HEADER = ("scenario", "server", "participants", "trial saves", "seconds", "saves/s", "p50 ms", "p95 ms", "p99 ms",
+          "entry p50 ms", "entry p99 ms", "server CPU ms/save", "of which PostgreSQL", "client CPU", "retries",
+          "errors", "lost", "duplicated", "completed", "load avg", "note")
 
 
 def _cell(value, fmt="{:,.1f}"):
@@ -53,7 +61,9 @@ def _cell(value, fmt="{:,.1f}"):
 
 
 def print_table(rows: list[Row], out=None):
-    lines = [HEADER] + [(r.scenario, str(r.participants), f"{r.saves:,}", f"{r.seconds:.0f}", f"{r.rate:,.0f}",
-                         _cell(r.p50), _cell(r.p95), _cell(r.p99), str(r.retries), str(r.errors),
-                         _cell(r.lost, "{}"), _cell(r.duplicated, "{}"), r.completed, r.note) for r in rows]
+    lines = [HEADER] + [(r.scenario, r.server, str(r.participants), f"{r.saves:,}", f"{r.seconds:.0f}",
+                         f"{r.rate:,.0f}", _cell(r.p50), _cell(r.p95), _cell(r.p99), _cell(r.entry_p50),
+                         _cell(r.entry_p99), _cell(r.cpu_ms, "{:.2f}"), _cell(r.pg_ms, "{:.2f}"),
+                         _cell(r.client_cpu, "{:.0%}"), str(r.retries), str(r.errors), _cell(r.lost, "{}"),
+                         _cell(r.duplicated, "{}"), r.completed, r.load, r.note) for r in rows]
     print(markdown_table(lines), file=out, flush=True)
