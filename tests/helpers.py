@@ -1,6 +1,7 @@
 """Small helpers shared by the tests: entering a study and answering its trials through the JSON API."""
 from __future__ import annotations
 
+import random
 import uuid
 
 PROLIFIC = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": "study-abc", "SESSION_ID": "sess-xyz"}
@@ -39,3 +40,25 @@ def answer_all(client, token, percent_for=lambda item: 50.0):
         response = client.post(f"/api/sessions/{token}/trials", json=trial_body(item, percent_for(item)))
         assert response.status_code == 201, response.get_json()
     return state
+
+
+# The seed paper's people (Jiang et al., Study III) err by MAE 0.056 in ratio units. A simulated participant who
+# answers the true percent plus Gaussian noise with these SDs (points; growing with the chart type, Cleveland &
+# McGill's order; mean 7.0) errs by about 0.8 × 7.0 = 5.6 points on average.
+PAPER_SIGMA = {1: 5.5, 2: 6.5, 3: 6.5, 4: 8.0, 5: 8.5}
+
+
+def take_study3_like_people(client, rng: random.Random, slug: str = "study3") -> str:
+    """One simulated participant with the paper's human error takes a ratio-estimation study through the JSON API,
+    practice included, and completes it; returns the session token."""
+    token = enter(client, slug)
+
+    def answer(item):
+        kind, short, tall, _ = item["stimulus_id"].split("-")
+        true = 100 * int(short[1:]) / int(tall[1:])
+        return min(100.0, max(0.0, true + rng.gauss(0, PAPER_SIGMA[int(kind[1:])])))
+
+    answer_all(client, token, answer)
+    response = client.post(f"/api/sessions/{token}/complete")
+    assert response.status_code == 200, response.get_json()
+    return token

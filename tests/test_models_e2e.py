@@ -3,9 +3,9 @@
 exported test (`python -m modelruns predict`), imported (`flask import-predictions`) and analysed beside a cohort
 of people who took the study through the participant API (`flask analyze`).
 
-The cohort is simulated with the seed paper's human error: each answer is the true percent plus Gaussian noise whose
-SD grows with the chart type (Cleveland–McGill's order), 7 points on average, so the expected mean absolute error is
-0.8 × 7 = 5.6 points: the paper's human MAE of 0.056 (reference/published_results.csv).
+The cohort is simulated with the seed paper's human error (tests/helpers.py, PAPER_SIGMA): each answer is the true
+percent plus Gaussian noise whose SD grows with the chart type, so its expected mean absolute error is the paper's
+human MAE of 0.056 (reference/published_results.csv).
 
 CI cost: about a minute on two idle cores (four when other work shares them), nearly all of it training (6,000
 images, 4 epochs). It runs in the SQLite pass only: the PostgreSQL pass would train the same model again, and
@@ -14,37 +14,25 @@ from __future__ import annotations
 
 import csv
 import json
+import random
 
 import numpy as np
 import pytest
 
 from modelruns.__main__ import main as modelruns
 from tests.conftest import BACKEND
-from tests.helpers import answer_surveys, enter, trial_body
+from tests.helpers import take_study3_like_people
 
 pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="trains a CNN: once per `make test`, in the SQLite pass")
 
 N_TRAINING, N_VALIDATION, EPOCHS = 6000, 600, 4
 PEOPLE = 12
-SIGMA = {1: 5.5, 2: 6.5, 3: 6.5, 4: 8.0, 5: 8.5}  # points; mean 7.0, so E|error| ≈ 5.6 points (0.056)
-
-
-def take_study(client, rng):
-    token = enter(client)
-    answer_surveys(client, token)
-    for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
-        kind, short, tall, _ = item["stimulus_id"].split("-")
-        true = 100 * int(short[1:]) / int(tall[1:])
-        answer = float(np.clip(true + rng.normal(0, SIGMA[int(kind[1:])]), 0, 100))
-        response = client.post(f"/api/sessions/{token}/trials", json=trial_body(item, answer))
-        assert response.status_code == 201, response.get_json()
-    assert client.post(f"/api/sessions/{token}/complete").status_code == 200
 
 
 def test_a_cnn_trained_on_studyhive_stimuli_takes_the_test_beside_people(app, client, runner, tmp_path):
-    rng = np.random.default_rng(17)
+    rng = random.Random(17)
     for _ in range(PEOPLE):
-        take_study(client, rng)
+        take_study3_like_people(client, rng)
 
     test, data_dir, run, preds = tmp_path / "test", tmp_path / "iid", tmp_path / "run", tmp_path / "preds.parquet"
     assert runner.invoke(args=["stimuli", "export", "study3", "--out", str(test)]).exit_code == 0
