@@ -31,10 +31,13 @@ run: setup
 	@FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
 	@FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
 
-# The whole suite on SQLite, then every database test again on a real PostgreSQL server (found or started).
+# The import contracts, the whole suite on SQLite, then every database test again on a real PostgreSQL server (found
+# or started).
 test: setup
 	scripts/ensure-chromium
 	scripts/ensure-tool wrk wrk
+	@echo "== import contracts (.importlinter) =="
+	$(BIN)/lint-imports
 	@echo "== studyhive tests on SQLite =="
 	STUDYHIVE_TEST_DB=sqlite $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@echo "== studyhive database tests on PostgreSQL =="
@@ -49,7 +52,8 @@ bench: $(VENV)/.installed
 bench-dashboard: $(VENV)/.installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python scripts/dashboard_timings.py
 
-# Participants under load, driven by wrk (bench/load/wrk/), against gunicorn (gunicorn.conf.py) and granian side by side
+# Participants under load, driven by wrk (bench/load/wrk/), against granian (deploy/granian.sh, production) and gunicorn
+# (gunicorn.conf.py) side by side
 # + PostgreSQL (own database studyhive_load): capacity at 200 and 1,000 connections, the Prolific launch (1,000
 # arrivals in 60 s), psiTurk 3.3.1 (its own venv, from PyPI), two app servers behind nginx, the save path's profile
 # (py-spy), then faults (worker SIGKILL, PostgreSQL restart on a throwaway cluster, a minute offline in Chromium) and

@@ -3,16 +3,18 @@
 Every function takes a tidy DataFrame (one row per response) and column names, and returns a DataFrame with
 stable snake_case columns. Input problems raise ``ValueError`` naming the column. This package never
 imports Flask or the server; the server imports it.
+
+The statistics are modules of this package; the study reports built on them (ratio / Cleveland–McGill, HIVE,
+sketch recognition, Two4Two ratings, HypoML) and their one shared rendering module are in :mod:`analysis.reports`.
 """
 
 from .consistency import inter_consistency, intra_consistency
 from .distance import distance_error_correlation, training_test_distance
-from .errors import add_errors, log_error
+from .judgement_errors import add_errors, log_error
 from .inference import anova_by, observer_effect, one_sample_t, pearson, tukey, two_sample_t
 from .mlae import mae, midmean, mlae
 from .outliers import iqr_outliers, response_outliers
 from .published import published, published_mlae
-from .report import RatioReport, format_markdown, format_text, ratio_report, report_json
 
 __all__ = [
     "add_errors",
@@ -36,13 +38,15 @@ __all__ = [
     "two_sample_t",
 ]
 
-# HypoML (analysis/hypoml.py): hypothesis inference from four paired result sets.
-from .hypoml import (HypoMLResult, hypoml_accuracy, hypoml_html, hypoml_infer, hypoml_items,  # noqa: E402
-                     hypoml_json, hypoml_report, hypoml_tests, hypoml_text, hypoml_trace, write_hypoml)
-# Report builders and formatters (report.py, hypoml.py, …) are importable from here but stay out of __all__,
-# which lists the documented statistics (numpydoc with Returns sections, checked by test_analysis_docs).
-
-# Two4Two-style hypothesis ratings (analysis/ratings.py): % agreeing per statement, relevant vs irrelevant.
-from .ratings import RatingsReport, agreement, rating_distribution, ratings_report, relevance_test  # noqa: E402,F401
-from .hive import HiveReport, hive_json, hive_report  # noqa: E402  (HIVE, analysis/hive.py; not in __all__)
-from .sketch import SketchReport, accuracy_by_level, human_model_alignment, semantic_neighbour_preference, sketch_report, split_half_reliability  # noqa: E402,F401
+# Study reports and the statistics only they use are importable from here but stay out of __all__, which lists the
+# documented statistics (numpydoc with Returns sections, checked by test_analysis_docs).
+# noqa: E402,F401 on each: imported after __all__, for the package's namespace only.
+from .hypoml_inference import hypoml_accuracy, hypoml_infer, hypoml_items, hypoml_tests, hypoml_trace  # noqa
+from .ratings import agreement, rating_distribution, relevance_test  # noqa
+from .sketch_statistics import (accuracy_by_level, human_model_alignment, semantic_neighbour_preference,  # noqa
+                                split_half_reliability)
+from .reports.hive_study import HiveReport, hive_json, hive_report  # noqa
+from .reports.hypoml_study import HypoMLResult, hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml  # noqa
+from .reports.ratings_study import RatingsReport, ratings_report  # noqa
+from .reports.ratio_study import RatioReport, format_markdown, format_text, ratio_report, report_json  # noqa
+from .reports.sketch_study import SketchReport, sketch_report  # noqa

@@ -20,7 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import as_float_array, check_choice, check_ci, check_frame, check_positive_int
-from .errors import LOG_OFFSET
+from .judgement_errors import LOG_OFFSET
 
 __all__ = ["midmean", "mlae", "mae"]
 

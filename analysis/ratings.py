@@ -5,31 +5,20 @@ intervals, and whether statements naming patterns the model really uses (``relev
 others.
 
 Input is tidy: one row per rating with a participant, a statement and an integer rating 1-7. The report
-(:func:`ratings_report`) adds the statements' texts and relevance and renders text, Markdown, JSON, CSV and a
-diverging stacked-bar figure (:func:`write_ratings`); :func:`ratings_methods` writes its Methods section.
+(:func:`analysis.reports.ratings_study.ratings_report`) adds the statements' texts and relevance and renders text,
+Markdown, JSON, CSV, a diverging stacked-bar figure and its Methods section.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
-
 import numpy as np
 from scipy import stats
 import pandas as pd
-from matplotlib.figure import Figure
 
 from ._checks import check_ci, check_frame, check_positive_int
-from .exclusions import exclusion_note
 from .inference import two_sample_t
-from .methods import methods_document
-from .report import _clean
-from .tables import write_tables
 
-__all__ = ["RatingsReport", "agreement", "correct_judgements", "likert_plot", "rating_distribution", "ratings_json",
-           "ratings_markdown", "ratings_methods", "ratings_report", "ratings_text", "relevance_test", "write_ratings"]
+__all__ = ["agreement", "check_ratings", "correct_judgements", "rating_distribution", "relevance_test"]
 
 SCALE = tuple(range(1, 8))
 AGREE_FROM = 5
@@ -38,11 +27,31 @@ TEST_COLUMNS = ["n", "mean_relevant", "mean_irrelevant", "t", "dof", "p_val", "e
                 "cohen_d", "n_left_out", "note"]
 JUDGEMENT_COLUMNS = ["statement", "relevant", "correct_judgement", "n_participants", "n_ratings", "n_agree",
                      "n_neutral", "n_disagree", "n_correct", "percent_correct", "ci_low", "ci_high"]
-CSV_TABLES = ("statements", "distribution", "participants", "test")
 
 
-def _check_ratings(df: pd.DataFrame, rating: str, keys: list[str], where: str) -> pd.DataFrame:
-    """Ratings must be the integers 1-7; the message names the column and the first bad value."""
+def check_ratings(df: pd.DataFrame, rating: str, keys: list[str], where: str) -> pd.DataFrame:
+    """Check a table of ratings: the ``keys`` columns present, ``rating`` numeric and every rating an integer 1-7.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    rating : str
+        The rating column.
+    keys : list of str
+        Columns that must be present (participant, statement, …).
+    where : str
+        The caller's name, which starts the error message.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``df`` itself.
+
+    Raises
+    ------
+    ValueError
+        Naming the column and the first bad value (and how many there are).
+    """
     check_frame(df, numeric=rating, keys=keys, where=where)
     values = df[rating].to_numpy(dtype=float)
     bad = ~np.isin(values, SCALE)
@@ -76,7 +85,7 @@ def rating_distribution(df: pd.DataFrame, statement: str = "statement_id", ratin
     >>> d.loc[d["n"] > 0, ["rating", "n", "percent"]].to_numpy().tolist()
     [[1.0, 1.0, 25.0], [5.0, 1.0, 25.0], [7.0, 2.0, 50.0]]
     """
-    _check_ratings(df, rating, [statement], "rating_distribution")
+    check_ratings(df, rating, [statement], "rating_distribution")
     order = pd.unique(df[statement])
     counts = (pd.crosstab(df[statement], df[rating].astype(int))
               .reindex(index=order, columns=list(SCALE), fill_value=0))
@@ -127,7 +136,7 @@ def agreement(df: pd.DataFrame, participant: str = "participant_id", statement: 
     [['a', 4, 4.75, 50.0]]
     """
     where = "agreement"
-    _check_ratings(df, rating, [participant, statement], where)
+    check_ratings(df, rating, [participant, statement], where)
     check_positive_int(n_boot, "n_boot", where=where)
     level = check_ci(ci, where=where)
     if agree_from not in SCALE:
@@ -203,7 +212,7 @@ def correct_judgements(df: pd.DataFrame, participant: str = "participant_id", st
     [['a', 'accepted', 2, 3], ['b', 'rejected', 1, 3]]
     """
     where = "correct_judgements"
-    _check_ratings(df, rating, [participant, statement, relevant], where)
+    check_ratings(df, rating, [participant, statement, relevant], where)
     check_positive_int(n_boot, "n_boot", where=where)
     level = check_ci(ci, where=where)
     if not set(df[relevant].unique()) <= {True, False}:
@@ -265,7 +274,7 @@ def relevance_test(df: pd.DataFrame, participant: str = "participant_id", rating
         If ``relevant`` is not boolean, or fewer than two participants rated both kinds of statement.
     """
     where = "relevance_test"
-    _check_ratings(df, rating, [participant, relevant], where)
+    check_ratings(df, rating, [participant, relevant], where)
     kinds = set(df[relevant].unique())
     if not kinds <= {True, False}:
         raise ValueError(f"{where}: column '{relevant}' must be boolean (True: a pattern the model uses)")
@@ -292,319 +301,3 @@ def relevance_test(df: pd.DataFrame, participant: str = "participant_id", rating
                                                         "cohen_d")})
     row["note"] = "; ".join(notes)
     return per, pd.DataFrame([row], columns=TEST_COLUMNS)
-
-
-@dataclass
-class RatingsReport:
-    """Everything :func:`ratings_report` computed. ``tables`` (CSV and JSON): ``statements`` (per statement:
-    text, relevance, % agreeing with CI, mean and median, and Two4Two's count of correct judgements: accepted if
-    relevant, rejected if not, with CI), ``distribution`` (ratings 1-7 per statement),
-    ``participants`` (per-participant means of relevant and irrelevant statements) and ``test`` (the paired test).
-    ``meta``: counts, options and notes."""
-
-    meta: dict[str, Any]
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-
-
-def ratings_report(ratings: pd.DataFrame, statements: pd.DataFrame, participant: str = "participant_id",
-                   statement: str = "statement_id", rating: str = "rating", n_boot: int = 10_000, seed: int = 0,
-                   meta: dict[str, Any] | None = None) -> RatingsReport:
-    """The Two4Two report: :func:`agreement`, :func:`correct_judgements` and :func:`rating_distribution` per
-    statement, :func:`relevance_test`.
-
-    Parameters
-    ----------
-    ratings : pandas.DataFrame
-        One row per rating (the participants to report, e.g. those who completed).
-    statements : pandas.DataFrame
-        The study's statements: ``statement_id``, ``text``, ``relevant`` (bool), in the study file's order.
-        Ratings of a statement not listed keep an unknown relevance and stay out of the test (noted).
-    participant, statement, rating : str
-        Columns of ``ratings``.
-    n_boot, seed : int
-        Bootstrap resamples and seed of the agreement intervals.
-    meta : dict, optional
-        Study details copied into the report (slug, title, counts).
-
-    Returns
-    -------
-    RatingsReport
-    """
-    where = "ratings_report"
-    check_frame(statements, keys=["statement_id", "text", "relevant"], where=where)
-    _check_ratings(ratings, rating, [participant, statement], where)
-    notes = []
-    agree = agreement(ratings, participant, statement, rating, n_boot=n_boot, seed=seed)
-    known = statements.rename(columns={"statement_id": "statement"})[["statement", "text", "relevant"]]
-    order = [*known["statement"], *[s for s in agree["statement"] if s not in set(known["statement"])]]
-    table = known.merge(agree, on="statement", how="outer").set_index("statement").loc[order].reset_index()
-    table["n_participants"] = table["n_participants"].fillna(0).astype(int)
-    table["n_ratings"] = table["n_ratings"].fillna(0).astype(int)
-    unknown = [s for s in agree["statement"] if s not in set(known["statement"])]
-    if unknown:
-        notes.append(f"ratings of statements no longer in the study file (relevance unknown, left out of the "
-                     f"test): {', '.join(map(str, unknown))}")
-    never = [s for s in known["statement"] if s not in set(agree["statement"])]
-    if never:
-        notes.append(f"statements in the study file that nobody rated: {', '.join(map(str, never))}")
-    distribution = rating_distribution(ratings, statement, rating)
-    rated = ratings.merge(known.rename(columns={"statement": "_statement"}), left_on=statement,
-                          right_on="_statement", how="inner")
-    rated = rated.assign(relevant=rated["relevant"].astype(bool))
-    if len(rated):
-        judged = correct_judgements(rated, participant, statement, rating, "relevant", n_boot=n_boot, seed=seed)
-        judged = judged.drop(columns=["relevant", "n_participants", "n_ratings"]).rename(
-            columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"})
-        table = table.merge(judged, on="statement", how="left").astype(
-            {c: "Int64" for c in ("n_agree", "n_neutral", "n_disagree", "n_correct")})
-    else:
-        table = table.assign(**{c: np.nan for c in JUDGEMENT_COLUMNS[2:] if c not in table.columns},
-                             correct_ci_low=np.nan, correct_ci_high=np.nan).drop(columns=["ci_low", "ci_high"],
-                                                                                  errors="ignore")
-    try:
-        per, test = relevance_test(rated, participant, rating, "relevant")
-        if test["note"].iloc[0]:
-            notes.append(f"relevant-vs-irrelevant test: {test['note'].iloc[0]}")
-    except ValueError as exc:
-        reason = str(exc).split(': ', 1)[-1]
-        notes.append(f"no relevant-vs-irrelevant test: {reason}")
-        per = pd.DataFrame(columns=["participant", "mean_relevant", "mean_irrelevant", "difference"])
-        test = pd.DataFrame([{**{c: math.nan for c in TEST_COLUMNS}, "note": reason}], columns=TEST_COLUMNS)
-    info = {**(meta or {}), "n_participants": int(ratings[participant].nunique()), "n_ratings": len(ratings),
-            "agree_from": AGREE_FROM, "disagree_to": DISAGREE_TO, "n_boot": n_boot, "seed": seed, "notes": notes}
-    return RatingsReport(info, {"statements": table, "distribution": distribution, "participants": per,
-                                "test": test})
-
-
-def _fmt(x: Any, digits: int = 1) -> str:
-    return "–" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{x:.{digits}f}"
-
-
-def _judged(r) -> str:
-    """ "accepted by 10/12 (83.3 %) [58.3, 100.0]" for a statement's correct judgements, "–" without relevance."""
-    if not isinstance(r.correct_judgement, str):
-        return "–"
-    return (f"{r.correct_judgement} by {r.n_correct}/{r.n_ratings} ({_fmt(r.percent_correct)} %) "
-            f"[{_fmt(r.correct_ci_low)}, {_fmt(r.correct_ci_high)}]")
-
-
-def _test_line(t: pd.Series) -> str:
-    if not math.isfinite(t["n"]):
-        return f"not computed: {t['note']}"
-    if not math.isfinite(t["t"]):
-        return (f"relevant {_fmt(t['mean_relevant'], 2)}, irrelevant {_fmt(t['mean_irrelevant'], 2)}, n = "
-                f"{int(t['n'])}; no t-test: {t['note']}")
-    p = "p < 0.001" if t["p_val"] < 0.001 else f"p = {t['p_val']:.3f}"
-    left = f" ({t['note']})" if t["note"] else ""
-    return (f"relevant {_fmt(t['mean_relevant'], 2)}, irrelevant {_fmt(t['mean_irrelevant'], 2)}; "
-            f"difference {_fmt(t['estimate'], 2)} [{_fmt(t['ci_low'], 2)}, {_fmt(t['ci_high'], 2)}], "
-            f"t({_fmt(t['dof'], 0)}) = {_fmt(t['t'], 2)}, {p} (two-sided), d = {_fmt(t['cohen_d'], 2)}, "
-            f"n = {int(t['n'])}{left}")
-
-
-def _intro(m: dict[str, Any]) -> str:
-    return (f"participants: {m['n_participants']}, ratings: {m['n_ratings']}; agree = rating {m['agree_from']}–7, "
-            f"reject = 1–{m['disagree_to']} (4 is neither); correctly judged (Two4Two): a relevant statement "
-            f"accepted, an irrelevant one rejected; 95 % CIs: Wilson's score interval where each participant rated "
-            f"a statement once, else the percentile bootstrap over participants ({m['n_boot']} resamples, seed "
-            f"{m['seed']})")
-
-
-def ratings_text(report: RatingsReport) -> str:
-    """The report as readable text: statements with % agreeing and how many judged them correctly (Two4Two's
-    "correctly confirmed" / "correctly rejected"), the paired test, the distributions, the notes.
-
-    Parameters
-    ----------
-    report : RatingsReport
-
-    Returns
-    -------
-    str
-    """
-    m = report.meta
-    study = f" — {m['title']} ({m['slug']})" if m.get("title") and m.get("slug") else ""
-    excluded = exclusion_note(m)
-    lines = [f"Hypothesis ratings{study}", _intro(m), *([excluded] if excluded else []), "",
-             f"{'statement':<14}{'relevant':>9}{'n':>5}{'mean':>7}{'median':>8}  {'% agree [95 % CI]':<22}"
-             f"{'correctly judged [95 % CI]':<40}text"]
-    for r in report.tables["statements"].itertuples():
-        relevant = "?" if pd.isna(r.relevant) else ("yes" if r.relevant else "no")
-        agree = f"{_fmt(r.percent_agree)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]"
-        text = "" if pd.isna(r.text) else r.text
-        lines.append(f"{r.statement:<14}{relevant:>9}{r.n_ratings:>5}{_fmt(r.mean_rating, 2):>7}"
-                     f"{_fmt(r.median_rating):>8}  {agree:<22}{_judged(r):<40}{text}")
-    lines += ["", "Relevant vs irrelevant statements (paired t-test over participants' mean ratings):",
-              f"  {_test_line(report.tables['test'].iloc[0])}"]
-    dist = report.tables["distribution"]
-    lines += ["", "Ratings given, % (1 = strongly disagree … 7 = strongly agree):",
-              f"{'statement':<14}" + "".join(f"{k:>6}" for k in SCALE)]
-    for key, group in dist.groupby("statement", sort=False):
-        lines.append(f"{key:<14}" + "".join(f"{v:>6.0f}" for v in group.sort_values("rating")["percent"]))
-    if m["notes"]:
-        lines += ["", "Notes:", *[f"  - {n}" for n in m["notes"]]]
-    return "\n".join(lines) + "\n"
-
-
-def ratings_markdown(report: RatingsReport) -> str:
-    """The report as Markdown (``report.md``): the statements table with % agreeing and Two4Two's correct
-    judgements, the paired test, the rating distributions and the notes.
-
-    Parameters
-    ----------
-    report : RatingsReport
-
-    Returns
-    -------
-    str
-    """
-    m = report.meta
-    title = m.get("title") or m.get("slug") or "Hypothesis ratings"
-    lines = [f"# Hypothesis ratings: {title}", "", _intro(m) + ".", "", "## Statements", "",
-             "| statement | relevant | n | mean | median | % agree [95 % CI] | correctly judged [95 % CI] | text |",
-             "|:---|:---|---:|---:|---:|---:|:---|:---|"]
-    for r in report.tables["statements"].itertuples():
-        relevant = "?" if pd.isna(r.relevant) else ("yes" if r.relevant else "no")
-        text = "" if pd.isna(r.text) else str(r.text).replace("|", "\\|")
-        lines.append(f"| {r.statement} | {relevant} | {r.n_ratings} | {_fmt(r.mean_rating, 2)} | "
-                     f"{_fmt(r.median_rating)} | {_fmt(r.percent_agree)} [{_fmt(r.ci_low)}, {_fmt(r.ci_high)}] | "
-                     f"{_judged(r)} | {text} |")
-    lines += ["", "## Relevant vs irrelevant statements", "",
-              "Paired t-test over participants' mean ratings: " + _test_line(report.tables["test"].iloc[0]) + ".",
-              "", "## Ratings given (%)", "", "| statement | " + " | ".join(map(str, SCALE)) + " |",
-              "|:---|" + "---:|" * len(SCALE)]
-    for key, group in report.tables["distribution"].groupby("statement", sort=False):
-        lines.append(f"| {key} | " + " | ".join(f"{v:.0f}" for v in group.sort_values("rating")["percent"]) + " |")
-    if m["notes"]:
-        lines += ["", "## Notes", "", *[f"- {n}" for n in m["notes"]]]
-    return "\n".join(lines) + "\n"
-
-
-def ratings_methods(report: RatingsReport) -> str:
-    """The Methods section (``methods.md``) of a hypothesis-rating report, stated from what it computed: who was
-    analysed, the agreement and correct-judgement measures, the bootstrap (resamples, seed), the paired test and its
-    sidedness, and what was left out.
-
-    Parameters
-    ----------
-    report : RatingsReport
-        Output of :func:`ratings_report`.
-
-    Returns
-    -------
-    str
-        Markdown (:func:`analysis.methods.methods_document`).
-    """
-    m, t = report.meta, report.tables
-    statements = t["statements"]
-    n_rel = int((statements["relevant"] == True).sum())  # noqa: E712 (object column with NaN)
-    n_irr = int((statements["relevant"] == False).sum())  # noqa: E712
-    test = t["test"].iloc[0]
-    paragraphs = [
-        f"**Participants and ratings.** {m['n_participants']} participants who completed the study gave "
-        f"{m['n_ratings']} ratings of {len(statements)} statements ({n_rel} about patterns the model uses, {n_irr} "
-        "about patterns it does not) on a 7-point Likert scale (1 = strongly disagree, 7 = strongly agree), after "
-        "studying an example-based explanation: a grid of images in columns by the model's score, as in Two4Two "
-        "(Schuessler et al., 2021). Every rating of a completed participant is analysed; there is no exclusion rule.",
-        f"**Measures.** Per statement we report the distribution of ratings, the mean and median rating, the percent "
-        f"of ratings agreeing ({m['agree_from']}–7), and, as Two4Two reports its study, how many participants judged "
-        f"the statement correctly: a statement about a pattern the model uses is correctly accepted by a rating of "
-        f"{m['agree_from']}–7, one about a pattern it does not use is correctly rejected by a rating of "
-        f"1–{m['disagree_to']}; a rating of 4 is neither. Where each participant rated a statement once, a "
-        f"percentage is a binomial proportion and has Wilson's 95 % score interval; otherwise a 95 % percentile "
-        f"bootstrap interval (Efron & Tibshirani, 1993) from {m['n_boot']:,} resamples of the participants (each "
-        f"bringing all their ratings of the statement), with a generator seeded with {m['seed']} for every "
-        f"statement."]
-    text = ("**Relevant against irrelevant statements.** Each participant's mean rating of the relevant statements "
-            "was compared with their mean rating of the irrelevant ones by a two-sided paired t-test (Student, 1908) "
-            "with a 95 % t interval of the mean difference and Cohen's d_avg.")
-    if math.isfinite(test["n"]):
-        text += f" n = {int(test['n'])} participants."
-    if test["note"]:
-        text += f" {test['note'][0].upper()}{test['note'][1:]}."
-    paragraphs.append(text)
-    if m["notes"]:
-        paragraphs.append("**Left out.** " + " ".join(f"{n[0].upper()}{n[1:]}." for n in m["notes"]))
-    return methods_document(f"hypothesis ratings{' — ' + m['title'] if m.get('title') else ''}", paragraphs,
-                            ["schuessler2021", "wilson1927", "efron1993", "student1908"])
-
-
-def ratings_json(report: RatingsReport) -> dict[str, Any]:
-    """The report as JSON-able data: ``meta`` and every table as records (NaN as None).
-
-    Parameters
-    ----------
-    report : RatingsReport
-
-    Returns
-    -------
-    dict
-    """
-    return {"meta": _clean(report.meta),
-            **{name: [_clean(r) for r in df.astype(object).to_dict("records")] for name, df in report.tables.items()}}
-
-
-# Diverging palette: disagreement red, neutral grey, agreement blue (ColorBrewer RdBu, 7 classes).
-COLOURS = ("#b2182b", "#ef8a62", "#fddbc7", "#d9d9d9", "#d1e5f0", "#67a9cf", "#2166ac")
-
-
-def likert_plot(report: RatingsReport, path: Path) -> Path:
-    """Diverging stacked bars: per statement, ratings 1-3 to the left of zero, 4 centred on it, 5-7 to the right.
-
-    Parameters
-    ----------
-    report : RatingsReport
-    path : pathlib.Path
-        Where to write the PNG.
-
-    Returns
-    -------
-    pathlib.Path
-        ``path``.
-    """
-    table = report.tables["statements"]
-    dist = report.tables["distribution"].pivot(index="statement", columns="rating", values="percent")
-    keys = [s for s in table["statement"] if s in dist.index]
-    labels = {r.statement: (r.text if isinstance(r.text, str) else r.statement)
-              + ("" if pd.isna(r.relevant) else (" (relevant)" if r.relevant else "")) for r in table.itertuples()}
-    fig = Figure(figsize=(10, 1.2 + 0.6 * len(keys)), dpi=120)
-    ax = fig.add_subplot()
-    for y, key in enumerate(keys):
-        p = dist.loc[key].reindex(list(SCALE), fill_value=0).to_numpy(dtype=float)
-        left = -(p[:3].sum() + p[3] / 2)
-        for k, width in enumerate(p):
-            ax.barh(y, width, left=left, color=COLOURS[k], edgecolor="white", linewidth=0.5,
-                    label=str(k + 1) if y == 0 else None)
-            left += width
-    ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(range(len(keys)), [labels[k] for k in keys])
-    ax.invert_yaxis()
-    ax.set_xlim(-100, 100)
-    ax.set_xticks(range(-100, 101, 25), [str(abs(v)) for v in range(-100, 101, 25)])
-    ax.set_xlabel("% of ratings (left: disagree 1–3, right: agree 5–7, 4 centred)")
-    ax.legend(title="rating", ncols=7, loc="upper center", bbox_to_anchor=(0.5, -0.18 - 0.3 / max(len(keys), 1)),
-              frameon=False, fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    return path
-
-
-def write_ratings(report: RatingsReport, out_dir: Path) -> list[Path]:
-    """Write the tables as CSV, report.txt, report.md and the diverging Likert plot (likert.png) into ``out_dir``.
-
-    Parameters
-    ----------
-    report : RatingsReport
-    out_dir : pathlib.Path
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    out_dir = Path(out_dir)
-    written = write_tables(report.tables, CSV_TABLES, out_dir)
-    (out_dir / "report.txt").write_text(ratings_text(report), encoding="utf-8")
-    (out_dir / "report.md").write_text(ratings_markdown(report), encoding="utf-8")
-    written += [out_dir / "report.txt", out_dir / "report.md"]
-    return written + [likert_plot(report, out_dir / "likert.png")]

@@ -2,7 +2,7 @@
 the database (after import_bench the database holds the largest size; smaller ones are made by dropping runs).
 
 The issue's goal: 16 million predictions analysed in under a minute with flat memory, because models are
-aggregated in the database (server/analyze.py), not loaded row by row into pandas."""
+aggregated in the database (server/tasks/ratio_estimation/analyzer.py), not loaded row by row into pandas."""
 from __future__ import annotations
 
 import random
@@ -14,7 +14,7 @@ from server import sessions, trialstore
 from server.db import db
 from server.models import ModelRun, ParticipantSession
 from server.studies import get_study
-from server.tasks.ratio_charts import BarStimulus
+from server.tasks.ratio_estimation.charts import BarStimulus
 
 from .common import SLUG, Bench, Result, timer
 

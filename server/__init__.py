@@ -6,6 +6,7 @@ from pathlib import Path
 from flask import Flask
 
 from .config import PROJECT_ROOT, default_config, secret_key
+from .tasks.builtin import PACKAGES
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -14,14 +15,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.merge_slashes = False
     app.config.from_mapping(default_config(Path(app.instance_path)))
     app.config["MIGRATIONS_DIR"] = str(PROJECT_ROOT / "migrations")
+    # The task packages to register (server/registry.py): the built-in ones unless the configuration names others.
+    app.config["TASK_PACKAGES"] = PACKAGES
     if test_config:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(Path(app.instance_path))
 
-    from . import analyze, api, assets, auth, db, errors, exclusion, export, hypoml, label_predictions, links, openapi, participant, predictions, researcher, security, stimuli, studies, tasks, vocabulary
-    from .prolific import cli as prolific
+    # Imported here, not at the top: `import server.<module>` (modelruns, the benchmarks, the task packages' own
+    # imports) must not load the whole web app and CLI, and those import server's submodules themselves.
+    from . import cli, db, registry, web
 
-    for module in (db, errors, tasks, security, auth, api, participant, assets, researcher, studies, export, exclusion, stimuli, links, predictions, analyze, hypoml, vocabulary, label_predictions, openapi, prolific):
+    for module in (db, registry, web, cli):
         module.init_app(app)
     return app

@@ -1,15 +1,11 @@
 """Imported files (photos, explanation images, sketches), stored once by content hash and served with long-lived
-caching: the URL names the bytes, so they can never change under it."""
+caching (server/web/files.py): the URL names the bytes, so they can never change under it."""
 from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, abort, make_response, request
-
 from .db import db
 from .models import Asset
-
-bp = Blueprint("assets", __name__)
 
 # Recognised by their first bytes, never by file name: a renamed file cannot smuggle in another type.
 SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"))
@@ -44,25 +40,3 @@ def store(assets: dict[str, tuple[str, bytes]]) -> int:
 
 def asset_url(sha: str) -> str:
     return f"/assets/{sha}"
-
-
-def send(sha: str):
-    asset = db.session.get(Asset, sha)
-    if asset is None:
-        abort(404)
-    response = make_response(asset.data)
-    response.mimetype = asset.mimetype
-    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
-    # An SVG opened on its own must not run anything it carries.
-    response.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
-    response.set_etag(sha)
-    return response.make_conditional(request)
-
-
-@bp.get("/assets/<sha>")
-def serve(sha):
-    return send(sha)
-
-
-def init_app(app):
-    app.register_blueprint(bp)

@@ -22,7 +22,7 @@ from typing import Any
 
 from .db import db, utcnow
 from .models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study
-from .tasks.base import ConfigError
+from .exceptions import ConfigError
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_ABANDON_MINUTES = 60

@@ -11,20 +11,18 @@ Funnel steps, per participant session:
 """
 from __future__ import annotations
 
-import base64
-import csv
 import io
 import statistics
-import tempfile
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 from flask import current_app
 from matplotlib.figure import Figure
 
-from .db import db, snapshot
+from .db import db
 from .models import ParticipantSession, Study, SurveyResponse, Trial
+from .registry import registry
+from .tasktype import QualityFlag
 
 FAST_TRIAL_MS = 200  # default "implausibly fast" response time; STUDYHIVE config FAST_TRIAL_MS overrides it
 PAGE_SIZE = 50
@@ -120,23 +118,31 @@ def fast_ms() -> int:
     return int(current_app.config.get("FAST_TRIAL_MS", FAST_TRIAL_MS))
 
 
-def _per_session_flags(study: Study, session_ids=None):
-    """session id → (trials, fast trials, failed catch trials), one GROUP BY."""
+def task_flags(study: Study) -> tuple[QualityFlag, ...]:
+    """The quality flags the study's task type declares (none for a task type the code no longer knows)."""
+    task = registry().get(study.task_type)
+    return task.quality_flags if task else ()
+
+
+def _per_session_flags(study: Study, session_ids=None) -> dict[int, tuple[int, int, tuple[int, ...]]]:
+    """session id → (trials, fast trials, trials per task flag), one GROUP BY."""
     threshold = fast_ms()
     PS = ParticipantSession
     query = (db.select(Trial.session_id, db.func.count(),
                        db.func.sum(db.case((Trial.rt_ms < threshold, 1), else_=0)),
-                       db.func.sum(db.case((Trial.score["catch_failed"].as_boolean().is_(True), 1), else_=0)))
+                       *(db.func.sum(db.case((Trial.score[flag.score_key].as_boolean().is_(True), 1), else_=0))
+                         for flag in task_flags(study)))
              .join(PS, PS.id == Trial.session_id).where(PS.study_id == study.id).group_by(Trial.session_id))
     if session_ids is not None:
         query = query.where(Trial.session_id.in_(session_ids))
-    return {sid: (n, int(fast or 0), int(catch or 0)) for sid, n, fast, catch in db.session.execute(query)}
+    return {sid: (n, int(fast or 0), tuple(int(k or 0) for k in flagged))
+            for sid, n, fast, *flagged in db.session.execute(query)}
 
 
 def quality_flags(study: Study) -> dict[str, Any]:
-    """Implausibly fast trials, failed attention (catch) trials — any trial whose score says `catch_failed` — and
-    Prolific ids that also took part in other studies here (returning participants). Duplicate sessions of one
-    PROLIFIC_PID in a study cannot exist (a unique key); the outliers come with the analysis (results page)."""
+    """Implausibly fast trials, the flags the task type adds (e.g. failed catch trials) and Prolific ids that also
+    took part in other studies here (returning participants). Duplicate sessions of one PROLIFIC_PID in a study
+    cannot exist (a unique key); the outliers come with the analysis (results page)."""
     flags = _per_session_flags(study)
     PS = ParticipantSession
     other = db.aliased(PS)
@@ -149,8 +155,9 @@ def quality_flags(study: Study) -> dict[str, Any]:
         "fast_ms": fast_ms(),
         "fast_trials": sum(f[1] for f in flags.values()),
         "fast_participants": sorted(sid for sid, f in flags.items() if f[1]),
-        "catch_failed_trials": sum(f[2] for f in flags.values()),
-        "catch_failed_participants": sorted(sid for sid, f in flags.items() if f[2]),
+        "task": [{"label": flag.label, "trials": sum(f[2][i] for f in flags.values()),
+                  "participants": sorted(sid for sid, f in flags.items() if f[2][i])}
+                 for i, flag in enumerate(task_flags(study))],
         "returning": [{"participant_id": sid, "prolific_pid": pid, "other_studies": n} for sid, pid, n in returning],
     }
 
@@ -166,16 +173,17 @@ def participants_page(study: Study, page: int) -> tuple[list[dict[str, Any]], in
                                   .limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
     flags = _per_session_flags(study, [s.id for s in sessions])
     rows = []
+    none = (0, 0, (0,) * len(task_flags(study)))
     for s in sessions:
-        n, fast, catch = flags.get(s.id, (0, 0, 0))
+        n, fast, flagged = flags.get(s.id, none)
         done = _utc(s.completed_at)
-        rows.append({"session": s, "n_trials": n, "n_planned": len(s.plan), "fast": fast, "catch_failed": catch,
+        rows.append({"session": s, "n_trials": n, "n_planned": len(s.plan), "fast": fast, "flagged": flagged,
                      "duration_s": (done - _utc(s.started_at)).total_seconds() if done else None})
     return rows, pages
 
 
 # --------------------------------------------------------------------------------------------------
-# Plots and the analysis
+# Plots
 
 
 def _png(fig: Figure) -> bytes:
@@ -205,39 +213,3 @@ def progress_png(study: Study) -> bytes:
     fig.autofmt_xdate()
     fig.tight_layout()
     return _png(fig)
-
-
-def analysis_results(study: Study, n_boot: int) -> dict[str, Any]:
-    """`flask analyze` on demand: the study's analyzer loads in one snapshot, computes, and writes its tables and
-    figures (the same files as `--out`) to a temporary folder; the page shows them. Raises click.ClickException
-    (no analyzer, nothing to analyse) with a message for the page."""
-    import click
-
-    from .analyze import ANALYZERS, Options
-
-    analyzer = ANALYZERS.get(study.task_type)
-    if analyzer is None:
-        raise click.ClickException(f"there is no analysis for task type {study.task_type!r} yet")
-    with snapshot():
-        study = db.session.get(Study, study.id)
-        options = Options(n_boot=n_boot)
-        data = analyzer.load(study, options)
-        db.session.expunge(study)
-    analyzer.check(study, data)
-    try:
-        report = analyzer.compute(study, data, options)
-    except ValueError as exc:
-        raise click.ClickException(f"cannot analyse {study.slug!r}: {exc}") from None
-    figures, tables = [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in analyzer.write(report, Path(tmp)):
-            if path.suffix == ".png":
-                figures.append((path.stem, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()))
-            elif path.suffix == ".csv":
-                with open(path, newline="", encoding="utf-8") as fh:
-                    tables.append((path.stem, list(csv.reader(fh))))
-    outliers = []
-    participants = getattr(report, "tables", {}).get("participants")
-    if participants is not None and "outlier" in participants:
-        outliers = participants.loc[participants["outlier"].astype(bool)].to_dict("records")
-    return {"text": analyzer.text(report), "figures": figures, "tables": tables, "outliers": outliers}

@@ -1,11 +1,13 @@
 """The SQLAlchemy handle, migrations and read snapshots; models live in models.py."""
+import math
+import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Iterator
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, event
 from sqlalchemy.orm import DeclarativeBase
 
 # Named constraints so Alembic can drop them again on every backend (SQLite batch mode needs the names).
@@ -64,6 +66,20 @@ def dispose_engines() -> None:
         engine.dispose()
 
 
+def _sqlite_ln(x):
+    return math.log(x) if x is not None and x > 0 else None
+
+
+def _add_sqlite_math(dbapi_connection, connection_record) -> None:
+    """SQLite builds without the math functions lack ln(); register a deterministic Python one there only."""
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    try:
+        dbapi_connection.execute("select ln(2)").fetchone()
+    except sqlite3.OperationalError:
+        dbapi_connection.create_function("ln", 1, _sqlite_ln, deterministic=True)
+
+
 def init_app(app):
     binds = app.config.setdefault("SQLALCHEMY_BINDS", {})
     # No ROLLBACK when a connection goes back to the pool: in autocommit no transaction is ever left open.
@@ -73,3 +89,8 @@ def init_app(app):
     db.init_app(app)
     migrate.init_app(app, db, directory=str(app.config.get("MIGRATIONS_DIR", "migrations")),
                      render_as_batch=True)
+    # The analyses' GROUP BY takes ln() in the database (server/tasks/ratio_estimation/analyzer.py).
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _add_sqlite_math)

@@ -9,15 +9,9 @@ reopen a Prolific place: the participant did submit; add places on Prolific to r
 puts the session back in its slot, which may fill a condition past its quota."""
 from __future__ import annotations
 
-import click
-from flask import Flask
-from flask.cli import AppGroup
-
-from .auth import get_researcher
-from .db import db, utcnow
+from .db import utcnow
 from .models import ParticipantSession, Study
 from .prolific import audit
-from .studies import get_study
 
 
 class ExclusionError(ValueError):
@@ -56,57 +50,3 @@ def reinstate(study: Study, session: ParticipantSession, reason: str | None, res
                  excluded_for=session.exclusion_reason, status=restored)
     session.status = restored
     session.status_before_exclusion = session.exclusion_reason = session.excluded_at = None
-
-
-participants_cli = AppGroup("participants", help="Exclude a participant's session from every analysis, or reinstate it.")
-REASON = click.option("--reason", required=True, help="why (required; written to the audit log and the export)")
-BY = click.option("--by", "username", help="researcher account to log as the one who did it")
-
-
-def _target(slug: str, session_id: int) -> tuple[Study, ParticipantSession]:
-    study = get_study(slug)
-    if study is None:
-        raise click.ClickException(f"no study named {slug!r} (see `flask studies list`)")
-    session = db.session.get(ParticipantSession, session_id)
-    if session is None or session.study_id != study.id:
-        raise click.ClickException(f"study {slug!r} has no participant {session_id} (participant_id in "
-                                   "participants.csv)")
-    return study, session
-
-
-def _run(action, slug: str, session_id: int, reason: str, username: str | None) -> ParticipantSession:
-    study, session = _target(slug, session_id)
-    researcher = get_researcher(username) if username else None
-    if username and researcher is None:
-        raise click.ClickException(f"no researcher named {username!r}")
-    try:
-        action(study, session, reason, researcher and researcher.id, via="cli")
-    except ExclusionError as exc:
-        db.session.rollback()
-        raise click.ClickException(str(exc)) from None
-    db.session.commit()
-    return session
-
-
-@participants_cli.command("exclude", help="Exclude participant SESSION_ID (participant_id) of study SLUG.")
-@click.argument("slug")
-@click.argument("session_id", type=int)
-@REASON
-@BY
-def exclude_command(slug, session_id, reason, username):
-    session = _run(exclude, slug, session_id, reason, username)
-    click.echo(f"{slug}: participant {session.id} excluded (was {session.status_before_exclusion}): {reason}")
-
-
-@participants_cli.command("reinstate", help="Reinstate excluded participant SESSION_ID of study SLUG.")
-@click.argument("slug")
-@click.argument("session_id", type=int)
-@REASON
-@BY
-def reinstate_command(slug, session_id, reason, username):
-    session = _run(reinstate, slug, session_id, reason, username)
-    click.echo(f"{slug}: participant {session.id} reinstated ({session.status}): {reason}")
-
-
-def init_app(app: Flask) -> None:
-    app.cli.add_command(participants_cli)

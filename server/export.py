@@ -12,14 +12,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-import click
-
 from .db import db, snapshot
 from .models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
-from .studies import get_study
+from .registry import registry
 from .surveys import SURVEYS
-from .tasks import registry
-from .tasks.base import Column
+from .tasktype import Column
 
 PARTICIPANT_COLUMNS = (
     Column("participant_id", "studyhive's id for the session (one participant, one study)", "integer"),
@@ -181,13 +178,8 @@ def snapshot_csv(study: Study, name: str) -> Iterator[str]:
         yield from csv_stream(header, rows)
 
 
-@click.command("export", help="Write participants.csv, trials.csv and codebook.csv of a study to a folder.")
-@click.argument("slug")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
-def export_command(slug, out_dir):
-    study = get_study(slug)
-    if study is None:
-        raise click.ClickException(f"no study named {slug!r} (see `flask studies list`)")
+def write_export(study: Study, out_dir: Path) -> list[tuple[Path, int]]:
+    """Write every export file of the study into `out_dir`, from one snapshot; (path, data rows) per file."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     with snapshot():  # the three files describe one moment of a running study
@@ -195,9 +187,5 @@ def export_command(slug, out_dir):
             counter = itertools.count()
             with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
                 fh.writelines(csv_stream(header, (row for row, _ in zip(rows, counter))))
-            written.append(f"{out_dir / name}: {next(counter)} rows")
-    click.echo("\n".join(written))
-
-
-def init_app(app):
-    app.cli.add_command(export_command)
+            written.append((out_dir / name, next(counter)))
+    return written

@@ -25,7 +25,6 @@ import io
 import time
 from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -33,11 +32,12 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from . import vocabulary as vocab
 from .db import db
+from .exceptions import ConfigError, ImportRefused
 from .models import LabelPrediction, ModelRun, Prediction, Stimulus
-from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, ImportRefused, Problems, _file_kind, _numbers, _text,
+from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, Problems, file_kind, numeric_column, text_column,
                           check_run_options)
+from .registry import registry
 from .studies import get_study
 
 REQUIRED = ("stimulus_id", "label_id")
@@ -67,7 +67,7 @@ def _columns(path: Path, names: list[str]) -> None:
 
 
 def _batches(path: Path):
-    if _file_kind(path) == "parquet":
+    if file_kind(path) == "parquet":
         try:
             parquet = pq.ParquetFile(path)
         except pa.ArrowException as exc:
@@ -101,8 +101,8 @@ class LabelImporter:
         self.keys = pa.array([key for key, _ in rows], pa.string())
         self.stimulus_ids = np.array([sid for _, sid in rows], dtype=np.int64)
         try:
-            self.vocabulary = vocab.for_params(study.config["task"])
-        except vocab.VocabularyError as exc:
+            self.vocabulary = registry().get(study.task_type).vocabulary(study.config["task"])
+        except ConfigError as exc:
             raise ImportRefused(str(exc)) from None
         self.label_ids = pa.array([e.unique_id for e in self.vocabulary.entries], pa.string())
         self.problems = Problems()
@@ -116,11 +116,11 @@ class LabelImporter:
             return
         columns = dict(zip(batch.schema.names, batch.columns))
         add = self.problems.add
-        stimulus = _text(columns["stimulus_id"]).dictionary_decode()
+        stimulus = text_column(columns["stimulus_id"]).dictionary_decode()
         position = pc.index_in(stimulus, value_set=self.keys)
         add("stimulus_id", f"not a stimulus of {self.study.slug}", position.is_null().to_numpy(zero_copy_only=False),
             first_row, stimulus)
-        label = _text(columns["label_id"]).dictionary_decode()
+        label = text_column(columns["label_id"]).dictionary_decode()
         label_position = pc.index_in(label, value_set=self.label_ids)
         add("label_id", f"not a unique id of the vocabulary {self.vocabulary.name}",
             label_position.is_null().to_numpy(zero_copy_only=False), first_row, label)
@@ -128,19 +128,19 @@ class LabelImporter:
                 "stimulus": position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64),
                 "label": label_position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)}
         if "rank" in columns:
-            rank = _numbers(columns["rank"])
+            rank = numeric_column(columns["rank"])
             with np.errstate(invalid="ignore"):
                 add("rank", f"not a whole number 1–{MAX_RANK:,}",
                     ~((rank >= 1) & (rank <= MAX_RANK) & (np.floor(rank) == rank)), first_row, columns["rank"])
             part["rank"] = rank
         if "probability" in columns:
-            probability = _numbers(columns["probability"])
+            probability = numeric_column(columns["probability"])
             with np.errstate(invalid="ignore"):
                 add("probability", "not a number from 0 to 1", ~((probability >= 0) & (probability <= 1)), first_row,
                     columns["probability"])
             part["probability"] = probability
         if "run" in columns:
-            run = _numbers(columns["run"])
+            run = numeric_column(columns["run"])
             with np.errstate(invalid="ignore"):
                 bad = ~((run >= 0) & (run <= MAX_RUN) & (np.floor(run) == run))
             add("run", "not a whole number from 0", bad, first_row, columns["run"])
@@ -151,7 +151,7 @@ class LabelImporter:
         else:
             part["run"] = np.full(n, self.cli_run or 0, dtype=np.int64)
         if "condition" in columns:
-            condition = _text(columns["condition"]).dictionary_decode()
+            condition = text_column(columns["condition"]).dictionary_decode()
             names = condition.to_numpy(zero_copy_only=False)
             add("condition", f"longer than {CONDITION_LENGTH} characters",
                 pc.greater(pc.utf8_length(condition), CONDITION_LENGTH).to_numpy(zero_copy_only=False),
@@ -248,7 +248,8 @@ def import_label_predictions(slug: str, path: Path, observer: str, run: int | No
     study = get_study(slug)
     if study is None:
         raise ImportRefused(f"no study named {slug!r} (see `flask studies list`)")
-    if "vocabulary" not in study.config["task"]:
+    task = registry().get(study.task_type)
+    if task is None or task.model_answers != "labels":
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has no label vocabulary: "
                             "use `flask import-predictions`")
     check_run_options(observer, run, condition)
@@ -262,25 +263,3 @@ def import_label_predictions(slug: str, path: Path, observer: str, run: int | No
         raise
     db.session.commit()
     return importer
-
-
-@click.command("import-label-predictions",
-               help="Import a model's ranked labels or class probabilities (CSV or Parquet) for a sketch study.")
-@click.argument("slug")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--observer", required=True, help="model name, e.g. clip-vit-b32")
-@click.option("--run", type=int, default=None, help="run number when the file has no run column [0]")
-@click.option("--condition", default=None, help="condition when the file has no condition column ['']")
-@click.option("--top-k", type=click.IntRange(min=1), default=None,
-              help="keep the k best-ranked labels per sketch (default: all)")
-@click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
-def import_command(slug, file, observer, run, condition, top_k, replace):
-    started = time.perf_counter()
-    importer = import_label_predictions(slug, file, observer, run, condition, top_k, replace)
-    replaced = f", replacing {importer.replaced} earlier run(s)" if importer.replaced else ""
-    click.echo(f"imported {importer.written:,} ranked labels for {observer} ({importer.runs} run(s)) from "
-               f"{importer.rows:,} rows{replaced} in {time.perf_counter() - started:.1f} s")
-
-
-def init_app(app):
-    app.cli.add_command(import_command)

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-import click
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -50,7 +49,9 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from .db import db
+from .exceptions import ImportRefused
 from .models import LabelPrediction, ModelRun, Prediction, Stimulus
+from .registry import registry
 from .studies import get_study
 
 REQUIRED = ("stimulus_id", "prediction")
@@ -76,10 +77,6 @@ PG_BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
 PG_BINARY_TRAILER = struct.pack("!h", -1)
 PG_BINARY_ROW = np.dtype([("fields", ">i2"), ("run_len", ">i4"), ("run_id", ">i4"), ("stim_len", ">i4"),
                           ("stimulus_id", ">i4"), ("value_len", ">i4"), ("value", ">f8")])
-
-
-class ImportRefused(click.ClickException):
-    """The file was not imported; the message says why. Nothing was written."""
 
 
 # --------------------------------------------------------------------------------------------------- problems
@@ -135,7 +132,7 @@ class _Retry(Exception):
     """Arrow refused a typed CSV value: read the file again with its columns as text to find the rows."""
 
 
-def _file_kind(path: Path) -> str:
+def file_kind(path: Path) -> str:
     with open(path, "rb") as fh:
         return "parquet" if fh.read(4) == b"PAR1" else "csv"
 
@@ -213,7 +210,7 @@ def _parquet_batches(path: Path, progress: tqdm) -> Iterator[pa.RecordBatch]:
 # ------------------------------------------------------------------------------------- column conversions
 
 
-def _numbers(column: pa.Array) -> np.ndarray:
+def numeric_column(column: pa.Array) -> np.ndarray:
     """Any column as float64; NaN where a row is empty or not a number (callers refuse non-finite values)."""
     kind = column.type
     if pa.types.is_dictionary(kind):
@@ -225,7 +222,7 @@ def _numbers(column: pa.Array) -> np.ndarray:
     return np.full(len(column), np.nan)  # booleans, dates, …: not numbers
 
 
-def _text(column: pa.Array) -> pa.Array:
+def text_column(column: pa.Array) -> pa.Array:
     """A column as (dictionary-encoded) text with missing cells as ''."""
     if pa.types.is_dictionary(column.type):
         column = column.dictionary_decode()
@@ -307,7 +304,7 @@ class Importer:
         position = position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
         problems.add("stimulus_id", f"not a stimulus of {self.study.slug}", bad_stimulus, first_row, stimulus)
 
-        value = _numbers(columns["prediction"])
+        value = numeric_column(columns["prediction"])
         not_number = ~np.isfinite(value)
         problems.add("prediction", "not a number", not_number, first_row, columns["prediction"])
         with np.errstate(invalid="ignore"):
@@ -316,7 +313,7 @@ class Importer:
                      first_row, columns["prediction"])
 
         if "run" in columns:
-            run = _numbers(columns["run"])
+            run = numeric_column(columns["run"])
             with np.errstate(invalid="ignore"):
                 bad_run = ~((run >= 0) & (run <= MAX_RUN) & (np.floor(run) == run))
             problems.add("run", "not a whole number from 0", bad_run, first_row, columns["run"])
@@ -360,7 +357,7 @@ class Importer:
         return number
 
     def _conditions(self, column: pa.Array, first_row: int) -> tuple[np.ndarray, np.ndarray]:
-        encoded = _text(column)
+        encoded = text_column(column)
         names = encoded.dictionary.to_pylist()  # the batch's distinct conditions: few, so Python is fine here
         lut = np.array([self._condition_number(name) for name in names], dtype=np.int64)
         too_long = np.array([len(name) > CONDITION_LENGTH for name in names], dtype=bool)
@@ -561,11 +558,12 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
     study = get_study(slug)
     if study is None:
         raise ImportRefused(f"no study named {slug!r} (see `flask studies list`)")
-    if "vocabulary" in study.config.get("task", {}):  # models answer sketch studies with labels, not percents
+    task = registry().get(study.task_type)
+    if task is not None and task.model_answers == "labels":
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has a label vocabulary: "
                             "use `flask import-label-predictions`")
     check_run_options(observer, run, condition)
-    kind = _file_kind(path)
+    kind = file_kind(path)
     for typed in (True, False):
         importer = Importer(study, observer, run, condition, unit, replace, path.name)
         total = path.stat().st_size if kind == "csv" else _parquet_rows(path)
@@ -587,22 +585,3 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
         db.session.commit()
         return importer
     raise AssertionError("the text reading of a CSV file does not retry")
-
-
-@click.command("import-predictions", help="Import a model's predictions (CSV or Parquet) for a study's stimuli.")
-@click.argument("slug")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--observer", required=True, help="model name, e.g. vgg19-iid-large")
-@click.option("--run", type=int, default=None, help="run number when the file has no run column [0]")
-@click.option("--condition", default=None, help="training condition when the file has no condition column ['']")
-@click.option("--unit", required=True, type=click.Choice(tuple(UNITS)),
-              help="what the prediction column holds: percent (0–100) or ratio (0–1); stored as percent")
-@click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
-def import_command(slug, file, observer, run, condition, unit, replace):
-    started = time.perf_counter()
-    importer = import_predictions(slug, file, observer, unit, run, condition, replace)
-    click.echo(f"imported {importer.summary()} in {time.perf_counter() - started:.1f} s")
-
-
-def init_app(app):
-    app.cli.add_command(import_command)

@@ -11,16 +11,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import click
-from flask import current_app
-
 from . import conditions
 from .db import db
+from .exceptions import ConfigError
+from .manifests import import_manifest
 from .models import STUDY_STATUSES, Stimulus, Study, StudyEvent
 from .prolific import settings as prolific_settings
+from .registry import registry
 from .surveys import SURVEYS
-from .tasks import registry
-from .tasks.base import ConfigError
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -31,7 +29,9 @@ DEFAULT_FLOW = ["consent", "demographics", "instructions", "task"]
 GENERIC_STEPS = ("consent", "instructions", "task", "score")
 
 
-class StudyFileError(click.ClickException):
+class StudyFileError(ValueError):
+    """A study file is invalid; the message names the file and the key."""
+
     def __init__(self, path: Path, message: str):
         super().__init__(f"{path}: {message}")
 
@@ -143,8 +143,6 @@ def _import_demo_stimuli(study: Study) -> int:
     if not study.config.get("demo_stimuli") or db.session.scalar(
             db.select(db.func.count(Stimulus.id)).filter_by(study_id=study.id)):
         return 0
-    from .manifests import import_manifest
-
     with tempfile.TemporaryDirectory() as tmp:
         manifest = registry().get(study.task_type).generate_demo(study.config["task"], Path(tmp))
         return import_manifest(study, manifest, manifest.parent)["new"]
@@ -171,23 +169,6 @@ def get_study(slug: str) -> Study | None:
     return db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
 
 
-@click.group("studies", help="Load and list study definitions.")
-def studies_cli():
-    pass
-
-
-@studies_cli.command("sync", help="Load or update every studies/<slug>/study.toml into the database.")
-def sync_command():
-    for slug, outcome in sync_studies(Path(current_app.config["STUDIES_DIR"])):
-        click.echo(f"{slug}: {outcome}")
-
-
-@studies_cli.command("list", help="List the studies in the database.")
-def list_command():
-    for study in db.session.scalars(db.select(Study).order_by(Study.slug)):
-        click.echo(f"{study.slug}\t{study.task_type}\tversion {study.version}\t{study.status}\t{study.title}")
-
-
 def set_status(study: Study, status: str, researcher_id: int | None = None, via: str = "web") -> bool:
     """Open, pause or close a study and log who did it and when in study_events. False if it had that status.
 
@@ -201,29 +182,3 @@ def set_status(study: Study, status: str, researcher_id: int | None = None, via:
     study.status = status
     db.session.commit()
     return True
-
-
-def _status_command(status: str, verb: str):
-    @studies_cli.command(verb, help=f"Set a study's status to {status!r} (logged in study_events).")
-    @click.argument("slug")
-    @click.option("--by", "username", help="researcher account to log as the one who did it")
-    def command(slug, username):
-        from .auth import get_researcher
-
-        study = get_study(slug)
-        if study is None:
-            raise click.ClickException(f"no study named {slug!r} (see `flask studies list`)")
-        researcher = get_researcher(username) if username else None
-        if username and researcher is None:
-            raise click.ClickException(f"no researcher named {username!r}")
-        changed = set_status(study, status, researcher and researcher.id, via="cli")
-        click.echo(f"{slug}: {status}" if changed else f"{slug} is {status} already")
-    return command
-
-
-for _status, _verb in (("open", "open"), ("paused", "pause"), ("closed", "close")):
-    _status_command(_status, _verb)
-
-
-def init_app(app):
-    app.cli.add_command(studies_cli)

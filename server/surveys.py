@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tasks.base import ResponseError
+from .exceptions import ResponseError
 
 EDUCATION = ("less than high school", "high school", "some college", "bachelor's degree", "master's degree",
              "doctorate", "prefer not to say")
@@ -27,7 +27,7 @@ SURVEYS: dict[str, dict[str, Any]] = {
          "choices": list(EDUCATION), "required": True},
         {"name": "nationality", "label": "Nationality", "type": "text", "max_length": 80, "required": True},
     ]},
-    # HIVE (server/tasks/hive.py): optional demographics + ML experience, self-rated understanding asked three
+    # HIVE (server/tasks/hive/): optional demographics + ML experience, self-rated understanding asked three
     # times (after the preview, after the task, after the score), the interpretability–accuracy tradeoff, feedback.
     "hive_demographics": {"title": "About you", "intro": "Only the last question is required.", "fields": [
         {"name": "gender", "label": "Gender identity", "type": "choice", "choices": list(GENDER), "required": False},

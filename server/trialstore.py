@@ -14,6 +14,7 @@ their own rows never changes, or changes rarely enough to be re-read every few s
 """
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import OrderedDict
@@ -48,8 +49,6 @@ STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindpara
 STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(Trial.session_id == bindparam("id"),
                                                          Trial.trial_index == bindparam("index"))
 SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id == bindparam("id"))
-CATCH_FAILURES = db.select(db.func.count()).where(Trial.session_id == bindparam("id"),
-                                                  Trial.score["catch_failed"].as_boolean().is_(True))
 
 
 @dataclass
@@ -161,9 +160,17 @@ def surveys_done(connection: Connection, session_id: int) -> set[str]:
     return set(connection.scalars(SURVEYS_DONE, {"id": session_id}))
 
 
-def catch_failures(connection: Connection, session_id: int) -> int:
-    """Stored trials whose score says `catch_failed` (a failed attention check; read once, at completion)."""
-    return connection.scalar(CATCH_FAILURES, {"id": session_id})
+@functools.cache
+def _flagged(keys: tuple[str, ...]):
+    """Count of a session's trials whose score holds any of `keys` true (one statement per task type's keys)."""
+    flagged = db.or_(*(Trial.score[key].as_boolean().is_(True) for key in keys))
+    return db.select(db.func.count()).where(Trial.session_id == bindparam("id"), flagged)
+
+
+def attention_check_failures(connection: Connection, session_id: int, keys: tuple[str, ...]) -> int:
+    """Stored trials whose score marks a failed attention check under one of the task type's `keys` (read once,
+    at completion)."""
+    return connection.scalar(_flagged(keys), {"id": session_id})
 
 
 def status(connection: Connection, session_id: int) -> str:

@@ -1,4 +1,5 @@
-"""Label vocabularies of sketch-recognition studies: what a participant may answer, and how each answer is stored.
+"""Label vocabularies (a task type's TaskType.vocabulary, e.g. sketch recognition's): what a participant may answer,
+and how each answer is stored.
 
 A vocabulary is a TSV or CSV file with the columns `label` (what people type and see) and `unique_id` (what is
 stored), plus an optional `category`; other columns (e.g. THINGS' `wordnet_id`) are ignored. Labels may repeat
@@ -12,7 +13,7 @@ relative to the studies folder (the task parameters do not know which study fold
 inside it. The file's SHA-256 is kept in the study's parameters, so editing the file versions the study on the next
 `flask studies sync`, and a file changed without a sync is refused rather than silently used.
 
-Pages fetch a study's vocabulary from GET /vocabulary/<slug>.json (docs/participant-api.md)."""
+Pages fetch a study's vocabulary from GET /vocabulary/<slug>.json (server/web/files.py, docs/participant-api.md)."""
 from __future__ import annotations
 
 import csv
@@ -23,14 +24,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import current_app
 
 BUILTIN = "things"
 BUILTIN_FILE = Path(__file__).resolve().parent / "data" / "things_labels.tsv"
 MAX_VOCABULARY_BYTES = 5 * 1024 * 1024
 MAX_ID_LENGTH = 128
-
-bp = Blueprint("vocabulary", __name__)
 
 
 class VocabularyError(ValueError):
@@ -171,29 +170,3 @@ def for_params(params: dict[str, Any] | None) -> Vocabulary:
         raise VocabularyError(f"vocabulary {params['vocabulary']!r} changed since the study was last synced; "
                               "run `flask studies sync`")
     return vocabulary
-
-
-@bp.get("/vocabulary/<slug>.json")
-def serve(slug):
-    """A study's vocabulary for its pages. Not secret and the same for every participant, so cacheable publicly;
-    the ETag is the file's hash."""
-    from .studies import get_study
-    from .tasks import registry
-
-    study = get_study(slug)
-    task = study and registry().get(study.task_type)
-    if task is None or "vocabulary" not in study.config["task"]:
-        abort(404)
-    try:
-        vocabulary = for_params(study.config["task"])
-    except VocabularyError as exc:  # the file changed on disk since the last sync: the operator's to fix
-        current_app.logger.error("vocabulary of study %s: %s", slug, exc)
-        abort(503)
-    response = jsonify(vocabulary.as_json())
-    response.headers["Cache-Control"] = "public, max-age=300"
-    response.set_etag(vocabulary.sha256)
-    return response.make_conditional(request)
-
-
-def init_app(app):
-    app.register_blueprint(bp)

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import analysis
-from server.analyze import _add_sqlite_math, _sqlite_ln
+from server.db import _add_sqlite_math, _sqlite_ln
 from server.db import db
 from server.export import trial_rows
 from server.models import ModelRun, Prediction, Stimulus, Study

@@ -116,11 +116,11 @@ def test_bad_entry_links(client):
 
 def test_server_errors_reveal_nothing(app, client, session, monkeypatch):
     token, plan = session
-    from server import sessions
+    from server import session_api
 
     def explode(*args):
         raise RuntimeError("SELECT secret FROM internals")
-    monkeypatch.setattr(sessions, "save_trial", explode)
+    monkeypatch.setattr(session_api, "save_trial", explode)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = post(client, token, trial_body(plan[0]))
     assert response.status_code == 500

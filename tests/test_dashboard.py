@@ -8,7 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from server.db import db
-from server.models import ParticipantSession, Study, StudyEvent, Trial
+from server.models import ParticipantSession, Stimulus, Study, StudyEvent, Trial
 from tests.helpers import DEMOGRAPHICS, answer_all, answer_surveys, enter, trial_body
 
 
@@ -56,7 +56,8 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
     sa, sb = (db.session.scalars(db.select(ParticipantSession).filter_by(token=t)).one() for t in (a, b))
     sa.condition, sb.condition = "explained", "plain"
     study.config = {**study.config, "conditions": {"explained": {"quota": 10}, "plain": {"quota": 10}}}
-    # two implausibly fast trials and one failed catch trial (as a task with attention checks scores it)
+    # two implausibly fast trials; a score key that is a catch-trial flag in other task types is none here: the
+    # flags are the ones the task type declares (ratio estimation has no catch trials)
     trials = db.session.scalars(db.select(Trial).filter_by(session_id=sa.id).order_by(Trial.trial_index)).all()
     trials[0].rt_ms, trials[1].rt_ms = 50, 120
     trials[2].score = {**trials[2].score, "catch_failed": True}
@@ -76,7 +77,7 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
     assert re.search(r"plain</td><td class=\"num\">1</td><td class=\"num\">0</td>", conditions)
     quality = html.split('id="quality"', 1)[1].split("</ul>", 1)[0]
     assert "&lt; 200 ms): <strong>2</strong>" in quality and f"#{sa.id}" in quality
-    assert "(catch trials): <strong>1</strong>" in quality
+    assert "catch trials" not in quality
     assert "other studies here): <strong>1</strong>" in quality
     # links ready to paste, with Prolific's placeholders and the completion code
     assert "/study/study3?PROLIFIC_PID={{%PROLIFIC_PID%}}&amp;STUDY_ID={{%STUDY_ID%}}" in html
@@ -89,6 +90,31 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
     assert client.get(f"/researcher/studies/study3/participants/{sa.id + 100}").status_code == 404
     png = client.get("/researcher/studies/study3/progress.png")
     assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_task_types_own_quality_flags_reach_the_study_page_and_the_participant_list(app, client, auth):
+    """Sketch recognition declares failed catch trials as an attention-check flag: the participant who names the catch
+    sketch wrongly is flagged on the study page and in the list, and completes as failed_attention_check."""
+    params = dict(db.session.execute(db.select(Stimulus.key, Stimulus.params).join(Study)
+                                     .where(Study.slug == "sketch-demo")).all())
+    outcomes = []
+    for fails in (True, False):
+        token = enter(client, "sketch-demo")
+        answer_surveys(client, token)
+        for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
+            p = params[item["stimulus_id"]]
+            guess = "bowl" if p["catch"] and fails else p["concept"]
+            body = {**trial_body(item), "response": {"guesses": [{"label_id": guess, "rt_ms": 900}]}}
+            assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 201
+        outcomes.append(client.post(f"/api/sessions/{token}/complete").get_json()["outcome"])
+    assert outcomes == ["failed_attention_check", "completed"]
+    flagged = db.session.scalars(db.select(ParticipantSession.id).filter_by(outcome="failed_attention_check")).one()
+    auth.login()
+    quality = client.get("/researcher/studies/sketch-demo/").get_data(as_text=True).split('id="quality"', 1)[1]
+    line = quality.split("Failed attention checks (catch trials): ", 1)[1].split("</li>", 1)[0]
+    assert line.startswith("<strong>1</strong>") and f">#{flagged}</a>" in line
+    listing = client.get("/researcher/studies/sketch-demo/participants").get_data(as_text=True)
+    assert "<th>Failed checks</th>" in listing and listing.count('<td class="num flag">1</td>') == 1
 
 
 def test_participant_list_is_paginated(app, client, auth):
@@ -116,8 +142,19 @@ def test_results_page_recomputes_the_analysis(app, client, auth):
         assert client.post(f"/api/sessions/{token}/complete").status_code == 200
     html = client.get("/researcher/studies/study3/results").get_data(as_text=True)
     assert html.count('src="data:image/png;base64,') == 3  # the same figures as `flask analyze --out`
-    assert "<h2>mlae.csv</h2>" in html and "<h2>participants.csv</h2>" in html
-    assert "MLAE" in html
+    assert "MLAE" in html.split('id="report"', 1)[1]  # the report's text
+    # numbers rounded for reading: no table of 16-digit floats, the tables are downloads
+    assert not re.search(r"\d\.\d{8,}", re.sub(r'src="data:[^"]*"', "", html))
+    links = re.findall(r'href="(/researcher/studies/study3/results/[a-z_]+\.csv)"', html)
+    assert [link.rsplit("/", 1)[1] for link in links] == [
+        "participants.csv", "mlae.csv", "mae.csv", "effects.csv", "consistency.csv"]
+    mlae = client.get(links[1])
+    assert mlae.status_code == 200 and mlae.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(mlae.get_data(as_text=True))))
+    assert rows and {"observer", "chart_type", "mlae"} <= set(rows[0])
+    assert client.get("/researcher/studies/study3/results/nope.csv").status_code == 404
+    client.post("/researcher/logout")
+    assert client.get(links[1]).status_code == 302  # a login (or an API token) is needed, like every download
 
 
 def test_open_pause_close_from_the_cli(app, client, runner):

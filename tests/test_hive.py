@@ -15,9 +15,9 @@ from scipy import stats
 from server.db import db
 from server.models import Stimulus, Trial
 from server.studies import get_study
-from server.tasks import registry
-from server.tasks.base import ConfigError, ResponseError
-from server.tasks.hive_demo import write_demo
+from server.registry import registry
+from server.exceptions import ConfigError, ResponseError
+from server.tasks.hive.demo import write_demo
 from tests.helpers import enter
 
 ROW = {"image_id": "bird-1", "photo": "photo.png", "ground_truth": "2", "model_correct": "true",
@@ -138,7 +138,7 @@ def test_prototree_manifest(app, runner, images, tmp_path):
 
 def specs(task, tmp_path, method="gradcam"):
     """The demo set as stored stimuli (parsed by the task itself)."""
-    from server.manifests import ManifestFiles, read_manifest
+    from server.manifest_files import ManifestFiles, read_manifest
     manifest = write_demo(task.id, method, tmp_path / task.id)
     files = ManifestFiles(manifest.parent)
     allowed = (*task.manifest_required, *task.manifest_optional)

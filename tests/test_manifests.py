@@ -12,8 +12,9 @@ from sqlalchemy import func
 from server.db import db
 from server.models import Asset, Stimulus
 from server.studies import sync_studies
-from server.tasks import registry
-from server.tasks.base import Column, ManifestError, PlanItem, StimulusSpec, TaskType
+from server.registry import registry
+from server.exceptions import ManifestError
+from server.tasktype import Column, PlanItem, StimulusSpec, TaskType
 from tests.helpers import enter
 
 STUDY = '''title = "Photo labels"

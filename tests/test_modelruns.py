@@ -17,7 +17,7 @@ from modelruns.data import DataError, read_images
 from modelruns.predict import read_metadata
 from modelruns.train import Options, RunError, load_weights, train
 from server.predictions import OPTIONAL, REQUIRED
-from server.tasks import ratio_charts as charts
+from server.tasks.ratio_estimation import charts as charts
 from tests.conftest import ROOT
 
 HEADER = ["stimulus_id", "chart_type", "short_height", "tall_height", "true_percent", "practice", "file"]

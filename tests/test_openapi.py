@@ -1,4 +1,4 @@
-"""The served OpenAPI document (server/openapi.py) against the app: the same routes, valid schemas, and examples
+"""The served OpenAPI document (server/web/openapi.py) against the app: the same routes, valid schemas, and examples
 that both the schemas and the server accept, answered with documented statuses and bodies."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from server.openapi import DOCUMENTED_BLUEPRINTS
+from server.web.openapi import DOCUMENTED_BLUEPRINTS
 from tests.helpers import PROLIFIC, answer_surveys, enter, trial_body
 
 METHODS = {"get", "put", "post", "delete", "patch"}

@@ -18,9 +18,10 @@ from sqlalchemy import func
 from analysis.ratings import agreement
 from server.db import db
 from server.models import Asset, ParticipantSession, Stimulus, Study, Trial
-from server.tasks.base import ConfigError, ResponseError, StimulusSpec
+from server.exceptions import ConfigError, ResponseError
+from server.tasktype import StimulusSpec
 from server.tasks.hypothesis_rating import HypothesisRating
-from server.tasks.two4two_demo import demo_images, write_demo
+from server.tasks.hypothesis_rating.demo import demo_images, write_demo
 from tests.helpers import answer_surveys, enter
 
 SLUG = "two4two-demo"

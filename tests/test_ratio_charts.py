@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from server.tasks import ratio_charts as rc
+from server.tasks.ratio_estimation import charts as rc
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 ALL_CASES = [(t, s, h) for t in rc.CHART_TYPES for (s, h) in rc.pairs_for_type(t)]
@@ -103,7 +103,7 @@ def test_seed_is_pinned():
 
 
 def test_same_png_in_another_process_with_other_hash_seed():
-    code = ("import hashlib; from server.tasks import ratio_charts as rc; "
+    code = ("import hashlib; from server.tasks.ratio_estimation import charts as rc; "
             "print(hashlib.sha256(rc.render_png(rc.layout(rc.BarStimulus.parse('t5-s15-t26-v4')))).hexdigest())")
     root = Path(__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONHASHSEED": "12345"},

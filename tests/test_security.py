@@ -116,9 +116,10 @@ def test_pages_allow_only_our_own_scripts(app, client, auth):
         assert script_src.strip() == "'self'", csp
         assert "frame-ancestors 'none'" in csp and response.headers["X-Content-Type-Options"] == "nosniff"
         html = response.get_data(as_text=True)
-        # Every <script> is a file from our origin or a JSON data block (never run); no inline handlers.
+        # Every <script> is a file from our origin (static/ or a task package's files) or a JSON data block (never
+        # run); no inline handlers.
         for tag in re.findall(r"<script[^>]*>", html):
-            assert 'src="/static/' in tag or 'type="application/json"' in tag, (url, tag)
+            assert re.search(r'src="/(static|tasks)/', tag) or 'type="application/json"' in tag, (url, tag)
         assert not re.search(r"\son[a-z]+=\"", html), url
 
 

@@ -44,7 +44,7 @@ def test_plan_follows_the_study3_design(client):
 
 
 def test_each_type_draws_its_five_trials_from_different_ratio_groups(app, client):
-    from server.tasks.ratio_charts import BarStimulus, HEIGHTS
+    from server.tasks.ratio_estimation.charts import BarStimulus, HEIGHTS
     for _ in range(5):
         plan = client.get(f"/api/sessions/{enter(client)}").get_json()["plan"][5:]
         groups = {}
@@ -138,7 +138,7 @@ def test_summary_counts_own_test_trials_against_completed_participants(client):
     for item in plan[:8]:  # 5 practice (never counted) + 3 test trials
         client.post(f"/api/sessions/{mine}/trials", json=trial_body(item, 50.0))
     summary = client.get(f"/api/sessions/{mine}/summary").get_json()
-    from server.tasks.ratio_charts import BarStimulus
+    from server.tasks.ratio_estimation.charts import BarStimulus
     expected = sum(abs(50.0 - BarStimulus.parse(i["stimulus_id"]).true_percent) for i in plan[5:8]) / 3
     assert summary["mean_abs_error"] == pytest.approx(expected)
     assert summary["cohort_size"] == 1

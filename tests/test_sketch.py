@@ -11,8 +11,8 @@ from sqlalchemy import func
 from server.db import db
 from server.models import Stimulus, Trial
 from server.studies import get_study
-from server.tasks.base import ConfigError
-from server.tasks.sketch import SketchRecognition
+from server.exceptions import ConfigError
+from server.tasks.sketch_recognition import SketchRecognition
 from tests.helpers import answer_surveys, enter
 
 TASK = SketchRecognition()
@@ -101,7 +101,7 @@ def test_bad_rows_import_nothing(runner, images, tmp_path, change, expected):
 
 def test_plan_spreads_concepts_and_puts_catch_trials_after_the_first():
     import random
-    from server.tasks.base import StimulusSpec
+    from server.tasktype import StimulusSpec
     from server import vocabulary
     concepts = ["apple", "bat1", "cup", "drum"]
     stimuli = [StimulusSpec(f"{c}-{i}", {"concept": c, "catch": False}) for c in concepts for i in range(3)]

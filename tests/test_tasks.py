@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from server.tasks import TaskRegistry, registry
-from server.tasks.base import ConfigError, ResponseError
-from server.tasks.ratio_charts import HEIGHTS, BarStimulus
+from server.registry import TaskRegistry, registry
+from server.exceptions import ConfigError, ResponseError
+from server.tasks.ratio_estimation.charts import HEIGHTS, BarStimulus
 from server.tasks.ratio_estimation import RatioEstimation
 
 

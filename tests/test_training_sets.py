@@ -14,9 +14,9 @@ from analysis import training_test_distance
 from server.db import db
 from server.models import Stimulus
 from server.studies import get_study
-from server.tasks import ratio_charts as charts
-from server.tasks import ratio_sampling as sampling
-from server.tasks.base import ConfigError
+from server.tasks.ratio_estimation import charts as charts
+from server.tasks.ratio_estimation import sampling as sampling
+from server.exceptions import ConfigError
 
 STUDY3_PAIRS = [p for t in charts.CHART_TYPES for p in charts.pairs_for_type(t)]
 

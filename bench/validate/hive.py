@@ -20,8 +20,8 @@ known exactly, and every estimator and interval the reports print is scored by i
   Wilson interval (one rating each), at 83 % and 43 % (the paper's arm-position and colour rows).
 
 The simulations are vectorised over replications for speed; the first replications of each are also run through
-the report's own functions (analysis.hive, analysis.hypoml, analysis.ratings), which must give the same numbers
-(to 1e-9), so the rows validate the statistics as printed.
+the report's own functions (analysis.hive_statistics, analysis.hypoml_inference, analysis.ratings), which must give
+the same numbers (to 1e-9), so the rows validate the statistics as printed.
 """
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from analysis.hive import accuracy_summary, similarity_correlation
-from analysis.hypoml import RESULT_SETS, hypoml_accuracy, hypoml_items, hypoml_tests
+from analysis.hive_statistics import accuracy_summary, similarity_correlation
+from analysis.hypoml_inference import RESULT_SETS, hypoml_accuracy, hypoml_items, hypoml_tests
 from analysis.ratings import correct_judgements
 
 N_PARTICIPANTS = 50  # HIVE Sec. 5.1: 50 participants per study
@@ -108,7 +108,8 @@ def _t_stats(acc: np.ndarray, chance: float) -> dict[str, np.ndarray]:
 
 
 def _per_participant(correct: np.ndarray, incorrect: np.ndarray) -> pd.DataFrame:
-    """One replication as analysis.hive.participant_accuracy's output (percent, conditions correct/incorrect/all)."""
+    """One replication as analysis.hive_statistics.participant_accuracy's output (percent, conditions
+    correct/incorrect/all)."""
     k_c, k_i = correct.astype(float), incorrect.astype(float)
     ids = np.arange(k_c.size)
     frames = [pd.DataFrame({"participant_id": ids, "condition": c, "accuracy": a, "mean_confidence": np.nan,

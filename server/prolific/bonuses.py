@@ -35,8 +35,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import db, utcnow
 from ..models import BonusBatch, BonusBatchRow, ParticipantSession, ProlificSubmission, Study, Trial
-from ..tasks import registry
-from ..tasks.base import TaskType
+from ..registry import registry
+from ..tasktype import TaskType
 from . import audit
 from .client import PaymentUnknown, ProlificClient, ProlificError
 from .submissions import linked_id

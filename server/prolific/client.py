@@ -1,5 +1,5 @@
 """The calls studyhive makes to Prolific's researcher API (v1), on `requests`. No Flask here: the CLI and the
-dashboard build a client from the app's configuration (server/prolific/cli.py).
+dashboard build a client from the app's configuration (server/cli/prolific.py).
 
 - Auth: `Authorization: Token …`. The token stays in the client's HTTP session; no message, repr or log shows it.
 - Every call has a connect and a read timeout.

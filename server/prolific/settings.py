@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ..models import OUTCOMES
-from ..tasks.base import ConfigError
+from ..exceptions import ConfigError
 
 COMPLETE_URL = "https://app.prolific.com/submissions/complete?cc={code}"
 KEYS = {"study_id", "codes", "attention_check_failures", "max_bonus"}

@@ -5,7 +5,7 @@ import pytest
 
 import analysis
 
-MODULES = ["errors", "mlae", "outliers", "inference", "consistency", "distance", "published"]
+MODULES = ["judgement_errors", "mlae", "outliers", "inference", "consistency", "distance", "published"]
 
 
 @pytest.mark.parametrize("name", MODULES)

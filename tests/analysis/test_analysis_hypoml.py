@@ -1,6 +1,7 @@
-"""HypoML (analysis/hypoml.py): every logical inference rule of the paper's §4 / Appendix A, its worked examples,
-the six paired t-tests, the accuracies, the input checks, and the HTML page's own evaluation of the same rules
-(headless Chromium: the JavaScript must agree with Python on all 3^6 combinations of outcomes)."""
+"""HypoML (analysis/hypoml_inference.py, its report analysis/reports/hypoml_study.py): every logical inference rule
+of the paper's §4 / Appendix A, its worked examples, the six paired t-tests, the accuracies, the input checks, and the
+HTML page's own evaluation of the same rules (headless Chromium: the JavaScript must agree with Python on all 3^6
+combinations of outcomes)."""
 
 from __future__ import annotations
 
@@ -17,23 +18,20 @@ import pytest
 from scipy import stats
 
 import analysis
-import analysis.hypoml as hm
-from analysis.hypoml import (
+import analysis.hypoml_inference as hm
+import analysis.reports.hypoml_study as hs
+from analysis.hypoml_inference import (
     ANALYSES,
     HYPOTHESES,
     RULES,
     STAGES,
     hypoml_accuracy,
-    hypoml_html,
     hypoml_infer,
     hypoml_items,
-    hypoml_json,
-    hypoml_report,
     hypoml_tests,
-    hypoml_text,
     hypoml_trace,
-    write_hypoml,
 )
+from analysis.reports.hypoml_study import hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml
 
 from tests.hypoml_examples import luminosity_sets
 
@@ -65,7 +63,7 @@ def parse(spec: str) -> dict[str, int]:
 
 
 # --------------------------------------------------------------------------------------------------
-# The rules, transcribed by hand from the paper (§4 and Appendix A), independently of analysis.hypoml.RULES.
+# The rules, transcribed by hand from the paper (§4 and Appendix A), independently of analysis.hypoml_inference.RULES.
 # (analysis, outcome, condition hypothesis, condition state, directions that put the condition in that state
 #  before the analysis's step, expected ⊤/⊥ of this analysis)
 
@@ -310,7 +308,9 @@ def test_degenerate_differences():
     # … and the note says why t is infinite (or 0) rather than leaving a bare "null" / "+∞"
     assert tests.loc["A1", "note"].startswith("every item differs by the same +0.2000 (s_d = 0): t = +∞, p = 0")
     assert "score every item the same" in hypoml_tests(hypoml_items(same))["note"].iloc[0]
-    assert "(every item differs by the same +0.2000" in hypoml_text(hypoml_report(shifted))
+    text = hypoml_text(hypoml_report(shifted))
+    assert "A1: every item differs by the same +0.2000" in text
+    assert re.search(r"A1\s+R\(M\+,D\+\) v\. R\(M,D\)\s.*\s\+∞\s+9\s+< 0\.001\s+higher", text)
     comparisons = {r["analysis"]: r for r in hypoml_json(hypoml_report(shifted))["comparisons"]}
     assert comparisons["A1"]["t"] is None and "s_d = 0" in comparisons["A1"]["note"]
 
@@ -455,16 +455,16 @@ def test_text_json_and_files(tmp_path):
     text = hypoml_text(res)
     i_concl, i_comp, i_acc = (text.index(s) for s in ("Conclusions", "Comparisons", "Accuracies"))
     assert i_concl < i_comp < i_acc
-    assert re.search(r"H9\s+\+\s+confirmed\s+\+1 .*\[A3 \+1\]", text)
-    assert re.search(r"A3\s+R\(M\+,D\+\) v\. R\(M\+,D\)\s+.*p = 0\.02\d\d\s+higher", text)
-    assert re.search(r"R\(M,D\)\s+0\.5000\s+\[0\.\d{4}, 0\.\d{4}\]\s+n = 200", text)
+    assert re.search(r"H9\s+\+\s+confirmed\s+\+1 .*positively\s+A3 \+1$", text, re.M)
+    assert re.search(r"A3\s+R\(M\+,D\+\) v\. R\(M\+,D\)\s+.*\s0\.023\s+higher", text)  # p: 3 decimals
+    assert re.search(r"R\(M,D\)\s+0\.5000\s+\[0\.\d{4}, 0\.\d{4}\]\s+200\s+wilson\s+a\.csv$", text, re.M)
     data = hypoml_json(res)
     assert set(data) == {"threshold", "meta", "conclusions", "comparisons", "accuracies", "trace"}
     assert [r["hypothesis"] for r in data["conclusions"]] == ALL_H
     assert data["meta"]["sources"]["R(M+,D+)"] == "d.csv"
     json.dumps(data, allow_nan=False)
     paths = write_hypoml(res, tmp_path / "out")
-    assert [p.name for p in paths] == list(hm.OUTPUT_FILES) and all(p.stat().st_size > 0 for p in paths)
+    assert [p.name for p in paths] == list(hs.OUTPUT_FILES) and all(p.stat().st_size > 0 for p in paths)
     assert pd.read_csv(tmp_path / "out" / "comparisons.csv")["analysis"].tolist() == list(ANALYSES)
 
 
@@ -482,13 +482,15 @@ def test_html_is_self_contained_and_embeds_the_rules():
     assert data["meta"]["sources"]["R(M,D)"] == "</script><b>x"
 
 
-def test_docstring_examples_run():
-    assert doctest.testmod(hm, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
+@pytest.mark.parametrize("module", [hm, hs])
+def test_docstring_examples_run(module):
+    assert doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
-def test_public_functions_document_their_output():
-    for name in hm.__all__:
-        obj = getattr(hm, name)
+@pytest.mark.parametrize("module", [hm, hs])
+def test_public_functions_document_their_output(module):
+    for name in module.__all__:
+        obj = getattr(module, name)
         if callable(obj) and not isinstance(obj, type):
             assert "Returns" in (obj.__doc__ or "") and "Parameters" in obj.__doc__, name
     assert analysis.hypoml_report is hypoml_report

@@ -1,4 +1,5 @@
-"""analysis.ratings (Two4Two hypothesis ratings) against hand-computed values, numpy and scipy."""
+"""analysis.ratings and its report, analysis.reports.ratings_study (Two4Two hypothesis ratings), against
+hand-computed values, numpy and scipy."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 from scipy import stats
 
 import analysis.ratings as ratings
-from analysis.ratings import (agreement, correct_judgements, rating_distribution, ratings_json, ratings_markdown,
-                              ratings_methods, ratings_report, ratings_text, relevance_test, write_ratings)
+from analysis.ratings import agreement, correct_judgements, rating_distribution, relevance_test
+from analysis.reports.ratings_study import (ratings_json, ratings_markdown, ratings_methods, ratings_report,
+                                            ratings_text, write_ratings)
 
 # Four participants, three statements; "arms" and "colour" name patterns the model uses.
 HAND = pd.DataFrame({

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.report import ratio_methods, ratio_report, report_json, format_text
+from analysis.reports.ratio_study import ratio_methods, ratio_report, report_json, format_text
 
 
 def _cohort(errors_by_participant: dict[str, list[float]]):

@@ -1,4 +1,5 @@
-"""analysis.sketch against hand-computed values (and scipy / statsmodels where they compute the same thing)."""
+"""analysis.sketch_statistics and the sketch report (analysis.reports.sketch_study) against hand-computed values (and
+scipy / statsmodels where they compute the same thing)."""
 import math
 
 import numpy as np
@@ -7,10 +8,10 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
 
-from analysis.sketch import (accuracy_by_level, adjusted_r2, catch_failures, human_model_alignment,
-                             probability_entropy, semantic_neighbour_preference, semantic_ranks, semantic_x,
-                             similarity_from_embedding, sketch_measures, sketch_methods, sketch_report, sketch_text,
-                             split_half_reliability)
+from analysis.reports.sketch_study import sketch_methods, sketch_report, sketch_text
+from analysis.sketch_statistics import (accuracy_by_level, adjusted_r2, catch_failures, human_model_alignment,
+                                        probability_entropy, semantic_neighbour_preference, semantic_ranks, semantic_x,
+                                        similarity_from_embedding, sketch_measures, split_half_reliability)
 
 
 def answers(rows):

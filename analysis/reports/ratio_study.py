@@ -1,0 +1,733 @@
+"""The Study III report for ratio-estimation studies: people vs models vs the published position-length results.
+
+:func:`ratio_report` takes three small tidy tables -- the sessions, the human trials and the models' errors
+already aggregated per (run, chart type, height pair) -- and returns a :class:`RatioReport`: every number of the
+report as DataFrames, plus the per-height-pair tables the figures draw. :func:`format_text`,
+:func:`format_markdown` and :func:`report_json` render it. Nothing here reads a database or imports Flask:
+``server/analyze.py`` does the reading (and the aggregation of millions of predictions in SQL).
+
+How the numbers are made
+------------------------
+
+* **Participants.** Sessions that did not complete are not analysed. Among completed ones, the 3×IQR rule
+  (:func:`analysis.iqr_outliers`) on each participant's mean absolute error over *test* trials flags outliers;
+  they are excluded unless ``exclude_outliers=False``, and reported either way. Practice trials never count.
+* **MLAE** per chart type, by the estimator named in ``mlae_estimator`` (:data:`analysis.mlae.ESTIMATORS`):
+  ``participant`` (default; Haehn et al. 2018 and Jiang et al.: per participant log2(MAE + 1/8), midmean across
+  participants) or ``pooled`` (Cleveland & McGill 1984, Heer & Bostock 2010: midmean of all log errors).
+  Models take the **same** estimator with their runs in the participants' place: intervals resample runs, or,
+  for a model with one run, its test stimuli. Every row of the table is the same quantity; the published rows
+  say which estimator their paper used.
+* **MAE** (mean absolute error) in percentage points and in ratio units (percent / 100, as the paper's human
+  0.056 vs CNN 0.013): the mean of all judgments (predictions); intervals resample participants (runs; the
+  stimuli of a single run).
+* **Chart-type effect** (humans): one-way ANOVA of each participant's mean log error per chart type on chart
+  type (:func:`analysis.anova_by`, η²) and Tukey's HSD (:func:`analysis.tukey`). The rows are treated as
+  independent, as in the paper's GLM, although each participant contributes one row per type.
+* **Observer effect**: for each model, Welch's t-test (:func:`analysis.two_sample_t`) of the mean absolute error
+  per (chart type, height pair) cell, model minus humans, in percentage points.
+* **Consistency**: Pearson r of mean absolute error per height pair (short, tall), each side first averaged
+  per (chart type, height pair) cell then over chart types -- humans vs each model
+  (:func:`analysis.inter_consistency`) and between the runs of one model (:func:`analysis.intra_consistency`).
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._checks import check_choice
+from ..consistency import inter_consistency, intra_consistency
+from ..inference import anova_by, fisher_z_note, two_sample_t, tukey
+from ..mlae import ESTIMATORS, mae, mlae
+from ..outliers import iqr_outliers
+from ..published import published, published_mlae
+from .methods import methods_document
+from .render import MISSING, jsonable, markdown_table, num, p_value, records, table, text_table, with_interval
+
+__all__ = [
+    "HUMANS",
+    "MODEL_CELL_COLUMNS",
+    "RatioReport",
+    "format_markdown",
+    "format_text",
+    "ratio_report",
+    "report_json",
+]
+
+#: Label of the human observer in every table.
+HUMANS = "humans"
+
+#: Columns of the ``model_cells`` input of :func:`ratio_report`: one row per (observer, condition, run,
+#: chart type, height pair) with the number of predictions and their mean absolute and mean log error.
+MODEL_CELL_COLUMNS = ("observer", "condition", "run", "chart_type", "short_height", "tall_height", "true_percent",
+                      "n", "mean_abs_error", "mean_log_error")
+#: Columns of the ``model_stimuli`` input: one row per (observer, condition, run, test stimulus).
+MODEL_STIMULUS_COLUMNS = ("observer", "condition", "run", "chart_type", "stimulus_id", "n", "mean_abs_error",
+                          "mean_log_error")
+
+CELL = ["chart_type", "short_height", "tall_height"]
+PAIR = ["short_height", "tall_height"]
+ROUND_DECIMALS = 9
+CHART_TYPES = (1, 2, 3, 4, 5)
+
+PUBLISHED_LABELS = {"ClevelandMcGill1984": "Cleveland & McGill 1984", "HeerBostock2010": "Heer & Bostock 2010"}
+
+#: The estimator each published MLAE row was computed with (their papers tabulate midmeans of all judgments).
+PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pooled"}
+#: Below this many runs a model's interval over runs under-covers (bench/validate/ratio.py); the report says so.
+FEW_RUNS = 20
+RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
+
+
+@dataclass
+class RatioReport:
+    """Everything :func:`ratio_report` computed.
+
+    ``tables`` (written as CSV and JSON): ``participants``, ``mlae``, ``mae``, ``effects``, ``consistency``.
+    ``cells`` (for the figures): ``human`` and ``model`` mean errors per (chart type, height pair) and
+    ``pairs`` per height pair (humans and every model side by side). ``meta``: counts, options and notes.
+    """
+
+    meta: dict[str, Any]
+    tables: dict[str, pd.DataFrame]
+    cells: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------------------------------
+# Building the report
+
+
+def _label(observer: str, condition: str) -> str:
+    return f"{observer} ({condition})" if condition else observer
+
+
+def _model_table(df: pd.DataFrame | None, columns: tuple[str, ...], name: str) -> pd.DataFrame:
+    """A model input (``model_cells`` or ``model_stimuli``) with its columns checked and typed."""
+    if df is None or len(df) == 0:
+        return pd.DataFrame({c: pd.Series(dtype=float if c.startswith(("mean", "true")) else object)
+                             for c in columns})
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"ratio_report: {name} lacks column(s) {', '.join(missing)}")
+    out = df.loc[:, list(columns)].copy()
+    out["condition"] = out["condition"].fillna("").astype(str)
+    out["observer"] = out["observer"].astype(str)
+    for c in ("run", "chart_type", "short_height", "tall_height", "n"):
+        if c in out:
+            out[c] = out[c].astype("int64")
+    for c in ("true_percent", "mean_abs_error", "mean_log_error"):
+        if c in out:
+            out[c] = out[c].astype(float)
+    # Means computed by a database over up to millions of rows carry float noise far below 1e-9 (percent or log2
+    # units); dropping it keeps an exactly constant error constant (so no spurious correlation is reported).
+    out[["mean_abs_error", "mean_log_error"]] = out[["mean_abs_error", "mean_log_error"]].round(ROUND_DECIMALS)
+    return out
+
+
+def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
+    """Per (observer, condition, cell): prediction-weighted means over runs (= the mean of all predictions)."""
+    df = run_cells.assign(sum_abs=run_cells["n"] * run_cells["mean_abs_error"],
+                          sum_log=run_cells["n"] * run_cells["mean_log_error"])
+    g = df.groupby(["observer", "condition", *CELL], sort=True)
+    out = g.agg(true_percent=("true_percent", "mean"), n=("n", "sum"), sum_abs=("sum_abs", "sum"),
+                sum_log=("sum_log", "sum"), n_runs=("run", "nunique")).reset_index()
+    out["mean_abs_error"] = out["sum_abs"] / out["n"]
+    out["mean_log_error"] = out["sum_log"] / out["n"]
+    return out.drop(columns=["sum_abs", "sum_log"])
+
+
+def _split(df: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
+    """(observer, condition) -> its rows; one group-by instead of a boolean mask per model (there may be hundreds)."""
+    return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}
+
+
+def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float, notes: list[str]):
+    """The participants table and the analysed test trials; what was dropped or degraded goes into ``notes``."""
+    sessions = sessions.sort_values("participant_id", ignore_index=True)
+    test = trials[~trials["practice"].astype(bool)]
+    n_test = test.groupby("participant_id").size()
+    completed_ids = sessions.loc[sessions["status"] == "completed", "participant_id"]
+    completed = test[test["participant_id"].isin(completed_ids)]
+    unusable = completed[["abs_error", "log_error", "chart_type"]].isna().any(axis=1)
+    if unusable.any():
+        who = sorted(completed.loc[unusable, "participant_id"].unique().tolist())
+        notes.append(f"{int(unusable.sum())} test trial(s) of completed participants dropped: no error can be "
+                     f"computed (missing response, true value or chart type); participant(s) "
+                     f"{', '.join(map(str, who))}")
+        completed = completed[~unusable]
+    if completed.empty:
+        raise ValueError("ratio_report: no completed participant has test trials; nothing to analyse")
+    flags = iqr_outliers(completed, value="abs_error", unit="participant_id", k=k).set_index("participant_id")
+    if flags["degenerate"].any():
+        notes.append(f"outlier rule not applied: {flags['degenerate_reason'].iloc[0]}")
+
+    rows = []
+    for s in sessions.itertuples(index=False):
+        pid = s.participant_id
+        row = {"participant_id": pid, "status": s.status, "n_test_trials": int(n_test.get(pid, 0)),
+               "mean_abs_error": float("nan"), "outlier": False, "analysed": False, "reason": ""}
+        if s.status == "completed" and pid in flags.index:
+            f = flags.loc[pid]
+            row.update(mean_abs_error=float(f["mean_abs_error"]), outlier=bool(f["excluded"]))
+            if row["outlier"]:
+                row["reason"] = f["reason"] + ("" if exclude_outliers else " (kept: --keep-outliers)")
+            row["analysed"] = not (row["outlier"] and exclude_outliers)
+        elif s.status == "completed":
+            row["reason"] = "completed without test trials"
+        elif s.status == "excluded":
+            given = getattr(s, "exclusion_reason", None)
+            row["reason"] = "session marked excluded" + (f": {given}" if isinstance(given, str) and given else "")
+        else:
+            row["reason"] = f"not completed (status {s.status})"
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=["participant_id", "status", "n_test_trials", "mean_abs_error", "outlier",
+                                        "analysed", "reason"])
+    analysed_ids = table.loc[table["analysed"], "participant_id"]
+    return table, completed[completed["participant_id"].isin(analysed_ids)].copy()
+
+
+def _human_cells(trials: pd.DataFrame) -> pd.DataFrame:
+    g = trials.groupby(CELL, sort=True)
+    out = g.agg(true_percent=("true_percent", "mean"), n=("abs_error", "size"),
+                mean_abs_error=("abs_error", "mean"), mean_log_error=("log_error", "mean")).reset_index()
+    return out
+
+
+def _pair_code(df: pd.DataFrame) -> pd.Series:
+    return df["short_height"].astype("int64") * 100_000 + df["tall_height"].astype("int64")
+
+
+def _model_source(o, run_parts, stim_parts, need_stimuli: bool) -> tuple[pd.DataFrame, str]:
+    """The rows an observer's MLAE or MAE is computed from, and how its interval is made.
+
+    Runs play the participants' part; a single run's interval resamples its test stimuli, which needs the
+    per-stimulus errors (``model_stimuli``); so does the pooled MLAE (a midmean of single errors).
+    """
+    stimuli = stim_parts.get((o.observer, o.condition))
+    if need_stimuli or o.n_runs < 2:
+        if stimuli is not None:
+            return stimuli, ""
+        if need_stimuli:
+            raise ValueError(f"the pooled MLAE of {o.label} needs its per-stimulus errors (model_stimuli)")
+        return run_parts[(o.observer, o.condition)], "one run: interval resamples (chart type, height pair) cells"
+    return run_parts[(o.observer, o.condition)], ""
+
+
+def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, seed, notes) -> pd.DataFrame:
+    frames = []
+    h = mlae(trials, estimator, group="chart_type", unit="participant_id", n_boot=n_boot, seed=seed)
+    frames.append(h.assign(kind="human", observer=HUMANS, condition="", label=HUMANS, unit="participants",
+                           note=""))
+    for o in observers.itertuples(index=False):
+        rows, note = _model_source(o, run_parts, stim_parts, estimator == "pooled")
+        if 2 <= o.n_runs < FEW_RUNS:
+            note = (f"interval over {o.n_runs} runs: a bootstrap over so few runs is too narrow (make validate: 5 "
+                    f"runs cover about 0.89 of 0.95, 30 runs 0.95)")
+        m = mlae(rows, estimator, log_error="mean_log_error", abs_error="mean_abs_error", group="chart_type",
+                 unit="run", weight="n", n_boot=n_boot, seed=seed)
+        if note:
+            notes.append(f"MLAE of {o.label}: {note}")
+        frames.append(m.assign(kind="model", observer=o.observer, condition=o.condition, label=o.label,
+                               unit="runs", note=note))
+    pub = published_mlae()
+    for source, label in PUBLISHED_LABELS.items():
+        p = pub[pub["source"] == source]
+        theirs = PUBLISHED_ESTIMATOR[source]
+        frames.append(pd.DataFrame({
+            "kind": "published", "observer": label, "condition": "", "label": label, "chart_type": p["chart_type"],
+            "mlae": p["mlae"], "ci_low": p["ci_low"], "ci_high": p["ci_high"], "estimator": theirs,
+            "resampled": "", "n_units": pd.NA, "unit": "", "n_responses": pd.NA,
+            "note": "" if theirs == estimator else
+            f"published with the {theirs} estimator; these rows use {estimator} (compare: --mlae {theirs})"}))
+    out = pd.concat(frames, ignore_index=True).rename(columns={"n_responses": "n_judgments"})
+    out["resampled"] = out["resampled"].map(lambda r: RESAMPLED.get(r, r))
+    out["chart_type"] = out["chart_type"].astype("int64")
+    for c in ("n_units", "n_judgments"):
+        out[c] = out[c].astype("Int64")
+    return out[["kind", "observer", "condition", "label", "chart_type", "estimator", "mlae", "ci_low", "ci_high",
+                "n_units", "unit", "n_judgments", "resampled", "note"]]
+
+
+def _mae_rows(kind, observer, condition, label, res, scope_col, unit):
+    rows = []
+    for r in res.to_dict("records"):
+        scope = "all" if scope_col is None else str(int(r[scope_col]))
+        rows.append({
+            "kind": kind, "observer": observer, "condition": condition, "label": label, "chart_type": scope,
+            "mae_ratio": r["mae"] / 100, "ci_low_ratio": r["ci_low"] / 100, "ci_high_ratio": r["ci_high"] / 100,
+            "mae_pp": r["mae"], "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"], "n_units": r["n_units"],
+            "unit": unit, "n_judgments": r["n_responses"], "resampled": RESAMPLED.get(r["resampled"], r["resampled"])})
+    return rows
+
+
+def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed) -> pd.DataFrame:
+    rows = []
+    for group in (None, "chart_type"):
+        res = mae(trials, value="abs_error", group=group, unit="participant_id", n_boot=n_boot, seed=seed)
+        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants")
+    for o in observers.itertuples(index=False):
+        source, _ = _model_source(o, run_parts, stim_parts, need_stimuli=False)
+        for group in (None, "chart_type"):
+            res = mae(source, value="mean_abs_error", group=group, unit="run", weight="n", n_boot=n_boot, seed=seed)
+            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group, "runs")
+    for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
+        label = f"Jiang et al. 2025: {p.condition}"
+        rows.append({"kind": "published", "observer": label, "condition": "", "label": label, "chart_type": "all",
+                     "mae_ratio": p.value, "ci_low_ratio": np.nan, "ci_high_ratio": np.nan, "mae_pp": p.value * 100,
+                     "ci_low_pp": np.nan, "ci_high_pp": np.nan, "n_units": p.n, "unit": "participants"
+                     if p.condition == "humans" else "", "n_judgments": pd.NA, "resampled": ""})
+    out = pd.DataFrame(rows)
+    for c in ("n_units", "n_judgments"):
+        out[c] = pd.array(out[c].tolist(), dtype="Int64")
+    return out
+
+
+EFFECT_COLUMNS = ["effect", "test", "term", "statistic", "df1", "df2", "p_val", "effect_size", "effect_size_kind",
+                  "estimate", "ci_low", "ci_high", "n", "note"]
+
+
+def _effect_row(**kw) -> dict[str, Any]:
+    row = {c: np.nan for c in EFFECT_COLUMNS}
+    row.update(note="")
+    row.update(kw)
+    return row
+
+
+def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
+    rows = []
+    per_pt = (trials.groupby(["participant_id", "chart_type"], sort=True)["log_error"].mean()
+              .rename("mean_log_error").reset_index())
+    per_pt["chart_type"] = per_pt["chart_type"].astype("int64")
+    effect = "chart type (humans)"
+    try:
+        if len(per_pt) - per_pt["chart_type"].nunique() < 1:  # anova_by fails with a KeyError when no residual dof
+            raise ValueError("needs at least two participants per chart type (no residual degrees of freedom)")
+        a = anova_by(per_pt, dv="mean_log_error", between="chart_type").iloc[0]
+        rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", statistic=a["f"],
+                                df1=a["ddof1"], df2=a["ddof2"], p_val=a["p_val"], effect_size=a["eta_sq"],
+                                effect_size_kind="eta_sq", n=len(per_pt),
+                                note="per-participant mean log error per chart type"))
+        for t in tukey(per_pt, dv="mean_log_error", between="chart_type").itertuples(index=False):
+            rows.append(_effect_row(effect=effect, test="Tukey HSD", term=f"type {t.a} - type {t.b}",
+                                    statistic=t.t, p_val=t.p_tukey, effect_size=t.hedges, effect_size_kind="hedges_g",
+                                    estimate=t.diff, n=len(per_pt), note="difference of mean log error"))
+    except ValueError as exc:
+        notes.append(f"chart-type effect not computed: {exc}")
+        rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", note=str(exc)))
+    for o in observers.itertuples(index=False):
+        cells = obs_parts[(o.observer, o.condition)]
+        kw = dict(effect="observer", test="Welch t-test", term=f"{o.label} - {HUMANS}")
+        try:
+            with warnings.catch_warnings():  # a model with one constant error is a valid (if extreme) sample
+                warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
+                t = two_sample_t(cells["mean_abs_error"], human_cells["mean_abs_error"], welch=True).iloc[0]
+            rows.append(_effect_row(**kw, statistic=t["t"], df1=t["dof"], p_val=t["p_val"], effect_size=t["cohen_d"],
+                                    effect_size_kind="cohen_d", estimate=t["estimate"], ci_low=t["ci_low"],
+                                    ci_high=t["ci_high"], n=t["n"],
+                                    note=f"mean absolute error (pp) per (chart type, height pair): "
+                                         f"{len(cells)} model vs {len(human_cells)} human cells"))
+        except ValueError as exc:
+            notes.append(f"observer effect of {o.label} not computed: {exc}")
+            rows.append(_effect_row(**kw, note=str(exc)))
+    out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
+    for c in ("df1", "df2"):
+        out[c] = out[c].astype(float)
+    out["n"] = pd.array([None if pd.isna(v) else int(v) for v in out["n"]], dtype="Int64")
+    return out
+
+
+CONSISTENCY_COLUMNS = ["kind", "observer", "a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
+
+
+def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.DataFrame:
+    rows = []
+    key = "short_height, tall_height"
+    for o in observers.itertuples(index=False):
+        cells = obs_parts[(o.observer, o.condition)]
+        row = {"kind": "inter", "observer": o.label, "a": HUMANS, "b": o.label,
+               "note": f"mean absolute error per height pair ({key})"}
+        try:
+            res = inter_consistency(human_cells, cells, key=PAIR, value="mean_abs_error").iloc[0]
+            row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
+            if res["n"] <= 3:
+                row["note"] += f"; {fisher_z_note(int(res['n']))}"
+                notes.append(f"inter-consistency humans vs {o.label}: {fisher_z_note(int(res['n']))}")
+        except ValueError as exc:
+            row["note"] = f"not computed: {exc}"
+            notes.append(f"inter-consistency humans vs {o.label} not computed: {exc}")
+        rows.append(row)
+    for o in observers.itertuples(index=False):
+        if o.n_runs < 2:
+            continue
+        runs = run_parts[(o.observer, o.condition)]
+        try:
+            res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
+            for r in res.itertuples(index=False):
+                small = f"; {fisher_z_note(int(r.n))}" if r.n <= 3 else ""
+                rows.append({"kind": "intra", "observer": o.label, "a": f"run {r.a}", "b": f"run {r.b}", "r": r.r,
+                             "ci_low": r.ci_low, "ci_high": r.ci_high, "p_val": r.p_val, "n": r.n,
+                             "note": f"mean absolute error per height pair ({key}){small}"})
+            if (res["n"] <= 3).any():
+                notes.append(f"intra-consistency of {o.label}'s runs: "
+                             f"{fisher_z_note(int(res['n'].min()))}")
+        except ValueError as exc:
+            notes.append(f"intra-consistency of {o.label}'s runs not computed: {exc}")
+            rows.append({"kind": "intra", "observer": o.label, "a": "runs", "b": "runs",
+                         "note": f"not computed: {exc}"})
+    out = pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
+    for c in ("r", "ci_low", "ci_high", "p_val"):
+        out[c] = out[c].astype(float)
+    out["n"] = pd.array([None if pd.isna(v) else int(v) for v in out["n"]], dtype="Int64")
+    return out
+
+
+def ratio_report(
+    sessions: pd.DataFrame,
+    trials: pd.DataFrame,
+    model_cells: pd.DataFrame | None = None,
+    model_stimuli: pd.DataFrame | None = None,
+    *,
+    mlae_estimator: str = "participant",
+    exclude_outliers: bool = True,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    k: float = 3.0,
+    meta: dict[str, Any] | None = None,
+) -> RatioReport:
+    """Build the Study III report of a ratio-estimation study.
+
+    Parameters
+    ----------
+    sessions : pandas.DataFrame
+        One row per session (participant recruited): ``participant_id``, ``status`` (``started``,
+        ``completed``, ``excluded``).
+    trials : pandas.DataFrame
+        The tidy trials of ``server.export.trial_rows`` (practice included; it is dropped here):
+        ``participant_id``, ``practice``, ``stimulus_id``, ``chart_type``, ``short_height``, ``tall_height``,
+        ``true_percent``, ``abs_error`` (percentage points), ``log_error``.
+    model_cells : pandas.DataFrame, optional
+        Models' errors per (observer, condition, run, chart type, height pair), columns
+        :data:`MODEL_CELL_COLUMNS` (errors in percent units, ``mean_log_error`` in log2 units). Test stimuli only.
+    model_stimuli : pandas.DataFrame, optional
+        Models' errors per (observer, condition, run, test stimulus), columns :data:`MODEL_STIMULUS_COLUMNS`:
+        needed for every model by ``mlae_estimator="pooled"``, and for a single-run model's intervals (else they
+        resample height-pair cells, and a note says so).
+    mlae_estimator : {"participant", "pooled"}, default "participant"
+        The MLAE estimator of every row (:data:`analysis.mlae.ESTIMATORS`).
+    exclude_outliers : bool, default True
+        Drop the 3×IQR outliers from the analysis (they are reported either way).
+    n_boot, seed : bootstrap resamples and seed of every interval.
+    k : float, default 3
+        IQR fence multiplier.
+    meta : dict, optional
+        Extra items for ``report.meta`` (e.g. the study's slug and title).
+
+    Raises
+    ------
+    ValueError
+        If no completed participant has test trials.
+    """
+    check_choice(mlae_estimator, ESTIMATORS, "mlae_estimator", where="ratio_report")
+    notes: list[str] = []
+    trials = trials.copy()
+    for c in ("chart_type", "short_height", "tall_height"):
+        trials[c] = pd.to_numeric(trials[c], errors="coerce")
+    participants, used = _participants(sessions, trials, exclude_outliers, k, notes)
+    for c in ("chart_type", "short_height", "tall_height"):
+        used[c] = used[c].astype("int64")
+    for c in ("true_percent", "abs_error", "log_error"):
+        used[c] = used[c].astype(float)
+
+    run_cells = _model_table(model_cells, MODEL_CELL_COLUMNS, "model_cells")
+    obs_cells = _pool_runs(run_cells) if len(run_cells) else run_cells.assign(n_runs=pd.Series(dtype="int64"))
+    observers = (run_cells.groupby(["observer", "condition"], sort=True)
+                 .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum")).reset_index())
+    labels = [_label(o, c) for o, c in zip(observers["observer"], observers["condition"])]
+    observers["label"] = [f"{lab} (model)" if lab == HUMANS else lab for lab in labels]
+    human_cells = _human_cells(used)
+
+    obs_parts, run_parts = _split(obs_cells), _split(run_cells)
+    stim_parts = _split(_model_table(model_stimuli, MODEL_STIMULUS_COLUMNS, "model_stimuli"))
+    tables = {
+        "participants": participants,
+        "mlae": _mlae_table(used, run_parts, stim_parts, observers, mlae_estimator, n_boot, seed, notes),
+        "mae": _mae_table(used, run_parts, stim_parts, observers, n_boot, seed),
+        "effects": _effects(used, human_cells, obs_parts, observers, notes),
+        "consistency": _consistency(human_cells, obs_parts, run_parts, observers, notes),
+    }
+
+    pairs = human_cells.groupby(PAIR)[["true_percent", "mean_abs_error", "mean_log_error"]].mean()
+    pairs = pairs.rename(columns={"mean_abs_error": f"{HUMANS}_abs_error", "mean_log_error": f"{HUMANS}_log_error"})
+    label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
+    model_pairs = (obs_cells.assign(label=[label_of[(o, c)] for o, c in zip(obs_cells["observer"],
+                                                                             obs_cells["condition"])])
+                   if len(obs_cells) else obs_cells.assign(label=pd.Series(dtype=object)))
+    model_pairs = model_pairs.groupby(["label", *PAIR], sort=True)[["true_percent", "mean_abs_error",
+                                                                    "mean_log_error"]].mean().reset_index()
+
+    status = participants["status"]
+    n_outliers = int(participants["outlier"].sum())
+    counts = {
+        "recruited": len(participants),
+        "completed": int((status == "completed").sum()),
+        "not_completed": int((~status.isin(["completed", "excluded"])).sum()),
+        "session_excluded": int((status == "excluded").sum()),
+        "outliers": n_outliers,
+        "outliers_excluded": n_outliers if exclude_outliers else 0,
+        "analysed": int(participants["analysed"].sum()),
+        "trials_used": len(used),
+        "model_observers": len(observers),
+        "model_runs": int(observers["n_runs"].sum()) if len(observers) else 0,
+        "model_predictions": int(observers["n_predictions"].sum()) if len(observers) else 0,
+    }
+    meta_out = {
+        **(meta or {}),
+        "counts": counts,
+        "options": {"mlae_estimator": mlae_estimator, "exclude_outliers": bool(exclude_outliers),
+                    "n_boot": int(n_boot), "seed": int(seed), "iqr_k": float(k), "ci": 95},
+        "observers": observers.to_dict("records"),
+        "estimator": ESTIMATORS[mlae_estimator],
+        "units": {"mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
+                  "mae_pp": "percentage points (percent units)", "mae_ratio": "ratio units (percent / 100)"},
+        "notes": notes,
+    }
+    return RatioReport(meta=meta_out, tables=tables,
+                       cells={"human": human_cells, "model": obs_cells, "pairs": pairs.reset_index(),
+                              "model_pairs": model_pairs})
+
+
+# --------------------------------------------------------------------------------------------------
+# Rendering
+
+
+def report_json(report: RatioReport) -> dict[str, Any]:
+    """The report as plain JSON-able data: ``meta`` plus every table as a list of records (NaN → None)."""
+    return {"meta": jsonable(report.meta), **{name: records(df) for name, df in report.tables.items()}}
+
+
+def _why(note: str) -> str:
+    """Short reason a correlation is missing, for the text table (the full message is in the notes)."""
+    return f"{MISSING} (constant errors)" if "constant" in note else f"{MISSING} (see notes)"
+
+
+def model_order(report: RatioReport) -> list[str]:
+    """Model labels, best (lowest overall MAE) first."""
+    mae_t = report.tables["mae"]
+    m = mae_t[(mae_t["kind"] == "model") & (mae_t["chart_type"] == "all")].sort_values(["mae_pp", "label"])
+    return m["label"].tolist()
+
+
+def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]:
+    meta, t = report.meta, report.tables
+    c, opt = meta["counts"], meta["options"]
+    h = (lambda s: f"## {s}") if markdown else (lambda s: s.upper())
+    out: list[str] = []
+    title = f"{meta.get('slug', 'study')} — {meta.get('title', '')}".rstrip(" —")
+    out.append(f"# {title}" if markdown else title)
+    out.append(f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} resamples, seed "
+               f"{opt['seed']}, 95% percentile intervals; outliers "
+               f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)")
+    out.append("")
+
+    # Participants
+    out.append(h("Participants"))
+    lines = [["recruited (sessions)", str(c["recruited"]), ""],
+             ["completed", str(c["completed"]), ""],
+             ["not completed", str(c["not_completed"]), "not analysed"]]
+    if c["session_excluded"]:
+        lines.append(["session marked excluded", str(c["session_excluded"]), "not analysed"])
+    lines.append(["outliers (3×IQR)", str(c["outliers"]),
+                  "mean absolute error over test trials; " + ("excluded" if opt["exclude_outliers"] else "kept")])
+    lines.append(["analysed", str(c["analysed"]), f"{c['trials_used']} test trials used (practice never counts)"])
+    out += (markdown_table(["", "n", "note"], lines, "lrl") if markdown else
+            text_table(["", "n", ""], lines, "lrl")[2:])
+    p = t["participants"]
+    for r in p[p["outlier"]].itertuples(index=False):
+        out.append(f"{'- ' if markdown else '    '}participant {r.participant_id}: {r.reason}")
+    if c["model_observers"]:
+        if markdown:
+            out.append("")
+        out.append(f"{'' if markdown else '  '}models: {c['model_observers']} observer(s), {c['model_runs']} run(s), "
+                   f"{c['model_predictions']} predictions on test stimuli")
+    out.append("")
+
+    models = model_order(report)
+    shown = models if markdown else models[:max_models]
+    more = len(models) - len(shown)
+    more_note = f"… {more} more model(s) in the CSV/JSON tables" if more else ""
+
+    # MLAE
+    est = opt["mlae_estimator"]
+    out.append(h("MLAE by chart type") + f"  estimator: {est} (--mlae); log2(|judged − true| + 1/8), percent "
+               "units; MLAE [95% CI]")
+    wrap = (lambda text: [text]) if markdown else (
+        lambda text: textwrap.wrap(text, 110, initial_indent="  ", subsequent_indent="  "))
+    out += wrap(f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
+                "interval resamples its test stimuli).")
+    ml = t["mlae"]
+    order = [HUMANS, *shown, *PUBLISHED_LABELS.values()]
+    rows = []
+    for label in order:
+        sub = ml[ml["label"] == label].set_index("chart_type")
+        if sub.empty:
+            continue
+        first = sub.iloc[0]
+        if first["kind"] == "published":
+            n = f"{first['estimator']} estimator" + ("" if first["estimator"] == est else " (differs)")
+        elif first["kind"] == "human":
+            n = f"{int(first['n_units'])} people"
+        else:
+            n_runs = meta_runs(meta, label)
+            n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
+        rows.append([label, n] + [with_interval(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist())
+                                  if ct in sub.index else MISSING for ct in CHART_TYPES])
+    out += table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5,
+                 markdown=markdown)
+    if more_note:
+        out.append(("" if markdown else "  ") + more_note)
+    differs = ml.loc[(ml["kind"] == "published") & (ml["note"] != ""), "note"]
+    if len(differs):
+        out += wrap(f"note: the published rows are {differs.iloc[0]}.")
+    out.append("")
+
+    # MAE
+    out.append(h("Mean absolute error") + "  all chart types; mean [95% CI]")
+    ma = t["mae"]
+    ma = ma[ma["chart_type"] == "all"]
+    rows = []
+    for label in [HUMANS, *shown, *ma.loc[ma["kind"] == "published", "label"]]:
+        sub = ma[ma["label"] == label]
+        if sub.empty:
+            continue
+        r = sub.iloc[0]
+        rows.append([label, with_interval(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
+                     with_interval(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
+                     num(r["n_judgments"], 0)])
+    out += table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr",
+                 markdown=markdown)
+    if more_note:
+        out.append(("" if markdown else "  ") + more_note)
+    out.append("")
+
+    # Effects
+    e = t["effects"]
+    out.append(h("Chart-type effect (humans)") + "  one-way ANOVA of per-participant mean log error per type")
+    a = e[e["test"] == "one-way ANOVA"]
+    if len(a) and math.isfinite(a.iloc[0]["statistic"]):
+        a = a.iloc[0]
+        out.append(f"{'' if markdown else '  '}F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, "
+                   f"{p_value(a['p_val'], prefix=True)}, "
+                   f"η² = {num(a['effect_size'], 3)}  (n = {int(a['n'])} participant × type means)")
+        tk = e[e["test"] == "Tukey HSD"]
+        rows = [[r.term, num(r.estimate, 3), num(r.statistic, 2), p_value(r.p_val), num(r.effect_size, 2)]
+                for r in tk.itertuples(index=False)]
+        out += table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr", markdown=markdown)
+    elif len(a):
+        out.append(f"{'' if markdown else '  '}not computed: {a.iloc[0]['note']}")
+    out.append("")
+
+    if models:
+        out.append(h("Observer effect") + "  Welch t-test of mean absolute error (pp) per (chart type, height pair), "
+                   "model − humans")
+        ob = e[e["effect"] == "observer"].set_index("term")
+        rows = []
+        for label in shown:
+            r = ob.loc[f"{label} - {HUMANS}"]
+            rows.append([label, with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2), num(r["statistic"], 2),
+                         num(r["df1"], 1), p_value(r["p_val"]), num(r["effect_size"], 2)])
+        out += table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr", markdown=markdown)
+        if more_note:
+            out.append(("" if markdown else "  ") + more_note)
+        out.append("")
+
+        cs = t["consistency"]
+        out.append(h("Consistency") + "  Pearson r of mean absolute error per height pair (short, tall)")
+        rows = []
+        inter = cs[cs["kind"] == "inter"].set_index("observer")
+        intra = cs[cs["kind"] == "intra"]
+        for label in shown:
+            r = inter.loc[label]
+            runs = intra[intra["observer"] == label]
+            if runs.empty:
+                intra_txt = f"{MISSING} (one run)"
+            elif runs["r"].isna().all():
+                intra_txt = _why(runs["note"].iloc[0])
+            else:
+                intra_txt = (f"{num(runs['r'].mean(), 3)} (min {num(runs['r'].min(), 3)}, "
+                             f"{runs['r'].notna().sum()} run pair{'s' if runs['r'].notna().sum() > 1 else ''})")
+            inter_txt = (with_interval(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"])
+                         else _why(r["note"]))
+            rows.append([label, inter_txt, p_value(r["p_val"]), num(r["n"], 0), intra_txt])
+        out += table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl",
+                     markdown=markdown)
+        if more_note:
+            out.append(("" if markdown else "  ") + more_note)
+        out.append("")
+
+    if meta["notes"]:
+        out.append(h("Notes"))
+        out += [f"{'- ' if markdown else '  '}{n}" for n in meta["notes"]]
+        out.append("")
+    return out
+
+
+def meta_runs(meta: dict[str, Any], label: str) -> int:
+    for o in meta["observers"]:
+        if o["label"] == label:
+            return int(o["n_runs"])
+    return 0
+
+
+def format_text(report: RatioReport, max_models: int = 12) -> str:
+    """A screen or two of aligned plain-text tables; at most ``max_models`` models (lowest MAE first)."""
+    return "\n".join(_sections(report, max_models, markdown=False)).rstrip() + "\n"
+
+
+def format_markdown(report: RatioReport) -> str:
+    """The same report as Markdown, every model included."""
+    return "\n".join(_sections(report, max_models=10**9, markdown=True)).rstrip() + "\n"
+
+
+def ratio_methods(report: RatioReport) -> str:
+    """``methods.md`` of a ratio-estimation report: what was computed, in words ready for a Methods section."""
+    meta, c, opt = report.meta, report.meta["counts"], report.meta["options"]
+    est = opt["mlae_estimator"]
+    refs = ["cleveland1984", "efron1993", "tukey1977"] + (["heer2010"] if est == "pooled" else ["haehn2018",
+                                                                                               "jiang2025"])
+    excluded = (f"{c['outliers']} of {c['completed']} completed participants had a mean absolute error above "
+                f"Q3 + {opt['iqr_k']:g}×IQR of the participants' means (Tukey's far-out fence, the rule of Jiang et "
+                f"al.'s Study III) and were " + ("excluded" if opt["exclude_outliers"] else
+                                                 "kept (--keep-outliers)"))
+    paragraphs = [
+        f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
+        f"did not complete were not analysed{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
+        f"{excluded}. {c['analysed']} participants with {c['trials_used']} test trials were analysed; practice "
+        "trials never count.",
+        f"**Accuracy.** Each judgment's error is log2(|judged − true| + 1/8), judged and true in percent "
+        f"(Cleveland & McGill 1984). MLAE per chart type uses the {est} estimator: {ESTIMATORS[est]}. Mean absolute "
+        "error (MAE) is the mean of all judgments, in percentage points and ratio units.",
+        "**Intervals.** 95 % percentile bootstrap intervals (Efron & Tibshirani 1993) with "
+        f"{opt['n_boot']:,} resamples (seed {opt['seed']}); participants are resampled with replacement, keeping "
+        "each participant's judgments together across chart types.",
+        "**Tests.** Chart-type effect: one-way ANOVA of each participant's mean log error per chart type (η²) with "
+        "Tukey's HSD; all tests two-sided, α = 0.05.",
+    ]
+    if c["model_observers"]:
+        refs.append("fisher1921")
+        paragraphs.append(
+            f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
+            f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
+            "the same estimators with its runs in the participants' place (intervals resample runs; a single run's "
+            "resample its test stimuli). Observer effect: Welch's t-test of the mean absolute error per (chart "
+            "type, height pair) cell, model − humans, two-sided. Human–model consistency: Pearson's r of the mean "
+            "absolute error per height pair, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 pairs).")
+    if meta["notes"]:
+        paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
+    return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)

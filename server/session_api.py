@@ -1,0 +1,212 @@
+"""The participant API's operations (server/web/api.py) on the cached Core path: state for the page, environment,
+survey and trial saves, the results summary, completion and early ends. Each works on one autocommit connection and
+the session's cached facts (server/trialstore.py says why), and answers bad input with an APIError.
+
+Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
+double click, a retry racing its original) still store one row."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam
+
+from . import links, trialstore
+from .db import db, utcnow
+from .exceptions import APIError, ResponseError
+from .models import ParticipantSession, SurveyResponse, Trial
+from .prolific import settings as prolific_settings
+from .registry import registry
+from .sessions import well_formed
+from .surveys import SURVEYS, validate_answers
+
+TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
+MAX_RT_MS = 24 * 3600 * 1000
+SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
+# Outcomes the page reports before the task ends: the participant declined consent or failed the browser check.
+EARLY_OUTCOMES = ("no_consent", "incompatible_device")
+# Built once (server/trialstore.py says why). Only the first completion is recorded: a repeat or a second tab
+# leaves completed_at as it was. A session that was abandoned (say, timed out on Prolific) and then finishes after
+# all completes; an excluded one stays excluded.
+PS = ParticipantSession
+SAVE_ENVIRONMENT = db.update(PS).where(PS.id == bindparam("session_id")).values(
+    last_seen_at=bindparam("now"), **{key: bindparam(f"new_{key}") for key in SCREEN_FIELDS})
+COMPLETE = db.update(PS).where(PS.id == bindparam("session_id"), PS.status.in_(("started", "abandoned"))).values(
+    status="completed", completed_at=bindparam("now"), outcome=bindparam("outcome"))
+# The first outcome reported stands; ending frees the session's condition slot at once (conditions.occupancy).
+END = db.update(PS).where(PS.id == bindparam("session_id"), PS.status.in_(("started", "abandoned")),
+                          PS.outcome.is_(None)).values(status="abandoned", outcome=bindparam("outcome"),
+                                                       last_seen_at=bindparam("now"))
+ENDED = db.select(PS.status, PS.outcome).where(PS.id == bindparam("session_id"))
+# Test-trial scores of the study's completed sessions and of the asking one (which may still be running).
+COHORT_SCORES = (db.select(Trial.session_id, Trial.score).join(PS, PS.id == Trial.session_id)
+                 .where(PS.study_id == bindparam("study_id"), Trial.practice.is_(False),
+                        (PS.status == "completed") | (PS.id == bindparam("session_id"))))
+
+
+def unknown_session() -> APIError:
+    return APIError(404, "unknown_session", "no session has this token")
+
+
+def lookup(connection, token: str) -> trialstore.SessionFacts:
+    """The session with this token (404 if there is none), usually from this worker's cache. The participant API
+    works on these facts and Core statements on an autocommit connection (server/trialstore.py says why)."""
+    session = trialstore.session_facts(connection, token) if well_formed(token) else None
+    if session is None:
+        raise unknown_session()
+    return session
+
+
+def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
+    study = trialstore.study_facts(connection, session.study_id)
+    return {
+        "token": session.token, "status": trialstore.status(connection, session.id), "platform": session.platform,
+        "study": {"slug": study.slug, "version": session.study_version},
+        "flow": study.config["flow"],
+        "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
+        "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
+        "plan": [{**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])} for item in session.plan],
+        "stored_indexes": trialstore.stored_indexes(connection, session.id),
+    }
+
+
+def save_environment(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> None:
+    sizes = {}
+    for key in SCREEN_FIELDS:
+        value = body.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100_000:
+            raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
+        sizes[f"new_{key}"] = value
+    connection.execute(SAVE_ENVIRONMENT, {**sizes, "session_id": session.id, "now": utcnow()})
+
+
+def save_survey(connection, session: trialstore.SessionFacts, name: str, body: dict[str, Any]) -> None:
+    if name not in trialstore.study_facts(connection, session.study_id).config["surveys"]:
+        raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
+    try:
+        answers = validate_answers(name, body.get("answers"))
+    except ResponseError as exc:
+        raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
+    # A repeat (retry, second tab) stores nothing: the first answer stands.
+    trialstore.insert_unless_stored(connection, SurveyResponse.__table__,
+                                    {"session_id": session.id, "name": name, "answers": answers,
+                                     "created_at": utcnow()})
+
+
+def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Validate and store one trial on an autocommit connection (trialstore.autocommit). Returns (HTTP status,
+    body): 201 stored, 200 repeat, 409 index taken. The hot path: cached session and study, one INSERT."""
+    row = _trial_row(connection, session, body)
+    index = row["trial_index"]
+    if trialstore.insert_unless_stored(connection, Trial.__table__, row):
+        trialstore.touch(connection, session)
+        return 201, {"stored": True, "trial_index": index}
+    if trialstore.stored_trial_id(connection, session.id, index) == row["client_trial_id"]:
+        return 200, {"stored": True, "trial_index": index, "duplicate": True}
+    return 409, {"error": "trial_index_taken", "trial_index": index,
+                 "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+
+
+def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """The `trials` row for a trial body, or an APIError naming the first field that is wrong."""
+    unknown = set(body) - TRIAL_FIELDS
+    if unknown:
+        raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
+                       field=sorted(unknown)[0])
+    trial_id = body.get("trial_id")
+    if not isinstance(trial_id, str) or not 8 <= len(trial_id) <= 64:
+        raise APIError(400, "invalid_field", "trial_id must be a string of 8–64 characters", field="trial_id")
+    index = body.get("trial_index")
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
+    if not 0 <= index < len(session.plan):
+        raise APIError(422, "index_out_of_plan",
+                       f"trial_index {index} is outside this session's plan (0–{len(session.plan) - 1})",
+                       field="trial_index")
+    planned = session.plan[index]
+    if body.get("stimulus_id") != planned["stimulus_id"]:
+        raise APIError(422, "stimulus_mismatch", f"trial {index} shows stimulus {planned['stimulus_id']!r}",
+                       field="stimulus_id")
+    rt_ms = body.get("rt_ms")
+    if rt_ms is not None and (isinstance(rt_ms, bool) or not isinstance(rt_ms, (int, float))
+                              or not 0 <= rt_ms <= MAX_RT_MS):
+        raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
+    client_time = _parse_time(body.get("client_time"))
+    study = trialstore.study_facts(connection, session.study_id)
+    task = registry().get(study.task_type)
+    try:
+        response = task.validate_response(body.get("response"), study.config["task"])
+    except ResponseError as exc:
+        raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
+    stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
+    return {"session_id": session.id, "trial_index": index, "client_trial_id": trial_id, "stimulus_id": stimulus_id,
+            "practice": planned["practice"], "response": response, "score": task.score(params, response),
+            "presented": planned.get("presented"), "rt_ms": None if rt_ms is None else round(rt_ms),
+            "client_time": client_time, "created_at": utcnow()}
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise APIError(400, "invalid_field", "client_time must be an ISO 8601 timestamp", field="client_time") from None
+
+
+def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
+    """A participant's own result against everyone who completed the study (the results page and the "score" step
+    of the API), by the study's task type."""
+    by_person: dict[int, list] = {}
+    for person, score in connection.execute(COHORT_SCORES, {"study_id": study_id, "session_id": session_id}):
+        by_person.setdefault(person, []).append(score)
+    own = by_person.pop(session_id, [])
+    task = registry().get(trialstore.study_facts(connection, study_id).task_type)
+    return task.summarise(own, list(by_person.values()))
+
+
+def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
+    """Mark the session completed once the server holds every planned trial and every survey of the flow."""
+    stored = set(trialstore.stored_indexes(connection, session.id))
+    missing = [i for i in range(len(session.plan)) if i not in stored]
+    if missing:
+        raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
+    study = trialstore.study_facts(connection, session.study_id)
+    done = trialstore.surveys_done(connection, session.id)
+    missing_surveys = [name for name in study.config["surveys"] if name not in done]
+    if missing_surveys:
+        raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
+                       missing_surveys=missing_surveys)
+    # Stored trials never change once the plan is complete, so a repeat computes the same outcome.
+    keys = registry().get(study.task_type).attention_checks()
+    failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
+    failed = failures >= prolific_settings.attention_check_failures(study.config)
+    outcome = "failed_attention_check" if failed else "completed"
+    connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow(), "outcome": outcome})
+    url = session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
+    if url:
+        return {"status": "completed", "outcome": outcome, "redirect_url": url}
+    return {"status": "completed", "outcome": outcome,
+            "results_url": links.results_path(study.slug, session.token)}
+
+
+def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """Record that the session ends early (`outcome`: no_consent or incompatible_device): it is abandoned, its
+    condition slot is free again, and a Prolific participant is sent on with that outcome's completion code when
+    the study has one (redirect_url; None: the page asks them to return the study)."""
+    unknown = set(body) - {"outcome"}
+    if unknown:
+        raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
+                       field=sorted(unknown)[0])
+    outcome = body.get("outcome")
+    if outcome not in EARLY_OUTCOMES:
+        raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")
+    if trialstore.status(connection, session.id) in ("completed", "excluded"):
+        raise APIError(409, "session_ended", "this session has ended (completed, or excluded by the researchers)")
+    if outcome == "no_consent" and "consent" in trialstore.surveys_done(connection, session.id):
+        raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
+    connection.execute(END, {"session_id": session.id, "outcome": outcome, "now": utcnow()})
+    status, recorded = connection.execute(ENDED, {"session_id": session.id}).one()
+    study = trialstore.study_facts(connection, session.study_id)
+    url = session.platform == "prolific" and recorded and prolific_settings.completion_url(study.config, recorded)
+    return {"status": status, "outcome": recorded, "redirect_url": url or None}

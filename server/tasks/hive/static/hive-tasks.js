@@ -1,0 +1,92 @@
+/*
+ * HIVE task types (server/tasks/hive/task.py) for the generic runner: one trial per plan item through the "hive" plugin,
+ * default instructions per explanation method, and the "preview" step (one correct and one incorrect example,
+ * taken from the first plan item's `preview`).
+ */
+window.StudyhiveTasks = window.StudyhiveTasks || {};
+
+(function () {
+  "use strict";
+
+  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  const METHOD_TEXT = {
+    gradcam: "For each kind of object it considers, the model shows a heatmap: the red and yellow parts of the " +
+      "photo are the parts it looked at most.",
+    bagnet: "The model colors the small pieces of the photo that speak for each kind of object (more red: " +
+      "stronger evidence), adds the evidence up, and guesses the kind with the most.",
+    protopnet: "The model has learned example parts from previously-seen photos. It finds the parts of the " +
+      "photo most like its examples and picks the kind whose examples match best.",
+    prototree: "The model asks a series of questions: is this example part from previously-seen photos present " +
+      "in the photo, or absent? The answers lead to its final answer.",
+  };
+
+  const QUESTIONS = {
+    "hive-distinction": "Which option is the <strong>correct</strong> answer for this photo?",
+    "hive-output-prediction": "Which option did the <strong>model choose</strong> as its prediction?",
+  };
+
+  function mode(taskType) {
+    if (taskType === "hive-agreement") return "agreement";
+    if (taskType === "hive-prototree") return "prototree";
+    return "choice";
+  }
+
+  function register(taskType) {
+    StudyhiveTasks[taskType] = {
+      buildTrial(planItem, ctx) {
+        return {
+          type: jsPsychHive,
+          mode: mode(taskType),
+          question: QUESTIONS[taskType] || "",
+          photo_url: planItem.photo_url,
+          options: planItem.options,
+          similarity_ratings: Boolean(planItem.similarity_ratings),
+          nodes: planItem.nodes || null,
+          path_url: planItem.path_url || null,
+          on_finish: (data) => ctx.record(planItem, data.response, data.rt_ms),
+        };
+      },
+
+      instructionsPages(config) {
+        if (config.instructions_html && config.instructions_html.length) return config.instructions_html;
+        return ["<h2>How the model decides</h2><p>A computer model looks at a photo and guesses what it shows.</p>",
+          "<h2>Your task</h2><p>You will see the model's explanations and answer a question about each photo.</p>"];
+      },
+
+      steps: {
+        /** One correct and one incorrect example, shown the way the task shows them, with the outcome told. */
+        preview(state) {
+          const examples = (state.plan[0] && state.plan[0].preview) || [];
+          return examples.map((example, i) => {
+            const method = METHOD_TEXT[example.method] || "";
+            const outcome = example.model_correct
+              ? "In this example the model's prediction was <strong>correct</strong>."
+              : "In this example the model's prediction was <strong>wrong</strong>.";
+            const badges = (option) => [
+              option.key === example.predicted_key ? "the model's prediction" : "",
+              option.key === example.truth_key ? "the correct answer" : "",
+            ].filter(Boolean).map((text) => `<span class="sh-hive-badge">${text}</span>`).join(" ");
+            const options = example.options.map((option, n) =>
+              '<div class="sh-hive-card"><span class="sh-hive-card-title">' +
+              `${example.options.length > 1 ? `Option ${n + 1}` : "Prediction"}</span>` +
+              `<p>${badges(option)}</p>` +
+              (option.label ? `<p class="sh-hive-label">${escapeHtml(option.label)}</p>` : "") +
+              option.explanation.map((url) => `<img class="sh-hive-expl" src="${escapeHtml(url)}" alt="Explanation">`).join("") +
+              "</div>").join("");
+            return {
+              type: jsPsychHtmlButtonResponse,
+              stimulus: `<div class="sh-message sh-hive-preview"><h2>Example ${i + 1} of ${examples.length}</h2>` +
+                `<p>${escapeHtml(method)}</p><p>${outcome}</p>` +
+                `<div class="sh-hive-row"><figure class="sh-hive-photo"><img src="${escapeHtml(example.photo_url)}" alt="Photo">` +
+                `<figcaption>Photo</figcaption></figure></div><div class="sh-hive-cards">${options}</div></div>`,
+              choices: ["Continue"],
+            };
+          });
+        },
+      },
+    };
+  }
+
+  ["hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree"].forEach(register);
+})();

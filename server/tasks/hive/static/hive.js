@@ -1,0 +1,201 @@
+/*
+ * jsPsych 8 plugin "hive": one trial of a HIVE task (server/tasks/hive/task.py) on a photo and a model's explanations.
+ *   mode "agreement":  the prediction's explanation; optional 1–4 similarity rating per prototype match; then a
+ *                      4-point confidence that the prediction is correct.
+ *   mode "choice":     four explanations side by side; pick one (distinction / output prediction); confidence 1–5.
+ *   mode "prototree":  the path so far, then present/absent at the last two nodes, which reaches one of four
+ *                      leaves; confidence 1–5.
+ * Options arrive in their display order (randomised by the server at plan time). Every control is disabled after
+ * the first submit, so a double click records one answer.
+ */
+var jsPsychHive = (function (jspsych) {
+  "use strict";
+
+  const { ParameterType } = jspsych;
+
+  const info = {
+    name: "hive",
+    version: "1.0.0",
+    parameters: {
+      mode: { type: ParameterType.STRING, default: "choice" },
+      /** The plan item's "choice" question, e.g. which one is the correct class. */
+      question: { type: ParameterType.HTML_STRING, default: "" },
+      photo_url: { type: ParameterType.STRING, default: undefined },
+      /** [{key, explanation: [urls], label}] in display order. */
+      options: { type: ParameterType.COMPLEX, default: [] },
+      /** agreement: ask a 1–4 similarity rating per explanation image (prototype match). */
+      similarity_ratings: { type: ParameterType.BOOL, default: false },
+      /** prototree: {root, present, absent} prototype urls and the path image so far (or null). */
+      nodes: { type: ParameterType.COMPLEX, default: null },
+      path_url: { type: ParameterType.STRING, default: null },
+      button_label: { type: ParameterType.STRING, default: "Next" },
+    },
+    data: {
+      /** The response the server validates: {confidence, similarity?} | {choice, confidence} | {decisions, confidence}. */
+      response: { type: ParameterType.COMPLEX },
+      rt_ms: { type: ParameterType.INT },
+    },
+  };
+
+  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  const AGREEMENT_SCALE = [
+    [1, "Fairly confident the prediction is correct"],
+    [2, "Somewhat confident it is correct"],
+    [3, "Somewhat confident it is incorrect"],
+    [4, "Fairly confident it is incorrect"],
+  ];
+  const FIVE_SCALE = [[1, "1 not at all"], [2, "2"], [3, "3"], [4, "4"], [5, "5 very"]];
+  const SIMILARITY_SCALE = [[1, "1 not similar"], [2, "2"], [3, "3"], [4, "4 very similar"]];
+
+  function radios(name, scale, legend) {
+    const inputs = scale.map(([value, caption]) =>
+      `<label class="sh-hive-radio"><input type="radio" name="${name}" value="${value}"> ${escapeHtml(caption)}</label>`);
+    return `<fieldset class="sh-hive-scale" data-name="${name}"><legend>${legend}</legend>${inputs.join("")}</fieldset>`;
+  }
+
+  function explanationImages(option, cls) {
+    return option.explanation.map((url, i) =>
+      `<img class="${cls}" src="${escapeHtml(url)}" alt="Explanation ${i + 1}" draggable="false">`).join("");
+  }
+
+  function label(option) {
+    return option.label ? `<p class="sh-hive-label">${escapeHtml(option.label)}</p>` : "";
+  }
+
+  class HivePlugin {
+    static info = info;
+
+    constructor(jsPsych) {
+      this.jsPsych = jsPsych;
+    }
+
+    trial(display_element, trial) {
+      const photo = `<figure class="sh-hive-photo"><img src="${escapeHtml(trial.photo_url)}" alt="Photo" ` +
+        'draggable="false"><figcaption>Photo</figcaption></figure>';
+      let body = "";
+      if (trial.mode === "agreement") {
+        const option = trial.options[0];
+        const matches = option.explanation.map((url, i) => {
+          const rating = trial.similarity_ratings
+            ? radios(`similarity-${i}`, SIMILARITY_SCALE, `How similar are the two parts of match ${i + 1}?`) : "";
+          return `<div class="sh-hive-match"><img class="sh-hive-expl" src="${escapeHtml(url)}" ` +
+            `alt="Explanation ${i + 1}" draggable="false">${rating}</div>`;
+        }).join("");
+        body = `<div class="sh-hive-row">${photo}<div class="sh-hive-matches"><h3>The model's prediction` +
+          `</h3>${label(option)}${matches}</div></div>` +
+          radios("confidence", AGREEMENT_SCALE, "How confident are you that the model's prediction is correct?");
+      } else if (trial.mode === "choice") {
+        const cards = trial.options.map((option, i) =>
+          `<label class="sh-hive-card"><input type="radio" name="choice" value="${escapeHtml(option.key)}">` +
+          `<span class="sh-hive-card-title">Option ${i + 1}</span>${label(option)}` +
+          `${explanationImages(option, "sh-hive-expl")}</label>`).join("");
+        body = `<div class="sh-hive-row">${photo}</div><p class="sh-prompt">${trial.question}</p>` +
+          `<fieldset class="sh-hive-cards" data-name="choice"><legend class="sh-hidden">Options</legend>${cards}</fieldset>` +
+          radios("confidence", FIVE_SCALE, "How confident are you in your answer?");
+      } else {
+        const nodes = trial.nodes;
+        const decision = (name, url, caption) =>
+          `<div class="sh-hive-node" data-node="${name}"><img src="${escapeHtml(url)}" alt="${caption}" draggable="false">` +
+          radios(`node-${name}`, [["present", "Present in the photo"], ["absent", "Absent"]], caption) + "</div>";
+        const paths = ["present, present", "present, absent", "absent, present", "absent, absent"];
+        const leaves = trial.options.map((option, i) =>
+          `<div class="sh-hive-leaf" data-leaf="${i + 1}"><span class="sh-hive-path-caption">${paths[i]}</span>` +
+          `${label(option)}${explanationImages(option, "sh-hive-leaf-img")}</div>`).join("");
+        const path = trial.path_url
+          ? `<figure class="sh-hive-path"><img src="${escapeHtml(trial.path_url)}" alt="The model's decisions so far" ` +
+            'draggable="false"><figcaption>The model\'s decisions so far</figcaption></figure>' : "";
+        body = `<div class="sh-hive-row">${photo}${path}</div>` +
+          `<div class="sh-hive-tree">${decision("root", nodes.root, "Is this part present in the photo?")}` +
+          `<div class="sh-hive-second">${decision("present", nodes.present, "If present: is this part present too?")}` +
+          `${decision("absent", nodes.absent, "If absent: is this part present?")}</div></div>` +
+          `<div class="sh-hive-leaves">${leaves}</div>` +
+          radios("confidence", FIVE_SCALE, "How confident are you in your answer?");
+      }
+      display_element.innerHTML = `<form class="sh-hive" novalidate>${body}` +
+        '<p class="sh-error" role="alert"></p>' +
+        `<button type="submit" class="jspsych-btn sh-primary">${escapeHtml(trial.button_label)}</button></form>`;
+
+      const form = display_element.querySelector("form");
+      const error = form.querySelector(".sh-error");
+      const next = form.querySelector("button[type=submit]");
+      const value = (name) => {
+        const checked = form.querySelector(`input[name="${name}"]:checked`);
+        return checked ? checked.value : null;
+      };
+
+      // ProtoTree: only the second node the root decision leads to is asked; the reached leaf is highlighted.
+      const updateTree = () => {
+        if (trial.mode !== "prototree") return;
+        const root = value("node-root");
+        for (const branch of ["present", "absent"]) {
+          const node = form.querySelector(`.sh-hive-node[data-node="${branch}"]`);
+          // visibility, not display: the tree keeps its shape whichever branch is taken
+          node.classList.toggle("sh-hive-off", root !== branch);
+          node.querySelectorAll("input").forEach((input) => { input.disabled = root !== branch; });
+        }
+        const second = root && value(`node-${root}`);
+        const leaves = { "present,present": 1, "present,absent": 2, "absent,present": 3, "absent,absent": 4 };
+        const leaf = second ? leaves[`${root},${second}`] : null;
+        form.querySelectorAll(".sh-hive-leaf").forEach((el) => {
+          el.classList.toggle("sh-hive-reached", Number(el.dataset.leaf) === leaf);
+        });
+      };
+      form.addEventListener("change", updateTree);
+      updateTree();
+
+      // The clock starts when every image is on screen; Next stays disabled until then.
+      const images = Array.from(form.querySelectorAll("img"));
+      const pending = new Set(images.filter((img) => !img.complete || img.naturalWidth === 0));
+      let shownAt = pending.size ? null : performance.now();
+      next.disabled = pending.size > 0;
+      for (const img of pending) {
+        img.addEventListener("load", () => {
+          pending.delete(img);
+          if (!pending.size) { shownAt = performance.now(); next.disabled = false; }
+        });
+        img.addEventListener("error", () => {
+          error.textContent = "An image could not be loaded. Retrying…";
+          this.jsPsych.pluginAPI.setTimeout(() => { error.textContent = ""; img.src = img.src; }, 2000);
+        });
+      }
+
+      let finished = false;
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        if (finished || shownAt === null || next.disabled) return;
+        const confidence = value("confidence");
+        let response;
+        let problem = "";
+        if (trial.mode === "agreement") {
+          response = { confidence: Number(confidence) };
+          if (trial.similarity_ratings) {
+            const ratings = trial.options[0].explanation.map((_, i) => value(`similarity-${i}`));
+            if (ratings.some((r) => r === null)) problem = "Please rate the similarity of every match.";
+            response.similarity = ratings.map(Number);
+          }
+        } else if (trial.mode === "choice") {
+          const choice = value("choice");
+          if (choice === null) problem = "Please pick one of the options.";
+          response = { choice, confidence: Number(confidence) };
+        } else {
+          const root = value("node-root");
+          const second = root && value(`node-${root}`);
+          if (!root || !second) problem = "Please decide present or absent at both questions.";
+          response = { decisions: [root, second], confidence: Number(confidence) };
+        }
+        if (!problem && confidence === null) problem = "Please say how confident you are.";
+        if (problem) {
+          error.textContent = problem;
+          return;
+        }
+        finished = true;
+        next.disabled = true;
+        form.querySelectorAll("input").forEach((input) => { input.disabled = true; });
+        this.jsPsych.finishTrial({ response, rt_ms: Math.round(performance.now() - shownAt) });
+      });
+    }
+  }
+
+  return HivePlugin;
+})(jsPsychModule);

@@ -1,0 +1,139 @@
+/*
+ * jsPsych 8 plugin "hypothesis-rating" (Two4Two-style studies) and the task's entry in StudyhiveTasks.
+ * Shows an example-based explanation — a grid of images in columns by model score, scaled to the window's width
+ * and scrolled vertically — next to one statement about the model, rated on a 7-point scale with end labels.
+ */
+window.StudyhiveTasks = window.StudyhiveTasks || {};
+
+var jsPsychHypothesisRating = (function (jspsych) {
+  "use strict";
+
+  const { ParameterType } = jspsych;
+
+  const info = {
+    name: "hypothesis-rating",
+    version: "1.0.0",
+    parameters: {
+      /** URL prefix of the images: an image's URL is image_base + its id. */
+      image_base: { type: ParameterType.STRING, default: undefined },
+      /** Image ids per column, left to right; each column top to bottom. */
+      grid: { type: ParameterType.COMPLEX, default: undefined },
+      /** A heading per column (e.g. the model's score range). */
+      column_labels: { type: ParameterType.STRING, array: true, default: [] },
+      /** The statement to rate (plain text). */
+      statement: { type: ParameterType.STRING, default: undefined },
+      /** The question above it (plain text). */
+      question: { type: ParameterType.STRING, default: "How much do you agree with this statement?" },
+      /** Labels of the scale's ends (ratings 1 and 7). */
+      scale_labels: { type: ParameterType.STRING, array: true, default: ["Strongly disagree", "Strongly agree"] },
+      button_label: { type: ParameterType.STRING, default: "Next" },
+      /** Largest image side, CSS px (images are never drawn larger than this). */
+      max_cell: { type: ParameterType.INT, default: 160 },
+    },
+    data: {
+      /** The rating, an integer 1–7. */
+      rating: { type: ParameterType.INT },
+      /** Milliseconds from the trial's start to the click on Next. */
+      rt_ms: { type: ParameterType.INT },
+    },
+  };
+
+  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  class HypothesisRatingPlugin {
+    static info = info;
+
+    constructor(jsPsych) {
+      this.jsPsych = jsPsych;
+    }
+
+    trial(display_element, trial) {
+      const columns = trial.grid.length;
+      const headings = trial.grid.map((_, i) =>
+        `<div class="sh-hr-heading">${escapeHtml(trial.column_labels[i] || `Column ${i + 1}`)}</div>`).join("");
+      const cells = trial.grid.map((column, c) => column.map((id, r) =>
+        `<img class="sh-hr-cell" alt="" draggable="false" data-column="${c + 1}" data-row="${r + 1}" ` +
+        `style="grid-column:${c + 1};grid-row:${r + 2}" src="${escapeHtml(trial.image_base + encodeURIComponent(id))}">`
+      ).join("")).join("");
+      const points = [1, 2, 3, 4, 5, 6, 7].map((v) => `<label class="sh-hr-point">` +
+        `<input type="radio" name="sh-hr-rating" value="${v}"><span>${v}</span></label>`).join("");
+      display_element.innerHTML = `
+        <div class="sh-hr">
+          <div class="sh-hr-scroll"><div class="sh-hr-grid">${headings}${cells}</div></div>
+          <form class="sh-hr-form" novalidate>
+            <p class="sh-hr-question">${escapeHtml(trial.question)}</p>
+            <p class="sh-hr-statement">${escapeHtml(trial.statement)}</p>
+            <fieldset class="sh-hr-scale">
+              <legend class="sh-hr-legend">Your rating, from 1 (${escapeHtml(trial.scale_labels[0])})
+                to 7 (${escapeHtml(trial.scale_labels[1])})</legend>
+              <span class="sh-hr-end">${escapeHtml(trial.scale_labels[0])}</span>
+              <span class="sh-hr-points">${points}</span>
+              <span class="sh-hr-end">${escapeHtml(trial.scale_labels[1])}</span>
+            </fieldset>
+            <button type="submit" class="jspsych-btn sh-primary" disabled>${escapeHtml(trial.button_label)}</button>
+          </form>
+        </div>`;
+      const scroll = display_element.querySelector(".sh-hr-scroll");
+      const grid = display_element.querySelector(".sh-hr-grid");
+      const form = display_element.querySelector(".sh-hr-form");
+      const next = form.querySelector("button");
+
+      // Columns share the width left beside the form; the grid scrolls vertically when its rows do not fit.
+      const fit = () => {
+        const width = scroll.clientWidth - 8 * (columns + 1);
+        const cell = Math.max(24, Math.min(trial.max_cell, Math.floor(width / columns)));
+        grid.style.gridTemplateColumns = `repeat(${columns}, ${cell}px)`;
+        scroll.style.maxHeight = `${Math.max(240, window.innerHeight - scroll.getBoundingClientRect().top - 24)}px`;
+      };
+      fit();
+      window.addEventListener("resize", fit);
+      // A broken image (say the connection dropped) is fetched again rather than left as a hole in the grid.
+      grid.addEventListener("error", (event) => {
+        const img = event.target;
+        this.jsPsych.pluginAPI.setTimeout(() => { img.src = img.src; }, 2000);
+      }, true);
+
+      const startedAt = performance.now();
+      form.addEventListener("change", () => { next.disabled = !form.querySelector("input:checked"); });
+      let finished = false;
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const checked = form.querySelector("input:checked");
+        if (finished || !checked) return; // a second click, or no rating yet
+        finished = true;
+        next.disabled = true;
+        window.removeEventListener("resize", fit);
+        this.jsPsych.finishTrial({ rating: Number(checked.value), rt_ms: Math.round(performance.now() - startedAt) });
+      });
+    }
+  }
+
+  return HypothesisRatingPlugin;
+})(jsPsychModule);
+
+StudyhiveTasks["hypothesis-rating"] = {
+  buildTrial(planItem, ctx) {
+    const shown = planItem.presented;
+    return {
+      type: jsPsychHypothesisRating,
+      // Images are served at /stimuli/<slug>/<id>, next to this trial's own stimulus URL.
+      image_base: planItem.stimulus_url.slice(0, planItem.stimulus_url.lastIndexOf("/") + 1),
+      grid: shown.grid,
+      column_labels: planItem.column_labels,
+      statement: shown.statement_text,
+      question: planItem.question,
+      scale_labels: planItem.scale_labels,
+      on_finish: (data) => ctx.record(planItem, { rating: data.rating }, data.rt_ms),
+    };
+  },
+
+  instructionsPages(config) {
+    if (config.instructions_html && config.instructions_html.length) return config.instructions_html;
+    return [
+      "<h2>Instructions</h2><p>You will see a grid of example images. A computer model has sorted them into " +
+        "columns by its prediction: from one class on the left to the other on the right.</p>",
+      "<p>Study the grid and form an idea of which features the model uses. Then rate, for each of a few " +
+        "statements about the model, how much you agree, from 1 (strongly disagree) to 7 (strongly agree).</p>",
+    ];
+  },
+};

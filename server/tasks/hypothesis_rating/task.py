@@ -1,0 +1,239 @@
+"""Two4Two-style hypothesis rating (Schuessler et al., "Two4Two"): participants study an example-based explanation —
+a grid of images in columns by model score — and rate statements about what the model uses on a 7-point scale.
+
+Images are imported (`flask stimuli import`, or drawn by `generate_demo`); the statements come from the study file.
+Each statement is one trial, so ratings are stored one by one (idempotent, resumable) and the analysis reads one
+row per participant × statement. The grid is formed once per participant, at entry (docs/two4two.md):
+
+1. every image gets a column: its manifest `column` if given, otherwise its score's bin — by `score_edges` when
+   the study sets them, else by rank into equal-count bins (quantiles); column 1 holds the lowest scores;
+2. each column keeps `rows` images: the same evenly spaced ranks for everyone (`sampling = "fixed"`) or a random
+   sample per participant (`"per-participant"`); within a column, higher scores are shown higher up;
+3. the statements are shuffled per participant.
+
+Every trial's `presented` (copied into its stored row) holds the statement, its position, the whole statement
+order and the grid's image ids. Whether a statement is true (a relevant pattern) never goes to the page; the
+analysis takes it from the study file. A trial's stimulus id is the grid's first image (top of column 1): ratings
+are about the whole grid, which `presented` records in full."""
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from ...exceptions import ConfigError, ManifestError, ResponseError
+from ...tasktype import Column, PlanItem, StimulusSpec, TaskType
+from .analyzer import HypothesisRatingAnalyzer
+from .demo import write_demo
+
+SCALE = range(1, 8)  # the 7-point Likert scale
+AGREE_FROM = 5  # ratings 5–7 count as agreeing (Two4Two's "% agreeing")
+SAMPLING = ("fixed", "per-participant")
+STATEMENT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+IMAGE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")  # part of the image's URL
+DEFAULTS = {
+    "rows": 30, "columns": 5, "sampling": "fixed", "score_edges": None, "column_labels": None,
+    "question": "How much do you agree with this statement about the model?",
+    "scale_labels": ["Strongly disagree", "Strongly agree"], "statements": None,
+}
+
+
+class HypothesisRating(TaskType):
+    id = "hypothesis-rating"
+    name = "Rate hypotheses about a model from an example-based explanation (Two4Two)"
+    assets = ("rating.css", "hypothesis-rating.js")
+    analyzer = HypothesisRatingAnalyzer()
+    manifest_required = ("image_id", "file", "score", "label")
+    manifest_optional = ("column",)
+    stimulus_columns = (
+        Column("score", "the model's score of the image (e.g. P(class B)); columns run from low to high"),
+        Column("label", "the image's true class", "text"),
+        Column("column", "the grid column the manifest put the image in (empty: binned by score)", "integer"),
+    )
+    trial_columns = (
+        Column("statement_id", "id of the rated statement ([task] statements of study.toml)", "text"),
+        Column("statement_text", "the statement as shown", "text"),
+        Column("statement_position", "its position in this participant's shuffled order, from 0", "integer"),
+        Column("rating", "agreement on the 7-point scale, 1 (strongly disagree) – 7 (strongly agree)", "integer"),
+        Column("agree", "1 if the rating is 5–7, else 0", "integer"),
+    )
+
+    def parse_params(self, raw):
+        unknown = set(raw) - set(DEFAULTS)
+        if unknown:
+            raise ConfigError(f"unknown task parameter(s): {', '.join(sorted(unknown))}")
+        params = {**DEFAULTS, **raw}
+        for key, high in (("rows", 200), ("columns", 20)):
+            value = params[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+                raise ConfigError(f"task.{key} must be an integer 1–{high}")
+        if params["sampling"] not in SAMPLING:
+            raise ConfigError(f"task.sampling must be one of {', '.join(SAMPLING)}")
+        edges = params["score_edges"]
+        if edges is not None and (
+                not isinstance(edges, list) or len(edges) != params["columns"] - 1
+                or not all(isinstance(e, (int, float)) and not isinstance(e, bool) and math.isfinite(e) for e in edges)
+                or any(a >= b for a, b in zip(edges, edges[1:]))):
+            raise ConfigError(f"task.score_edges must be {params['columns'] - 1} increasing numbers "
+                              "(the boundaries between the columns)")
+        labels = params["column_labels"]
+        if labels is not None and (not isinstance(labels, list) or len(labels) != params["columns"]
+                                   or not all(isinstance(x, str) for x in labels)):
+            raise ConfigError(f"task.column_labels must be a list of {params['columns']} texts")
+        if not isinstance(params["question"], str):
+            raise ConfigError("task.question must be text")
+        ends = params["scale_labels"]
+        if not isinstance(ends, list) or len(ends) != 2 or not all(isinstance(x, str) for x in ends):
+            raise ConfigError("task.scale_labels must be two texts: the labels of ratings 1 and 7")
+        params["statements"] = _parse_statements(params["statements"])
+        return params
+
+    def stimulus_from_manifest(self, row, files, params):
+        key = row["image_id"]
+        if not IMAGE_ID.match(key):
+            raise ManifestError("image_id", "an id of letters, digits, '.', '-' and '_' (at most 128) is required")
+        try:
+            score = float(row["score"])
+        except ValueError:
+            raise ManifestError("score", f"{row['score']!r} is not a number") from None
+        if not math.isfinite(score):
+            raise ManifestError("score", "the score must be a finite number")
+        if not row["label"]:
+            raise ManifestError("label", "the image's class is required")
+        column = None
+        if row["column"]:
+            try:
+                column = int(row["column"])
+            except ValueError:
+                raise ManifestError("column", f"{row['column']!r} is not a column number (1, 2, …)") from None
+            if column < 1:
+                raise ManifestError("column", "columns are numbered from 1")
+        return StimulusSpec(key, {"image": files.image("file", row["file"]), "score": score, "label": row["label"],
+                                  "column": column})
+
+    def generate_demo(self, params, out_dir: Path) -> Path:
+        return write_demo(out_dir)
+
+    def build_plan_from(self, params, stimuli, rng):
+        columns = _columns(params, stimuli)
+        grid = _grid(params, columns, rng)
+        statements = list(params["statements"])
+        rng.shuffle(statements)
+        order = [s["id"] for s in statements]
+        page = {"column_labels": params["column_labels"] or _score_labels(params, columns),
+                "question": params["question"], "scale_labels": params["scale_labels"]}
+        # The page reads the statement and the grid from `presented`, so what is stored is what was shown.
+        return [PlanItem(i, grid[0][0], False, {
+            **page, "presented": {"statement_id": s["id"], "statement_text": s["text"], "statement_position": i,
+                                  "statement_order": order, "grid": grid}})
+            for i, s in enumerate(statements)]
+
+    def validate_response(self, response, params):
+        if not isinstance(response, dict):
+            raise ResponseError("response", "response must be an object like {\"rating\": 5}")
+        unknown = set(response) - {"rating"}
+        if unknown:
+            raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
+        rating = response.get("rating")
+        if isinstance(rating, bool) or not isinstance(rating, int) or rating not in SCALE:
+            raise ResponseError("response.rating", "response.rating must be an integer from 1 to 7")
+        return {"rating": rating}
+
+    def score(self, stimulus, response):
+        return {"agree": response["rating"] >= AGREE_FROM}
+
+    def summarise(self, own, cohort):
+        agreed = sum(s["agree"] for s in own)
+        lines = [f"You agreed with {agreed} of the {len(own)} statements."] if own else []
+        return {"agreed": agreed, "rated": len(own), "cohort_size": sum(1 for p in cohort if p), "lines": lines}
+
+    def trial_row(self, stimulus, response, score, presented):
+        presented = presented or {}
+        rating = response.get("rating")
+        return {"statement_id": presented.get("statement_id"), "statement_text": presented.get("statement_text"),
+                "statement_position": presented.get("statement_position"), "rating": rating,
+                "agree": None if rating is None else int(rating >= AGREE_FROM)}
+
+    def render_stimulus(self, key, params):
+        return params["image"]
+
+    def model_input(self, key, params):
+        return params["image"]
+
+
+def _parse_statements(raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError("task.statements must list the statements to rate: [[task.statements]] tables with "
+                          "id, text and relevant (true for a pattern the model really uses)")
+    seen = set()
+    statements = []
+    for n, item in enumerate(raw, 1):
+        where = f"task.statements[{n}]"
+        if not isinstance(item, dict) or set(item) - {"id", "text", "relevant"}:
+            raise ConfigError(f"{where} must be a table with id, text and relevant only")
+        if not isinstance(item.get("id"), str) or not STATEMENT_ID.match(item["id"]):
+            raise ConfigError(f"{where}.id must be a short id (a–z, 0–9, - and _)")
+        if item["id"] in seen:
+            raise ConfigError(f"{where}.id {item['id']!r} repeats an earlier statement")
+        seen.add(item["id"])
+        if not isinstance(item.get("text"), str) or not item["text"].strip():
+            raise ConfigError(f"{where}.text is required")
+        if not isinstance(item.get("relevant"), bool):
+            raise ConfigError(f"{where}.relevant must be true (the model uses this pattern) or false")
+        statements.append({"id": item["id"], "text": item["text"].strip(), "relevant": item["relevant"]})
+    return statements
+
+
+def _columns(params: dict[str, Any], stimuli: list[StimulusSpec]) -> list[list[StimulusSpec]]:
+    """Every image in its grid column (left to right), each column sorted by falling score."""
+    n_cols = params["columns"]
+    if not stimuli:
+        raise ConfigError("no images imported yet (flask stimuli import)")
+    columns: list[list[StimulusSpec]] = [[] for _ in range(n_cols)]
+    unplaced = []
+    for s in stimuli:
+        col = s.params.get("column")
+        if col is None:
+            unplaced.append(s)
+        elif col > n_cols:
+            raise ConfigError(f"image {s.key!r} is in column {col}, but the grid has {n_cols} columns")
+        else:
+            columns[col - 1].append(s)
+    if params["score_edges"] is not None:
+        for s in unplaced:
+            columns[bisect.bisect_right(params["score_edges"], s.params["score"])].append(s)
+    else:  # equal-count bins by score rank; ties broken by id so the bins do not depend on import order
+        ranked = sorted(unplaced, key=lambda s: (s.params["score"], s.key))
+        for rank, s in enumerate(ranked):
+            columns[rank * n_cols // len(ranked)].append(s)
+    for images in columns:
+        images.sort(key=lambda s: (-s.params["score"], s.key))
+    return columns
+
+
+def _grid(params: dict[str, Any], columns: list[list[StimulusSpec]], rng) -> list[list[str]]:
+    """The image ids one participant sees: `rows` per column, top to bottom by falling score."""
+    rows = params["rows"]
+    grid = []
+    for number, images in enumerate(columns, 1):
+        if len(images) < rows:
+            raise ConfigError(f"grid column {number} holds {len(images)} image(s), fewer than task.rows = {rows}")
+        if params["sampling"] == "fixed":  # evenly spaced ranks: the column's whole score range, the same for all
+            chosen = [images[round(i * (len(images) - 1) / max(rows - 1, 1))] for i in range(rows)]
+        else:
+            picked = set(rng.sample(range(len(images)), rows))
+            chosen = [s for i, s in enumerate(images) if i in picked]
+        grid.append([s.key for s in chosen])
+    return grid
+
+
+def _score_labels(params: dict[str, Any], columns: list[list[StimulusSpec]]) -> list[str]:
+    """Default column headings: the score range each column covers (all its images, not just those shown)."""
+    edges = params["score_edges"]
+    if edges is not None:
+        bounds = [None, *edges, None]
+        return [f"score < {bounds[1]:g}" if i == 0 else f"score ≥ {bounds[i]:g}" if bounds[i + 1] is None
+                else f"{bounds[i]:g} – {bounds[i + 1]:g}" for i in range(len(columns))]
+    return [f"{images[-1].params['score']:.2f} – {images[0].params['score']:.2f}" for images in columns]

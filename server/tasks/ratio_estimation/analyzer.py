@@ -1,0 +1,168 @@
+"""The analysis of ratio-estimation studies (`flask analyze`, server/analyze.py runs it): the Study III report,
+people vs imported model predictions. It reads, in one database snapshot:
+
+- the sessions (recruited, completed) and the human trials via ``server.export.trial_rows`` (a study has at most
+  some tens of thousands; they are loaded into pandas);
+- the models' predictions, which may be millions (the seed study: 800 models × 20,000), **aggregated in the
+  database** by one GROUP BY over predictions ⨝ stimuli ⨝ model_runs to one row per
+  (run, chart type, short height, tall height) with the count, the mean absolute error and the mean natural log of
+  (absolute error + 1/8) (divided by ln 2 here). Why this grain: per stimulus it would be one row per prediction
+  and run (16 million), while a ratio-estimation study has at most 5 chart types × 39 height pairs = 195 cells, so
+  this is at most 195 rows per run (156,000 for 800 runs). Pooling runs and renderings per (observer, condition,
+  cell) and correlating runs with each other both need nothing finer.
+
+The ``participant`` MLAE estimator (the default) needs no finer grain for models: each run's log2(MAE + 1/8) per
+chart type comes from these cells. Two things need one row per (run, test stimulus) (:func:`model_stimuli_query`):
+the ``pooled`` estimator (a midmean of single errors) for every model, and the interval of a model with a single
+run (its stimuli are resampled). Those rows are loaded only then, and the pooled estimator refuses more than
+:data:`MAX_POOLED_MODEL_ROWS` of them (its bootstrap costs rows × resamples). The statistics themselves live in
+:mod:`analysis.reports.ratio_study`; the figures in :mod:`analysis.reports.ratio_figures`; ``methods.md`` in
+:func:`analysis.reports.ratio_study.ratio_methods`.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from sqlalchemy import func, literal
+from sqlalchemy.types import Float
+
+from analysis.reports.ratio_figures import write_figures
+from analysis.reports.ratio_study import format_markdown, format_text, ratio_methods, ratio_report, report_json
+from analysis.tables import write_tables
+
+from ...analyze import Options, exclusions, load_sessions
+from ...db import db
+from ...exceptions import AnalysisError
+from ...export import trial_rows
+from ...models import ModelRun, Prediction, Stimulus, Study
+from ...tasktype import Analyzer
+
+LN2 = math.log(2.0)
+LOG_OFFSET = 0.125  # Cleveland & McGill's 1/8 (analysis.judgement_errors.LOG_OFFSET)
+#: The pooled MLAE's bootstrap over model runs costs (run, stimulus) rows × resamples; above this, --mlae participant.
+MAX_POOLED_MODEL_ROWS = 250_000
+
+
+def model_cells_query(study: Study, dialect: str = "postgresql"):
+    """One GROUP BY over predictions ⨝ test stimuli ⨝ model_runs → one row per (run, chart type, height pair)."""
+    params = Stimulus.params
+    stimuli = (db.select(Stimulus.id.label("stimulus_id"),
+                         params["chart_type"].as_integer().label("chart_type"),
+                         params["short_height"].as_integer().label("short_height"),
+                         params["tall_height"].as_integer().label("tall_height"),
+                         params["true_percent"].as_float().label("true_percent"))
+               .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False)))
+    if dialect == "postgresql":
+        # OFFSET 0 keeps PostgreSQL from flattening the subquery: the JSON is read once per stimulus and the few
+        # stimuli become the hash side of the join (measured on 15 million predictions: 7 s instead of 37 s
+        # flattened, or 11 s as a MATERIALIZED CTE, which the planner probes with a hash of all predictions).
+        stimuli = stimuli.offset(0)
+    stimuli = stimuli.subquery("test_stimuli")
+    abs_error = func.abs(Prediction.value - stimuli.c.true_percent)
+    return (db.select(Prediction.run_id, stimuli.c.chart_type, stimuli.c.short_height, stimuli.c.tall_height,
+                      func.avg(stimuli.c.true_percent).label("true_percent"),
+                      func.count().label("n"),
+                      func.avg(abs_error).label("mean_abs_error"),
+                      func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"))
+            .select_from(Prediction)
+            .join(stimuli, stimuli.c.stimulus_id == Prediction.stimulus_id)
+            .join(ModelRun, ModelRun.id == Prediction.run_id)
+            .where(ModelRun.study_id == study.id)
+            .group_by(Prediction.run_id, stimuli.c.chart_type, stimuli.c.short_height, stimuli.c.tall_height))
+
+
+def model_stimuli_query(study: Study, run_ids: list[int]):
+    """One row per (run, test stimulus) of the given runs: the count, mean absolute and mean natural-log error."""
+    params = Stimulus.params
+    abs_error = func.abs(Prediction.value - params["true_percent"].as_float())
+    # chart_type through min(): PostgreSQL cannot match a JSON path with bound parameters in SELECT and GROUP BY
+    return (db.select(Prediction.run_id, Prediction.stimulus_id,
+                      func.min(params["chart_type"].as_integer()).label("chart_type"),
+                      func.count().label("n"), func.avg(abs_error).label("mean_abs_error"),
+                      func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"))
+            .join(Stimulus, Stimulus.id == Prediction.stimulus_id)
+            .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False), Prediction.run_id.in_(run_ids))
+            .group_by(Prediction.run_id, Prediction.stimulus_id))
+
+
+def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, estimator: str) -> pd.DataFrame | None:
+    """Per-stimulus errors of the runs that need them (all for ``pooled``; single-run observers otherwise)."""
+    if runs.empty:
+        return None
+    per_observer = runs.groupby(["observer", "condition"])["run_id"].transform("size")
+    wanted = runs if estimator == "pooled" else runs[per_observer == 1]
+    if wanted.empty:
+        return None
+    if estimator == "pooled" and cells["n"].sum() > MAX_POOLED_MODEL_ROWS:
+        raise AnalysisError(
+            f"--mlae pooled: the models have {int(cells['n'].sum()):,} predictions on test stimuli; the pooled "
+            f"estimator's bootstrap over runs takes at most {MAX_POOLED_MODEL_ROWS:,} (use --mlae participant, "
+            f"which needs one value per run and chart type)")
+    rows = db.session.execute(model_stimuli_query(study, wanted["run_id"].astype(int).tolist())).mappings().all()
+    out = pd.DataFrame(rows, columns=["run_id", "stimulus_id", "chart_type", "n", "mean_abs_error", "mean_ln_error"])
+    out = out.merge(wanted, on="run_id", how="inner")
+    out["mean_log_error"] = out["mean_ln_error"].astype(float) / LN2
+    return out.drop(columns=["run_id", "mean_ln_error"])
+
+
+def load_model_runs(study: Study) -> pd.DataFrame:
+    runs = pd.DataFrame(db.session.execute(
+        db.select(ModelRun.id.label("run_id"), ModelRun.observer, ModelRun.condition, ModelRun.run)
+        .where(ModelRun.study_id == study.id)).mappings().all(),
+        columns=["run_id", "observer", "condition", "run"])
+    runs["condition"] = runs["condition"].fillna("")
+    return runs
+
+
+def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
+    query = model_cells_query(study, db.session.connection().dialect.name)
+    cells = pd.DataFrame(db.session.execute(query).mappings().all(),
+                         columns=["run_id", "chart_type", "short_height", "tall_height", "true_percent", "n",
+                                  "mean_abs_error", "mean_ln_error"])
+    cells = cells.merge(runs, on="run_id", how="inner")
+    cells["mean_log_error"] = cells["mean_ln_error"].astype(float) / LN2
+    return cells.drop(columns=["run_id", "mean_ln_error"])
+
+
+TRIAL_COLUMNS = ["participant_id", "practice", "stimulus_id", "chart_type", "short_height", "tall_height",
+                 "true_percent", "response_percent", "abs_error", "log_error"]
+
+
+def load_trials(study: Study) -> pd.DataFrame:
+    return pd.DataFrame(([row[c] for c in TRIAL_COLUMNS] for row in trial_rows(study)), columns=TRIAL_COLUMNS)
+
+
+class RatioEstimationAnalyzer(Analyzer):
+    """flask analyze for ratio-estimation studies: the Study III report (analysis.reports.ratio_study)."""
+    options = frozenset({"mlae", "exclude_outliers", "n_boot", "seed"})
+    tables = ("participants", "mlae", "mae", "effects", "consistency")
+
+    def load(self, study: Study, options: Options) -> dict[str, Any]:
+        runs = load_model_runs(study)
+        cells = load_model_cells(study, runs)
+        return {"sessions": load_sessions(study), "trials": load_trials(study), "model_cells": cells,
+                "model_stimuli": load_model_stimuli(study, runs, cells, options.mlae)}
+
+    def compute(self, study: Study, data: dict[str, Any], options: Options):
+        return ratio_report(data["sessions"], data["trials"], data["model_cells"], data["model_stimuli"],
+                            mlae_estimator=options.mlae, exclude_outliers=options.exclude_outliers, n_boot=options.n_boot, seed=options.seed,
+                            meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
+                                  "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"]})
+
+    def text(self, report) -> str:
+        return format_text(report)
+
+    def json(self, report) -> dict[str, Any]:
+        return report_json(report)
+
+    def write(self, report, out_dir: Path) -> list[Path]:
+        written = write_tables(report.tables, self.tables, out_dir)
+        (out_dir / "report.md").write_text(format_markdown(report), encoding="utf-8")
+        written.append(out_dir / "report.md")
+        return written + write_figures(report, out_dir)
+
+    def methods(self, report) -> str:
+        return ratio_methods(report)

@@ -1,0 +1,141 @@
+"""Cleveland–McGill position–length ratio estimation ("Study III" of the ratio-sampling paper, human half).
+
+A participant sees 5 practice trials (one per chart type, heights outside the C–M ten, with feedback), then
+`trials_per_type` test trials per chart type, each from a different ratio group, all types intermixed."""
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any
+
+from analysis.judgement_errors import log_error
+
+from ...exceptions import ConfigError, ResponseError
+from ...tasktype import Column, PlanItem, StimulusSpec, TaskType, TrainingSet
+from . import charts, sampling
+from .analyzer import RatioEstimationAnalyzer
+
+DEFAULTS = {"trials_per_type": 5, "variants": 1, "practice": True}
+
+
+class RatioEstimation(TaskType):
+    id = "ratio-estimation"
+    name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
+    assets = ("ratio-estimate.js",)
+    analyzer = RatioEstimationAnalyzer()
+    stimulus_columns = (
+        Column("chart_type", "Cleveland–McGill bar-chart type 1–5 (1 adjacent, 2 aligned stacked, 3 separated, "
+                             "4 unaligned stacked, 5 divided bar)", "integer"),
+        Column("short_height", "height of the shorter marked bar, pixels of the 100×100 chart", "integer"),
+        Column("tall_height", "height of the taller marked bar, pixels of the 100×100 chart", "integer"),
+        Column("true_percent", "100 × short_height / tall_height"),
+    )
+    trial_columns = stimulus_columns + (
+        Column("response_percent", "the participant's judgment, percent (0–100)"),
+        Column("abs_error", "|response_percent − true_percent|, percentage points"),
+        Column("log_error", "log2(abs_error + 1/8), Cleveland & McGill 1984"),
+    )
+
+    def parse_params(self, raw):
+        unknown = set(raw) - set(DEFAULTS)
+        if unknown:
+            raise ConfigError(f"unknown task parameter(s): {', '.join(sorted(unknown))}")
+        params = {**DEFAULTS, **raw}
+        max_groups = min(len(charts.ratio_groups_for_type(t)) for t in charts.CHART_TYPES)
+        n = params["trials_per_type"]
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= max_groups:
+            raise ConfigError(f"task.trials_per_type must be an integer 1–{max_groups} (one per ratio group)")
+        v = params["variants"]
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 1000:
+            raise ConfigError("task.variants must be an integer 1–1000")
+        if not isinstance(params["practice"], bool):
+            raise ConfigError("task.practice must be true or false")
+        return params
+
+    def stimuli(self, params):
+        if params["practice"]:
+            for stim in charts.practice_stimuli():
+                yield StimulusSpec(stim.stimulus_id, _stimulus_params(stim), practice=True)
+        for chart_type in charts.CHART_TYPES:
+            for group, pairs in charts.ratio_groups_for_type(chart_type).items():
+                for short, tall in pairs:
+                    for variant in range(params["variants"]):
+                        stim = charts.BarStimulus(chart_type, short, tall, variant)
+                        yield StimulusSpec(stim.stimulus_id, {**_stimulus_params(stim), "ratio_group": group})
+
+    def build_plan(self, params, rng):
+        items = []
+        if params["practice"]:
+            practice = list(charts.practice_stimuli())
+            rng.shuffle(practice)
+            items += [(s, {"feedback": {"true_percent": round(s.true_percent, 2)}}) for s in practice]
+        test = []
+        for chart_type in charts.CHART_TYPES:
+            groups = charts.ratio_groups_for_type(chart_type)
+            for group in rng.sample(sorted(groups), params["trials_per_type"]):
+                short, tall = rng.choice(groups[group])
+                test.append(charts.BarStimulus(chart_type, short, tall, rng.randrange(params["variants"])))
+        rng.shuffle(test)
+        items += [(s, {}) for s in test]
+        return [PlanItem(i, s.stimulus_id, s.practice, extra) for i, (s, extra) in enumerate(items)]
+
+    def validate_response(self, response, params):
+        if not isinstance(response, dict):
+            raise ResponseError("response", "response must be an object like {\"percent\": 42.5}")
+        unknown = set(response) - {"percent"}
+        if unknown:
+            raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
+        value = response.get("percent")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ResponseError("response.percent", "response.percent must be a number")
+        if not 0 <= value <= 100:
+            raise ResponseError("response.percent", "response.percent must be between 0 and 100")
+        return {"percent": float(value)}
+
+    def score(self, stimulus, response):
+        abs_error = abs(response["percent"] - stimulus["true_percent"])
+        return {"abs_error": abs_error, "log_error": float(log_error(response["percent"], stimulus["true_percent"]))}
+
+    def summarise(self, own, cohort):
+        def mean_error(scores):
+            return statistics.fmean(s["abs_error"] for s in scores)
+
+        mine = mean_error(own) if own else None
+        others = [mean_error(person) for person in cohort if person]
+        summary = {"mean_abs_error": mine, "cohort_size": len(others),
+                   "cohort_median": statistics.median(others) if others else None,
+                   "more_accurate_than_percent": (100 * sum(o > mine for o in others) / len(others)
+                                                  if others and mine is not None else None)}
+        lines = []
+        if mine is not None:
+            lines.append(f"Your judgments were off by {mine:.1f} percentage points on average.")
+        if summary["more_accurate_than_percent"] is not None:
+            lines.append(f"The median of the {len(others)} other participants so far is "
+                         f"{summary['cohort_median']:.1f} points: you were more accurate than "
+                         f"{summary['more_accurate_than_percent']:.0f} % of them.")
+        return {**summary, "lines": lines}
+
+    def trial_row(self, stimulus, response, score, presented):
+        return {"chart_type": stimulus.get("chart_type"), "short_height": stimulus.get("short_height"),
+                "tall_height": stimulus.get("tall_height"), "true_percent": stimulus.get("true_percent"),
+                "response_percent": response.get("percent"), "abs_error": score.get("abs_error"),
+                "log_error": score.get("log_error")}
+
+    def render_stimulus(self, key, params):
+        return "image/svg+xml", charts.render_svg(charts.layout(charts.BarStimulus.parse(key))).encode()
+
+    def model_input(self, key, params):
+        return "png", charts.render_png(charts.layout(charts.BarStimulus.parse(key)))
+
+    def training_set(self, test, options):
+        training, validation, how = sampling.training_set(
+            [(p["short_height"], p["tall_height"]) for p in test], options["n"], options["validation"],
+            options["regime"], options["bins"], options["seed"], options["chart_types"] or charts.CHART_TYPES)
+        return TrainingSet([StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in training],
+                           [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in validation], how)
+
+
+def _stimulus_params(stim: charts.BarStimulus) -> dict[str, Any]:
+    return {"chart_type": stim.chart_type, "short_height": stim.short, "tall_height": stim.tall,
+            "variant": stim.variant, "true_percent": stim.true_percent}
+

@@ -1,0 +1,13 @@
+"""The web layer: Flask blueprints and request handling. Views parse the request, call the domain (server/*.py) and
+render or answer JSON; no domain module imports this package."""
+from __future__ import annotations
+
+from . import api, files, guards, handlers, openapi, participant, researcher, security
+
+
+def init_app(app):
+    handlers.init_app(app)
+    security.init_app(app)
+    guards.init_app(app)
+    for blueprint in (api.bp, participant.bp, files.bp, researcher.bp, openapi.bp):
+        app.register_blueprint(blueprint)

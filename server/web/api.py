@@ -1,0 +1,93 @@
+"""Participant JSON API (docs/participant-api.md). A session is reached only through its token.
+
+Every view works on one autocommit connection and the session's cached facts (server/trialstore.py): participants
+make these requests by the thousand, so each costs a few single-statement round trips and no ORM unit of work. The
+operations are server/session_api.py's."""
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, current_app, g, jsonify, request
+
+from .. import session_api, trialstore
+from ..exceptions import APIError
+
+PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.ResearcherCookies skips its cookie)
+bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
+
+
+@bp.before_request
+def limit_body():
+    # Participant bodies are small; refuse big ones before reading them (werkzeug raises 413 on access).
+    request.max_content_length = current_app.config["PARTICIPANT_MAX_BODY"]
+
+
+@bp.url_value_preprocessor
+def take_token(endpoint, values):
+    g.token = values.pop("token")
+
+
+def json_object() -> dict[str, Any]:
+    """The request's body, which must be a JSON object."""
+    if not request.is_json:
+        raise APIError(415, "unsupported_media_type", "send the body as application/json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise APIError(400, "malformed_json", "the body must be a JSON object")
+    return body
+
+
+def with_session(view):
+    """Run the view on an autocommit connection with the token's session facts. The session comes first, so an
+    unknown token is a 404 whatever the body."""
+    @wraps(view)
+    def wrapper(**kwargs):
+        with trialstore.autocommit() as connection:
+            return view(connection, session_api.lookup(connection, g.token), **kwargs)
+    return wrapper
+
+
+@bp.get("")
+@with_session
+def get_state(connection, session):
+    return jsonify(session_api.state(connection, session))
+
+
+@bp.get("/summary")
+@with_session
+def get_summary(connection, session):
+    return jsonify(session_api.summary(connection, session.study_id, session.id))
+
+
+@bp.put("/environment")
+@with_session
+def put_environment(connection, session):
+    session_api.save_environment(connection, session, json_object())
+    return jsonify(ok=True)
+
+
+@bp.put("/surveys/<name>")
+@with_session
+def put_survey(connection, session, name):
+    session_api.save_survey(connection, session, name, json_object())
+    return jsonify(ok=True, name=name)
+
+
+@bp.post("/trials")
+@with_session
+def post_trial(connection, session):
+    status, payload = session_api.save_trial(connection, session, json_object())
+    return jsonify(payload), status
+
+
+@bp.post("/complete")
+@with_session
+def post_complete(connection, session):
+    return jsonify(session_api.complete(connection, session))
+
+
+@bp.post("/end")
+@with_session
+def post_end(connection, session):
+    return jsonify(session_api.end(connection, session, json_object()))

@@ -1,0 +1,74 @@
+"""Who is asking, on the researcher pages: the logged-in researcher (the signed session cookie holds only their id),
+the decorators that guard the pages, API tokens for the export downloads, and per-study access (a study the
+researcher may not see answers 404, exactly like one that does not exist)."""
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import abort, g, redirect, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
+
+from ..auth import can_see, token_owner
+from ..db import db
+from ..models import Researcher, Study
+from .api import PREFIX as API_PREFIX
+
+
+class ResearcherCookies(SecureCookieSessionInterface):
+    """The signed session cookie holds only the logged-in researcher. The participant API never reads it, so its
+    requests skip opening it (a serializer and a signature check on each of thousands of trial saves)."""
+
+    def open_session(self, app, request):
+        if request.path.startswith(API_PREFIX):
+            return self.make_null_session(app)
+        return super().open_session(app, request)
+
+
+def load_researcher():
+    rid = session.get("researcher_id")
+    g.researcher = db.session.get(Researcher, rid) if rid else None
+
+
+def researcher_from_bearer() -> Researcher | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return token_owner(value.strip())
+
+
+def study_or_404(slug: str) -> Study:
+    """The study named in the URL if the current researcher may see it; 404 otherwise (existence is not revealed)."""
+    study = db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
+    if study is None or not can_see(g.researcher, study):
+        abort(404)
+    return study
+
+
+def login_required(view):
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        if g.get("researcher") is None:
+            return redirect(url_for("researcher.login", next=request.path))
+        return view(*args, **kwargs)
+    return wrapper
+
+
+def token_or_login_required(view):
+    """For downloads scripts fetch: a logged-in session, or `Authorization: Bearer <token>` (401 if it is wrong)."""
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        if "Authorization" in request.headers:
+            g.researcher = researcher_from_bearer()
+            if g.researcher is None:
+                return {"error": "invalid_token", "message": "unknown or revoked API token"}, 401, {
+                    "WWW-Authenticate": 'Bearer realm="studyhive"'}
+        elif g.get("researcher") is None:
+            return redirect(url_for("researcher.login", next=request.path))
+        return view(*args, **kwargs)
+    return wrapper
+
+
+def init_app(app):
+    app.session_interface = ResearcherCookies()
+    app.before_request(load_researcher)

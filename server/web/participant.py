@@ -1,0 +1,123 @@
+"""Participant pages: entry from a Prolific / LabInTheWild link, the jsPsych page, results, and stimuli. Their paths
+are built in server/links.py."""
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+
+from .. import conditions, session_api, sessions
+from ..db import db
+from ..exceptions import ConfigError
+from ..models import ParticipantSession, Stimulus
+from ..prolific import settings as prolific_settings
+from ..registry import registry
+from ..studies import get_study
+from .files import send_asset
+
+bp = Blueprint("participant", __name__)
+
+# Prolific ids are 24 hex characters; accept any plain id, refuse unsubstituted {{%PLACEHOLDERS%}} and junk.
+EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+PROLIFIC_PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+
+
+def message(title: str, text: str, status: int = 200):
+    return render_template("participant/message.html", title=title, text=text), status
+
+
+@bp.get("/study/<slug>")
+def enter(slug):
+    study = get_study(slug)
+    if study is None:
+        return message("Study not found", "There is no study at this address. Please check the link.", 404)
+    prolific = None
+    if "PROLIFIC_PID" in request.args:
+        prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
+        bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
+        if bad:
+            return message("Link not valid", f"The link's {', '.join(bad)} is not a valid id. "
+                                             "Please return to Prolific and open the study again.", 400)
+        existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
+        if existing is not None:
+            return _resume(slug, existing)
+    if study.status != "open":
+        return message("Not accepting participants",
+                       "This study is not accepting new participants at the moment. Thank you for your interest.")
+    try:
+        session = sessions.find_or_create(study, prolific, request.user_agent.string)
+    except conditions.StudyFull:
+        body, status = message("Study full", "Every place in this study is taken at the moment. Places of "
+                                             "participants who stop part-way open again later: please try again "
+                                             "in a while.", 503)
+        return body, status, {"Retry-After": "600"}
+    except ConfigError as exc:
+        current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
+        return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)
+    return _resume(slug, session)  # the slug in hand: the study row was expired by the entry's commit
+
+
+def _resume(slug: str, session: ParticipantSession):
+    if session.status == "completed":
+        return message("Already completed", "You have already completed this study. Thank you for taking part!")
+    return redirect(url_for(".run", slug=slug, token=session.token), 303)
+
+
+def _session_or_404(slug: str, token: str) -> ParticipantSession:
+    session = sessions.by_token(token)
+    if session is None or session.study.slug != slug:
+        abort(404)
+    return session
+
+
+@bp.get("/study/<slug>/s/<token>")
+def run(slug, token):
+    session = _session_or_404(slug, token)
+    if session.status == "completed":
+        return _resume(slug, session)
+    study = session.study
+    task = registry().get(study.task_type)
+    config = {
+        "token": token, "api": url_for("api.get_state", token=token), "slug": slug, "task_type": study.task_type,
+        "platform": session.platform, "title": study.title, "consent_html": study.config["consent"],
+        "instructions_html": study.config["instructions"], "min_width": study.config["min_width"],
+        "min_height": study.config["min_height"],
+        # Early ends after which the page sends a Prolific participant on with that outcome's completion code
+        # (POST /end answers the URL); for the others it asks them to return the study.
+        "coded_ends": [outcome for outcome in session_api.EARLY_OUTCOMES if session.platform == "prolific"
+                       and prolific_settings.completion_url(study.config, outcome)],
+    }
+    assets = registry().asset_urls(task)
+    return render_template("participant/study.html", config=config, title=study.title,
+                           scripts=[url for url in assets if url.endswith(".js")],
+                           stylesheets=[url for url in assets if url.endswith(".css")])
+
+
+@bp.get("/study/<slug>/s/<token>/results")
+def results(slug, token):
+    session = _session_or_404(slug, token)
+    if session.status != "completed":
+        return redirect(url_for(".run", slug=slug, token=token))
+    summary = session_api.summary(db.session.connection(), session.study_id, session.id)
+    return render_template("participant/results.html", title=session.study.title, summary=summary)
+
+
+@bp.get("/stimuli/<slug>/<key>")
+def stimulus(slug, key):
+    study = get_study(slug)
+    task = study and registry().get(study.task_type)
+    # Keys are printable ids; anything else (a NUL byte PostgreSQL would refuse) cannot name a stimulus.
+    stim = task and key.isprintable() and db.session.scalars(
+        db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
+    if not stim:
+        abort(404)
+    rendered = task.render_stimulus(stim.key, stim.params)
+    if isinstance(rendered, str):  # an imported image
+        return send_asset(rendered)
+    mimetype, body = rendered
+    response = make_response(body)
+    response.mimetype = mimetype
+    # A stimulus id fixes its picture, so browsers may keep it.
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    response.add_etag()
+    return response.make_conditional(request)

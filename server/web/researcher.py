@@ -1,0 +1,236 @@
+"""Researcher pages behind a login: the studies list, a dashboard page per study (progress, funnel, conditions,
+data quality, participants, results on demand, links, open/pause/close), the export downloads (also by API token)
+and the researcher's API tokens. Every study URL answers 404 to a researcher without access to that study."""
+from __future__ import annotations
+
+import base64
+from urllib.parse import urlparse
+
+from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
+                   stream_with_context, url_for)
+
+from .. import auth, dashboard, exclusion
+from ..analyze import Options, run_analysis
+from ..db import db
+from ..exceptions import AnalysisError
+from ..export import export_files, snapshot_csv, trial_columns, trial_rows
+from ..links import study_links
+from ..models import STUDY_STATUSES, ApiToken, ParticipantSession, Researcher, StudyEvent
+from ..prolific import submissions as prolific_submissions
+from ..prolific.client import ProlificError, from_config
+from ..studies import set_status
+from .guards import login_required, study_or_404, token_or_login_required
+from .security import login_limit
+
+bp = Blueprint("researcher", __name__, url_prefix="/researcher")
+EXPORT_FILES = ("participants.csv", "trials.csv", "codebook.csv")
+STATUS_ACTIONS = {"open": "Open", "paused": "Pause", "closed": "Close"}
+
+
+@bp.before_request
+def limit_body():
+    # Researcher forms are a few fields; refuse big bodies (413) before reading them (uploads go through the CLI).
+    request.max_content_length = current_app.config.get("RESEARCHER_MAX_BODY", 64 * 1024)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    if request.method == "POST":
+        limit = login_limit()
+        if limit.exhausted():  # even a correct password, until the window passes
+            abort(429, description="Too many failed logins from your address; try again later.")
+        researcher = auth.check_login(request.form.get("username", ""), request.form.get("password", ""))
+        if researcher is None:
+            limit.failed()
+            flash("Unknown username or wrong password.")
+            return render_template("researcher/login.html", title="Log in"), 401
+        session.clear()
+        session["researcher_id"] = researcher.id
+        target = request.args.get("next", "")
+        # Only same-site paths, so the login cannot be used as an open redirect.
+        return redirect(target if target.startswith("/") and not urlparse(target).netloc else url_for(".index"))
+    return render_template("researcher/login.html", title="Log in")
+
+
+@bp.post("/logout")
+def logout():
+    session.clear()
+    return redirect(url_for(".login"))
+
+
+@bp.get("/")
+@login_required
+def index():
+    studies = db.session.scalars(auth.visible_studies(g.researcher)).all()
+    return render_template("researcher/index.html", title="Studies", studies=studies,
+                           summaries=dashboard.study_summaries(studies), researcher=g.researcher)
+
+
+@bp.get("/studies/<slug>/")
+@login_required
+def study(slug):
+    study = study_or_404(slug)
+    events = db.session.execute(
+        db.select(StudyEvent, Researcher.username).outerjoin(Researcher, Researcher.id == StudyEvent.researcher_id)
+        .where(StudyEvent.study_id == study.id).order_by(StudyEvent.id.desc()).limit(20)).all()
+    prolific = None
+    if study.prolific_study_id or study.config.get("platform") == "prolific":
+        prolific = prolific_submissions.reconciliation(study)
+    return render_template(
+        "researcher/study.html", title=study.slug, study=study, summary=dashboard.study_summaries([study])[study.id],
+        funnel=dashboard.funnel(study), conditions=dashboard.condition_counts(study),
+        flags=dashboard.quality_flags(study), links=study_links(study, request.url_root), events=events,
+        statuses=STATUS_ACTIONS, files=EXPORT_FILES, researcher=g.researcher, prolific=prolific)
+
+
+@bp.get("/studies/<slug>/progress.png")
+@login_required
+def progress_png(slug):
+    return Response(dashboard.progress_png(study_or_404(slug)), mimetype="image/png",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/studies/<slug>/status")
+@login_required
+def change_status(slug):
+    study = study_or_404(slug)
+    status = request.form.get("status", "")
+    if status not in STUDY_STATUSES:
+        abort(400)
+    if set_status(study, status, g.researcher.id):
+        flash(f"{study.slug} is now {status}.")
+    return redirect(url_for(".study", slug=slug), 303)
+
+
+@bp.post("/studies/<slug>/prolific/sync")
+@login_required
+def prolific_sync(slug):
+    """The dashboard's "Sync with Prolific" button: `flask prolific sync`, logged as this researcher."""
+    study = study_or_404(slug)
+    try:
+        report = prolific_submissions.sync(study, from_config(current_app.config), g.researcher.id, via="web")
+    except (ProlificError, prolific_submissions.NotLinked) as exc:
+        flash(f"Prolific sync failed: {exc}")
+    else:
+        flash(f"Read {report.read} submission(s) from Prolific"
+              + (f"; {report.abandoned} returned or timed-out session(s) freed their slots." if report.abandoned
+                 else "."))
+        for warning in report.warnings:
+            flash(f"Warning: {warning}")
+    return redirect(url_for(".study", slug=slug, _anchor="prolific"), 303)
+
+
+@bp.get("/studies/<slug>/participants")
+@login_required
+def participants(slug):
+    study = study_or_404(slug)
+    page = request.args.get("page", 1, type=int)
+    rows, pages = dashboard.participants_page(study, page)
+    return render_template("researcher/participants.html", title=f"{study.slug}: participants", study=study,
+                           rows=rows, page=min(max(page, 1), pages), pages=pages, fast_ms=dashboard.fast_ms(),
+                           task_flags=dashboard.task_flags(study))
+
+
+@bp.get("/studies/<slug>/participants/<int:participant_id>")
+@login_required
+def participant(slug, participant_id):
+    study = study_or_404(slug)
+    person = db.session.get(ParticipantSession, participant_id)
+    if person is None or person.study_id != study.id:
+        abort(404)
+    columns = [c.name for c in trial_columns(study)]
+    return render_template("researcher/participant.html", title=f"{study.slug}: participant {person.id}",
+                           study=study, person=person, columns=columns,
+                           rows=list(trial_rows(study, session_id=person.id)), fast_ms=dashboard.fast_ms())
+
+
+@bp.post("/studies/<slug>/participants/<int:participant_id>/<any(exclude, reinstate):action>")
+@login_required
+def exclusion_change(slug, participant_id, action):
+    """The participant page's Exclude / Reinstate buttons: a reason is required; the audit log names this
+    researcher."""
+    study = study_or_404(slug)
+    person = db.session.get(ParticipantSession, participant_id)
+    if person is None or person.study_id != study.id:
+        abort(404)
+    change = exclusion.exclude if action == "exclude" else exclusion.reinstate
+    try:
+        change(study, person, request.form.get("reason"), g.researcher.id, via="web")
+    except exclusion.ExclusionError as exc:
+        db.session.rollback()
+        flash(f"Nothing changed: {exc}.")
+        return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
+    db.session.commit()
+    flash(f"Participant {person.id} {'excluded' if action == 'exclude' else 'reinstated'}.")
+    return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
+
+
+def _analysis(study):
+    """`flask analyze` on demand, with the dashboard's (smaller) number of bootstrap resamples."""
+    return run_analysis(study.slug, Options(n_boot=current_app.config.get("DASHBOARD_N_BOOT", 2000)))
+
+
+@bp.get("/studies/<slug>/results")
+@login_required
+def results(slug):
+    study = study_or_404(slug)
+    try:
+        result = _analysis(study)
+    except AnalysisError as exc:
+        return render_template("researcher/results.html", title=f"{study.slug}: results", study=study,
+                               problem=str(exc))
+    figures = [(name, "data:image/png;base64," + base64.b64encode(png).decode()) for name, png in result.figures()]
+    return render_template("researcher/results.html", title=f"{study.slug}: results", study=study, problem=None,
+                           text=result.text(), figures=figures, tables=list(result.tables()),
+                           outliers=result.outliers())
+
+
+@bp.get("/studies/<slug>/results/<table>.csv")
+@token_or_login_required
+def results_table(slug, table):
+    """One table of the results as CSV, recomputed like the results page."""
+    study = study_or_404(slug)
+    try:
+        tables = _analysis(study).tables()
+    except AnalysisError:
+        abort(404)
+    if table not in tables:
+        abort(404)
+    frame = tables[table]
+    # The same bytes as the table's file from `flask analyze --out`, in chunks.
+    chunks = (frame.iloc[i:i + 1000].to_csv(index=False, header=i == 0) for i in range(0, max(len(frame), 1), 1000))
+    return Response(chunks, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{slug}-results-{table}.csv"'})
+
+
+@bp.get("/studies/<slug>/<name>")
+@token_or_login_required
+def download(slug, name):
+    study = study_or_404(slug)
+    if name not in export_files(study):
+        abort(404)
+    return Response(stream_with_context(snapshot_csv(study, name)), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'})
+
+
+@bp.route("/tokens", methods=["GET", "POST"])
+@login_required
+def tokens():
+    new_token = None
+    if request.method == "POST":
+        try:
+            new_token = auth.create_token(g.researcher, request.form.get("name", ""))
+        except ValueError as exc:
+            flash(str(exc))
+    rows = db.session.scalars(db.select(ApiToken).filter_by(researcher_id=g.researcher.id)
+                              .order_by(ApiToken.created_at)).all()
+    return render_template("researcher/tokens.html", title="API tokens", tokens=rows, new_token=new_token,
+                           example_study=db.session.scalars(auth.visible_studies(g.researcher)).first())
+
+
+@bp.post("/tokens/revoke")
+@login_required
+def revoke_token():
+    name = request.form.get("name", "")
+    flash(f"Token {name!r} revoked." if auth.revoke_token(g.researcher, name) else f"No token named {name!r}.")
+    return redirect(url_for(".tokens"), 303)

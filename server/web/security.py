@@ -1,0 +1,74 @@
+"""Response headers every page gets, CSRF protection for the researcher forms (Flask-WTF), the login rate limit
+(the `limits` package) and, behind a reverse proxy, trusting its X-Forwarded-* headers (ProxyFix).
+
+The rate limit counts failed logins per client address in memory: each gunicorn worker process counts on its
+own, so with W workers an address gets at most W × the limit (docs/researchers.md). STUDYHIVE_RATELIMIT_STORAGE
+(a `limits` storage URI such as redis://host:6379, which needs the redis package) makes the count shared;
+STUDYHIVE_LOGIN_RATE_LIMIT changes the limit. Only the login view asks: `limits` directly rather than
+Flask-Limiter, whose hooks run on every request, participants' trial saves included (docs/operations.md).
+"""
+import os
+
+from flask import current_app, request
+from flask_wtf.csrf import CSRFProtect
+from limits import parse_many, storage, strategies
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .api import bp as api_bp
+
+csrf = CSRFProtect()
+
+# Scripts only from our own origin; jsPsych plugins set inline style attributes, so styles allow 'unsafe-inline'.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+# Failed researcher logins allowed per client address; a correct password is refused too once it is reached.
+LOGIN_RATE_LIMIT = "10 per minute;50 per day"
+
+
+def login_rate_limit() -> str:
+    return current_app.config.get("LOGIN_RATE_LIMIT") or os.environ.get("STUDYHIVE_LOGIN_RATE_LIMIT") or LOGIN_RATE_LIMIT
+
+
+class LoginLimit:
+    """Failed logins per client address in fixed windows (Flask-Limiter's default strategy)."""
+
+    def __init__(self, storage_uri: str):
+        self.limiter = strategies.FixedWindowRateLimiter(storage.storage_from_string(storage_uri))
+
+    def _limits(self):
+        return parse_many(login_rate_limit())
+
+    def exhausted(self) -> bool:
+        return not all(self.limiter.test(limit, "login", request.remote_addr) for limit in self._limits())
+
+    def failed(self) -> None:
+        for limit in self._limits():
+            self.limiter.hit(limit, "login", request.remote_addr)
+
+
+def login_limit() -> LoginLimit:
+    return current_app.extensions["studyhive.login_limit"]
+
+
+def set_headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    # Session tokens are in page URLs: never send them to another site in a Referer.
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    if current_app.config.get("SESSION_COOKIE_SECURE"):  # served over TLS: browsers should never try plain HTTP
+        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    return response
+
+
+def init_app(app):
+    csrf.init_app(app)
+    # The participant API is reached by token in the URL, not by cookie, so cross-site forgery has nothing to ride on.
+    csrf.exempt(api_bp)
+    app.extensions["studyhive.login_limit"] = LoginLimit(
+        app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("STUDYHIVE_RATELIMIT_STORAGE", "memory://"))
+    app.after_request(set_headers)
+    # Behind one reverse proxy (nginx, Caddy, a load balancer) the client address (for the login rate limit) and
+    # the scheme come from its X-Forwarded-For/-Proto; without a proxy these headers must not be trusted.
+    if app.config.get("PROXY_FIX", os.environ.get("STUDYHIVE_PROXY_FIX") == "1"):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
