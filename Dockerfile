@@ -6,7 +6,7 @@ RUN make static/vendor/.installed
 
 FROM python:3.11-slim-bookworm
 WORKDIR /app
-ENV PYTHONUNBUFFERED=1 FLASK_APP=server
+ENV PYTHONUNBUFFERED=1 FLASK_APP=server GRANIAN_HOST=0.0.0.0 GRANIAN_PORT=8000
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY server server
@@ -14,8 +14,9 @@ COPY analysis analysis
 COPY migrations migrations
 COPY studies studies
 COPY static static
-COPY gunicorn.conf.py .
+COPY deploy/granian.sh deploy/granian.sh
 COPY --from=static /app/static/vendor static/vendor
 EXPOSE 8000
 # Migrations and study files are applied when the container starts, never by the app itself.
-CMD ["sh", "-c", "flask db upgrade --directory migrations && flask studies sync && exec gunicorn -c gunicorn.conf.py 'server:create_app()'"]
+# The app server is granian (deploy/granian.sh; docs/operations.md, "Which app server").
+CMD ["sh", "-c", "flask db upgrade --directory migrations && flask studies sync && exec deploy/granian.sh --factory server:create_app"]

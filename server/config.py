@@ -50,9 +50,10 @@ def default_config(instance_path: Path) -> dict:
 
 
 def engine_options(url: str) -> dict:
-    """One pooled PostgreSQL connection per gunicorn thread (gunicorn.conf.py), so a request never waits for a
-    connection; the participant API's autocommit pool (server/db.py) gets the same options, so the server holds at most
+    """One pooled PostgreSQL connection per app-server thread (granian's blocking threads, deploy/granian.sh; or
+    gunicorn's, gunicorn.conf.py), so a request never waits for a connection; the participant API's autocommit pool (server/db.py) gets the same options, so the server holds at most
     workers × 2 × (threads + 2); docs/operations.md."""
     if not database_url(url).startswith("postgresql"):
         return {}
-    return {"pool_size": int(os.environ.get("GUNICORN_THREADS", 4)), "max_overflow": 2}
+    threads = os.environ.get("GRANIAN_BLOCKING_THREADS") or os.environ.get("GUNICORN_THREADS") or 4
+    return {"pool_size": int(threads), "max_overflow": 2}

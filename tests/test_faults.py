@@ -1,4 +1,4 @@
-"""Faults participants survive with nothing lost or doubled: a gunicorn worker killed with SIGKILL mid-run, a
+"""Faults participants survive with nothing lost or doubled: an app-server worker killed with SIGKILL mid-run, a
 double-clicked Next, and two tabs of one participant. (The network dropping mid-study is in test_e2e_study3.py; a
 whole minute offline, PostgreSQL restarting, and 200–1,000 participants are in `make bench-load`.)"""
 from __future__ import annotations
@@ -36,12 +36,12 @@ def entry_url(base, pid=PROLIFIC["PROLIFIC_PID"]):
     return f"{base}/study/study3?PROLIFIC_PID={pid}&STUDY_ID=s&SESSION_ID=x"
 
 
-def test_participants_survive_a_worker_killed_mid_run(app, monkeypatch):
-    """Real gunicorn (gunicorn.conf.py, 2 workers) on the test database; one worker gets SIGKILL while 12
-    participants save. Their clients retry as sync.js does; every acknowledged trial is stored once and all finish."""
-    monkeypatch.setenv("GUNICORN_WORKERS", "2")
+def test_participants_survive_a_worker_killed_mid_run(app):
+    """The production app server (granian through deploy/granian.sh, 2 workers) on the test database; one worker gets
+    SIGKILL while 12 participants save. Their clients retry as sync.js does; every acknowledged trial is stored once
+    and all finish, and the server still shuts down (its respawned worker once ignored SIGTERM)."""
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    with Server(url) as server:
+    with Server(url, workers=2) as server:
         victims = []
 
         async def kill_a_worker_when_saves_flow(tally):

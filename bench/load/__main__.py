@@ -1,7 +1,8 @@
 """`make bench-load` (python -m bench.load): participants driven by wrk against the production setup, psiTurk side by
 side, two app servers behind nginx, then faults. One table per run, also saved in bench-results/.
 
-    LOAD_SERVERS=gunicorn,granian     # app servers measured side by side (gunicorn.conf.py; granian WSGI)
+    LOAD_SERVERS=granian,gunicorn     # app servers side by side (deploy/granian.sh, production; gunicorn.conf.py);
+                                      # the first also runs the two-server and fault scenarios
     LOAD_LEVELS=200,1000              # capacity: connections, each save sent when the last is answered
     LOAD_SECONDS=20                   # measured window of a capacity run, from the first acknowledged save
     LOAD_LAUNCH=1000@60/3             # the Prolific launch: participants @ arrival seconds / seconds between saves
@@ -37,7 +38,7 @@ from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_tri
 from .table import Row, print_table
 from .wrk import load_average
 
-SERVERS = [s for s in os.environ.get("LOAD_SERVERS", "gunicorn,granian").split(",") if s]
+SERVERS = [s for s in os.environ.get("LOAD_SERVERS", "granian,gunicorn").split(",") if s]
 LEVELS = [int(n) for n in os.environ.get("LOAD_LEVELS", "200,1000").split(",") if n]
 SECONDS = float(os.environ.get("LOAD_SECONDS", 20))
 LAUNCH = os.environ.get("LOAD_LAUNCH", "1000@60/3")
@@ -89,7 +90,7 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
         tally.completed += t.completed
     row = Row.from_tally(name, concurrency, seconds, start, elapsed, tally, verify(server.url, tally),
                          note="Python client")
-    row.load = load
+    row.load, row.server = load, server.kind
     return row
 
 
@@ -123,7 +124,7 @@ def main() -> int:
     if FLOOR:
         for kind in SERVERS:
             add(lambda: http_floor(FLOOR, SECONDS, kind))
-    with Server(url) as server:
+    with Server(url, kind=SERVERS[0]) as server:
         if "kill" in FAULTS:
             add(lambda: run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))
         if "offline" in FAULTS:

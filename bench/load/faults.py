@@ -13,10 +13,11 @@ from .setup import SECONDS_FAULT, Server, free_port, fresh_database
 from .table import Row
 
 def kill_worker(server: Server):
-    """SIGKILL one gunicorn worker: its in-flight requests die with their connections; the master starts another."""
+    """SIGKILL one app-server worker: its in-flight requests die with their connections; the master starts another
+    (granian with --respawn-failed-workers, deploy/granian.sh; gunicorn always)."""
     victim = server.busiest_worker()
     os.kill(victim, signal.SIGKILL)
-    print(f"  killed gunicorn worker {victim} with SIGKILL", flush=True)
+    print(f"  killed worker {victim} with SIGKILL", flush=True)
 
 
 def postgres_restart(run_crowd) -> Row:
@@ -74,4 +75,5 @@ def offline_browser(server: Server, offline_seconds: float = 60) -> Row:
     completed = sum(1 for _, status in rows[:1] if status == "completed")
     return Row(f"browser offline {offline_seconds:.0f} s", 1, len(rows), time.monotonic() - started,
                lost=30 - len(indexes & set(range(30))), duplicated=len(rows) - len(indexes),
-               completed=f"{completed}/1", note="25 trials answered offline, sent on reconnect (sync.js)")
+               completed=f"{completed}/1", note="25 trials answered offline, sent on reconnect (sync.js)",
+               server=server.kind)

@@ -64,11 +64,11 @@ def free_port() -> int:
 
 
 class Server:
-    """The app server on a free loopback port, as `with Server(url) as server:`: gunicorn with gunicorn.conf.py
-    (the production setup), or granian (`kind="granian"`, WSGI) to compare. `app` is the WSGI app it loads,
-    gunicorn's spelling (the floor scenario loads an empty one, with no database)."""
+    """The app server on a free loopback port, as `with Server(url) as server:`: granian through deploy/granian.sh
+    (the production setup), or gunicorn with gunicorn.conf.py (`kind="gunicorn"`) to compare. `app` is the WSGI app
+    it loads, gunicorn's spelling (the floor scenario loads an empty one, with no database)."""
 
-    def __init__(self, url: str | None, app: str = "server:create_app()", kind: str = "gunicorn",
+    def __init__(self, url: str | None, app: str = "server:create_app()", kind: str = "granian",
                  workers: int | None = None):
         self.url, self.app, self.kind, self.port, self.worker_count = url, app, kind, free_port(), workers
         self.base = f"http://127.0.0.1:{self.port}"
@@ -80,18 +80,19 @@ class Server:
             return ([str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", self.app],
                     {"GUNICORN_BIND": f"127.0.0.1:{self.port}"})
         factory = self.app.endswith("()")
-        return ([str(PROJECT_ROOT / ".venv/bin/granian"), "--interface", "wsgi", "--host", "127.0.0.1", "--port",
-                 str(self.port), "--workers", str(self.worker_count or GRANIAN_WORKERS), "--blocking-threads", str(GRANIAN_THREADS),
-                 "--backlog", "2048", "--log-level", "warning", *(["--factory"] if factory else []),
-                 self.app.removesuffix("()")],
-                {"GUNICORN_THREADS": str(GRANIAN_THREADS)})  # server/config.py sizes the pools by it
+        # deploy/granian.sh: the production flags (interface, backlog, respawning workers) in one place
+        return ([str(PROJECT_ROOT / "deploy/granian.sh"), "--host", "127.0.0.1", "--port", str(self.port),
+                 "--log-level", "warning", *(["--factory"] if factory else []), self.app.removesuffix("()")],
+                {"GRANIAN": str(PROJECT_ROOT / ".venv/bin/granian"),
+                 "GRANIAN_WORKERS": str(self.worker_count or GRANIAN_WORKERS),
+                 "GRANIAN_BLOCKING_THREADS": str(GRANIAN_THREADS)})
 
     def __enter__(self):
         command, extra = self.command()
         env = {"GUNICORN_WORKERS": str(WORKERS), "GUNICORN_THREADS": str(THREADS), **os.environ,
                "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", **extra}
         if self.worker_count:  # two servers sharing this machine's cores get fewer workers each
-            env["GUNICORN_WORKERS"] = env["GRANIAN_WORKERS"] = str(self.workers)
+            env["GUNICORN_WORKERS"] = str(self.worker_count)
         if self.url:
             env["DATABASE_URL"] = self.url
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=self.log,
@@ -159,7 +160,7 @@ class Server:
         """Empty the participant tables between scenarios (the study and its stimuli stay)."""
         engine = sa.create_engine(self.url)
         with engine.begin() as connection:
-            connection.execute(sa.text("TRUNCATE participant_sessions, trials, survey_responses"))
+            connection.execute(sa.text("TRUNCATE participant_sessions, trials, survey_responses CASCADE"))
         engine.dispose()
 
 
@@ -231,9 +232,9 @@ INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, pract
         connection.execute(sa.text("DELETE FROM participant_sessions WHERE token = 'pgbench-token'"))
     engine.dispose()
     if result.returncode:
-        return Row("pgbench ceiling", clients, 0, seconds, errors=1, note=result.stderr.strip()[-200:])
+        return Row("pgbench ceiling", clients, 0, seconds, errors=1, server="–", note=result.stderr.strip()[-200:])
     tps = float(re.search(r"tps = ([\d.]+)", result.stdout).group(1))
     latency = float(re.search(r"latency average = ([\d.]+) ms", result.stdout).group(1))
     failed = int(re.search(r"number of failed transactions: (\d+)", result.stdout).group(1))
     return Row("pgbench ceiling (same SQL)", f"{clients} clients", round(tps * seconds), seconds, errors=failed,
-               note=f"latency average {latency:.2f} ms; no HTTP, no Python")
+               server="–", note=f"latency average {latency:.2f} ms; no HTTP, no Python")

@@ -1,0 +1,15 @@
+#!/bin/sh
+# The production app server: granian's WSGI interface in front of the Flask app (docs/operations.md, "Which app
+# server": on 2 cores it stored 36 % more saves/s than gunicorn gthread at 24 % less CPU per save, and in the
+# Prolific launch gunicorn left a third of 1,000 keep-alive connections waiting over a minute; granian none).
+# Docker's CMD and `make bench-load` both start it through this file. Arguments are passed on (e.g. --port, the app);
+# workers, threads, host and port also come from granian's own GRANIAN_* variables.
+# GRANIAN_BLOCKING_THREADS is exported because server/config.py sizes the database pools by it.
+export GRANIAN_WORKERS="${GRANIAN_WORKERS:-$(nproc)}"
+export GRANIAN_BLOCKING_THREADS="${GRANIAN_BLOCKING_THREADS:-4}"
+# A worker that dies (SIGKILL, out of memory) is started again, as gunicorn's master does. A worker respawned under
+# load can ignore the SIGTERM of a later shutdown (granian 2.8.7; tests/test_faults.py hung on it), so shutdown
+# kills workers still running after 8 s: in-flight saves take milliseconds, and Docker's stop gives 10 s.
+set -- --interface wsgi --backlog 2048 --respawn-failed-workers --workers-kill-timeout 8 "$@"
+[ "${STUDYHIVE_ACCESS_LOG:-1}" = 0 ] || set -- --access-log "$@"
+exec "${GRANIAN:-granian}" "$@"
