@@ -18,5 +18,5 @@ COPY deploy/granian.sh deploy/granian.sh
 COPY --from=static /app/static/vendor static/vendor
 EXPOSE 8000
 # Migrations and study files are applied when the container starts, never by the app itself.
-# The app server is granian (deploy/granian.sh; docs/operations.md, "Which app server").
+# The app server is granian (deploy/granian.sh; docs/operations.md, "The production setup").
 CMD ["sh", "-c", "flask db upgrade --directory migrations && flask studies sync && exec deploy/granian.sh --factory server:create_app"]
