@@ -116,7 +116,6 @@ HYPOTHESES: dict[str, str] = {
     "H12": "Learning with D_m+ affects the M part of M+ negatively",
 }
 
-STATES = ("confirmed", "unproven", "rejected")
 OUTCOMES = ("higher", "lower", "none")
 
 _USEFUL = [["H1", 1], ["H4", 1], ["H7", 1], ["H2", -1], ["H3", -1], ["H8", -1]]

@@ -22,7 +22,6 @@ ratio study's millions of percent predictions.
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import numpy as np

@@ -35,7 +35,6 @@ from __future__ import annotations
 import io
 import re
 import struct
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator

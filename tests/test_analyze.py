@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-import analysis
 from server.db import _add_sqlite_math, _sqlite_ln
 from server.db import db
 from server.export import trial_rows

@@ -3,7 +3,6 @@ participant session (plan, page assets, trial save, completion, results summary)
 without a change to any generic module."""
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 

@@ -200,10 +200,6 @@ def _human_cells(trials: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _pair_code(df: pd.DataFrame) -> pd.Series:
-    return df["short_height"].astype("int64") * 100_000 + df["tall_height"].astype("int64")
-
-
 def _model_source(o, run_parts, stim_parts, need_stimuli: bool) -> tuple[pd.DataFrame, str]:
     """The rows an observer's MLAE or MAE is computed from, and how its interval is made.
 

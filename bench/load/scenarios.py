@@ -10,8 +10,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from server import create_app
 from server.config import PROJECT_ROOT
 from server.db import dispose_engines

@@ -16,7 +16,6 @@ import math
 import re
 import statistics
 from collections import defaultdict
-from typing import Any
 
 from ... import vocabulary as vocab
 from ...exceptions import ConfigError, ManifestError, ResponseError
