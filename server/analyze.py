@@ -62,8 +62,7 @@ class AnalysisResult:
     def figures(self) -> list[tuple[str, bytes]]:
         """(name, PNG bytes) of every figure `write` draws."""
         with tempfile.TemporaryDirectory() as tmp:
-            return [(path.stem, path.read_bytes()) for path in self.analyzer.write(self.report, Path(tmp))
-                    if path.suffix == ".png"]
+            return [(path.stem, path.read_bytes()) for path in self.analyzer.figures(self.report, Path(tmp))]
 
     def outliers(self) -> list[dict[str, Any]]:
         """Participants the analysis marks as outliers (with the reason), for the studies whose analysis has them."""

@@ -96,6 +96,10 @@ class Analyzer:
         """The tables (CSV), report.md and figures (PNG) into `out_dir`; the paths written."""
         raise NotImplementedError
 
+    def figures(self, report, out_dir: "Path") -> list["Path"]:
+        """Only the figures `write` draws (PNG) into `out_dir`, for the dashboard's results page; their paths."""
+        raise NotImplementedError
+
     def methods(self, report) -> str:
         raise NotImplementedError
 

@@ -62,3 +62,12 @@ def take_study3_like_people(client, rng: random.Random, slug: str = "study3") ->
     response = client.post(f"/api/sessions/{token}/complete")
     assert response.status_code == 200, response.get_json()
     return token
+
+
+def rate_all(client, token, rating):
+    """Rate every statement of a hypothesis-rating session `rating` (1–7) through the API."""
+    for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
+        response = client.post(f"/api/sessions/{token}/trials", json={
+            "trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
+            "response": {"rating": rating}, "rt_ms": 2000, "client_time": "2026-11-22T12:00:00+00:00"})
+        assert response.status_code == 201

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from server.db import db
 from server.models import ParticipantSession, Stimulus, Study, StudyEvent, Trial
-from tests.helpers import DEMOGRAPHICS, answer_all, answer_surveys, enter, trial_body
+from tests.helpers import DEMOGRAPHICS, answer_all, answer_surveys, enter, rate_all, trial_body
 
 
 def study3():
@@ -129,6 +129,23 @@ def test_participant_list_is_paginated(app, client, auth):
     last = client.get("/researcher/studies/study3/participants?page=3").get_data(as_text=True)
     assert "Page 3 of 3" in last and len(re.findall(r"<tr><td><a ", last)) == 20
     assert "Page 3 of 3" in client.get("/researcher/studies/study3/participants?page=99").get_data(as_text=True)
+
+
+def test_results_page_draws_the_figures_flask_analyze_writes(app, client, auth, runner, tmp_path):
+    """The page draws each figure on its own (TaskType.analyzer.figures): the same ones `--out` writes, here for
+    the rating study, whose figure is not the ratio study's three."""
+    app.config["DASHBOARD_N_BOOT"] = 50
+    for rating in (2, 5, 7):
+        token = enter(client, slug="two4two-demo")
+        answer_surveys(client, token)
+        rate_all(client, token, rating)
+        assert client.post(f"/api/sessions/{token}/complete").status_code == 200
+    auth.login()
+    html = client.get("/researcher/studies/two4two-demo/results").get_data(as_text=True)
+    shown = re.findall(r"<figcaption>([\w.]+)</figcaption>", html)
+    assert runner.invoke(args=["analyze", "two4two-demo", "--n-boot", "50", "--out", str(tmp_path)]).exit_code == 0
+    assert shown == sorted(p.name for p in tmp_path.glob("*.png")) == ["likert.png"]
+    assert html.count('src="data:image/png;base64,') == 1
 
 
 def test_results_page_recomputes_the_analysis(app, client, auth):

@@ -6,13 +6,12 @@ import io
 import json
 import random
 import re
-import uuid
 
 from playwright.sync_api import expect
 
 from server.db import db
 from server.models import ParticipantSession, StudyEvent
-from tests.helpers import answer_all, answer_surveys, enter
+from tests.helpers import answer_all, answer_surveys, enter, rate_all
 
 
 # --keep-outliers: with five constant responders, leaving one out can move the 3×IQR fence and drop another
@@ -142,14 +141,6 @@ def test_ratio_analysis_leaves_excluded_sessions_out_and_says_why(app, client, r
     assert row["analysed"] is False and row["reason"] == "session marked excluded: failed attention"
     text = runner.invoke(args=["analyze", "study3", *QUICK_RATIO]).output
     assert re.search(r"session marked excluded\s+1", text)
-
-
-def rate_all(client, token, rating):
-    for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
-        response = client.post(f"/api/sessions/{token}/trials", json={
-            "trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-            "response": {"rating": rating}, "rt_ms": 2000, "client_time": "2026-11-22T12:00:00+00:00"})
-        assert response.status_code == 201
 
 
 def test_rating_analysis_leaves_excluded_sessions_out_and_says_why(app, client, runner):

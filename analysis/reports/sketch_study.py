@@ -3,9 +3,11 @@ imported models, and its renderings (text, JSON, CSV, ``report.md``, ``methods.m
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from .._checks import check_frame
 from ..sketch_statistics import (CELL, RELIABILITY_COLUMNS, accuracy_by_level, catch_failures, human_model_alignment,
@@ -15,7 +17,8 @@ from .exclusions import exclusion_note
 from .methods import methods_document
 from .render import cell, jsonable, records, text_table
 
-__all__ = ["SketchReport", "sketch_json", "sketch_methods", "sketch_report", "sketch_text", "write_sketch"]
+__all__ = ["SketchReport", "accuracy_plot", "sketch_json", "sketch_methods", "sketch_report", "sketch_text",
+           "write_sketch"]
 
 
 @dataclass
@@ -130,17 +133,19 @@ def sketch_json(report: SketchReport) -> dict[str, Any]:
     return {"meta": jsonable(report.meta), **{name: records(df) for name, df in report.tables.items()}}
 
 
-def write_sketch(report: SketchReport, out_dir) -> list:
+def write_sketch(report: SketchReport, out_dir) -> list[Path]:
     """CSV tables, report.md and accuracy_by_level.png into `out_dir`; returns the paths written."""
-    # The Figure API, not pyplot: the dashboard draws this inside server threads, and pyplot's state is global.
-    from pathlib import Path
-
-    from matplotlib.figure import Figure
-
     out = Path(out_dir)
     written = write_tables(report.tables, CSV_TABLES, out)
     (out / "report.md").write_text("# Sketch recognition\n\n```\n" + sketch_text(report) + "```\n", encoding="utf-8")
     written.append(out / "report.md")
+    return written + [accuracy_plot(report, out / "accuracy_by_level.png")]
+
+
+def accuracy_plot(report: SketchReport, path: Path) -> Path:
+    """Top-1 and top-3 accuracy by abstraction level, one line per observer and producer, with the bootstrap
+    intervals, saved as a PNG at ``path``; returns ``path``."""
+    # The Figure API, not pyplot: the dashboard draws this inside server threads, and pyplot's state is global.
     fig = Figure(figsize=(10, 4))
     axes = fig.subplots(1, 2, sharey=True)
     acc = report.tables["accuracy"]
@@ -158,9 +163,8 @@ def write_sketch(report: SketchReport, out_dir) -> list:
     axes[0].set_ylabel("proportion correct")
     axes[1].legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out / "accuracy_by_level.png", dpi=120)
-    written.append(out / "accuracy_by_level.png")
-    return written
+    fig.savefig(path, dpi=120)
+    return path
 
 
 def sketch_methods(report: SketchReport) -> str:

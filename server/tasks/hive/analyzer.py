@@ -43,4 +43,7 @@ class HiveAnalyzer(Analyzer):
     def write(self, report, out_dir: Path) -> list[Path]:
         written = write_tables(report.tables, self.tables, out_dir)
         (out_dir / "report.md").write_text(format_hive_markdown(report), encoding="utf-8")
-        return [*written, out_dir / "report.md", *write_hive_figures(report, out_dir)]
+        return [*written, out_dir / "report.md", *self.figures(report, out_dir)]
+
+    def figures(self, report, out_dir: Path) -> list[Path]:
+        return write_hive_figures(report, out_dir)

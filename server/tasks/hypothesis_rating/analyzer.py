@@ -7,8 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.reports.ratings_study import (CSV_TABLES, ratings_json, ratings_methods, ratings_report, ratings_text,
-                                            write_ratings)
+from analysis.reports.ratings_study import (CSV_TABLES, likert_plot, ratings_json, ratings_methods, ratings_report,
+                                            ratings_text, write_ratings)
 
 from ...analyze import Options, completed, exclusions, load_sessions
 from ...export import trial_rows
@@ -42,6 +42,9 @@ class HypothesisRatingAnalyzer(Analyzer):
 
     def write(self, report, out_dir: Path) -> list[Path]:
         return write_ratings(report, out_dir)
+
+    def figures(self, report, out_dir: Path) -> list[Path]:
+        return [likert_plot(report, out_dir / "likert.png")]
 
     def methods(self, report) -> str:
         return ratings_methods(report)

@@ -162,7 +162,10 @@ class RatioEstimationAnalyzer(Analyzer):
         written = write_tables(report.tables, self.tables, out_dir)
         (out_dir / "report.md").write_text(format_markdown(report), encoding="utf-8")
         written.append(out_dir / "report.md")
-        return written + write_figures(report, out_dir)
+        return written + self.figures(report, out_dir)
+
+    def figures(self, report, out_dir: Path) -> list[Path]:
+        return write_figures(report, out_dir)
 
     def methods(self, report) -> str:
         return ratio_methods(report)

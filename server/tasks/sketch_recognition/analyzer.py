@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.reports.sketch_study import (CSV_TABLES, sketch_json, sketch_methods, sketch_report, sketch_text,
-                                           write_sketch)
+from analysis.reports.sketch_study import (CSV_TABLES, accuracy_plot, sketch_json, sketch_methods, sketch_report,
+                                           sketch_text, write_sketch)
 from analysis.sketch_statistics import probability_entropy, similarity_from_embedding
 
 from ... import vocabulary as vocab
@@ -63,6 +63,9 @@ class SketchAnalyzer(Analyzer):
 
     def write(self, report, out_dir: Path) -> list[Path]:
         return write_sketch(report, out_dir)
+
+    def figures(self, report, out_dir: Path) -> list[Path]:
+        return [accuracy_plot(report, out_dir / "accuracy_by_level.png")]
 
 
 def model_responses(predictions):
