@@ -88,7 +88,10 @@ async function saving(request) {
   }
 }
 
-/** Called by a task's trial when it has an answer: queue it for the server and move the progress bar. */
+/**
+ * Called by a task's trial the moment an answer is submitted, before any feedback: queue it for the server (in
+ * localStorage at once, so a reload resumes after it) and move the progress bar.
+ */
 function record(planItem, response, rtMs) {
   sync.enqueue({
     trial_id: crypto.randomUUID(),

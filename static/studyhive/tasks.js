@@ -1,7 +1,10 @@
 /*
  * Task registry. The runner (runner.js) knows nothing about any particular task: it looks up
  * StudyhiveTasks[config.task_type] and asks it for
- *   buildTrial(planItem, ctx) -> a jsPsych trial that calls ctx.record(planItem, response, rt_ms) when done;
+ *   buildTrial(planItem, ctx) -> a jsPsych trial that calls ctx.record(planItem, response, rt_ms) the moment the
+ *                                participant submits the answer, before showing anything that could sway it (a
+ *                                practice trial's correct answer): record() queues it in localStorage at once, so
+ *                                a reload from then on resumes at the next trial.
  *                                `response` is what the server's task type validates.
  *   instructionsPages(config) -> the HTML pages shown before the first trial.
  *   steps (optional)          -> {name: (state, ctx) -> [jsPsych trials]} for flow steps the task adds

@@ -1,7 +1,7 @@
 /*
  * jsPsych 8 plugin "ratio-estimate" and the task's entry in StudyhiveTasks: shows a chart (an SVG with viewBox
  * 0 0 100 100) and asks what percent the smaller marked bar is of the larger one. Practice trials show the correct
- * answer before moving on.
+ * answer before moving on, once the answer has been handed to on_answer (stored).
  */
 var jsPsychRatioEstimate = (function (jspsych) {
   "use strict";
@@ -24,6 +24,11 @@ var jsPsychRatioEstimate = (function (jspsych) {
       /** The correct answer, shown in the feedback of practice trials. */
       true_percent: { type: ParameterType.FLOAT, default: null },
       button_label: { type: ParameterType.STRING, default: "Next" },
+      /**
+       * Called with the trial's data the moment the answer is submitted, before any feedback: a reload while the
+       * feedback shows must not lose the answer, nor bring the trial back to be answered again knowing the truth.
+       */
+      on_answer: { type: ParameterType.FUNCTION, default: () => {} },
     },
     data: {
       /** The participant's answer, a number between 0 and 100. */
@@ -121,6 +126,7 @@ var jsPsychRatioEstimate = (function (jspsych) {
         const data = { response_percent: value, rt_ms: Math.round(performance.now() - shownAt), practice: trial.practice };
         next.disabled = input.disabled = true;
         error.textContent = "";
+        trial.on_answer(data);
         if (!trial.practice) {
           finish(data);
           return;
@@ -149,7 +155,7 @@ StudyhiveTasks["ratio-estimation"] = {
       stimulus_url: planItem.stimulus_url,
       practice: planItem.practice,
       true_percent: planItem.feedback ? planItem.feedback.true_percent : null,
-      on_finish: (data) => ctx.record(planItem, { percent: data.response_percent }, data.rt_ms),
+      on_answer: (data) => ctx.record(planItem, { percent: data.response_percent }, data.rt_ms),
     };
   },
 
