@@ -27,8 +27,6 @@ var jsPsych = initJsPsych({
   on_finish: finishStudy, // awaited by jsPsych
 });
 
-const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 function setNotice(text) {
   notice.textContent = text;
   notice.hidden = !text;

@@ -10,6 +10,6 @@
  *   steps (optional)          -> {name: (state, ctx) -> [jsPsych trials]} for flow steps the task adds
  *                                (server side: TaskType.steps), e.g. a preview of examples.
  * Each task type registers itself from its own files (its package's static/ folder, server/tasks/<type>/), which
- * the page loads after this one.
+ * the page loads after this one. Text goes into their markup through escapeHtml (escape.js).
  */
 window.StudyhiveTasks = window.StudyhiveTasks || {};

@@ -8,8 +8,6 @@ window.StudyhiveTasks = window.StudyhiveTasks || {};
 (function () {
   "use strict";
 
-  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
   const METHOD_TEXT = {
     gradcam: "For each kind of object it considers, the model shows a heatmap: the red and yellow parts of the " +
       "photo are the parts it looked at most.",

@@ -18,7 +18,7 @@ var jsPsychHive = (function (jspsych) {
     version: "1.0.0",
     parameters: {
       mode: { type: ParameterType.STRING, default: "choice" },
-      /** The plan item's "choice" question, e.g. which one is the correct class. */
+      /** The "choice" question, e.g. which one is the correct class; HTML, the task type's own (hive-tasks.js). */
       question: { type: ParameterType.HTML_STRING, default: "" },
       photo_url: { type: ParameterType.STRING, default: undefined },
       /** [{key, explanation: [urls], label}] in display order. */
@@ -36,8 +36,6 @@ var jsPsychHive = (function (jspsych) {
       rt_ms: { type: ParameterType.INT },
     },
   };
-
-  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
   const AGREEMENT_SCALE = [
     [1, "Fairly confident the prediction is correct"],

@@ -38,8 +38,6 @@ var jsPsychHypothesisRating = (function (jspsych) {
     },
   };
 
-  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
   class HypothesisRatingPlugin {
     static info = info;
 

@@ -14,11 +14,8 @@ var jsPsychRatioEstimate = (function (jspsych) {
     parameters: {
       /** URL of the chart, an SVG with viewBox 0 0 100 100. */
       stimulus_url: { type: ParameterType.STRING, default: undefined },
-      /** The question shown above the answer field. */
-      prompt: {
-        type: ParameterType.HTML_STRING,
-        default: "What percent is the smaller marked bar of the larger one?",
-      },
+      /** The question shown above the answer field (plain text). */
+      prompt: { type: ParameterType.STRING, default: "What percent is the smaller marked bar of the larger one?" },
       /** Practice trials show feedback after Next. */
       practice: { type: ParameterType.BOOL, default: false },
       /** The correct answer, shown in the feedback of practice trials. */
@@ -55,14 +52,14 @@ var jsPsychRatioEstimate = (function (jspsych) {
           <img class="sh-chart" alt="Bar chart" draggable="false">
           <div class="sh-stack">
             <form class="sh-ratio-form" novalidate>
-              <p class="sh-prompt" id="sh-ratio-prompt">${trial.prompt}</p>
+              <p class="sh-prompt" id="sh-ratio-prompt">${escapeHtml(trial.prompt)}</p>
               <div class="sh-answer">
                 <input id="sh-ratio-input" type="number" min="0" max="100" step="any" inputmode="decimal"
                        autocomplete="off" aria-labelledby="sh-ratio-prompt" aria-describedby="sh-ratio-error">
                 <span class="sh-unit">%</span>
               </div>
               <p class="sh-error" id="sh-ratio-error" role="alert"></p>
-              <button type="submit" class="jspsych-btn sh-primary">${trial.button_label}</button>
+              <button type="submit" class="jspsych-btn sh-primary">${escapeHtml(trial.button_label)}</button>
             </form>
             <div class="sh-feedback sh-inactive" role="status"></div>
           </div>

@@ -23,7 +23,8 @@ var jsPsychSketchRecognition = (function (jspsych) {
       stimulus_url: { type: ParameterType.STRING, default: undefined },
       /** URL of the study's vocabulary JSON ({entries: [[unique_id, label, display], ...]}). */
       vocabulary_url: { type: ParameterType.STRING, default: undefined },
-      prompt: { type: ParameterType.HTML_STRING, default: "What is this object?" },
+      /** The question above the boxes (plain text). */
+      prompt: { type: ParameterType.STRING, default: "What is this object?" },
       max_guesses: { type: ParameterType.INT, default: 3 },
       /** Most suggestions shown at once. */
       max_suggestions: { type: ParameterType.INT, default: 8 },
@@ -90,7 +91,6 @@ var jsPsychSketchRecognition = (function (jspsych) {
 
   // ------------------------------------------------------------------ the trial
 
-  const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   let instance = 0; // element ids unique across trials
 
   class SketchRecognitionPlugin {
@@ -113,11 +113,11 @@ var jsPsychSketchRecognition = (function (jspsych) {
         <div class="sh-sketch">
           <img class="sh-sketch-image" alt="A sketch" draggable="false">
           <form class="sh-sketch-form" novalidate>
-            <p class="sh-prompt" id="${uid}-prompt">${trial.prompt}</p>
+            <p class="sh-prompt" id="${uid}-prompt">${escapeHtml(trial.prompt)}</p>
             <div class="sh-guesses">${boxes}</div>
             <ul class="sh-suggestions" id="${uid}-list" role="listbox" hidden></ul>
             <p class="sh-error" role="alert"></p>
-            <button type="submit" class="jspsych-btn sh-primary" disabled>${trial.button_label}</button>
+            <button type="submit" class="jspsych-btn sh-primary" disabled>${escapeHtml(trial.button_label)}</button>
           </form>
         </div>`;
       const image = display_element.querySelector(".sh-sketch-image");
