@@ -6,7 +6,8 @@ Idempotence rests on the database's unique keys, not on checks in Python, so con
 double click, a retry racing its original) still store one row."""
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import bindparam
@@ -21,23 +22,24 @@ from .sessions import well_formed
 from .surveys import SURVEYS, validate_answers
 
 TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
+# Printable ASCII: a page's crypto.randomUUID() and any id a script makes up, never a control character (PostgreSQL
+# refuses NUL in text).
+TRIAL_ID = re.compile(r"^[\x21-\x7e]{8,64}$")
 MAX_RT_MS = 24 * 3600 * 1000
 SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
 # Outcomes the page reports before the task ends: the participant declined consent or failed the browser check.
 EARLY_OUTCOMES = ("no_consent", "incompatible_device")
 # Built once (server/trialstore.py says why). Only the first completion is recorded: a repeat or a second tab
-# leaves completed_at as it was. A session that was abandoned (say, timed out on Prolific) and then finishes after
-# all completes; an excluded one stays excluded.
+# leaves completed_at as it was. A session that Prolific's sync marked abandoned (timed out) and then finishes after
+# all completes; one that ended otherwise (excluded, or ended early by the participant) changes no more.
 PS = ParticipantSession
-SAVE_ENVIRONMENT = db.update(PS).where(PS.id == bindparam("session_id")).values(
+SAVE_ENVIRONMENT = db.update(PS).where(PS.id == bindparam("session_id"), trialstore.OPEN).values(
     last_seen_at=bindparam("now"), **{key: bindparam(f"new_{key}") for key in SCREEN_FIELDS})
-COMPLETE = db.update(PS).where(PS.id == bindparam("session_id"), PS.status.in_(("started", "abandoned"))).values(
+COMPLETE = db.update(PS).where(PS.id == bindparam("session_id"), trialstore.OPEN).values(
     status="completed", completed_at=bindparam("now"), outcome=bindparam("outcome"))
 # The first outcome reported stands; ending frees the session's condition slot at once (conditions.occupancy).
-END = db.update(PS).where(PS.id == bindparam("session_id"), PS.status.in_(("started", "abandoned")),
-                          PS.outcome.is_(None)).values(status="abandoned", outcome=bindparam("outcome"),
-                                                       last_seen_at=bindparam("now"))
-ENDED = db.select(PS.status, PS.outcome).where(PS.id == bindparam("session_id"))
+END = db.update(PS).where(PS.id == bindparam("session_id"), trialstore.OPEN).values(
+    status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
 # Test-trial scores of the study's completed sessions and of the asking one (which may still be running).
 COHORT_SCORES = (db.select(Trial.session_id, Trial.score).join(PS, PS.id == Trial.session_id)
                  .where(PS.study_id == bindparam("study_id"), Trial.practice.is_(False),
@@ -46,6 +48,23 @@ COHORT_SCORES = (db.select(Trial.session_id, Trial.score).join(PS, PS.id == Tria
 
 def unknown_session() -> APIError:
     return APIError(404, "unknown_session", "no session has this token")
+
+
+def session_ended() -> APIError:
+    return APIError(409, "session_ended",
+                    "this session has ended (completed, ended early, or excluded by the researchers): nothing more "
+                    "is stored")
+
+
+def require_consent(connection, session: trialstore.SessionFacts, what: str) -> None:
+    """Before consent only the environment, consent itself and an early end are taken (the flow starts with
+    consent: server/studies.py)."""
+    if trialstore.consented(connection, session):
+        return
+    if not trialstore.is_open(*trialstore.status(connection, session.id)):
+        raise session_ended()  # say so rather than ask for a consent that could no longer be given
+    raise APIError(409, "out_of_order", f"{what} is taken only after consent; send the consent survey first",
+                   expected="consent")
 
 
 def lookup(connection, token: str) -> trialstore.SessionFacts:
@@ -59,8 +78,10 @@ def lookup(connection, token: str) -> trialstore.SessionFacts:
 
 def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     study = trialstore.study_facts(connection, session.study_id)
+    status, outcome = trialstore.status(connection, session.id)
     return {
-        "token": session.token, "status": trialstore.status(connection, session.id), "platform": session.platform,
+        "token": session.token, "status": status, "platform": session.platform,
+        "accepts_answers": trialstore.is_open(status, outcome),
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
         "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
@@ -77,34 +98,50 @@ def save_environment(connection, session: trialstore.SessionFacts, body: dict[st
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100_000:
             raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
         sizes[f"new_{key}"] = value
-    connection.execute(SAVE_ENVIRONMENT, {**sizes, "session_id": session.id, "now": utcnow()})
+    if not connection.execute(SAVE_ENVIRONMENT, {**sizes, "session_id": session.id, "now": utcnow()}).rowcount:
+        raise session_ended()
 
 
 def save_survey(connection, session: trialstore.SessionFacts, name: str, body: dict[str, Any]) -> None:
     if name not in trialstore.study_facts(connection, session.study_id).config["surveys"]:
         raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
+    if name != "consent":
+        require_consent(connection, session, f"the survey {name!r}")
     try:
         answers = validate_answers(name, body.get("answers"))
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
-    # A repeat (retry, second tab) stores nothing: the first answer stands.
-    trialstore.insert_unless_stored(connection, SurveyResponse.__table__,
-                                    {"session_id": session.id, "name": name, "answers": answers,
-                                     "created_at": utcnow()})
+    stored = trialstore.insert_unless_stored(connection, SurveyResponse.__table__,
+                                             {"session_id": session.id, "name": name, "answers": answers,
+                                              "created_at": utcnow()})
+    # Not stored: a repeat (retry, second tab), where the first answer stands, or the session has ended.
+    if not stored and name not in trialstore.surveys_done(connection, session.id):
+        raise session_ended()
+    if name == "consent":
+        session.consented = True
 
 
 def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Validate and store one trial on an autocommit connection (trialstore.autocommit). Returns (HTTP status,
-    body): 201 stored, 200 repeat, 409 index taken. The hot path: cached session and study, one INSERT."""
+    body): 201 stored, 200 repeat; 409 when it cannot be stored: index taken, trial id used for another trial, the
+    session has ended, or consent not given yet. The hot path: cached session, consent and study, one INSERT."""
+    require_consent(connection, session, "a trial")
     row = _trial_row(connection, session, body)
-    index = row["trial_index"]
+    index, trial_id = row["trial_index"], row["client_trial_id"]
     if trialstore.insert_unless_stored(connection, Trial.__table__, row):
         trialstore.touch(connection, session)
         return 201, {"stored": True, "trial_index": index}
-    if trialstore.stored_trial_id(connection, session.id, index) == row["client_trial_id"]:
+    stored_at = trialstore.index_of_trial_id(connection, session.id, trial_id)
+    if stored_at == index:
         return 200, {"stored": True, "trial_index": index, "duplicate": True}
-    return 409, {"error": "trial_index_taken", "trial_index": index,
-                 "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+    if stored_at is not None:
+        return 409, {"error": "trial_id_reused", "trial_index": index, "stored_index": stored_at,
+                     "message": f"trial_id {trial_id!r} is already stored for trial {stored_at}; "
+                                "each trial needs its own trial_id"}
+    if trialstore.stored_trial_id(connection, session.id, index) is not None:
+        return 409, {"error": "trial_index_taken", "trial_index": index,
+                     "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+    raise session_ended()
 
 
 def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
@@ -114,8 +151,9 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
         raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
                        field=sorted(unknown)[0])
     trial_id = body.get("trial_id")
-    if not isinstance(trial_id, str) or not 8 <= len(trial_id) <= 64:
-        raise APIError(400, "invalid_field", "trial_id must be a string of 8–64 characters", field="trial_id")
+    if not isinstance(trial_id, str) or not TRIAL_ID.match(trial_id):
+        raise APIError(400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters",
+                       field="trial_id")
     index = body.get("trial_index")
     if isinstance(index, bool) or not isinstance(index, int):
         raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
@@ -146,12 +184,22 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
 
 
 def _parse_time(value: Any) -> datetime | None:
+    """An ISO 8601 timestamp as UTC (none given: UTC). A wrong device clock is kept; a time outside the years
+    2–9998 is refused, as 0001-01-01T00:00+14:00 (1 BC in UTC) could be stored but not read back, and a day's
+    margin keeps every stored time readable in any database session's time zone."""
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise APIError(400, "invalid_field", "client_time must be an ISO 8601 timestamp", field="client_time") from None
+        if not (value.isascii() and value.isprintable()):  # fromisoformat lets a trailing NUL through
+            raise ValueError(value)
+        parsed = datetime.fromisoformat(value)
+        parsed = parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed.astimezone(timezone.utc)
+        if not 1 < parsed.year < 9999:
+            raise ValueError(value)
+        return parsed
+    except (AttributeError, ValueError, OverflowError):
+        raise APIError(400, "invalid_field", "client_time must be an ISO 8601 timestamp within the years 2–9998",
+                       field="client_time") from None
 
 
 def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
@@ -166,7 +214,14 @@ def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
 
 
 def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
-    """Mark the session completed once the server holds every planned trial and every survey of the flow."""
+    """Mark the session completed once the server holds every planned trial and every survey of the flow. A repeat
+    (reload, second tab) answers as the first completion did."""
+    status, outcome = trialstore.status(connection, session.id)
+    if status == "completed":
+        return _completed(connection, session, outcome)
+    if not trialstore.is_open(status, outcome):
+        raise session_ended()
+    require_consent(connection, session, "completion")
     stored = set(trialstore.stored_indexes(connection, session.id))
     missing = [i for i in range(len(session.plan)) if i not in stored]
     if missing:
@@ -177,12 +232,17 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     if missing_surveys:
         raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
                        missing_surveys=missing_surveys)
-    # Stored trials never change once the plan is complete, so a repeat computes the same outcome.
     keys = registry().get(study.task_type).attention_checks()
     failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
     failed = failures >= prolific_settings.attention_check_failures(study.config)
     outcome = "failed_attention_check" if failed else "completed"
-    connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow(), "outcome": outcome})
+    if not connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow(), "outcome": outcome}).rowcount:
+        return complete(connection, session)  # another request ended the session meanwhile: answer as it stands
+    return _completed(connection, session, outcome)
+
+
+def _completed(connection, session: trialstore.SessionFacts, outcome: str) -> dict[str, Any]:
+    study = trialstore.study_facts(connection, session.study_id)
     url = session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
     if url:
         return {"status": "completed", "outcome": outcome, "redirect_url": url}
@@ -201,12 +261,12 @@ def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> d
     outcome = body.get("outcome")
     if outcome not in EARLY_OUTCOMES:
         raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")
-    if trialstore.status(connection, session.id) in ("completed", "excluded"):
-        raise APIError(409, "session_ended", "this session has ended (completed, or excluded by the researchers)")
-    if outcome == "no_consent" and "consent" in trialstore.surveys_done(connection, session.id):
+    if trialstore.status(connection, session.id)[0] in ("completed", "excluded"):
+        raise session_ended()
+    if outcome == "no_consent" and trialstore.consented(connection, session):
         raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
     connection.execute(END, {"session_id": session.id, "outcome": outcome, "now": utcnow()})
-    status, recorded = connection.execute(ENDED, {"session_id": session.id}).one()
+    status, recorded = trialstore.status(connection, session.id)
     study = trialstore.study_facts(connection, session.study_id)
     url = session.platform == "prolific" and recorded and prolific_settings.completion_url(study.config, recorded)
     return {"status": status, "outcome": recorded, "redirect_url": url or None}

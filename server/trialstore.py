@@ -6,7 +6,9 @@ figures), so a save costs one round trip to the database and no ORM unit of work
 their own rows never changes, or changes rarely enough to be re-read every few seconds:
 
 - a session's id, study, platform and plan are fixed when it is created (no code path changes or deletes them),
-  so each worker process keeps them by token (least recently used dropped first); its status changes and is read;
+  so each worker process keeps them by token (least recently used dropped first), with whether the participant has
+  consented (that only goes one way, so once seen it is never read again); its status changes, so a write checks it
+  in its own statement (OPEN);
 - a stimulus's id and parameters are fixed once a trial points at it (`flask stimuli import --replace` refuses
   stimuli with trials, `flask studies sync` only adds stimuli);
 - a study's slug, task type and configuration change only with `flask studies sync`; a worker re-reads them after
@@ -38,9 +40,16 @@ INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 # The participant API's statements, built once: constructing a statement costs more CPU than running it.
 PS = ParticipantSession
-SESSION_BY_TOKEN = db.select(PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at).where(
-    PS.token == bindparam("token"))
-SESSION_STATUS = db.select(PS.status).where(PS.id == bindparam("id"))
+# A session takes answers until it ends: completed, excluded, or ended early by the participant (/end sets the
+# outcome). One that Prolific's sync marked abandoned (returned, timed out) has no outcome and still takes them, so a
+# participant who carries on after a time-out loses nothing.
+OPEN_STATUSES = ("started", "abandoned")
+OPEN = PS.status.in_(OPEN_STATUSES) & PS.outcome.is_(None)
+CONSENTED = db.exists().where(SurveyResponse.session_id == PS.id, SurveyResponse.name == "consent")
+SESSION_BY_TOKEN = db.select(PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at,
+                             CONSENTED.label("consented")).where(PS.token == bindparam("token"))
+SESSION_STATUS = db.select(PS.status, PS.outcome).where(PS.id == bindparam("id"))
+SESSION_CONSENTED = db.select(CONSENTED).where(PS.id == bindparam("id"))
 TOUCH = db.update(PS).where(PS.id == bindparam("session_id")).values(last_seen_at=bindparam("now"))
 STUDY = db.select(Study.slug, Study.task_type, Study.config).where(Study.id == bindparam("id"))
 STIMULUS = db.select(Stimulus.id, Stimulus.params).where(Stimulus.study_id == bindparam("study_id"),
@@ -48,13 +57,16 @@ STIMULUS = db.select(Stimulus.id, Stimulus.params).where(Stimulus.study_id == bi
 STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id")).order_by(Trial.trial_index)
 STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(Trial.session_id == bindparam("id"),
                                                          Trial.trial_index == bindparam("index"))
+INDEX_OF_TRIAL_ID = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id"),
+                                                       Trial.client_trial_id == bindparam("trial_id"))
 SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id == bindparam("id"))
 
 
 @dataclass
 class SessionFacts:
     """What the participant API needs of a session: fixed at creation, except this worker's note of its last
-    write of last_seen_at. Its status is not here: it changes, so it is read when needed."""
+    write of last_seen_at and whether consent is given (one way: False is re-read, True never). Its status is not
+    here: it changes, so it is read when needed."""
     id: int
     token: str
     study_id: int
@@ -62,6 +74,7 @@ class SessionFacts:
     platform: str
     plan: list[dict[str, Any]]
     touched_at: datetime
+    consented: bool
 
 
 @dataclass(frozen=True)
@@ -109,7 +122,8 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
         return None
     seen = row.last_seen_at
     facts = SessionFacts(row.id, token, row.study_id, row.study_version, row.platform, row.plan,
-                         seen.replace(tzinfo=timezone.utc) if seen.tzinfo is None else seen)  # SQLite: naive UTC
+                         seen.replace(tzinfo=timezone.utc) if seen.tzinfo is None else seen,  # SQLite: naive UTC
+                         bool(row.consented))
     with caches.lock:
         caches.sessions[token] = facts
         while len(caches.sessions) > SESSIONS_CACHED:
@@ -136,20 +150,36 @@ def stimulus(connection: Connection, study_id: int, key: str) -> tuple[int, dict
 
 
 def insert_unless_stored(connection: Connection, table: Table, row: dict[str, Any]) -> bool:
-    """INSERT … ON CONFLICT DO NOTHING: True if stored now, False if a unique key of the table already holds such a
-    row (for `trials`: a repeat, or a taken index). The row count says which, so no RETURNING result is read. One
-    statement per table and dialect, built once, so SQLAlchemy's compiled cache serves every save."""
+    """Store a row of the session `row["session_id"]` while that session is OPEN: True if stored now, False if it
+    was not, because a unique key of the table already holds such a row (for `trials`: a repeat, a taken index, a
+    reused trial id) or because the session has ended. One statement, INSERT … SELECT … WHERE EXISTS (the open
+    session) ON CONFLICT DO NOTHING, so the check costs no round trip and no end can slip in between; the caller
+    tells the cases apart only when nothing was stored. The row count says which, so no RETURNING result is read.
+    One statement per table and dialect, built once, so SQLAlchemy's compiled cache serves every save."""
     statements = _caches().statements
     key = (table.name, connection.dialect.name)
     if key not in statements:
-        # inline(): no RETURNING of the new id; preserve_rowcount: SQLAlchemy reads the count only when asked.
-        statements[key] = (INSERTS[key[1]](table).inline().values({c: bindparam(c) for c in row})
-                           .on_conflict_do_nothing().execution_options(preserve_rowcount=True))
+        statements[key] = _insert_while_open(table, list(row), key[1])
     return connection.execute(statements[key], row).rowcount == 1
+
+
+def _insert_while_open(table: Table, columns: list[str], dialect: str):
+    values = [bindparam(c, type_=table.c[c].type) for c in columns]
+    if dialect == "postgresql":
+        # A SELECT list's parameters have no column to take a type from (PostgreSQL would read them as text).
+        values = [db.cast(value, table.c[c].type) for value, c in zip(values, columns)]
+    session_open = db.exists().where(PS.id == bindparam("session_id"), OPEN)
+    # preserve_rowcount: SQLAlchemy reads the count only when asked.
+    return (INSERTS[dialect](table).from_select(columns, db.select(*values).where(session_open))
+            .on_conflict_do_nothing().execution_options(preserve_rowcount=True))
 
 
 def stored_trial_id(connection: Connection, session_id: int, index: int) -> str | None:
     return connection.scalar(STORED_TRIAL_ID, {"id": session_id, "index": index})
+
+
+def index_of_trial_id(connection: Connection, session_id: int, trial_id: str) -> int | None:
+    return connection.scalar(INDEX_OF_TRIAL_ID, {"id": session_id, "trial_id": trial_id})
 
 
 def stored_indexes(connection: Connection, session_id: int) -> list[int]:
@@ -173,8 +203,22 @@ def attention_check_failures(connection: Connection, session_id: int, keys: tupl
     return connection.scalar(_flagged(keys), {"id": session_id})
 
 
-def status(connection: Connection, session_id: int) -> str:
-    return connection.scalar(SESSION_STATUS, {"id": session_id})
+def status(connection: Connection, session_id: int) -> tuple[str, str | None]:
+    """(status, outcome) of the session, read now."""
+    return tuple(connection.execute(SESSION_STATUS, {"id": session_id}).one())
+
+
+def is_open(status: str, outcome: str | None) -> bool:
+    """OPEN for a (status, outcome) already read."""
+    return status in OPEN_STATUSES and outcome is None
+
+
+def consented(connection: Connection, facts: SessionFacts) -> bool:
+    """Whether the participant has consented: from this worker's cache once it knows, else read (consent may have
+    reached another worker)."""
+    if not facts.consented:
+        facts.consented = bool(connection.scalar(SESSION_CONSENTED, {"id": facts.id}))
+    return facts.consented
 
 
 def touch(connection: Connection, facts: SessionFacts) -> None:

@@ -7,11 +7,20 @@ import uuid
 PROLIFIC = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": "study-abc", "SESSION_ID": "sess-xyz"}
 
 
-def enter(client, slug="study3", **params) -> str:
-    """Open the entry link; return the session token from the redirect."""
+def enter(client, slug="study3", consent=True, **params) -> str:
+    """Open the entry link and (unless consent=False) agree to take part, as the page's first step does; return the
+    session token from the redirect. The server takes trials and surveys only after consent."""
     response = client.get(f"/study/{slug}", query_string=params)
     assert response.status_code == 303, response.data
-    return response.headers["Location"].rsplit("/", 1)[1]
+    token = response.headers["Location"].rsplit("/", 1)[1]
+    if consent:
+        agree(client, token)
+    return token
+
+
+def agree(client, token):
+    response = client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}})
+    assert response.status_code == 200, response.get_json()
 
 
 def trial_body(item, percent=50.0, trial_id=None, **extra):
@@ -26,9 +35,9 @@ DEMOGRAPHICS = {"gender": "female", "age": 30, "education": "doctorate", "nation
 def answer_surveys(client, token, **answers):
     """Answer consent and every survey of the session's flow (demographics with DEMOGRAPHICS unless given)."""
     state = client.get(f"/api/sessions/{token}").get_json()
-    for name in ["consent", *state["surveys"]]:
-        body = {"agreed": True} if name == "consent" else answers.get(name, DEMOGRAPHICS)
-        response = client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": body})
+    agree(client, token)
+    for name in state["surveys"]:
+        response = client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers.get(name, DEMOGRAPHICS)})
         assert response.status_code == 200, response.get_json()
 
 

@@ -29,9 +29,8 @@ def complete_one(client, **prolific):
 
 
 def test_funnel_counts_each_step(app, client, auth):
-    enter(client)  # entered only
-    token = enter(client)
-    answer_surveys(client, token)  # consented
+    enter(client, consent=False)  # entered only
+    token = enter(client)  # consented
     token = enter(client)  # practice done: one test trial stored
     answer_surveys(client, token)
     plan = client.get(f"/api/sessions/{token}").get_json()["plan"]

@@ -106,7 +106,7 @@ def test_complete_requires_every_trial_then_redirects_prolific(client):
     for item in plan[-2:]:
         client.post(f"/api/sessions/{token}/trials", json=trial_body(item))
     no_surveys = client.post(f"/api/sessions/{token}/complete")
-    assert no_surveys.status_code == 409 and no_surveys.get_json()["missing_surveys"] == ["consent", "demographics"]
+    assert no_surveys.status_code == 409 and no_surveys.get_json()["missing_surveys"] == ["demographics"]
     answer_surveys(client, token)
     done = client.post(f"/api/sessions/{token}/complete")
     assert done.get_json()["redirect_url"] == "https://app.prolific.com/submissions/complete?cc=C3RATIO5"

@@ -56,10 +56,12 @@ SCHEMAS = {
                        "feedback": {"type": "object"}, "presented": {"type": ["object", "null"]}}},
     "SessionState": {
         "type": "object",
-        "required": ["token", "status", "platform", "study", "flow", "surveys_done", "surveys", "plan",
-                     "stored_indexes"],
+        "required": ["token", "status", "accepts_answers", "platform", "study", "flow", "surveys_done", "surveys",
+                     "plan", "stored_indexes"],
         "properties": {
             "token": {"type": "string"}, "status": {"enum": list(SESSION_STATUSES)},
+            "accepts_answers": {"type": "boolean",
+                                "description": "false once the session has ended (completed, ended early, excluded)"},
             "platform": {"enum": ["prolific", "labinthewild", "direct"]},
             "study": {"type": "object", "required": ["slug", "version"],
                       "properties": {"slug": {"type": "string"}, "version": {"type": "integer"}}},
@@ -117,6 +119,9 @@ TRIAL_EXAMPLE = {"trial_id": "9b2d6a44-3f0e-4d7c-9a51-0c3f2b7e1d10", "trial_inde
                  "response": {"percent": 42.5}, "rt_ms": 3456, "client_time": "2026-11-22T17:00:00.000Z"}
 ENVIRONMENT_EXAMPLE = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
 
+# The participant API's order (docs/participant-api.md, "Order"): consent first, nothing after the end.
+BEFORE_CONSENT = "`out_of_order` before consent (expected: consent)"
+ENDED = "`session_ended` (completed, ended early or excluded: nothing more is stored)"
 PATHS = {
     "/api/sessions/{token}": {"get": {
         "summary": "The session's state: plan, stored trials, answered surveys", "parameters": [TOKEN],
@@ -128,7 +133,7 @@ PATHS = {
         "summary": "Screen and window size (sent on every visit; the latest stand)", "parameters": [TOKEN],
         "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/Environment"},
                                                            ENVIRONMENT_EXAMPLE)},
-        "responses": {"200": _answer("stored", "Ok"), **BODY_ERRORS, **ERRORS}}},
+        "responses": {"200": _answer("stored", "Ok"), "409": _answer(ENDED), **BODY_ERRORS, **ERRORS}}},
     "/api/sessions/{token}/surveys/{name}": {"put": {
         "summary": "One questionnaire's answers; a repeat is acknowledged and the first answer stands",
         "parameters": [TOKEN, {"name": "name", "in": "path", "required": True, "schema": {"type": "string"},
@@ -136,6 +141,7 @@ PATHS = {
         "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/SurveyAnswers"},
                                                            {"answers": {"agreed": True}})},
         "responses": {"200": _answer("stored (or already stored)", "Ok"), **BODY_ERRORS, **ERRORS,
+                      "409": _answer(f"{BEFORE_CONSENT} (any survey but consent), or {ENDED}"),
                       "404": _answer("no session has this token, or the study has no such survey"),
                       "422": _answer("an answer is invalid (`invalid_answer`, `field` names it)")}}},
     "/api/sessions/{token}/trials": {"post": {
@@ -144,14 +150,17 @@ PATHS = {
         "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/Trial"}, TRIAL_EXAMPLE)},
         "responses": {"201": _answer("stored", "TrialStored"),
                       "200": _answer("a repeat of a stored trial_id: nothing changed", "TrialStored"),
-                      "409": _answer("the index is stored under another trial_id; the first answer stands"),
+                      "409": _answer("not stored: `trial_index_taken` (the index is stored under another trial_id; "
+                                     "the first answer stands), `trial_id_reused` (the trial_id is stored for "
+                                     f"another index: stored_index), {BEFORE_CONSENT}, or {ENDED}"),
                       "422": _answer("index outside the plan, another stimulus, or an invalid response"),
                       **BODY_ERRORS, **ERRORS}}},
     "/api/sessions/{token}/complete": {"post": {
         "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same)",
         "parameters": [TOKEN],
         "responses": {"200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
-                      "409": _answer("`trials_missing` (missing) or `surveys_missing` (missing_surveys)"),
+                      "409": _answer("`trials_missing` (missing), `surveys_missing` (missing_surveys), "
+                                     f"{BEFORE_CONSENT}, or {ENDED} (other than completed)"),
                       **ERRORS}}},
     "/api/sessions/{token}/end": {"post": {
         "summary": "End the session early: the participant declined consent or failed the browser check (frees "

@@ -16,6 +16,8 @@ let doneCount = 0; // plan items stored on the server or waiting in the queue
 let started = false; // jsPsych.run() has begun
 let ended = false; // the study stopped early (exclusion, no consent, error): do not call /complete
 const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
+const SESSION_ENDED = '<div class="sh-message"><p>This session has ended, so no more answers can be saved.</p>' +
+  "<p>Thank you for your time. You can close this page.</p></div>";
 
 // Must be a top-level `var`: jspsych.js leaves a throwing stub on window.jsPsych that this replaces.
 var jsPsych = initJsPsych({
@@ -320,12 +322,22 @@ async function main() {
   sync.onstatus = (offline) => setNotice(offline
     ? "Connection lost. Your answers are kept on this device and will be sent when you are back online. Reconnecting…"
     : "");
+  // Answers the server refuses because the session is over (excluded, ended early) stay on this device (sync.js).
+  sync.onended = () => stop(SESSION_ENDED);
+  sync.onrefused = (refused) => {
+    if (refused.error.error === "session_ended") return;
+    setNotice(`An answer was not saved: ${refused.error.message || refused.status}. It is kept on this device.`);
+  };
   display.innerHTML = '<p class="sh-message">Loading…</p>';
   await sync.flush(); // send answers left over from an earlier visit first, so the state below includes them
   const state = await sync.getJSON("");
   plan = state.plan;
   if (state.status === "completed") {
     await finishStudy();
+    return;
+  }
+  if (ended || !state.accepts_answers) {
+    stop(SESSION_ENDED);
     return;
   }
   const timeline = buildTimeline(state);

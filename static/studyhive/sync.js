@@ -3,18 +3,24 @@
  *
  * Finished trials go into a queue that is written to localStorage before anything is sent, so a reload, a
  * closed tab or a dropped connection loses nothing: the next page load flushes what is left. A trial leaves the
- * queue only when the server acknowledges it (200, 201, 409) or rejects it for good (another 4xx, which no retry
- * could fix). Network errors and 5xx are retried forever with exponential backoff (0.5 s doubling to 30 s);
- * an `online` event cuts the current wait short.
+ * queue only when the server stores it (201, or 200 for a repeat) or refuses it for good (any other 4xx, which no
+ * retry could fix: the session has ended, the index holds another answer, an invalid body). A refused trial is
+ * never dropped: it moves to a second localStorage list (`refused`, kept for the researchers) and is reported
+ * through `onrefused`. A 409 `out_of_order` (sent before consent was stored) keeps the trial queued and pauses the
+ * queue until the next flush. Network errors and 5xx are retried forever with exponential backoff (0.5 s doubling
+ * to 30 s); an `online` event cuts the current wait short.
  */
 class StudyhiveSync {
   constructor(apiBase, token) {
     this.apiBase = apiBase;
     this.storageKey = `studyhive:${token}:queue`;
-    this.queue = this._load();
-    this.rejected = []; // {body, status, error} of trials the server refused for good
+    this.refusedKey = `studyhive:${token}:refused`;
+    this.queue = this._load(this.storageKey);
+    this.refused = this._load(this.refusedKey); // {body, status, error} of trials the server refused for good
     this.offline = false;
     this.onstatus = null; // called with true when requests start failing, false when they get through again
+    this.onrefused = null; // called with each {body, status, error} the server refuses for good
+    this.onended = null; // called with the server's answer when it says the session has ended (409 session_ended)
     this._draining = null;
     this._wakers = new Set();
     window.addEventListener("online", () => {
@@ -26,7 +32,7 @@ class StudyhiveSync {
   /** Stores one trial body and starts sending it. */
   enqueue(trialBody) {
     this.queue.push(trialBody);
-    this._save();
+    this._store(this.storageKey, this.queue);
     this.flush();
   }
 
@@ -71,15 +77,22 @@ class StudyhiveSync {
     while (this.queue.length) {
       const body = this.queue[0];
       const { status, data } = await this._send("POST", "/trials", body);
-      if (status !== 200 && status !== 201 && status !== 409) {
-        this.rejected.push({ body, status, error: data });
-        console.error(`studyhive: trial ${body.trial_index} rejected (${status})`, data, body);
+      if (status === 409 && data.error === "out_of_order") {
+        console.warn(`studyhive: trial ${body.trial_index} waits: ${data.message}`);
+        break; // stays queued; the next flush sends it again
+      }
+      if (status !== 200 && status !== 201) {
+        const entry = { body, status, error: data };
+        this.refused.push(entry);
+        this._store(this.refusedKey, this.refused);
+        console.error(`studyhive: trial ${body.trial_index} refused (${status}), kept on this device`, data, body);
+        if (this.onrefused) this.onrefused(entry);
       }
       // enqueue() may have appended while we waited, so remove this trial by id rather than by position.
       this.queue = this.queue.filter((queued) => queued.trial_id !== body.trial_id);
-      this._save();
+      this._store(this.storageKey, this.queue);
     }
-    // Cleared in the same synchronous step as the emptiness check: a later enqueue() starts a fresh drain.
+    // Cleared in the same synchronous step as the loop's exit: a later enqueue() starts a fresh drain.
     this._draining = null;
   }
 
@@ -95,7 +108,9 @@ class StudyhiveSync {
         const response = await fetch(this.apiBase + path, init);
         if (response.status < 500 && response.status !== 408 && response.status !== 429) {
           this._setOffline(false);
-          return { status: response.status, data: await response.json().catch(() => ({})) };
+          const data = await response.json().catch(() => ({}));
+          if (response.status === 409 && data.error === "session_ended" && this.onended) this.onended(data);
+          return { status: response.status, data };
         }
       } catch (networkError) {
         // fetch rejects only when no answer arrived at all (offline, DNS, connection reset): retry below.
@@ -123,21 +138,21 @@ class StudyhiveSync {
     if (this.onstatus) this.onstatus(offline);
   }
 
-  _load() {
+  _load(key) {
     try {
-      return JSON.parse(localStorage.getItem(this.storageKey)) || [];
+      return JSON.parse(localStorage.getItem(key)) || [];
     } catch (error) {
       return [];
     }
   }
 
-  _save() {
+  _store(key, list) {
     try {
-      if (this.queue.length) localStorage.setItem(this.storageKey, JSON.stringify(this.queue));
-      else localStorage.removeItem(this.storageKey);
+      if (list.length) localStorage.setItem(key, JSON.stringify(list));
+      else localStorage.removeItem(key);
     } catch (error) {
-      // Storage full or disabled: the queue still lives in memory and is sent from there.
-      console.warn("studyhive: could not persist the answer queue", error);
+      // Storage full or disabled: the list still lives in memory (the queue is sent from there).
+      console.warn(`studyhive: could not keep ${key} on this device`, error);
     }
   }
 }
