@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from .safe_csv import write_frame
+
 
 def write_tables(tables: Mapping[str, pd.DataFrame], names: Iterable[str], out_dir) -> list[Path]:
-    """Write each named table as ``<name>.csv`` (no index) into `out_dir`, creating it.
+    """Write each named table as ``<name>.csv`` (no index) into `out_dir`, creating it; text a spreadsheet would run
+    as a formula is neutralised (:mod:`analysis.safe_csv`).
 
     Parameters
     ----------
@@ -28,7 +31,5 @@ def write_tables(tables: Mapping[str, pd.DataFrame], names: Iterable[str], out_d
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names:
-        path = out / f"{name}.csv"
-        tables[name].to_csv(path, index=False)
-        written.append(path)
+        written.append(write_frame(tables[name], out / f"{name}.csv"))
     return written

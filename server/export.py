@@ -1,16 +1,19 @@
 """Tidy exports: participants.csv, trials.csv and codebook.csv, written by `flask export` and served to researchers.
 
 Rows stream from the database (no whole-table lists), and each export reads one snapshot (server.db.snapshot) so the
-files agree with each other and with the analysis."""
+files agree with each other and with the analysis. They are written by analysis.safe_csv, the writer of every CSV
+people open in a spreadsheet: text a spreadsheet would run as a formula gets a leading ' (the codebook says so)."""
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
+
+from sqlalchemy.orm import defer
+
+from analysis.safe_csv import rows_csv
 
 from .db import db, snapshot
 from .models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
@@ -36,6 +39,8 @@ PARTICIPANT_COLUMNS = (
     Column("study_version", "version of the study file the session ran under", "integer"),
     Column("condition", "between-subjects condition assigned at entry (empty without conditions)", "text"),
     Column("started_at", "entry time, UTC ISO 8601", "datetime"),
+    Column("consented_at", "when the participant gave consent, UTC ISO 8601 (empty if the study asks none or it was "
+                           "not given)", "datetime"),
     Column("completed_at", "completion time, UTC ISO 8601 (empty if not completed)", "datetime"),
     Column("duration_s", "completed_at − started_at in seconds"),
     Column("n_trials", "stored trials (practice included)", "integer"),
@@ -54,7 +59,8 @@ TRIAL_COLUMNS = (
     Column("practice", "true for practice trials (with feedback), false for test trials", "boolean"),
     Column("stimulus_id", "the stimulus shown; the same id names the image given to models", "text"),
     Column("rt_ms", "time from display to answer, milliseconds, measured in the browser", "integer"),
-    Column("client_time", "when the browser finished the trial, UTC ISO 8601", "datetime"),
+    Column("client_time", "when the browser finished the trial, UTC ISO 8601 (a time outside years 1–9999 in UTC, "
+                          "stored before the server refused such times, as the database holds it)", "datetime"),
     Column("created_at", "when the server stored the trial, UTC ISO 8601", "datetime"),
 )
 
@@ -67,12 +73,30 @@ RAW_COLUMNS = (
 )
 
 
+# Codebook types whose cells are never text; every other column's entry says how formula-like text is written.
+NOT_TEXT = ("integer", "number", "scale", "boolean", "datetime")
+FORMULA_NOTE = (" Text starting with =, +, -, @, a tab or a carriage return that is not a number is written with a "
+                "leading ' so that spreadsheets do not run it as a formula.")
+
+
 def _iso(value: datetime | None) -> str | None:
     if value is None:
         return None
     if value.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
         value = value.replace(tzinfo=timezone.utc)
     return value.astimezone(timezone.utc).isoformat()
+
+
+def _stored_iso(text: str | None) -> str | None:
+    """A timestamp read as the database's text, as _iso writes it; the text itself when Python cannot hold the time
+    (BC or after 9999 in UTC: the browser's client_time was taken as given before the server refused such times,
+    and psycopg cannot load those values at all)."""
+    if text is None:
+        return None
+    try:
+        return _iso(datetime.fromisoformat(text))
+    except (ValueError, OverflowError):
+        return text
 
 
 def _survey_column(survey: str, field: str) -> str:
@@ -95,10 +119,14 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
         db.select(Trial.session_id, db.func.count()).join(ParticipantSession)
         .where(ParticipantSession.study_id == study.id).group_by(Trial.session_id)).all())
     answers: dict[int, dict[str, Any]] = {}
-    for session_id, name, values in db.session.execute(
-            db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers).join(ParticipantSession)
+    for session_id, name, values, created_at in db.session.execute(
+            db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers,
+                      SurveyResponse.created_at).join(ParticipantSession)
             .where(ParticipantSession.study_id == study.id)):
-        answers.setdefault(session_id, {}).update({_survey_column(name, k): v for k, v in values.items()})
+        person = answers.setdefault(session_id, {})
+        person.update({_survey_column(name, k): v for k, v in values.items()})
+        if name == "consent":  # stored only when given (server/surveys.py)
+            person["consented_at"] = _iso(created_at)
     prolific_status = dict(db.session.execute(
         db.select(ProlificSubmission.session_id, ProlificSubmission.status)
         .where(ProlificSubmission.study_id == study.id, ProlificSubmission.session_id.is_not(None))
@@ -120,8 +148,10 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
 def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str, Any]]:
     """Every trial of the study (or of one of its sessions: the dashboard's participant page) as an export row."""
     task = registry().get(study.task_type)
-    query = (db.select(Trial, ParticipantSession.prolific_pid, ParticipantSession.study_version, Stimulus.key,
-                       Stimulus.params)
+    # client_time is read as text: rows stored before the server checked it may hold times psycopg cannot load.
+    query = (db.select(Trial, db.cast(Trial.client_time, db.String), ParticipantSession.prolific_pid,
+                       ParticipantSession.study_version, Stimulus.key, Stimulus.params)
+             .options(defer(Trial.client_time))
              .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
              .join(Stimulus, Stimulus.id == Trial.stimulus_id)
              .where(ParticipantSession.study_id == study.id)
@@ -129,10 +159,10 @@ def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str
              .execution_options(yield_per=2000))
     if session_id is not None:
         query = query.where(Trial.session_id == session_id)
-    for trial, pid, version, key, params in db.session.execute(query):
+    for trial, client_time, pid, version, key, params in db.session.execute(query):
         row = {"participant_id": trial.session_id, "prolific_pid": pid, "study_version": version,
                "trial_index": trial.trial_index, "practice": trial.practice, "stimulus_id": key,
-               "rt_ms": trial.rt_ms, "client_time": _iso(trial.client_time), "created_at": _iso(trial.created_at)}
+               "rt_ms": trial.rt_ms, "client_time": _stored_iso(client_time), "created_at": _iso(trial.created_at)}
         if task:
             row.update(task.trial_row(params, trial.response, trial.score, trial.presented))
         else:
@@ -145,7 +175,8 @@ def codebook_rows(study: Study) -> Iterator[dict[str, Any]]:
     for file, columns in (("participants.csv", PARTICIPANT_COLUMNS + survey_columns(study)),
                           ("trials.csv", trial_columns(study))):
         for c in columns:
-            yield {"file": file, "column": c.name, "type": c.dtype, "description": c.description}
+            yield {"file": file, "column": c.name, "type": c.dtype,
+                   "description": c.description + ("" if c.dtype in NOT_TEXT else FORMULA_NOTE)}
 
 
 def export_files(study: Study) -> dict[str, tuple[list[str], Iterator[dict[str, Any]]]]:
@@ -157,25 +188,11 @@ def export_files(study: Study) -> dict[str, tuple[list[str], Iterator[dict[str, 
     }
 
 
-def csv_stream(header: list[str], rows: Iterator[dict[str, Any]]) -> Iterator[str]:
-    """A CSV file in chunks: written to disk by `flask export`, streamed to the researcher page."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=header, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for i, row in enumerate(rows, 1):
-        writer.writerow(row)
-        if i % 500 == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
-
-
 def snapshot_csv(study: Study, name: str) -> Iterator[str]:
     """One export file as CSV chunks, read in its own snapshot (for a streamed download)."""
     with snapshot():
         header, rows = export_files(study)[name]
-        yield from csv_stream(header, rows)
+        yield from rows_csv(header, rows)
 
 
 def write_export(study: Study, out_dir: Path) -> list[tuple[Path, int]]:
@@ -186,6 +203,6 @@ def write_export(study: Study, out_dir: Path) -> list[tuple[Path, int]]:
         for name, (header, rows) in export_files(study).items():
             counter = itertools.count()
             with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
-                fh.writelines(csv_stream(header, (row for row, _ in zip(rows, counter))))
+                fh.writelines(rows_csv(header, (row for row, _ in zip(rows, counter))))
             written.append((out_dir / name, next(counter)))
     return written

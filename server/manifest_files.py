@@ -40,6 +40,7 @@ class ManifestFiles:
 def write_manifest(path: Path, rows: list[dict[str, object]]) -> Path:
     """Write `rows` as a CSV manifest (header from the first row); used by the demo generators."""
     with open(path, "w", newline="", encoding="utf-8") as fh:
+        # Raw, not analysis.safe_csv: `flask stimuli import` reads the manifest back as written.
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -50,6 +50,7 @@ def test_stimuli(study: Study) -> list[Stimulus]:
 def write_manifest_rows(fh, task, stimuli, out_dir: Path) -> int:
     """Each (key, params, practice) as a model-input file under out_dir/images and a manifest row; the count."""
     columns = [c.name for c in task.stimulus_columns]
+    # Raw, not analysis.safe_csv: model runs and `flask import-predictions` read these ids and values back.
     writer = csv.writer(fh, lineterminator="\n")
     writer.writerow(["stimulus_id", *columns, "practice", "file"])
     n = 0

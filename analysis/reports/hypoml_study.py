@@ -16,6 +16,7 @@ from scipy import stats
 
 from ..hypoml_inference import (HYPOTHESES, RESULT_SETS, RULES, STAGES, as_named, check_threshold, hypoml_accuracy,
                                 hypoml_infer, hypoml_items, hypoml_tests, hypoml_trace, result_label)
+from ..safe_csv import write_frame
 
 from .render import interval, jsonable, num, p_value, page_format, records, text_table
 
@@ -242,8 +243,6 @@ def write_hypoml(result: HypoMLResult, out_dir: str | Path, title: str = "HypoML
     paths[0].write_text(hypoml_html(result, title), encoding="utf-8")
     paths[1].write_text(json.dumps(hypoml_json(result), indent=1, ensure_ascii=False, allow_nan=False) + "\n",
                         encoding="utf-8")
-    result.conclusions.to_csv(paths[2], index=False)
-    result.tests.to_csv(paths[3], index=False)
-    result.accuracy.to_csv(paths[4], index=False)
-    result.trace.to_csv(paths[5], index=False)
+    for table, path in zip((result.conclusions, result.tests, result.accuracy, result.trace), paths[2:]):
+        write_frame(table, path)
     return paths
