@@ -14,9 +14,10 @@ COPY analysis analysis
 COPY migrations migrations
 COPY studies studies
 COPY static static
-COPY deploy/granian.sh deploy/granian.sh
+COPY deploy/granian.sh deploy/migrate.sh deploy/
 COPY --from=static /app/static/vendor static/vendor
 EXPOSE 8000
-# Migrations and study files are applied when the container starts, never by the app itself.
-# The app server is granian (deploy/granian.sh; docs/operations.md, "The production setup").
-CMD ["sh", "-c", "flask db upgrade --directory migrations && flask studies sync && exec deploy/granian.sh --factory server:create_app"]
+# The app server is granian (deploy/granian.sh; docs/operations.md, "The production setup"). Migrations and study
+# files are not applied here: every replica would run them at once. docker-compose.yml's `migrate` service runs
+# deploy/migrate.sh from this image once, as the tables' owner, before any app server starts.
+CMD ["deploy/granian.sh", "--factory", "server:create_app"]

@@ -1,6 +1,7 @@
 """`make bench`: run every benchmark against PostgreSQL and print one table.
 
     BENCH_SIZES=1000000 make bench      # sizes in predictions, comma-separated (default 1,000,000 and 16,000,000)
+    BENCH_ONLY=import make bench        # only the benchmarks whose module name starts with this (import, analyze)
 
 Adding a benchmark (e.g. `flask analyze`): write bench/<name>_bench.py with `run(bench: Bench) -> list[Result]`
 (and optionally `summary(results) -> list[str]` for lines under the table), and append the module to BENCHES.
@@ -32,7 +33,10 @@ def main() -> int:
         print(f"benchmark database: {bench.url}; sizes: {', '.join(f'{s:,}' for s in sizes)}", flush=True)
         results, notes = [], []
         for module in BENCHES:
+            if not module.__name__.rsplit(".", 1)[-1].startswith(os.environ.get("BENCH_ONLY", "")):
+                continue
             got = module.run(bench)
+            print_table(got)  # as each benchmark ends, so a later one's failure loses nothing
             results += got
             notes += getattr(module, "summary", lambda _: [])(got)
     out = io.StringIO()

@@ -36,6 +36,9 @@ def default_config(instance_path: Path) -> dict:
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": os.environ.get("STUDYHIVE_SECURE_COOKIES", "") == "1",
+        # Reverse proxies in front of the app that append to X-Forwarded-For (docker-compose.yml: 1, nginx); 0 trusts
+        # no forwarded header, which is right only when clients reach the app directly (server/web/security.py).
+        "PROXIES": int(os.environ.get("STUDYHIVE_PROXIES") or 0),
         "SQLALCHEMY_ENGINE_OPTIONS": engine_options(db),
         # Prolific's researcher API (server/prolific/): the token only ever comes from the environment, is never
         # stored in the database, and no message prints it.

@@ -1,6 +1,7 @@
 """`flask import-predictions`: load a model's predictions for a study's stimuli, at the seed study's scale.
 
     flask import-predictions study3 preds.csv --observer vgg19-iid-large --unit ratio [--run 0] [--condition IID]
+                             [--disable-fk-triggers]
 
 The file (CSV, optionally .gz/.bz2/.zst, or Parquet) has the columns `stimulus_id` (the ids of `flask stimuli
 export`) and `prediction` (percent 0–100 or ratio 0–1: `--unit` is required because a file of 0.3s is ambiguous),
@@ -17,8 +18,10 @@ Why it is built this way:
   `_copy_binary`; measured against text COPY of pyarrow-written CSV by `make bench`). SQLite, used for
   development and tests, gets executemany on the raw DB-API connection.
 - Foreign keys checked once per stimulus, not once per row. PostgreSQL checks each new row's two foreign keys with
-  a trigger each, which is ~90% of COPY's time; this import has already checked them, so as a superuser it sets
-  those triggers aside inside its own transaction (see `_set_row_checks_aside` for why that is safe).
+  a trigger each, which is ~90% of COPY's time. This import has already checked them, so with
+  `--disable-fk-triggers`, which only a superuser may use, it sets those triggers aside inside its own transaction
+  (see `_set_row_checks_aside` for why that is safe). It is an explicit option, never a consequence of whom the app
+  connects as: without it the checks stay on (docs/operations.md has both speeds).
 - All or nothing. Everything runs in the session's one transaction: COPY goes through the session's own
   connection (`driver_connection`), so the model_runs rows, any rows replaced with --replace, and the predictions
   commit together or not at all. A file with any problem writes nothing; the error names each problem's column
@@ -68,7 +71,6 @@ PARQUET_BATCH_ROWS = 256 * 1024
 PANDAS_INDEX = re.compile(r"^__index_level_\d+__$")  # DataFrame.to_parquet writes a non-default index as a column
 COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
 COPY_FORMAT = "binary"  # or "csv": kept so `make bench` can measure the two ways of feeding COPY against each other
-SET_CHECKS_ASIDE = True  # see _set_row_checks_aside; False keeps PostgreSQL's per-row checks (`make bench` compares)
 
 # COPY's binary format (PostgreSQL docs, "COPY … Binary Format"): a header, then per row a 16-bit field count and
 # each field as a 32-bit length plus big-endian bytes, then a -1 trailer. predictions is (int4, int4, float8).
@@ -254,7 +256,7 @@ class Group:
 
 class Importer:
     def __init__(self, study, observer: str, run: int | None, condition: str | None, unit: str, replace: bool,
-                 source: str):
+                 source: str, disable_fk_triggers: bool = False):
         self.study, self.observer, self.unit, self.replace, self.source = study, observer, unit, replace, source
         self.cli_run, self.cli_condition = run, condition
         self.low, self.high, self.factor = UNITS[unit]
@@ -281,7 +283,7 @@ class Importer:
         self.seen = np.zeros(0, dtype=bool)
         self.problems = Problems()
         self.rows = 0
-        self.checks_set_aside = self._set_row_checks_aside()
+        self.checks_set_aside = self._set_row_checks_aside() if disable_fk_triggers else []
 
     # ------------------------------------------------------------------ per batch
 
@@ -486,8 +488,9 @@ class Importer:
                 copy.write(sink.getbuffer())
 
     def _set_row_checks_aside(self) -> list[str]:
-        """On PostgreSQL, as a superuser: switch off, inside this transaction only, the triggers that check each new
-        prediction's foreign keys; `finish` switches them on again before the commit.
+        """--disable-fk-triggers, on PostgreSQL, as a superuser (import_predictions checks): switch off, inside this
+        transaction only, the triggers that check each new prediction's foreign keys; `finish` switches them on
+        again before the commit.
 
         Why: those triggers run one lookup per row per key, which is 90% of COPY's time here (`make bench`: 1M rows
         take 0.9 s into the table without them and 7.7 s with them, raw psql COPY included). They are redundant for
@@ -497,11 +500,9 @@ class Importer:
         off (a rollback restores them too), and its lock (SHARE ROW EXCLUSIVE on predictions only) lets readers
         through; it only makes a second import wait for this one. PostgreSQL's documented alternative for bulk
         loads, dropping and re-adding the constraints, would lock stimuli against all reads (participants' pages)
-        and re-check the whole table each time. Not a superuser (ALTER on system triggers needs one): the checks
-        stay, which is correct, only slower."""
-        if not (self.postgres and SET_CHECKS_ASIDE):
-            return []
-        if db.session.scalar(db.text("SELECT current_setting('is_superuser')")) != "on":
+        and re-check the whole table each time. An option, not the default: the app's own role is no superuser
+        (docker-compose.yml), and a superuser connection should be asked for, not taken as permission."""
+        if not self.postgres:  # SQLite does not enforce these foreign keys here: nothing to set aside
             return []
         names = db.session.scalars(db.text(
             "SELECT t.tgname FROM pg_trigger t JOIN pg_constraint c ON c.oid = t.tgconstraint "
@@ -551,8 +552,22 @@ def check_run_options(observer: str, run: int | None, condition: str | None) -> 
         raise ImportRefused("--run must be a whole number from 0")
 
 
+def check_fk_trigger_privilege() -> None:
+    """--disable-fk-triggers: refused, before anything is read or written, unless this connection may ALTER the
+    foreign-key triggers, which PostgreSQL allows superusers only."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    role, superuser = db.session.execute(db.text("SELECT current_user, current_setting('is_superuser')")).one()
+    if superuser != "on":
+        raise ImportRefused(
+            f"--disable-fk-triggers needs a PostgreSQL superuser (only one may switch off foreign-key triggers), and "
+            f"the database role {role!r} is not one: import without it (the checks stay on, the import is slower) "
+            "or run the import as the superuser (docs/operations.md)")
+
+
 def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int | None = None,
-                       condition: str | None = None, replace: bool = False) -> Importer:
+                       condition: str | None = None, replace: bool = False,
+                       disable_fk_triggers: bool = False) -> Importer:
     """Import one file in one transaction; raise ImportRefused (after rolling back) if anything is wrong."""
     study = get_study(slug)
     if study is None:
@@ -562,9 +577,11 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has a label vocabulary: "
                             "use `flask import-label-predictions`")
     check_run_options(observer, run, condition)
+    if disable_fk_triggers:
+        check_fk_trigger_privilege()
     kind = file_kind(path)
     for typed in (True, False):
-        importer = Importer(study, observer, run, condition, unit, replace, path.name)
+        importer = Importer(study, observer, run, condition, unit, replace, path.name, disable_fk_triggers)
         total = path.stat().st_size if kind == "csv" else _parquet_rows(path)
         # disable=None: a bar on a terminal only, so logs and pipes get just the final line.
         with tqdm(total=total, unit="B" if kind == "csv" else " rows", unit_scale=True, file=None,

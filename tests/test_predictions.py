@@ -47,17 +47,17 @@ def model_run(observer, run=0, condition=""):
     return db.session.scalars(db.select(ModelRun).filter_by(observer=observer, run=run, condition=condition)).one()
 
 
-@pytest.fixture(params=[True, False], ids=["row-checks-aside", "row-checks-kept"])
-def checks_aside(request, monkeypatch):
-    """Both ways of loading on PostgreSQL: with the per-row foreign-key triggers set aside (as superuser) or kept."""
-    monkeypatch.setattr(server.predictions, "SET_CHECKS_ASIDE", request.param)
+@pytest.fixture(params=[[], ["--disable-fk-triggers"]], ids=["fk-checks-on", "fk-triggers-disabled"])
+def fk_options(request):
+    """Both ways of loading on PostgreSQL: the per-row foreign-key checks on (the default) or set aside (the tests
+    connect as a superuser; tests/test_deploy.py has the refusal for a role that is not one)."""
     return request.param
 
 
-def test_csv_import_converts_ratio_to_percent(runner, keys, tmp_path, checks_aside):
+def test_csv_import_converts_ratio_to_percent(runner, keys, tmp_path, fk_options):
     ratio = {key: round(i / 191, 6) for i, key in enumerate(keys)}
     path = write_csv(tmp_path / "vgg19.csv", ["stimulus_id", "prediction"], ratio.items())
-    result = invoke(runner, path, "--condition", "IID", unit="ratio")
+    result = invoke(runner, path, "--condition", "IID", *fk_options, unit="ratio")
     assert result.exit_code == 0, result.output
     assert result.output.startswith("imported 192 predictions for vgg19-iid-large (run 0, IID) in ")
     assert stored("vgg19-iid-large", condition="IID") == pytest.approx({k: 100 * v for k, v in ratio.items()})
@@ -306,7 +306,7 @@ def test_empty_file_unknown_study_and_bad_options(runner, keys, tmp_path, earlie
 @pytest.mark.skipif(BACKEND != "postgresql", reason="PostgreSQL's foreign-key triggers")
 def test_foreign_key_checks_are_back_on_after_imports(runner, keys, tmp_path, earlier):
     bad = write_csv(tmp_path / "bad.csv", ["stimulus_id", "prediction"], [(keys[0], "x")])
-    assert invoke(runner, bad).exit_code == 1
+    assert invoke(runner, bad, "--disable-fk-triggers").exit_code == 1
     disabled = db.session.scalar(db.text(
         "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'predictions'::regclass AND tgenabled = 'D'"))
     assert disabled == 0

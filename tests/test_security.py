@@ -82,7 +82,7 @@ def test_login_is_rate_limited_after_failed_attempts(fresh_app):
 
 
 def test_rate_limit_is_per_client_address_behind_a_proxy(fresh_app):
-    app = fresh_app(LOGIN_RATE_LIMIT="2 per minute", PROXY_FIX=True)
+    app = fresh_app(LOGIN_RATE_LIMIT="2 per minute", PROXIES=1)
     client = app.test_client()
     bad = {"username": "ada", "password": "guess"}
     for _ in range(2):

@@ -1,5 +1,6 @@
 """Two app servers behind Debian's nginx, round robin with no sticky sessions: the compose file's `--scale app=2`
-(deploy/nginx.conf) without Docker. Every answer names the server that gave it (X-Upstream), so the client's log
+(deploy/nginx.conf) without Docker, with its roles, migration job and proxy setting (bench/load/scenarios.py,
+two_servers). Every answer names the server that gave it (X-Upstream), so the client's log
 shows each participant's requests alternating between the two."""
 from __future__ import annotations
 

@@ -10,6 +10,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from server import create_app
 from server.config import PROJECT_ROOT
 from server.db import dispose_engines
@@ -19,7 +21,7 @@ from server.trialstore import STUDY_TTL
 from . import psiturk
 from .profile import Profile
 from .proxy import Proxy
-from .setup import DATABASE, Server, verify
+from .setup import Server, verify
 from .table import Row
 from .wrk import WrkResult, backends, descendants, load_average, run_wrk
 
@@ -57,7 +59,8 @@ def row(name: str, server: str, result: WrkResult, check: dict, *, window: float
 def groups(*servers) -> dict:
     """CPU groups for wrk.run_wrk: the app servers' processes and the load database's PostgreSQL backends."""
     out = {f"app{i}": (lambda s=s: s.tree()) for i, s in enumerate(servers)}
-    out["postgres"] = lambda: backends(DATABASE)
+    database = sa.engine.make_url(servers[0].url).database  # studyhive_load, or BENCH_LOAD_DATABASE_URL's
+    out["postgres"] = lambda: backends(database)
     return out
 
 
@@ -122,14 +125,16 @@ def sync_edit(url: str, code: str) -> float:
 
 
 def two_servers(url: str, kind: str, participants: int = 200, seconds: float = SECONDS, kill: bool = False) -> Row:
-    """Two app servers behind nginx (round robin, no sticky sessions). A third of the way in, study3 is edited
-    with `flask studies sync` (a new completion code): every completion answered more than STUDY_TTL later, by
-    either server, must carry it. With `kill`, one whole server gets SIGKILL half-way: nothing may be lost."""
+    """Two app servers behind nginx (round robin, no sticky sessions), as docker-compose.yml's `--scale app=2`: the
+    migration job ran once (fresh_database), both connect as the app role and trust one proxy (STUDYHIVE_PROXIES=1).
+    A third of the way in, study3 is edited with `flask studies sync` (a new completion code): every completion
+    answered more than STUDY_TTL later, by either server, must carry it. With `kill`, one whole server gets SIGKILL
+    half-way: nothing may be lost."""
     load = load_average()
     code, edited = f"C3LOAD{int(time.time()) % 100000}", {}
     per_server = max(1, CORES // 2 + (kind == "gunicorn"))  # the machine's cores shared by the two
-    with Server(url, kind=kind, workers=per_server) as a, Server(url, kind=kind, workers=per_server) as b, \
-            Proxy([a.base, b.base]) as proxy:
+    with Server(url, kind=kind, workers=per_server, compose=True) as a, \
+            Server(url, kind=kind, workers=per_server, compose=True) as b, Proxy([a.base, b.base]) as proxy:
         a.reset()
         events = []
 

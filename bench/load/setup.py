@@ -1,4 +1,5 @@
-"""The production setup under test: a fresh PostgreSQL database, gunicorn with gunicorn.conf.py, and the checks."""
+"""The production setup under test: a fresh PostgreSQL database set up by the migration job (deploy/migrate.sh, as
+compose's `migrate` service), the app servers (granian, or gunicorn with gunicorn.conf.py), and the checks."""
 from __future__ import annotations
 
 import os
@@ -13,12 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import sqlalchemy as sa
-from flask_migrate import upgrade
 
-from server import create_app
 from server.config import PROJECT_ROOT, database_url
-from server.db import dispose_engines
-from server.studies import sync_studies
 
 from ..common import DEFAULT_SERVER, ensure_database
 from .table import Row
@@ -31,6 +28,9 @@ THREADS = int(os.environ.get("GUNICORN_THREADS", 4))
 GRANIAN_WORKERS = int(os.environ.get("GRANIAN_WORKERS", os.cpu_count() or 1))
 GRANIAN_THREADS = int(os.environ.get("GRANIAN_BLOCKING_THREADS", 4))
 SECONDS_FAULT = float(os.environ.get("LOAD_FAULT_SECONDS", 20))
+# The app servers' role, as docker-compose.yml's `studyhive_app`: made by the migration job, no superuser, owning
+# nothing. One per PostgreSQL server (roles are server-wide), granted on each load database the job sets up.
+APP_ROLE, APP_PASSWORD = "bench_studyhive_app", "bench-load"
 
 
 def load_url() -> str:
@@ -41,7 +41,8 @@ def load_url() -> str:
 
 
 def fresh_database(url: str | None = None) -> str:
-    """Drop and recreate the load database, migrate it as `flask db upgrade` does, and load studies/."""
+    """Drop and recreate the load database, then run the migration job once as its owner (the URL's role): `flask
+    db upgrade`, `flask studies sync`, and `flask deploy app-role` for APP_ROLE. Returns the owner's URL."""
     url = url or load_url()
     target = sa.engine.make_url(url)
     admin = sa.create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
@@ -49,12 +50,18 @@ def fresh_database(url: str | None = None) -> str:
         connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{target.database}" WITH (FORCE)'))
     admin.dispose()
     ensure_database(url)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench-load"})
-    with app.app_context():
-        upgrade(directory=app.config["MIGRATIONS_DIR"])
-        sync_studies(Path(app.config["STUDIES_DIR"]))
-        dispose_engines()
+    job = subprocess.run([str(PROJECT_ROOT / "deploy/migrate.sh"), APP_ROLE], cwd=PROJECT_ROOT, capture_output=True,
+                         text=True, env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench-load",
+                                         "FLASK": str(PROJECT_ROOT / ".venv/bin/flask"),
+                                         "STUDYHIVE_APP_DB_PASSWORD": APP_PASSWORD})
+    if job.returncode:
+        raise RuntimeError(f"deploy/migrate.sh failed:\n{job.stdout}{job.stderr}")
     return url
+
+
+def app_role_url(url: str) -> str:
+    """The load database as the app servers reach it: as APP_ROLE, as compose's app service does."""
+    return sa.engine.make_url(url).set(username=APP_ROLE, password=APP_PASSWORD).render_as_string(hide_password=False)
 
 
 def free_port() -> int:
@@ -66,11 +73,14 @@ def free_port() -> int:
 class Server:
     """The app server on a free loopback port, as `with Server(url) as server:`: granian through deploy/granian.sh
     (the production setup), or gunicorn with gunicorn.conf.py (`kind="gunicorn"`) to compare. `app` is the WSGI app
-    it loads, gunicorn's spelling (the floor scenario loads an empty one, with no database)."""
+    it loads, gunicorn's spelling (the floor scenario loads an empty one, with no database). With `compose`, the
+    server runs as docker-compose.yml's app service does: connected as the app role (APP_ROLE; `url` stays the
+    owner's, for resetting and checking) and behind nginx (STUDYHIVE_PROXIES=1)."""
 
     def __init__(self, url: str | None, app: str = "server:create_app()", kind: str = "granian",
-                 workers: int | None = None):
+                 workers: int | None = None, compose: bool = False):
         self.url, self.app, self.kind, self.port, self.worker_count = url, app, kind, free_port(), workers
+        self.compose = compose
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.NamedTemporaryFile(prefix=f"studyhive-{kind}-", suffix=".log", delete=False)
         self.process = None
@@ -90,11 +100,12 @@ class Server:
     def __enter__(self):
         command, extra = self.command()
         env = {"GUNICORN_WORKERS": str(WORKERS), "GUNICORN_THREADS": str(THREADS), **os.environ,
-               "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", **extra}
+               "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", "STUDYHIVE_PROXIES": str(int(self.compose)),
+               **extra}
         if self.worker_count:  # two servers sharing this machine's cores get fewer workers each
             env["GUNICORN_WORKERS"] = str(self.worker_count)
         if self.url:
-            env["DATABASE_URL"] = self.url
+            env["DATABASE_URL"] = app_role_url(self.url) if self.compose else self.url
         self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .analyze import analyze_command
+from .deploy import deploy_cli
 from .export import export_command
 from .hypoml_command import hypoml_command
 from .links import links_command
@@ -15,7 +16,7 @@ from .studies import studies_cli
 
 COMMANDS = (researcher_cli, studies_cli, export_command, participants_cli, stimuli_cli, links_command,
             import_predictions_command, analyze_command, hypoml_command, import_label_predictions_command,
-            prolific_cli)
+            prolific_cli, deploy_cli)
 
 
 def init_app(app):

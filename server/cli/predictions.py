@@ -21,10 +21,13 @@ from ..predictions import UNITS, import_predictions
 @click.option("--unit", required=True, type=click.Choice(tuple(UNITS)),
               help="what the prediction column holds: percent (0–100) or ratio (0–1); stored as percent")
 @click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
-def import_predictions_command(slug, file, observer, run, condition, unit, replace):
+@click.option("--disable-fk-triggers", is_flag=True,
+              help="PostgreSQL superusers only: switch off the per-row foreign-key triggers on predictions inside "
+                   "this import's transaction (the import checks the keys itself); ~8× faster (docs/operations.md)")
+def import_predictions_command(slug, file, observer, run, condition, unit, replace, disable_fk_triggers):
     started = time.perf_counter()
     try:
-        importer = import_predictions(slug, file, observer, unit, run, condition, replace)
+        importer = import_predictions(slug, file, observer, unit, run, condition, replace, disable_fk_triggers)
     except ImportRefused as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"imported {importer.summary()} in {time.perf_counter() - started:.1f} s")

@@ -1,5 +1,6 @@
 """Response headers every page gets, CSRF protection for the researcher forms (Flask-WTF), the login rate limit
-(the `limits` package) and, behind a reverse proxy, trusting its X-Forwarded-* headers (ProxyFix).
+(the `limits` package) and, behind reverse proxies (the PROXIES setting), trusting their X-Forwarded-For/-Proto
+(ProxyFix).
 
 The rate limit counts failed logins per client address in memory: each gunicorn worker process counts on its
 own, so with W workers an address gets at most W × the limit (docs/researchers.md). STUDYHIVE_RATELIMIT_STORAGE
@@ -68,7 +69,11 @@ def init_app(app):
     app.extensions["studyhive.login_limit"] = LoginLimit(
         app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("STUDYHIVE_RATELIMIT_STORAGE", "memory://"))
     app.after_request(set_headers)
-    # Behind one reverse proxy (nginx, Caddy, a load balancer) the client address (for the login rate limit) and
-    # the scheme come from its X-Forwarded-For/-Proto; without a proxy these headers must not be trusted.
-    if app.config.get("PROXY_FIX", os.environ.get("STUDYHIVE_PROXY_FIX") == "1"):
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    # Behind N reverse proxies (PROXIES) the client address, which the login rate limit counts by, is the one the
+    # N-th proxy from the app appended to X-Forwarded-For: without this every client has the proxy's address and 10
+    # wrong passwords from anyone lock out every researcher. The scheme comes from the nearest proxy's
+    # X-Forwarded-Proto, which nginx sets (deploy/nginx-proxy.conf). X-Forwarded-Host is never trusted: nginx passes
+    # a client's own through unchanged, and it sends the Host header as it is.
+    proxies = app.config["PROXIES"]
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=1, x_host=0)

@@ -1,0 +1,243 @@
+"""The least-privilege deployment: docker-compose.yml read as compose reads it (a migrate job run once, no default
+password, the app not connected as the superuser, the proxy fix on), the app role `flask deploy app-role` makes
+(on PostgreSQL: a participant gets through, DDL does not, running it again is harmless), the prediction import's
+FK-trigger shortcut refused to that role, and the proxy fix (X-Forwarded-For trusted from PROXIES proxies only)."""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+import yaml
+from flask_migrate import upgrade
+
+from server import create_app
+from server.auth import create_researcher
+from server.config import default_config
+from server.db import db, dispose_engines
+from server.models import Stimulus, Study
+from server.studies import sync_studies
+from tests.conftest import BACKEND, PG_URL, ROOT, make_app
+from tests.helpers import take_study3_like_people
+
+COMPOSE = ROOT / "docker-compose.yml"
+VARIABLE = re.compile(r"\$\{(\w+)(?::([?-])([^}]*))?\}")
+
+
+class Refused(Exception):
+    """What `docker compose` does with `${VAR:?message}` when VAR is unset or empty: refuse to start."""
+
+
+def interpolate(text: str, env: dict[str, str]) -> str:
+    """Compose's variable substitution, the three forms the file uses: ${VAR}, ${VAR:-default}, ${VAR:?message}."""
+    def value(match):
+        name, kind, rest = match.groups()
+        if env.get(name):
+            return env[name]
+        if kind == "?":
+            raise Refused(f"{name}: {rest}")
+        return rest if kind == "-" else ""
+    return VARIABLE.sub(value, text)
+
+
+def compose(env: dict[str, str]) -> dict:
+    return yaml.safe_load(interpolate(COMPOSE.read_text(), env))
+
+
+SECRETS = {"SECRET_KEY": "k" * 40, "POSTGRES_PASSWORD": "owner-pw", "STUDYHIVE_APP_DB_PASSWORD": "app-pw"}
+
+
+def test_compose_refuses_to_start_without_each_password():
+    compose(SECRETS)  # all set: starts
+    for name in SECRETS:
+        with pytest.raises(Refused, match=name):
+            compose({**SECRETS, name: ""})
+    # No password has a default anywhere in the file (the old one defaulted to `studyhive`).
+    for name, kind, _ in VARIABLE.findall(COMPOSE.read_text()):
+        if "PASSWORD" in name or name == "SECRET_KEY":
+            assert kind == "?", name
+
+
+def test_compose_runs_migrations_once_and_the_app_as_its_own_role():
+    services = compose(SECRETS)["services"]
+    db_env, migrate, app = services["db"]["environment"], services["migrate"], services["app"]
+    superuser = db_env["POSTGRES_USER"]  # the official image makes POSTGRES_USER a superuser
+    app_url = sa.engine.make_url(app["environment"]["DATABASE_URL"])
+    migrate_url = sa.engine.make_url(migrate["environment"]["DATABASE_URL"])
+    assert app_url.username != superuser and app_url.password == SECRETS["STUDYHIVE_APP_DB_PASSWORD"]
+    assert migrate_url.username == superuser and migrate_url.password == SECRETS["POSTGRES_PASSWORD"]
+    assert app_url.database == migrate_url.database == db_env["POSTGRES_DB"]
+    # The migrate job creates the very role the app connects as, with the password the app uses.
+    assert migrate["command"] == ["deploy/migrate.sh", app_url.username]
+    assert migrate["environment"]["STUDYHIVE_APP_DB_PASSWORD"] == app_url.password
+    script = (ROOT / "deploy/migrate.sh").read_text()
+    for step in ('db upgrade', 'studies sync', 'deploy app-role "$1"'):
+        assert f'"$flask" {step}' in script
+    assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
+    assert app["depends_on"] == {"migrate": {"condition": "service_completed_successfully"}}
+    # The app servers (however many: --scale app=N) only serve: the image's command, no migration or sync.
+    assert "command" not in app and "entrypoint" not in app
+    cmd = [line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD")]
+    assert len(cmd) == 1 and "db upgrade" not in cmd[0] and "studies sync" not in cmd[0], cmd
+    assert "deploy/granian.sh" in cmd[0]
+    assert "deploy/migrate.sh" in (ROOT / "Dockerfile").read_text()  # copied into the image the job runs from
+    # nginx in front, so the app trusts one proxy's X-Forwarded-For.
+    assert int(app["environment"]["STUDYHIVE_PROXIES"]) == 1
+    assert "X-Forwarded-For" in (ROOT / "deploy/nginx-proxy.conf").read_text()
+    assert services["proxy"]["depends_on"]["app"]["condition"] == "service_healthy"
+
+
+# ----------------------------------------------------------------------------------------------- the proxy fix
+
+BAD = {"username": "ada", "password": "guess"}
+
+
+def login_app(tmp_path, proxies: int):
+    """An app on the `app` fixture's database with a small login limit, behind `proxies` proxies."""
+    app = make_app(tmp_path, LOGIN_RATE_LIMIT="2 per minute", PROXIES=proxies)
+    with app.app_context():
+        create_researcher("ada", "correct horse")
+    return app
+
+
+def failed_login(client, forwarded_for: str) -> int:
+    return client.post("/researcher/login", data=BAD, headers={"X-Forwarded-For": forwarded_for}).status_code
+
+
+def test_login_limit_counts_the_forwarded_client_behind_one_proxy(app, tmp_path):
+    client = login_app(tmp_path, proxies=1).test_client()
+    assert [failed_login(client, "198.51.100.7") for _ in range(3)] == [401, 401, 429]
+    assert failed_login(client, "203.0.113.9") == 401  # another participant's address: not locked out
+    # A client writing its own X-Forwarded-For gets nginx's entry appended: only that last one is trusted.
+    assert failed_login(client, "203.0.113.9, 198.51.100.7") == 429
+    assert failed_login(client, "198.51.100.7, 192.0.2.1") == 401
+
+
+def test_forwarded_for_is_ignored_without_proxies(app, tmp_path):
+    """PROXIES=0 (the default, for an app reached directly): the header is the client's to invent, so it counts for
+    nothing. Which is also why 0 behind nginx locks everyone out: every client then has nginx's address."""
+    client = login_app(tmp_path, proxies=0).test_client()
+    assert [failed_login(client, "198.51.100.7") for _ in range(2)] == [401, 401]
+    assert failed_login(client, "203.0.113.9") == 429
+
+
+def test_proxies_setting_comes_from_the_environment(monkeypatch):
+    monkeypatch.delenv("STUDYHIVE_PROXIES", raising=False)
+    assert default_config(Path("/tmp"))["PROXIES"] == 0
+    monkeypatch.setenv("STUDYHIVE_PROXIES", "2")
+    assert default_config(Path("/tmp"))["PROXIES"] == 2
+
+
+# ----------------------------------------------------------------------------------------------- the app role
+
+ROLE, PASSWORD = "deploytest_app", "deploytest-pw"
+DATABASE = "deploytest_roles"
+
+def admin(url) -> sa.Engine:
+    return sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+
+
+@pytest.fixture
+def owner_app():
+    """A database of its own migrated by the owner (the test server's superuser, as compose's `studyhive`), studies
+    loaded: what deploy/migrate.sh has done before its last step. Dropped afterwards, with the role."""
+    url = sa.engine.make_url(PG_URL).set(database=DATABASE)
+    engine = admin(url)
+    with engine.connect() as connection:
+        connection.execute(sa.text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
+        connection.execute(sa.text(f"DROP ROLE IF EXISTS {ROLE}"))
+        connection.execute(sa.text(f"CREATE DATABASE {DATABASE}"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url,
+                      "STUDIES_DIR": str(ROOT / "studies")})
+    with app.app_context():
+        upgrade(directory=app.config["MIGRATIONS_DIR"])
+        sync_studies(Path(app.config["STUDIES_DIR"]))
+        yield app
+        dispose_engines()
+    with engine.connect() as connection:
+        connection.execute(sa.text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
+        connection.execute(sa.text(f"DROP ROLE IF EXISTS {ROLE}"))
+    engine.dispose()
+
+
+def grant(app):
+    result = app.test_cli_runner().invoke(args=["deploy", "app-role", ROLE],
+                                          env={"STUDYHIVE_APP_DB_PASSWORD": PASSWORD})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def privileges(owner: sa.Connection) -> tuple:
+    """Everything the command decides: the role's attributes, what it owns, every grant and default grant."""
+    return (owner.execute(sa.text("SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls, "
+                                  "rolcanlogin FROM pg_roles WHERE rolname = :r"), {"r": ROLE}).one(),
+            owner.execute(sa.text("SELECT relname FROM pg_class WHERE relowner = "
+                                  "(SELECT oid FROM pg_roles WHERE rolname = :r)"), {"r": ROLE}).all(),
+            owner.execute(sa.text("SELECT relname, relacl::text FROM pg_class WHERE relnamespace = "
+                                  "'public'::regnamespace AND relkind IN ('r', 'S') ORDER BY relname")).all(),
+            owner.execute(sa.text("SELECT defaclobjtype, defaclacl::text FROM pg_default_acl ORDER BY 1")).all())
+
+
+@pytest.mark.db
+@pytest.mark.skipif(BACKEND != "postgresql", reason="PostgreSQL's roles")
+def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path):
+    url = sa.engine.make_url(PG_URL).set(database=DATABASE)
+    owner_engine = sa.create_engine(url)
+    with owner_engine.begin() as owner:
+        # An existing database at its worst: the app's role already there as a superuser owning a table (as the old
+        # compose file's `studyhive` was).
+        owner.execute(sa.text(f"CREATE ROLE {ROLE} LOGIN SUPERUSER"))
+        owner.execute(sa.text(f"ALTER TABLE trials OWNER TO {ROLE}"))
+    assert "role deploytest_app: updated; reads and writes 16 tables" in grant(owner_app)  # all but alembic_version
+    with owner_engine.connect() as owner:
+        granted = privileges(owner)
+        assert granted[0] == (False, False, False, False, False, True)  # LOGIN, nothing else
+        assert granted[1] == []  # owns nothing: trials went back to the owner
+        assert owner.scalar(sa.text("SELECT rolpassword FROM pg_authid WHERE rolname = :r"),
+                            {"r": ROLE}).startswith("SCRAM-SHA-256$")
+
+    app_url = url.set(username=ROLE, password=PASSWORD)
+    served = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": app_url,
+                         "STUDIES_DIR": str(ROOT / "studies")})
+    with served.app_context():
+        take_study3_like_people(served.test_client(), random.Random(1))  # entry, surveys, every trial, completion
+        keys = db.session.scalars(db.select(Stimulus.key).join(Study).filter(Study.slug == "study3")).all()
+        predictions = tmp_path / "p.csv"
+        predictions.write_text("stimulus_id,prediction\n" + "".join(f"{key},50\n" for key in keys))
+        command = ["import-predictions", "study3", str(predictions), "--observer", "m", "--unit", "percent"]
+        refused = served.test_cli_runner().invoke(args=[*command, "--disable-fk-triggers"])
+        assert refused.exit_code == 1
+        assert ("--disable-fk-triggers needs a PostgreSQL superuser (only one may switch off foreign-key triggers), "
+                "and the database role 'deploytest_app' is not one") in refused.output
+        imported = served.test_cli_runner().invoke(args=command)  # the checks kept: allowed, only slower
+        assert imported.exit_code == 0, imported.output
+        assert f"imported {len(keys)} predictions for m" in imported.output
+        dispose_engines()
+    app_engine = sa.create_engine(app_url)
+    with app_engine.connect() as connection:
+        trials = connection.scalar(sa.text("SELECT count(*) FROM trials"))
+        assert trials > 0
+        for statement in ("DROP TABLE trials", "ALTER TABLE trials ADD COLUMN x int", "TRUNCATE trials",
+                          "CREATE TABLE deploytest_t (x int)", "UPDATE alembic_version SET version_num = 'x'",
+                          "ALTER TABLE predictions DISABLE TRIGGER ALL", "CREATE ROLE deploytest_other"):
+            with pytest.raises(sa.exc.ProgrammingError, match="permission denied|must be owner"):
+                connection.execute(sa.text(statement))
+            connection.rollback()
+
+    # A table a later migration creates (as the owner) is the app's to read and write, its sequence included.
+    with owner_engine.begin() as owner:
+        owner.execute(sa.text("CREATE TABLE deploytest_later (id serial PRIMARY KEY, note text)"))
+    with app_engine.begin() as connection:
+        connection.execute(sa.text("INSERT INTO deploytest_later (note) VALUES ('from the app')"))
+
+    # Running it again (every `docker compose up` does) changes nothing and loses nothing.
+    with owner_engine.connect() as owner:
+        before = privileges(owner)
+    assert "role deploytest_app: updated; reads and writes 17 tables" in grant(owner_app)
+    with owner_engine.connect() as owner:
+        assert privileges(owner) == before
+        assert owner.scalar(sa.text("SELECT count(*) FROM trials")) == trials
+    app_engine.dispose()
+    owner_engine.dispose()
