@@ -23,7 +23,8 @@ from ..predictions import UNITS, import_predictions
 @click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
 @click.option("--disable-fk-triggers", is_flag=True,
               help="PostgreSQL superusers only: switch off the per-row foreign-key triggers on predictions inside "
-                   "this import's transaction (the import checks the keys itself); ~8× faster (docs/operations.md)")
+                   "this import's transaction (the import checks the keys itself); several times faster "
+                   "(docs/operations.md)")
 def import_predictions_command(slug, file, observer, run, condition, unit, replace, disable_fk_triggers):
     started = time.perf_counter()
     try:
