@@ -132,6 +132,18 @@ def test_proxies_setting_comes_from_the_environment(monkeypatch):
 
 # ----------------------------------------------------------------------------------------------- the app role
 
+def test_app_role_refuses_sqlite_and_the_owner_itself(runner):
+    if BACKEND == "sqlite":
+        result = runner.invoke(args=["deploy", "app-role", "someone"])
+        assert "flask deploy app-role needs PostgreSQL (SQLite has no roles)" in result.output
+    else:
+        owner = db.session.scalar(db.text("SELECT current_user"))
+        result = runner.invoke(args=["deploy", "app-role", owner])
+        assert f"{owner!r} is the role running this command, the tables' owner" in result.output
+        assert db.session.scalar(db.text("SELECT rolsuper FROM pg_roles WHERE rolname = current_user"))
+    assert result.exit_code == 1
+
+
 ROLE, PASSWORD = "deploytest_app", "deploytest-pw"
 DATABASE = "deploytest_roles"
 
