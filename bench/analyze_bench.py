@@ -10,7 +10,7 @@ import sys
 
 import sqlalchemy as sa
 
-from server import sessions, trialstore
+from server import session_api, sessions, trialstore
 from server.db import db
 from server.models import ModelRun, ParticipantSession
 from server.studies import get_study
@@ -34,16 +34,16 @@ def add_cohort(bench: Bench) -> None:
         for n in range(PARTICIPANTS):
             token = sessions.find_or_create(study, {"PROLIFIC_PID": f"bench{n:03d}"}, "bench").token
             with trialstore.autocommit() as connection:
-                session = sessions.lookup(connection, token)
-                sessions.save_survey(connection, session, "consent", {"answers": {"agreed": True}})
-                sessions.save_survey(connection, session, "demographics", {"answers": DEMOGRAPHICS})
+                session = session_api.lookup(connection, token)
+                session_api.save_survey(connection, session, "consent", {"answers": {"agreed": True}})
+                session_api.save_survey(connection, session, "demographics", {"answers": DEMOGRAPHICS})
                 for item in session.plan:
                     stim = BarStimulus.parse(item["stimulus_id"])
                     judged = min(100.0, max(0.0, stim.true_percent + rng.gauss(0, 2 + stim.chart_type)))
-                    sessions.save_trial(connection, session, {
+                    session_api.save_trial(connection, session, {
                         "trial_id": f"bench-{n}-{item['index']}", "trial_index": item["index"],
                         "stimulus_id": item["stimulus_id"], "response": {"percent": judged}})
-                sessions.complete(connection, session)
+                session_api.complete(connection, session)
 
 
 RUNS_PER_OBSERVER = 5  # the seed study's "VGG19 / ResNet50, five runs each"
