@@ -2,9 +2,12 @@
 
 A study's `flow` names the ones it asks, in order. Definitions live here rather than in each study file so that
 exports have the same columns across studies. Field types: boolean, choice, integer, scale (an integer rating
-shown as a row of buttons, with `labels` for its ends), text."""
+shown as a row of buttons, with `labels` for its ends), text (one line) and longtext (several lines), each text
+with its `max_length`. What each type accepts: docs/studies.md, "Questionnaires"."""
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from .exceptions import ResponseError
@@ -15,6 +18,9 @@ GENDER = ("female", "male", "non-binary", "other", "prefer not to say")
 RACE_ETHNICITY = ("American Indian or Alaska Native", "Asian", "Black or African American", "Hispanic or Latino",
                   "Middle Eastern or North African", "Native Hawaiian or Pacific Islander", "White", "multiple",
                   "other", "prefer not to say")  # HIVE asks it as optional
+# A whole number as the form sends it: ASCII digits only (str.isdigit() also takes "²" and "٣", which int() refuses
+# or reads), and few enough of them that no range check meets a 5,000-digit number.
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 SURVEYS: dict[str, dict[str, Any]] = {
     # Consent is asked on the study's own consent page (study.toml `consent`); only its answer is defined here.
@@ -74,6 +80,8 @@ def validate_answers(name: str, answers: Any) -> dict[str, Any]:
     clean = {}
     for fname, field in fields.items():
         value = answers.get(fname)
+        if isinstance(value, str):
+            value = value.strip()  # before the required check: blanks are no answer
         if value is None or value == "":
             if field.get("required"):
                 raise ResponseError(f"answers.{fname}", f"{field['label']} is required")
@@ -93,8 +101,8 @@ def _check(field: dict[str, Any], value: Any) -> Any:
         return value
     if kind in ("integer", "scale"):
         # The form posts strings; accept "34" but not "34.5" or "thirty".
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
+        if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value):
+            value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ResponseError(where, f"{field['label']} must be a whole number")
         if not field["min"] <= value <= field["max"]:
@@ -102,9 +110,16 @@ def _check(field: dict[str, Any], value: Any) -> Any:
         return value
     if not isinstance(value, str):
         raise ResponseError(where, f"{field['label']} must be text")
-    value = value.strip()
-    if kind == "choice" and value not in field["choices"]:
-        raise ResponseError(where, f"{field['label']} must be one of: {', '.join(field['choices'])}")
-    if kind == "text" and len(value) > field["max_length"]:
+    if kind == "choice":
+        if value not in field["choices"]:
+            raise ResponseError(where, f"{field['label']} must be one of: {', '.join(field['choices'])}")
+        return value
+    if len(value) > field["max_length"]:
         raise ResponseError(where, f"{field['label']} must be at most {field['max_length']} characters")
+    # Line breaks and tabs only where a textarea may hold them; other control characters (NUL above all: PostgreSQL
+    # cannot store it) and lone surrogates are not text a participant typed.
+    allowed = "\n\r\t" if kind == "longtext" else ""
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in allowed for c in value):
+        raise ResponseError(where, f"{field['label']} must be {'text' if allowed else 'one line of text'} without "
+                                   "control characters")
     return value

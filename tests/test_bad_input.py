@@ -6,12 +6,17 @@ from sqlalchemy import func
 
 from server.db import db
 from server.models import ParticipantSession, SurveyResponse, Trial
-from tests.helpers import PROLIFIC, enter, trial_body
+from tests.helpers import DEMOGRAPHICS, PROLIFIC, enter, trial_body
 
 
 @pytest.fixture
 def session(client):
-    token = enter(client, **PROLIFIC)
+    return start(client, "study3", **PROLIFIC)
+
+
+def start(client, slug, **params):
+    """A session that has given consent (enter does), and its plan."""
+    token = enter(client, slug, **params)
     return token, client.get(f"/api/sessions/{token}").get_json()["plan"]
 
 
@@ -135,3 +140,78 @@ def test_empty_ids_in_api_urls_get_a_json_404(client, session, path):
     response = client.post(path.format(token=token), json={})
     assert response.status_code == 404 and response.is_json and response.get_json()["error"]
     assert snapshot() == before
+
+
+@pytest.mark.parametrize("raw", ["1" + "0" * 400, "-1" + "0" * 400, "1e400", "-1e400", "Infinity", "NaN"],
+                         ids=["10**400", "-10**400", "1e400", "-1e400", "Infinity", "NaN"])
+def test_huge_and_non_finite_percents_are_refused(client, session, raw):
+    """Integers beyond float range and non-finite floats (JSON as Python reads it) are a 422, not an OverflowError."""
+    token, plan = session
+    before = snapshot()
+    body = json.dumps(trial_body(plan[0], percent=0)).replace('"percent": 0', f'"percent": {raw}')
+    response = client.post(f"/api/sessions/{token}/trials", data=body, content_type="application/json")
+    assert response.status_code == 422, response.data
+    assert response.get_json()["field"] == "response.percent"
+    assert snapshot() == before
+
+
+def put_survey(client, token, name, answers):
+    return client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers})
+
+
+@pytest.mark.parametrize("age", ["²", "٣٠", "３０", "--5", "+-5", "3 0", "30\x00", "30.0", 30.0, True,
+                                 pytest.param("1" * 5000, id="5000 digits"),
+                                 pytest.param("-" + "9" * 5000, id="-5000 digits"),
+                                 pytest.param(10 ** 400, id="10**400"), pytest.param(-10 ** 400, id="-10**400")])
+def test_bad_ages_are_refused(client, session, age):
+    """Only ASCII digits make a whole number: unicode digits passed str.isdigit() and then int() failed."""
+    token, _ = session
+    before = snapshot()
+    response = put_survey(client, token, "demographics", {**DEMOGRAPHICS, "age": age})
+    assert response.status_code == 422, response.data
+    assert response.get_json()["field"] == "answers.age"
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("age", [" 34 ", "34", 34, "018"])
+def test_ages_as_the_form_sends_them_are_accepted(client, session, age):
+    token, _ = session
+    assert put_survey(client, token, "demographics", {**DEMOGRAPHICS, "age": age}).status_code == 200
+
+
+TRADEOFF = {"low_risk": 70, "medium_risk": 80, "high_risk": 90, "reason": "risk"}
+
+
+@pytest.mark.parametrize("slug, survey, field, value", [
+    ("study3", "demographics", "nationality", "   "),  # required is checked after stripping
+    ("study3", "demographics", "nationality", "\u3000\t\n"),
+    pytest.param("study3", "demographics", "nationality", "x" * 81, id="nationality of 81"),
+    ("study3", "demographics", "nationality", "Chil\x00ean"),
+    ("study3", "demographics", "nationality", "Chil\nean"),  # one line
+    ("study3", "demographics", "nationality", "Chil\ud800ean"),  # a lone surrogate is not text
+    ("study3", "demographics", "gender", " "),
+    ("hive-agreement", "hive_tradeoff", "reason", "  \n "),
+    pytest.param("hive-agreement", "hive_tradeoff", "reason", "x" * 2001, id="reason of 2001"),
+    pytest.param("hive-agreement", "hive_tradeoff", "reason", "x" * 50_000, id="reason of 50000"),
+    ("hive-agreement", "hive_tradeoff", "reason", "because\x00"),
+    pytest.param("hive-agreement", "hive_feedback", "feedback", "y" * 2001, id="feedback of 2001"),
+])
+def test_bad_text_answers_are_refused(client, slug, survey, field, value):
+    token, _ = start(client, slug)
+    valid = {"demographics": DEMOGRAPHICS, "hive_tradeoff": TRADEOFF, "hive_feedback": {}}[survey]
+    before = snapshot()
+    response = put_survey(client, token, survey, {**valid, field: value})
+    assert response.status_code == 422, response.data
+    assert response.get_json()["field"] == f"answers.{field}"
+    assert snapshot() == before
+
+
+def test_long_text_keeps_its_lines_up_to_its_limit(client):
+    token, _ = start(client, "hive-agreement")
+    reason = "first line\nsecond\tline " + "x" * (2000 - 23)
+    assert len(reason) == 2000
+    response = put_survey(client, token, "hive_tradeoff", {**TRADEOFF, "reason": f"  {reason}\n"})
+    assert response.status_code == 200, response.data
+    stored = db.session.scalar(db.select(SurveyResponse.answers).where(SurveyResponse.name == "hive_tradeoff"))
+    assert stored["reason"] == reason
+

@@ -4,7 +4,6 @@ A participant sees 5 practice trials (one per chart type, heights outside the Câ
 `trials_per_type` test trials per chart type, each from a different ratio group, all types intermixed."""
 from __future__ import annotations
 
-import math
 import statistics
 from typing import Any
 
@@ -86,8 +85,9 @@ class RatioEstimation(TaskType):
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
         value = response.get("percent")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ResponseError("response.percent", "response.percent must be a number")
+        # Compared as they came: an integer beyond float range (10**400) has no float, and NaN fails the comparison.
         if not 0 <= value <= 100:
             raise ResponseError("response.percent", "response.percent must be between 0 and 100")
         return {"percent": float(value)}
