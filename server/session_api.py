@@ -173,7 +173,7 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     study = trialstore.study_facts(connection, session.study_id)
     task = registry().get(study.task_type)
     try:
-        response = task.validate_response(body.get("response"), study.config["task"])
+        response = task.validate_response(body.get("response"), study.config["task"], planned)
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])

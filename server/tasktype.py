@@ -161,8 +161,10 @@ class TaskType:
         """For tasks that generate their stimuli: one participant's trial list, drawn with `rng`."""
         raise NotImplementedError
 
-    def validate_response(self, response: Any, params: dict[str, Any]) -> dict[str, Any]:
-        """Return the cleaned response (for a study with task parameters `params`) or raise ResponseError."""
+    def validate_response(self, response: Any, params: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
+        """Return the cleaned response (for a study with task parameters `params`) or raise ResponseError. `shown` is
+        the trial's plan item as the page got it (`PlanItem.as_json()`): an answer must fit what the trial showed,
+        e.g. one rating per match shown, a choice among the options shown."""
         raise NotImplementedError
 
     def score(self, stimulus: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:

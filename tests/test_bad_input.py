@@ -1,5 +1,6 @@
 """Every kind of bad participant input gets a 4xx JSON error naming the problem, and writes nothing."""
 import json
+import uuid
 
 import pytest
 from sqlalchemy import func
@@ -200,4 +201,28 @@ def test_blank_long_and_control_character_texts_are_refused(client):
     assert put_survey(client, hive, "hive_tradeoff", {**TRADEOFF, "reason": f"  {reason}\n"}).status_code == 200
     stored = db.session.scalar(db.select(SurveyResponse.answers).where(SurveyResponse.name == "hive_tradeoff"))
     assert stored["reason"] == reason
+
+
+def agreement_body(item, response):
+    return {"trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
+            "response": response, "rt_ms": 900}
+
+
+def test_similarity_ratings_must_match_the_matches_shown(client):
+    """hive-agreement with ProtoPNet shows each trial's matches and asks one 1–4 rating per match: a list of
+    another length (or none) does not describe what was shown."""
+    token, plan = start(client, "hive-agreement")
+    item = next(i for i in plan if not i["practice"])
+    shown = len(item["options"][0]["explanation"])
+    assert shown == 2  # the demo's photos have two matches each
+    before = snapshot()
+    for similarity in ([1] * 10, [1], [], None, [1, 5], [1, True], [1, 2.0], [1, 10 ** 400]):
+        response = {"confidence": 2} if similarity is None else {"confidence": 2, "similarity": similarity}
+        refused = client.post(f"/api/sessions/{token}/trials", json=agreement_body(item, response))
+        assert refused.status_code == 422, (similarity, refused.data)
+        assert refused.get_json()["field"] == "response.similarity"
+    assert snapshot() == before
+    stored = client.post(f"/api/sessions/{token}/trials",
+                         json=agreement_body(item, {"confidence": 2, "similarity": [4, 1]}))
+    assert stored.status_code == 201, stored.data
 

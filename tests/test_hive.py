@@ -189,21 +189,35 @@ def stim(ranks=(3, 1, 2, 4), truth=2, similarity=None):
                                             "label": None, "similarity": similarity} for k in range(1, 5)}}
 
 
+def shown(keys="abcd", matches=1, similarity_ratings=False):
+    """A plan item as the page gets it: what validate_response checks an answer against."""
+    return {"options": [{"key": k, "explanation": ["x"] * matches} for k in keys],
+            "similarity_ratings": similarity_ratings}
+
+
 def test_agreement_scoring(app):
     task = registry().get("hive-agreement")
     right, wrong = stim(truth=2), stim(truth=1)  # the prediction (candidate 2) is right / wrong
-    assert task.score(right, task.validate_response({"confidence": 2}, {})) == {
+    assert task.score(right, task.validate_response({"confidence": 2}, {}, shown("c"))) == {
         "judged_correct": 1, "correct": 1, "model_similarity": None}
     assert task.score(wrong, {"confidence": 2})["correct"] == 0  # believed a wrong prediction
     assert task.score(wrong, {"confidence": 3})["correct"] == 1
     scored = task.score(stim(similarity=[2.5, 0.5]), {"confidence": 4, "similarity": [3, 1]})
     assert scored["model_similarity"] == [2.5, 0.5] and scored["correct"] == 0
+    rated = shown("c", matches=2, similarity_ratings=True)
+    assert task.validate_response({"confidence": 4, "similarity": [3, 1]}, {}, rated) == {
+        "confidence": 4, "similarity": [3, 1]}
     for bad, where in (({"confidence": 5}, "response.confidence"), ({"confidence": True}, "response.confidence"),
-                       ({"confidence": 1, "similarity": [0]}, "response.similarity"),
+                       ({"confidence": 1, "similarity": [0, 1]}, "response.similarity"),
+                       ({"confidence": 1, "similarity": [1]}, "response.similarity"),
+                       ({"confidence": 1, "similarity": [1] * 10}, "response.similarity"),
+                       ({"confidence": 1}, "response.similarity"),
                        ({"confidence": 1, "choice": "a"}, "response"), ([1], "response")):
         with pytest.raises(ResponseError) as exc:
-            task.validate_response(bad, {})
+            task.validate_response(bad, {}, rated)
         assert exc.value.field == where
+    with pytest.raises(ResponseError, match="no similarity"):  # ratings where the trial asked none
+        task.validate_response({"confidence": 1, "similarity": [1]}, {}, shown("c"))
 
 
 def test_distinction_and_output_prediction_scoring(app):
@@ -213,19 +227,24 @@ def test_distinction_and_output_prediction_scoring(app):
     assert distinction.score(s, {"choice": "c", "confidence": 5})["correct"] == 0
     assert output.score(s, {"choice": "c", "confidence": 1})["correct"] == 1
     assert output.score(s, {"choice": "a", "confidence": 1})["correct"] == 0
-    for bad in ({"choice": "e", "confidence": 3}, {"choice": "a", "confidence": 0}, {"choice": "a"}):
+    assert distinction.validate_response({"choice": "a", "confidence": 5}, {}, shown()) == {
+        "choice": "a", "confidence": 5}
+    for bad in ({"choice": "e", "confidence": 3}, {"choice": "a", "confidence": 0}, {"choice": "a"},
+                {"choice": ["a"], "confidence": 3}):
         with pytest.raises(ResponseError):
-            distinction.validate_response(bad, {})
+            distinction.validate_response(bad, {}, shown())
+    with pytest.raises(ResponseError, match="options shown: b, c"):
+        distinction.validate_response({"choice": "a", "confidence": 3}, {}, shown("bc"))
 
 
 def test_prototree_scoring(app):
     task = registry().get("hive-prototree")
     s = stim(ranks=(3, 1, 2, 4), truth=3)  # leaf 3 = absent, present
-    assert task.score(s, task.validate_response({"decisions": ["absent", "present"], "confidence": 2}, {})) == {
-        "choice": "a", "correct": 1}
+    answer = task.validate_response({"decisions": ["absent", "present"], "confidence": 2}, {}, shown())
+    assert task.score(s, answer) == {"choice": "a", "correct": 1}
     assert task.score(s, {"decisions": ["present", "absent"], "confidence": 2})["correct"] == 0
     with pytest.raises(ResponseError, match="present"):
-        task.validate_response({"decisions": ["present"], "confidence": 2}, {})
+        task.validate_response({"decisions": ["present"], "confidence": 2}, {}, shown())
 
 
 def test_trial_row_exposes_every_option_and_its_order(app):

@@ -136,7 +136,7 @@ def test_plans_that_cannot_be_made_name_the_reason(stimuli, message):
 @pytest.mark.parametrize("good", [1, 4, 7])
 def test_ratings_1_to_7_are_accepted_and_scored(good):
     task = HypothesisRating()
-    assert task.validate_response({"rating": good}, {}) == {"rating": good}
+    assert task.validate_response({"rating": good}, {}, {}) == {"rating": good}
     assert task.score({}, {"rating": good}) == {"agree": good >= 5}
 
 
@@ -144,7 +144,7 @@ def test_ratings_1_to_7_are_accepted_and_scored(good):
                                  {"rating": "5"}, {"rating": True}, {"rating": None}, {"rating": 5, "why": "x"}])
 def test_other_ratings_are_refused(bad):
     with pytest.raises(ResponseError):
-        HypothesisRating().validate_response(bad, {})
+        HypothesisRating().validate_response(bad, {}, {})
 
 
 def test_summary_counts_agreements():

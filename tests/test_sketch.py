@@ -149,7 +149,7 @@ def stimulus(concept="bat2", label="bat", catch=False):
 
 
 def scored(stim, *ids):
-    return TASK.score(stim, TASK.validate_response(guess(*ids), {}))
+    return TASK.score(stim, TASK.validate_response(guess(*ids), {}, {}))
 
 
 def test_scoring_by_unique_id_and_by_label():

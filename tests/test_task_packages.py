@@ -37,7 +37,7 @@ PACKAGE = '''
             rng.shuffle(keys)
             return [PlanItem(i, key, False) for i, key in enumerate(keys)]
 
-        def validate_response(self, response, params):
+        def validate_response(self, response, params, shown):
             if not isinstance(response, dict) or response.get("choice") not in (0, 1):
                 raise ResponseError("response.choice", "response.choice must be 0 or 1")
             return {"choice": response["choice"]}

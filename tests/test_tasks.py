@@ -44,10 +44,10 @@ def test_plan_is_reproducible_and_uses_only_known_stimuli():
 
 def test_validation_and_scoring():
     task = RatioEstimation()
-    assert task.validate_response({"percent": 40}, {}) == {"percent": 40.0}
+    assert task.validate_response({"percent": 40}, {}, {}) == {"percent": 40.0}
     for bad in (None, {"percent": float("nan")}, {"percent": 100.5}, {"percent": None}, {"pct": 3}):
         with pytest.raises(ResponseError):
-            task.validate_response(bad, {})
+            task.validate_response(bad, {}, {})
     score = task.score({"true_percent": 100 * 21 / 56}, {"percent": 40.0})
     assert score["abs_error"] == pytest.approx(2.5)
     assert score["log_error"] == pytest.approx(math.log2(2.5 + 0.125))

@@ -333,21 +333,26 @@ class HiveAgreement(HiveTask):
     def shown_letters(self, stimulus, rng):
         return [k for k, c in stimulus["candidates"].items() if c["rank"] == 1]
 
-    def validate_response(self, response, params):
+    def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", 'response must be an object like {"confidence": 2}')
         unknown = set(response) - {"confidence", "similarity"}
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
         clean = {"confidence": _int_choice(response, "confidence", 1, 4)}
-        if "similarity" in response:
-            ratings = response["similarity"]
-            if (not isinstance(ratings, list) or not 1 <= len(ratings) <= MAX_MATCHES
-                    or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 4 for r in ratings)):
-                raise ResponseError("response.similarity",
-                                    f"response.similarity must be a list of 1–{MAX_MATCHES} integers 1–4")
-            clean["similarity"] = ratings
-        return clean
+        if not shown["similarity_ratings"]:
+            if "similarity" in response:
+                raise ResponseError("response.similarity", "this trial asks no similarity ratings")
+            return clean
+        # One rating per match the trial showed, as the page asks them: the analysis pairs them with the model's
+        # similarity scores in match order.
+        matches = len(shown["options"][0]["explanation"])
+        ratings = response.get("similarity")
+        if (not isinstance(ratings, list) or len(ratings) != matches
+                or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 4 for r in ratings)):
+            raise ResponseError("response.similarity", f"response.similarity must be {matches} integer(s) 1–4, one "
+                                                       "per match shown")
+        return {**clean, "similarity": ratings}
 
     def score(self, stimulus, response):
         judged = response["confidence"] <= 2
@@ -359,14 +364,16 @@ class HiveAgreement(HiveTask):
 class HiveChoice(HiveTask):
     """Distinction and output prediction: pick one of four explanations, then say how confident you are."""
 
-    def validate_response(self, response, params):
+    def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", 'response must be an object like {"choice": "b", "confidence": 4}')
         unknown = set(response) - {"choice", "confidence"}
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
-        if response.get("choice") not in LETTERS:
-            raise ResponseError("response.choice", f"response.choice must be one of {', '.join(LETTERS)}")
+        options = [option["key"] for option in shown["options"]]
+        if response.get("choice") not in options:
+            raise ResponseError("response.choice", "response.choice must be one of the options shown: "
+                                                   f"{', '.join(options)}")
         return {"choice": response["choice"], "confidence": _int_choice(response, "confidence", 1, 5)}
 
     def target(self, stimulus) -> int:
@@ -425,7 +432,7 @@ class HiveProtoTree(HiveTask):
         extra["path_url"] = stimulus["path"] and asset_url(stimulus["path"])
         return extra
 
-    def validate_response(self, response, params):
+    def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", 'response must be an object like '
                                             '{"decisions": ["present", "absent"], "confidence": 3}')

@@ -130,7 +130,7 @@ class HypothesisRating(TaskType):
                                   "statement_order": order, "grid": grid}})
             for i, s in enumerate(statements)]
 
-    def validate_response(self, response, params):
+    def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", "response must be an object like {\"rating\": 5}")
         unknown = set(response) - {"rating"}

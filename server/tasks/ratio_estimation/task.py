@@ -78,7 +78,7 @@ class RatioEstimation(TaskType):
         items += [(s, {}) for s in test]
         return [PlanItem(i, s.stimulus_id, s.practice, extra) for i, (s, extra) in enumerate(items)]
 
-    def validate_response(self, response, params):
+    def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", "response must be an object like {\"percent\": 42.5}")
         unknown = set(response) - {"percent"}

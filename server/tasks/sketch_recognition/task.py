@@ -161,7 +161,7 @@ class SketchRecognition(TaskType):
 
     # ------------------------------------------------------------------ responses
 
-    def validate_response(self, response, params):
+    def validate_response(self, response, params, shown):
         if not isinstance(response, dict) or set(response) != {"guesses"}:
             raise ResponseError("response", 'response must be an object like {"guesses": [{"label_id": "bat1", '
                                             '"rt_ms": 2300}]}')
