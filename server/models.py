@@ -30,7 +30,8 @@ class Study(db.Model):
     slug: Mapped[str] = mapped_column(String(64), unique=True)
     title: Mapped[str] = mapped_column(String(200))
     task_type: Mapped[str] = mapped_column(String(64))
-    # The parsed study file as loaded; its hash tells an edited study apart, `version` counts the edits.
+    # The parsed study file as loaded; its hash tells an edited study apart, `version` counts the edits. Every
+    # version synced since migration 0007 is kept in study_versions.
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     config_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(default=1)
@@ -39,6 +40,24 @@ class Study(db.Model):
     prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow, onupdate=utcnow)
+
+
+class StudyVersion(db.Model):
+    """A study's configuration as a sync stored it: one row per version, added when the parsed file's hash changes
+    (server/study_versions.py). Versions synced before this table existed (migration 0007) are not kept."""
+    __tablename__ = "study_versions"
+    __table_args__ = (UniqueConstraint("study_id", "version"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    version: Mapped[int]
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    config_hash: Mapped[str] = mapped_column(String(64))
+    # Who synced it: the researcher `--by` names, how ("cli"; "migration" for the row migration 0007 copied from
+    # the study) and, from the command line, the operating-system user, as the audit log records them.
+    researcher_id: Mapped[Optional[int]] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    via: Mapped[str] = mapped_column(String(16))
+    os_user: Mapped[Optional[str]] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
 class Stimulus(db.Model):
@@ -63,6 +82,8 @@ class ParticipantSession(db.Model):
     prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
     prolific_session_id: Mapped[Optional[str]] = mapped_column(String(64))
     study_version: Mapped[int]
+    # The kept version it entered under (None: a session older than study_versions whose version was not kept).
+    study_version_id: Mapped[Optional[int]] = mapped_column(ForeignKey("study_versions.id"))
     # Between-subjects condition the session was assigned to (None for studies without conditions).
     condition: Mapped[Optional[str]] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="started")

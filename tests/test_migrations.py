@@ -1,11 +1,14 @@
 """Alembic: upgrade from an empty database, the schema it builds equals the models, and downgrade removes it."""
+from datetime import datetime, timezone
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import inspect, text
+from sqlalchemy import MetaData, insert, inspect, text
 
 from server.db import db, dispose_engines
+from server.models import StudyVersion
 from tests.conftest import ROOT, make_app
 
 
@@ -44,3 +47,55 @@ def test_one_alembic_head():
     config = Config()
     config.set_main_option("script_location", str(ROOT / "migrations"))
     assert len(ScriptDirectory.from_config(config).get_heads()) == 1
+
+
+@pytest.mark.db
+def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(empty_app):
+    """A database at 0006 with studies, sessions of current and older versions, a trial and a survey answer:
+    0007 copies each study's current version, points the sessions of that version at it (the older ones keep
+    only their number), keeps every row, and its downgrade keeps them too."""
+    directory = str(ROOT / "migrations")
+    upgrade(directory=directory, revision="0006")
+    tables = MetaData()
+    tables.reflect(db.engine)
+    studies, sessions, stimuli, trials, surveys = (tables.tables[name] for name in (
+        "studies", "participant_sessions", "stimuli", "trials", "survey_responses"))
+    synced = datetime(2026, 11, 20, 9, 30, tzinfo=timezone.utc)
+    configs = {1: {"slug": "edited", "task": {"n": 3}, "title": "Edited"}, 2: {"slug": "once", "task": {"n": 1}}}
+    with db.engine.begin() as conn:
+        conn.execute(insert(studies), [
+            {"id": i, "slug": c["slug"], "title": c["slug"], "task_type": "ratio-estimation", "config": c,
+             "config_hash": f"{i}" * 64, "version": version, "status": "open", "created_at": synced,
+             "updated_at": synced} for (i, c), version in zip(configs.items(), (3, 1))])
+        conn.execute(insert(sessions), [
+            {"id": i, "study_id": study, "token": f"token{i}", "platform": "direct", "study_version": version,
+             "status": "started", "started_at": synced, "last_seen_at": synced, "plan": [{"index": 0}]}
+            for i, study, version in ((1, 1, 2), (2, 1, 3), (3, 1, 3), (4, 2, 1))])
+        conn.execute(insert(stimuli), {"id": 1, "study_id": 1, "key": "s1", "practice": False, "params": {}})
+        conn.execute(insert(trials), {"id": 1, "session_id": 1, "trial_index": 0, "client_trial_id": "t1",
+                                      "stimulus_id": 1, "practice": False, "response": {"percent": 50},
+                                      "score": {}, "created_at": synced})
+        conn.execute(insert(surveys), {"session_id": 2, "name": "consent", "answers": {"agreed": True},
+                                       "created_at": synced})
+
+    upgrade(directory=directory)
+    with db.engine.connect() as conn:
+        versions = conn.execute(db.select(StudyVersion.__table__).order_by(StudyVersion.study_id)).all()
+        pointers = dict(conn.execute(text("SELECT id, study_version_id FROM participant_sessions")).all())
+        counts = [conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in ("trials", "survey_responses")]
+        diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
+    assert [(v.study_id, v.version, v.config_hash, v.via, v.researcher_id) for v in versions] == [
+        (1, 3, "1" * 64, "migration", None), (2, 1, "2" * 64, "migration", None)]
+    assert [v.config for v in versions] == [configs[1], configs[2]]
+    assert versions[0].created_at.replace(tzinfo=versions[0].created_at.tzinfo or timezone.utc) == synced
+    by_study = {v.study_id: v.id for v in versions}
+    assert pointers == {1: None, 2: by_study[1], 3: by_study[1], 4: by_study[2]}  # session 1 ran version 2: lost
+    assert counts == [1, 1]
+    assert diff == [], f"models and migrations differ: {diff}"
+
+    downgrade(directory=directory, revision="0006")
+    with db.engine.connect() as conn:
+        assert "study_versions" not in inspect(conn).get_table_names()
+        assert conn.execute(text("SELECT id, study_version FROM participant_sessions ORDER BY id")).all() == [
+            (1, 2), (2, 3), (3, 3), (4, 1)]
+        assert conn.execute(text("SELECT count(*) FROM trials")).scalar() == 1
