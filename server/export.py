@@ -21,6 +21,8 @@ from .registry import registry
 from .surveys import SURVEYS
 from .tasktype import Column
 
+VERSION_NOTE = ("version of the study file the session ran under (`flask studies versions <slug> --show N` prints "
+                "that version's configuration)")
 PARTICIPANT_COLUMNS = (
     Column("participant_id", "studyhive's id for the session (one participant, one study)", "integer"),
     Column("platform", "prolific, labinthewild or direct", "text"),
@@ -36,7 +38,7 @@ PARTICIPANT_COLUMNS = (
     Column("excluded_at", "when it was excluded, UTC ISO 8601", "datetime"),
     Column("prolific_status", "the Prolific submission's status at the last `flask prolific sync` (AWAITING REVIEW, "
                               "APPROVED, RETURNED, …; empty if none was read)", "text"),
-    Column("study_version", "version of the study file the session ran under", "integer"),
+    Column("study_version", VERSION_NOTE, "integer"),
     Column("condition", "between-subjects condition assigned at entry (empty without conditions)", "text"),
     Column("started_at", "entry time, UTC ISO 8601", "datetime"),
     Column("consented_at", "when the participant gave consent, UTC ISO 8601 (empty if the study asks none or it was "
@@ -54,7 +56,7 @@ PARTICIPANT_COLUMNS = (
 TRIAL_COLUMNS = (
     Column("participant_id", "see participants.csv", "integer"),
     Column("prolific_pid", "PROLIFIC_PID of the participant (Prolific only)", "text"),
-    Column("study_version", "version of the study file the session ran under", "integer"),
+    Column("study_version", VERSION_NOTE, "integer"),
     Column("trial_index", "position in the participant's trial list, from 0 (practice first)", "integer"),
     Column("practice", "true for practice trials (with feedback), false for test trials", "boolean"),
     Column("stimulus_id", "the stimulus shown; the same id names the image given to models", "text"),

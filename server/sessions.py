@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from . import conditions
+from . import conditions, study_versions
 from .db import db
 from .models import ParticipantSession, Stimulus, Study
 from .registry import registry
@@ -41,7 +41,8 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
             db.session.rollback()  # release the lock
             raise
     session = ParticipantSession(
-        study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version, condition=condition,
+        study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version,
+        study_version_id=study_versions.current_id(study), condition=condition,
         platform="prolific" if prolific else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
         prolific_pid=prolific and prolific["PROLIFIC_PID"], prolific_study_id=prolific and prolific.get("STUDY_ID"),
         prolific_session_id=prolific and prolific.get("SESSION_ID"), user_agent=(user_agent or "")[:512],

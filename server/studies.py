@@ -1,6 +1,7 @@
 """Study definitions: `studies/<slug>/study.toml`, loaded into the database by `flask studies sync`.
 
-A study's version counts the edits of its file, and every session records the version it ran under."""
+A study's version counts the edits of its file; each is kept (server/study_versions.py), and every session records
+the version it ran under."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from . import conditions
+from . import conditions, study_versions
 from .db import db
 from .exceptions import ConfigError
 from .manifests import import_manifest
@@ -103,9 +104,10 @@ def config_hash(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()
 
 
-def sync_studies(studies_dir: Path) -> list[tuple[str, str]]:
+def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str = "cli") -> list[tuple[str, str]]:
     """Load every studies/<slug>/study.toml. All files are validated before anything is written, then all are
-    written in one transaction. Returns (slug, what happened) pairs."""
+    written in one transaction; a new or changed configuration is kept as a version, synced by `researcher_id` and
+    `via` (as the audit log records them). Returns (slug, what happened) pairs."""
     configs = [load_study_file(path) for path in sorted(Path(studies_dir).glob("*/study.toml"))]
     report = []
     for config in configs:
@@ -116,11 +118,13 @@ def sync_studies(studies_dir: Path) -> list[tuple[str, str]]:
                           config=config, config_hash=digest, version=1)
             db.session.add(study)
             db.session.flush()
+            study_versions.record(study, researcher_id, via)
             outcome = "created (version 1)"
         elif study.config_hash != digest:
             study.version += 1
             study.title, study.task_type, study.config, study.config_hash = (
                 config["title"], config["task_type"], config, digest)
+            study_versions.record(study, researcher_id, via)
             outcome = f"updated (version {study.version})"
         else:
             outcome = f"unchanged (version {study.version})"

@@ -1,14 +1,19 @@
-"""`flask studies …`: load study files into the database, list them, open, pause or close a study."""
+"""`flask studies …`: load study files into the database, list them and their versions, open, pause or close a
+study."""
 from __future__ import annotations
 
+import json
+from datetime import timezone
 from pathlib import Path
 
 import click
 from flask import current_app
+from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..models import Study
 from ..studies import StudyFileError, set_status, sync_studies
+from ..study_versions import get_version, versions
 from .common import BY, by_researcher, study_or_fail
 
 
@@ -17,12 +22,18 @@ def studies_cli():
     pass
 
 
-@studies_cli.command("sync", help="Load or update every studies/<slug>/study.toml into the database.")
-def sync_command():
+@studies_cli.command("sync", help="Load or update every studies/<slug>/study.toml into the database; a changed "
+                                   "study file is kept as a new version (`flask studies versions`).")
+@BY
+def sync_command(username):
     try:
-        report = sync_studies(Path(current_app.config["STUDIES_DIR"]))
+        report = sync_studies(Path(current_app.config["STUDIES_DIR"]), by_researcher(username), via="cli")
     except StudyFileError as exc:
         raise click.ClickException(str(exc)) from None
+    except IntegrityError:  # a sync running at the same time stored the same version number first
+        db.session.rollback()
+        raise click.ClickException("another sync changed the studies at the same time; nothing was written: "
+                                   "run `flask studies sync` again") from None
     for slug, outcome in report:
         click.echo(f"{slug}: {outcome}")
 
@@ -31,6 +42,35 @@ def sync_command():
 def list_command():
     for study in db.session.scalars(db.select(Study).order_by(Study.slug)):
         click.echo(f"{study.slug}\t{study.task_type}\tversion {study.version}\t{study.status}\t{study.title}")
+
+
+# Migration 0007 started study_versions with each study's version of then; sync had overwritten the ones before.
+_LOST = "; versions synced before study versions were kept (migration 0007) cannot be recovered"
+
+
+@studies_cli.command("versions", help="List a study's kept versions (number, hash, when, by whom, sessions), or "
+                                       "print one version's configuration as JSON with --show N.")
+@click.argument("slug")
+@click.option("--show", "number", type=int, help="print version N's configuration (JSON)")
+def versions_command(slug, number):
+    study = study_or_fail(slug)
+    kept, not_kept = versions(study)
+    if number is not None:
+        version = get_version(study, number)
+        if version is None:
+            lost = _LOST if kept and number < kept[0].version else ""
+            raise click.ClickException(f"{slug} has no kept version {number} (kept: "
+                                       f"{', '.join(str(v.version) for v in kept) or 'none'}){lost}")
+        click.echo(json.dumps(version.config, indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    click.echo("version\thash\tsynced (UTC)\tby\tsessions")
+    for v in kept:
+        # SQLite returns the stored UTC time without its zone
+        synced = v.created_at.replace(tzinfo=v.created_at.tzinfo or timezone.utc).astimezone(timezone.utc)
+        by = ", ".join(part for part in (v.researcher, v.via, v.os_user and f"os user {v.os_user}") if part)
+        click.echo(f"{v.version}\t{v.config_hash[:12]}\t{synced:%Y-%m-%d %H:%M:%S}\t{by}\t{v.sessions}")
+    if not_kept:
+        click.echo(f"{not_kept} session(s) entered under an earlier version that was not kept{_LOST}")
 
 
 def _status_command(status: str, verb: str):

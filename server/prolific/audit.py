@@ -13,13 +13,13 @@ from ..models import Study, StudyEvent
 def record(study: Study, action: str, researcher_id: int | None, via: str, **detail: Any) -> StudyEvent:
     """Add an event (committed with the caller's transaction)."""
     if via == "cli":
-        detail["os_user"] = _os_user()
+        detail["os_user"] = os_user()
     event = StudyEvent(study_id=study.id, researcher_id=researcher_id, action=action, detail={"via": via, **detail})
     db.session.add(event)
     return event
 
 
-def _os_user() -> str | None:
+def os_user() -> str | None:
     try:
         return getpass.getuser()
     except (KeyError, OSError):  # no login name and no passwd entry (some containers)
