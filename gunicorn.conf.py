@@ -1,8 +1,8 @@
-"""gunicorn settings for the production setup (docker compose; `make bench-load` measures exactly these).
+"""gunicorn settings: granian serves the production setup (deploy/granian.sh); `make bench-load` measures both.
 
-Measured on 2 cores (docs/operations.md): the participant API is CPU-bound Python, so a worker per core plus one
-keeps every core busy while another waits on PostgreSQL, and a few threads per worker overlap the database round
-trips; other counts (2–6 workers, 1–8 threads) measured the same or slower, gevent workers slower. gthread keeps idle
+The participant API is CPU-bound Python, so a worker per core plus one keeps every core busy while another waits on
+PostgreSQL, and a few threads per worker overlap the database round trips; other worker and thread counts and gevent
+workers were no faster (docs/operations.md, "Second round", has the figures). gthread keeps idle
 keep-alive connections in a poller, not in threads, so 1,000 participants do not need 1,000 threads. Each worker's
 SQLAlchemy pools (the ORM's and the participant API's autocommit one) hold one connection per thread each
 (server/config.py reads GUNICORN_THREADS), so PostgreSQL sees workers × 2 × (threads + 2) connections at most."""

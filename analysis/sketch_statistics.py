@@ -280,7 +280,8 @@ def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed
     rng = np.random.default_rng(seed)
     measures = tuple(m for m in measures if m != "snp" or similarity is not None)
     # Each split recomputes the per-sketch measures of both halves with bincounts over codes fixed once (pandas
-    # per split is ~100× slower): sketch codes, (sketch, top-1 guess) pair codes for the entropy.
+    # per split is far slower: docs/operations.md, "Figures behind choices in the code"): sketch codes, (sketch,
+    # top-1 guess) pair codes for the entropy.
     human = _responses(human, where)
     sketch, sketches = pd.factorize(human["sketch_id"])
     first = human.groupby(sketch)[["producer", "abstraction_level"]].first()

@@ -1,7 +1,7 @@
 #!/bin/sh
-# The production app server: granian's WSGI interface in front of the Flask app (docs/operations.md, "The production
-# setup": on 2 idle cores it stored 30 % more saves/s than gunicorn gthread at 43 % less CPU per save, and in the
-# Prolific launch gunicorn left a third of 1,000 keep-alive connections waiting over two minutes; granian none).
+# The production app server: granian's WSGI interface in front of the Flask app, chosen over gunicorn gthread for
+# more saves per CPU second and for answering every keep-alive connection of a Prolific launch (docs/operations.md,
+# "The production setup", has the figures).
 # Docker's CMD and `make bench-load` both start it through this file. Arguments are passed on (e.g. --port, the app);
 # workers, threads, host and port also come from granian's own GRANIAN_* variables.
 # GRANIAN_BLOCKING_THREADS is exported because server/config.py sizes the database pools by it.

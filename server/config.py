@@ -1,7 +1,30 @@
-"""Configuration: one class for running, one for tests (CTFd's pattern); the environment picks the database."""
+"""Every setting of the app in one table, SETTINGS: its name, default, environment variable and what it does.
+
+create_app reads them as Flask's tutorial (flaskr) does, each source over the one before:
+
+1. the table's defaults;
+2. `instance/config.py` (Flask's instance folder), when there is one and create_app got no test configuration;
+3. the environment variables the table names (an empty one counts as unset);
+4. create_app(test_config), the tests' and benchmarks' overrides.
+
+A setting whose default depends on the others (the database URL, its pool, the secret key) is computed last, only
+when no source set it. Nothing else in server/ reads the environment for a setting or supplies a default where it
+reads one: tests/test_settings.py checks both, and that docs/operations.md ("Settings"), generated from this table by
+`flask settings docs --write docs/operations.md`, is current. Flask's and its extensions' own settings that are not
+here (TESTING, WTF_CSRF_ENABLED, …) keep their defaults and are set the same way.
+"""
+from __future__ import annotations
+
+import copy
 import os
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from sqlalchemy.engine import make_url
+
+from .tasks.builtin import PACKAGES
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -14,10 +37,23 @@ def database_url(url: str) -> str:
     return url
 
 
-def secret_key(instance_path: Path) -> str:
-    """SECRET_KEY from the environment, else one generated once and kept in instance/ (so sessions survive restarts)."""
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
+def _sqlite_in_instance(config: Mapping[str, Any], instance_path: Path) -> str:
+    return f"sqlite:///{instance_path / 'studyhive.sqlite'}"
+
+
+def engine_options(config: Mapping[str, Any], instance_path: Path) -> dict:
+    """One pooled PostgreSQL connection per app-server thread (granian's blocking threads, deploy/granian.sh; or
+    gunicorn's, gunicorn.conf.py), so a request never waits for a connection; the participant API's autocommit pool
+    (server/db.py) gets the same options, so the server holds at most workers × 2 × (threads + 2); docs/operations.md.
+    The app server's own variables give the thread count: they configure the server, not the app."""
+    if make_url(config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() != "postgresql":  # a URL text or object
+        return {}
+    threads = os.environ.get("GRANIAN_BLOCKING_THREADS") or os.environ.get("GUNICORN_THREADS") or 4
+    return {"pool_size": int(threads), "max_overflow": 2}
+
+
+def secret_key(config: Mapping[str, Any], instance_path: Path) -> str:
+    """One generated once and kept in instance/secret_key, so researchers' sessions survive restarts."""
     path = instance_path / "secret_key"
     if not path.exists():
         instance_path.mkdir(parents=True, exist_ok=True)
@@ -25,38 +61,106 @@ def secret_key(instance_path: Path) -> str:
     return path.read_text().strip()
 
 
-def default_config(instance_path: Path) -> dict:
-    db = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'studyhive.sqlite'}"
-    return {
-        "SQLALCHEMY_DATABASE_URI": database_url(db),
-        "STUDIES_DIR": os.environ.get("STUDYHIVE_STUDIES_DIR", str(PROJECT_ROOT / "studies")),
-        # Researcher uploads (prediction files, manifests) can be large; participant bodies have their own limit.
-        "MAX_CONTENT_LENGTH": 64 * 1024 * 1024,
-        "PARTICIPANT_MAX_BODY": 64 * 1024,
-        "SESSION_COOKIE_HTTPONLY": True,
-        "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": os.environ.get("STUDYHIVE_SECURE_COOKIES", "") == "1",
-        # Reverse proxies in front of the app that append to X-Forwarded-For (docker-compose.yml: 1, nginx); 0 trusts
-        # no forwarded header, which is right only when clients reach the app directly (server/web/security.py).
-        "PROXIES": int(os.environ.get("STUDYHIVE_PROXIES") or 0),
-        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(db),
-        # Prolific's researcher API (server/prolific/): the token only ever comes from the environment, is never
-        # stored in the database, and no message prints it.
-        "PROLIFIC_API_TOKEN": os.environ.get("PROLIFIC_API_TOKEN", ""),
-        "PROLIFIC_API_URL": os.environ.get("PROLIFIC_API_URL", "https://api.prolific.com/api/v1/"),
-        "PROLIFIC_API_TIMEOUT": float(os.environ.get("PROLIFIC_API_TIMEOUT", 30)),  # seconds to wait for an answer
-        "PROLIFIC_API_ATTEMPTS": 6,  # tries of a call that is safe to repeat (429, 5xx, time-outs)
-        "PROLIFIC_API_BACKOFF": 1.0,  # first wait between tries, seconds; doubling up to 30 s
-        # A pay call of unknown outcome is taken as unpaid (and paid again) only this long after it was sent.
-        "PROLIFIC_PAY_SETTLE_SECONDS": 900,
-    }
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    doc: str
+    env: str | None = None  # the environment variable that sets it
+    parse: Callable[[str], Any] = str  # the variable's text → the value
+    # Computes the default from the other settings (and the instance folder) once every source has been read.
+    derive: Callable[[Mapping[str, Any], Path], Any] | None = None
+    shown: str | None = None  # the default as the docs give it, where the value is computed or machine-specific
 
 
-def engine_options(url: str) -> dict:
-    """One pooled PostgreSQL connection per app-server thread (granian's blocking threads, deploy/granian.sh; or
-    gunicorn's, gunicorn.conf.py), so a request never waits for a connection; the participant API's autocommit pool (server/db.py) gets the same options, so the server holds at most
-    workers × 2 × (threads + 2); docs/operations.md."""
-    if not database_url(url).startswith("postgresql"):
-        return {}
-    threads = os.environ.get("GRANIAN_BLOCKING_THREADS") or os.environ.get("GUNICORN_THREADS") or 4
-    return {"pool_size": int(threads), "max_overflow": 2}
+KIB = 1024
+
+SETTINGS: tuple[Setting, ...] = (
+    # Storage and code
+    Setting("SQLALCHEMY_DATABASE_URI", None, "the database; postgres:// and postgresql:// URLs get the psycopg 3 "
+            "driver", env="DATABASE_URL", parse=database_url, derive=_sqlite_in_instance,
+            shown="SQLite in instance/studyhive.sqlite"),
+    Setting("SQLALCHEMY_ENGINE_OPTIONS", None, "SQLAlchemy's pool options for both engines (server/db.py)",
+            derive=engine_options, shown="on PostgreSQL `pool_size` = `GRANIAN_BLOCKING_THREADS` or "
+            "`GUNICORN_THREADS` (4), `max_overflow` 2; none on SQLite"),
+    Setting("SQLALCHEMY_BINDS", {}, "further engines (Flask-SQLAlchemy); server/db.py adds the participant API's "
+            "autocommit one"),
+    Setting("MIGRATIONS_DIR", str(PROJECT_ROOT / "migrations"), "Alembic's scripts (`flask db …`)",
+            shown="migrations/ in the project"),
+    Setting("STUDIES_DIR", str(PROJECT_ROOT / "studies"), "the study files `flask studies sync` loads, and the "
+            "vocabularies they name", env="STUDYHIVE_STUDIES_DIR", shown="studies/ in the project"),
+    Setting("TASK_PACKAGES", PACKAGES, "the task packages to register (server/registry.py; README, \"For "
+            "developers\")", shown="the built-in ones, server/tasks/builtin.py"),
+    # Researchers' logins and pages
+    Setting("SECRET_KEY", None, "signs researchers' session cookies and CSRF tokens", env="SECRET_KEY",
+            derive=secret_key, shown="generated once, kept in instance/secret_key"),
+    Setting("SESSION_COOKIE_SECURE", False, "`1`: the session cookie is sent over HTTPS only, and every answer "
+            "has an HSTS header; set it whenever the site is served over TLS", env="STUDYHIVE_SECURE_COOKIES",
+            parse=lambda text: text == "1"),
+    Setting("SESSION_COOKIE_HTTPONLY", True, "page scripts cannot read the session cookie"),
+    Setting("SESSION_COOKIE_SAMESITE", "Lax", "the session cookie goes with no cross-site POST"),
+    Setting("PROXIES", 0, "reverse proxies in front of the app that append to X-Forwarded-For (compose: 1, nginx); "
+            "0 trusts no forwarded header (\"The proxy\" above)", env="STUDYHIVE_PROXIES", parse=int),
+    Setting("LOGIN_RATE_LIMIT", "10 per minute;50 per day", "failed researcher logins allowed per client address "
+            "(`limits` notation); then even a correct password is refused", env="STUDYHIVE_LOGIN_RATE_LIMIT"),
+    Setting("RATELIMIT_STORAGE_URI", "memory://", "where failed logins are counted: per process by default, "
+            "shared with e.g. redis://host:6379 (needs the redis package)", env="STUDYHIVE_RATELIMIT_STORAGE"),
+    # Request sizes: docs/operations.md, "Settings", says why 64 KiB.
+    Setting("PARTICIPANT_MAX_BODY", 64 * KIB, "bytes of a participant API request body; larger ones get 413 "
+            "unread", shown="65536 (64 KiB)"),
+    Setting("MAX_CONTENT_LENGTH", 64 * KIB, "bytes of any other request body (researcher forms); larger ones get "
+            "413 unread", shown="65536 (64 KiB)"),
+    # The dashboard
+    Setting("DASHBOARD_N_BOOT", 2000, "bootstrap resamples of the dashboard's results page (`flask analyze` uses "
+            "10,000)"),
+    Setting("FAST_TRIAL_MS", 200, "response times below this many milliseconds count as implausibly fast "
+            "(dashboard, data quality)"),
+    # Prolific (docs/prolific.md)
+    Setting("PROLIFIC_API_TOKEN", "", "Prolific's researcher API token: never stored in the database or printed",
+            env="PROLIFIC_API_TOKEN"),
+    Setting("PROLIFIC_API_URL", "https://api.prolific.com/api/v1/", "Prolific's API address (the tests point it "
+            "at a fake)", env="PROLIFIC_API_URL"),
+    Setting("PROLIFIC_API_TIMEOUT", 30.0, "seconds to wait for Prolific's answer", env="PROLIFIC_API_TIMEOUT",
+            parse=float),
+    Setting("PROLIFIC_API_ATTEMPTS", 6, "tries of a call that is safe to repeat (429, 5xx, time-outs)"),
+    Setting("PROLIFIC_API_BACKOFF", 1.0, "seconds before the second try, doubling up to 30"),
+    Setting("PROLIFIC_PAY_SETTLE_SECONDS", 900, "a bonus pay call of unknown outcome is taken as unpaid, and paid "
+            "again, only this long after it was sent"),
+)
+
+
+def defaults() -> dict[str, Any]:
+    """The table's defaults; None for those computed last. Copies: an app may change its own (SQLALCHEMY_BINDS)."""
+    return {s.name: copy.deepcopy(s.default) for s in SETTINGS}
+
+
+def from_environment(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """The settings the environment sets."""
+    return {s.name: s.parse(environ[s.env]) for s in SETTINGS if s.env and environ.get(s.env)}
+
+
+def default_config() -> dict[str, Any]:
+    """The defaults with the environment's values over them, before anything is computed."""
+    return {**defaults(), **from_environment()}
+
+
+def load(app, test_config: Mapping[str, Any] | None = None) -> None:
+    """Fill app.config from every source, in the order the module docstring gives."""
+    app.config.from_mapping(defaults())
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    app.config.from_mapping(from_environment())
+    if test_config:
+        app.config.from_mapping(test_config)
+    for setting in SETTINGS:
+        if setting.derive and app.config[setting.name] is None:
+            app.config[setting.name] = setting.derive(app.config, Path(app.instance_path))
+
+
+def docs_table() -> str:
+    """The Markdown table of every setting, as docs/operations.md has it."""
+    lines = ["| setting | environment variable | default | what it does |", "| --- | --- | --- | --- |"]
+    for s in SETTINGS:
+        shown = s.shown or (f"`{s.default}`" if s.default != "" else "empty")
+        lines.append(f"| `{s.name}` | {f'`{s.env}`' if s.env else '–'} | {shown} | {s.doc} |")
+    return "\n".join(lines) + "\n"

@@ -24,7 +24,6 @@ from .models import ParticipantSession, Study, SurveyResponse, Trial
 from .registry import registry
 from .tasktype import QualityFlag
 
-FAST_TRIAL_MS = 200  # default "implausibly fast" response time; STUDYHIVE config FAST_TRIAL_MS overrides it
 PAGE_SIZE = 50
 
 
@@ -115,7 +114,7 @@ def condition_counts(study: Study) -> list[dict[str, Any]]:
 
 
 def fast_ms() -> int:
-    return int(current_app.config.get("FAST_TRIAL_MS", FAST_TRIAL_MS))
+    return int(current_app.config["FAST_TRIAL_MS"])
 
 
 def task_flags(study: Study) -> tuple[QualityFlag, ...]:

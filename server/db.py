@@ -81,14 +81,13 @@ def _add_sqlite_math(dbapi_connection, connection_record) -> None:
 
 
 def init_app(app):
-    binds = app.config.setdefault("SQLALCHEMY_BINDS", {})
+    binds = app.config["SQLALCHEMY_BINDS"]
     # No ROLLBACK when a connection goes back to the pool: in autocommit no transaction is ever left open.
-    binds.setdefault(AUTOCOMMIT_BIND, {**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+    binds.setdefault(AUTOCOMMIT_BIND, {**app.config["SQLALCHEMY_ENGINE_OPTIONS"],
                                        "url": app.config["SQLALCHEMY_DATABASE_URI"], "isolation_level": "AUTOCOMMIT",
                                        "pool_reset_on_return": None})
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(app.config.get("MIGRATIONS_DIR", "migrations")),
-                     render_as_batch=True)
+    migrate.init_app(app, db, directory=app.config["MIGRATIONS_DIR"], render_as_batch=True)
     # The analyses' GROUP BY takes ln() in the database (server/tasks/ratio_estimation/analyzer.py).
     with app.app_context():
         engine = db.engine

@@ -18,7 +18,7 @@ Why it is built this way:
   `_copy_binary`; measured against text COPY of pyarrow-written CSV by `make bench`). SQLite, used for
   development and tests, gets executemany on the raw DB-API connection.
 - Foreign keys checked once per stimulus, not once per row. PostgreSQL checks each new row's two foreign keys with
-  a trigger each, which is ~90% of COPY's time. This import has already checked them, so with
+  a trigger each, which is most of COPY's time. This import has already checked them, so with
   `--disable-fk-triggers`, which only a superuser may use, it sets those triggers aside inside its own transaction
   (see `_set_row_checks_aside` for why that is safe). It is an explicit option, never a consequence of whom the app
   connects as: without it the checks stay on (docs/operations.md has both speeds).
@@ -65,7 +65,8 @@ CONDITION_LENGTH = ModelRun.__table__.c.condition.type.length
 OBSERVER_LENGTH = ModelRun.__table__.c.observer.type.length
 MAX_CONDITIONS = 1 << 16  # distinct conditions in one file: a group key is run * MAX_CONDITIONS + condition number
 # ≈ 150,000 rows per batch. Arrow's CSV reader parses ~32 blocks ahead in background threads (which overlaps parsing
-# with COPY), so this also sets the memory used: 4 MB blocks hold ~130 MB; 8 MB blocks were no faster (make bench).
+# with COPY), so this also sets the memory used; larger blocks were no faster (docs/operations.md, "Figures behind
+# choices in the code").
 CSV_BLOCK_BYTES = 4 << 20
 PARQUET_BATCH_ROWS = 256 * 1024
 PANDAS_INDEX = re.compile(r"^__index_level_\d+__$")  # DataFrame.to_parquet writes a non-default index as a column
@@ -492,8 +493,8 @@ class Importer:
         transaction only, the triggers that check each new prediction's foreign keys; `finish` switches them on
         again before the commit.
 
-        Why: those triggers run one lookup per row per key, which is 90% of COPY's time here (`make bench`: 1M rows
-        take 0.9 s into the table without them and 7.7 s with them, raw psql COPY included). They are redundant for
+        Why: those triggers run one lookup per row per key, which is most of COPY's time here (docs/operations.md,
+        "Prediction imports: the foreign-key checks", has the times). They are redundant for
         this import: every stimulus id comes from this study's stimuli, read with FOR KEY SHARE so none can be
         deleted before we commit (the very lock each trigger would take), and every run id is a model_runs row this
         transaction inserted. ALTER TABLE … DISABLE TRIGGER is transactional: no other session ever sees the triggers

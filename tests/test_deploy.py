@@ -125,9 +125,9 @@ def test_forwarded_for_is_ignored_without_proxies(app, tmp_path):
 
 def test_proxies_setting_comes_from_the_environment(monkeypatch):
     monkeypatch.delenv("STUDYHIVE_PROXIES", raising=False)
-    assert default_config(Path("/tmp"))["PROXIES"] == 0
+    assert default_config()["PROXIES"] == 0
     monkeypatch.setenv("STUDYHIVE_PROXIES", "2")
-    assert default_config(Path("/tmp"))["PROXIES"] == 2
+    assert default_config()["PROXIES"] == 2
 
 
 # ----------------------------------------------------------------------------------------------- the app role

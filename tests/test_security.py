@@ -99,9 +99,9 @@ def test_session_cookie_flags(fresh_app, monkeypatch):
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
     assert response.headers["Strict-Transport-Security"].startswith("max-age=")
     monkeypatch.setenv("STUDYHIVE_SECURE_COOKIES", "1")
-    assert default_config(Path("/tmp"))["SESSION_COOKIE_SECURE"] is True
+    assert default_config()["SESSION_COOKIE_SECURE"] is True
     monkeypatch.setenv("STUDYHIVE_SECURE_COOKIES", "")
-    assert default_config(Path("/tmp"))["SESSION_COOKIE_SECURE"] is False
+    assert default_config()["SESSION_COOKIE_SECURE"] is False
 
 
 def test_pages_allow_only_our_own_scripts(app, client, auth):

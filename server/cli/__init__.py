@@ -11,12 +11,13 @@ from .participants import participants_cli
 from .predictions import import_label_predictions_command, import_predictions_command
 from .prolific import prolific_cli
 from .researcher import researcher_cli
+from .settings import settings_cli
 from .stimuli import stimuli_cli
 from .studies import studies_cli
 
 COMMANDS = (researcher_cli, studies_cli, export_command, participants_cli, stimuli_cli, links_command,
             import_predictions_command, analyze_command, hypoml_command, import_label_predictions_command,
-            prolific_cli, deploy_cli)
+            prolific_cli, deploy_cli, settings_cli)
 
 
 def init_app(app):

@@ -169,7 +169,7 @@ def bonus_command(slug, file, per_correct, max_amount, dry_run, username):
             state = f"batch #{batch.id} for these rows is {batch.status}: --yes carries on with it"
         click.echo(f"dry run: nothing sent. {state}.")
         return
-    settle = timedelta(seconds=current_app.config.get("PROLIFIC_PAY_SETTLE_SECONDS", 900))
+    settle = timedelta(seconds=current_app.config["PROLIFIC_PAY_SETTLE_SECONDS"])
     try:
         batch = bonuses.pay(study, _client(), rows, researcher_id, settle=settle, say=click.echo)
     except (bonuses.BonusError, ProlificError) as exc:

@@ -11,8 +11,9 @@ submission's `bonus_payments`. So the batch's state is committed before each cal
             participant's `bonus_payments` is read and kept (the baseline).
   paying    a pay call was sent or is about to be; its outcome is unknown until Prolific answers 202. A rerun
             resolves it by reading every participant's `bonus_payments` against the baseline: all show the bonus
-            → paid; none → created again, but only once the last pay call is PAY_SETTLE old (a payment Prolific
-            is still processing is not taken for a failure); some → stop and ask the researcher to look.
+            → paid; none → created again, but only once the last pay call is `settle` old (the setting
+            PROLIFIC_PAY_SETTLE_SECONDS: a payment Prolific is still processing is not taken for a failure); some →
+            stop and ask the researcher to look.
   paid      never paid again: the same rows are refused.
   void      Prolific's batch did not total the rows: never paid; a rerun creates anew.
 
@@ -175,8 +176,8 @@ def find_batch(study: Study, bonuses: Bonuses) -> BonusBatch | None:
                                                               fingerprint=bonuses.fingerprint)).first()
 
 
-def pay(study: Study, client: ProlificClient, bonuses: Bonuses, researcher_id: int | None, via: str = "cli",
-        settle: timedelta = timedelta(minutes=15), say: Callable[[str], None] = print) -> BonusBatch:
+def pay(study: Study, client: ProlificClient, bonuses: Bonuses, researcher_id: int | None, *, settle: timedelta,
+        via: str = "cli", say: Callable[[str], None] = print) -> BonusBatch:
     """Create, record and pay the batch for these rows, or carry on with the one already recorded for them."""
     batch = find_batch(study, bonuses)
     if batch is None:

@@ -21,7 +21,6 @@ from urllib.parse import quote, urljoin, urlsplit
 import requests
 from urllib3.exceptions import NewConnectionError
 
-DEFAULT_URL = "https://api.prolific.com/api/v1/"
 BULK_APPROVE_MAX = 1000  # submissions per bulk-approve call, as Prolific recommends
 MIN_REJECTION_MESSAGE = 100  # characters Prolific requires of a rejection's message
 REJECTION_CATEGORIES = ("TOO_QUICKLY", "TOO_SLOWLY", "FAILED_INSTRUCTIONS", "INCOMP_LONGITUDINAL", "FAILED_CHECK",
@@ -41,7 +40,7 @@ class PaymentUnknown(ProlificError):
 
 
 class ProlificClient:
-    def __init__(self, token: str, base_url: str = DEFAULT_URL, *, timeout: float = 30.0,
+    def __init__(self, token: str, base_url: str, *, timeout: float = 30.0,
                  connect_timeout: float = 5.0, attempts: int = 6, backoff: float = 1.0, backoff_cap: float = 30.0,
                  sleep: Callable[[float], None] = time.sleep):
         if not token:
@@ -149,11 +148,10 @@ class ProlificClient:
 
 
 def from_config(config) -> ProlificClient:
-    """A client set up from the app's PROLIFIC_API_* configuration (server/config.py)."""
-    return ProlificClient(config.get("PROLIFIC_API_TOKEN", ""), config.get("PROLIFIC_API_URL") or DEFAULT_URL,
-                          timeout=config.get("PROLIFIC_API_TIMEOUT", 30.0),
-                          attempts=config.get("PROLIFIC_API_ATTEMPTS", 6),
-                          backoff=config.get("PROLIFIC_API_BACKOFF", 1.0))
+    """A client set up from the app's PROLIFIC_API_* settings (server/config.py)."""
+    return ProlificClient(config["PROLIFIC_API_TOKEN"], config["PROLIFIC_API_URL"],
+                          timeout=config["PROLIFIC_API_TIMEOUT"], attempts=config["PROLIFIC_API_ATTEMPTS"],
+                          backoff=config["PROLIFIC_API_BACKOFF"])
 
 
 def _never_sent(exc: requests.RequestException) -> bool:

@@ -29,12 +29,6 @@ EXPORT_FILES = ("participants.csv", "trials.csv", "codebook.csv")
 STATUS_ACTIONS = {"open": "Open", "paused": "Pause", "closed": "Close"}
 
 
-@bp.before_request
-def limit_body():
-    # Researcher forms are a few fields; refuse big bodies (413) before reading them (uploads go through the CLI).
-    request.max_content_length = current_app.config.get("RESEARCHER_MAX_BODY", 64 * 1024)
-
-
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if request.method == "POST":
@@ -169,7 +163,7 @@ def exclusion_change(slug, participant_id, action):
 
 def _analysis(study):
     """`flask analyze` on demand, with the dashboard's (smaller) number of bootstrap resamples."""
-    return run_analysis(study.slug, Options(n_boot=current_app.config.get("DASHBOARD_N_BOOT", 2000)))
+    return run_analysis(study.slug, Options(n_boot=current_app.config["DASHBOARD_N_BOOT"]))
 
 
 @bp.get("/studies/<slug>/results")

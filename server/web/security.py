@@ -2,14 +2,12 @@
 (the `limits` package) and, behind reverse proxies (the PROXIES setting), trusting their X-Forwarded-For/-Proto
 (ProxyFix).
 
-The rate limit counts failed logins per client address in memory: each gunicorn worker process counts on its
-own, so with W workers an address gets at most W × the limit (docs/researchers.md). STUDYHIVE_RATELIMIT_STORAGE
-(a `limits` storage URI such as redis://host:6379, which needs the redis package) makes the count shared;
-STUDYHIVE_LOGIN_RATE_LIMIT changes the limit. Only the login view asks: `limits` directly rather than
+The rate limit (the LOGIN_RATE_LIMIT setting) counts failed logins per client address in memory: each worker process
+counts on its own, so with W workers an address gets at most W × the limit (docs/researchers.md).
+RATELIMIT_STORAGE_URI (a `limits` storage URI such as redis://host:6379, which needs the redis package) makes the
+count shared (server/config.py). Only the login view asks: `limits` directly rather than
 Flask-Limiter, whose hooks run on every request, participants' trial saves included (docs/operations.md).
 """
-import os
-
 from flask import current_app, request
 from flask_wtf.csrf import CSRFProtect
 from limits import parse_many, storage, strategies
@@ -23,13 +21,6 @@ csrf = CSRFProtect()
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
-# Failed researcher logins allowed per client address; a correct password is refused too once it is reached.
-LOGIN_RATE_LIMIT = "10 per minute;50 per day"
-
-
-def login_rate_limit() -> str:
-    return current_app.config.get("LOGIN_RATE_LIMIT") or os.environ.get("STUDYHIVE_LOGIN_RATE_LIMIT") or LOGIN_RATE_LIMIT
-
 
 class LoginLimit:
     """Failed logins per client address in fixed windows (Flask-Limiter's default strategy)."""
@@ -38,7 +29,7 @@ class LoginLimit:
         self.limiter = strategies.FixedWindowRateLimiter(storage.storage_from_string(storage_uri))
 
     def _limits(self):
-        return parse_many(login_rate_limit())
+        return parse_many(current_app.config["LOGIN_RATE_LIMIT"])
 
     def exhausted(self) -> bool:
         return not all(self.limiter.test(limit, "login", request.remote_addr) for limit in self._limits())
@@ -57,7 +48,7 @@ def set_headers(response):
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     # Session tokens are in page URLs: never send them to another site in a Referer.
     response.headers.setdefault("Referrer-Policy", "same-origin")
-    if current_app.config.get("SESSION_COOKIE_SECURE"):  # served over TLS: browsers should never try plain HTTP
+    if current_app.config["SESSION_COOKIE_SECURE"]:  # served over TLS: browsers should never try plain HTTP
         response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
     return response
 
@@ -66,8 +57,7 @@ def init_app(app):
     csrf.init_app(app)
     # The participant API is reached by token in the URL, not by cookie, so cross-site forgery has nothing to ride on.
     csrf.exempt(api_bp)
-    app.extensions["studyhive.login_limit"] = LoginLimit(
-        app.config.get("RATELIMIT_STORAGE_URI") or os.environ.get("STUDYHIVE_RATELIMIT_STORAGE", "memory://"))
+    app.extensions["studyhive.login_limit"] = LoginLimit(app.config["RATELIMIT_STORAGE_URI"])
     app.after_request(set_headers)
     # Behind N reverse proxies (PROXIES) the client address, which the login rate limit counts by, is the one the
     # N-th proxy from the app appended to X-Forwarded-For: without this every client has the proxy's address and 10

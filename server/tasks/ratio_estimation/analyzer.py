@@ -57,8 +57,8 @@ def model_cells_query(study: Study, dialect: str = "postgresql"):
                .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False)))
     if dialect == "postgresql":
         # OFFSET 0 keeps PostgreSQL from flattening the subquery: the JSON is read once per stimulus and the few
-        # stimuli become the hash side of the join (measured on 15 million predictions: 7 s instead of 37 s
-        # flattened, or 11 s as a MATERIALIZED CTE, which the planner probes with a hash of all predictions).
+        # stimuli become the hash side of the join. Flattened, or as a MATERIALIZED CTE (which the planner probes
+        # with a hash of all predictions), it is slower (docs/operations.md, "Figures behind choices in the code").
         stimuli = stimuli.offset(0)
     stimuli = stimuli.subquery("test_stimuli")
     abs_error = func.abs(Prediction.value - stimuli.c.true_percent)
