@@ -45,8 +45,8 @@ from .hypoml_inference import hypoml_accuracy, hypoml_infer, hypoml_items, hypom
 from .ratings import agreement, rating_distribution, relevance_test  # noqa
 from .sketch_statistics import (accuracy_by_level, human_model_alignment, semantic_neighbour_preference,  # noqa
                                 split_half_reliability)
-from .reports.hive_study import HiveReport, hive_json, hive_report  # noqa
+from .reports.hive_study import HiveReport, hive_report  # noqa
 from .reports.hypoml_study import HypoMLResult, hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml  # noqa
 from .reports.ratings_study import RatingsReport, ratings_report  # noqa
-from .reports.ratio_study import RatioReport, format_markdown, format_text, ratio_report, report_json  # noqa
+from .reports.ratio_study import RatioReport, ratio_report  # noqa
 from .reports.sketch_study import SketchReport, sketch_report  # noqa

@@ -1,7 +1,7 @@
 """The one way a study is analysed, for `flask analyze` (server/cli/analyze.py) and the dashboard's results page
 alike: :func:`run_analysis` finds the study's task type's analyzer (TaskType.analyzer), refuses options it does not
 use, loads everything in one database snapshot, checks that there is something to analyse, computes the report
-and returns it as an :class:`AnalysisResult` both render. Problems are AnalysisError, with a message for the user.
+and returns it as an :class:`AnalysisResult`; the report renders itself, the same way for every task type. Problems are AnalysisError, with a message for the user.
 
 The analyzers live in the task packages (server/tasks/<type>/analyzer.py); the statistics in the Flask-free
 `analysis` package. The helpers below are what several analyzers read the same way."""
@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from analysis.reports.report import Report
 
 from .db import db, snapshot
 from .exceptions import AnalysisError
@@ -38,31 +40,19 @@ class Options:
 
 @dataclass
 class AnalysisResult:
-    """A computed report and how to render it (its task type's analyzer)."""
+    """A computed report (analysis.reports.report.Report: text, Markdown, JSON, methods, figures, a folder) and the
+    study it is of."""
     study: Study  # detached: slug, title and task type stay readable
-    analyzer: Analyzer
-    report: Any
-
-    def text(self) -> str:
-        return self.analyzer.text(self.report)
-
-    def json(self) -> dict[str, Any]:
-        return self.analyzer.json(self.report)
+    report: Report
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The report's tables that are written as CSV, in order."""
-        return {name: self.report.tables[name] for name in self.analyzer.tables}
-
-    def write(self, out_dir: Path) -> list[Path]:
-        """The tables (CSV), report.md, figures (PNG) and methods.md into `out_dir`; the paths written."""
-        written = self.analyzer.write(self.report, out_dir)
-        (out_dir / "methods.md").write_text(self.analyzer.methods(self.report), encoding="utf-8")
-        return [*written, out_dir / "methods.md"]
+        return {name: self.report.tables[name] for name in self.report.csv_tables}
 
     def figures(self) -> list[tuple[str, bytes]]:
-        """(name, PNG bytes) of every figure `write` draws."""
+        """(name, PNG bytes) of every figure `--out` writes."""
         with tempfile.TemporaryDirectory() as tmp:
-            return [(path.stem, path.read_bytes()) for path in self.analyzer.figures(self.report, Path(tmp))]
+            return [(path.stem, path.read_bytes()) for path in self.report.figures(Path(tmp))]
 
     def outliers(self) -> list[dict[str, Any]]:
         """Participants the analysis marks as outliers (with the reason), for the studies whose analysis has them."""
@@ -92,7 +82,7 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
         report = analyzer.compute(study, data, options)
     except ValueError as exc:  # the analysis package names the input problem
         raise AnalysisError(f"cannot analyse {slug!r}: {exc}") from None
-    return AnalysisResult(study, analyzer, report)
+    return AnalysisResult(study, report)
 
 
 def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:

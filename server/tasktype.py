@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from analysis.reports.report import Report
+
     from .manifest_files import ManifestFiles
     from .models import Study
     from .vocabulary import Vocabulary
@@ -68,39 +70,22 @@ class QualityFlag:
 
 
 class Analyzer:
-    """`flask analyze` and the dashboard's results for a task type (server/analyze.py runs it: load in one snapshot,
-    the generic checks, compute, then text, JSON, files). Statistics live in the Flask-free `analysis` package."""
+    """`flask analyze` and the dashboard's results for a task type: read the data, compute the report. server/analyze.py
+    runs it (load in one snapshot, the generic checks, compute); the report, an analysis.reports.report.Report,
+    renders itself (text, Markdown, JSON, methods, figures, a folder). Statistics live in the Flask-free `analysis`
+    package."""
     # The `flask analyze` options this analysis uses (mlae, exclude_outliers, n_boot, seed); others are refused.
     options: ClassVar[frozenset[str]] = frozenset()
     # Most bootstrap resamples it accepts (None: no limit).
     max_n_boot: ClassVar[int | None] = None
-    # The report's tables written as CSV (`--out`, and the dashboard's downloads), in order.
-    tables: ClassVar[tuple[str, ...]] = ()
 
     def load(self, study: "Study", options) -> dict[str, Any]:
         """Read what the analysis needs (inside the caller's snapshot). Must hold "sessions" (participant_id,
         status, exclusion_reason) and "trials" (participant_id, and practice if the task has practice trials)."""
         raise NotImplementedError
 
-    def compute(self, study: "Study", data: dict[str, Any], options):
-        """The report (an object with `meta` and `tables`); a ValueError names an input the analysis refuses."""
-        raise NotImplementedError
-
-    def text(self, report) -> str:
-        raise NotImplementedError
-
-    def json(self, report) -> dict[str, Any]:
-        raise NotImplementedError
-
-    def write(self, report, out_dir: "Path") -> list["Path"]:
-        """The tables (CSV), report.md and figures (PNG) into `out_dir`; the paths written."""
-        raise NotImplementedError
-
-    def figures(self, report, out_dir: "Path") -> list["Path"]:
-        """Only the figures `write` draws (PNG) into `out_dir`, for the dashboard's results page; their paths."""
-        raise NotImplementedError
-
-    def methods(self, report) -> str:
+    def compute(self, study: "Study", data: dict[str, Any], options) -> "Report":
+        """The report; a ValueError names an input the analysis refuses."""
         raise NotImplementedError
 
 

@@ -232,11 +232,18 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
 def test_out_writes_tables_report_and_figures(runner, cohort, tmp_path):
     result = analyze(runner, "--out", str(tmp_path), "--n-boot", "500")
     text = result.output
-    for heading in ("PARTICIPANTS", "MLAE BY CHART TYPE", "MEAN ABSOLUTE ERROR", "CHART-TYPE EFFECT",
-                    "OBSERVER EFFECT", "CONSISTENCY", "Cleveland & McGill 1984", "ratio units", "percentage points"):
-        assert heading in text
-    for name in ("mlae.csv", "mae.csv", "participants.csv", "effects.csv", "consistency.csv", "report.md"):
+    for heading in ("Participants", "MLAE by chart type", "Mean absolute error", "Chart-type effect (humans)",
+                    "Observer effect", "Consistency"):
+        assert f"\n{heading}\n{'-' * len(heading)}\n" in text, heading
+    for words in ("Cleveland & McGill 1984", "ratio units", "percentage points"):
+        assert words in text
+    for name in ("mlae.csv", "mae.csv", "participants.csv", "effects.csv", "consistency.csv", "report.txt",
+                 "report.md", "report.json", "methods.md"):
         assert (tmp_path / name).stat().st_size > 0, name
+    # report.txt is the printed report, report.json what --format json prints
+    assert (tmp_path / "report.txt").read_text(encoding="utf-8") in text
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8")) == json.loads(
+        analyze(runner, "--format", "json", "--n-boot", "500").stdout)
     participants = pd.read_csv(tmp_path / "participants.csv")
     assert {"participant_id", "outlier", "analysed", "reason"} <= set(participants.columns)
     assert participants["outlier"].sum() == 2

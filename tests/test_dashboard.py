@@ -131,7 +131,7 @@ def test_participant_list_is_paginated(app, client, auth):
 
 
 def test_results_page_draws_the_figures_flask_analyze_writes(app, client, auth, runner, tmp_path):
-    """The page draws each figure on its own (TaskType.analyzer.figures): the same ones `--out` writes, here for
+    """The page draws each figure on its own (Report.figures): the same ones `--out` writes, here for
     the rating study, whose figure is not the ratio study's three."""
     app.config["DASHBOARD_N_BOOT"] = 50
     for rating in (2, 5, 7):

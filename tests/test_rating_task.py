@@ -349,8 +349,8 @@ def test_flask_analyze_reports_the_simulated_cohort(cohort, runner, tmp_path):
         assert row["n_correct"] == hit.sum() and row["percent_correct"] == pytest.approx(100 * hit.mean())
         assert row["correct_ci_low"] <= row["percent_correct"] <= row["correct_ci_high"]
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["distribution.csv", "likert.png", "methods.md", "participants.csv", "report.md",
-                       "report.txt", "statements.csv", "test.csv"]
+    assert written == ["distribution.csv", "likert.png", "methods.md", "participants.csv", "report.json",
+                       "report.md", "report.txt", "statements.csv", "test.csv"]
     assert "Schuessler" in (tmp_path / "out" / "methods.md").read_text()
     assert "correctly judged" in (tmp_path / "out" / "report.md").read_text()
     text = runner.invoke(args=["analyze", SLUG, "--n-boot", "200"])

@@ -1,13 +1,15 @@
 """The HIVE report of one study (Kim et al., ECCV 2022): the statistics of :mod:`analysis.hive_statistics` on
-completed participants' test trials, HIVE's published figures beside ours, and its renderings (text, Markdown, JSON,
-``methods.md``)."""
+completed participants' test trials, HIVE's published figures beside ours, and its sections, Methods paragraphs and
+figures (rendered as every report is: :class:`analysis.reports.report.Report`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from .._checks import check_choice, check_frame
 from ..hive_statistics import (ALPHA, COEFFICIENT_NAMES, DDOF, METHOD_NAMES, SIMILARITY_COEFFICIENT, TASKS,
@@ -16,9 +18,10 @@ from ..hive_statistics import (ALPHA, COEFFICIENT_NAMES, DDOF, METHOD_NAMES, SIM
 from ..published import published
 from .exclusions import exclusion_note
 from .methods import methods_document
-from .render import MISSING, interval, is_missing, jsonable, num, p_value, records, table
+from .render import MISSING, Document, Items, Section, Table, interval, is_missing, num, p_value
+from .report import Report
 
-__all__ = ["HiveReport", "format_hive_markdown", "format_hive_text", "hive_json", "hive_methods", "hive_report"]
+__all__ = ["HiveReport", "hive_report"]
 
 
 def _published_beside(summary: pd.DataFrame, task_type: str, method: str, dataset: str | None) -> pd.DataFrame:
@@ -37,10 +40,26 @@ def _published_beside(summary: pd.DataFrame, task_type: str, method: str, datase
 
 
 @dataclass
-class HiveReport:
-    meta: dict[str, Any]
-    tables: dict[str, pd.DataFrame]
+class HiveReport(Report):
+    """Everything :func:`hive_report` computed: ``tables`` (accuracy, per_participant, conditions, similarity,
+    understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or why it is missing."""
+
     notes: list[str] = field(default_factory=list)
+    csv_tables = ("accuracy", "per_participant", "conditions", "similarity", "understanding", "tradeoff")
+
+    def document(self, brief: bool = False) -> Document:
+        return _document(self)
+
+    def methods(self) -> str:
+        return _methods(self)
+
+    def figures(self, out_dir) -> list:
+        return write_hive_figures(self, out_dir)
+
+    def json(self) -> dict[str, Any]:
+        """As every report's, with the notes after ``meta``."""
+        data = super().json()
+        return {"meta": data.pop("meta"), "notes": self.notes, **data}
 
 
 def _alternative_words(alternative: str, chance: float) -> str:
@@ -130,12 +149,6 @@ def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str
         "tradeoff": tradeoff_summary(done)})
 
 
-def hive_json(report: HiveReport) -> dict[str, Any]:
-    """The report as JSON-able data: meta, notes and every table as records (NaN → None)."""
-    return {"meta": jsonable(report.meta), "notes": report.notes,
-            **{name: records(df) for name, df in report.tables.items()}}
-
-
 def _pm(mean, sd) -> str:
     """"71.2 ± 33.3": mean ± SD over participants, or MISSING without a mean (no published row)."""
     return MISSING if is_missing(mean) else f"{num(mean, 1)} ± {num(sd, 1)}"
@@ -148,74 +161,63 @@ def _stat(value, note: str, digits: int = 2) -> str:
     return num(value, digits)
 
 
-def _sections(report: HiveReport, markdown: bool) -> list[str]:
+def _document(report: HiveReport) -> Document:
     m = report.meta
     task = TASKS[m["task_type"]][0]
     greater = m["alternative"] == "greater"
-    head = (lambda s: f"## {s}") if markdown else (lambda s: f"{s}\n{'-' * len(s)}")
-    out = [f"# HIVE report: {m.get('title', m.get('slug', ''))}" if markdown else
-           f"HIVE report: {m.get('title', m.get('slug', ''))}",
-           f"{task} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed participants, "
-           f"{m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
-           f"{'one-sided (outperforms?)' if greater else 'two-sided (differs?)'}.", ""]
+    doc = Document(f"HIVE report: {m.get('title', m.get('slug', ''))}", [
+        f"{task} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed participants, "
+        f"{m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
+        f"{'one-sided (outperforms?)' if greater else 'two-sided (differs?)'}."])
     acc = report.tables["accuracy"]
     agreement = m["task_type"] == "hive-agreement"
-    title = ("Table 1 (agreement): accuracy, mean ± SD over participants (mean confidence)" if agreement else
-             f"Table 2 ({task}): accuracy, mean ± SD over participants (mean confidence)")
-    out += [head(title), ""]
     rows = []
     for r in acc.itertuples(index=False):
         rows.append([r.condition, str(r.n), f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
                      interval(r.ci_low, r.ci_high, 1), _stat(r.t, r.note), p_value(r.p_val), r.verdict,
                      _pm(r.published_mean, r.published_sd)])
-    out += table(["model prediction", "n", "ours", "95 % CI", "t", "p (one-sided)" if greater else "p",
-                  "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
-                  "HIVE 2022"], rows, "lrrrrrll", markdown=markdown)
+    doc.sections.append(Section(
+        "Table 1 (agreement): accuracy, mean ± SD over participants (mean confidence)" if agreement else
+        f"Table 2 ({task}): accuracy, mean ± SD over participants (mean confidence)",
+        [Table(["model prediction", "n", "ours", "95 % CI", "t", "p (one-sided)" if greater else "p",
+                "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?", "HIVE 2022"],
+               rows, "lrrrrrll")]))
     if agreement:
         rows = [[r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
                 for r in acc.itertuples(index=False) if r.condition != "all"]
-        out += ["", head("Confirmation bias: % of predictions judged correct"), ""]
-        out += table(["model prediction", "% judged correct"], rows, "lr", markdown=markdown)
+        doc.sections.append(Section("Confirmation bias: % of predictions judged correct",
+                                    [Table(["model prediction", "% judged correct"], rows, "lr")]))
     cond = report.tables["conditions"]
     if len(cond):
-        out += ["", head("Correct vs incorrect predictions (accuracy difference, points; two-sided)"), ""]
-        out += table(["test", "n", "difference", "t", "dof", "p", "note"],
-                     [[r.test, str(r.n), _stat(r.estimate, r.note, 1), _stat(r.t, r.note), num(r.dof, 1),
-                       p_value(r.p_val), r.note] for r in cond.itertuples(index=False)], "lrrrrrl", markdown=markdown)
+        doc.sections.append(Section("Correct vs incorrect predictions (accuracy difference, points; two-sided)", [
+            Table(["test", "n", "difference", "t", "dof", "p", "note"],
+                  [[r.test, str(r.n), _stat(r.estimate, r.note, 1), _stat(r.t, r.note), num(r.dof, 1),
+                    p_value(r.p_val), r.note] for r in cond.itertuples(index=False)], "lrrrrrl")]))
     sim = report.tables["similarity"]
     if len(sim):
-        out += ["", head("Similarity: people's ratings vs the model's scores, one value per match"), ""]
-        out += table(["coefficient", "HIVE's", "r", "95 % CI", "p", "matches (n)", "ratings", "note"],
-                     [[COEFFICIENT_NAMES[r.method], "yes" if r.hive else "", _stat(r.r, r.note),
-                       interval(r.ci_low, r.ci_high), p_value(r.p_val), str(r.n), str(r.n_ratings), r.note]
-                      for r in sim.itertuples(index=False)], "llrrrrrl", markdown=markdown)
+        doc.sections.append(Section("Similarity: people's ratings vs the model's scores, one value per match", [
+            Table(["coefficient", "HIVE's", "r", "95 % CI", "p", "matches (n)", "ratings", "note"],
+                  [[COEFFICIENT_NAMES[r.method], "yes" if r.hive else "", _stat(r.r, r.note),
+                    interval(r.ci_low, r.ci_high), p_value(r.p_val), str(r.n), str(r.n_ratings), r.note]
+                   for r in sim.itertuples(index=False)], "llrrrrrl")]))
     und = report.tables["understanding"]
     if len(und):
-        out += ["", head("Self-rated understanding (1–5; paired tests two-sided)"), ""]
-        out += table(["", "n", "mean ± SD / change", "t", "p", "note"],
-                     [[r.point, str(r.n), _pm(r.mean, r.sd) if r.kind == "point" else num(r.mean, 2),
-                       _stat(r.t, r.note) if r.kind != "point" else "", p_value(r.p_val) if r.kind != "point" else "",
-                       r.note] for r in und.itertuples(index=False)], "lrrrrl", markdown=markdown)
+        doc.sections.append(Section("Self-rated understanding (1–5; paired tests two-sided)", [
+            Table(["", "n", "mean ± SD / change", "t", "p", "note"],
+                  [[r.point, str(r.n), _pm(r.mean, r.sd) if r.kind == "point" else num(r.mean, 2),
+                    _stat(r.t, r.note) if r.kind != "point" else "", p_value(r.p_val) if r.kind != "point" else "",
+                    r.note] for r in und.itertuples(index=False)], "lrrrrl")]))
     trade = report.tables["tradeoff"]
     if len(trade):
-        out += ["", head("Interpretability–accuracy tradeoff: required accuracy gain (points)"), ""]
-        out += table(["risk", "n", "ours", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"],
-                     [[r.risk, str(r.n), _pm(r.mean_gain, r.sd_gain), _stat(r.t, r.note), p_value(r.p_val),
-                       num(r.published_gain, 1), r.note] for r in trade.itertuples(index=False)],
-                     "lrrrrrl", markdown=markdown)
-    out += ["", head("Notes"), "", *[f"- {n}" for n in report.notes], ""]
-    return out
+        doc.sections.append(Section("Interpretability–accuracy tradeoff: required accuracy gain (points)", [
+            Table(["risk", "n", "ours", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"],
+                  [[r.risk, str(r.n), _pm(r.mean_gain, r.sd_gain), _stat(r.t, r.note), p_value(r.p_val),
+                    num(r.published_gain, 1), r.note] for r in trade.itertuples(index=False)], "lrrrrrl")]))
+    doc.sections.append(Section("Notes", [Items(report.notes)]))
+    return doc
 
 
-def format_hive_text(report: HiveReport) -> str:
-    return "\n".join(_sections(report, markdown=False))
-
-
-def format_hive_markdown(report: HiveReport) -> str:
-    return "\n".join(_sections(report, markdown=True))
-
-
-def hive_methods(report: HiveReport) -> str:
+def _methods(report: HiveReport) -> str:
     """The Methods section (``methods.md``) of a HIVE report, stated from what the report computed: participants
     and what was left out, the accuracy estimator, the test against chance and its sidedness, the interval, the
     similarity correlation's unit and coefficient, and every statistic that could not be computed, with why.
@@ -294,3 +296,67 @@ def hive_methods(report: HiveReport) -> str:
         paragraphs.append(text)
     paragraphs.append("No resampling or random numbers are involved: every interval is a t (or Fisher-z) interval.")
     return methods_document(f"HIVE {task} study ({method})", paragraphs, refs)
+
+
+# --------------------------------------------------------------------------------------------------
+# Figures (matplotlib without pyplot: safe in a server process)
+#
+# * ``accuracy.png``: mean accuracy per condition (model correct / incorrect / all), error bars ± 1 SD over
+#   participants (ddof = 1), HIVE's published mean ± SD beside ours where the study matches, chance as a line.
+# * ``understanding.png``: self-rated understanding at the three points, ± 1 SD.
+# * ``tradeoff.png``: required accuracy gain per risk level, ± 1 SD, HIVE's published means as markers.
+
+DPI = 120
+OURS, THEIRS = "#1f5fbf", "#9aa4ae"
+
+
+def _bars(path: Path, labels, means, sds, title: str, ylabel: str, published=None, hline=None, ylim=None) -> Path:
+    fig = Figure(figsize=(6, 4), dpi=DPI)
+    ax = fig.add_subplot()
+    x = np.arange(len(labels))
+    width = 0.38 if published is not None else 0.6
+    ax.bar(x - (width / 2 if published is not None else 0), means, width, yerr=np.nan_to_num(sds), capsize=4,
+           color=OURS, label="ours (± 1 SD)")
+    if published is not None:
+        pub_means, pub_sds = published
+        ax.bar(x + width / 2, pub_means, width, yerr=np.nan_to_num(pub_sds), capsize=4, color=THEIRS,
+               label="HIVE 2022 (± 1 SD)")
+    if hline is not None:
+        ax.axhline(hline, color="black", linestyle="--", linewidth=1, label=f"chance ({hline:g})")
+    ax.set_xticks(x, labels)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if ylim:
+        ax.set_ylim(*ylim)
+    ax.legend(fontsize=8, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path)
+    return path
+
+
+def write_hive_figures(report: HiveReport, out_dir: Path) -> list[Path]:
+    """Write the report's bar plots into ``out_dir``; return their paths (plots without data are skipped)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    acc = report.tables["accuracy"]
+    m = report.meta
+    has_published = acc["published_mean"].notna().any()
+    written.append(_bars(
+        out_dir / "accuracy.png", [f"model {c}" if c != "all" else "all" for c in acc["condition"]],
+        acc["mean"].to_numpy(float), acc["sd"].to_numpy(float),
+        f"{METHOD_NAMES[m['method']]}: accuracy by model prediction (n = {m['n_participants']})", "accuracy (%)",
+        published=(acc["published_mean"].to_numpy(float), acc["published_sd"].to_numpy(float))
+        if has_published else None, hline=m["chance"], ylim=(0, 110)))
+    und = report.tables["understanding"]
+    points = und[und["kind"] == "point"]
+    if len(points):
+        written.append(_bars(out_dir / "understanding.png", list(points["point"]), points["mean"].to_numpy(float),
+                             points["sd"].to_numpy(float), "Self-rated understanding", "rating (1–5)", ylim=(0, 5.5)))
+    trade = report.tables["tradeoff"]
+    if len(trade):
+        written.append(_bars(out_dir / "tradeoff.png", [f"{r} risk" for r in trade["risk"]],
+                             trade["mean_gain"].to_numpy(float), trade["sd_gain"].to_numpy(float),
+                             "Accuracy a model without explanations must gain", "gain (points)",
+                             published=(trade["published_gain"].to_numpy(float), np.full(len(trade), np.nan))))
+    return written

@@ -5,7 +5,7 @@ the statements' texts and relevance, and its renderings (text, Markdown, JSON, C
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +16,32 @@ from matplotlib.figure import Figure
 from .._checks import check_frame
 from ..ratings import (AGREE_FROM, DISAGREE_TO, JUDGEMENT_COLUMNS, SCALE, TEST_COLUMNS, agreement, check_ratings,
                        correct_judgements, rating_distribution, relevance_test)
-from ..tables import write_tables
 from .exclusions import exclusion_note
 from .methods import methods_document
-from .render import (MISSING, interval, jsonable, markdown_table, num, p_value, records, text_table,
-                     with_interval)
+from .render import MISSING, Document, Items, Paragraph, Section, Table, interval, num, p_value, with_interval
+from .report import Report
 
-__all__ = ["RatingsReport", "likert_plot", "ratings_json", "ratings_markdown", "ratings_methods", "ratings_report",
-           "ratings_text", "write_ratings"]
-
-CSV_TABLES = ("statements", "distribution", "participants", "test")
+__all__ = ["RatingsReport", "likert_plot", "ratings_report"]
 
 
 @dataclass
-class RatingsReport:
+class RatingsReport(Report):
     """Everything :func:`ratings_report` computed. ``tables`` (CSV and JSON): ``statements`` (per statement:
     text, relevance, % agreeing with CI, mean and median, and Two4Two's count of correct judgements: accepted if
     relevant, rejected if not, with CI), ``distribution`` (ratings 1-7 per statement),
     ``participants`` (per-participant means of relevant and irrelevant statements) and ``test`` (the paired test).
     ``meta``: counts, options and notes."""
 
-    meta: dict[str, Any]
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    csv_tables = ("statements", "distribution", "participants", "test")
+
+    def document(self, brief: bool = False) -> Document:
+        return _document(self)
+
+    def methods(self) -> str:
+        return _methods(self)
+
+    def figures(self, out_dir) -> list[Path]:
+        return [likert_plot(self, Path(out_dir) / "likert.png")]
 
 
 def ratings_report(ratings: pd.DataFrame, statements: pd.DataFrame, participant: str = "participant_id",
@@ -159,58 +163,25 @@ def _intro(m: dict[str, Any]) -> str:
             f"{m['seed']})")
 
 
-def ratings_text(report: RatingsReport) -> str:
-    """The report as readable text: statements with % agreeing and how many judged them correctly (Two4Two's
-    "correctly confirmed" / "correctly rejected"), the paired test, the distributions, the notes.
-
-    Parameters
-    ----------
-    report : RatingsReport
-
-    Returns
-    -------
-    str
-    """
+def _document(report: RatingsReport) -> Document:
+    """The statements with % agreeing and how many judged them correctly (Two4Two's "correctly confirmed" /
+    "correctly rejected"), the paired test, the distributions, the notes."""
     m = report.meta
     study = f" — {m['title']} ({m['slug']})" if m.get("title") and m.get("slug") else ""
-    excluded = exclusion_note(m)
-    lines = [f"Hypothesis ratings{study}", _intro(m), *([excluded] if excluded else []), ""]
-    lines += text_table(STATEMENT_HEADER, _statement_rows(report), "llrrrrll")
-    lines += ["", "Relevant vs irrelevant statements (paired t-test over participants' mean ratings):",
-              f"  {_test_line(report.tables['test'].iloc[0])}"]
-    lines += ["", "Ratings given, % (1 = strongly disagree … 7 = strongly agree):"]
-    lines += text_table(["statement", *map(str, SCALE)], _distribution_rows(report), "l" + "r" * len(SCALE))
+    doc = Document(f"Hypothesis ratings{study}", [_intro(m) + ".", *filter(None, [exclusion_note(m)])], [
+        Section("Statements", [Table(STATEMENT_HEADER, _statement_rows(report), "llrrrrll")]),
+        Section("Relevant vs irrelevant statements", [
+            Paragraph("Paired t-test over participants' mean ratings: "
+                      + _test_line(report.tables["test"].iloc[0]) + ".")]),
+        Section("Ratings given (%)", [
+            Paragraph("1 = strongly disagree … 7 = strongly agree"),
+            Table(["statement", *map(str, SCALE)], _distribution_rows(report), "l" + "r" * len(SCALE))])])
     if m["notes"]:
-        lines += ["", "Notes:", *[f"  - {n}" for n in m["notes"]]]
-    return "\n".join(lines) + "\n"
+        doc.sections.append(Section("Notes", [Items(m["notes"])]))
+    return doc
 
 
-def ratings_markdown(report: RatingsReport) -> str:
-    """The report as Markdown (``report.md``): the statements table with % agreeing and Two4Two's correct
-    judgements, the paired test, the rating distributions and the notes.
-
-    Parameters
-    ----------
-    report : RatingsReport
-
-    Returns
-    -------
-    str
-    """
-    m = report.meta
-    title = m.get("title") or m.get("slug") or "Hypothesis ratings"
-    lines = [f"# Hypothesis ratings: {title}", "", _intro(m) + ".", "", "## Statements"]
-    lines += markdown_table(STATEMENT_HEADER, _statement_rows(report), "llrrrrll")
-    lines += ["## Relevant vs irrelevant statements", "",
-              "Paired t-test over participants' mean ratings: " + _test_line(report.tables["test"].iloc[0]) + ".",
-              "", "## Ratings given (%)"]
-    lines += markdown_table(["statement", *map(str, SCALE)], _distribution_rows(report), "l" + "r" * len(SCALE))
-    if m["notes"]:
-        lines += ["## Notes", "", *[f"- {n}" for n in m["notes"]]]
-    return "\n".join(lines) + "\n"
-
-
-def ratings_methods(report: RatingsReport) -> str:
+def _methods(report: RatingsReport) -> str:
     """The Methods section (``methods.md``) of a hypothesis-rating report, stated from what it computed: who was
     analysed, the agreement and correct-judgement measures, the bootstrap (resamples, seed), the paired test and its
     sidedness, and what was left out.
@@ -259,20 +230,6 @@ def ratings_methods(report: RatingsReport) -> str:
                             ["schuessler2021", "wilson1927", "efron1993", "student1908"])
 
 
-def ratings_json(report: RatingsReport) -> dict[str, Any]:
-    """The report as JSON-able data: ``meta`` and every table as records (NaN as None).
-
-    Parameters
-    ----------
-    report : RatingsReport
-
-    Returns
-    -------
-    dict
-    """
-    return {"meta": jsonable(report.meta), **{name: records(df) for name, df in report.tables.items()}}
-
-
 # Diverging palette: disagreement red, neutral grey, agreement blue (ColorBrewer RdBu, 7 classes).
 COLOURS = ("#b2182b", "#ef8a62", "#fddbc7", "#d9d9d9", "#d1e5f0", "#67a9cf", "#2166ac")
 
@@ -316,24 +273,3 @@ def likert_plot(report: RatingsReport, path: Path) -> Path:
     fig.tight_layout()
     fig.savefig(path)
     return path
-
-
-def write_ratings(report: RatingsReport, out_dir: Path) -> list[Path]:
-    """Write the tables as CSV, report.txt, report.md and the diverging Likert plot (likert.png) into ``out_dir``.
-
-    Parameters
-    ----------
-    report : RatingsReport
-    out_dir : pathlib.Path
-
-    Returns
-    -------
-    list of pathlib.Path
-        The files written.
-    """
-    out_dir = Path(out_dir)
-    written = write_tables(report.tables, CSV_TABLES, out_dir)
-    (out_dir / "report.txt").write_text(ratings_text(report), encoding="utf-8")
-    (out_dir / "report.md").write_text(ratings_markdown(report), encoding="utf-8")
-    written += [out_dir / "report.txt", out_dir / "report.md"]
-    return written + [likert_plot(report, out_dir / "likert.png")]

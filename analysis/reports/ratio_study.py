@@ -2,8 +2,8 @@
 
 :func:`ratio_report` takes three small tidy tables -- the sessions, the human trials and the models' errors
 already aggregated per (run, chart type, height pair) -- and returns a :class:`RatioReport`: every number of the
-report as DataFrames, plus the per-height-pair tables the figures draw. :func:`format_text`,
-:func:`format_markdown` and :func:`report_json` render it. Nothing here reads a database or imports Flask:
+report as DataFrames, plus the per-height-pair tables the figures draw, and renders it through the methods every
+report has (:class:`analysis.reports.report.Report`). Nothing here reads a database or imports Flask:
 ``server/analyze.py`` does the reading (and the aggregation of millions of predictions in SQL).
 
 How the numbers are made
@@ -34,13 +34,15 @@ How the numbers are made
 from __future__ import annotations
 
 import math
-import textwrap
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
@@ -49,17 +51,10 @@ from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae
 from .methods import methods_document
-from .render import MISSING, jsonable, markdown_table, num, p_value, records, table, text_table, with_interval
+from .render import MISSING, Document, Items, Paragraph, Section, Table, num, p_value, with_interval
+from .report import Report
 
-__all__ = [
-    "HUMANS",
-    "MODEL_CELL_COLUMNS",
-    "RatioReport",
-    "format_markdown",
-    "format_text",
-    "ratio_report",
-    "report_json",
-]
+__all__ = ["HUMANS", "MODEL_CELL_COLUMNS", "RatioReport", "ratio_report"]
 
 #: Label of the human observer in every table.
 HUMANS = "humans"
@@ -87,7 +82,7 @@ RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stim
 
 
 @dataclass
-class RatioReport:
+class RatioReport(Report):
     """Everything :func:`ratio_report` computed.
 
     ``tables`` (written as CSV and JSON): ``participants``, ``mlae``, ``mae``, ``effects``, ``consistency``.
@@ -95,9 +90,18 @@ class RatioReport:
     ``pairs`` per height pair (humans and every model side by side). ``meta``: counts, options and notes.
     """
 
-    meta: dict[str, Any]
-    tables: dict[str, pd.DataFrame]
     cells: dict[str, pd.DataFrame] = field(default_factory=dict)
+    csv_tables = ("participants", "mlae", "mae", "effects", "consistency")
+
+    def document(self, brief: bool = False) -> Document:
+        """The sections; ``brief`` lists at most :data:`SCREEN_MODELS` models (lowest MAE first)."""
+        return _document(self, SCREEN_MODELS if brief else None)
+
+    def methods(self) -> str:
+        return _methods(self)
+
+    def figures(self, out_dir) -> list:
+        return write_figures(self, out_dir)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -502,10 +506,8 @@ def ratio_report(
 # --------------------------------------------------------------------------------------------------
 # Rendering
 
-
-def report_json(report: RatioReport) -> dict[str, Any]:
-    """The report as plain JSON-able data: ``meta`` plus every table as a list of records (NaN → None)."""
-    return {"meta": jsonable(report.meta), **{name: records(df) for name, df in report.tables.items()}}
+#: Models listed on a screen (``flask analyze``'s text); report.md, the CSV and the JSON have them all.
+SCREEN_MODELS = 12
 
 
 def _why(note: str) -> str:
@@ -520,20 +522,14 @@ def model_order(report: RatioReport) -> list[str]:
     return m["label"].tolist()
 
 
-def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]:
+def _document(report: RatioReport, max_models: int | None) -> Document:
     meta, t = report.meta, report.tables
     c, opt = meta["counts"], meta["options"]
-    h = (lambda s: f"## {s}") if markdown else (lambda s: s.upper())
-    out: list[str] = []
     title = f"{meta.get('slug', 'study')} — {meta.get('title', '')}".rstrip(" —")
-    out.append(f"# {title}" if markdown else title)
-    out.append(f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} resamples, seed "
-               f"{opt['seed']}, 95% percentile intervals; outliers "
-               f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)")
-    out.append("")
+    doc = Document(title, [f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} "
+                           f"resamples, seed {opt['seed']}, 95% percentile intervals; outliers "
+                           f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)"])
 
-    # Participants
-    out.append(h("Participants"))
     lines = [["recruited (sessions)", str(c["recruited"]), ""],
              ["completed", str(c["completed"]), ""],
              ["not completed", str(c["not_completed"]), "not analysed"]]
@@ -542,35 +538,29 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
     lines.append(["outliers (3×IQR)", str(c["outliers"]),
                   "mean absolute error over test trials; " + ("excluded" if opt["exclude_outliers"] else "kept")])
     lines.append(["analysed", str(c["analysed"]), f"{c['trials_used']} test trials used (practice never counts)"])
-    out += (markdown_table(["", "n", "note"], lines, "lrl") if markdown else
-            text_table(["", "n", ""], lines, "lrl")[2:])
+    section = Section("Participants", [Table(["", "n", "note"], lines, "lrl")])
     p = t["participants"]
-    for r in p[p["outlier"]].itertuples(index=False):
-        out.append(f"{'- ' if markdown else '    '}participant {r.participant_id}: {r.reason}")
+    outliers = [f"participant {r.participant_id}: {r.reason}" for r in p[p["outlier"]].itertuples(index=False)]
+    if outliers:
+        section.blocks.append(Items(outliers))
     if c["model_observers"]:
-        if markdown:
-            out.append("")
-        out.append(f"{'' if markdown else '  '}models: {c['model_observers']} observer(s), {c['model_runs']} run(s), "
-                   f"{c['model_predictions']} predictions on test stimuli")
-    out.append("")
+        section.blocks.append(Paragraph(f"models: {c['model_observers']} observer(s), {c['model_runs']} run(s), "
+                                        f"{c['model_predictions']} predictions on test stimuli"))
+    doc.sections.append(section)
 
     models = model_order(report)
-    shown = models if markdown else models[:max_models]
+    shown = models if max_models is None else models[:max_models]
     more = len(models) - len(shown)
-    more_note = f"… {more} more model(s) in the CSV/JSON tables" if more else ""
+    more_note = [Paragraph(f"… {more} more model(s) in report.md and the CSV/JSON tables")] if more else []
 
-    # MLAE
     est = opt["mlae_estimator"]
-    out.append(h("MLAE by chart type") + f"  estimator: {est} (--mlae); log2(|judged − true| + 1/8), percent "
-               "units; MLAE [95% CI]")
-    wrap = (lambda text: [text]) if markdown else (
-        lambda text: textwrap.wrap(text, 110, initial_indent="  ", subsequent_indent="  "))
-    out += wrap(f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
-                "interval resamples its test stimuli).")
+    section = Section("MLAE by chart type", [
+        Paragraph(f"estimator: {est} (--mlae); log2(|judged − true| + 1/8), percent units; MLAE [95% CI]"),
+        Paragraph(f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
+                  "interval resamples its test stimuli).")])
     ml = t["mlae"]
-    order = [HUMANS, *shown, *PUBLISHED_LABELS.values()]
     rows = []
-    for label in order:
+    for label in [HUMANS, *shown, *PUBLISHED_LABELS.values()]:
         sub = ml[ml["label"] == label].set_index("chart_type")
         if sub.empty:
             continue
@@ -584,17 +574,13 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
             n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
         rows.append([label, n] + [with_interval(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist())
                                   if ct in sub.index else MISSING for ct in CHART_TYPES])
-    out += table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5,
-                 markdown=markdown)
-    if more_note:
-        out.append(("" if markdown else "  ") + more_note)
+    section.blocks += [Table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5),
+                       *more_note]
     differs = ml.loc[(ml["kind"] == "published") & (ml["note"] != ""), "note"]
     if len(differs):
-        out += wrap(f"note: the published rows are {differs.iloc[0]}.")
-    out.append("")
+        section.blocks.append(Paragraph(f"note: the published rows are {differs.iloc[0]}."))
+    doc.sections.append(section)
 
-    # MAE
-    out.append(h("Mean absolute error") + "  all chart types; mean [95% CI]")
     ma = t["mae"]
     ma = ma[ma["chart_type"] == "all"]
     rows = []
@@ -606,45 +592,40 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
         rows.append([label, with_interval(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
                      with_interval(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
                      num(r["n_judgments"], 0)])
-    out += table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr",
-                 markdown=markdown)
-    if more_note:
-        out.append(("" if markdown else "  ") + more_note)
-    out.append("")
+    doc.sections.append(Section("Mean absolute error", [
+        Paragraph("all chart types; mean [95% CI]"),
+        Table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr"), *more_note]))
 
-    # Effects
     e = t["effects"]
-    out.append(h("Chart-type effect (humans)") + "  one-way ANOVA of per-participant mean log error per type")
+    section = Section("Chart-type effect (humans)",
+                      [Paragraph("one-way ANOVA of per-participant mean log error per type")])
     a = e[e["test"] == "one-way ANOVA"]
     if len(a) and math.isfinite(a.iloc[0]["statistic"]):
         a = a.iloc[0]
-        out.append(f"{'' if markdown else '  '}F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, "
-                   f"{p_value(a['p_val'], prefix=True)}, "
-                   f"η² = {num(a['effect_size'], 3)}  (n = {int(a['n'])} participant × type means)")
         tk = e[e["test"] == "Tukey HSD"]
         rows = [[r.term, num(r.estimate, 3), num(r.statistic, 2), p_value(r.p_val), num(r.effect_size, 2)]
                 for r in tk.itertuples(index=False)]
-        out += table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr", markdown=markdown)
+        section.blocks += [
+            Paragraph(f"F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, "
+                      f"{p_value(a['p_val'], prefix=True)}, η² = {num(a['effect_size'], 3)}  "
+                      f"(n = {int(a['n'])} participant × type means)"),
+            Table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr")]
     elif len(a):
-        out.append(f"{'' if markdown else '  '}not computed: {a.iloc[0]['note']}")
-    out.append("")
+        section.blocks.append(Paragraph(f"not computed: {a.iloc[0]['note']}"))
+    doc.sections.append(section)
 
     if models:
-        out.append(h("Observer effect") + "  Welch t-test of mean absolute error (pp) per (chart type, height pair), "
-                   "model − humans")
         ob = e[e["effect"] == "observer"].set_index("term")
         rows = []
         for label in shown:
             r = ob.loc[f"{label} - {HUMANS}"]
             rows.append([label, with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2), num(r["statistic"], 2),
                          num(r["df1"], 1), p_value(r["p_val"]), num(r["effect_size"], 2)])
-        out += table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr", markdown=markdown)
-        if more_note:
-            out.append(("" if markdown else "  ") + more_note)
-        out.append("")
+        doc.sections.append(Section("Observer effect", [
+            Paragraph("Welch t-test of mean absolute error (pp) per (chart type, height pair), model − humans"),
+            Table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr"), *more_note]))
 
         cs = t["consistency"]
-        out.append(h("Consistency") + "  Pearson r of mean absolute error per height pair (short, tall)")
         rows = []
         inter = cs[cs["kind"] == "inter"].set_index("observer")
         intra = cs[cs["kind"] == "intra"]
@@ -661,17 +642,14 @@ def _sections(report: RatioReport, max_models: int, markdown: bool) -> list[str]
             inter_txt = (with_interval(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"])
                          else _why(r["note"]))
             rows.append([label, inter_txt, p_value(r["p_val"]), num(r["n"], 0), intra_txt])
-        out += table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl",
-                     markdown=markdown)
-        if more_note:
-            out.append(("" if markdown else "  ") + more_note)
-        out.append("")
+        doc.sections.append(Section("Consistency", [
+            Paragraph("Pearson r of mean absolute error per height pair (short, tall)"),
+            Table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl"),
+            *more_note]))
 
     if meta["notes"]:
-        out.append(h("Notes"))
-        out += [f"{'- ' if markdown else '  '}{n}" for n in meta["notes"]]
-        out.append("")
-    return out
+        doc.sections.append(Section("Notes", [Items(meta["notes"])]))
+    return doc
 
 
 def meta_runs(meta: dict[str, Any], label: str) -> int:
@@ -681,17 +659,7 @@ def meta_runs(meta: dict[str, Any], label: str) -> int:
     return 0
 
 
-def format_text(report: RatioReport, max_models: int = 12) -> str:
-    """A screen or two of aligned plain-text tables; at most ``max_models`` models (lowest MAE first)."""
-    return "\n".join(_sections(report, max_models, markdown=False)).rstrip() + "\n"
-
-
-def format_markdown(report: RatioReport) -> str:
-    """The same report as Markdown, every model included."""
-    return "\n".join(_sections(report, max_models=10**9, markdown=True)).rstrip() + "\n"
-
-
-def ratio_methods(report: RatioReport) -> str:
+def _methods(report: RatioReport) -> str:
     """``methods.md`` of a ratio-estimation report: what was computed, in words ready for a Methods section."""
     meta, c, opt = report.meta, report.meta["counts"], report.meta["options"]
     est = opt["mlae_estimator"]
@@ -727,3 +695,159 @@ def ratio_methods(report: RatioReport) -> str:
     if meta["notes"]:
         paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
     return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)
+
+
+# --------------------------------------------------------------------------------------------------
+# Figures (matplotlib, no pyplot: safe in a server process)
+#
+# * :func:`mlae_dot_plot` -- the classic Cleveland & McGill dot plot: MLAE per chart type with 95 % intervals for
+#   people, every model and the published results.
+# * :func:`error_by_ratio_plot` -- mean absolute error against the true ratio (per height pair).
+# * :func:`human_model_scatter` -- each model's mean absolute error per height pair against people's, with r.
+
+TYPE_NAMES = {1: "1 adjacent", 2: "2 aligned stacked", 3: "3 separated", 4: "4 unaligned stacked", 5: "5 divided"}
+HUMAN_COLOR = "black"
+PUBLISHED_STYLE = {"Cleveland & McGill 1984": ("#7f7f7f", "s"), "Heer & Bostock 2010": ("#bcbcbc", "D")}
+MODEL_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+                "#bcbd22", "#393b79"]
+DPI = 120
+
+
+def _models(report: RatioReport, max_models: int) -> list[str]:
+    return model_order(report)[:max_models]
+
+
+def _color(i: int) -> str:
+    return MODEL_COLORS[i % len(MODEL_COLORS)]
+
+
+def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
+    """MLAE per chart type (rows) for every observer, with 95 % CIs; published values as grey squares/diamonds."""
+    models = _models(report, max_models)
+    series = [(HUMANS, HUMAN_COLOR, "o", True), *[(m, _color(i), "o", True) for i, m in enumerate(models)],
+              *[(label, *PUBLISHED_STYLE[label], False) for label in PUBLISHED_LABELS.values()]]
+    ml = report.tables["mlae"]
+    fig = Figure(figsize=(8, 1.2 + 0.9 * len(CHART_TYPES) + 0.12 * len(series)), dpi=DPI)
+    ax = fig.add_subplot()
+    k = len(series)
+    offsets = np.linspace(-0.3, 0.3, k) if k > 1 else np.zeros(1)
+    handles = []
+    for (label, color, marker, filled), off in zip(series, offsets):
+        sub = ml[ml["label"] == label].set_index("chart_type")
+        ys, xs, lo, hi = [], [], [], []
+        for j, ct in enumerate(CHART_TYPES):
+            if ct in sub.index:
+                r = sub.loc[ct]
+                ys.append(j + off)
+                xs.append(r["mlae"])
+                lo.append(r["mlae"] - r["ci_low"] if math.isfinite(r["ci_low"]) else 0)
+                hi.append(r["ci_high"] - r["mlae"] if math.isfinite(r["ci_high"]) else 0)
+        if not xs:
+            continue
+        ax.errorbar(xs, ys, xerr=[lo, hi], fmt=marker, color=color, ecolor=color, capsize=2, markersize=6,
+                    markerfacecolor=color if filled else "white", linewidth=1.2)
+        handles.append(Line2D([], [], color=color, marker=marker, linestyle="-",
+                              markerfacecolor=color if filled else "white", label=label))
+    ax.set_yticks(range(len(CHART_TYPES)), [f"type {TYPE_NAMES[ct]}" for ct in CHART_TYPES])
+    ax.invert_yaxis()
+    ax.set_xlabel("MLAE: log2(|judged − true| + 1/8), percent units  (lower is better)")
+    ax.set_ylabel("bar-chart type")
+    ax.grid(axis="x", color="#e5e5e5")
+    ax.set_axisbelow(True)
+    title = f"{report.meta.get('slug', '')}: MLAE by chart type, 95% CIs".lstrip(": ")
+    more = len(model_order(report)) - len(models)
+    if more > 0:
+        title += f" (best {len(models)} models of {len(models) + more})"
+    ax.set_title(title)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False,
+              title="observer", title_fontsize=9)
+    fig.text(0.01, 0.005, "models: mean over height pairs of pooled log error (CI over pairs); "
+             "humans: midmean per stimulus (CI over participants)", fontsize=7, color="#555555")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(path)
+    return path
+
+
+def error_by_ratio_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
+    """Mean absolute error (percentage points) per height pair against the true ratio, all chart types pooled."""
+    models = _models(report, max_models)
+    fig = Figure(figsize=(8, 4.8), dpi=DPI)
+    ax = fig.add_subplot()
+    hp = report.cells["pairs"]
+    mp = report.cells["model_pairs"]
+    series = [(HUMANS, HUMAN_COLOR, hp["true_percent"], hp[f"{HUMANS}_abs_error"])]
+    for i, label in enumerate(models):
+        sub = mp[mp["label"] == label]
+        series.append((label, _color(i), sub["true_percent"], sub["mean_abs_error"]))
+    for label, color, true_percent, error in series:
+        ratio = true_percent.to_numpy(dtype=float) / 100
+        err = error.to_numpy(dtype=float)
+        ax.scatter(ratio, err, s=10, color=color, alpha=0.35, linewidths=0)
+        bins = np.floor(ratio * 10)  # ratio bins 0.1 wide
+        xs = [ratio[bins == b].mean() for b in np.unique(bins)]
+        ys = [err[bins == b].mean() for b in np.unique(bins)]
+        ax.plot(xs, ys, "o-", color=color, label=label, markersize=5, linewidth=1.5)
+    ax.set_xlabel("true ratio (shorter / taller bar)")
+    ax.set_ylabel("mean absolute error (percentage points)")
+    ax.set_ylim(bottom=0)
+    ax.grid(color="#e5e5e5")
+    ax.set_axisbelow(True)
+    ax.set_title(f"{report.meta.get('slug', '')}: error by true ratio".lstrip(": "))
+    fig.text(0.01, 0.005, "dots: height pairs (mean over chart types); lines: mean per 0.1-wide ratio bin",
+             fontsize=7, color="#555555")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False, title="observer",
+              title_fontsize=9)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(path)
+    return path
+
+
+def human_model_scatter(report: RatioReport, path: Path, max_models: int = 6) -> Path:
+    """One panel per model: its mean absolute error per height pair (y) against people's (x), with Pearson r."""
+    models = _models(report, max_models)
+    n = max(len(models), 1)
+    cols = min(n, 3)
+    rows = math.ceil(n / cols)
+    fig = Figure(figsize=(3.6 * cols + 0.6, 3.4 * rows + 0.6), dpi=DPI)
+    hp = report.cells["pairs"].set_index(["short_height", "tall_height"])
+    mp = report.cells["model_pairs"]
+    inter = report.tables["consistency"]
+    inter = inter[inter["kind"] == "inter"].set_index("observer")
+    if not models:
+        ax = fig.add_subplot()
+        ax.text(0.5, 0.5, "no model predictions imported", ha="center", va="center")
+        ax.set_axis_off()
+    for i, label in enumerate(models):
+        ax = fig.add_subplot(rows, cols, i + 1)
+        sub = mp[mp["label"] == label].set_index(["short_height", "tall_height"])
+        both = hp.join(sub[["mean_abs_error"]], how="inner")
+        ax.scatter(both[f"{HUMANS}_abs_error"], both["mean_abs_error"], s=14, color=_color(i), alpha=0.8)
+        r = inter.loc[label] if label in inter.index else None
+        if r is not None and math.isfinite(r["r"]):
+            txt = f"r = {with_interval(r['r'], r['ci_low'], r['ci_high'])}\nn = {int(r['n'])} height pairs"
+        else:
+            txt = "r not defined\n(constant errors or < 3 pairs)"
+        ax.text(0.03, 0.97, txt, transform=ax.transAxes, va="top", fontsize=8,
+                bbox={"facecolor": "white", "edgecolor": "#cccccc", "boxstyle": "round,pad=0.3"})
+        ax.set_title(label, fontsize=9)
+        ax.set_xlabel("humans: mean abs. error (pp)", fontsize=8)
+        ax.set_ylabel("model: mean abs. error (pp)", fontsize=8)
+        ax.tick_params(labelsize=8)
+        ax.grid(color="#eeeeee")
+        ax.set_axisbelow(True)
+    title = f"{report.meta.get('slug', '')}: human vs model error per height pair (short, tall)".lstrip(": ")
+    more = len(model_order(report)) - len(models)
+    if more > 0:
+        title += f", best {len(models)} of {len(models) + more} models"
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    return path
+
+
+def write_figures(report: RatioReport, out_dir: Path) -> list[Path]:
+    """Write mlae.png, error_by_ratio.png and human_vs_model.png into ``out_dir``; return their paths."""
+    out_dir = Path(out_dir)
+    return [mlae_dot_plot(report, out_dir / "mlae.png"),
+            error_by_ratio_plot(report, out_dir / "error_by_ratio.png"),
+            human_model_scatter(report, out_dir / "human_vs_model.png")]

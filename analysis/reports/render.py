@@ -14,18 +14,23 @@ Conventions, the same in every report and every format:
   pipes, numeric columns right-aligned); :func:`table` picks one.
 * **JSON** (:func:`jsonable`, :func:`records`): numpy scalars as Python numbers, every missing or non-finite number as
   ``null``; the numbers themselves are never rounded.
+* **Documents**: a report is a :class:`Document` (a title, lead lines and :class:`Section` s of :class:`Paragraph`,
+  :class:`Table` and :class:`Items` blocks) that :func:`render_text` and :func:`render_markdown` lay out, so the
+  printed report and ``report.md`` hold the same sentences and tables by construction.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING", "P_DIGITS", "P_FLOOR", "cell", "interval", "is_missing", "jsonable", "markdown_table", "num",
-           "p_value", "page_format", "records", "table", "text_table", "with_interval"]
+__all__ = ["MISSING", "P_DIGITS", "P_FLOOR", "Document", "Items", "Paragraph", "Section", "Table", "cell", "interval",
+           "is_missing", "jsonable", "markdown_table", "num", "p_value", "page_format", "records", "render_markdown",
+           "render_text", "table", "text_table", "with_interval"]
 
 #: What a missing value prints as, everywhere.
 MISSING = "–"
@@ -213,3 +218,83 @@ def page_format() -> dict[str, Any]:
     page re-derives its conclusions when the reader changes the threshold): ``missing``, ``p_floor``, ``p_digits``
     and ``p_below`` (the text for p < p_floor)."""
     return {"missing": MISSING, "p_floor": P_FLOOR, "p_digits": P_DIGITS, "p_below": p_value(0.0)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Documents: what a report says, laid out as text or as Markdown by the two functions below
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A sentence or more, on one line (a terminal wraps it; a search finds it whole)."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """Formatted cells under a header, ``align`` one "l" or "r" per column; ``empty`` is printed instead of a table
+    without rows."""
+    header: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+    align: str
+    empty: str = "(none)"
+
+
+@dataclass(frozen=True)
+class Items:
+    """A bulleted list (notes, outliers)."""
+    items: Sequence[str]
+
+
+@dataclass
+class Section:
+    heading: str
+    blocks: list[Paragraph | Table | Items] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    """A report's content: ``title``, ``lead`` lines under it (what was analysed, how) and its sections."""
+    title: str
+    lead: list[str] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+
+
+_INDENT = "  "
+
+
+def _text_block(block: Paragraph | Table | Items) -> list[str]:
+    if isinstance(block, Paragraph):
+        return [_INDENT + block.text]
+    if isinstance(block, Table):
+        return text_table(block.header, block.rows, block.align, _INDENT) if block.rows else [_INDENT + block.empty]
+    return [f"{_INDENT}- {item}" for item in block.items]
+
+
+def render_text(doc: Document) -> str:
+    """``doc`` as plain text: the title and lead lines, then each section's heading underlined with dashes and its
+    blocks indented by two spaces (tables aligned by :func:`text_table`), a blank line between sections."""
+    lines = [doc.title, *doc.lead]
+    for section in doc.sections:
+        lines += ["", section.heading, "-" * len(section.heading)]
+        for block in section.blocks:
+            lines += _text_block(block)
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_block(block: Paragraph | Table | Items) -> list[str]:
+    if isinstance(block, Paragraph):
+        return [block.text]
+    if isinstance(block, Table):
+        return markdown_table(block.header, block.rows, block.align)[1:-1] if block.rows else [block.empty]
+    return [f"- {item}" for item in block.items]
+
+
+def render_markdown(doc: Document) -> str:
+    """``doc`` as Markdown: "# title", the lead lines as paragraphs, "## heading" per section, its blocks as
+    paragraphs, GitHub tables (:func:`markdown_table`) and lists, a blank line between blocks."""
+    blocks = [[f"# {doc.title}"], *([line] for line in doc.lead)]
+    for section in doc.sections:
+        blocks.append([f"## {section.heading}"])
+        blocks += [_markdown_block(block) for block in section.blocks]
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"

@@ -1,8 +1,9 @@
 """The report of a sketch-recognition study: the measures of :mod:`analysis.sketch_statistics` for people and the
-imported models, and its renderings (text, JSON, CSV, ``report.md``, ``methods.md``, the accuracy figure)."""
+imported models, its sections, Methods paragraphs and accuracy figure (rendered as every report is:
+:class:`analysis.reports.report.Report`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,22 +13,30 @@ from matplotlib.figure import Figure
 from .._checks import check_frame
 from ..sketch_statistics import (CELL, RELIABILITY_COLUMNS, accuracy_by_level, catch_failures, human_model_alignment,
                                  semantic_neighbour_preference, sketch_measures, split_half_reliability)
-from ..tables import write_tables
 from .exclusions import exclusion_note
 from .methods import methods_document
-from .render import cell, jsonable, records, text_table
+from .render import Document, Items, Paragraph, Section, Table, cell
+from .report import Report
 
-__all__ = ["SketchReport", "accuracy_plot", "sketch_json", "sketch_methods", "sketch_report", "sketch_text",
-           "write_sketch"]
+__all__ = ["SketchReport", "accuracy_plot", "sketch_report"]
 
 
 @dataclass
-class SketchReport:
-    meta: dict[str, Any]
-    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+class SketchReport(Report):
+    """Everything :func:`sketch_report` computed: ``tables`` (accuracy, entropy, snp, reliability, alignment, catch,
+    sketches) and ``meta`` (counts, options, notes)."""
 
+    csv_tables = ("accuracy", "entropy", "snp", "reliability", "alignment", "catch", "sketches")
 
-CSV_TABLES = ("accuracy", "entropy", "snp", "reliability", "alignment", "catch", "sketches")
+    def document(self, brief: bool = False) -> Document:
+        return _document(self)
+
+    def methods(self) -> str:
+        return _methods(self)
+
+    def figures(self, out_dir) -> list[Path]:
+        return [accuracy_plot(self, Path(out_dir) / "accuracy_by_level.png")]
+
 ALIGNMENT_BOOT_SHARE = 10  # the alignment bootstrap refits a regression per resample: a tenth of n_boot
 
 
@@ -92,54 +101,38 @@ def sketch_report(trials: pd.DataFrame, model_responses: pd.DataFrame | None = N
     return SketchReport(meta, tables)
 
 
-def _table(df: pd.DataFrame, columns: list[str]) -> list[str]:
-    """The columns of a result table as a text table: numbers right-aligned, floats with 3 decimals."""
-    if df.empty:
-        return ["  (none)"]
+def _table(df: pd.DataFrame, columns: list[str]) -> Table:
+    """The columns of a result table: numbers right-aligned, floats with 3 decimals."""
     align = "".join("r" if pd.api.types.is_numeric_dtype(df[c]) else "l" for c in columns)
-    return text_table(columns, [[cell(v) for v in row] for row in df[columns].itertuples(index=False)], align)
+    return Table(columns, [[cell(v) for v in row] for row in df[columns].itertuples(index=False)], align)
 
 
-def sketch_text(report: SketchReport) -> str:
+def _document(report: SketchReport) -> Document:
     m, t = report.meta, report.tables
-    lines = [f"{m.get('title', '')} ({m.get('slug', '')})",
-             f"{m['n_participants']} participants, {m['n_responses']} answers to test sketches; models: "
-             f"{', '.join(m['models']) or 'none imported'}", *filter(None, [exclusion_note(m)]), "",
-             "Accuracy by abstraction level (95% CI: sketches resampled within concept × level)"]
-    lines += _table(t["accuracy"], ["observer", "producer", "abstraction_level", "n_sketches", "n_responses",
-                                    "top1_accuracy", "top1_ci_low", "top1_ci_high", "top3_accuracy"])
-    lines += ["", "Response entropy (bits) of top-1 guesses per sketch"]
-    lines += _table(t["entropy"], ["observer", "producer", "abstraction_level", "n_sketches", "mean_entropy"])
-    lines += ["", "Semantic neighbour preference (AUC; 0.5 = unrelated guesses)"]
-    lines += (_table(t["snp"], ["observer", "producer", "abstraction_level", "n_groups", "mean_snp"])
-              if m["similarity"] else ["  (no semantic_space given in the study's [task] table)"])
-    lines += ["", "Split-half human reliability (mean over splits)"]
-    lines += _table(t["reliability"], ["producer", "measure", "n_sketches", "pearson_r", "spearman_brown",
-                                       "adjusted_r2", "n_splits_undefined"])
-    lines += ["", f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
-                  f"{m.get('n_boot_alignment', '?')} resamples within concept × level)"]
-    lines += _table(t["alignment"], ["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2",
-                                     "adjusted_r2_ci_low", "adjusted_r2_ci_high", "n_left_out"])
     failed = t["catch"][t["catch"]["n_failed"] > 0] if not t["catch"].empty else t["catch"]
-    lines += ["", f"Attention checks: {len(t['catch'])} participants saw a catch sketch, {len(failed)} failed"]
-    lines += _table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])
+    doc = Document(f"{m.get('title', '')} ({m.get('slug', '')})", [
+        f"{m['n_participants']} participants, {m['n_responses']} answers to test sketches; models: "
+        f"{', '.join(m['models']) or 'none imported'}", *filter(None, [exclusion_note(m)])], [
+        Section("Accuracy by abstraction level (95% CI: sketches resampled within concept × level)", [
+            _table(t["accuracy"], ["observer", "producer", "abstraction_level", "n_sketches", "n_responses",
+                                   "top1_accuracy", "top1_ci_low", "top1_ci_high", "top3_accuracy"])]),
+        Section("Response entropy (bits) of top-1 guesses per sketch", [
+            _table(t["entropy"], ["observer", "producer", "abstraction_level", "n_sketches", "mean_entropy"])]),
+        Section("Semantic neighbour preference (AUC; 0.5 = unrelated guesses)", [
+            _table(t["snp"], ["observer", "producer", "abstraction_level", "n_groups", "mean_snp"])
+            if m["similarity"] else Paragraph("(no semantic_space given in the study's [task] table)")]),
+        Section("Split-half human reliability (mean over splits)", [
+            _table(t["reliability"], ["producer", "measure", "n_sketches", "pearson_r", "spearman_brown",
+                                      "adjusted_r2", "n_splits_undefined"])]),
+        Section(f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
+                f"{m.get('n_boot_alignment', '?')} resamples within concept × level)", [
+            _table(t["alignment"], ["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2",
+                                    "adjusted_r2_ci_low", "adjusted_r2_ci_high", "n_left_out"])]),
+        Section(f"Attention checks: {len(t['catch'])} participants saw a catch sketch, {len(failed)} failed", [
+            _table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])])])
     if m.get("notes"):
-        lines += ["", "Notes"] + [f"  - {n}" for n in m["notes"]]
-    return "\n".join(lines) + "\n"
-
-
-def sketch_json(report: SketchReport) -> dict[str, Any]:
-    """The report as JSON-able data: ``meta`` and every table as records (NaN → None)."""
-    return {"meta": jsonable(report.meta), **{name: records(df) for name, df in report.tables.items()}}
-
-
-def write_sketch(report: SketchReport, out_dir) -> list[Path]:
-    """CSV tables, report.md and accuracy_by_level.png into `out_dir`; returns the paths written."""
-    out = Path(out_dir)
-    written = write_tables(report.tables, CSV_TABLES, out)
-    (out / "report.md").write_text("# Sketch recognition\n\n```\n" + sketch_text(report) + "```\n", encoding="utf-8")
-    written.append(out / "report.md")
-    return written + [accuracy_plot(report, out / "accuracy_by_level.png")]
+        doc.sections.append(Section("Notes", [Items(m["notes"])]))
+    return doc
 
 
 def accuracy_plot(report: SketchReport, path: Path) -> Path:
@@ -167,7 +160,7 @@ def accuracy_plot(report: SketchReport, path: Path) -> Path:
     return path
 
 
-def sketch_methods(report: SketchReport) -> str:
+def _methods(report: SketchReport) -> str:
     """The Methods section (``methods.md``) of a sketch-recognition report, stated from what it computed: who and
     what was analysed, each measure with its formula's source, the bootstraps (resamples, strata, seed), the
     split-half procedure, and what was left out.

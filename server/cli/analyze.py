@@ -20,7 +20,8 @@ from ..exceptions import AnalysisError
 @click.command("analyze", help="Report a study's statistics: people (and imported models) against the literature.")
 @click.argument("slug")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="also write the tables (CSV), report.md and PNG figures to this folder")
+              help="also write the tables (CSV), report.txt, report.md, report.json, methods.md and PNG figures to "
+                   "this folder")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a readable report; json: the same numbers as a dict of tables (records), NaN as null")
 @click.option("--mlae", "mlae", type=click.Choice(["participant", "pooled"]), default="participant",
@@ -41,10 +42,10 @@ def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed):
     except AnalysisError as exc:
         raise click.ClickException(str(exc)) from None
     if fmt == "json":
-        click.echo(json.dumps(result.json(), indent=1, ensure_ascii=False, allow_nan=False))
+        click.echo(json.dumps(result.report.json(), indent=1, ensure_ascii=False, allow_nan=False))
     else:
-        click.echo(result.text(), nl=False)
+        click.echo(result.report.text(), nl=False)
     if out_dir is not None:
-        written = result.write(out_dir)
+        written = result.report.write(out_dir)
         click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}",
                    err=(fmt == "json"))

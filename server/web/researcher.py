@@ -177,7 +177,7 @@ def results(slug):
                                problem=str(exc))
     figures = [(name, "data:image/png;base64," + base64.b64encode(png).decode()) for name, png in result.figures()]
     return render_template("researcher/results.html", title=f"{study.slug}: results", study=study, problem=None,
-                           text=result.text(), figures=figures, tables=list(result.tables()),
+                           text=result.report.text(), figures=figures, tables=list(result.tables()),
                            outliers=result.outliers())
 
 

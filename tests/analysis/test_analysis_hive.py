@@ -9,7 +9,7 @@ from scipy import stats
 
 from analysis.hive_statistics import (accuracy_summary, condition_tests, match_similarity, participant_accuracy,
                                       similarity_correlation, study_comparison, tradeoff_summary, understanding_summary)
-from analysis.reports.hive_study import format_hive_markdown, format_hive_text, hive_json, hive_methods, hive_report
+from analysis.reports.hive_study import hive_report
 
 # Correct answers out of 10 per participant: sum 356, sum of squares 3078 → mean 71.2 %, SD 33.30 % (ddof = 1).
 HIVE_GRADCAM_CUB = [0] * 5 + [3] * 4 + [5] * 9 + [8] * 8 + [9] * 5 + [10] * 19
@@ -86,9 +86,9 @@ def test_a_cohort_without_variance_is_reported_for_what_it_is():
     one = accuracy_summary(participant_accuracy(cohort([7])), 25.0).iloc[0]
     assert one["verdict"] == "not tested" and "needs at least 2" in one["note"] and np.isnan(one["sd"])
     report = hive_report(people(50), cohort([10] * 50), "hive-distinction", "gradcam")
-    assert "above chance; t undefined" in format_hive_text(report)
+    assert "above chance; t undefined" in report.text()
     assert any("all 50 participants at 100 %" in n for n in report.notes)
-    assert "all 50 participants at 100 %" in hive_methods(report)
+    assert "all 50 participants at 100 %" in report.methods()
 
 
 def test_participant_accuracy_by_condition_by_hand():
@@ -137,7 +137,7 @@ def test_skipped_condition_tests_keep_their_row_and_say_why():
     assert "all 3 participants' differences" in tests.loc["paired", "note"] and "+50.0" in tests.loc["paired", "note"]
     only = condition_tests(participant_accuracy(cohort([3, 4], model_correct=1))).set_index("test")
     assert "no trials on incorrect model predictions" in only.loc["paired", "note"]
-    text = format_hive_text(hive_report(people(3), trials, "hive-distinction", "gradcam"))
+    text = hive_report(people(3), trials, "hive-distinction", "gradcam").text()
     assert "– (see note)" in text and "no variance in either group" in text
 
 
@@ -274,14 +274,14 @@ def test_report_json_markdown_and_methods_carry_the_notes():
     trials = cohort(HIVE_GRADCAM_CUB).assign(stimulus_id="img")
     report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, "hive-distinction", "gradcam",
                          "CUB")
-    data = hive_json(report)
+    data = report.json()
     assert data["accuracy"][0]["verdict"] == "outperforms chance" and data["accuracy"][0]["alternative"] == "greater"
     assert data["tradeoff"][0]["note"].startswith("all 50 gains equal")
     paired = {r["test"]: r for r in data["conditions"]}["paired"]
     assert paired["t"] is None and "no trials on incorrect" in paired["note"]
-    md = format_hive_markdown(report)
+    md = report.markdown()
     assert "| model prediction |" in md and "outperforms chance (p < 0.05)?" in md
-    methods = hive_methods(report)
+    methods = report.methods()
     assert methods.startswith("# Methods: HIVE distinction study (GradCAM)")
     for phrase in ("50 participants completed", "one-sided (H1: the mean exceeds chance)", "ddof = 1",
                    "no outlier rule", "Welch", "Student (1908)", "## References", "pingouin"):

@@ -13,8 +13,7 @@ from scipy import stats
 
 import analysis.ratings as ratings
 from analysis.ratings import agreement, correct_judgements, rating_distribution, relevance_test
-from analysis.reports.ratings_study import (ratings_json, ratings_markdown, ratings_methods, ratings_report,
-                                            ratings_text, write_ratings)
+from analysis.reports.ratings_study import ratings_report
 
 # Four participants, three statements; "arms" and "colour" name patterns the model uses.
 HAND = pd.DataFrame({
@@ -122,7 +121,7 @@ def test_relevance_test_without_variance_says_t_is_undefined():
     assert np.isnan(row["t"]) and np.isnan(row["p_val"]) and row["estimate"] == 3.0
     assert "every participant's difference is +3.00" in row["note"]
     report = ratings_report(same, STATEMENTS, n_boot=50)
-    assert "no t-test: every participant's difference is +3.00" in ratings_text(report)
+    assert "no t-test: every participant's difference is +3.00" in report.text()
 
 
 def test_correct_judgements_count_accepted_relevant_and_rejected_irrelevant_statements_by_hand():
@@ -150,14 +149,14 @@ def test_report_shows_correct_judgements_in_text_markdown_json_and_methods(tmp_p
     assert table.loc["arms", "n_correct"] == 3 and table.loc["bg", "correct_judgement"] == "rejected"
     assert pd.isna(table.loc["blocks", "n_correct"])  # listed, never rated …
     assert any("nobody rated: blocks" in n for n in report.meta["notes"])  # … and said so
-    assert "accepted by 3/4 (75.0 %)" in ratings_text(report) and "rejected by 3/4 (75.0 %)" in ratings_text(report)
-    md = ratings_markdown(report)
+    assert "accepted by 3/4 (75.0 %)" in report.text() and "rejected by 3/4 (75.0 %)" in report.text()
+    md = report.markdown()
     assert "| arms | yes | 4 |" in md and "accepted by 3/4 (75.0 %)" in md and "## Notes" in md
-    data = ratings_json(report)
+    data = report.json()
     json.dumps(data, allow_nan=False)
     rows = {r["statement"]: r for r in data["statements"]}
     assert rows["bg"]["n_correct"] == 3 and rows["blocks"]["n_correct"] is None
-    methods = ratings_methods(report)
+    methods = report.methods()
     for phrase in ("4 participants", "correctly accepted by a rating of 5–7", "correctly rejected by a rating of 1–3",
                    "300 resamples", "seeded with 1", "two-sided paired t-test", "Schuessler", "## References"):
         assert phrase in methods, phrase
@@ -202,15 +201,15 @@ def test_report_joins_the_study_file_and_notes_unknown_statements(tmp_path):
     # "old" has unknown relevance and stays out of the test: the same as the test on the known statements
     _, alone = relevance_test(HAND.assign(relevant=HAND["statement_id"].map(RELEVANT)))
     assert report.tables["test"].iloc[0]["t"] == pytest.approx(alone.iloc[0]["t"])
-    data = ratings_json(report)
+    data = report.json()
     json.dumps(data, allow_nan=False)
     assert data["statements"][3]["percent_agree"] is None and data["meta"]["n_participants"] == 4
-    text = ratings_text(report)
+    text = report.text()
     assert text.startswith("Hypothesis ratings — Demo (demo)")
     assert "arms" in text and "75.0 [" in text and "t(3) = " in text
-    written = write_ratings(report, tmp_path)
+    written = report.write(tmp_path)
     assert [p.name for p in written] == ["statements.csv", "distribution.csv", "participants.csv", "test.csv",
-                                         "report.txt", "report.md", "likert.png"]
+                                         "report.txt", "report.md", "report.json", "methods.md", "likert.png"]
     assert (tmp_path / "likert.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert pd.read_csv(tmp_path / "statements.csv")["statement"].tolist() == table["statement"].tolist()
 
@@ -220,4 +219,4 @@ def test_report_without_irrelevant_ratings_says_why_there_is_no_test():
     report = ratings_report(only, STATEMENTS, n_boot=100)
     assert np.isnan(report.tables["test"].iloc[0]["t"])
     assert any("no relevant-vs-irrelevant test" in n for n in report.meta["notes"])
-    assert "not computed: needs at least 2 participants" in ratings_text(report)
+    assert "not computed: needs at least 2 participants" in report.text()

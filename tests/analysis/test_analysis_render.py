@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.reports.render import (MISSING, cell, interval, is_missing, jsonable, markdown_table, num, p_value,
-                                     page_format, records, table, text_table, with_interval)
+from analysis.reports.render import (MISSING, Document, Items, Paragraph, Section, Table, cell, interval, is_missing,
+                                     jsonable, markdown_table, num, p_value, page_format, records, render_markdown,
+                                     render_text, table, text_table, with_interval)
 
 
 @pytest.mark.parametrize("value", [None, np.nan, float("nan"), np.float32("nan"), pd.NA, pd.NaT])
@@ -101,7 +102,7 @@ def test_the_page_formats_with_the_same_conventions():
 
 
 def _ratio():
-    from analysis.reports.ratio_study import format_markdown, format_text, ratio_report
+    from analysis.reports.ratio_study import ratio_report
     rng = np.random.default_rng(4)
     rows = [{"participant_id": f"p{i}", "practice": False, "stimulus_id": f"s{k}", "chart_type": k % 5 + 1,
              "short_height": 10 + k % 3, "tall_height": 40, "true_percent": 25.0, "abs_error": abs(e),
@@ -109,45 +110,47 @@ def _ratio():
             for i in range(6) for k, e in enumerate(rng.normal(0, 4, 15))]
     sessions = pd.DataFrame({"participant_id": [f"p{i}" for i in range(7)],
                              "status": ["completed"] * 6 + ["started"]})
-    report = ratio_report(sessions, pd.DataFrame(rows), n_boot=50)
-    return format_text(report) + format_markdown(report)
+    return ratio_report(sessions, pd.DataFrame(rows), n_boot=50)
 
 
 def _hive():
-    from analysis.reports.hive_study import format_hive_markdown, format_hive_text, hive_report
+    from analysis.reports.hive_study import hive_report
     trials = pd.DataFrame([{"participant_id": p, "practice": False, "model_correct": int(i < 5),
                             "correct": int((i + p) % 3 > 0), "confidence": 2} for p in range(4) for i in range(10)])
-    report = hive_report(pd.DataFrame({"participant_id": range(4), "status": "completed"}), trials,
-                         "hive-distinction", "gradcam", "CUB")
-    return format_hive_text(report) + format_hive_markdown(report)
+    return hive_report(pd.DataFrame({"participant_id": range(4), "status": "completed"}), trials,
+                       "hive-distinction", "gradcam", "CUB")
 
 
 def _ratings():
-    from analysis.reports.ratings_study import ratings_markdown, ratings_report, ratings_text
+    from analysis.reports.ratings_study import ratings_report
     ratings = pd.DataFrame({"participant_id": [1, 1, 2, 2, 3, 3], "statement_id": ["a", "b"] * 3,
                             "rating": [7, 2, 6, 3, 5, 1]})
     statements = pd.DataFrame({"statement_id": ["a", "b", "c"], "text": ["A.", "B.", "C."],
                                "relevant": [True, False, False]})
-    report = ratings_report(ratings, statements, n_boot=50)
-    return ratings_text(report) + ratings_markdown(report)
+    return ratings_report(ratings, statements, n_boot=50, meta={"slug": "demo", "title": "Demo",
+                                                               "exclusion_reasons": {"bot": 1}})
 
 
 def _sketch():
-    from analysis.reports.sketch_study import sketch_report, sketch_text
+    from analysis.reports.sketch_study import sketch_report
     trials = pd.DataFrame([{"participant_id": p, "sketch_id": f"s{k}", "concept": "AB"[k % 2],
                             "abstraction_level": float(4 + 4 * (k // 2)), "producer": "human",
                             "guess_1": "AB"[(k + p) % 2], "catch": False, "catch_failed": None}
                            for p in range(3) for k in range(4)])
-    return sketch_text(sketch_report(trials, n_boot=20, n_splits=3))
+    return sketch_report(trials, n_boot=20, n_splits=3)
 
 
-def _hypoml():
+STUDY_REPORTS = [_ratio, _hive, _ratings, _sketch]
+
+
+def _hypoml_text():
     from analysis.reports.hypoml_study import hypoml_report, hypoml_text
     from tests.hypoml_examples import luminosity_sets
     return hypoml_text(hypoml_report(luminosity_sets()))
 
 
-@pytest.mark.parametrize("render", [_ratio, _hive, _ratings, _sketch, _hypoml])
+@pytest.mark.parametrize("render", [*(lambda make=make: make().text() + make().markdown() for make in STUDY_REPORTS),
+                                    _hypoml_text], ids=["ratio", "hive", "ratings", "sketch", "hypoml"])
 def test_reports_print_missing_values_and_p_values_one_way(render):
     text = render()
     assert not re.search(r"\b(nan|NaN|None|<NA>|inf)\b", text), text
@@ -155,3 +158,62 @@ def test_reports_print_missing_values_and_p_values_one_way(render):
     assert "—" not in text.replace(" — ", "")  # an em dash only as a title's separator, never for a value
     for p in re.findall(r"\bp = (\d\.\d+)", text):
         assert len(p) == 5, p  # "p = 0.023": three decimals
+
+
+# --------------------------------------------------------------------------------------------------
+# One document, two layouts
+
+
+def test_a_document_renders_as_text_and_as_markdown():
+    doc = Document("study — Title", ["12 people", "seed 0"], [
+        Section("Results", [Paragraph("mean [95% CI]"), Table(["who", "n"], [["people", "12"], ["a|b", "3"]], "lr"),
+                            Table(["who"], [], "l", empty="(no models)")]),
+        Section("Notes", [Items(["one", "two"])])])
+    assert render_text(doc) == (
+        "study — Title\n12 people\nseed 0\n\nResults\n-------\n  mean [95% CI]\n  who      n\n  ------  --\n"
+        "  people  12\n  a|b      3\n  (no models)\n\nNotes\n-----\n  - one\n  - two\n")
+    assert render_markdown(doc) == (
+        "# study — Title\n\n12 people\n\nseed 0\n\n## Results\n\nmean [95% CI]\n\n| who | n |\n|:---|---:|\n"
+        "| people | 12 |\n| a\\|b | 3 |\n\n(no models)\n\n## Notes\n\n- one\n- two\n")
+
+
+def _says(doc: Document) -> list[str]:
+    """Every heading, line, paragraph, item and table cell of a document."""
+    out = [doc.title, *doc.lead]
+    for section in doc.sections:
+        out.append(section.heading)
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                out.append(block.text)
+            elif isinstance(block, Items):
+                out += block.items
+            else:
+                out += [*block.header, *(str(c) for row in block.rows for c in row)] if block.rows else [block.empty]
+    return [s for s in out if s]
+
+
+@pytest.mark.parametrize("make", STUDY_REPORTS, ids=["ratio", "hive", "ratings", "sketch"])
+def test_text_and_markdown_of_every_report_say_the_same(make, tmp_path):
+    report = make()
+    text, markdown = report.text(), report.markdown()
+    for said in _says(report.document()):
+        assert said in text, said
+        assert said in markdown or said.replace("|", "\\|") in markdown, said  # "|" escaped in a table cell
+    headings = [s.heading for s in report.document().sections]
+    assert len(headings) >= 3
+    assert re.findall(r"^## (.+)$", markdown, re.M) == headings
+    assert [h for h in re.findall(r"^(\S.*)\n-+$", text, re.M)] == headings
+    # the same methods, and the same files, for every study family
+    written = [p.name for p in report.write(tmp_path)]
+    n = len(report.csv_tables)
+    assert written[:n] == [f"{name}.csv" for name in report.csv_tables]
+    assert written[n:n + 4] == ["report.txt", "report.md", "report.json", "methods.md"]
+    assert (tmp_path / "report.txt").read_text(encoding="utf-8") == text
+    assert (tmp_path / "report.md").read_text(encoding="utf-8") == markdown
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8")) == json.loads(
+        json.dumps(report.json(), allow_nan=False))
+    assert (tmp_path / "methods.md").read_text(encoding="utf-8") == report.methods()
+    figures = written[n + 4:]
+    assert figures and all(name.endswith(".png") for name in figures)
+    (tmp_path / "again").mkdir()
+    assert [p.name for p in report.figures(tmp_path / "again")] == figures

@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.reports.ratio_study import ratio_methods, ratio_report, report_json, format_text
+from analysis.reports.ratio_study import ratio_report
 
 
 def _cohort(errors_by_participant: dict[str, list[float]]):
@@ -40,12 +40,12 @@ def test_every_mlae_row_names_its_estimator_and_published_rows_say_when_they_dif
     rng = np.random.default_rng(1)
     sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(8)})
     report = ratio_report(sessions, trials, n_boot=200)
-    ml = pd.DataFrame(report_json(report)["mlae"])
+    ml = pd.DataFrame(report.json()["mlae"])
     assert set(ml.loc[ml["kind"] == "human", "estimator"]) == {"participant"}
     published = ml[ml["kind"] == "published"]
     assert set(published["estimator"]) == {"pooled"}
     assert published["note"].str.contains("published with the pooled estimator").all()
-    text = format_text(report)
+    text = report.text()
     assert "estimator: participant" in text and "pooled estimator (differs)" in text
     pooled = ratio_report(sessions, trials, mlae_estimator="pooled", n_boot=200)
     assert (pooled.tables["mlae"].query("kind == 'published'")["note"] == "").all()
@@ -64,7 +64,7 @@ def test_iqr_zero_and_dropped_trials_are_noted_not_silent():
     assert "outlier rule not applied: the IQR of the 5 per-participant_id mean absolute errors is 0" in notes
     assert "1 test trial(s) of completed participants dropped" in notes and "p0" in notes
     assert report.meta["counts"]["trials_used"] == 5 * 25 - 1
-    assert "dropped" in format_text(report)
+    assert "dropped" in report.text()
 
 
 def test_single_run_model_resamples_its_stimuli_and_fisher_interval_needs_four_pairs():
@@ -111,7 +111,7 @@ def test_methods_paragraph_states_what_was_computed():
     errors["wild"] = list(rng.uniform(-60, 60, 25))
     sessions, trials = _cohort(errors)
     report = ratio_report(sessions, trials, n_boot=321, seed=9)
-    text = ratio_methods(report)
+    text = report.methods()
     assert text.startswith("# Methods:")
     assert "participant estimator" in text and "Haehn" in text
     assert "1 of 10 completed participants" in text and "excluded" in text

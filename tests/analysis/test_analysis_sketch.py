@@ -8,7 +8,7 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
 
-from analysis.reports.sketch_study import sketch_methods, sketch_report, sketch_text
+from analysis.reports.sketch_study import sketch_report
 from analysis.sketch_statistics import (accuracy_by_level, adjusted_r2, catch_failures, human_model_alignment,
                                         probability_entropy, semantic_neighbour_preference, semantic_ranks, semantic_x,
                                         similarity_from_embedding, sketch_measures, split_half_reliability)
@@ -186,8 +186,8 @@ def test_report_counts_what_it_leaves_out_and_writes_its_methods():
     assert m["n_catch_responses"] == 1 and m["n_boot_alignment"] == 4 and m["seed"] == 7
     assert any("4 resamples, a tenth of n_boot = 40" in n for n in m["notes"])
     assert any("no off-target top-1 guess" in n for n in m["notes"])
-    methods = sketch_methods(report)
+    methods = report.methods()
     for phrase in ("3 participants", "8 answers", "1 answers to catch sketches", "40 resamples", "seed 7",
                    "5 random splits", "Spearman–Brown", "4 resamples of sketches", "Mukherjee", "## References"):
         assert phrase in methods, phrase
-    assert "Notes" in sketch_text(report)
+    assert "Notes" in report.text()

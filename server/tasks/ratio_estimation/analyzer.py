@@ -16,22 +16,19 @@ chart type comes from these cells. Two things need one row per (run, test stimul
 the ``pooled`` estimator (a midmean of single errors) for every model, and the interval of a model with a single
 run (its stimuli are resampled). Those rows are loaded only then, and the pooled estimator refuses more than
 :data:`MAX_POOLED_MODEL_ROWS` of them (its bootstrap costs rows × resamples). The statistics themselves live in
-:mod:`analysis.reports.ratio_study`; the figures in :mod:`analysis.reports.ratio_figures`; ``methods.md`` in
-:func:`analysis.reports.ratio_study.ratio_methods`.
+:mod:`analysis.reports.ratio_study`, whose RatioReport renders itself (text, Markdown, JSON, ``methods.md``,
+figures).
 """
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from sqlalchemy import func, literal
 from sqlalchemy.types import Float
 
-from analysis.reports.ratio_figures import write_figures
-from analysis.reports.ratio_study import format_markdown, format_text, ratio_methods, ratio_report, report_json
-from analysis.tables import write_tables
+from analysis.reports.ratio_study import RatioReport, ratio_report
 
 from ...analyze import Options, exclusions, load_sessions
 from ...db import db
@@ -138,7 +135,6 @@ def load_trials(study: Study) -> pd.DataFrame:
 class RatioEstimationAnalyzer(Analyzer):
     """flask analyze for ratio-estimation studies: the Study III report (analysis.reports.ratio_study)."""
     options = frozenset({"mlae", "exclude_outliers", "n_boot", "seed"})
-    tables = ("participants", "mlae", "mae", "effects", "consistency")
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         runs = load_model_runs(study)
@@ -146,26 +142,9 @@ class RatioEstimationAnalyzer(Analyzer):
         return {"sessions": load_sessions(study), "trials": load_trials(study), "model_cells": cells,
                 "model_stimuli": load_model_stimuli(study, runs, cells, options.mlae)}
 
-    def compute(self, study: Study, data: dict[str, Any], options: Options):
+    def compute(self, study: Study, data: dict[str, Any], options: Options) -> RatioReport:
         return ratio_report(data["sessions"], data["trials"], data["model_cells"], data["model_stimuli"],
-                            mlae_estimator=options.mlae, exclude_outliers=options.exclude_outliers, n_boot=options.n_boot, seed=options.seed,
+                            mlae_estimator=options.mlae, exclude_outliers=options.exclude_outliers,
+                            n_boot=options.n_boot, seed=options.seed,
                             meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
                                   "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"]})
-
-    def text(self, report) -> str:
-        return format_text(report)
-
-    def json(self, report) -> dict[str, Any]:
-        return report_json(report)
-
-    def write(self, report, out_dir: Path) -> list[Path]:
-        written = write_tables(report.tables, self.tables, out_dir)
-        (out_dir / "report.md").write_text(format_markdown(report), encoding="utf-8")
-        written.append(out_dir / "report.md")
-        return written + self.figures(report, out_dir)
-
-    def figures(self, report, out_dir: Path) -> list[Path]:
-        return write_figures(report, out_dir)
-
-    def methods(self, report) -> str:
-        return ratio_methods(report)

@@ -3,14 +3,12 @@ completed participants' trials and the imported label predictions. The study's o
 names a concept similarity or embedding CSV for the semantic neighbour preference."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analysis.reports.sketch_study import (CSV_TABLES, accuracy_plot, sketch_json, sketch_methods, sketch_report,
-                                           sketch_text, write_sketch)
+from analysis.reports.sketch_study import SketchReport, sketch_report
 from analysis.sketch_statistics import probability_entropy, similarity_from_embedding
 
 from ... import vocabulary as vocab
@@ -25,7 +23,6 @@ MAX_GUESSES = 3  # ranked guesses per sketch: people give up to three, models ar
 
 class SketchAnalyzer(Analyzer):
     options = frozenset({"n_boot", "seed"})  # no outlier rule in the sketch analysis
-    tables = CSV_TABLES
     # The alignment bootstrap refits a regression per resample in a Python loop (per model, producer and measure).
     max_n_boot = 2000
 
@@ -44,28 +41,13 @@ class SketchAnalyzer(Analyzer):
         return {"sessions": load_sessions(study), "trials": trials.rename(columns={"stimulus_id": "sketch_id"}),
                 "predictions": predictions, "similarity": _semantic_space(study.config["task"])}
 
-    def compute(self, study: Study, data: dict[str, Any], options: Options):
+    def compute(self, study: Study, data: dict[str, Any], options: Options) -> SketchReport:
         s = data["sessions"]
         trials = completed(data).astype({"abstraction_level": float, "catch": bool})
         return sketch_report(trials, model_responses(data["predictions"]), data["similarity"],
                              n_boot=min(options.n_boot, self.max_n_boot), seed=options.seed,
                              meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
                                    "recruited": len(s), **exclusions(s)})
-
-    def text(self, report) -> str:
-        return sketch_text(report)
-
-    def json(self, report) -> dict[str, Any]:
-        return sketch_json(report)
-
-    def methods(self, report) -> str:
-        return sketch_methods(report)
-
-    def write(self, report, out_dir: Path) -> list[Path]:
-        return write_sketch(report, out_dir)
-
-    def figures(self, report, out_dir: Path) -> list[Path]:
-        return [accuracy_plot(report, out_dir / "accuracy_by_level.png")]
 
 
 def model_responses(predictions):
