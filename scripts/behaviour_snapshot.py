@@ -40,7 +40,7 @@ from server.models import ParticipantSession, Stimulus, Study  # noqa: E402
 from server.studies import sync_studies  # noqa: E402
 from tests.helpers import answer_surveys, enter, take_study3_like_people  # noqa: E402
 
-TIME_COLUMNS = {"started_at", "completed_at", "created_at", "excluded_at", "duration_s"}
+TIME_COLUMNS = {"started_at", "consented_at", "completed_at", "created_at", "excluded_at", "duration_s"}
 HIVE = ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree")
 OPTIONS = ["--n-boot", "200", "--seed", "1"]
 HIVE_ANSWERS = {"consent": {"agreed": True}, "hive_demographics": {"ml_experience": 3},
