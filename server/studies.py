@@ -21,7 +21,7 @@ from .manifests import import_manifest
 from .models import STUDY_STATUSES, Stimulus, Study, StudyEvent
 from .prolific import settings as prolific_settings
 from .registry import registry
-from .schema import NonBlank, SchemaError, Table, WebUrl, validate
+from .schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from .surveys import SURVEYS
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
@@ -141,6 +141,46 @@ def _cross_checks(study: StudyFile, task) -> list[str]:
     if study.demo_stimuli and not task.manifest_required:
         errors.append(f"demo_stimuli: only for task types with imported stimuli, not {study.task_type}")
     return errors
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of study.toml, for editors: the file's keys, and the `[task]` table of each registered task
+    type chosen by `task_type`."""
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **StudyFile.model_json_schema()}
+    defs = schema.setdefault("$defs", {})
+    schema["properties"]["task_type"]["enum"] = registry().ids()
+    schema["allOf"] = []
+    for task_id in registry().ids():
+        params = registry().get(task_id).Params.model_json_schema()
+        defs.update(params.pop("$defs", {}))
+        defs[f"task:{task_id}"] = params
+        schema["allOf"].append({"if": {"properties": {"task_type": {"const": task_id}}, "required": ["task_type"]},
+                                "then": {"properties": {"task": {"$ref": f"#/$defs/task:{task_id}"}}}})
+    return schema
+
+
+KEYS_BEGIN = "<!-- study keys: generated from the models by `flask studies keys --update docs/studies.md` -->"
+KEYS_END = "<!-- study keys: end -->"
+
+
+def key_reference() -> str:
+    """Markdown tables of every key study.toml may have, made from the models (docs/studies.md holds them)."""
+    sections = [("study.toml", StudyFile), ("`[[conditions]]`", conditions.Condition),
+                ("`[prolific]`", prolific_settings.ProlificTable), ("`[prolific.codes]`", prolific_settings.Codes)]
+    by_model: dict[type[Table], list[str]] = {}
+    for task_id in registry().ids():
+        by_model.setdefault(registry().get(task_id).Params, []).append(task_id)
+    sections += [(f"`[task]` of {', '.join(f'`{t}`' for t in ids)}", model) for model, ids in by_model.items()]
+    return "\n\n".join(f"#### {title}\n\n{markdown_table(model)}" for title, model in sections)
+
+
+def with_key_reference(text: str) -> str:
+    """`text` (docs/studies.md) with the key reference between its markers made anew."""
+    head, found, rest = text.partition(KEYS_BEGIN)
+    _, found_end, tail = rest.partition(KEYS_END)
+    if not (found and found_end):
+        raise ValueError(f"the key reference's markers are missing: {KEYS_BEGIN} … {KEYS_END}")
+    return f"{head}{KEYS_BEGIN}\n\n{key_reference()}\n\n{KEYS_END}{tail}"
 
 
 def config_hash(config: dict[str, Any]) -> str:

@@ -1,12 +1,16 @@
 """Study files checked against their schema (server/schema.py and the models of study.toml's tables): one message
-per problem, `FILE: KEY: what`, every problem of a file at once."""
+per problem, `FILE: KEY: what`, every problem of a file at once; `flask studies schema` and the generated key
+reference in docs/studies.md."""
+import json
+import tomllib
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from server.db import db, dispose_engines
-from server.studies import StudyFileError, get_study, load_study_file
-from tests.conftest import make_app
+from server.studies import StudyFileError, get_study, load_study_file, with_key_reference
+from tests.conftest import ROOT, make_app
 
 BASE = '''title = "Bars"
 task_type = "ratio-estimation"
@@ -190,3 +194,56 @@ def test_sync_reports_a_bad_file_without_a_traceback_and_writes_nothing(studies)
     (studies / "bad" / "study.toml").unlink()
     result = current_app.test_cli_runner().invoke(args=["studies", "sync"])
     assert result.output.startswith("good: created (version 1)") and get_study("good").config["min_width"] == 1280
+
+
+def test_the_json_schema_takes_the_demo_studies_and_refuses_what_sync_refuses(studies, tmp_path):
+    from flask import current_app
+    out = tmp_path / "study.schema.json"
+    result = current_app.test_cli_runner().invoke(args=["studies", "schema", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    schema = json.loads(out.read_text())
+    printed = current_app.test_cli_runner().invoke(args=["studies", "schema"]).output
+    assert json.loads(printed) == schema
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    demos = sorted((ROOT / "studies").glob("*/study.toml"))
+    assert len(demos) >= 7
+    for path in demos:
+        assert not list(validator.iter_errors(tomllib.loads(path.read_text()))), path
+    base = tomllib.loads(BASE)
+    for bad in ({"min_width": "wide"}, {"min_height": -1}, {"titel": "x"}, {"platform": "mturk"},
+                {"completion_url": "javascript:alert(1)"}, {"task": {"trials_per_type": 8}},
+                {"task": {"colour": 1}}, {"task_type": "mind-reading"}, {"conditions": [{"name": "a", "quota": 0}]},
+                {"prolific": {"codes": {"complete": "C1"}}}):
+        assert list(validator.iter_errors({**base, **bad})), bad
+        with pytest.raises(StudyFileError):
+            load_study_file(write(studies, _toml({**base, **bad}), slug="probe"))
+
+
+def _toml(table: dict) -> str:
+    """A flat TOML writer for the probes above: top-level values, then one level of tables and arrays of tables."""
+    lines, tables = [], []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            tables.append(f"[{key}]\n" + "".join(f"{k} = {_value(v)}\n" for k, v in value.items()))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            tables += [f"[[{key}]]\n" + "".join(f"{k} = {_value(v)}\n" for k, v in item.items()) for item in value]
+        else:
+            lines.append(f"{key} = {_value(value)}\n")
+    return "".join(lines) + "".join(tables)
+
+
+def _value(value) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_value(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value)
+
+
+def test_the_key_reference_in_the_docs_is_current(studies):
+    docs = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
+    assert with_key_reference(docs) == docs, "run: flask studies keys --update docs/studies.md"
+    for key in ("`min_width`", "`abandon_after_minutes`", "`max_bonus`", "`trials_per_type`", "`semantic_space`",
+                "`similarity_ratings`", "`statements`", "`incompatible_device`"):
+        assert key in docs
+    with pytest.raises(ValueError, match="markers are missing"):
+        with_key_reference("# no markers\n")
