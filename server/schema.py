@@ -55,7 +55,7 @@ def matching(regex: str, what: str) -> Any:
     pattern = re.compile(regex)
 
     def check(value: str) -> str:
-        if not pattern.match(value):
+        if not pattern.fullmatch(value):  # not .match: `$` would let a trailing line break through
             raise problem(f"expected {what}")
         return value
     return Annotated[str, AfterValidator(check), Field(json_schema_extra={"pattern": regex})]
@@ -81,8 +81,11 @@ Number = Annotated[float, PlainValidator(_number, json_schema_input_type=float)]
 
 
 def _web_url(value: str) -> str:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
         raise problem("expected an http:// or https:// URL")
     return value
 

@@ -77,6 +77,10 @@ def errors_of(path: Path) -> list[str]:
     (("[task]", 'completion_url = "https://"\n[task]'),
      'completion_url: expected an http:// or https:// URL, got "https://"'),
     (('"C3RATIO5"', '"C3 RATIO"'), 'completion_code: expected a completion code (letters and digits), got "C3 RATIO"'),
+    (("[task]", 'completion_url = "http://[::1"\n[task]'),
+     'completion_url: expected an http:// or https:// URL, got "http://[::1"'),
+    (('"C3RATIO5"', '"C3RATIO5\\n"'),  # a code travels in the completion URL: no trailing line break
+     'completion_code: expected a completion code (letters and digits), got "C3RATIO5\\n"'),
     # the task type's [task] table
     (("trials_per_type = 5", "trials_per_type = 8"), "task.trials_per_type: expected at most 7, got 8"),
     (("trials_per_type = 5", "trials_per_type = 5.0"), "task.trials_per_type: expected an integer, got 5.0"),
