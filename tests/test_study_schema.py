@@ -25,17 +25,22 @@ trials_per_type = 5
 
 @pytest.fixture
 def studies(tmp_path):
-    """An app whose studies folder is empty (tmp_path/studies), its database created; yields the folder."""
+    """An app context (validation needs its task registry, not its database) whose studies folder is empty
+    (tmp_path/studies); yields the folder."""
     folder = tmp_path / "studies"
     folder.mkdir()
-    app = make_app(tmp_path, STUDIES_DIR=str(folder))
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
+    with make_app(tmp_path, STUDIES_DIR=str(folder)).app_context():
         yield folder
-        db.session.remove()
-        db.drop_all()
-        dispose_engines()
+
+
+@pytest.fixture
+def database(studies):
+    db.drop_all()
+    db.create_all()
+    yield
+    db.session.remove()
+    db.drop_all()
+    dispose_engines()
 
 
 def write(folder: Path, text: str, slug: str = "bars") -> Path:
@@ -185,7 +190,8 @@ def test_each_task_types_table_is_checked_by_its_own_model(studies):
         assert errors_of(path) == expected, task_type
 
 
-def test_sync_reports_a_bad_file_without_a_traceback_and_writes_nothing(studies):
+@pytest.mark.db
+def test_sync_reports_a_bad_file_without_a_traceback_and_writes_nothing(studies, database):
     from flask import current_app
     write(studies, BASE, slug="good")
     write(studies, BASE.replace("[task]", 'min_width = "wide"\n[task]').replace("= 5", "= -5"), slug="bad")
