@@ -18,51 +18,63 @@ from __future__ import annotations
 import re
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
 
 from .db import db, utcnow
 from .models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study
 from .exceptions import ConfigError
+from .schema import SchemaError, Table, matching, problem
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_ABANDON_MINUTES = 60
+MAX_ABANDON_MINUTES = 60 * 24 * 30
+ConditionName = matching(NAME.pattern, "an id (letters, digits, _ . -; at most 64)")
 
 
-def parse(raw: dict[str, Any], task, params: dict[str, Any]) -> dict[str, Any]:
-    """The study file's `conditions` and `abandon_after_minutes` as config keys (none when the file has neither, so
-    the config, and with it the study's version, of a study without conditions stays as it was). Raises
-    ConfigError naming the key."""
-    out = {}
-    if "abandon_after_minutes" in raw:
-        minutes = raw["abandon_after_minutes"]
-        if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 60 * 24 * 30:
-            raise ConfigError("abandon_after_minutes must be a whole number of minutes (1–43200)")
-        out["abandon_after_minutes"] = minutes
-    if "conditions" not in raw:
-        return out
-    conditions = raw["conditions"]
-    if not isinstance(conditions, list) or not conditions or not all(isinstance(c, dict) for c in conditions):
-        raise ConfigError("conditions must be a list of tables ([[conditions]] with a name each)")
-    parsed, seen = [], set()
+class Condition(Table):
+    name: ConditionName = Field(description=(
+        "stored in participant_sessions.condition, exported as `condition`"))
+    quota: int | None = Field(None, ge=1, description="at most this many completed + active sessions; none: no limit")
+    task: dict[str, Any] = Field({}, description="this condition's changes to the study's `[task]` table")
+
+
+def _names_differ(conditions: list[Condition]) -> list[Condition]:
+    seen = {}
     for n, condition in enumerate(conditions, 1):
-        unknown = set(condition) - {"name", "quota", "task"}
-        if unknown:
-            raise ConfigError(f"conditions #{n}: unknown key(s): {', '.join(sorted(unknown))}")
-        name = condition.get("name")
-        if not isinstance(name, str) or not NAME.match(name) or name in seen:
-            raise ConfigError(f"conditions #{n}: name must be a unique id (letters, digits, _ . -; at most 64)")
-        seen.add(name)
-        quota = condition.get("quota")
-        if quota is not None and (isinstance(quota, bool) or not isinstance(quota, int) or quota < 1):
-            raise ConfigError(f"conditions #{n} ({name}): quota must be a positive whole number")
-        overrides = condition.get("task", {})
-        if not isinstance(overrides, dict):
-            raise ConfigError(f"conditions #{n} ({name}): task must be a table of task parameters")
+        if condition.name in seen:
+            raise problem(f"condition {n}'s name {condition.name!r} repeats condition {seen[condition.name]}'s")
+        seen[condition.name] = n
+    return conditions
+
+
+Conditions = Annotated[list[Condition], Field(min_length=1), AfterValidator(_names_differ)]
+AbandonMinutes = Annotated[int, Field(ge=1, le=MAX_ABANDON_MINUTES)]
+
+
+def config(conditions: list[Condition] | None, abandon_after_minutes: int | None, task,
+           params: dict[str, Any]) -> dict[str, Any]:
+    """The study file's validated `conditions` and `abandon_after_minutes` as config keys (none when the file has
+    neither, so the config, and with it the study's version, of a study without conditions stays as it was). Each
+    condition's task parameters are the study's `params` changed by its `[conditions.task]`; SchemaError lists the
+    problems of all of them."""
+    out = {} if abandon_after_minutes is None else {"abandon_after_minutes": abandon_after_minutes}
+    if conditions is None:
+        return out
+    parsed, errors = [], []
+    for n, condition in enumerate(conditions, 1):
         try:
-            task_params = task.parse_params({**params, **overrides}) if overrides else params
-        except ConfigError as exc:
-            raise ConfigError(f"conditions #{n} ({name}): {exc}") from None
-        parsed.append({"name": name, "quota": quota, "task": task_params})
+            task_params = task.parse_params({**params, **condition.task}) if condition.task else params
+        except SchemaError as exc:
+            errors += exc.within(f"conditions[{n}].").errors
+            continue
+        except ConfigError as exc:  # a task type's own check beyond its table's schema
+            errors.append(f"conditions[{n}]: {exc}")
+            continue
+        parsed.append({"name": condition.name, "quota": condition.quota, "task": task_params})
+    if errors:
+        raise SchemaError(errors)
     out["conditions"] = parsed
     return out
 

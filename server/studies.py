@@ -10,35 +10,70 @@ import re
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from . import conditions, study_versions
+from .conditions import DEFAULT_ABANDON_MINUTES, AbandonMinutes, Conditions
 from .db import db
 from .exceptions import ConfigError
 from .manifests import import_manifest
 from .models import STUDY_STATUSES, Stimulus, Study, StudyEvent
 from .prolific import settings as prolific_settings
 from .registry import registry
+from .schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from .surveys import SURVEYS
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-KEYS = {"title", "task_type", "platform", "completion_code", "completion_url", "consent", "instructions",
-        "flow", "min_width", "min_height", "task", "demo_stimuli", "conditions", "abandon_after_minutes", "prolific"}
 DEFAULT_FLOW = ["consent", "demographics", "instructions", "task"]
 # Steps every task understands; tasks add their own (TaskType.steps) and surveys add theirs (SURVEYS).
 GENERIC_STEPS = ("consent", "instructions", "task", "score")
+MAX_WINDOW = 10_000  # pixels: larger than any screen
+
+
+class StudyFile(Table):
+    """The keys of study.toml. Its tables have their own models: `[task]` the task type's `Params`,
+    `[[conditions]]` conditions.Condition, `[prolific]` prolific.settings.ProlificTable."""
+    title: NonBlank = Field(description="shown to participants")
+    task_type: NonBlank = Field(description="a registered task type, e.g. `ratio-estimation`")
+    consent: NonBlank = Field(description="HTML of the consent page")
+    platform: Literal[PLATFORMS] = Field("direct", description="where participants come from")
+    completion_code: prolific_settings.Code | None = Field(None, description=(
+        "Prolific completion code; the redirect goes to `https://app.prolific.com/submissions/complete?cc=CODE` "
+        "(or `[prolific.codes] completed`); a Prolific study needs it or `completion_url`"))
+    completion_url: WebUrl | None = Field(None, description="a full completion URL instead of the code")
+    instructions: list[str] = Field([], description="HTML pages shown before the trials")
+    flow: list[str] = Field(DEFAULT_FLOW, description="the participant's steps in order ([below](#the-flow))")
+    min_width: int = Field(1280, ge=0, le=MAX_WINDOW, description="narrowest browser window accepted, pixels")
+    min_height: int = Field(720, ge=0, le=MAX_WINDOW, description="lowest browser window accepted, pixels")
+    demo_stimuli: bool = Field(False, description=(
+        "on its first sync, the study imports a demo stimulus set its task type draws itself (no downloads); only "
+        "for task types with imported stimuli"))
+    task: dict[str, Any] = Field({}, description="`[task]`: the task type's parameters, below")
+    abandon_after_minutes: AbandonMinutes | None = Field(None, description=(
+        "a started session unseen this long frees its condition's slot (none: "
+        f"{DEFAULT_ABANDON_MINUTES})"))
+    conditions: Conditions | None = Field(None, description=(
+        "`[[conditions]]`: between-subjects conditions ([below](#between-subjects-conditions))"))
+    prolific: prolific_settings.ProlificTable | None = Field(None, description=(
+        "`[prolific]`: the linked Prolific study, completion codes per outcome, attention check and bonus limits "
+        "([prolific.md](prolific.md))"))
 
 
 class StudyFileError(ValueError):
-    """A study file is invalid; the message names the file and the key."""
+    """A study file is invalid; `errors` lists every problem found, each naming the key, and the message gives them
+    one a line, each after the file's path."""
 
-    def __init__(self, path: Path, message: str):
-        super().__init__(f"{path}: {message}")
+    def __init__(self, path: Path, errors: str | list[str]):
+        self.errors = [errors] if isinstance(errors, str) else errors
+        super().__init__("\n".join(f"{path}: {error}" for error in self.errors))
 
 
 def load_study_file(path: Path) -> dict[str, Any]:
-    """Parse and validate one study file; return the normalised config. Raises StudyFileError naming the key."""
+    """Parse and validate one study file; return the normalised config. Raises StudyFileError listing every problem
+    of the file's keys and its [task] table, or, when those are fine, of the checks across keys and conditions."""
     slug = path.parent.name
     if not SLUG.match(slug):
         raise StudyFileError(path, f"folder name {slug!r} is not a valid study slug (a-z, 0-9, - and _)")
@@ -46,58 +81,107 @@ def load_study_file(path: Path) -> dict[str, Any]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise StudyFileError(path, f"not valid TOML: {exc}") from None
-    unknown = set(raw) - KEYS
-    if unknown:
-        raise StudyFileError(path, f"unknown key(s): {', '.join(sorted(unknown))}")
-    for key in ("title", "task_type", "consent"):
-        if not isinstance(raw.get(key), str) or not raw[key].strip():
-            raise StudyFileError(path, f"'{key}' is required (text)")
-    task = registry().get(raw["task_type"])
-    if task is None:
-        raise StudyFileError(path, f"task_type {raw['task_type']!r} is not registered "
-                                   f"(known: {', '.join(registry().ids())})")
-    platform = raw.get("platform", "direct")
-    if platform not in PLATFORMS:
-        raise StudyFileError(path, f"platform must be one of {', '.join(PLATFORMS)}")
+    errors: list[str] = []
     try:
-        prolific = prolific_settings.parse(raw)
-    except ConfigError as exc:
-        raise StudyFileError(path, str(exc)) from None
-    completed_code = prolific.get("prolific", {}).get("codes", {}).get("completed")
-    if completed_code and raw.get("completion_code") not in (None, completed_code):
-        raise StudyFileError(path, "completion_code and [prolific.codes] completed differ: give one of them")
-    completed_code = completed_code or raw.get("completion_code")
-    if platform == "prolific" and not (completed_code or raw.get("completion_url")):
-        raise StudyFileError(path, "a Prolific study needs completion_code ([prolific.codes] completed) "
-                                   "or completion_url")
-    flow = raw.get("flow", DEFAULT_FLOW)
-    known = (*GENERIC_STEPS, *task.steps, *(s for s in SURVEYS if s != "consent"))
-    if not isinstance(flow, list) or not all(isinstance(step, str) for step in flow):
-        raise StudyFileError(path, "flow must be a list of step names")
-    unknown_steps = [step for step in flow if step not in known]
-    if unknown_steps:
-        raise StudyFileError(path, f"unknown flow step(s): {', '.join(unknown_steps)} (known: {', '.join(known)})")
-    if flow.count("task") != 1 or (flow[:1] != ["consent"]) or len(set(flow)) != len(flow):
-        raise StudyFileError(path, "flow must start with 'consent', contain 'task' once, and repeat no step")
-    instructions = raw.get("instructions", [])
-    if not isinstance(instructions, list) or not all(isinstance(p, str) for p in instructions):
-        raise StudyFileError(path, "instructions must be a list of HTML pages (strings)")
-    if not isinstance(raw.get("demo_stimuli", False), bool) or (raw.get("demo_stimuli") and not task.manifest_required):
-        raise StudyFileError(path, "demo_stimuli must be true or false, and only for task types with imported stimuli")
-    try:
-        params = task.parse_params(raw.get("task", {}))
-        between_subjects = conditions.parse(raw, task, params)
-    except ConfigError as exc:
-        raise StudyFileError(path, str(exc)) from None
-    completion_url = raw.get("completion_url") or (
+        study = validate(StudyFile, raw)
+    except SchemaError as exc:
+        errors += exc.errors
+        study = None
+    task_type = raw.get("task_type")
+    task = registry().get(task_type) if isinstance(task_type, str) else None
+    if task is None and isinstance(task_type, str) and task_type.strip():
+        errors.append(f"task_type: {json.dumps(task_type)} is not registered (known: {', '.join(registry().ids())})")
+    params = None
+    if task is not None and isinstance(raw.get("task", {}), dict):  # the [task] table's errors come with the rest
+        params = _gather(errors, task.parse_params, raw.get("task", {}))
+    if study is None or task is None or params is None:
+        raise StudyFileError(path, errors)
+    errors += _cross_checks(study, task)
+    between_subjects = _gather(errors, conditions.config, study.conditions, study.abandon_after_minutes, task, params)
+    if errors:
+        raise StudyFileError(path, errors)
+    prolific = prolific_settings.config(study.prolific)
+    completed_code = prolific.get("prolific", {}).get("codes", {}).get("completed") or study.completion_code
+    completion_url = study.completion_url or (
         prolific_settings.COMPLETE_URL.format(code=completed_code) if completed_code else None)
     return {
-        "slug": slug, "title": raw["title"].strip(), "task_type": raw["task_type"], "platform": platform,
-        "completion_url": completion_url, "consent": raw["consent"], "instructions": instructions,
-        "flow": flow, "surveys": [step for step in flow if step in SURVEYS], "min_width": int(raw.get("min_width", 1280)),
-        "min_height": int(raw.get("min_height", 720)), "task": params,
-        "demo_stimuli": raw.get("demo_stimuli", False), **between_subjects, **prolific,
+        "slug": slug, "title": study.title.strip(), "task_type": study.task_type, "platform": study.platform,
+        "completion_url": completion_url, "consent": study.consent, "instructions": study.instructions,
+        "flow": study.flow, "surveys": [step for step in study.flow if step in SURVEYS], "min_width": study.min_width,
+        "min_height": study.min_height, "task": params,
+        "demo_stimuli": study.demo_stimuli, **between_subjects, **prolific,
     }
+
+
+def _gather(errors: list[str], parse, *args):
+    """parse(*args), or None with its problems added to `errors`."""
+    try:
+        return parse(*args)
+    except SchemaError as exc:
+        errors += exc.errors
+    except ConfigError as exc:  # a task type's own check beyond its table's schema
+        errors.append(str(exc))
+    return None
+
+
+def _cross_checks(study: StudyFile, task) -> list[str]:
+    """What no single key shows: the flow's steps, the completion code given twice, demo stimuli."""
+    errors = []
+    codes = study.prolific.codes if study.prolific else None
+    if codes and codes.completed and study.completion_code not in (None, codes.completed):
+        errors.append("completion_code and [prolific.codes] completed differ: give one of them")
+    if study.platform == "prolific" and not (study.completion_code or study.completion_url
+                                             or (codes and codes.completed)):
+        errors.append("a Prolific study needs completion_code ([prolific.codes] completed) or completion_url")
+    known = (*GENERIC_STEPS, *task.steps, *(s for s in SURVEYS if s != "consent"))
+    unknown_steps = [step for step in study.flow if step not in known]
+    if unknown_steps:
+        errors.append(f"flow: unknown step(s) {', '.join(unknown_steps)} (known: {', '.join(known)})")
+    if study.flow.count("task") != 1 or study.flow[:1] != ["consent"] or len(set(study.flow)) != len(study.flow):
+        errors.append("flow: must start with 'consent', contain 'task' once, and repeat no step")
+    if study.demo_stimuli and not task.manifest_required:
+        errors.append(f"demo_stimuli: only for task types with imported stimuli, not {study.task_type}")
+    return errors
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of study.toml, for editors: the file's keys, and the `[task]` table of each registered task
+    type chosen by `task_type`."""
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **StudyFile.model_json_schema()}
+    defs = schema.setdefault("$defs", {})
+    schema["properties"]["task_type"]["enum"] = registry().ids()
+    schema["allOf"] = []
+    for task_id in registry().ids():
+        params = registry().get(task_id).Params.model_json_schema()
+        defs.update(params.pop("$defs", {}))
+        defs[f"task:{task_id}"] = params
+        schema["allOf"].append({"if": {"properties": {"task_type": {"const": task_id}}, "required": ["task_type"]},
+                                "then": {"properties": {"task": {"$ref": f"#/$defs/task:{task_id}"}}}})
+    return schema
+
+
+KEYS_BEGIN = "<!-- study keys: generated from the models by `flask studies keys --update docs/studies.md` -->"
+KEYS_END = "<!-- study keys: end -->"
+
+
+def key_reference() -> str:
+    """Markdown tables of every key study.toml may have, made from the models (docs/studies.md holds them)."""
+    sections = [("study.toml", StudyFile), ("`[[conditions]]`", conditions.Condition),
+                ("`[prolific]`", prolific_settings.ProlificTable), ("`[prolific.codes]`", prolific_settings.Codes)]
+    by_model: dict[type[Table], list[str]] = {}
+    for task_id in registry().ids():
+        by_model.setdefault(registry().get(task_id).Params, []).append(task_id)
+    sections += [(f"`[task]` of {', '.join(f'`{t}`' for t in ids)}", model) for model, ids in by_model.items()]
+    return "\n\n".join(f"#### {title}\n\n{markdown_table(model)}" for title, model in sections)
+
+
+def with_key_reference(text: str) -> str:
+    """`text` (docs/studies.md) with the key reference between its markers made anew."""
+    head, found, rest = text.partition(KEYS_BEGIN)
+    _, found_end, tail = rest.partition(KEYS_END)
+    if not (found and found_end):
+        raise ValueError(f"the key reference's markers are missing: {KEYS_BEGIN} … {KEYS_END}")
+    return f"{head}{KEYS_BEGIN}\n\n{key_reference()}\n\n{KEYS_END}{tail}"
 
 
 def config_hash(config: dict[str, Any]) -> str:

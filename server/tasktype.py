@@ -11,6 +11,8 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
+from . import schema
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -115,9 +117,15 @@ class TaskType:
     # Columns this task adds to trials.csv, in order, after the generic ones (stimulus columns first).
     trial_columns: ClassVar[tuple[Column, ...]] = ()
 
+    # The study file's [task] table: its keys, types, ranges and defaults (a schema.Table declared in the task's
+    # package; the JSON Schema and docs/studies.md's key reference are made from it). Table itself has no keys.
+    Params: ClassVar[type[schema.Table]] = schema.Table
+
     def parse_params(self, raw: dict[str, Any]) -> dict[str, Any]:
-        """Validate the study file's [task] table; return the parameters with defaults filled in."""
-        raise NotImplementedError
+        """The study file's [task] table checked against `Params`: the parameters with defaults filled in. Raises
+        schema.SchemaError listing every problem, each named `task.<key>`. Validators see the task type's id as
+        the context's "task_type". Override to add what needs more than the table (a file's hash), calling this."""
+        return schema.validate(self.Params, raw, "task.", {"task_type": self.id}).model_dump()
 
     def stimuli(self, params: dict[str, Any]) -> Iterable[StimulusSpec]:
         """Every stimulus the task generates for a study (stored once per study); none for imported stimuli."""

@@ -37,19 +37,21 @@ def test_sync_is_idempotent_and_versions_edits(runner, client, studies_dir):
 
 
 @pytest.mark.parametrize("edit, message", [
-    (("task_type = \"ratio-estimation\"", "task_type = \"mind-reading\""), "task_type 'mind-reading' is not registered"),
-    (("trials_per_type = 5", "trials_per_type = 9"), "trials_per_type must be an integer 1–7"),
-    (("variants = 1", "variants = 1\ncolour = 2"), "unknown task parameter(s): colour"),
-    (("platform = \"prolific\"", "platform = \"mturk\""), "platform must be one of"),
+    (("task_type = \"ratio-estimation\"", "task_type = \"mind-reading\""),
+     'task_type: "mind-reading" is not registered'),
+    (("trials_per_type = 5", "trials_per_type = 9"), "task.trials_per_type: expected at most 7, got 9"),
+    (("variants = 1", "variants = 1\ncolour = 2"), "task.colour: unknown key"),
+    (("platform = \"prolific\"", "platform = \"mturk\""),
+     'platform: expected one of "prolific", "labinthewild" or "direct", got "mturk"'),
     (("completion_code = \"C3RATIO5\"", ""), "needs completion_code"),
-    (("title = ", "titel = "), "unknown key(s): titel"),
+    (("title = ", "titel = "), 'titel: unknown key (did you mean "title"?)'),
     (("[task]", "[task"), "not valid TOML"),
     (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "demographics"]'),
      "contain 'task' once"),
     (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["demographics", "consent", "task"]'),
      "must start with 'consent'"),
     (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "task", "horoscope"]'),
-     "unknown flow step(s): horoscope"),
+     "flow: unknown step(s) horoscope"),
 ])
 def test_sync_refuses_bad_study_files_and_writes_nothing(runner, studies_dir, edit, message):
     (studies_dir / "new").mkdir()

@@ -54,13 +54,19 @@ def invoke(runner, *args):
 
 
 @pytest.mark.parametrize("tables, message", [
-    (TABLES.replace("max_bonus = 2.50", "max_bonus = -1"), "max_bonus must be a positive amount"),
-    (TABLES.replace("max_bonus = 2.50", "max_bonus = 1.234"), "at most 2 decimals"),
-    (TABLES.replace("max_bonus = 2.50", "bonus_max = 2.50"), "[prolific]: unknown key(s): bonus_max"),
-    (TABLES.replace("no_consent =", "no_concent ="), "unknown outcome(s): no_concent"),
-    (TABLES.replace('"C1DEV1CE"', '"C1 DEV"'), "incompatible_device must be a completion code"),
-    (TABLES.replace(f'study_id = "{PROLIFIC_STUDY}"', 'study_id = "{{%STUDY_ID%}}"'), "study_id must be"),
-    (TABLES.replace("max_bonus = 2.50", "attention_check_failures = 0"), "attention_check_failures must be"),
+    (TABLES.replace("max_bonus = 2.50", "max_bonus = -1"),
+     "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got -1"),
+    (TABLES.replace("max_bonus = 2.50", "max_bonus = 1.234"),
+     "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got 1.234"),
+    (TABLES.replace("max_bonus = 2.50", "bonus_max = 2.50"), "prolific.bonus_max: unknown key"),
+    (TABLES.replace("no_consent =", "no_concent ="),
+     'prolific.codes.no_concent: unknown key (did you mean "no_consent"?)'),
+    (TABLES.replace('"C1DEV1CE"', '"C1 DEV"'),
+     'prolific.codes.incompatible_device: expected a completion code (letters and digits), got "C1 DEV"'),
+    (TABLES.replace(f'study_id = "{PROLIFIC_STUDY}"', 'study_id = "{{%STUDY_ID%}}"'),
+     'prolific.study_id: expected the Prolific study\'s id (letters and digits), got "{{%STUDY_ID%}}"'),
+    (TABLES.replace("max_bonus = 2.50", "attention_check_failures = 0"),
+     "prolific.attention_check_failures: expected at least 1, got 0"),
 ])
 def test_the_prolific_table_is_checked(tmp_path, app, tables, message):
     with pytest.raises(StudyFileError) as caught:

@@ -1,5 +1,5 @@
 """`flask studies …`: load study files into the database, list them and their versions, open, pause or close a
-study."""
+study; the study file's JSON Schema and key reference."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..models import Study
-from ..studies import StudyFileError, set_status, sync_studies
+from ..studies import StudyFileError, json_schema, key_reference, set_status, sync_studies, with_key_reference
 from ..study_versions import get_version, versions
 from .common import BY, by_researcher, study_or_fail
 
@@ -36,6 +36,30 @@ def sync_command(username):
                                    "run `flask studies sync` again") from None
     for slug, outcome in report:
         click.echo(f"{slug}: {outcome}")
+
+
+@studies_cli.command("schema", help="Write the JSON Schema of study.toml (for editors) to stdout or --out FILE.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="write it to this file")
+def schema_command(out):
+    text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    if out:
+        out.write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@studies_cli.command("keys", help="Print the Markdown reference of every study.toml key, made from the models; "
+                                  "--update FILE rewrites the reference between FILE's markers (docs/studies.md).")
+@click.option("--update", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="the Markdown file whose key reference to rewrite")
+def keys_command(update):
+    if not update:
+        click.echo(key_reference())
+        return
+    try:
+        update.write_text(with_key_reference(update.read_text(encoding="utf-8")), encoding="utf-8")
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @studies_cli.command("list", help="List the studies in the database.")

@@ -14,59 +14,54 @@ attention-check and bonus rules.
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
-from typing import Any
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field, create_model
 
 from ..models import OUTCOMES
-from ..exceptions import ConfigError
+from ..schema import Number, Table, matching, problem
 
 COMPLETE_URL = "https://app.prolific.com/submissions/complete?cc={code}"
-KEYS = {"study_id", "codes", "attention_check_failures", "max_bonus"}
 PROLIFIC_ID = re.compile(r"^[A-Za-z0-9]{1,64}$")
 CODE = re.compile(r"^[A-Za-z0-9]{1,64}$")  # codes travel in the completion URL's query
 DEFAULT_MAX_BONUS_CENTS = 1000
+MAX_BONUS = 1_000_000  # in the study's currency: anything larger is a typo
+Code = matching(CODE.pattern, "a completion code (letters and digits)")
+ProlificId = matching(PROLIFIC_ID.pattern, "the Prolific study's id (letters and digits)")
 
 
-def parse(raw: dict[str, Any]) -> dict[str, Any]:
-    """The study file's `[prolific]` table as the config key `prolific` (nothing when the file has none, so a
-    study without one keeps its config, and version, as they were). Raises ConfigError naming the key."""
-    if "prolific" not in raw:
+def _amount(value: int | float) -> int | float:
+    # Bounded first: Decimal cannot quantize infinity or 10**30 to cents.
+    if not 0 < value <= MAX_BONUS or Decimal(str(value)) != Decimal(str(value)).quantize(Decimal("0.01")):
+        raise problem(f"expected a positive amount up to {MAX_BONUS} with at most 2 decimals")
+    return value
+
+
+# [prolific.codes]: a key per outcome (models.OUTCOMES), so a new outcome is a key here too.
+Codes = create_model("Codes", __base__=Table, **{outcome: (Code | None, Field(None, description=(
+    f"the Prolific completion code of a session that ends `{outcome}`"))) for outcome in OUTCOMES})
+
+
+class ProlificTable(Table):
+    study_id: ProlificId | None = Field(None, description=(
+        "the linked Prolific study (or `flask prolific link SLUG ID`)"))
+    codes: Codes = Field(Codes(), description="`[prolific.codes]`: one Prolific completion code per outcome")
+    attention_check_failures: int = Field(1, ge=1, description=(
+        "failed catch trials that make a failed attention check"))
+    max_bonus: Annotated[Number, AfterValidator(_amount)] | None = Field(None, description=(
+        "largest bonus per participant, in the study's currency (none: 10.00)"))
+
+
+def config(table: ProlificTable | None) -> dict[str, Any]:
+    """The study file's validated `[prolific]` table as the config key `prolific` (nothing when the file has none,
+    so a study without one keeps its config, and version, as they were)."""
+    if table is None:
         return {}
-    table = raw["prolific"]
-    if not isinstance(table, dict):
-        raise ConfigError("prolific must be a table ([prolific])")
-    unknown = set(table) - KEYS
-    if unknown:
-        raise ConfigError(f"[prolific]: unknown key(s): {', '.join(sorted(unknown))}")
-    study_id = table.get("study_id")
-    if study_id is not None and (not isinstance(study_id, str) or not PROLIFIC_ID.match(study_id)):
-        raise ConfigError("[prolific] study_id must be the Prolific study's id (letters and digits)")
-    codes = table.get("codes", {})
-    if not isinstance(codes, dict):
-        raise ConfigError("[prolific.codes] must be a table of outcome = \"CODE\"")
-    wrong = set(codes) - set(OUTCOMES)
-    if wrong:
-        raise ConfigError(f"[prolific.codes]: unknown outcome(s): {', '.join(sorted(wrong))} "
-                          f"(known: {', '.join(OUTCOMES)})")
-    for outcome, code in codes.items():
-        if not isinstance(code, str) or not CODE.match(code):
-            raise ConfigError(f"[prolific.codes] {outcome} must be a completion code (letters and digits)")
-    failures = table.get("attention_check_failures", 1)
-    if isinstance(failures, bool) or not isinstance(failures, int) or failures < 1:
-        raise ConfigError("[prolific] attention_check_failures must be a whole number, at least 1")
-    return {"prolific": {"study_id": study_id, "codes": dict(codes), "attention_check_failures": failures,
-                         "max_bonus_cents": _cents(table.get("max_bonus"), "[prolific] max_bonus")
-                         if "max_bonus" in table else DEFAULT_MAX_BONUS_CENTS}}
-
-
-def _cents(value: Any, where: str) -> int:
-    try:
-        amount = Decimal(str(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-    except InvalidOperation:
-        amount = None
-    if amount is None or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
-        raise ConfigError(f"{where} must be a positive amount with at most 2 decimals")
-    return int(amount * 100)
+    return {"prolific": {"study_id": table.study_id, "codes": table.codes.model_dump(exclude_none=True),
+                         "attention_check_failures": table.attention_check_failures,
+                         "max_bonus_cents": DEFAULT_MAX_BONUS_CENTS if table.max_bonus is None
+                         else int(Decimal(str(table.max_bonus)) * 100)}}
 
 
 def completion_url(config: dict[str, Any], outcome: str) -> str | None:

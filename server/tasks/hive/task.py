@@ -28,10 +28,13 @@ import hashlib
 import math
 import random
 import statistics
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator
 
 from ...assets import asset_url
 from ...exceptions import ConfigError, ManifestError, ResponseError
+from ...schema import Table, problem
 from ...tasktype import Column, PlanItem, StimulusSpec, TaskType
 from .analyzer import HiveAnalyzer
 from .demo import write_demo
@@ -46,9 +49,37 @@ FALSE = {"false", "0", "no", "n", "f", ""}
 DECISIONS = ("present", "absent")
 # ProtoTree: (decision at the root, decision at the second node) → leaf = candidate number
 LEAVES = {("present", "present"): 1, ("present", "absent"): 2, ("absent", "present"): 3, ("absent", "absent"): 4}
-DEFAULTS = {"method": "gradcam", "n_trials": 10, "correct_share": 0.5, "show_labels": False, "preview": True,
-            "similarity_ratings": None, "dataset": None}
 DATASETS = ("CUB", "ImageNet")  # HIVE's; `dataset` names the published study a report compares with
+
+
+class HiveParams(Table):
+    method: Literal[METHODS] = Field("gradcam", description="the explanation method")
+    n_trials: int = Field(10, ge=1, le=200, description="photos per participant")
+    correct_share: float = Field(0.5, ge=0, le=1, description=(
+        "share of those whose model prediction is correct (balanced by default)"))
+    show_labels: bool = Field(False, description="show class labels with the explanations (HIVE hides them)")
+    preview: bool = Field(True, description=(
+        "one correct and one incorrect example (manifest rows with `preview = true`) in the `preview` flow step"))
+    similarity_ratings: bool | None = Field(None, validate_default=True, description=(
+        "ask a 1–4 similarity rating per prototype match (`hive-agreement` only; by default when its method is "
+        "`protopnet` or `prototree`)"))
+    dataset: Literal[DATASETS] | None = Field(None, description=(
+        "the HIVE study to compare with: `flask analyze` puts HIVE's published figures for the same task and "
+        "method beside ours"))
+
+    @field_validator("similarity_ratings")
+    @classmethod
+    def _agreement_only(cls, value: bool | None, info: ValidationInfo) -> bool | None:
+        agreement = (info.context or {}).get("task_type") == "hive-agreement"
+        if value is None and "method" in info.data:
+            return agreement and info.data["method"] in PROTOTYPE_METHODS
+        if value and not agreement:
+            raise problem("similarity ratings are asked in the agreement task only")
+        return value
+
+
+class ProtoTreeParams(HiveParams):
+    method: Literal["prototree"] = Field("prototree", description="the explanation method: always `prototree`")
 
 
 def _flag(value: str, column: str) -> bool:
@@ -103,6 +134,7 @@ class HiveTask(TaskType):
     needs_ground_truth = True
     assets = ("hive.css", "hive.js", "hive-tasks.js")
     analyzer = HiveAnalyzer()
+    Params = HiveParams
     steps = ("preview",)
     manifest_required = ("image_id", "photo", "ground_truth", "model_correct",
                          *(f"candidate{k}_{part}" for k in CANDIDATES for part in ("rank", "explanation")))
@@ -138,36 +170,6 @@ class HiveTask(TaskType):
     )
 
     # ---------------------------------------------------------------------------------------- parameters
-    def parse_params(self, raw):
-        unknown = set(raw) - set(DEFAULTS)
-        if unknown:
-            raise ConfigError(f"unknown task parameter(s): {', '.join(sorted(unknown))}")
-        params = {**DEFAULTS, **raw}
-        if params["method"] not in self.methods:
-            raise ConfigError(f"task.method must be one of {', '.join(self.methods)}")
-        n = params["n_trials"]
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 200:
-            raise ConfigError("task.n_trials must be an integer 1–200")
-        share = params["correct_share"]
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
-            raise ConfigError("task.correct_share must be a number 0–1 (share of trials the model got right)")
-        params["correct_share"] = float(share)
-        for key in ("show_labels", "preview"):
-            if not isinstance(params[key], bool):
-                raise ConfigError(f"task.{key} must be true or false")
-        if params["dataset"] is not None and params["dataset"] not in DATASETS:
-            raise ConfigError(f"task.dataset must be one of {', '.join(DATASETS)} (the HIVE study to compare "
-                              "with), or left out")
-        if params["similarity_ratings"] is None:
-            params["similarity_ratings"] = self.id == "hive-agreement" and params["method"] in PROTOTYPE_METHODS
-        elif not isinstance(params["similarity_ratings"], bool):
-            raise ConfigError("task.similarity_ratings must be true or false")
-        elif params["similarity_ratings"] and self.id != "hive-agreement":
-            raise ConfigError("task.similarity_ratings is asked in the agreement task only")
-        return params
-
-    methods = METHODS
-
     # ---------------------------------------------------------------------------------------- manifest
     def stimulus_from_manifest(self, row, files, params):
         image_id = row["image_id"].strip()
@@ -408,12 +410,9 @@ class HiveProtoTree(HiveTask):
     id = "hive-prototree"
     name = "HIVE ProtoTree: decide the last two nodes of the model's decision path"
     chance = 0.25
-    methods = ("prototree",)
+    Params = ProtoTreeParams
     manifest_required = HiveTask.manifest_required + ("node_root", "node_present", "node_absent")
     manifest_optional = HiveTask.manifest_optional + ("path",)
-
-    def parse_params(self, raw):
-        return super().parse_params({"method": "prototree", **raw})
 
     def extra_params(self, row, files):
         nodes = {name: files.image(f"node_{name}", row[f"node_{name}"].strip())

@@ -21,9 +21,12 @@ import bisect
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
+from ...schema import NonBlank, Number, Table, matching, problem
 from ...tasktype import Column, PlanItem, StimulusSpec, TaskType
 from .analyzer import HypothesisRatingAnalyzer
 from .demo import write_demo
@@ -33,11 +36,57 @@ AGREE_FROM = 5  # ratings 5–7 count as agreeing (Two4Two's "% agreeing")
 SAMPLING = ("fixed", "per-participant")
 STATEMENT_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 IMAGE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")  # part of the image's URL
-DEFAULTS = {
-    "rows": 30, "columns": 5, "sampling": "fixed", "score_edges": None, "column_labels": None,
-    "question": "How much do you agree with this statement about the model?",
-    "scale_labels": ["Strongly disagree", "Strongly agree"], "statements": None,
-}
+StatementId = matching(STATEMENT_ID.pattern, "a short id (a–z, 0–9, - and _)")
+
+
+class Statement(Table):
+    id: StatementId = Field(description="the statement's id")
+    text: Annotated[NonBlank, AfterValidator(str.strip)] = Field(description="the statement as shown")
+    relevant: bool = Field(description="true for a pattern the model really uses (the answer key)")
+
+
+class RatingParams(Table):
+    rows: int = Field(30, ge=1, le=200, description="images per grid column")
+    columns: int = Field(5, ge=1, le=20, description="grid columns, from low to high model score")
+    sampling: Literal[SAMPLING] = Field("fixed", description=(
+        "`fixed`: the same images for everyone; `per-participant`: drawn anew for each participant"))
+    score_edges: list[Number] | None = Field(None, description=(
+        "the score boundaries between the columns (`columns` − 1 increasing numbers); none: bins of equal size "
+        "by score rank"))
+    column_labels: list[str] | None = Field(None, description="a heading per column (`columns` texts)")
+    question: str = Field("How much do you agree with this statement about the model?", description=(
+        "asked with every statement"))
+    scale_labels: list[str] = Field(["Strongly disagree", "Strongly agree"], min_length=2, max_length=2,
+                                    description="the labels of ratings 1 and 7")
+    statements: list[Statement] = Field(min_length=1, description=(
+        "the statements to rate, `[[task.statements]]` tables with `id`, `text` and `relevant`"))
+
+    @field_validator("score_edges")
+    @classmethod
+    def _edges_fit_the_columns(cls, edges: list[Number] | None, info: ValidationInfo) -> list[Number] | None:
+        if edges is not None and "columns" in info.data and (
+                len(edges) != info.data["columns"] - 1 or not all(math.isfinite(e) for e in edges)
+                or any(a >= b for a, b in zip(edges, edges[1:]))):
+            raise problem(f"expected {info.data['columns'] - 1} increasing numbers (the boundaries between the "
+                          "columns)")
+        return edges
+
+    @field_validator("column_labels")
+    @classmethod
+    def _a_label_per_column(cls, labels: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        if labels is not None and "columns" in info.data and len(labels) != info.data["columns"]:
+            raise problem(f"expected {info.data['columns']} texts, one per column")
+        return labels
+
+    @field_validator("statements")
+    @classmethod
+    def _ids_differ(cls, statements: list[Statement]) -> list[Statement]:
+        seen = {}
+        for n, statement in enumerate(statements, 1):
+            if statement.id in seen:
+                raise problem(f"statement {n}'s id {statement.id!r} repeats statement {seen[statement.id]}'s")
+            seen[statement.id] = n
+        return statements
 
 
 class HypothesisRating(TaskType):
@@ -45,6 +94,7 @@ class HypothesisRating(TaskType):
     name = "Rate hypotheses about a model from an example-based explanation (Two4Two)"
     assets = ("rating.css", "hypothesis-rating.js")
     analyzer = HypothesisRatingAnalyzer()
+    Params = RatingParams
     manifest_required = ("image_id", "file", "score", "label")
     manifest_optional = ("column",)
     stimulus_columns = (
@@ -59,36 +109,6 @@ class HypothesisRating(TaskType):
         Column("rating", "agreement on the 7-point scale, 1 (strongly disagree) – 7 (strongly agree)", "integer"),
         Column("agree", "1 if the rating is 5–7, else 0", "integer"),
     )
-
-    def parse_params(self, raw):
-        unknown = set(raw) - set(DEFAULTS)
-        if unknown:
-            raise ConfigError(f"unknown task parameter(s): {', '.join(sorted(unknown))}")
-        params = {**DEFAULTS, **raw}
-        for key, high in (("rows", 200), ("columns", 20)):
-            value = params[key]
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-                raise ConfigError(f"task.{key} must be an integer 1–{high}")
-        if params["sampling"] not in SAMPLING:
-            raise ConfigError(f"task.sampling must be one of {', '.join(SAMPLING)}")
-        edges = params["score_edges"]
-        if edges is not None and (
-                not isinstance(edges, list) or len(edges) != params["columns"] - 1
-                or not all(isinstance(e, (int, float)) and not isinstance(e, bool) and math.isfinite(e) for e in edges)
-                or any(a >= b for a, b in zip(edges, edges[1:]))):
-            raise ConfigError(f"task.score_edges must be {params['columns'] - 1} increasing numbers "
-                              "(the boundaries between the columns)")
-        labels = params["column_labels"]
-        if labels is not None and (not isinstance(labels, list) or len(labels) != params["columns"]
-                                   or not all(isinstance(x, str) for x in labels)):
-            raise ConfigError(f"task.column_labels must be a list of {params['columns']} texts")
-        if not isinstance(params["question"], str):
-            raise ConfigError("task.question must be text")
-        ends = params["scale_labels"]
-        if not isinstance(ends, list) or len(ends) != 2 or not all(isinstance(x, str) for x in ends):
-            raise ConfigError("task.scale_labels must be two texts: the labels of ratings 1 and 7")
-        params["statements"] = _parse_statements(params["statements"])
-        return params
 
     def stimulus_from_manifest(self, row, files, params):
         key = row["image_id"]
@@ -161,29 +181,6 @@ class HypothesisRating(TaskType):
 
     def model_input(self, key, params):
         return params["image"]
-
-
-def _parse_statements(raw: Any) -> list[dict[str, Any]]:
-    if not isinstance(raw, list) or not raw:
-        raise ConfigError("task.statements must list the statements to rate: [[task.statements]] tables with "
-                          "id, text and relevant (true for a pattern the model really uses)")
-    seen = set()
-    statements = []
-    for n, item in enumerate(raw, 1):
-        where = f"task.statements[{n}]"
-        if not isinstance(item, dict) or set(item) - {"id", "text", "relevant"}:
-            raise ConfigError(f"{where} must be a table with id, text and relevant only")
-        if not isinstance(item.get("id"), str) or not STATEMENT_ID.match(item["id"]):
-            raise ConfigError(f"{where}.id must be a short id (a–z, 0–9, - and _)")
-        if item["id"] in seen:
-            raise ConfigError(f"{where}.id {item['id']!r} repeats an earlier statement")
-        seen.add(item["id"])
-        if not isinstance(item.get("text"), str) or not item["text"].strip():
-            raise ConfigError(f"{where}.text is required")
-        if not isinstance(item.get("relevant"), bool):
-            raise ConfigError(f"{where}.relevant must be true (the model uses this pattern) or false")
-        statements.append({"id": item["id"], "text": item["text"].strip(), "relevant": item["relevant"]})
-    return statements
 
 
 def _columns(params: dict[str, Any], stimuli: list[StimulusSpec]) -> list[list[StimulusSpec]]:

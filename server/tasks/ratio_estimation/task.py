@@ -7,14 +7,26 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from pydantic import Field
+
 from analysis.judgement_errors import log_error
 
-from ...exceptions import ConfigError, ResponseError
+from ...exceptions import ResponseError
+from ...schema import Table
 from ...tasktype import Column, PlanItem, StimulusSpec, TaskType, TrainingSet
 from . import charts, sampling
 from .analyzer import RatioEstimationAnalyzer
 
-DEFAULTS = {"trials_per_type": 5, "variants": 1, "practice": True}
+MAX_GROUPS = min(len(charts.ratio_groups_for_type(t)) for t in charts.CHART_TYPES)
+
+
+class RatioParams(Table):
+    trials_per_type: int = Field(5, ge=1, le=MAX_GROUPS, description=(
+        f"test trials per chart type; each from a different ratio group (at most {MAX_GROUPS})"))
+    variants: int = Field(1, ge=1, le=1000, description=(
+        "renderings (random unmarked bars) per chart type × height pair"))
+    practice: bool = Field(True, description=(
+        "5 practice trials first, one per chart type, heights outside the ten, with feedback"))
 
 
 class RatioEstimation(TaskType):
@@ -22,6 +34,7 @@ class RatioEstimation(TaskType):
     name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
     assets = ("ratio-estimate.js",)
     analyzer = RatioEstimationAnalyzer()
+    Params = RatioParams
     stimulus_columns = (
         Column("chart_type", "Cleveland–McGill bar-chart type 1–5 (1 adjacent, 2 aligned stacked, 3 separated, "
                              "4 unaligned stacked, 5 divided bar)", "integer"),
@@ -34,22 +47,6 @@ class RatioEstimation(TaskType):
         Column("abs_error", "|response_percent − true_percent|, percentage points"),
         Column("log_error", "log2(abs_error + 1/8), Cleveland & McGill 1984"),
     )
-
-    def parse_params(self, raw):
-        unknown = set(raw) - set(DEFAULTS)
-        if unknown:
-            raise ConfigError(f"unknown task parameter(s): {', '.join(sorted(unknown))}")
-        params = {**DEFAULTS, **raw}
-        max_groups = min(len(charts.ratio_groups_for_type(t)) for t in charts.CHART_TYPES)
-        n = params["trials_per_type"]
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= max_groups:
-            raise ConfigError(f"task.trials_per_type must be an integer 1–{max_groups} (one per ratio group)")
-        v = params["variants"]
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 1000:
-            raise ConfigError("task.variants must be an integer 1–1000")
-        if not isinstance(params["practice"], bool):
-            raise ConfigError("task.practice must be true or false")
-        return params
 
     def stimuli(self, params):
         if params["practice"]:

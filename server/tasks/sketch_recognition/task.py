@@ -16,14 +16,17 @@ import math
 import re
 import statistics
 from collections import defaultdict
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
 
 from ... import vocabulary as vocab
 from ...exceptions import ConfigError, ManifestError, ResponseError
+from ...schema import NonBlank, Table, problem
 from ...tasktype import Column, PlanItem, QualityFlag, StimulusSpec, TaskType
 from .analyzer import MAX_GUESSES, SketchAnalyzer
 from .demo import write_demo
 
-DEFAULTS = {"vocabulary": vocab.BUILTIN, "trials": 32, "catch_trials": 1, "semantic_space": ""}
 MAX_RT_MS = 24 * 3600 * 1000
 SKETCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")  # it is part of the stimulus URL
 SKETCH_TYPES = ("image/png", "image/svg+xml")
@@ -31,11 +34,39 @@ PRODUCER_LENGTH = 64
 TRUE, FALSE = {"true", "1", "yes"}, {"", "false", "0", "no"}
 
 
+def _existing_csv(space: str) -> str:
+    try:
+        found = not space or vocab.resolve(space, vocab.studies_dir()).is_file()
+    except vocab.VocabularyError:
+        found = False
+    if not found:
+        raise problem("expected a concept similarity or embedding CSV that exists (a path relative to the studies "
+                      "folder)")
+    return space
+
+
+class SketchParams(Table):
+    vocabulary: NonBlank = Field(vocab.BUILTIN, description=(
+        "the 1,854 THINGS concepts (built in, `server/data/things_labels.tsv`), or a TSV/CSV file with `label`, "
+        "`unique_id`, optional `category`, as a path relative to the studies folder (e.g. "
+        "`\"my-study/labels.tsv\"`). Duplicate unique ids are refused with the row named; the file's hash versions "
+        "the study."))
+    trials: int = Field(32, ge=1, le=10_000, description=(
+        "sketches per participant, dealt round-robin over concepts (no concept repeats before all were shown)"))
+    catch_trials: int = Field(1, ge=0, le=10_000, description=(
+        "catch sketches (manifest `catch = true`) mixed in, never first"))
+    semantic_space: Annotated[str, AfterValidator(_existing_csv)] = Field("", description=(
+        "optional concept similarity (square CSV, ids as first column and header) or embedding (ids, then "
+        "dimensions) for the semantic neighbour preference of `flask analyze`; path relative to the studies "
+        "folder"))
+
+
 class SketchRecognition(TaskType):
     id = "sketch-recognition"
     name = "Sketch recognition: name the object from a fixed vocabulary (sketch-abstraction benchmark)"
     assets = ("sketch.css", "sketch-recognition.js")
     analyzer = SketchAnalyzer()
+    Params = SketchParams
     model_answers = "labels"
     quality_flags = (QualityFlag("catch_failed", "Failed attention checks (catch trials)", "Failed checks",
                                  attention_check=True),)
@@ -65,24 +96,7 @@ class SketchRecognition(TaskType):
     # ------------------------------------------------------------------ study file
 
     def parse_params(self, raw):
-        unknown = set(raw) - set(DEFAULTS)
-        if unknown:
-            raise ConfigError(f"unknown task parameter(s): {', '.join(sorted(unknown))}")
-        params = {**DEFAULTS, **raw}
-        for key, low in (("trials", 1), ("catch_trials", 0)):
-            value = params[key]
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= 10_000:
-                raise ConfigError(f"task.{key} must be an integer {low}–10000")
-        if not isinstance(params["vocabulary"], str) or not params["vocabulary"].strip():
-            raise ConfigError('task.vocabulary must be "things" or a file path relative to the studies folder')
-        space = params["semantic_space"]
-        try:
-            found = isinstance(space, str) and (not space or vocab.resolve(space, vocab.studies_dir()).is_file())
-        except vocab.VocabularyError:
-            found = False
-        if not found:
-            raise ConfigError("task.semantic_space must name a concept similarity or embedding CSV (a path relative "
-                              "to the studies folder) that exists")
+        params = super().parse_params(raw)
         try:
             vocabulary = vocab.load_file(vocab.resolve(params["vocabulary"], vocab.studies_dir()))
         except vocab.VocabularyError as exc:
