@@ -1,5 +1,5 @@
 """The one way a study is analysed, for `flask analyze` (server/cli/analyze.py) and the dashboard's results page
-alike: :func:`run_analysis` finds the study's task type's analyzer (TaskType.analyzer), refuses options it does not
+alike: :func:`run_analysis` finds the study's task type's analyzer (Analysed.analyzer), refuses options it does not
 use, loads everything in one database snapshot, checks that there is something to analyse, computes the report
 and returns it as an :class:`AnalysisResult`; the report renders itself, the same way for every task type. Problems are AnalysisError, with a message for the user.
 
@@ -21,7 +21,7 @@ from .exceptions import AnalysisError
 from .models import ParticipantSession, Study
 from .registry import registry
 from .studies import get_study
-from .tasktype import Analyzer
+from .tasktype import Analysed, Analyzer
 
 #: The command line's spelling of each option, for messages about them.
 FLAGS = {"mlae": "--mlae", "exclude_outliers": "--exclude-outliers/--keep-outliers", "n_boot": "--n-boot",
@@ -69,11 +69,11 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
         if study is None:
             raise AnalysisError(f"no study named {slug!r} (see `flask studies list`)")
         task = registry().get(study.task_type)
-        analyzer = task and task.analyzer
-        if analyzer is None:
-            supported = sorted(i for i in registry().ids() if registry().get(i).analyzer is not None)
+        if not isinstance(task, Analysed):
+            supported = sorted(i for i in registry().ids() if isinstance(registry().get(i), Analysed))
             raise AnalysisError(f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) "
                                 f"yet; supported: {', '.join(supported)}")
+        analyzer = task.analyzer
         _check_options(analyzer, study, options)
         data = analyzer.load(study, options)
         db.session.expunge(study)  # keep slug/title readable after the snapshot ends

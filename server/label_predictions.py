@@ -37,6 +37,7 @@ from .models import LabelPrediction, ModelRun, Prediction, Stimulus
 from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, Problems, file_kind, numeric_column, text_column,
                           check_run_options)
 from .registry import registry
+from .tasktype import ModelAnswers
 from .studies import get_study
 
 REQUIRED = ("stimulus_id", "label_id")
@@ -248,7 +249,7 @@ def import_label_predictions(slug: str, path: Path, observer: str, run: int | No
     if study is None:
         raise ImportRefused(f"no study named {slug!r} (see `flask studies list`)")
     task = registry().get(study.task_type)
-    if task is None or task.model_answers != "labels":
+    if not (isinstance(task, ModelAnswers) and task.model_answers == "labels"):
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has no label vocabulary: "
                             "use `flask import-predictions`")
     check_run_options(observer, run, condition)

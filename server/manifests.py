@@ -13,14 +13,15 @@ from .exceptions import ImportRefused, ManifestError
 from .manifest_files import ManifestFiles, read_manifest
 from .models import Stimulus, Study, Trial
 from .registry import registry
-from .tasktype import StimulusSpec
+from .tasktype import GeneratedStimuli, ImportedStimuli, StimulusSpec
 
 
 def import_manifest(study: Study, manifest: Path, images: Path, replace: bool = False) -> dict[str, int]:
     """Check the whole manifest, then store its assets and stimuli in the current transaction and commit."""
     task = registry().get(study.task_type)
-    if task is None or not task.manifest_required:
-        raise ImportRefused.listing([f"task type {study.task_type!r} generates its own stimuli; nothing to import"])
+    if not isinstance(task, ImportedStimuli):
+        why = "generates its own stimuli" if isinstance(task, GeneratedStimuli) else "has no stimuli to import"
+        raise ImportRefused.listing([f"task type {study.task_type!r} {why}; nothing to import"])
     if not images.is_dir():
         raise ImportRefused.listing([f"images folder {images} does not exist"])
     rows = read_manifest(manifest)

@@ -54,6 +54,7 @@ from .db import db
 from .exceptions import ImportRefused
 from .models import LabelPrediction, ModelRun, Prediction, Stimulus
 from .registry import registry
+from .tasktype import ModelAnswers
 from .studies import get_study
 
 REQUIRED = ("stimulus_id", "prediction")
@@ -574,6 +575,8 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
     if study is None:
         raise ImportRefused(f"no study named {slug!r} (see `flask studies list`)")
     task = registry().get(study.task_type)
+    if task is not None and not isinstance(task, ModelAnswers):
+        raise ImportRefused(f"study {slug!r} ({study.task_type}) has no stimuli for models to answer")
     if task is not None and task.model_answers == "labels":
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has a label vocabulary: "
                             "use `flask import-label-predictions`")

@@ -17,7 +17,7 @@ from . import conditions, study_versions
 from .db import db
 from .models import ParticipantSession, Stimulus, Study
 from .registry import registry
-from .tasktype import StimulusSpec
+from .tasktype import GeneratedStimuli, ImportedStimuli, StimulusSpec
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -60,11 +60,13 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
 
 def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
     rng = random.Random(secrets.randbits(64))
-    if task.manifest_required:  # imported stimuli: the plan draws from what the study holds
+    if isinstance(task, ImportedStimuli):  # the plan draws from what the study holds
         stored = db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id).order_by(Stimulus.key))
         stimuli = [StimulusSpec(s.key, s.params, s.practice) for s in stored]
         return task.build_plan_from(params, stimuli, rng)
-    return task.build_plan(params, rng)
+    if isinstance(task, GeneratedStimuli):
+        return task.build_plan(params, rng)
+    return []  # no fixed plan: the task's page decides its trials (server/tasktype.py)
 
 
 def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:

@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from .db import db
 from .models import Asset, Stimulus, Study
-from .tasktype import TaskType, TrainingSet
+from .tasktype import ModelAnswers, TaskType, TrainingSet, TrainingSets
 
 EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
               "image/svg+xml": "svg"}
@@ -32,7 +32,9 @@ def model_file(value: tuple[str, bytes] | str) -> tuple[str, bytes]:
 
 def export_test(task: TaskType, study: Study, out_dir: Path, include_practice: bool) -> int:
     """The study's test stimuli (and practice ones if asked) as model inputs under out_dir/images plus
-    out_dir/manifest.csv; the count."""
+    out_dir/manifest.csv; the count. Raises ExportRefused for a task type models do not answer."""
+    if not isinstance(task, ModelAnswers):
+        raise ExportRefused(f"study {study.slug!r} ({study.task_type}) has no stimuli for models")
     query = db.select(Stimulus).filter_by(study_id=study.id).order_by(Stimulus.key)
     if not include_practice:
         query = query.filter_by(practice=False)
@@ -69,10 +71,9 @@ def export_training(task: TaskType, study: Study, test: list[Stimulus], out_dir:
     ExportRefused, or the task's ConfigError naming a bad option."""
     if out_dir.exists() and any(out_dir.iterdir()):
         raise ExportRefused(f"{out_dir} is not empty: a training set goes into a new folder")
-    try:
-        drawn = task.training_set([stim.params for stim in test], options)
-    except NotImplementedError:
-        raise ExportRefused(f"study {study.slug!r} ({study.task_type}) cannot draw training sets") from None
+    if not isinstance(task, TrainingSets):
+        raise ExportRefused(f"study {study.slug!r} ({study.task_type}) cannot draw training sets")
+    drawn = task.training_set([stim.params for stim in test], options)
     test_keys = {stim.key for stim in test}
     leaked = [s.key for s in drawn.training + drawn.validation if s.key in test_keys]
     if leaked:  # the task's promise, checked here too: the test people took never becomes training data

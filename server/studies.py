@@ -24,6 +24,7 @@ from .prolific import settings as prolific_settings
 from .registry import registry
 from .schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from .surveys import SURVEYS
+from .tasktype import DemoStimuli, GeneratedStimuli
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -139,8 +140,8 @@ def _cross_checks(study: StudyFile, task) -> list[str]:
         errors.append(f"flow: unknown step(s) {', '.join(unknown_steps)} (known: {', '.join(known)})")
     if study.flow.count("task") != 1 or study.flow[:1] != ["consent"] or len(set(study.flow)) != len(study.flow):
         errors.append("flow: must start with 'consent', contain 'task' once, and repeat no step")
-    if study.demo_stimuli and not task.manifest_required:
-        errors.append(f"demo_stimuli: only for task types with imported stimuli, not {study.task_type}")
+    if study.demo_stimuli and not isinstance(task, DemoStimuli):
+        errors.append(f"demo_stimuli: only for task types that draw demo stimuli, not {study.task_type}")
     return errors
 
 
@@ -239,6 +240,8 @@ def _import_demo_stimuli(study: Study) -> int:
 def _sync_stimuli(study: Study) -> int:
     """Add the task's stimuli the study does not have yet. Existing ones are kept: stored trials point at them."""
     task = registry().get(study.task_type)
+    if not isinstance(task, GeneratedStimuli):
+        return 0
     have = set(db.session.scalars(db.select(Stimulus.key).filter_by(study_id=study.id)))
     new = []
     for params in conditions.all_task_params(study.config):  # a condition's parameters may add stimuli

@@ -1,13 +1,38 @@
-"""The contract every task type fulfils (like CTFd's BaseChallenge): parameters, stimuli, a participant's trial list,
-response validation, scoring, a participant summary, the columns it adds to exports, its page assets, its analysis
-(:class:`Analyzer`) and what generic code must know about it (a vocabulary, catch trials, quality flags, how models
-answer). Generic code asks the task type; it never tests a study's parameters for task-specific things.
+"""The contract every task type fulfils (like CTFd's BaseChallenge), and the capabilities a type may declare.
+
+:class:`TaskType` is what every type needs: an id, a name and response validation; the rest are optional hooks with
+defaults (parameters, scoring, a participant summary, export columns, page assets, flow steps, quality flags, a
+vocabulary, correct answers). What a type can do beyond that it declares by subclassing capability classes (each
+one a TaskType with the hooks it needs, abstract until the type defines them), and generic code asks
+``isinstance(task, Capability)`` — it never calls a hook to see whether it fails, and never tests a study's
+parameters for task-specific things:
+
+- :class:`GeneratedStimuli`: it generates its stimuli from the parameters (stored once per study) and draws a
+  participant's fixed plan from them (``stimuli``, ``build_plan``);
+- :class:`ImportedStimuli`: its stimuli are imported from a manifest (``flask stimuli import``; ``manifest_required``,
+  ``stimulus_from_manifest``) and a participant's fixed plan is drawn from those the study holds
+  (``build_plan_from``); :class:`DemoStimuli` adds a demo set drawn without downloads (``demo_stimuli = true``);
+- :class:`ModelAnswers`: models answer its stimuli (``model_input``, ``model_answers``: imported predictions and
+  ``flask stimuli export``); :class:`TrainingSets` adds training sets for models (``flask stimuli export --training``);
+- :class:`Analysed`: it has an analysis (``analyzer``: ``flask analyze`` and the dashboard's results).
+
+A type with neither stimulus capability has no stimuli and no fixed plan: a session starts with an empty plan and
+its page decides the trials. Researchers' own jsPsych experiments (the next issue) would declare themselves so:
+``class JsPsychExperiment(TaskType)`` with no capability class, ``assets`` naming the experiment's files, and
+``validate_response`` accepting the experiment's own data rows, and no ``score``, ``summarise`` or
+``trial_columns`` of its own. Its export columns come from the data: ``trial_columns`` and ``trial_row`` are the
+hooks, and columns read from the rows (as export.RAW_COLUMNS' JSON does for an unknown type today), like trials that
+name no planned stimulus, are what that issue adds to the export and the trial API.
+
+Besides the ``TASK_PACKAGES`` setting, a type may come from an installed distribution's entry point in the group
+``studyhive.task_types`` (server/registry.py).
 
 Task code receives parsed data only — never the request — and never commits: the caller owns the transaction. Its
 errors are server.exceptions' ConfigError, ManifestError and ResponseError."""
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
@@ -71,7 +96,7 @@ class QualityFlag:
     attention_check: bool = False
 
 
-class Analyzer:
+class Analyzer(ABC):
     """`flask analyze` and the dashboard's results for a task type: read the data, compute the report. server/analyze.py
     runs it (load in one snapshot, the generic checks, compute); the report, an analysis.reports.report.Report,
     renders itself (text, Markdown, JSON, methods, figures, a folder). Statistics live in the Flask-free `analysis`
@@ -81,17 +106,19 @@ class Analyzer:
     # Most bootstrap resamples it accepts (None: no limit).
     max_n_boot: ClassVar[int | None] = None
 
+    @abstractmethod
     def load(self, study: "Study", options) -> dict[str, Any]:
         """Read what the analysis needs (inside the caller's snapshot). Must hold "sessions" (participant_id,
         status, exclusion_reason) and "trials" (participant_id, and practice if the task has practice trials)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def compute(self, study: "Study", data: dict[str, Any], options) -> "Report":
         """The report; a ValueError names an input the analysis refuses."""
-        raise NotImplementedError
 
 
-class TaskType:
+class TaskType(ABC):
+    """What every task type has: an id, a name and `validate_response`; the rest are hooks with defaults. A class
+    left abstract (a family's shared base) cannot be registered."""
     id: ClassVar[str]
     name: ClassVar[str]
     # The task's page files in its package's static/ folder (its jsPsych plugin and entry in StudyhiveTasks, its
@@ -101,19 +128,8 @@ class TaskType:
     # Flow steps this task adds to the generic ones (consent, surveys, instructions, task, score), e.g. "preview";
     # the page runs them through the task's entry in StudyhiveTasks (static/studyhive/tasks.js).
     steps: ClassVar[tuple[str, ...]] = ()
-    # Its analysis (`flask analyze`, the dashboard's results); None: the task type has none yet.
-    analyzer: ClassVar[Analyzer | None] = None
     # Data-quality flags its scores carry (e.g. failed catch trials).
     quality_flags: ClassVar[tuple[QualityFlag, ...]] = ()
-    # How models answer it in imported predictions: "values" (`flask import-predictions`, a number per stimulus)
-    # or "labels" (`flask import-label-predictions`, ranked ids of the task's vocabulary).
-    model_answers: ClassVar[str] = "values"
-    # Columns of an imported stimulus manifest (`flask stimuli import`): required, then optional. Empty for
-    # tasks that generate their stimuli.
-    manifest_required: ClassVar[tuple[str, ...]] = ()
-    manifest_optional: ClassVar[tuple[str, ...]] = ()
-    # Stimulus parameters as columns of the model manifest (`flask stimuli export`) and of trials.csv.
-    stimulus_columns: ClassVar[tuple[Column, ...]] = ()
     # Columns this task adds to trials.csv, in order, after the generic ones (stimulus columns first).
     trial_columns: ClassVar[tuple[Column, ...]] = ()
 
@@ -127,64 +143,31 @@ class TaskType:
         the context's "task_type". Override to add what needs more than the table (a file's hash), calling this."""
         return schema.validate(self.Params, raw, "task.", {"task_type": self.id}).model_dump()
 
-    def stimuli(self, params: dict[str, Any]) -> Iterable[StimulusSpec]:
-        """Every stimulus the task generates for a study (stored once per study); none for imported stimuli."""
-        return ()
-
-    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles",
-                               params: dict[str, Any]) -> StimulusSpec:
-        """One imported stimulus from a manifest row (all manifest columns present, as text), for a study with
-        task parameters `params`. Image files are resolved with `files.image(column, value)`, which returns the
-        stored asset's id. Raise ManifestError."""
-        raise NotImplementedError
-
-    def generate_demo(self, params: dict[str, Any], out_dir: "Path") -> "Path":
-        """For tasks with imported stimuli: draw a small demo stimulus set (images + manifest) into `out_dir`, with
-        no downloads, and return the manifest's path. Used by `flask studies sync` for studies marked
-        `demo_stimuli = true` that hold no stimuli yet."""
-        raise NotImplementedError
-
-    def build_plan_from(self, params: dict[str, Any], stimuli: list[StimulusSpec],
-                        rng: random.Random) -> list[PlanItem]:
-        """For tasks with imported stimuli: one participant's trial list drawn from the study's stored stimuli.
-        Raise ConfigError when they cannot make a plan (e.g. none imported yet)."""
-        raise NotImplementedError
-
-    def build_plan(self, params: dict[str, Any], rng: random.Random) -> list[PlanItem]:
-        """For tasks that generate their stimuli: one participant's trial list, drawn with `rng`."""
-        raise NotImplementedError
-
+    @abstractmethod
     def validate_response(self, response: Any, params: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
         """Return the cleaned response (for a study with task parameters `params`) or raise ResponseError. `shown` is
         the trial's plan item as the page got it (`PlanItem.as_json()`): an answer must fit what the trial showed,
         e.g. one rating per match shown, a choice among the options shown."""
-        raise NotImplementedError
 
     def score(self, stimulus: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
-        """Score one validated response against its stimulus parameters."""
-        raise NotImplementedError
+        """Score one validated response against its stimulus parameters (stored with the trial); by default
+        nothing is scored."""
+        return {}
+
+    def summarise(self, own: list[dict[str, Any]], cohort: list[list[dict[str, Any]]]) -> dict[str, Any]:
+        """Feedback for the results page: this participant's test-trial scores against each other finisher's, with
+        its "lines" of text; by default none."""
+        return {"lines": []}
+
+    def trial_row(self, stimulus: dict[str, Any], response: dict[str, Any], score: dict[str, Any],
+                  presented: dict[str, Any] | None) -> dict[str, Any]:
+        """The values of `trial_columns` for one stored trial (by default it adds none)."""
+        return {}
 
     def correct(self, score: dict[str, Any]) -> bool | None:
         """Whether a test trial's answer counts as correct, for bonuses per correct answer (`flask prolific bonus
         --per-correct`); None: the trial has no correct answer. Task types without correct answers keep this."""
         return None
-
-    def summarise(self, own: list[dict[str, Any]], cohort: list[list[dict[str, Any]]]) -> dict[str, Any]:
-        """Feedback for the results page: this participant's test-trial scores against each other finisher's."""
-        raise NotImplementedError
-
-    def trial_row(self, stimulus: dict[str, Any], response: dict[str, Any], score: dict[str, Any],
-                  presented: dict[str, Any] | None) -> dict[str, Any]:
-        """The values of `trial_columns` for one stored trial."""
-        raise NotImplementedError
-
-    def render_stimulus(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
-        """(mimetype, bytes) of the stimulus as shown to people, or the id of a stored asset to serve."""
-        raise NotImplementedError
-
-    def model_input(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
-        """(file extension, bytes) of the same stimulus as given to models, or the id of a stored asset."""
-        raise NotImplementedError
 
     def vocabulary(self, params: dict[str, Any]) -> "Vocabulary | None":
         """The fixed set of labels responses (and models' labels) come from, for a study with task parameters
@@ -195,8 +178,82 @@ class TaskType:
         """The score keys that mark a failed attention check (none: the task has no catch trials)."""
         return tuple(flag.score_key for flag in self.quality_flags if flag.attention_check)
 
+
+class Stimuli(TaskType):
+    """Shared by the two stimulus capabilities: the type has stimuli, shown one per planned trial."""
+    # Stimulus parameters as columns of the model manifest (`flask stimuli export`) and of trials.csv.
+    stimulus_columns: ClassVar[tuple[Column, ...]] = ()
+
+    @abstractmethod
+    def render_stimulus(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
+        """(mimetype, bytes) of the stimulus as shown to people, or the id of a stored asset to serve."""
+
+
+class GeneratedStimuli(Stimuli):
+    """Capability: the type generates its stimuli from the study's parameters and draws a fixed plan from them."""
+
+    @abstractmethod
+    def stimuli(self, params: dict[str, Any]) -> Iterable[StimulusSpec]:
+        """Every stimulus the task generates for a study (stored once per study, at sync)."""
+
+    @abstractmethod
+    def build_plan(self, params: dict[str, Any], rng: random.Random) -> list[PlanItem]:
+        """One participant's trial list, drawn with `rng`."""
+
+
+class ImportedStimuli(Stimuli):
+    """Capability: the type's stimuli are imported from a manifest (`flask stimuli import`) and a participant's fixed
+    plan is drawn from those the study holds."""
+    # Columns of its stimulus manifest: required, then optional.
+    manifest_required: ClassVar[tuple[str, ...]]
+    manifest_optional: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles",
+                               params: dict[str, Any]) -> StimulusSpec:
+        """One imported stimulus from a manifest row (all manifest columns present, as text), for a study with
+        task parameters `params`. Image files are resolved with `files.image(column, value)`, which returns the
+        stored asset's id. Raise ManifestError."""
+
+    @abstractmethod
+    def build_plan_from(self, params: dict[str, Any], stimuli: list[StimulusSpec],
+                        rng: random.Random) -> list[PlanItem]:
+        """One participant's trial list drawn from the study's stored stimuli. Raise ConfigError when they cannot
+        make a plan (e.g. none imported yet)."""
+
+
+class DemoStimuli(ImportedStimuli):
+    """Capability: besides imports, the type can draw a small demo stimulus set itself (`demo_stimuli = true`)."""
+
+    @abstractmethod
+    def generate_demo(self, params: dict[str, Any], out_dir: "Path") -> "Path":
+        """Draw a small demo stimulus set (images + manifest) into `out_dir`, with no downloads, and return the
+        manifest's path. Used by `flask studies sync` for studies marked `demo_stimuli = true` that hold no
+        stimuli yet."""
+
+
+class ModelAnswers(Stimuli):
+    """Capability: models answer the type's stimuli: `flask stimuli export` writes them as model inputs and
+    imported predictions are read as `model_answers` says."""
+    # "values" (`flask import-predictions`, a number per stimulus) or "labels" (`flask import-label-predictions`,
+    # ranked ids of the task's vocabulary).
+    model_answers: ClassVar[str] = "values"
+
+    @abstractmethod
+    def model_input(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
+        """(file extension, bytes) of a stimulus as given to models, or the id of a stored asset."""
+
+
+class TrainingSets(ModelAnswers):
+    """Capability: the type's generator can label new stimuli, so it draws training sets for models."""
+
+    @abstractmethod
     def training_set(self, test: list[dict[str, Any]], options: dict[str, Any]) -> TrainingSet:
-        """For tasks whose generator can label new stimuli: a training set for models that never holds a stimulus of
-        `test` (the parameters of the study's test stimuli), drawn as `options` ask (`flask stimuli export
-        --training`). Its stimuli must be renderable by `model_input`. Raise ConfigError naming a bad option."""
-        raise NotImplementedError
+        """A training set for models that never holds a stimulus of `test` (the parameters of the study's test
+        stimuli), drawn as `options` ask (`flask stimuli export --training`). Its stimuli must be renderable by
+        `model_input`. Raise ConfigError naming a bad option."""
+
+
+class Analysed(TaskType):
+    """Capability: the type has an analysis (`flask analyze`, the dashboard's results)."""
+    analyzer: ClassVar[Analyzer]

@@ -14,7 +14,7 @@ from server.models import Asset, Stimulus
 from server.studies import sync_studies
 from server.registry import registry
 from server.exceptions import ManifestError
-from server.tasktype import Column, PlanItem, StimulusSpec, TaskType
+from server.tasktype import Column, ImportedStimuli, ModelAnswers, PlanItem, StimulusSpec
 from tests.helpers import enter
 
 STUDY = '''title = "Photo labels"
@@ -24,7 +24,7 @@ flow = ["consent", "task"]
 '''
 
 
-class PhotoLabel(TaskType):
+class PhotoLabel(ImportedStimuli, ModelAnswers):
     id = "photo-label"
     name = "Name the photo (test task)"
     manifest_required = ("image_id", "photo", "label")
@@ -43,6 +43,9 @@ class PhotoLabel(TaskType):
 
     def build_plan_from(self, params, stimuli, rng):
         return [PlanItem(i, s.key, False) for i, s in enumerate(stimuli)]
+
+    def validate_response(self, response, params, shown):
+        return response
 
     def render_stimulus(self, key, params):
         return params["photo"]

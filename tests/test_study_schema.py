@@ -119,7 +119,7 @@ def errors_of(path: Path) -> list[str]:
      '"C1"'),
     # across keys
     (("[task]", "demo_stimuli = true\n[task]"),
-     "demo_stimuli: only for task types with imported stimuli, not ratio-estimation"),
+     "demo_stimuli: only for task types that draw demo stimuli, not ratio-estimation"),
     (('completion_code = "C3RATIO5"\n', ""),
      "a Prolific study needs completion_code ([prolific.codes] completed) or completion_url"),
 ])
@@ -160,7 +160,7 @@ name = "b"
 [conditions.task]
 practice = 1''').replace("[task]", "demo_stimuli = true\n[task]")
     assert errors_of(write(studies, text)) == [
-        "demo_stimuli: only for task types with imported stimuli, not ratio-estimation",
+        "demo_stimuli: only for task types that draw demo stimuli, not ratio-estimation",
         "conditions[1].task.variants: expected at least 1, got 0",
         "conditions[2].task.practice: expected true or false, got 1",
     ]

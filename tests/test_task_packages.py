@@ -1,24 +1,28 @@
-"""A task type is one package plus one line: a package written to a temporary folder, named in TASK_PACKAGES, runs a
-participant session (plan, page assets, trial save, completion, results summary) and shows up in the export —
-without a change to any generic module."""
+"""A task type is one package plus one line: a package written to a temporary folder, named in TASK_PACKAGES or
+offered by an installed distribution's `studyhive.task_types` entry point, runs a participant session (plan, page
+assets, trial save, completion, results summary) and shows up in the export — without a change to any generic module.
+The platform asks a type's declared capabilities: one with none has no plan, and what needs stimuli refuses it."""
 import sys
 import textwrap
+from contextlib import contextmanager
 
 import pytest
 
 from server.db import db, dispose_engines
+from server.registry import registry
 from server.studies import sync_studies
 from server.tasks.builtin import PACKAGES
+from server.tasktype import TaskType
 from tests.conftest import make_app
 from tests.helpers import answer_surveys, enter
 
 PACKAGE = '''
     """A two-stimulus yes/no task, written by tests/test_task_packages.py."""
     from server.exceptions import ConfigError, ResponseError
-    from server.tasktype import Column, PlanItem, StimulusSpec, TaskType
+    from server.tasktype import Column, GeneratedStimuli, PlanItem, StimulusSpec
 
 
-    class TinyChoice(TaskType):
+    class TinyChoice(GeneratedStimuli):
         id = "tiny-choice"
         name = "Is there a dot?"
         assets = ("tiny.css", "tiny.js")
@@ -67,19 +71,34 @@ STUDY = '''
 '''
 
 
-@pytest.fixture
-def tiny_app(tmp_path, monkeypatch):
-    package = tmp_path / "lib" / "tinytask"
+def write_package(lib, name):
+    """The tiny task package as `lib`/`name`, with its page files."""
+    package = lib / name
     (package / "static").mkdir(parents=True)
     (package / "__init__.py").write_text(textwrap.dedent(PACKAGE))
     (package / "static" / "tiny.js").write_text('StudyhiveTasks["tiny-choice"] = {};\n')
     (package / "static" / "tiny.css").write_text(".tiny { color: black; }\n")
+
+
+def write_distribution(lib, name, entry_points):
+    """An installed distribution `name` 0.1 in `lib` (metadata only, as pip leaves it) with `entry_points`
+    (entry_points.txt's lines for the studyhive.task_types group)."""
+    info = lib / f"{name}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[studyhive.task_types]\n" + "".join(f"{line}\n" for line in entry_points))
+
+
+@contextmanager
+def synced_app(tmp_path, task_type="tiny-choice", register=(), **config):
+    """An app with a database and one study, "dots", of `task_type`, after registering the `register` instances."""
     study = tmp_path / "studies" / "dots"
     study.mkdir(parents=True)
-    (study / "study.toml").write_text(textwrap.dedent(STUDY))
-    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
-    app = make_app(tmp_path, TASK_PACKAGES=(*PACKAGES, "tinytask"), STUDIES_DIR=str(tmp_path / "studies"))
+    (study / "study.toml").write_text(textwrap.dedent(STUDY).replace("tiny-choice", task_type))
+    app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"), **config)
     with app.app_context():
+        for task in register:
+            registry().register(task)
         db.drop_all()
         db.create_all()
         sync_studies(tmp_path / "studies")
@@ -87,17 +106,28 @@ def tiny_app(tmp_path, monkeypatch):
         db.session.remove()
         db.drop_all()
         dispose_engines()
-    sys.modules.pop("tinytask", None)
 
 
-def test_a_task_package_from_a_folder_runs_a_session_and_exports(tiny_app, tmp_path):
-    client, runner = tiny_app.test_client(), tiny_app.test_cli_runner()
+@pytest.fixture
+def lib(tmp_path, monkeypatch):
+    """A folder on sys.path for packages and distributions written by the test; they are forgotten afterwards."""
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    yield folder
+    for name in [m for m in sys.modules if m.split(".")[0] in ("tinytask", "tinyep")]:
+        sys.modules.pop(name)
+
+
+def run_participant(app, tmp_path, package):
+    """A participant through the tiny task served from `package`, then its export and `flask analyze`."""
+    client, runner = app.test_client(), app.test_cli_runner()
     token = enter(client, "dots")
     page = client.get(f"/study/dots/s/{token}").get_data(as_text=True)
-    assert '<script src="/tasks/tinytask/tiny.js">' in page and 'href="/tasks/tinytask/tiny.css"' in page
-    script = client.get("/tasks/tinytask/tiny.js")
+    assert f'<script src="/tasks/{package}/tiny.js">' in page and f'href="/tasks/{package}/tiny.css"' in page
+    script = client.get(f"/tasks/{package}/tiny.js")
     assert script.status_code == 200 and b'StudyhiveTasks["tiny-choice"]' in script.data
-    assert client.get("/tasks/tinytask/../__init__.py").status_code == 404  # only the static/ folder is served
+    assert client.get(f"/tasks/{package}/../__init__.py").status_code == 404  # only the static/ folder is served
     assert client.get("/tasks/nosuchpackage/tiny.js").status_code == 404
 
     answer_surveys(client, token)
@@ -122,6 +152,83 @@ def test_a_task_package_from_a_folder_runs_a_session_and_exports(tiny_app, tmp_p
     # no analysis declared: flask analyze says so instead of failing
     refused = runner.invoke(args=["analyze", "dots"])
     assert refused.exit_code != 0 and "does not support task type 'tiny-choice'" in refused.output
+
+
+def test_a_task_package_from_a_folder_runs_a_session_and_exports(lib, tmp_path):
+    write_package(lib, "tinytask")
+    with synced_app(tmp_path, TASK_PACKAGES=(*PACKAGES, "tinytask")) as app:
+        run_participant(app, tmp_path, "tinytask")
+
+
+def test_a_task_type_from_an_entry_point_runs_a_session_and_exports(lib, tmp_path):
+    write_package(lib, "tinyep")
+    write_distribution(lib, "tinyep", ["tiny-choice = tinyep:TinyChoice"])
+    with synced_app(tmp_path) as app:  # TASK_PACKAGES as by default: the type comes from the distribution
+        assert registry().asset_urls(registry().get("tiny-choice")) == ["/tasks/tinyep/tiny.css",
+                                                                        "/tasks/tinyep/tiny.js"]
+        run_participant(app, tmp_path, "tinyep")
+
+
+def test_a_task_type_from_two_sources_is_refused_naming_both(lib, tmp_path):
+    write_package(lib, "tinytask")
+    write_package(lib, "tinyep")
+    write_distribution(lib, "tinyep", ["tiny-choice = tinyep:TinyChoice"])
+    with pytest.raises(ValueError) as refused:
+        make_app(tmp_path, TASK_PACKAGES=(*PACKAGES, "tinytask"))
+    assert str(refused.value) == (
+        "task type id 'tiny-choice' is already registered, from task package 'tinytask' (TASK_PACKAGES) (TinyChoice); "
+        "entry point tiny-choice = tinyep:TinyChoice (studyhive.task_types) of tinyep 0.1 offers it again "
+        "(TinyChoice)")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("tiny = tinyep:TinyChoice", "the entry point's name must be the task type's id, 'tiny-choice'"),
+    ("tiny-choice = tinyep:PACKAGE_NOTE", "'a note' is not a subclass of server.tasktype.TaskType"),
+    ("tiny-choice = tinyep:Unfinished",
+     "task type Unfinished does not define build_plan, render_stimulus, stimuli, validate_response"),
+])
+def test_a_bad_entry_point_is_refused_naming_it(lib, tmp_path, line, message):
+    write_package(lib, "tinyep")
+    with open(lib / "tinyep" / "__init__.py", "a") as fh:
+        fh.write('PACKAGE_NOTE = "a note"\n\n\nclass Unfinished(GeneratedStimuli):\n    id = "unfinished"\n')
+    write_distribution(lib, "tinyep", [line])
+    with pytest.raises(ValueError) as refused:
+        make_app(tmp_path)
+    assert str(refused.value) == f"entry point {line} (studyhive.task_types) of tinyep 0.1: {message}"
+
+
+class Questionnaire(TaskType):
+    """A type declaring no capability: no stimuli, no fixed plan, no analysis, nothing for models."""
+    id = "questionnaire"
+    name = "Answer in your own words"
+
+    def validate_response(self, response, params, shown):
+        return response
+
+
+def test_a_task_type_without_capabilities_has_no_plan_and_what_needs_one_refuses_it(tmp_path):
+    with synced_app(tmp_path, "questionnaire", register=[Questionnaire()]) as app:
+        client, runner = app.test_client(), app.test_cli_runner()
+        token = enter(client, "dots")
+        assert client.get(f"/api/sessions/{token}").get_json()["plan"] == []
+        refusals = {
+            ("analyze", "dots"): "does not support task type 'questionnaire'",
+            ("stimuli", "export", "dots", "--out", str(tmp_path / "a")): "has no stimuli for models",
+            ("stimuli", "export", "dots", "--out", str(tmp_path / "b"), "--training", "4"):
+                "cannot draw training sets",
+            ("stimuli", "import", "dots", str(tmp_path / "m.csv"), "--images", str(tmp_path)):
+                "has no stimuli to import",
+            ("import-predictions", "dots", str(tmp_path / "p.csv"), "--observer", "m", "--unit", "percent"):
+                "has no stimuli for models to answer",
+            ("import-label-predictions", "dots", str(tmp_path / "p.csv"), "--observer", "m"):
+                "has no label vocabulary",
+        }
+        (tmp_path / "m.csv").write_text("image_id\nx\n")
+        (tmp_path / "p.csv").write_text("stimulus_id,prediction\nx,1\n")
+        for args, message in refusals.items():
+            result = runner.invoke(args=list(args))
+            assert result.exit_code != 0 and message in result.output, (args, result.output)
+        assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
 def test_a_duplicate_task_package_is_refused(tmp_path):

@@ -63,7 +63,10 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
              if value not in (None, ())]
     if given:
         raise click.UsageError(f"{', '.join(given)}: only with --training N")
-    n = export_test(task, study, out_dir, include_practice)
+    try:
+        n = export_test(task, study, out_dir, include_practice)
+    except ExportRefused as exc:
+        raise click.ClickException(str(exc)) from None
     click.echo(f"{n} stimuli written to {out_dir} (manifest.csv, images/)")
 
 

@@ -28,6 +28,7 @@ import hashlib
 import math
 import random
 import statistics
+from abc import abstractmethod
 from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
@@ -35,7 +36,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from ...assets import asset_url
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import Table, problem
-from ...tasktype import Column, PlanItem, StimulusSpec, TaskType
+from ...tasktype import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
 from .analyzer import HiveAnalyzer
 from .demo import write_demo
 
@@ -125,7 +126,7 @@ def _joined(values) -> str | None:
     return None if values is None else ";".join(str(v) for v in values)
 
 
-class HiveTask(TaskType):
+class HiveTask(DemoStimuli, ModelAnswers, Analysed):
     """What the HIVE task types share: the manifest, the trial list, the summary and the export columns."""
     chance: float  # chance accuracy of the task, a proportion
     # Whether a trial shows all four candidates (distinction, output prediction) or only the prediction.
@@ -378,9 +379,9 @@ class HiveChoice(HiveTask):
                                                    f"{', '.join(options)}")
         return {"choice": response["choice"], "confidence": _int_choice(response, "confidence", 1, 5)}
 
+    @abstractmethod
     def target(self, stimulus) -> int:
         """The candidate number a right answer picks."""
-        raise NotImplementedError
 
     def score(self, stimulus, response):
         picked = stimulus["candidates"][response["choice"]]

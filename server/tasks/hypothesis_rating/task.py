@@ -27,7 +27,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import NonBlank, Number, Table, matching, problem
-from ...tasktype import Column, PlanItem, StimulusSpec, TaskType
+from ...tasktype import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
 from .analyzer import HypothesisRatingAnalyzer
 from .demo import write_demo
 
@@ -89,7 +89,7 @@ class RatingParams(Table):
         return statements
 
 
-class HypothesisRating(TaskType):
+class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
     id = "hypothesis-rating"
     name = "Rate hypotheses about a model from an example-based explanation (Two4Two)"
     assets = ("rating.css", "hypothesis-rating.js")

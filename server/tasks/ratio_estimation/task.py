@@ -13,7 +13,7 @@ from analysis.judgement_errors import log_error
 
 from ...exceptions import ResponseError
 from ...schema import Table
-from ...tasktype import Column, PlanItem, StimulusSpec, TaskType, TrainingSet
+from ...tasktype import Analysed, Column, GeneratedStimuli, PlanItem, StimulusSpec, TrainingSet, TrainingSets
 from . import charts, sampling
 from .analyzer import RatioEstimationAnalyzer
 
@@ -29,7 +29,7 @@ class RatioParams(Table):
         "5 practice trials first, one per chart type, heights outside the ten, with feedback"))
 
 
-class RatioEstimation(TaskType):
+class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
     id = "ratio-estimation"
     name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
     assets = ("ratio-estimate.js",)

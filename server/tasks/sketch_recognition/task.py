@@ -23,7 +23,7 @@ from pydantic import AfterValidator, Field
 from ... import vocabulary as vocab
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import NonBlank, Table, problem
-from ...tasktype import Column, PlanItem, QualityFlag, StimulusSpec, TaskType
+from ...tasktype import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, QualityFlag, StimulusSpec
 from .analyzer import MAX_GUESSES, SketchAnalyzer
 from .demo import write_demo
 
@@ -61,7 +61,7 @@ class SketchParams(Table):
         "folder"))
 
 
-class SketchRecognition(TaskType):
+class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
     id = "sketch-recognition"
     name = "Sketch recognition: name the object from a fixed vocabulary (sketch-abstraction benchmark)"
     assets = ("sketch.css", "sketch-recognition.js")
