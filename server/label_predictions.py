@@ -37,8 +37,8 @@ from .models import LabelPrediction, ModelRun, Prediction, Stimulus
 from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, Problems, file_kind, numeric_column, text_column,
                           check_run_options)
 from .registry import registry
-from .tasktype import ModelAnswers
 from .studies import get_study
+from .tasktype import ModelAnswers
 
 REQUIRED = ("stimulus_id", "label_id")
 OPTIONAL = ("rank", "probability", "run", "condition")

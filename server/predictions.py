@@ -54,8 +54,8 @@ from .db import db
 from .exceptions import ImportRefused
 from .models import LabelPrediction, ModelRun, Prediction, Stimulus
 from .registry import registry
-from .tasktype import ModelAnswers
 from .studies import get_study
+from .tasktype import ModelAnswers
 
 REQUIRED = ("stimulus_id", "prediction")
 OPTIONAL = ("run", "condition")

@@ -154,12 +154,14 @@ def run_participant(app, tmp_path, package):
     assert refused.exit_code != 0 and "does not support task type 'tiny-choice'" in refused.output
 
 
+@pytest.mark.db
 def test_a_task_package_from_a_folder_runs_a_session_and_exports(lib, tmp_path):
     write_package(lib, "tinytask")
     with synced_app(tmp_path, TASK_PACKAGES=(*PACKAGES, "tinytask")) as app:
         run_participant(app, tmp_path, "tinytask")
 
 
+@pytest.mark.db
 def test_a_task_type_from_an_entry_point_runs_a_session_and_exports(lib, tmp_path):
     write_package(lib, "tinyep")
     write_distribution(lib, "tinyep", ["tiny-choice = tinyep:TinyChoice"])
@@ -206,6 +208,7 @@ class Questionnaire(TaskType):
         return response
 
 
+@pytest.mark.db
 def test_a_task_type_without_capabilities_has_no_plan_and_what_needs_one_refuses_it(tmp_path):
     with synced_app(tmp_path, "questionnaire", register=[Questionnaire()]) as app:
         client, runner = app.test_client(), app.test_cli_runner()
