@@ -51,7 +51,7 @@ class StudyFile(Table):
     min_height: int = Field(720, ge=0, le=MAX_WINDOW, description="lowest browser window accepted, pixels")
     demo_stimuli: bool = Field(False, description=(
         "on its first sync, the study imports a demo stimulus set its task type draws itself (no downloads); only "
-        "for task types with imported stimuli"))
+        "for task types that draw demo stimuli (the built-in ones with imported stimuli)"))
     task: dict[str, Any] = Field({}, description="`[task]`: the task type's parameters, below")
     abandon_after_minutes: AbandonMinutes | None = Field(None, description=(
         "a started session unseen this long frees its condition's slot (none: "
