@@ -13,7 +13,6 @@ from server.db import db
 from server.models import ParticipantSession, StudyEvent
 from tests.helpers import answer_all, answer_surveys, enter, rate_all
 
-
 # --keep-outliers: with five constant responders, leaving one out can move the 3×IQR fence and drop another
 # participant (random plans), which would blur the one-less count these tests are about.
 QUICK_RATIO = ["--keep-outliers", "--n-boot", "50"]

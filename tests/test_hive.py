@@ -13,10 +13,10 @@ from PIL import Image
 from scipy import stats
 
 from server.db import db
-from server.models import Stimulus, Trial
-from server.studies import get_study
-from server.registry import registry
 from server.exceptions import ConfigError, ResponseError
+from server.models import Stimulus, Trial
+from server.registry import registry
+from server.studies import get_study
 from server.tasks.hive.demo import write_demo
 from tests.helpers import enter
 

@@ -10,10 +10,10 @@ from PIL import Image
 from sqlalchemy import func
 
 from server.db import db
-from server.models import Asset, Stimulus
-from server.studies import sync_studies
-from server.registry import registry
 from server.exceptions import ManifestError
+from server.models import Asset, Stimulus
+from server.registry import registry
+from server.studies import sync_studies
 from server.tasktype import Column, PlanItem, StimulusSpec, TaskType
 from tests.helpers import enter
 

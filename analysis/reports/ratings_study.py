@@ -14,8 +14,18 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .._checks import check_frame
-from ..ratings import (AGREE_FROM, DISAGREE_TO, JUDGEMENT_COLUMNS, SCALE, TEST_COLUMNS, agreement, check_ratings,
-                       correct_judgements, rating_distribution, relevance_test)
+from ..ratings import (
+    AGREE_FROM,
+    DISAGREE_TO,
+    JUDGEMENT_COLUMNS,
+    SCALE,
+    TEST_COLUMNS,
+    agreement,
+    check_ratings,
+    correct_judgements,
+    rating_distribution,
+    relevance_test,
+)
 from .exclusions import exclusion_note
 from .methods import methods_document
 from .render import MISSING, Document, Items, Paragraph, Section, Table, interval, num, p_value, with_interval

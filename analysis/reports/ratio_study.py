@@ -46,7 +46,7 @@ from matplotlib.lines import Line2D
 
 from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
-from ..inference import anova_by, fisher_z_note, two_sample_t, tukey
+from ..inference import anova_by, fisher_z_note, tukey, two_sample_t
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae

@@ -32,8 +32,8 @@ import time
 from server.config import PROJECT_ROOT
 
 from . import client, faults, scenarios
-from .profile import profile_table
 from .floor import http_floor
+from .profile import profile_table
 from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_trials
 from .table import Row, print_table
 from .wrk import load_average

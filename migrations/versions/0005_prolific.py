@@ -8,9 +8,8 @@ Sessions completed before outcomes existed were all sent to the study's one comp
 "completed".
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0005'

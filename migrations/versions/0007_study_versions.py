@@ -13,9 +13,8 @@ of earlier versions keep their study_version number and no study_version_id.
 Downgrading drops the table: the versions synced since are lost, only studies.config (the current one) remains.
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0007'

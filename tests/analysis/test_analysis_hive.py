@@ -7,8 +7,16 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.hive_statistics import (accuracy_summary, condition_tests, match_similarity, participant_accuracy,
-                                      similarity_correlation, study_comparison, tradeoff_summary, understanding_summary)
+from analysis.hive_statistics import (
+    accuracy_summary,
+    condition_tests,
+    match_similarity,
+    participant_accuracy,
+    similarity_correlation,
+    study_comparison,
+    tradeoff_summary,
+    understanding_summary,
+)
 from analysis.reports.hive_study import hive_report
 
 # Correct answers out of 10 per participant: sum 356, sum of squares 3078 → mean 71.2 %, SD 33.30 % (ddof = 1).

@@ -10,9 +10,28 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.reports.render import (MISSING, Document, Items, Paragraph, Section, Table, cell, interval, is_missing,
-                                     jsonable, markdown_table, num, p_value, page_format, records, render_markdown,
-                                     render_text, table, text_table, with_interval)
+from analysis.reports.render import (
+    MISSING,
+    Document,
+    Items,
+    Paragraph,
+    Section,
+    Table,
+    cell,
+    interval,
+    is_missing,
+    jsonable,
+    markdown_table,
+    num,
+    p_value,
+    page_format,
+    records,
+    render_markdown,
+    render_text,
+    table,
+    text_table,
+    with_interval,
+)
 
 
 @pytest.mark.parametrize("value", [None, np.nan, float("nan"), np.float32("nan"), pd.NA, pd.NaT])
