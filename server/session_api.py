@@ -7,7 +7,7 @@ double click, a retry racing its original) still store one row."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam
@@ -193,7 +193,7 @@ def _parse_time(value: Any) -> datetime | None:
         if not (value.isascii() and value.isprintable()):  # fromisoformat lets a trailing NUL through
             raise ValueError(value)
         parsed = datetime.fromisoformat(value)
-        parsed = parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed.astimezone(timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
         if not 1 < parsed.year < 9999:
             raise ValueError(value)
         return parsed

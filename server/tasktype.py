@@ -8,8 +8,9 @@ errors are server.exceptions' ConfigError, ManifestError and ResponseError."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import schema
 
@@ -81,12 +82,12 @@ class Analyzer:
     # Most bootstrap resamples it accepts (None: no limit).
     max_n_boot: ClassVar[int | None] = None
 
-    def load(self, study: "Study", options) -> dict[str, Any]:
+    def load(self, study: Study, options) -> dict[str, Any]:
         """Read what the analysis needs (inside the caller's snapshot). Must hold "sessions" (participant_id,
         status, exclusion_reason) and "trials" (participant_id, and practice if the task has practice trials)."""
         raise NotImplementedError
 
-    def compute(self, study: "Study", data: dict[str, Any], options) -> "Report":
+    def compute(self, study: Study, data: dict[str, Any], options) -> Report:
         """The report; a ValueError names an input the analysis refuses."""
         raise NotImplementedError
 
@@ -131,14 +132,14 @@ class TaskType:
         """Every stimulus the task generates for a study (stored once per study); none for imported stimuli."""
         return ()
 
-    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles",
+    def stimulus_from_manifest(self, row: dict[str, str], files: ManifestFiles,
                                params: dict[str, Any]) -> StimulusSpec:
         """One imported stimulus from a manifest row (all manifest columns present, as text), for a study with
         task parameters `params`. Image files are resolved with `files.image(column, value)`, which returns the
         stored asset's id. Raise ManifestError."""
         raise NotImplementedError
 
-    def generate_demo(self, params: dict[str, Any], out_dir: "Path") -> "Path":
+    def generate_demo(self, params: dict[str, Any], out_dir: Path) -> Path:
         """For tasks with imported stimuli: draw a small demo stimulus set (images + manifest) into `out_dir`, with
         no downloads, and return the manifest's path. Used by `flask studies sync` for studies marked
         `demo_stimuli = true` that hold no stimuli yet."""
@@ -186,7 +187,7 @@ class TaskType:
         """(file extension, bytes) of the same stimulus as given to models, or the id of a stored asset."""
         raise NotImplementedError
 
-    def vocabulary(self, params: dict[str, Any]) -> "Vocabulary | None":
+    def vocabulary(self, params: dict[str, Any]) -> Vocabulary | None:
         """The fixed set of labels responses (and models' labels) come from, for a study with task parameters
         `params`; None: the task has none. Raise ConfigError when the study's vocabulary cannot be used."""
         return None

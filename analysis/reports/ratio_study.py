@@ -294,7 +294,7 @@ EFFECT_COLUMNS = ["effect", "test", "term", "statistic", "df1", "df2", "p_val", 
 
 
 def _effect_row(**kw) -> dict[str, Any]:
-    row = {c: np.nan for c in EFFECT_COLUMNS}
+    row = dict.fromkeys(EFFECT_COLUMNS, np.nan)
     row.update(note="")
     row.update(kw)
     return row

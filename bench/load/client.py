@@ -54,7 +54,7 @@ class Participant:
                                else await (r.json() if r.content_type == "application/json" else r.text()))
                     if r.status not in RETRY_STATUSES:
                         return r.status, payload, r.headers, time.perf_counter() - start
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 pass
             if time.monotonic() > self.deadline:
                 raise RuntimeError(f"{method} {path}: no answer before the hard deadline")

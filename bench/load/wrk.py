@@ -101,7 +101,7 @@ class CpuMeter:
         self.started = True
 
     def used(self) -> dict[str, float]:
-        out = {name: 0.0 for name in self.groups}
+        out = dict.fromkeys(self.groups, 0.0)
         for key, value in self.last.items():
             out[key[0]] += value - self.first[key]
         return out
