@@ -86,7 +86,8 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
         "flow": study.config["flow"],
         "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
         "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
-        "plan": [{**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])} for item in session.plan],
+        "plan": [{**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])}
+                 for item in session.plan],
         "stored_indexes": trialstore.stored_indexes(connection, session.id),
     }
 

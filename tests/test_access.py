@@ -27,7 +27,8 @@ def people(app, client):
 
 
 def urls(app, people):
-    """(endpoint, methods, URL) for every rule, its arguments filled with real values; participant URLs with B's token."""
+    """(endpoint, methods, URL) for every rule, its arguments filled with real values; participant URLs with B's
+    token."""
     key = db.session.scalars(db.select(Stimulus.key).join(Study).where(Study.slug == "study3")).first()
     values = {"slug": "study3", "token": people["b"], "key": key, "participant_id": people["a_id"],
               "filename": "studyhive/pages.css", "action": "exclude"}

@@ -151,7 +151,8 @@ def test_rating_analysis_leaves_excluded_sessions_out_and_says_why(app, client, 
         assert client.post(f"/api/sessions/{token}/complete").status_code == 200
         ids.append(session_of(token).id)
     for i, reason in ((ids[0], "straight-lined every statement"), (ids[1], "straight-lined every statement")):
-        assert runner.invoke(args=["participants", "exclude", "two4two-demo", str(i), "--reason", reason]).exit_code == 0
+        excluded = runner.invoke(args=["participants", "exclude", "two4two-demo", str(i), "--reason", reason])
+        assert excluded.exit_code == 0
     result = runner.invoke(args=["analyze", "two4two-demo", "--format", "json", "--n-boot", "50"])
     assert result.exit_code == 0, result.output
     meta = json.loads(result.stdout)["meta"]

@@ -142,7 +142,8 @@ def specs(task, tmp_path, method="gradcam"):
     manifest = write_demo(task.id, method, tmp_path / task.id)
     files = ManifestFiles(manifest.parent)
     allowed = (*task.manifest_required, *task.manifest_optional)
-    return [task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {}) for row in read_manifest(manifest)]
+    return [task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {})
+            for row in read_manifest(manifest)]
 
 
 def test_plan_is_balanced_randomised_and_hides_answers(app, tmp_path):

@@ -88,7 +88,8 @@ GOOD = [{"image_id": "a", "photo": "red.png", "label": "tomato"},
 
 
 def counts():
-    return (db.session.scalar(db.select(func.count(Stimulus.id))), db.session.scalar(db.select(func.count(Asset.sha256))))
+    return (db.session.scalar(db.select(func.count(Stimulus.id))),
+            db.session.scalar(db.select(func.count(Asset.sha256))))
 
 
 def test_import_stores_stimuli_and_deduplicated_assets(runner, client, study, tmp_path):

@@ -671,7 +671,8 @@ def _methods(report: RatioReport) -> str:
                                                  "kept (--keep-outliers)"))
     paragraphs = [
         f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
-        f"did not complete were not analysed{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
+        f"did not complete were not analysed"
+        f"{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
         f"{excluded}. {c['analysed']} participants with {c['trials_used']} test trials were analysed; practice "
         "trials never count.",
         f"**Accuracy.** Each judgment's error is log2(|judged − true| + 1/8), judged and true in percent "

@@ -74,7 +74,8 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
     start = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         pending = pool.map_async(client.crowd_in_process,
-                                 [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing) for i, n in enumerate(shares)])
+                                 [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing)
+                                  for i, n in enumerate(shares)])
         if during:
             wait_for_trials(server.url, concurrency * 10, deadline=start + seconds + 120)
             during(server)
@@ -139,8 +140,8 @@ def main() -> int:
     print("\n" + out.getvalue(), end="")
     saved = PROJECT_ROOT / "bench-results" / f"bench-load-{time.strftime('%Y%m%d-%H%M%S')}.md"
     saved.parent.mkdir(exist_ok=True)
-    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
-                     + out.getvalue())
+    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, "
+                     f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n" + out.getvalue())
     print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
     return 0 if all(r.ok for r in rows) else 1
 

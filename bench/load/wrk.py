@@ -34,7 +34,8 @@ def load_average() -> str:
 def wrk_binary() -> str:
     path = shutil.which("wrk")
     if not path:
-        raise RuntimeError("wrk is missing: scripts/ensure-tool wrk wrk installs Debian's (make test and make bench-load run it)")
+        raise RuntimeError("wrk is missing: scripts/ensure-tool wrk wrk installs Debian's "
+                           "(make test and make bench-load run it)")
     return path
 
 

@@ -1,7 +1,8 @@
 """analysis.hive_statistics and the HIVE report (analysis.reports.hive_study) against hand-computed values and
-scipy, and simulated cohorts: one built to match HIVE's GradCAM CUB distinction row (71.2 ± 33.3, n = 50), one at chance, one below it and one without variance. The
-reference values are computed here from the papers' formulas (t = (mean − chance) / (s / √n), one-sided
-p = P(T ≥ t); Spearman's ρ as Pearson's r of the ranks of one value per match), not by our functions."""
+scipy, and simulated cohorts: one built to match HIVE's GradCAM CUB distinction row (71.2 ± 33.3, n = 50), one at
+chance, one below it and one without variance. The reference values are computed here from the papers' formulas
+(t = (mean − chance) / (s / √n), one-sided p = P(T ≥ t); Spearman's ρ as Pearson's r of the ranks of one value per
+match), not by our functions."""
 import numpy as np
 import pandas as pd
 import pytest
