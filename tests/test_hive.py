@@ -448,7 +448,7 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
     params = stimulus_params("hive-distinction")
     sent = []
     for k in range(7):
-        def respond(item, k=k, done=[0]):
+        def respond(item, k=k, done=[0]):  # noqa: B006 (a counter of its own: each k defines a new respond)
             stim = params[item["stimulus_id"]]
             truth = next(letter for letter, c in stim["candidates"].items() if c["candidate"] == stim["ground_truth"])
             done[0] += 1

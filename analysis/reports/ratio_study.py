@@ -149,7 +149,8 @@ def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
 
 def _split(df: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
     """(observer, condition) -> its rows; one group-by instead of a boolean mask per model (there may be hundreds)."""
-    return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}
+    # not dict(groupby): dict() takes GroupBy's `keys` attribute for a mapping's keys() and fails
+    return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}  # noqa: C416
 
 
 def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float, notes: list[str]):

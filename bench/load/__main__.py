@@ -100,19 +100,19 @@ def main() -> int:
     print(f"load database: {url}; {os.cpu_count()} CPUs shared by the app server(s), PostgreSQL and wrk", flush=True)
     rows, profiles = [], []
 
-    def add(make):
+    def add(make):  # calls make() at once, so the lambdas below may use the loop variables (B023)
         wait_for_quiet()
         rows.append(make())
         print_table(rows[-1:])
     for kind in SERVERS:
         for level in LEVELS:
-            add(lambda: scenarios.capacity(url, kind, level, SECONDS))
+            add(lambda: scenarios.capacity(url, kind, level, SECONDS))  # noqa: B023
     if PSITURK:
         add(lambda: scenarios.psiturk_capacity(PSITURK, SECONDS))
     if LAUNCH and LAUNCH != "0":
         participants, arrival, pacing = (float(x) for x in re.split(r"[@/]", LAUNCH))
         for kind in SERVERS:
-            add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing))
+            add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing))  # noqa: B023
     if TWO:
         add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS))
         add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS, kill=True))
@@ -124,7 +124,7 @@ def main() -> int:
             profiles.append((kind, profiled, layers, views))
     if FLOOR:
         for kind in SERVERS:
-            add(lambda: http_floor(FLOOR, SECONDS, kind))
+            add(lambda: http_floor(FLOOR, SECONDS, kind))  # noqa: B023
     with Server(url, kind=SERVERS[0]) as server:
         if "kill" in FAULTS:
             add(lambda: run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))

@@ -221,7 +221,7 @@ def test_text_and_markdown_of_every_report_say_the_same(make, tmp_path):
     headings = [s.heading for s in report.document().sections]
     assert len(headings) >= 3
     assert re.findall(r"^## (.+)$", markdown, re.M) == headings
-    assert [h for h in re.findall(r"^(\S.*)\n-+$", text, re.M)] == headings
+    assert re.findall(r"^(\S.*)\n-+$", text, re.M) == headings
     # the same methods, and the same files, for every study family
     written = [p.name for p in report.write(tmp_path)]
     n = len(report.csv_tables)
