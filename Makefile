@@ -31,11 +31,14 @@ run: setup
 	@FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
 	@FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
 
-# The import contracts, the whole suite on SQLite, then every database test again on a real PostgreSQL server (found
-# or started).
+# ruff (lint and format, settings in pyproject.toml), the import contracts, the whole suite on SQLite, then every
+# database test again on a real PostgreSQL server (found or started).
 test: setup
 	scripts/ensure-chromium
 	scripts/ensure-tool wrk wrk
+	@echo "== ruff check and ruff format --check (pyproject.toml) =="
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	@echo "== import contracts (.importlinter) =="
 	$(BIN)/lint-imports
 	@echo "== studyhive tests on SQLite =="

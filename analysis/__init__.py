@@ -10,8 +10,8 @@ sketch recognition, Two4Two ratings, HypoML) and their one shared rendering modu
 
 from .consistency import inter_consistency, intra_consistency
 from .distance import distance_error_correlation, training_test_distance
-from .judgement_errors import add_errors, log_error
 from .inference import anova_by, observer_effect, one_sample_t, pearson, tukey, two_sample_t
+from .judgement_errors import add_errors, log_error
 from .mlae import mae, midmean, mlae
 from .outliers import iqr_outliers, response_outliers
 from .published import published, published_mlae

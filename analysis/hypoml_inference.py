@@ -635,7 +635,7 @@ def _directions(directions) -> dict[str, str]:
 
 def _evaluate(directions: Mapping[str, str]) -> tuple[dict[str, int], list[dict[str, Any]]]:
     """Interpret :data:`RULES` (STEP 0-4 of §4). Mirrored line by line by ``evaluate()`` in the HTML page."""
-    indicators = {h: 0 for h in HYPOTHESES}
+    indicators = dict.fromkeys(HYPOTHESES, 0)
     trace = []
     for step, stage in enumerate(STAGES, start=2):
         states = {h: _state(v) for h, v in indicators.items()}  # conditions read the start of the step

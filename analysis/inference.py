@@ -123,7 +123,8 @@ def two_sample_t(x, y, paired: bool = False, welch: bool = True, confidence: flo
     different variances):
 
     .. math:: t = \\frac{\\bar x - \\bar y}{\\sqrt{s_x^2/n_x + s_y^2/n_y}}, \\qquad
-              \\text{dof} = \\frac{(s_x^2/n_x + s_y^2/n_y)^2}{\\frac{(s_x^2/n_x)^2}{n_x-1} + \\frac{(s_y^2/n_y)^2}{n_y-1}}
+              \\text{dof} = \\frac{(s_x^2/n_x + s_y^2/n_y)^2}
+              {\\frac{(s_x^2/n_x)^2}{n_x-1} + \\frac{(s_y^2/n_y)^2}{n_y-1}}
 
     With ``welch=False`` the pooled-variance Student test (dof = n_x + n_y - 2). Paired: the one-sample
     test of the differences x - y (dof = n - 1).
@@ -324,7 +325,8 @@ def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
     """Pearson correlation with a Fisher-z confidence interval (pingouin.corr).
 
     .. math:: r = \\frac{\\sum (x_i - \\bar x)(y_i - \\bar y)}{\\sqrt{\\sum (x_i - \\bar x)^2 \\sum (y_i - \\bar y)^2}},
-              \\qquad \\text{CI} = \\tanh\\left(\\operatorname{artanh} r \\pm \\frac{z_{1-\\alpha/2}}{\\sqrt{n - 3}}\\right)
+              \\qquad \\text{CI} = \\tanh\\left(\\operatorname{artanh} r
+              \\pm \\frac{z_{1-\\alpha/2}}{\\sqrt{n - 3}}\\right)
 
     Parameters
     ----------

@@ -12,8 +12,8 @@ Markdown, JSON, CSV, a diverging stacked-bar figure and its Methods section.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 import pandas as pd
+from scipy import stats
 
 from ._checks import check_ci, check_frame, check_positive_int
 from .inference import two_sample_t

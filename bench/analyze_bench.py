@@ -106,7 +106,8 @@ def summary(results: list[Result]) -> list[str]:
     for r in results:
         if r.rows >= 16_000_000:
             lines.append(f"analyze at {r.rows:,} predictions: {r.seconds:.0f} s "
-                         f"(goal < 60 s: {'met' if r.seconds < 60 else 'NOT met'}), peak {r.details['peak_mb']:,.0f} MB")
+                         f"(goal < 60 s: {'met' if r.seconds < 60 else 'NOT met'}), "
+                         f"peak {r.details['peak_mb']:,.0f} MB")
     if len(results) > 1:
         low, high = min(results, key=lambda r: r.rows), max(results, key=lambda r: r.rows)
         lines.append(f"peak memory {low.details['peak_mb']:,.0f} MB at {low.rows:,} vs "

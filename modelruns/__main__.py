@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
                   + f"; best epoch {manifest['best_epoch']} in {args.out / 'model.pt'}")
         else:
             import torch
+
             from .predict import predict
             if args.threads:
                 torch.set_num_threads(args.threads)

@@ -1,7 +1,8 @@
 """The one way a study is analysed, for `flask analyze` (server/cli/analyze.py) and the dashboard's results page
 alike: :func:`run_analysis` finds the study's task type's analyzer (Analysed.analyzer), refuses options it does not
 use, loads everything in one database snapshot, checks that there is something to analyse, computes the report
-and returns it as an :class:`AnalysisResult`; the report renders itself, the same way for every task type. Problems are AnalysisError, with a message for the user.
+and returns it as an :class:`AnalysisResult`; the report renders itself, the same way for every task type.
+Problems are AnalysisError, with a message for the user.
 
 The analyzers live in the task packages (server/tasks/<type>/analyzer.py); the statistics in the Flask-free
 `analysis` package. The helpers below are what several analyzers read the same way."""

@@ -18,9 +18,10 @@ from __future__ import annotations
 import copy
 import os
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from sqlalchemy.engine import make_url
 

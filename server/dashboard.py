@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import statistics
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import current_app
@@ -29,7 +29,7 @@ PAGE_SIZE = 50
 
 def _utc(value: datetime | None) -> datetime | None:
     if value is not None and value.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
-        value = value.replace(tzinfo=timezone.utc)
+        value = value.replace(tzinfo=UTC)
     return value
 
 

@@ -1,9 +1,9 @@
 """The SQLAlchemy handle, migrations and read snapshots; models live in models.py."""
 import math
 import sqlite3
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
-from typing import Iterator
+from datetime import UTC, datetime
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -29,7 +29,7 @@ migrate = Migrate()
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @contextmanager

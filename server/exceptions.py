@@ -34,7 +34,7 @@ class ImportRefused(ValueError):
         self.problems = problems or [message]
 
     @classmethod
-    def listing(cls, problems: list[str]) -> "ImportRefused":
+    def listing(cls, problems: list[str]) -> ImportRefused:
         """"nothing imported:" and the first MAX_REPORTED problems, one a line."""
         shown = problems[:cls.MAX_REPORTED]
         more = f"\n  … and {len(problems) - cls.MAX_REPORTED} more" if len(problems) > cls.MAX_REPORTED else ""

@@ -34,8 +34,16 @@ import pyarrow.parquet as pq
 from .db import db
 from .exceptions import ConfigError, ImportRefused
 from .models import LabelPrediction, ModelRun, Prediction, Stimulus
-from .predictions import (COMPRESSION, CONDITION_LENGTH, MAX_RUN, Problems, file_kind, numeric_column, text_column,
-                          check_run_options)
+from .predictions import (
+    COMPRESSION,
+    CONDITION_LENGTH,
+    MAX_RUN,
+    Problems,
+    check_run_options,
+    file_kind,
+    numeric_column,
+    text_column,
+)
 from .registry import registry
 from .studies import get_study
 from .tasktype import ModelAnswers

@@ -1,7 +1,7 @@
 """Tables. One row per trial; everything a task type adds lives in JSON columns it owns (response, score, params),
 so a new task type needs no migration and a stored type the code no longer knows can still be read and exported."""
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any
 
 from sqlalchemy import JSON, BigInteger, ForeignKey, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -37,7 +37,7 @@ class Study(db.Model):
     version: Mapped[int] = mapped_column(default=1)
     status: Mapped[str] = mapped_column(String(16), default="open")
     # The linked Prolific study: study.toml `[prolific] study_id`, or `flask prolific link`.
-    prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
+    prolific_study_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow, onupdate=utcnow)
 
@@ -54,9 +54,9 @@ class StudyVersion(db.Model):
     config_hash: Mapped[str] = mapped_column(String(64))
     # Who synced it: the researcher `--by` names, how ("cli"; "migration" for the row migration 0007 copied from
     # the study) and, from the command line, the operating-system user, as the audit log records them.
-    researcher_id: Mapped[Optional[int]] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    researcher_id: Mapped[int | None] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
     via: Mapped[str] = mapped_column(String(16))
-    os_user: Mapped[Optional[str]] = mapped_column(String(64))
+    os_user: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
@@ -78,29 +78,29 @@ class ParticipantSession(db.Model):
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
     token: Mapped[str] = mapped_column(String(64), unique=True)
     platform: Mapped[str] = mapped_column(String(32))
-    prolific_pid: Mapped[Optional[str]] = mapped_column(String(64))
-    prolific_study_id: Mapped[Optional[str]] = mapped_column(String(64))
-    prolific_session_id: Mapped[Optional[str]] = mapped_column(String(64))
+    prolific_pid: Mapped[str | None] = mapped_column(String(64))
+    prolific_study_id: Mapped[str | None] = mapped_column(String(64))
+    prolific_session_id: Mapped[str | None] = mapped_column(String(64))
     study_version: Mapped[int]
     # The kept version it entered under (None: a session older than study_versions whose version was not kept).
-    study_version_id: Mapped[Optional[int]] = mapped_column(ForeignKey("study_versions.id"))
+    study_version_id: Mapped[int | None] = mapped_column(ForeignKey("study_versions.id"))
     # Between-subjects condition the session was assigned to (None for studies without conditions).
-    condition: Mapped[Optional[str]] = mapped_column(String(64))
+    condition: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="started")
-    outcome: Mapped[Optional[str]] = mapped_column(String(32))  # one of OUTCOMES once the session has ended
+    outcome: Mapped[str | None] = mapped_column(String(32))  # one of OUTCOMES once the session has ended
     # Set by a researcher's exclusion (server/exclusion.py); the status it had, so reinstating restores it. Who did
     # it is in the audit log (study_events).
-    exclusion_reason: Mapped[Optional[str]] = mapped_column(Text)
-    excluded_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
-    status_before_exclusion: Mapped[Optional[str]] = mapped_column(String(16))
+    exclusion_reason: Mapped[str | None] = mapped_column(Text)
+    excluded_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    status_before_exclusion: Mapped[str | None] = mapped_column(String(16))
     started_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
     last_seen_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
-    completed_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
-    user_agent: Mapped[Optional[str]] = mapped_column(String(512))
-    screen_width: Mapped[Optional[int]]
-    screen_height: Mapped[Optional[int]]
-    window_width: Mapped[Optional[int]]
-    window_height: Mapped[Optional[int]]
+    completed_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    user_agent: Mapped[str | None] = mapped_column(String(512))
+    screen_width: Mapped[int | None]
+    screen_height: Mapped[int | None]
+    window_width: Mapped[int | None]
+    window_height: Mapped[int | None]
     # The participant's trial list, fixed at entry so a reload resumes the very same list.
     plan: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
@@ -133,9 +133,9 @@ class Trial(db.Model):
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     score: Mapped[dict[str, Any]] = mapped_column(JSON)
     # What the page showed, copied from the session's plan by the server (e.g. options in their shuffled order).
-    presented: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
-    rt_ms: Mapped[Optional[int]]
-    client_time: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    presented: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    rt_ms: Mapped[int | None]
+    client_time: Mapped[datetime | None] = mapped_column(Timestamp)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
@@ -160,7 +160,7 @@ class ModelRun(db.Model):
     run: Mapped[int] = mapped_column(default=0)
     condition: Mapped[str] = mapped_column(String(64), default="")
     unit: Mapped[str] = mapped_column(String(16))  # what the file held: "percent" or "ratio"; stored as percent
-    source: Mapped[Optional[str]] = mapped_column(Text)
+    source: Mapped[str | None] = mapped_column(Text)
     n_predictions: Mapped[int] = mapped_column(default=0)
     imported_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
@@ -196,7 +196,7 @@ class ApiToken(db.Model):
     name: Mapped[str] = mapped_column(String(80))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
-    last_used_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    last_used_at: Mapped[datetime | None] = mapped_column(Timestamp)
 
 
 class StudyEvent(db.Model):
@@ -204,9 +204,9 @@ class StudyEvent(db.Model):
     __tablename__ = "study_events"
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
-    researcher_id: Mapped[Optional[int]] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    researcher_id: Mapped[int | None] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
     action: Mapped[str] = mapped_column(String(32))
-    detail: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
@@ -219,7 +219,7 @@ class LabelPrediction(db.Model):
     stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"), primary_key=True)
     rank: Mapped[int] = mapped_column(primary_key=True)
     label_id: Mapped[str] = mapped_column(String(128))  # a unique id of the study's vocabulary
-    probability: Mapped[Optional[float]]
+    probability: Mapped[float | None]
 
 
 class ProlificSubmission(db.Model):
@@ -231,12 +231,12 @@ class ProlificSubmission(db.Model):
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
     submission_id: Mapped[str] = mapped_column(String(64))  # Prolific's id: the study URL's SESSION_ID
     participant_id: Mapped[str] = mapped_column(String(64))  # the PROLIFIC_PID
-    session_id: Mapped[Optional[int]] = mapped_column(
+    session_id: Mapped[int | None] = mapped_column(
         ForeignKey("participant_sessions.id", ondelete="SET NULL"), index=True)
     status: Mapped[str] = mapped_column(String(32))  # Prolific's: ACTIVE, AWAITING REVIEW, RETURNED, …
-    study_code: Mapped[Optional[str]] = mapped_column(String(64))  # the completion code the participant gave
-    started_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
-    completed_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
+    study_code: Mapped[str | None] = mapped_column(String(64))  # the completion code the participant gave
+    started_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    completed_at: Mapped[datetime | None] = mapped_column(Timestamp)
     read_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
@@ -250,14 +250,14 @@ class BonusBatch(db.Model):
     fingerprint: Mapped[str] = mapped_column(String(64))  # SHA-256 of its sorted (participant, cents) rows
     source: Mapped[str] = mapped_column(String(256))  # the file or the rule the rows came from
     status: Mapped[str] = mapped_column(String(16), default="creating")  # creating, created, paying, paid, void
-    prolific_batch_id: Mapped[Optional[str]] = mapped_column(String(64))
+    prolific_batch_id: Mapped[str | None] = mapped_column(String(64))
     amount_cents: Mapped[int]
-    fees_cents: Mapped[Optional[int]]
-    total_cents: Mapped[Optional[int]]
+    fees_cents: Mapped[int | None]
+    total_cents: Mapped[int | None]
     pay_attempts: Mapped[int] = mapped_column(default=0)
-    pay_started_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)  # the last pay call's start
-    paid_at: Mapped[Optional[datetime]] = mapped_column(Timestamp)
-    researcher_id: Mapped[Optional[int]] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    pay_started_at: Mapped[datetime | None] = mapped_column(Timestamp)  # the last pay call's start
+    paid_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    researcher_id: Mapped[int | None] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
@@ -268,4 +268,4 @@ class BonusBatchRow(db.Model):
     amount_cents: Mapped[int]
     # The participant's bonus_payments (cents) on Prolific before the batch's first pay call: what a payment of
     # unknown outcome is judged against.
-    baseline: Mapped[Optional[list[int]]] = mapped_column(JSON)
+    baseline: Mapped[list[int] | None] = mapped_column(JSON)

@@ -40,7 +40,7 @@ class SchemaError(ConfigError):
         super().__init__("\n".join(errors))
         self.errors = errors
 
-    def within(self, prefix: str) -> "SchemaError":
+    def within(self, prefix: str) -> SchemaError:
         """The same errors for a table nested under `prefix` (e.g. "conditions[2].")."""
         return SchemaError([prefix + error for error in self.errors])
 

@@ -7,7 +7,7 @@ double click, a retry racing its original) still store one row."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam
@@ -86,7 +86,8 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
         "flow": study.config["flow"],
         "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
         "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
-        "plan": [{**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])} for item in session.plan],
+        "plan": [{**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])}
+                 for item in session.plan],
         "stored_indexes": trialstore.stored_indexes(connection, session.id),
     }
 
@@ -193,7 +194,7 @@ def _parse_time(value: Any) -> datetime | None:
         if not (value.isascii() and value.isprintable()):  # fromisoformat lets a trailing NUL through
             raise ValueError(value)
         parsed = datetime.fromisoformat(value)
-        parsed = parsed.replace(tzinfo=timezone.utc) if parsed.tzinfo is None else parsed.astimezone(timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
         if not 1 < parsed.year < 9999:
             raise ValueError(value)
         return parsed

@@ -43,7 +43,8 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
     session = ParticipantSession(
         study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version,
         study_version_id=study_versions.current_id(study), condition=condition,
-        platform="prolific" if prolific else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
+        platform="prolific" if prolific else (
+            "labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
         prolific_pid=prolific and prolific["PROLIFIC_PID"], prolific_study_id=prolific and prolific.get("STUDY_ID"),
         prolific_session_id=prolific and prolific.get("SESSION_ID"), user_agent=(user_agent or "")[:512],
         plan=[item.as_json() for item in plans[condition]])

@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import schema
 
@@ -107,12 +108,12 @@ class Analyzer(ABC):
     max_n_boot: ClassVar[int | None] = None
 
     @abstractmethod
-    def load(self, study: "Study", options) -> dict[str, Any]:
+    def load(self, study: Study, options) -> dict[str, Any]:
         """Read what the analysis needs (inside the caller's snapshot). Must hold "sessions" (participant_id,
         status, exclusion_reason) and "trials" (participant_id, and practice if the task has practice trials)."""
 
     @abstractmethod
-    def compute(self, study: "Study", data: dict[str, Any], options) -> "Report":
+    def compute(self, study: Study, data: dict[str, Any], options) -> Report:
         """The report; a ValueError names an input the analysis refuses."""
 
 
@@ -169,7 +170,7 @@ class TaskType(ABC):
         --per-correct`); None: the trial has no correct answer. Task types without correct answers keep this."""
         return None
 
-    def vocabulary(self, params: dict[str, Any]) -> "Vocabulary | None":
+    def vocabulary(self, params: dict[str, Any]) -> Vocabulary | None:
         """The fixed set of labels responses (and models' labels) come from, for a study with task parameters
         `params`; None: the task has none. Raise ConfigError when the study's vocabulary cannot be used."""
         return None
@@ -209,7 +210,7 @@ class ImportedStimuli(Stimuli):
     manifest_optional: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
-    def stimulus_from_manifest(self, row: dict[str, str], files: "ManifestFiles",
+    def stimulus_from_manifest(self, row: dict[str, str], files: ManifestFiles,
                                params: dict[str, Any]) -> StimulusSpec:
         """One imported stimulus from a manifest row (all manifest columns present, as text), for a study with
         task parameters `params`. Image files are resolved with `files.image(column, value)`, which returns the
@@ -226,7 +227,7 @@ class DemoStimuli(ImportedStimuli):
     """Capability: besides imports, the type can draw a small demo stimulus set itself (`demo_stimuli = true`)."""
 
     @abstractmethod
-    def generate_demo(self, params: dict[str, Any], out_dir: "Path") -> "Path":
+    def generate_demo(self, params: dict[str, Any], out_dir: Path) -> Path:
         """Draw a small demo stimulus set (images + manifest) into `out_dir`, with no downloads, and return the
         manifest's path. Used by `flask studies sync` for studies marked `demo_stimuli = true` that hold no
         stimuli yet."""

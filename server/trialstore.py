@@ -21,7 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -122,7 +122,7 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
         return None
     seen = row.last_seen_at
     facts = SessionFacts(row.id, token, row.study_id, row.study_version, row.platform, row.plan,
-                         seen.replace(tzinfo=timezone.utc) if seen.tzinfo is None else seen,  # SQLite: naive UTC
+                         seen.replace(tzinfo=UTC) if seen.tzinfo is None else seen,  # SQLite: naive UTC
                          bool(row.consented))
     with caches.lock:
         caches.sessions[token] = facts

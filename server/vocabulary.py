@@ -121,7 +121,7 @@ def _with_displays(rows: list[tuple[str, str, str]]) -> tuple[Entry, ...]:
                 displays[i] = f"{label} ({category})"
             else:
                 displays[i] = f"{label} ({category + ', ' if category else ''}{unique_id})"
-    return tuple(Entry(u, l, c, d) for (u, l, c), d in zip(rows, displays))
+    return tuple(Entry(uid, label, category, display) for (uid, label, category), display in zip(rows, displays))
 
 
 @lru_cache(maxsize=16)

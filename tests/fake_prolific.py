@@ -64,7 +64,7 @@ class FakeProlific:
 
     # ------------------------------------------------------------------ the test's side
 
-    def start(self) -> "FakeProlific":
+    def start(self) -> FakeProlific:
         self._server = make_server("127.0.0.1", 0, self._wsgi, threaded=True, request_handler=Quiet)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self._server.server_port}{PREFIX}/"

@@ -37,7 +37,8 @@ def answer_surveys(client, token, **answers):
     state = client.get(f"/api/sessions/{token}").get_json()
     agree(client, token)
     for name in state["surveys"]:
-        response = client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers.get(name, DEMOGRAPHICS)})
+        response = client.put(f"/api/sessions/{token}/surveys/{name}",
+                              json={"answers": answers.get(name, DEMOGRAPHICS)})
         assert response.status_code == 200, response.get_json()
 
 

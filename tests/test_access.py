@@ -27,7 +27,8 @@ def people(app, client):
 
 
 def urls(app, people):
-    """(endpoint, methods, URL) for every rule, its arguments filled with real values; participant URLs with B's token."""
+    """(endpoint, methods, URL) for every rule, its arguments filled with real values; participant URLs with B's
+    token."""
     key = db.session.scalars(db.select(Stimulus.key).join(Study).where(Study.slug == "study3")).first()
     values = {"slug": "study3", "token": people["b"], "key": key, "participant_id": people["a_id"],
               "filename": "studyhive/pages.css", "action": "exclude"}
@@ -61,7 +62,7 @@ def test_participant_urls_reach_only_their_own_session_and_never_show_prolific_i
     """Every non-researcher URL, called with participant B's token: nothing of A (token, PROLIFIC_PID), and no
     Prolific id at all — not even B's own — in any participant-facing answer."""
     seen = 0
-    for endpoint, methods, url in urls(app, people):
+    for _endpoint, methods, url in urls(app, people):
         if url.startswith("/researcher/"):
             continue
         for method in methods:

@@ -11,8 +11,7 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from server.db import _add_sqlite_math, _sqlite_ln
-from server.db import db
+from server.db import _add_sqlite_math, _sqlite_ln, db
 from server.export import trial_rows
 from server.models import ModelRun, Prediction, Stimulus, Study
 from server.studies import get_study

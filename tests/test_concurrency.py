@@ -72,8 +72,8 @@ def test_two_tabs_answering_surveys_and_completing_at_once_store_one_of_each(app
     for name, answers in [("consent", {"agreed": True}),
                           ("demographics", {"gender": "male", "age": 52, "education": "doctorate",
                                             "nationality": "Irish"})]:
-        with ThreadPoolExecutor(5) as pool:
-            statuses = list(pool.map(lambda _: call(f"{api}/surveys/{name}", {"answers": answers}, "PUT")[0],
+        with ThreadPoolExecutor(5) as pool:  # every call returns before the loop moves on
+            statuses = list(pool.map(lambda _: call(f"{api}/surveys/{name}", {"answers": answers}, "PUT")[0],  # noqa: B023
                                      range(5)))
         assert statuses == [200] * 5
     for item in json.loads(call(api)[1])["plan"]:

@@ -13,7 +13,6 @@ from server.db import db
 from server.models import ParticipantSession, StudyEvent
 from tests.helpers import answer_all, answer_surveys, enter, rate_all
 
-
 # --keep-outliers: with five constant responders, leaving one out can move the 3×IQR fence and drop another
 # participant (random plans), which would blur the one-less count these tests are about.
 QUICK_RATIO = ["--keep-outliers", "--n-boot", "50"]
@@ -152,7 +151,8 @@ def test_rating_analysis_leaves_excluded_sessions_out_and_says_why(app, client, 
         assert client.post(f"/api/sessions/{token}/complete").status_code == 200
         ids.append(session_of(token).id)
     for i, reason in ((ids[0], "straight-lined every statement"), (ids[1], "straight-lined every statement")):
-        assert runner.invoke(args=["participants", "exclude", "two4two-demo", str(i), "--reason", reason]).exit_code == 0
+        excluded = runner.invoke(args=["participants", "exclude", "two4two-demo", str(i), "--reason", reason])
+        assert excluded.exit_code == 0
     result = runner.invoke(args=["analyze", "two4two-demo", "--format", "json", "--n-boot", "50"])
     assert result.exit_code == 0, result.output
     meta = json.loads(result.stdout)["meta"]

@@ -13,10 +13,10 @@ from PIL import Image
 from scipy import stats
 
 from server.db import db
-from server.models import Stimulus, Trial
-from server.studies import get_study
-from server.registry import registry
 from server.exceptions import ConfigError, ResponseError
+from server.models import Stimulus, Trial
+from server.registry import registry
+from server.studies import get_study
 from server.tasks.hive.demo import write_demo
 from tests.helpers import enter
 
@@ -142,7 +142,8 @@ def specs(task, tmp_path, method="gradcam"):
     manifest = write_demo(task.id, method, tmp_path / task.id)
     files = ManifestFiles(manifest.parent)
     allowed = (*task.manifest_required, *task.manifest_optional)
-    return [task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {}) for row in read_manifest(manifest)]
+    return [task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {})
+            for row in read_manifest(manifest)]
 
 
 def test_plan_is_balanced_randomised_and_hides_answers(app, tmp_path):
@@ -447,7 +448,7 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
     params = stimulus_params("hive-distinction")
     sent = []
     for k in range(7):
-        def respond(item, k=k, done=[0]):
+        def respond(item, k=k, done=[0]):  # noqa: B006 (a counter of its own: each k defines a new respond)
             stim = params[item["stimulus_id"]]
             truth = next(letter for letter, c in stim["candidates"].items() if c["candidate"] == stim["ground_truth"])
             done[0] += 1

@@ -10,10 +10,10 @@ from PIL import Image
 from sqlalchemy import func
 
 from server.db import db
-from server.models import Asset, Stimulus
-from server.studies import sync_studies
-from server.registry import registry
 from server.exceptions import ManifestError
+from server.models import Asset, Stimulus
+from server.registry import registry
+from server.studies import sync_studies
 from server.tasktype import Column, ImportedStimuli, ModelAnswers, PlanItem, StimulusSpec
 from tests.helpers import enter
 
@@ -91,7 +91,8 @@ GOOD = [{"image_id": "a", "photo": "red.png", "label": "tomato"},
 
 
 def counts():
-    return (db.session.scalar(db.select(func.count(Stimulus.id))), db.session.scalar(db.select(func.count(Asset.sha256))))
+    return (db.session.scalar(db.select(func.count(Stimulus.id))),
+            db.session.scalar(db.select(func.count(Asset.sha256))))
 
 
 def test_import_stores_stimuli_and_deduplicated_assets(runner, client, study, tmp_path):

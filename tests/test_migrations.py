@@ -1,5 +1,5 @@
 """Alembic: upgrade from an empty database, the schema it builds equals the models, and downgrade removes it."""
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -60,7 +60,7 @@ def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(em
     tables.reflect(db.engine)
     studies, sessions, stimuli, trials, surveys = (tables.tables[name] for name in (
         "studies", "participant_sessions", "stimuli", "trials", "survey_responses"))
-    synced = datetime(2026, 11, 20, 9, 30, tzinfo=timezone.utc)
+    synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
     configs = {1: {"slug": "edited", "task": {"n": 3}, "title": "Edited"}, 2: {"slug": "once", "task": {"n": 1}}}
     with db.engine.begin() as conn:
         conn.execute(insert(studies), [
@@ -87,7 +87,7 @@ def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(em
     assert [(v.study_id, v.version, v.config_hash, v.via, v.researcher_id) for v in versions] == [
         (1, 3, "1" * 64, "migration", None), (2, 1, "2" * 64, "migration", None)]
     assert [v.config for v in versions] == [configs[1], configs[2]]
-    assert versions[0].created_at.replace(tzinfo=versions[0].created_at.tzinfo or timezone.utc) == synced
+    assert versions[0].created_at.replace(tzinfo=versions[0].created_at.tzinfo or UTC) == synced
     by_study = {v.study_id: v.id for v in versions}
     assert pointers == {1: None, 2: by_study[1], 3: by_study[1], 4: by_study[2]}  # session 1 ran version 2: lost
     assert counts == [1, 1]

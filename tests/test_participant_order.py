@@ -71,7 +71,7 @@ def test_a_completed_session_changes_no_more(client):
     state = answer_all(client, token)
     first = client.post(api(token, "/complete")).get_json()
     assert first["status"] == "completed"
-    tiny = {key: 1 for key in SCREEN}
+    tiny = dict.fromkeys(SCREEN, 1)
     refused = client.put(api(token, "/environment"), json=tiny)
     assert refused.status_code == 409 and refused.get_json()["error"] == "session_ended"
     assert (session_of(token).screen_width, session_of(token).window_height) == (1920, 900)

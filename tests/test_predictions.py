@@ -262,7 +262,7 @@ def test_reimport_needs_replace(runner, keys, tmp_path, earlier):
     result = invoke(runner, path, "--replace", observer="alexnet")
     assert result.exit_code == 0, result.output
     assert "imported 10 predictions for alexnet (run 0), replacing 1 earlier import" in result.output
-    assert stored("alexnet") == {k: 99 for k in keys[:10]}
+    assert stored("alexnet") == dict.fromkeys(keys[:10], 99)
     run = model_run("alexnet")
     assert (run.n_predictions, run.source) == (10, "again.csv")
     assert counts() == (1, 10)

@@ -14,8 +14,20 @@ from server.db import db
 from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent
 from server.prolific import reviews
 from server.studies import StudyFileError, get_study, load_study_file
-from tests.prolific_study import (CODES, PROLIFIC_STUDY, SLUG, TABLES, answer, code_of, complete, enter,
-                                  flask_process, pid, prolific_app, write_study)
+from tests.prolific_study import (
+    CODES,
+    PROLIFIC_STUDY,
+    SLUG,
+    TABLES,
+    answer,
+    code_of,
+    complete,
+    enter,
+    flask_process,
+    pid,
+    prolific_app,
+    write_study,
+)
 
 PAY = r"bulk-bonus-payments/.*/pay/"
 REASON = "x" * 60 + " — you gave the same answer to every sketch, which the instructions asked you not to do."

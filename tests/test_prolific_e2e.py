@@ -14,8 +14,19 @@ from server import conditions
 from server.db import db
 from server.models import BonusBatch, ParticipantSession, StudyEvent
 from server.studies import get_study
-from tests.prolific_study import (CODES, PROLIFIC_STUDY, QUOTAS, SLUG, answer, code_of, complete, enter, flask_process,
-                                  pid, prolific_app)
+from tests.prolific_study import (
+    CODES,
+    PROLIFIC_STUDY,
+    QUOTAS,
+    SLUG,
+    answer,
+    code_of,
+    complete,
+    enter,
+    flask_process,
+    pid,
+    prolific_app,
+)
 
 REASON = ("You named the attention-check sketch, a plain and complete umbrella, as something else, so we cannot use "
           "your answers; the instructions asked for careful answers.")

@@ -17,11 +17,11 @@ from sqlalchemy import func
 
 from analysis.ratings import agreement
 from server.db import db
-from server.models import Asset, ParticipantSession, Stimulus, Study, Trial
 from server.exceptions import ConfigError, ResponseError
-from server.tasktype import StimulusSpec
+from server.models import Asset, ParticipantSession, Stimulus, Study, Trial
 from server.tasks.hypothesis_rating import HypothesisRating
 from server.tasks.hypothesis_rating.demo import demo_images, write_demo
+from server.tasktype import StimulusSpec
 from tests.helpers import answer_surveys, enter
 
 SLUG = "two4two-demo"

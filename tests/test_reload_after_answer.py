@@ -16,8 +16,8 @@ BEFORE_TASK = {"demographics": DEMOGRAPHICS, "hive_demographics": {"ml_experienc
                "hive_understanding_1": {"understanding": 2}}
 HIVE = ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree")
 # The buttons between the questionnaires and the first trial: the instruction pages, then HIVE's two examples.
-STEPS = {slug: ("Next >", "Next >") for slug in ("study3", "two4two-demo", "sketch-demo")}
-STEPS.update({slug: ("Next >", "Next >", "Continue", "Continue") for slug in HIVE})
+STEPS = dict.fromkeys(("study3", "two4two-demo", "sketch-demo"), ("Next >", "Next >"))
+STEPS.update(dict.fromkeys(HIVE, ("Next >", "Next >", "Continue", "Continue")))
 
 
 def answer_ratio(page, slug, index):

@@ -4,7 +4,6 @@ from sqlalchemy import func
 
 from server.db import db
 from server.models import ParticipantSession, SurveyResponse, Trial
-
 from tests.helpers import PROLIFIC, answer_all, answer_surveys, enter, trial_body
 
 
@@ -44,7 +43,7 @@ def test_plan_follows_the_study3_design(client):
 
 
 def test_each_type_draws_its_five_trials_from_different_ratio_groups(app, client):
-    from server.tasks.ratio_estimation.charts import BarStimulus, HEIGHTS
+    from server.tasks.ratio_estimation.charts import HEIGHTS, BarStimulus
     for _ in range(5):
         plan = client.get(f"/api/sessions/{enter(client)}").get_json()["plan"][5:]
         groups = {}

@@ -12,11 +12,11 @@ from PIL import Image
 
 from analysis import training_test_distance
 from server.db import db
+from server.exceptions import ConfigError
 from server.models import Stimulus
 from server.studies import get_study
 from server.tasks.ratio_estimation import charts as charts
 from server.tasks.ratio_estimation import sampling as sampling
-from server.exceptions import ConfigError
 
 STUDY3_PAIRS = [p for t in charts.CHART_TYPES for p in charts.pairs_for_type(t)]
 

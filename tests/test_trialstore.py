@@ -6,7 +6,6 @@ from flask.testing import FlaskClient
 from server import trialstore
 from server.db import db, utcnow
 from server.models import ParticipantSession, Study, Trial
-
 from tests.helpers import PROLIFIC, enter, trial_body
 
 

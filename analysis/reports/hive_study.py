@@ -12,9 +12,22 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .._checks import check_choice, check_frame
-from ..hive_statistics import (ALPHA, COEFFICIENT_NAMES, DDOF, METHOD_NAMES, SIMILARITY_COEFFICIENT, TASKS,
-                               TRADEOFF_REFERENCE, accuracy_summary, condition_tests, match_similarity,
-                               participant_accuracy, similarity_correlation, tradeoff_summary, understanding_summary)
+from ..hive_statistics import (
+    ALPHA,
+    COEFFICIENT_NAMES,
+    DDOF,
+    METHOD_NAMES,
+    SIMILARITY_COEFFICIENT,
+    TASKS,
+    TRADEOFF_REFERENCE,
+    accuracy_summary,
+    condition_tests,
+    match_similarity,
+    participant_accuracy,
+    similarity_correlation,
+    tradeoff_summary,
+    understanding_summary,
+)
 from ..published import published
 from .exclusions import exclusion_note
 from .methods import methods_document

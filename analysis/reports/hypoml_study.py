@@ -14,10 +14,21 @@ from typing import Any
 import pandas as pd
 from scipy import stats
 
-from ..hypoml_inference import (HYPOTHESES, RESULT_SETS, RULES, STAGES, as_named, check_threshold, hypoml_accuracy,
-                                hypoml_infer, hypoml_items, hypoml_tests, hypoml_trace, result_label)
+from ..hypoml_inference import (
+    HYPOTHESES,
+    RESULT_SETS,
+    RULES,
+    STAGES,
+    as_named,
+    check_threshold,
+    hypoml_accuracy,
+    hypoml_infer,
+    hypoml_items,
+    hypoml_tests,
+    hypoml_trace,
+    result_label,
+)
 from ..safe_csv import write_frame
-
 from .render import interval, jsonable, num, p_value, page_format, records, text_table
 
 __all__ = ["HypoMLResult", "hypoml_html", "hypoml_json", "hypoml_report", "hypoml_text", "write_hypoml"]

@@ -14,8 +14,18 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .._checks import check_frame
-from ..ratings import (AGREE_FROM, DISAGREE_TO, JUDGEMENT_COLUMNS, SCALE, TEST_COLUMNS, agreement, check_ratings,
-                       correct_judgements, rating_distribution, relevance_test)
+from ..ratings import (
+    AGREE_FROM,
+    DISAGREE_TO,
+    JUDGEMENT_COLUMNS,
+    SCALE,
+    TEST_COLUMNS,
+    agreement,
+    check_ratings,
+    correct_judgements,
+    rating_distribution,
+    relevance_test,
+)
 from .exclusions import exclusion_note
 from .methods import methods_document
 from .render import MISSING, Document, Items, Paragraph, Section, Table, interval, num, p_value, with_interval
@@ -94,7 +104,7 @@ def ratings_report(ratings: pd.DataFrame, statements: pd.DataFrame, participant:
         judged = judged.drop(columns=["relevant", "n_participants", "n_ratings"]).rename(
             columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"})
         table = table.merge(judged, on="statement", how="left").astype(
-            {c: "Int64" for c in ("n_agree", "n_neutral", "n_disagree", "n_correct")})
+            dict.fromkeys(("n_agree", "n_neutral", "n_disagree", "n_correct"), "Int64"))
     else:
         table = table.assign(**{c: np.nan for c in JUDGEMENT_COLUMNS[2:] if c not in table.columns},
                              correct_ci_low=np.nan, correct_ci_high=np.nan).drop(columns=["ci_low", "ci_high"],
@@ -107,7 +117,7 @@ def ratings_report(ratings: pd.DataFrame, statements: pd.DataFrame, participant:
         reason = str(exc).split(': ', 1)[-1]
         notes.append(f"no relevant-vs-irrelevant test: {reason}")
         per = pd.DataFrame(columns=["participant", "mean_relevant", "mean_irrelevant", "difference"])
-        test = pd.DataFrame([{**{c: math.nan for c in TEST_COLUMNS}, "note": reason}], columns=TEST_COLUMNS)
+        test = pd.DataFrame([{**dict.fromkeys(TEST_COLUMNS, math.nan), "note": reason}], columns=TEST_COLUMNS)
     info = {**(meta or {}), "n_participants": int(ratings[participant].nunique()), "n_ratings": len(ratings),
             "agree_from": AGREE_FROM, "disagree_to": DISAGREE_TO, "n_boot": n_boot, "seed": seed, "notes": notes}
     return RatingsReport(info, {"statements": table, "distribution": distribution, "participants": per,

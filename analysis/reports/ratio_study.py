@@ -46,7 +46,7 @@ from matplotlib.lines import Line2D
 
 from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
-from ..inference import anova_by, fisher_z_note, two_sample_t, tukey
+from ..inference import anova_by, fisher_z_note, tukey, two_sample_t
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae
@@ -149,7 +149,8 @@ def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
 
 def _split(df: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
     """(observer, condition) -> its rows; one group-by instead of a boolean mask per model (there may be hundreds)."""
-    return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}
+    # not dict(groupby): dict() takes GroupBy's `keys` attribute for a mapping's keys() and fails
+    return {key: part for key, part in df.groupby(["observer", "condition"], sort=False)}  # noqa: C416
 
 
 def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float, notes: list[str]):
@@ -294,7 +295,7 @@ EFFECT_COLUMNS = ["effect", "test", "term", "statistic", "df1", "df2", "p_val", 
 
 
 def _effect_row(**kw) -> dict[str, Any]:
-    row = {c: np.nan for c in EFFECT_COLUMNS}
+    row = dict.fromkeys(EFFECT_COLUMNS, np.nan)
     row.update(note="")
     row.update(kw)
     return row
@@ -671,7 +672,8 @@ def _methods(report: RatioReport) -> str:
                                                  "kept (--keep-outliers)"))
     paragraphs = [
         f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
-        f"did not complete were not analysed{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
+        f"did not complete were not analysed"
+        f"{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
         f"{excluded}. {c['analysed']} participants with {c['trials_used']} test trials were analysed; practice "
         "trials never count.",
         f"**Accuracy.** Each judgment's error is log2(|judged − true| + 1/8), judged and true in percent "

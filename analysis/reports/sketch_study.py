@@ -11,8 +11,16 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .._checks import check_frame
-from ..sketch_statistics import (CELL, RELIABILITY_COLUMNS, accuracy_by_level, catch_failures, human_model_alignment,
-                                 semantic_neighbour_preference, sketch_measures, split_half_reliability)
+from ..sketch_statistics import (
+    CELL,
+    RELIABILITY_COLUMNS,
+    accuracy_by_level,
+    catch_failures,
+    human_model_alignment,
+    semantic_neighbour_preference,
+    sketch_measures,
+    split_half_reliability,
+)
 from .exclusions import exclusion_note
 from .methods import methods_document
 from .render import Document, Items, Paragraph, Section, Table, cell

@@ -32,8 +32,8 @@ import time
 from server.config import PROJECT_ROOT
 
 from . import client, faults, scenarios
-from .profile import profile_table
 from .floor import http_floor
+from .profile import profile_table
 from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_trials
 from .table import Row, print_table
 from .wrk import load_average
@@ -74,7 +74,8 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
     start = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
         pending = pool.map_async(client.crowd_in_process,
-                                 [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing) for i, n in enumerate(shares)])
+                                 [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing)
+                                  for i, n in enumerate(shares)])
         if during:
             wait_for_trials(server.url, concurrency * 10, deadline=start + seconds + 120)
             during(server)
@@ -99,19 +100,19 @@ def main() -> int:
     print(f"load database: {url}; {os.cpu_count()} CPUs shared by the app server(s), PostgreSQL and wrk", flush=True)
     rows, profiles = [], []
 
-    def add(make):
+    def add(make):  # calls make() at once, so the lambdas below may use the loop variables (B023)
         wait_for_quiet()
         rows.append(make())
         print_table(rows[-1:])
     for kind in SERVERS:
         for level in LEVELS:
-            add(lambda: scenarios.capacity(url, kind, level, SECONDS))
+            add(lambda: scenarios.capacity(url, kind, level, SECONDS))  # noqa: B023
     if PSITURK:
         add(lambda: scenarios.psiturk_capacity(PSITURK, SECONDS))
     if LAUNCH and LAUNCH != "0":
         participants, arrival, pacing = (float(x) for x in re.split(r"[@/]", LAUNCH))
         for kind in SERVERS:
-            add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing))
+            add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing))  # noqa: B023
     if TWO:
         add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS))
         add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS, kill=True))
@@ -123,7 +124,7 @@ def main() -> int:
             profiles.append((kind, profiled, layers, views))
     if FLOOR:
         for kind in SERVERS:
-            add(lambda: http_floor(FLOOR, SECONDS, kind))
+            add(lambda: http_floor(FLOOR, SECONDS, kind))  # noqa: B023
     with Server(url, kind=SERVERS[0]) as server:
         if "kill" in FAULTS:
             add(lambda: run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))
@@ -139,8 +140,8 @@ def main() -> int:
     print("\n" + out.getvalue(), end="")
     saved = PROJECT_ROOT / "bench-results" / f"bench-load-{time.strftime('%Y%m%d-%H%M%S')}.md"
     saved.parent.mkdir(exist_ok=True)
-    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n"
-                     + out.getvalue())
+    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, "
+                     f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n" + out.getvalue())
     print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
     return 0 if all(r.ok for r in rows) else 1
 

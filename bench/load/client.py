@@ -4,9 +4,9 @@ Two ways to drive them: as fast as the server lets them (pacing 0: each save is 
 answered, which measures capacity; latency then follows from Little's law, participants ÷ rate), or paced
 (Locust's constant pacing): a participant sends its k-th save k × pacing seconds after its first, or at once if
 it is behind, so N participants offer N ÷ pacing saves per second and latency shows how the server copes with
-that load. Each one enters through the Prolific link, loads the page and its state, reports its screen, answers consent and
-demographics, saves its 30 trials one by one (a new uuid4 trial id each, resent unchanged on retry as sync.js
-does), and completes. Connection failures, 5xx, 408 and 429 are retried with backoff like sync.js; every other
+that load. Each one enters through the Prolific link, loads the page and its state, reports its screen, answers
+consent and demographics, saves its 30 trials one by one (a new uuid4 trial id each, resent unchanged on retry as
+sync.js does), and completes. Connection failures, 5xx, 408 and 429 are retried with backoff like sync.js; every other
 answer is final. Every acknowledged save (200/201) is recorded so the database can be checked afterwards."""
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class Participant:
                                else await (r.json() if r.content_type == "application/json" else r.text()))
                     if r.status not in RETRY_STATUSES:
                         return r.status, payload, r.headers, time.perf_counter() - start
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 pass
             if time.monotonic() > self.deadline:
                 raise RuntimeError(f"{method} {path}: no answer before the hard deadline")

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from .setup import SECONDS_FAULT, Server, free_port, fresh_database
 from .table import Row
 
+
 def kill_worker(server: Server):
     """SIGKILL one app-server worker: its in-flight requests die with their connections; the master starts another
     (granian with --respawn-failed-workers, deploy/granian.sh; gunicorn always)."""

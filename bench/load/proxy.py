@@ -73,9 +73,9 @@ class Proxy:
                 urllib.request.urlopen(f"{self.base}/api/sessions/ready")
             except urllib.error.HTTPError:
                 return self
-            except OSError:
+            except OSError as exc:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"nginx did not start; see {self.dir}/error.log")
+                    raise RuntimeError(f"nginx did not start; see {self.dir}/error.log") from exc
                 time.sleep(0.2)
 
     def __exit__(self, *exc):

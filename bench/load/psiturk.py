@@ -79,9 +79,9 @@ class PsiturkServer:
                 break
             except urllib.error.HTTPError:
                 break
-            except OSError:
+            except OSError as exc:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"psiturk-server did not start; see {self.dir}")
+                    raise RuntimeError(f"psiturk-server did not start; see {self.dir}") from exc
                 time.sleep(0.3)
         return self
 

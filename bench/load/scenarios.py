@@ -179,7 +179,8 @@ def propagation(result: WrkResult, synced_at: float, code: str) -> str:
             first_new[up] = at - synced_at
     seen = ", ".join(f"{u.rsplit(':', 1)[-1]} after {s:.1f} s" for u, s in sorted(first_new.items()))
     verdict = "every completion after the TTL had it" if not late else f"{len(late)} after the TTL did NOT"
-    return f"study edited mid-run: the new completion code served by {seen or 'no server'} (TTL {STUDY_TTL:g} s); {verdict}"
+    return (f"study edited mid-run: the new completion code served by {seen or 'no server'} (TTL {STUDY_TTL:g} s); "
+            f"{verdict}")
 
 
 def save_profile(url: str, kind: str, participants: int = 200, seconds: float = 15) -> tuple[Row, dict, dict]:

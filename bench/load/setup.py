@@ -114,9 +114,9 @@ class Server:
                 urllib.request.urlopen(f"{self.base}/api/sessions/ready")
             except urllib.error.HTTPError:
                 break
-            except OSError:
+            except OSError as exc:
                 if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{self.kind} did not start; see {self.log.name}")
+                    raise RuntimeError(f"{self.kind} did not start; see {self.log.name}") from exc
                 time.sleep(0.2)
         return self
 

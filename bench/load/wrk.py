@@ -34,7 +34,8 @@ def load_average() -> str:
 def wrk_binary() -> str:
     path = shutil.which("wrk")
     if not path:
-        raise RuntimeError("wrk is missing: scripts/ensure-tool wrk wrk installs Debian's (make test and make bench-load run it)")
+        raise RuntimeError("wrk is missing: scripts/ensure-tool wrk wrk installs Debian's "
+                           "(make test and make bench-load run it)")
     return path
 
 
@@ -101,7 +102,7 @@ class CpuMeter:
         self.started = True
 
     def used(self) -> dict[str, float]:
-        out = {name: 0.0 for name in self.groups}
+        out = dict.fromkeys(self.groups, 0.0)
         for key, value in self.last.items():
             out[key[0]] += value - self.first[key]
         return out

@@ -297,7 +297,7 @@ def _two4two_rows(rng, reps: int, n_boot: int = 2000) -> list[dict]:
     rows = []
     for share, what in ((0.83, "arm position"), (0.43, "colour")):
         estimates, covered = [], []
-        for r in range(reps):
+        for _ in range(reps):
             accept = rng.random(N_TWO4TWO) < share
             ratings = np.where(accept, rng.integers(5, 8, N_TWO4TWO), rng.integers(1, 5, N_TWO4TWO))
             df = pd.DataFrame({"participant_id": np.arange(N_TWO4TWO), "statement_id": "s", "rating": ratings,

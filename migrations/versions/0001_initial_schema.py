@@ -1,13 +1,12 @@
 """initial schema
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 16:57:38.021175
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0001'
@@ -50,9 +49,11 @@ def upgrade():
     sa.Column('source', sa.Text(), nullable=True),
     sa.Column('n_predictions', sa.Integer(), nullable=False),
     sa.Column('imported_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['study_id'], ['studies.id'], name=op.f('fk_model_runs_study_id_studies'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['study_id'], ['studies.id'],
+        name=op.f('fk_model_runs_study_id_studies'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_model_runs')),
-    sa.UniqueConstraint('study_id', 'observer', 'run', 'condition', name=op.f('uq_model_runs_study_id_observer_run_condition'))
+    sa.UniqueConstraint('study_id', 'observer', 'run', 'condition',
+        name=op.f('uq_model_runs_study_id_observer_run_condition'))
     )
     op.create_table('participant_sessions',
     sa.Column('id', sa.Integer(), nullable=False),
@@ -73,7 +74,8 @@ def upgrade():
     sa.Column('window_width', sa.Integer(), nullable=True),
     sa.Column('window_height', sa.Integer(), nullable=True),
     sa.Column('plan', sa.JSON(), nullable=False),
-    sa.ForeignKeyConstraint(['study_id'], ['studies.id'], name=op.f('fk_participant_sessions_study_id_studies'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['study_id'], ['studies.id'],
+        name=op.f('fk_participant_sessions_study_id_studies'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_participant_sessions')),
     sa.UniqueConstraint('study_id', 'prolific_pid', name=op.f('uq_participant_sessions_study_id_prolific_pid')),
     sa.UniqueConstraint('token', name=op.f('uq_participant_sessions_token'))
@@ -92,7 +94,8 @@ def upgrade():
     sa.Column('run_id', sa.Integer(), nullable=False),
     sa.Column('stimulus_id', sa.Integer(), nullable=False),
     sa.Column('value', sa.Double(), nullable=False),
-    sa.ForeignKeyConstraint(['run_id'], ['model_runs.id'], name=op.f('fk_predictions_run_id_model_runs'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['run_id'], ['model_runs.id'],
+        name=op.f('fk_predictions_run_id_model_runs'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['stimulus_id'], ['stimuli.id'], name=op.f('fk_predictions_stimulus_id_stimuli')),
     sa.PrimaryKeyConstraint('run_id', 'stimulus_id', name=op.f('pk_predictions'))
     )
@@ -102,7 +105,8 @@ def upgrade():
     sa.Column('name', sa.String(length=64), nullable=False),
     sa.Column('answers', sa.JSON(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['session_id'], ['participant_sessions.id'], name=op.f('fk_survey_responses_session_id_participant_sessions'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['session_id'], ['participant_sessions.id'],
+        name=op.f('fk_survey_responses_session_id_participant_sessions'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_survey_responses')),
     sa.UniqueConstraint('session_id', 'name', name=op.f('uq_survey_responses_session_id_name'))
     )
@@ -118,7 +122,8 @@ def upgrade():
     sa.Column('rt_ms', sa.Integer(), nullable=True),
     sa.Column('client_time', sa.DateTime(timezone=True), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['session_id'], ['participant_sessions.id'], name=op.f('fk_trials_session_id_participant_sessions'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['session_id'], ['participant_sessions.id'],
+        name=op.f('fk_trials_session_id_participant_sessions'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['stimulus_id'], ['stimuli.id'], name=op.f('fk_trials_stimulus_id_stimuli')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_trials')),
     sa.UniqueConstraint('session_id', 'client_trial_id', name=op.f('uq_trials_session_id_client_trial_id')),

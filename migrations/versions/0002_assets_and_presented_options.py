@@ -5,9 +5,8 @@ Revises: 0001
 Create Date: 2026-11-22 17:20:53.816867
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0002'

@@ -5,9 +5,8 @@ Revises: 0002
 Create Date: 2026-11-22 17:32:58.651571
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0003'
@@ -25,15 +24,18 @@ def upgrade():
     sa.Column('token_hash', sa.String(length=64), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('last_used_at', sa.DateTime(timezone=True), nullable=True),
-    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'], name=op.f('fk_api_tokens_researcher_id_researchers'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'],
+        name=op.f('fk_api_tokens_researcher_id_researchers'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_api_tokens')),
     sa.UniqueConstraint('token_hash', name=op.f('uq_api_tokens_token_hash'))
     )
     op.create_table('study_access',
     sa.Column('researcher_id', sa.Integer(), nullable=False),
     sa.Column('study_id', sa.Integer(), nullable=False),
-    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'], name=op.f('fk_study_access_researcher_id_researchers'), ondelete='CASCADE'),
-    sa.ForeignKeyConstraint(['study_id'], ['studies.id'], name=op.f('fk_study_access_study_id_studies'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'],
+        name=op.f('fk_study_access_researcher_id_researchers'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['study_id'], ['studies.id'],
+        name=op.f('fk_study_access_study_id_studies'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('researcher_id', 'study_id', name=op.f('pk_study_access'))
     )
     op.create_table('study_events',
@@ -43,8 +45,10 @@ def upgrade():
     sa.Column('action', sa.String(length=32), nullable=False),
     sa.Column('detail', sa.JSON(), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'], name=op.f('fk_study_events_researcher_id_researchers'), ondelete='SET NULL'),
-    sa.ForeignKeyConstraint(['study_id'], ['studies.id'], name=op.f('fk_study_events_study_id_studies'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'],
+        name=op.f('fk_study_events_researcher_id_researchers'), ondelete='SET NULL'),
+    sa.ForeignKeyConstraint(['study_id'], ['studies.id'],
+        name=op.f('fk_study_events_study_id_studies'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_study_events'))
     )
     with op.batch_alter_table('study_events', schema=None) as batch_op:

@@ -5,9 +5,8 @@ Revises: 0003
 Create Date: 2026-11-22 17:45:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0004'
@@ -23,7 +22,8 @@ def upgrade():
     sa.Column('rank', sa.Integer(), nullable=False),
     sa.Column('label_id', sa.String(length=128), nullable=False),
     sa.Column('probability', sa.Double(), nullable=True),
-    sa.ForeignKeyConstraint(['run_id'], ['model_runs.id'], name=op.f('fk_label_predictions_run_id_model_runs'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['run_id'], ['model_runs.id'],
+        name=op.f('fk_label_predictions_run_id_model_runs'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['stimulus_id'], ['stimuli.id'], name=op.f('fk_label_predictions_stimulus_id_stimuli')),
     sa.PrimaryKeyConstraint('run_id', 'stimulus_id', 'rank', name=op.f('pk_label_predictions'))
     )

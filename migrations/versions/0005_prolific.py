@@ -8,9 +8,8 @@ Sessions completed before outcomes existed were all sent to the study's one comp
 "completed".
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0005'
@@ -36,8 +35,10 @@ def upgrade():
     sa.Column('paid_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('researcher_id', sa.Integer(), nullable=True),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'], name=op.f('fk_bonus_batches_researcher_id_researchers'), ondelete='SET NULL'),
-    sa.ForeignKeyConstraint(['study_id'], ['studies.id'], name=op.f('fk_bonus_batches_study_id_studies'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['researcher_id'], ['researchers.id'],
+        name=op.f('fk_bonus_batches_researcher_id_researchers'), ondelete='SET NULL'),
+    sa.ForeignKeyConstraint(['study_id'], ['studies.id'],
+        name=op.f('fk_bonus_batches_study_id_studies'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_bonus_batches')),
     sa.UniqueConstraint('study_id', 'fingerprint', name=op.f('uq_bonus_batches_study_id_fingerprint'))
     )
@@ -46,7 +47,8 @@ def upgrade():
     sa.Column('participant_id', sa.String(length=64), nullable=False),
     sa.Column('amount_cents', sa.Integer(), nullable=False),
     sa.Column('baseline', sa.JSON(), nullable=True),
-    sa.ForeignKeyConstraint(['batch_id'], ['bonus_batches.id'], name=op.f('fk_bonus_batch_rows_batch_id_bonus_batches'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['batch_id'], ['bonus_batches.id'],
+        name=op.f('fk_bonus_batch_rows_batch_id_bonus_batches'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('batch_id', 'participant_id', name=op.f('pk_bonus_batch_rows'))
     )
     op.create_table('prolific_submissions',
@@ -60,8 +62,10 @@ def upgrade():
     sa.Column('started_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('completed_at', sa.DateTime(timezone=True), nullable=True),
     sa.Column('read_at', sa.DateTime(timezone=True), nullable=False),
-    sa.ForeignKeyConstraint(['session_id'], ['participant_sessions.id'], name=op.f('fk_prolific_submissions_session_id_participant_sessions'), ondelete='SET NULL'),
-    sa.ForeignKeyConstraint(['study_id'], ['studies.id'], name=op.f('fk_prolific_submissions_study_id_studies'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['session_id'], ['participant_sessions.id'],
+        name=op.f('fk_prolific_submissions_session_id_participant_sessions'), ondelete='SET NULL'),
+    sa.ForeignKeyConstraint(['study_id'], ['studies.id'],
+        name=op.f('fk_prolific_submissions_study_id_studies'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_prolific_submissions')),
     sa.UniqueConstraint('study_id', 'submission_id', name=op.f('uq_prolific_submissions_study_id_submission_id'))
     )

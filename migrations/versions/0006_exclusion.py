@@ -5,9 +5,8 @@ Revises: 0005
 Create Date: 2026-11-23 15:20:00
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0006'

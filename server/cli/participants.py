@@ -9,7 +9,8 @@ from ..exclusion import ExclusionError, exclude, reinstate
 from ..models import ParticipantSession, Study
 from .common import BY, by_researcher, study_or_fail
 
-participants_cli = AppGroup("participants", help="Exclude a participant's session from every analysis, or reinstate it.")
+participants_cli = AppGroup("participants",
+                            help="Exclude a participant's session from every analysis, or reinstate it.")
 REASON = click.option("--reason", required=True, help="why (required; written to the audit log and the export)")
 
 

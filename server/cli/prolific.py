@@ -17,7 +17,6 @@ from ..prolific.settings import DEFAULT_MAX_BONUS_CENTS, PROLIFIC_ID
 from .common import BY, by_researcher, study_or_fail
 
 
-
 def _client():
     try:
         return from_config(current_app.config)

@@ -84,4 +84,5 @@ def import_command(slug, manifest, images_dir, replace):
         db.session.rollback()
         raise click.ClickException(f"{manifest}: {exc}") from None
     click.echo(f"{slug}: {counts['rows']} rows — {counts['new']} new, {counts['replaced']} replaced, "
-               f"{counts['unchanged']} unchanged stimuli; {counts['files']} distinct images ({counts['files_added']} new)")
+               f"{counts['unchanged']} unchanged stimuli; "
+               f"{counts['files']} distinct images ({counts['files_added']} new)")

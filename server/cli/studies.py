@@ -3,7 +3,7 @@ study; the study file's JSON Schema and key reference."""
 from __future__ import annotations
 
 import json
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 
 import click
@@ -90,7 +90,7 @@ def versions_command(slug, number):
     click.echo("version\thash\tsynced (UTC)\tby\tsessions")
     for v in kept:
         # SQLite returns the stored UTC time without its zone
-        synced = v.created_at.replace(tzinfo=v.created_at.tzinfo or timezone.utc).astimezone(timezone.utc)
+        synced = v.created_at.replace(tzinfo=v.created_at.tzinfo or UTC).astimezone(UTC)
         by = ", ".join(part for part in (v.researcher, v.via, v.os_user and f"os user {v.os_user}") if part)
         click.echo(f"{v.version}\t{v.config_hash[:12]}\t{synced:%Y-%m-%d %H:%M:%S}\t{by}\t{v.sessions}")
     if not_kept:

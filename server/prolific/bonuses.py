@@ -26,11 +26,11 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta, timezone
+from datetime import UTC, timedelta
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Callable
 
 from sqlalchemy.exc import IntegrityError
 
@@ -280,7 +280,7 @@ class _Run:
                              "bonuses on Prolific's site before doing anything else")
         started = batch.pay_started_at
         if started.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
-            started = started.replace(tzinfo=timezone.utc)
+            started = started.replace(tzinfo=UTC)
         if utcnow() - started < settle:
             raise BonusError(f"no participant shows batch {batch.prolific_batch_id}'s bonus yet, but its last pay "
                              f"call was at {started:%H:%M:%S} UTC and Prolific may still be processing it: nothing "

@@ -14,8 +14,9 @@ dashboard build a client from the app's configuration (server/cli/prolific.py).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from decimal import Decimal
-from typing import Any, Callable, Iterator
+from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 import requests

@@ -56,7 +56,8 @@ def approve(study: Study, client: ProlificClient, plan: ApprovalPlan, researcher
     calls = 0
     for start in range(0, len(ids), BULK_APPROVE_MAX):
         chunk = ids[start:start + BULK_APPROVE_MAX]
-        _audited(study, "prolific_approve", researcher_id, via, lambda: client.bulk_approve(chunk),
+        # _audited calls the lambda before the loop moves on
+        _audited(study, "prolific_approve", researcher_id, via, lambda: client.bulk_approve(chunk),  # noqa: B023
                  n=len(chunk), submission_ids=chunk)
         calls += 1
     return calls

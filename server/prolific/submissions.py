@@ -12,7 +12,7 @@ place Prolific reopened). A timed-out participant who still finishes completes a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -24,7 +24,7 @@ from .client import ProlificClient
 LEFT = ("RETURNED", "TIMED-OUT")  # the participant left: a started session is abandoned
 EXPECTED_AFTER_COMPLETION = ("AWAITING REVIEW", "APPROVED")
 SHOWN = 100  # rows per list on the dashboard
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class NotLinked(ValueError):
@@ -119,7 +119,7 @@ def _time(value: Any) -> datetime | None:
         parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00")) if value else None
     except ValueError:
         return None
-    return parsed.replace(tzinfo=timezone.utc) if parsed and parsed.tzinfo is None else parsed
+    return parsed.replace(tzinfo=UTC) if parsed and parsed.tzinfo is None else parsed
 
 
 def _counts(statuses) -> dict[str, int]:
@@ -168,4 +168,4 @@ def reconciliation(study: Study) -> dict[str, Any]:
 
 
 def _utc(value: datetime | None) -> datetime | None:
-    return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value

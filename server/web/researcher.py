@@ -6,8 +6,20 @@ from __future__ import annotations
 import base64
 from urllib.parse import urlparse
 
-from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
-                   stream_with_context, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
 
 from analysis.safe_csv import frame_csv
 

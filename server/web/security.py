@@ -18,7 +18,8 @@ from .api import bp as api_bp
 csrf = CSRFProtect()
 
 # Scripts only from our own origin; jsPsych plugins set inline style attributes, so styles allow 'unsafe-inline'.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; "
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; font-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 

@@ -1,14 +1,23 @@
 """analysis.hive_statistics and the HIVE report (analysis.reports.hive_study) against hand-computed values and
-scipy, and simulated cohorts: one built to match HIVE's GradCAM CUB distinction row (71.2 ± 33.3, n = 50), one at chance, one below it and one without variance. The
-reference values are computed here from the papers' formulas (t = (mean − chance) / (s / √n), one-sided
-p = P(T ≥ t); Spearman's ρ as Pearson's r of the ranks of one value per match), not by our functions."""
+scipy, and simulated cohorts: one built to match HIVE's GradCAM CUB distinction row (71.2 ± 33.3, n = 50), one at
+chance, one below it and one without variance. The reference values are computed here from the papers' formulas
+(t = (mean − chance) / (s / √n), one-sided p = P(T ≥ t); Spearman's ρ as Pearson's r of the ranks of one value per
+match), not by our functions."""
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
-from analysis.hive_statistics import (accuracy_summary, condition_tests, match_similarity, participant_accuracy,
-                                      similarity_correlation, study_comparison, tradeoff_summary, understanding_summary)
+from analysis.hive_statistics import (
+    accuracy_summary,
+    condition_tests,
+    match_similarity,
+    participant_accuracy,
+    similarity_correlation,
+    study_comparison,
+    tradeoff_summary,
+    understanding_summary,
+)
 from analysis.reports.hive_study import hive_report
 
 # Correct answers out of 10 per participant: sum 356, sum of squares 3078 → mean 71.2 %, SD 33.30 % (ddof = 1).

@@ -32,7 +32,6 @@ from analysis.hypoml_inference import (
     hypoml_trace,
 )
 from analysis.reports.hypoml_study import hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml
-
 from tests.hypoml_examples import luminosity_sets
 
 ALL_H = list(HYPOTHESES)

@@ -26,8 +26,8 @@ def test_no_forbidden_import_statements():
 
 def test_importing_analysis_loads_no_flask_or_server():
     code = ("import sys, analysis; "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in %r); print(bad); "
-            "sys.exit(1 if bad else 0)") % (FORBIDDEN,)
+            f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}); print(bad); "
+            "sys.exit(1 if bad else 0)")
     proc = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

@@ -10,9 +10,28 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.reports.render import (MISSING, Document, Items, Paragraph, Section, Table, cell, interval, is_missing,
-                                     jsonable, markdown_table, num, p_value, page_format, records, render_markdown,
-                                     render_text, table, text_table, with_interval)
+from analysis.reports.render import (
+    MISSING,
+    Document,
+    Items,
+    Paragraph,
+    Section,
+    Table,
+    cell,
+    interval,
+    is_missing,
+    jsonable,
+    markdown_table,
+    num,
+    p_value,
+    page_format,
+    records,
+    render_markdown,
+    render_text,
+    table,
+    text_table,
+    with_interval,
+)
 
 
 @pytest.mark.parametrize("value", [None, np.nan, float("nan"), np.float32("nan"), pd.NA, pd.NaT])
@@ -202,7 +221,7 @@ def test_text_and_markdown_of_every_report_say_the_same(make, tmp_path):
     headings = [s.heading for s in report.document().sections]
     assert len(headings) >= 3
     assert re.findall(r"^## (.+)$", markdown, re.M) == headings
-    assert [h for h in re.findall(r"^(\S.*)\n-+$", text, re.M)] == headings
+    assert re.findall(r"^(\S.*)\n-+$", text, re.M) == headings
     # the same methods, and the same files, for every study family
     written = [p.name for p in report.write(tmp_path)]
     n = len(report.csv_tables)

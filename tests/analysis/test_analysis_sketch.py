@@ -9,9 +9,19 @@ import statsmodels.formula.api as smf
 from scipy import stats
 
 from analysis.reports.sketch_study import sketch_report
-from analysis.sketch_statistics import (accuracy_by_level, adjusted_r2, catch_failures, human_model_alignment,
-                                        probability_entropy, semantic_neighbour_preference, semantic_ranks, semantic_x,
-                                        similarity_from_embedding, sketch_measures, split_half_reliability)
+from analysis.sketch_statistics import (
+    accuracy_by_level,
+    adjusted_r2,
+    catch_failures,
+    human_model_alignment,
+    probability_entropy,
+    semantic_neighbour_preference,
+    semantic_ranks,
+    semantic_x,
+    similarity_from_embedding,
+    sketch_measures,
+    split_half_reliability,
+)
 
 
 def answers(rows):

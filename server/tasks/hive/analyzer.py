@@ -1,5 +1,5 @@
-"""The analysis of the HIVE task types (`flask analyze`, server/analyze.py runs it): analysis.reports.hive_study on the study's
-exports. The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
+"""The analysis of the HIVE task types (`flask analyze`, server/analyze.py runs it): analysis.reports.hive_study on the
+study's exports. The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
 from __future__ import annotations
 
 from typing import Any

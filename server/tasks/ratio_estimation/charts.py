@@ -105,7 +105,7 @@ class BarStimulus:
         return 100 * self.short / self.tall
 
     @classmethod
-    def parse(cls, stimulus_id: str) -> "BarStimulus":
+    def parse(cls, stimulus_id: str) -> BarStimulus:
         """Inverse of `stimulus_id`; only canonical ids (no signs, spaces or leading zeros) are accepted."""
         m = _ID_RE.fullmatch(stimulus_id) if isinstance(stimulus_id, str) else None
         if m is None:

@@ -78,7 +78,7 @@ def selection_order(regime: str, candidates: Sequence[int], test_bins: Sequence[
         return pool
     if regime == "ADV":
         gap = {b: min(abs(b - t) for t in test_bins) for b in pool}
-        keyed = sorted(((-gap[b], rng.random(), b) for b in pool))
+        keyed = sorted((-gap[b], rng.random(), b) for b in pool)
         return [b for *_, b in keyed]
     if regime == "COV":
         order = [pool[0], pool[-1]][:len(pool)]

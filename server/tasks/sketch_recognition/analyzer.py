@@ -1,6 +1,7 @@
-"""The analysis of sketch-recognition studies (`flask analyze`, server/analyze.py runs it): analysis.reports.sketch_study on the
-completed participants' trials and the imported label predictions. The study's optional `semantic_space` parameter
-names a concept similarity or embedding CSV for the semantic neighbour preference."""
+"""The analysis of sketch-recognition studies (`flask analyze`, server/analyze.py runs it):
+analysis.reports.sketch_study on the completed participants' trials and the imported label predictions. The study's
+optional `semantic_space` parameter names a concept similarity or embedding CSV for the semantic neighbour
+preference."""
 from __future__ import annotations
 
 from typing import Any
@@ -51,8 +52,8 @@ class SketchAnalyzer(Analyzer):
 
 
 def model_responses(predictions):
-    """Label predictions (one row per rank) as analysis.reports.sketch_study responses: one row per (model, run, sketch) with its
-    three best-ranked labels; a model with a condition is reported as "observer [condition]"."""
+    """Label predictions (one row per rank) as analysis.reports.sketch_study responses: one row per (model, run, sketch)
+    with its three best-ranked labels; a model with a condition is reported as "observer [condition]"."""
     if predictions.empty:
         return None
     condition = predictions["condition"].fillna("")
