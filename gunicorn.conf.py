@@ -6,6 +6,7 @@ workers were no faster (docs/operations.md, "Second round", has the figures). gt
 keep-alive connections in a poller, not in threads, so 1,000 participants do not need 1,000 threads. Each worker's
 SQLAlchemy pools (the ORM's and the participant API's autocommit one) hold one connection per thread each
 (server/config.py reads GUNICORN_THREADS), so PostgreSQL sees workers × 2 × (threads + 2) connections at most."""
+
 import multiprocessing
 import os
 

@@ -40,13 +40,17 @@ __all__ = [
 
 # Study reports and the statistics only they use are importable from here but stay out of __all__, which lists the
 # documented statistics (numpydoc with Returns sections, checked by test_analysis_docs).
-# noqa: E402,F401 on each: imported after __all__, for the package's namespace only.
-from .hypoml_inference import hypoml_accuracy, hypoml_infer, hypoml_items, hypoml_tests, hypoml_trace  # noqa
-from .ratings import agreement, rating_distribution, relevance_test  # noqa
-from .sketch_statistics import (accuracy_by_level, human_model_alignment, semantic_neighbour_preference,  # noqa
-                                split_half_reliability)
-from .reports.hive_study import HiveReport, hive_report  # noqa
-from .reports.hypoml_study import HypoMLResult, hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml  # noqa
-from .reports.ratings_study import RatingsReport, ratings_report  # noqa
-from .reports.ratio_study import RatioReport, ratio_report  # noqa
-from .reports.sketch_study import SketchReport, sketch_report  # noqa
+# Imported after __all__, for the package's namespace only (pyproject.toml exempts this file from E402/F401).
+from .hypoml_inference import hypoml_accuracy, hypoml_infer, hypoml_items, hypoml_tests, hypoml_trace
+from .ratings import agreement, rating_distribution, relevance_test
+from .reports.hive_study import HiveReport, hive_report
+from .reports.hypoml_study import HypoMLResult, hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml
+from .reports.ratings_study import RatingsReport, ratings_report
+from .reports.ratio_study import RatioReport, ratio_report
+from .reports.sketch_study import SketchReport, sketch_report
+from .sketch_statistics import (
+    accuracy_by_level,
+    human_model_alignment,
+    semantic_neighbour_preference,
+    split_half_reliability,
+)

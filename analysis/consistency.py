@@ -19,7 +19,11 @@ def _mean_by_key(df: pd.DataFrame, keys: list[str], value: str) -> pd.Series:
 
 
 def inter_consistency(
-    human: pd.DataFrame, model: pd.DataFrame, key="stimulus_id", value: str = "abs_error", confidence: float = 0.95,
+    human: pd.DataFrame,
+    model: pd.DataFrame,
+    key="stimulus_id",
+    value: str = "abs_error",
+    confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Inter-consistency: Pearson correlation between two observers' mean errors per stimulus.
 
@@ -49,14 +53,21 @@ def inter_consistency(
     keys = as_columns(key)
     check_frame(human, numeric=value, keys=keys, where="inter_consistency (human)")
     check_frame(model, numeric=value, keys=keys, where="inter_consistency (model)")
-    joined = pd.concat([_mean_by_key(human, keys, value).rename("h"), _mean_by_key(model, keys, value).rename("m")],
-                       axis=1, join="inner")
+    joined = pd.concat(
+        [_mean_by_key(human, keys, value).rename("h"), _mean_by_key(model, keys, value).rename("m")],
+        axis=1,
+        join="inner",
+    )
     check_min_count(len(joined), 3, f"keys ({', '.join(keys)}) shared by both data sets", where="inter_consistency")
     return pearson(joined["h"], joined["m"], confidence=confidence)
 
 
 def intra_consistency(
-    df: pd.DataFrame, by: str = "run", key="stimulus_id", value: str = "abs_error", confidence: float = 0.95,
+    df: pd.DataFrame,
+    by: str = "run",
+    key="stimulus_id",
+    value: str = "abs_error",
+    confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Intra-consistency: Pearson correlation of mean errors per stimulus between every pair of runs.
 
@@ -114,6 +125,16 @@ def _all_pairs(wide: pd.DataFrame, by: str, confidence: float) -> pd.DataFrame:
     p = 2 * stats.t.sf(np.abs(t), n - 2)
     low, high = fisher_z_interval(r, n, confidence)
     levels = np.asarray(wide.columns, dtype=object)
-    return pd.DataFrame({"a": levels[a], "b": levels[b], "r": r, "ci_low": low, "ci_high": high, "p_val": p,
-                         "n": np.full(r.shape, n, dtype="int64"), "note": fisher_z_note(n)},
-                        columns=["a", "b", *CORR_COLUMNS])
+    return pd.DataFrame(
+        {
+            "a": levels[a],
+            "b": levels[b],
+            "r": r,
+            "ci_low": low,
+            "ci_high": high,
+            "p_val": p,
+            "n": np.full(r.shape, n, dtype="int64"),
+            "note": fisher_z_note(n),
+        },
+        columns=["a", "b", *CORR_COLUMNS],
+    )

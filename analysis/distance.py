@@ -52,7 +52,10 @@ def training_test_distance(test_values, train_values) -> float:
 
 
 def distance_error_correlation(
-    df: pd.DataFrame, distance: str = "distance", error: str = "mae", confidence: float = 0.95,
+    df: pd.DataFrame,
+    distance: str = "distance",
+    error: str = "mae",
+    confidence: float = 0.95,
 ) -> pd.DataFrame:
     """Pearson correlation between models' training-test distance and their error.
 

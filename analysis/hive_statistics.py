@@ -28,6 +28,7 @@ Every statistic that cannot be computed keeps its row, with a ``note`` saying wh
 variance, ratings that do not match the model's scores), and the report's notes count what was left out. The
 report itself (:func:`analysis.reports.hive_study.hive_report`) and its renderings are in :mod:`analysis.reports`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,8 +39,16 @@ from ._checks import check_choice, check_frame, check_number
 from .inference import one_sample_t, pearson, two_sample_t
 from .published import published
 
-__all__ = ["accuracy_summary", "condition_tests", "match_similarity", "participant_accuracy",
-           "similarity_correlation", "study_comparison", "tradeoff_summary", "understanding_summary"]
+__all__ = [
+    "accuracy_summary",
+    "condition_tests",
+    "match_similarity",
+    "participant_accuracy",
+    "similarity_correlation",
+    "study_comparison",
+    "tradeoff_summary",
+    "understanding_summary",
+]
 
 DDOF = 1
 ALPHA = 0.05
@@ -47,32 +56,72 @@ CONFIDENCE = 0.95
 #: task type → (HIVE's name of the task in published_results.csv, chance accuracy in percent, alternative of the
 #: test against chance: "greater" where HIVE asks whether people outperform chance, Table 2; "two-sided" where it
 #: asks whether they differ from it, Table 1)
-TASKS = {"hive-agreement": ("agreement", 50.0, "two-sided"), "hive-distinction": ("distinction", 25.0, "greater"),
-         "hive-output-prediction": ("output prediction", 25.0, "greater"),
-         "hive-prototree": ("distinction", 25.0, "greater")}
+TASKS = {
+    "hive-agreement": ("agreement", 50.0, "two-sided"),
+    "hive-distinction": ("distinction", 25.0, "greater"),
+    "hive-output-prediction": ("output prediction", 25.0, "greater"),
+    "hive-prototree": ("distinction", 25.0, "greater"),
+}
 METHOD_NAMES = {"gradcam": "GradCAM", "bagnet": "BagNet", "protopnet": "ProtoPNet", "prototree": "ProtoTree"}
 #: explanation method → HIVE's correlation coefficient between similarity ratings and model scores (Sec. 5.4)
 SIMILARITY_COEFFICIENT = {"protopnet": "spearman", "prototree": "pearson"}
 COEFFICIENT_NAMES = {"spearman": "Spearman's rho", "pearson": "Pearson's r"}
 CONDITIONS = ("correct", "incorrect", "all")
-UNDERSTANDING = ("hive_understanding_1_understanding", "hive_understanding_2_understanding",
-                 "hive_understanding_3_understanding")
+UNDERSTANDING = (
+    "hive_understanding_1_understanding",
+    "hive_understanding_2_understanding",
+    "hive_understanding_3_understanding",
+)
 UNDERSTANDING_POINTS = ("after preview", "after task", "after score")
 RISKS = ("low", "medium", "high")
 TRADEOFF_REFERENCE = 60.0  # the explained model's accuracy stated in the hive_tradeoff survey (server/surveys.py)
 
-ACCURACY_COLUMNS = ["condition", "n", "mean", "sd", "ci_low", "ci_high", "one_sided_low", "chance", "alternative",
-                    "t", "dof", "p_val", "cohen_d", "significant", "verdict", "note", "mean_confidence",
-                    "judged_correct_percent", "judged_correct_sd"]
+ACCURACY_COLUMNS = [
+    "condition",
+    "n",
+    "mean",
+    "sd",
+    "ci_low",
+    "ci_high",
+    "one_sided_low",
+    "chance",
+    "alternative",
+    "t",
+    "dof",
+    "p_val",
+    "cohen_d",
+    "significant",
+    "verdict",
+    "note",
+    "mean_confidence",
+    "judged_correct_percent",
+    "judged_correct_sd",
+]
 CONDITION_COLUMNS = ["test", "t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n", "note"]
-SIMILARITY_COLUMNS = ["method", "hive", "unit", "r", "p_val", "n", "ci_low", "ci_high", "n_ratings",
-                      "n_participants", "note"]
+SIMILARITY_COLUMNS = [
+    "method",
+    "hive",
+    "unit",
+    "r",
+    "p_val",
+    "n",
+    "ci_low",
+    "ci_high",
+    "n_ratings",
+    "n_participants",
+    "note",
+]
 UNDERSTANDING_COLUMNS = ["kind", "point", "n", "mean", "sd", "t", "dof", "p_val", "note"]
 TRADEOFF_COLUMNS = ["risk", "n", "mean_minimum", "mean_gain", "sd_gain", "t", "p_val", "published_gain", "note"]
 
 
-def participant_accuracy(trials: pd.DataFrame, participant: str = "participant_id", condition: str = "model_correct",
-                         correct: str = "correct", confidence: str = "confidence") -> pd.DataFrame:
+def participant_accuracy(
+    trials: pd.DataFrame,
+    participant: str = "participant_id",
+    condition: str = "model_correct",
+    correct: str = "correct",
+    confidence: str = "confidence",
+) -> pd.DataFrame:
     """Per participant and condition: accuracy (percent of trials answered right) and mean confidence.
 
     .. math:: \\text{accuracy}_{p,c} = 100 \\cdot \\frac{1}{n_{p,c}} \\sum_{i \\in p,c} \\text{correct}_i
@@ -97,13 +146,22 @@ def participant_accuracy(trials: pd.DataFrame, participant: str = "participant_i
     has_judged = "judged_correct" in df.columns and df["judged_correct"].notna().any()
     rows = []
     for (pid, cond), sub in _groups(df, participant):
-        rows.append({"participant_id": pid, "condition": cond, "n_trials": len(sub),
-                     "accuracy": 100.0 * sub[correct].astype(float).sum() / len(sub),  # exact ties: 1/3 = 2/6
-                     "mean_confidence": pd.to_numeric(sub[confidence], errors="coerce").mean() if has_conf else np.nan,
-                     "judged_correct_percent": (100.0 * pd.to_numeric(sub["judged_correct"], errors="coerce").mean()
-                                                if has_judged else np.nan)})
-    return pd.DataFrame(rows, columns=["participant_id", "condition", "n_trials", "accuracy", "mean_confidence",
-                                       "judged_correct_percent"])
+        rows.append(
+            {
+                "participant_id": pid,
+                "condition": cond,
+                "n_trials": len(sub),
+                "accuracy": 100.0 * sub[correct].astype(float).sum() / len(sub),  # exact ties: 1/3 = 2/6
+                "mean_confidence": pd.to_numeric(sub[confidence], errors="coerce").mean() if has_conf else np.nan,
+                "judged_correct_percent": (
+                    100.0 * pd.to_numeric(sub["judged_correct"], errors="coerce").mean() if has_judged else np.nan
+                ),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=["participant_id", "condition", "n_trials", "accuracy", "mean_confidence", "judged_correct_percent"],
+    )
 
 
 def _groups(df: pd.DataFrame, participant: str):
@@ -125,17 +183,25 @@ def _verdict(acc: np.ndarray, chance: float, alternative: str, p_val: float) -> 
     if n < 2:
         return None, "not tested", f"{n} participant: a t-test needs at least 2"
     if acc.std() == 0:
-        return (None, f"{side} chance; t undefined",
-                f"all {n} participants at {_pct(mean)} %: no variance, so t is undefined; every participant is "
-                f"{side} chance ({_pct(chance)} %)")
+        return (
+            None,
+            f"{side} chance; t undefined",
+            f"all {n} participants at {_pct(mean)} %: no variance, so t is undefined; every participant is "
+            f"{side} chance ({_pct(chance)} %)",
+        )
     significant = bool(p_val < ALPHA)
     if alternative == "greater":
         if significant:
             return True, "outperforms chance", ""
         if mean < chance:
-            return False, "below chance (does not outperform it)", (
-                f"mean {_pct(mean)} % is below chance ({_pct(chance)} %); the one-sided test asks only whether "
-                "participants outperform chance")
+            return (
+                False,
+                "below chance (does not outperform it)",
+                (
+                    f"mean {_pct(mean)} % is below chance ({_pct(chance)} %); the one-sided test asks only whether "
+                    "participants outperform chance"
+                ),
+            )
         return False, "does not outperform chance", ""
     if significant:
         return True, f"{side} chance", ""
@@ -183,11 +249,17 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: 
         if sub.empty:
             continue
         acc = sub["accuracy"].to_numpy(float)
-        row = {"condition": cond, "n": len(acc), "mean": acc.mean(), "sd": acc.std(ddof=DDOF) if len(acc) > 1
-               else np.nan, "chance": chance, "alternative": alternative,
-               "mean_confidence": sub["mean_confidence"].mean(),
-               "judged_correct_percent": sub["judged_correct_percent"].mean(),
-               "judged_correct_sd": sub["judged_correct_percent"].std(ddof=DDOF)}
+        row = {
+            "condition": cond,
+            "n": len(acc),
+            "mean": acc.mean(),
+            "sd": acc.std(ddof=DDOF) if len(acc) > 1 else np.nan,
+            "chance": chance,
+            "alternative": alternative,
+            "mean_confidence": sub["mean_confidence"].mean(),
+            "judged_correct_percent": sub["judged_correct_percent"].mean(),
+            "judged_correct_sd": sub["judged_correct_percent"].std(ddof=DDOF),
+        }
         if len(acc) > 1 and acc.std() > 0:
             test = one_sample_t(acc, mu=chance, alternative=alternative).iloc[0]
             row.update({k: test[k] for k in ("t", "dof", "p_val", "cohen_d")})
@@ -195,8 +267,7 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: 
             row.update(ci_low=two["ci_low"], ci_high=two["ci_high"])
             if alternative == "greater":
                 row["one_sided_low"] = test["ci_low"]
-        row["significant"], row["verdict"], row["note"] = _verdict(acc, chance, alternative,
-                                                                   row.get("p_val", np.nan))
+        row["significant"], row["verdict"], row["note"] = _verdict(acc, chance, alternative, row.get("p_val", np.nan))
         rows.append(row)
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS)
 
@@ -234,24 +305,31 @@ def condition_tests(per_participant: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in ("correct", "incorrect") if c not in wide.columns]
     if missing:
         note = f"no trials on {' or '.join(missing)} model predictions: nothing to compare"
-        return pd.DataFrame([{"test": t, "n": 0, "note": note} for t in ("welch", "paired")],
-                            columns=CONDITION_COLUMNS).astype({"n": "int64"})
+        return pd.DataFrame(
+            [{"test": t, "n": 0, "note": note} for t in ("welch", "paired")], columns=CONDITION_COLUMNS
+        ).astype({"n": "int64"})
     a, b = wide["correct"].dropna(), wide["incorrect"].dropna()
     out = []
     if len(a) < 2 or len(b) < 2:
-        welch = {"note": f"{len(a)} participant(s) with correct and {len(b)} with incorrect predictions: "
-                         "a two-sample t-test needs at least 2 per group"}
+        welch = {
+            "note": f"{len(a)} participant(s) with correct and {len(b)} with incorrect predictions: "
+            "a two-sample t-test needs at least 2 per group"
+        }
     elif a.std() == 0 and b.std() == 0:
-        welch = {"note": f"no variance in either group (all at {_pct(a.iloc[0])} % and {_pct(b.iloc[0])} %): "
-                         "t is undefined"}
+        welch = {
+            "note": f"no variance in either group (all at {_pct(a.iloc[0])} % and {_pct(b.iloc[0])} %): t is undefined"
+        }
     else:
         welch = {**two_sample_t(a, b).iloc[0].to_dict(), "note": ""}
     out.append({"test": "welch", **welch, "n": len(a) + len(b)})
     both = wide[["correct", "incorrect"]].dropna()
     diff = both["correct"] - both["incorrect"]
     note = _t_note(diff, "participants' differences (correct − incorrect)")
-    paired = {**two_sample_t(both["correct"], both["incorrect"], paired=True).iloc[0].to_dict(), "note": ""} \
-        if not note else {"note": note}
+    paired = (
+        {**two_sample_t(both["correct"], both["incorrect"], paired=True).iloc[0].to_dict(), "note": ""}
+        if not note
+        else {"note": note}
+    )
     out.append({"test": "paired", **paired, "n": len(both)})
     return pd.DataFrame(out, columns=CONDITION_COLUMNS).astype({"n": "int64"})
 
@@ -309,8 +387,9 @@ def match_similarity(trials: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]
     """
     check_frame(trials, keys=["participant_id", "stimulus_id"], where="match_similarity")
     rows, rated, mismatched = [], 0, 0
-    for pid, key, human, model in zip(trials["participant_id"], trials["stimulus_id"],
-                                      trials["similarity_ratings"], trials["model_similarity"]):
+    for pid, key, human, model in zip(
+        trials["participant_id"], trials["stimulus_id"], trials["similarity_ratings"], trials["model_similarity"]
+    ):
         hs, ms = _split(human), _split(model)
         if hs is None:
             continue
@@ -320,10 +399,15 @@ def match_similarity(trials: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]
             continue
         rows += [(pid, key, m, h, s) for m, (h, s) in enumerate(zip(hs, ms), 1)]
     pairs = pd.DataFrame(rows, columns=["participant_id", "stimulus_id", "match", "human", "model"])
-    per = (pairs.groupby(["stimulus_id", "match"], as_index=False)
-           .agg(human=("human", "mean"), model=("model", "mean"), n_ratings=("human", "size")))
-    counts = {"trials_rated": rated, "trials_mismatched": mismatched, "ratings": len(pairs),
-              "participants": int(pairs["participant_id"].nunique())}
+    per = pairs.groupby(["stimulus_id", "match"], as_index=False).agg(
+        human=("human", "mean"), model=("model", "mean"), n_ratings=("human", "size")
+    )
+    counts = {
+        "trials_rated": rated,
+        "trials_mismatched": mismatched,
+        "ratings": len(pairs),
+        "participants": int(pairs["participant_id"].nunique()),
+    }
     return per, counts
 
 
@@ -381,8 +465,7 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
             row.update(r=res["r"], p_val=res["p_val"], ci_low=res["ci_low"], ci_high=res["ci_high"], note=res["note"])
         else:
             rho, p_rho = stats.spearmanr(per["human"], per["model"])
-            row.update(r=float(rho), p_val=float(p_rho), note="no interval for Spearman's rho (HIVE reports rho "
-                                                               "and p)")
+            row.update(r=float(rho), p_val=float(p_rho), note="no interval for Spearman's rho (HIVE reports rho and p)")
         rows.append(row)
     return pd.DataFrame(rows, columns=SIMILARITY_COLUMNS)
 
@@ -415,17 +498,29 @@ def understanding_summary(participants: pd.DataFrame, columns=UNDERSTANDING) -> 
     rows = []
     for c in present:
         n = int(data[c].notna().sum())
-        rows.append({"kind": "point", "point": UNDERSTANDING_POINTS[columns.index(c)], "n": n,
-                     "mean": data[c].mean(), "sd": data[c].std(ddof=DDOF),
-                     "note": f"{total - n} of {total} participants did not answer" if n < total else ""})
+        rows.append(
+            {
+                "kind": "point",
+                "point": UNDERSTANDING_POINTS[columns.index(c)],
+                "n": n,
+                "mean": data[c].mean(),
+                "sd": data[c].std(ddof=DDOF),
+                "note": f"{total - n} of {total} participants did not answer" if n < total else "",
+            }
+        )
     for i, j in ((0, 1), (1, 2), (0, 2)):
         if i >= len(present) or j >= len(present):
             continue
         both = data[[present[i], present[j]]].dropna()
         diff = both[present[j]] - both[present[i]]
         note = _t_note(diff, "changes")
-        row = {"kind": "paired test", "point": f"{UNDERSTANDING_POINTS[i]} → {UNDERSTANDING_POINTS[j]}",
-               "n": len(both), "mean": diff.mean() if len(both) else np.nan, "note": note}
+        row = {
+            "kind": "paired test",
+            "point": f"{UNDERSTANDING_POINTS[i]} → {UNDERSTANDING_POINTS[j]}",
+            "n": len(both),
+            "mean": diff.mean() if len(both) else np.nan,
+            "note": note,
+        }
         if not note:
             test = two_sample_t(both[present[j]], both[present[i]], paired=True).iloc[0]
             row.update(t=test["t"], dof=test["dof"], p_val=test["p_val"])
@@ -467,13 +562,22 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
         if minimum.empty:
             continue
         gain = minimum - reference
-        notes = [f"{len(participants) - len(gain)} of {len(participants)} participants did not answer"] \
-            if len(gain) < len(participants) else []
+        notes = (
+            [f"{len(participants) - len(gain)} of {len(participants)} participants did not answer"]
+            if len(gain) < len(participants)
+            else []
+        )
         why = _t_note(gain, "gains")
         notes += [why] if why else []
-        row = {"risk": risk, "n": len(gain), "mean_minimum": minimum.mean(), "mean_gain": gain.mean(),
-               "sd_gain": gain.std(ddof=DDOF), "published_gain": pub.get(f"{risk} risk", np.nan),
-               "note": "; ".join(notes)}
+        row = {
+            "risk": risk,
+            "n": len(gain),
+            "mean_minimum": minimum.mean(),
+            "mean_gain": gain.mean(),
+            "sd_gain": gain.std(ddof=DDOF),
+            "published_gain": pub.get(f"{risk} risk", np.nan),
+            "note": "; ".join(notes),
+        }
         if not why:
             test = one_sample_t(gain, mu=0.0, alternative="greater").iloc[0]
             row.update(t=test["t"], p_val=test["p_val"])

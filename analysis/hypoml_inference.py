@@ -123,17 +123,27 @@ _HARMFUL_A2 = [["H2", 1], ["H4", 1], ["H8", 1], ["H1", -1], ["H3", -1], ["H7", -
 
 
 def _rule(rid, analysis, outcome, then, *, cond=None, caution=None, source=""):
-    return {"id": rid, "analysis": analysis, "outcome": outcome,
-            "if": None if cond is None else {"hypothesis": cond[0], "state": cond[1]},
-            "then": [list(e) for e in then], "caution": caution, "source": source}
+    return {
+        "id": rid,
+        "analysis": analysis,
+        "outcome": outcome,
+        "if": None if cond is None else {"hypothesis": cond[0], "state": cond[1]},
+        "then": [list(e) for e in then],
+        "caution": caution,
+        "source": source,
+    }
 
 
-_CAUTION_H6 = ("H6 is confirmed: M may simply be hindered by the extra information in D+. This explains the "
-               "difference but is against the common-sense assumption that H6 is unlikely; no conclusion is drawn "
-               "-- investigate M's structure and training.")
-_CAUTION_H5 = ("H5 is confirmed: M may simply be helped by the extra information in D+. This explains the "
-               "difference but is against the common-sense assumption that H5 is unlikely; no conclusion is drawn "
-               "-- investigate M's structure and training.")
+_CAUTION_H6 = (
+    "H6 is confirmed: M may simply be hindered by the extra information in D+. This explains the "
+    "difference but is against the common-sense assumption that H6 is unlikely; no conclusion is drawn "
+    "-- investigate M's structure and training."
+)
+_CAUTION_H5 = (
+    "H5 is confirmed: M may simply be helped by the extra information in D+. This explains the "
+    "difference but is against the common-sense assumption that H5 is unlikely; no conclusion is drawn "
+    "-- investigate M's structure and training."
+)
 
 #: The logical inference rules of §4 / Appendix A, one row per case. ``if`` is a condition on a hypothesis's state
 #: at the start of the step (None: unconditional); ``then`` lists [hypothesis, +1 for ⊤ / −1 for ⊥]. Unlisted
@@ -153,39 +163,62 @@ RULES: list[dict[str, Any]] = [
     # A2: R(M+,D+) v. R(M,D+), conditional on H6 (higher) or H5 (lower) (App. A.2)
     _rule("A2-higher-i", "A2", "higher", _USEFUL, cond=("H6", "rejected"), source="§4 / A.2 (i)"),
     _rule("A2-higher-ii", "A2", "higher", _USEFUL, cond=("H6", "unproven"), source="§4 / A.2 (ii)"),
-    _rule("A2-higher-iii", "A2", "higher", [], cond=("H6", "confirmed"), caution=_CAUTION_H6,
-          source="§4 / A.2 (iii)"),
+    _rule("A2-higher-iii", "A2", "higher", [], cond=("H6", "confirmed"), caution=_CAUTION_H6, source="§4 / A.2 (iii)"),
     _rule("A2-lower-i", "A2", "lower", _HARMFUL_A2, cond=("H5", "rejected"), source="§4 / A.2 (i)"),
     _rule("A2-lower-ii", "A2", "lower", _HARMFUL_A2, cond=("H5", "unproven"), source="§4 / A.2 (ii)"),
-    _rule("A2-lower-iii", "A2", "lower", [], cond=("H5", "confirmed"), caution=_CAUTION_H5,
-          source="§4 / A.2 (iii)"),
+    _rule("A2-lower-iii", "A2", "lower", [], cond=("H5", "confirmed"), caution=_CAUTION_H5, source="§4 / A.2 (iii)"),
     # A5: R(M+,D) v. R(M,D+), conditional on H6 (higher) or H5 (lower). App. A.5 prints the comparison as
     # R(M,D) ≳ R(M,D+) and names H6 in the caution of the H5 case; §4 and Table 1 (followed) compare R(M+,D).
     _rule("A5-higher-i", "A5", "higher", [["H11", 1], ["H12", -1]], cond=("H6", "rejected"), source="§4 / A.5 (i)"),
-    _rule("A5-higher-ii", "A5", "higher", [["H11", 1], ["H12", -1]], cond=("H6", "unproven"),
-          source="§4 / A.5 (ii)"),
-    _rule("A5-higher-iii", "A5", "higher", [], cond=("H6", "confirmed"), caution=_CAUTION_H6,
-          source="§4 / A.5 (iii)"),
+    _rule("A5-higher-ii", "A5", "higher", [["H11", 1], ["H12", -1]], cond=("H6", "unproven"), source="§4 / A.5 (ii)"),
+    _rule("A5-higher-iii", "A5", "higher", [], cond=("H6", "confirmed"), caution=_CAUTION_H6, source="§4 / A.5 (iii)"),
     _rule("A5-lower-i", "A5", "lower", [["H12", 1], ["H11", -1]], cond=("H5", "rejected"), source="§4 / A.5 (i)"),
     _rule("A5-lower-ii", "A5", "lower", [["H12", 1], ["H11", -1]], cond=("H5", "unproven"), source="§4 / A.5 (ii)"),
-    _rule("A5-lower-iii", "A5", "lower", [], cond=("H5", "confirmed"), caution=_CAUTION_H5,
-          source="§4 / A.5 (iii)"),
+    _rule("A5-lower-iii", "A5", "lower", [], cond=("H5", "confirmed"), caution=_CAUTION_H5, source="§4 / A.5 (iii)"),
     # A3: R(M+,D+) v. R(M+,D), conditional on H1 (higher) or H2 (lower) (App. A.3)
-    _rule("A3-higher-i", "A3", "higher", [["H7", 1], ["H9", 1], ["H8", -1], ["H10", -1]], cond=("H1", "confirmed"),
-          source="§4 / A.3 (i)"),
+    _rule(
+        "A3-higher-i",
+        "A3",
+        "higher",
+        [["H7", 1], ["H9", 1], ["H8", -1], ["H10", -1]],
+        cond=("H1", "confirmed"),
+        source="§4 / A.3 (i)",
+    ),
     _rule("A3-higher-ii", "A3", "higher", [["H9", 1], ["H10", -1]], cond=("H1", "unproven"), source="§4 / A.3 (ii)"),
-    _rule("A3-higher-iii", "A3", "higher", [["H12", 1], ["H11", -1]], cond=("H1", "rejected"),
-          caution=("H1 is rejected yet M+ does better with the extra information: the M part of M+ may have learned "
-                   "'wrong' intelligence from the + part (A.3 (iii)); treat cautiously."),
-          source="§4 / A.3 (iii)"),
-    _rule("A3-lower-i", "A3", "lower", [["H8", 1], ["H10", 1], ["H7", -1], ["H9", -1]], cond=("H2", "confirmed"),
-          source="§4 / A.3 (i)"),
+    _rule(
+        "A3-higher-iii",
+        "A3",
+        "higher",
+        [["H12", 1], ["H11", -1]],
+        cond=("H1", "rejected"),
+        caution=(
+            "H1 is rejected yet M+ does better with the extra information: the M part of M+ may have learned "
+            "'wrong' intelligence from the + part (A.3 (iii)); treat cautiously."
+        ),
+        source="§4 / A.3 (iii)",
+    ),
+    _rule(
+        "A3-lower-i",
+        "A3",
+        "lower",
+        [["H8", 1], ["H10", 1], ["H7", -1], ["H9", -1]],
+        cond=("H2", "confirmed"),
+        source="§4 / A.3 (i)",
+    ),
     _rule("A3-lower-ii", "A3", "lower", [["H10", 1], ["H9", -1]], cond=("H2", "unproven"), source="§4 / A.3 (ii)"),
-    _rule("A3-lower-iii", "A3", "lower", [["H10", 1], ["H9", -1]], cond=("H2", "rejected"),
-          caution=("H2 is rejected yet M+ does worse with the extra information: against the common-sense "
-                   "assumption that a useful concept should not affect the + part of M+ negatively; treat "
-                   "cautiously (borderline statistics?)."),
-          source="§4 / A.3 (iii)"),
+    _rule(
+        "A3-lower-iii",
+        "A3",
+        "lower",
+        [["H10", 1], ["H9", -1]],
+        cond=("H2", "rejected"),
+        caution=(
+            "H2 is rejected yet M+ does worse with the extra information: against the common-sense "
+            "assumption that a useful concept should not affect the + part of M+ negatively; treat "
+            "cautiously (borderline statistics?)."
+        ),
+        source="§4 / A.3 (iii)",
+    ),
 ]
 
 
@@ -202,8 +235,13 @@ def comparison_label(analysis: str) -> str:
 # --------------------------------------------------------------------------------------------------
 # Reading and checking the four result sets
 
-COLUMNS = {"id": "id", "ground_truth": "ground_truth", "label": "label", "uncertainty": "uncertainty",
-           "correctness": "correctness"}
+COLUMNS = {
+    "id": "id",
+    "ground_truth": "ground_truth",
+    "label": "label",
+    "uncertainty": "uncertainty",
+    "correctness": "correctness",
+}
 _MAX_LISTED = 5
 
 
@@ -247,12 +285,15 @@ def as_named(results, what: str) -> dict[str, Any]:
             check_choice(key, RESULT_SETS, "result set", where="hypoml")
         missing = [k for k in RESULT_SETS if k not in results]
         if missing:
-            raise ValueError(f"hypoml: {what} lacks the result set(s) {', '.join(map(result_label, missing))}; "
-                             f"all four of {', '.join(map(result_label, RESULT_SETS))} are needed")
+            raise ValueError(
+                f"hypoml: {what} lacks the result set(s) {', '.join(map(result_label, missing))}; "
+                f"all four of {', '.join(map(result_label, RESULT_SETS))} are needed"
+            )
         return {k: results[k] for k in RESULT_SETS}
     if isinstance(results, (str, bytes)) or not isinstance(results, Sequence) or len(results) != 4:
-        raise ValueError(f"hypoml: {what} must be a mapping keyed by {', '.join(RESULT_SETS)} or four items in "
-                         f"that order")
+        raise ValueError(
+            f"hypoml: {what} must be a mapping keyed by {', '.join(RESULT_SETS)} or four items in that order"
+        )
     return dict(zip(RESULT_SETS, results))
 
 
@@ -280,13 +321,15 @@ def _numbers(df: pd.DataFrame, col: str, src: str, lines: bool, *, low=0.0, high
     bad = ~np.isfinite(values)
     if bad.any():
         pos = np.flatnonzero(bad).tolist()
-        raise ValueError(f"{src}: {_rows_text(pos, lines)}, column '{col}': {s.iloc[pos[0]]!r} is not a (finite) "
-                         f"number")
+        raise ValueError(
+            f"{src}: {_rows_text(pos, lines)}, column '{col}': {s.iloc[pos[0]]!r} is not a (finite) number"
+        )
     out = (values < low) | (values > high)
     if out.any():
         pos = np.flatnonzero(out).tolist()
-        raise ValueError(f"{src}: {_rows_text(pos, lines)}, column '{col}': {values[pos[0]]:g} is outside "
-                         f"[{low:g}, {high:g}]")
+        raise ValueError(
+            f"{src}: {_rows_text(pos, lines)}, column '{col}': {values[pos[0]]:g} is outside [{low:g}, {high:g}]"
+        )
     return values
 
 
@@ -312,9 +355,11 @@ def _one_set(df: object, key: str, src: str, lines: bool, cols: dict[str, str]) 
         lacking = [cols[c] for c in ("ground_truth", "label") if cols[c] not in df.columns]
         if lacking:
             names = " and ".join(f"'{c}'" for c in lacking)
-            raise ValueError(f"{src}: column '{cols['correctness']}' is missing, and so is {names} to compute it "
-                             f"from (correctness = 1 where '{cols['label']}' equals '{cols['ground_truth']}'); "
-                             f"columns present: {have}")
+            raise ValueError(
+                f"{src}: column '{cols['correctness']}' is missing, and so is {names} to compute it "
+                f"from (correctness = 1 where '{cols['label']}' equals '{cols['ground_truth']}'); "
+                f"columns present: {have}"
+            )
     if len(df) == 0:
         raise ValueError(f"{src}: no rows")
     for c in set(cols.values()):
@@ -323,15 +368,16 @@ def _one_set(df: object, key: str, src: str, lines: bool, cols: dict[str, str]) 
     ids = df[cols["id"]]
     blank = _blank(ids)
     if blank.any():
-        raise ValueError(f"{src}: {_rows_text(np.flatnonzero(blank).tolist(), lines)}, column '{cols['id']}': "
-                         f"empty id")
+        raise ValueError(f"{src}: {_rows_text(np.flatnonzero(blank).tolist(), lines)}, column '{cols['id']}': empty id")
     ids = ids.astype(str).str.strip().reset_index(drop=True)
     dup = ids.duplicated(keep=False).to_numpy()
     if dup.any():
         first = ids[dup].iloc[0]
         pos = np.flatnonzero((ids == first).to_numpy()).tolist()
-        raise ValueError(f"{src}: id {first!r} appears more than once ({_rows_text(pos, lines)}, column "
-                         f"'{cols['id']}'); every item must appear once per result set")
+        raise ValueError(
+            f"{src}: id {first!r} appears more than once ({_rows_text(pos, lines)}, column "
+            f"'{cols['id']}'); every item must appear once per result set"
+        )
     out = pd.DataFrame({"result_set": key, "id": ids})
     for c in ("ground_truth", "label"):
         out[c] = df[cols[c]].reset_index(drop=True) if cols[c] in df.columns else None
@@ -341,8 +387,10 @@ def _one_set(df: object, key: str, src: str, lines: bool, cols: dict[str, str]) 
         truth = df[cols["ground_truth"]]
         blank = _blank(truth)
         if blank.any():
-            raise ValueError(f"{src}: {_rows_text(np.flatnonzero(blank).tolist(), lines)}, column "
-                             f"'{cols['ground_truth']}': empty ground truth (needed to compute correctness)")
+            raise ValueError(
+                f"{src}: {_rows_text(np.flatnonzero(blank).tolist(), lines)}, column "
+                f"'{cols['ground_truth']}': empty ground truth (needed to compute correctness)"
+            )
         label = df[cols["label"]].fillna("")
         out["correctness"] = _match(truth.reset_index(drop=True), label.reset_index(drop=True))
     if cols["uncertainty"] in df.columns:
@@ -405,17 +453,27 @@ def hypoml_items(
     1        M,D  2    0.5
     """
     frames = as_named(results, "results")
-    names = {k: result_label(k) for k in RESULT_SETS} if sources is None else {
-        k: str(v) for k, v in as_named(sources, "sources").items()}
-    cols = {"id": id, "ground_truth": ground_truth, "label": label, "uncertainty": uncertainty,
-            "correctness": correctness}
+    names = (
+        {k: result_label(k) for k in RESULT_SETS}
+        if sources is None
+        else {k: str(v) for k, v in as_named(sources, "sources").items()}
+    )
+    cols = {
+        "id": id,
+        "ground_truth": ground_truth,
+        "label": label,
+        "uncertainty": uncertainty,
+        "correctness": correctness,
+    }
     sets = {k: _one_set(frames[k], k, names[k], lines, cols) for k in RESULT_SETS}
 
     with_unc = [k for k in RESULT_SETS if uncertainty in frames[k].columns]
     if with_unc and len(with_unc) < 4:
         without = [names[k] for k in RESULT_SETS if k not in with_unc]
-        raise ValueError(f"column '{uncertainty}' is in {', '.join(names[k] for k in with_unc)} but missing from "
-                         f"{', '.join(without)}: give it for all four result sets or for none")
+        raise ValueError(
+            f"column '{uncertainty}' is in {', '.join(names[k] for k in with_unc)} but missing from "
+            f"{', '.join(without)}: give it for all four result sets or for none"
+        )
 
     ref = sets["M,D"]["id"]
     ref_set = set(ref)
@@ -455,8 +513,10 @@ def _scores(items: pd.DataFrame) -> dict[str, np.ndarray]:
     out = {k: items.loc[items["result_set"] == k, "score"].to_numpy(dtype=float) for k in RESULT_SETS}
     sizes = {len(v) for v in out.values()}
     if len(sizes) != 1 or 0 in sizes:
-        raise ValueError("hypoml: the items must hold the same number (> 0) of rows for each of the four result "
-                         "sets (use hypoml_items)")
+        raise ValueError(
+            "hypoml: the items must hold the same number (> 0) of rows for each of the four result "
+            "sets (use hypoml_items)"
+        )
     return out
 
 
@@ -464,8 +524,26 @@ def _scores(items: pd.DataFrame) -> dict[str, np.ndarray]:
 # Statistics
 
 ACCURACY_COLUMNS = ["result_set", "label", "n", "accuracy", "sd", "ci_low", "ci_high", "ci_method"]
-TEST_COLUMNS = ["analysis", "step", "a", "b", "comparison", "mean_a", "mean_b", "mean_diff", "ci_low", "ci_high",
-                "t", "dof", "p_val", "cohen_dz", "n", "significant", "direction", "note"]
+TEST_COLUMNS = [
+    "analysis",
+    "step",
+    "a",
+    "b",
+    "comparison",
+    "mean_a",
+    "mean_b",
+    "mean_diff",
+    "ci_low",
+    "ci_high",
+    "t",
+    "dof",
+    "p_val",
+    "cohen_dz",
+    "n",
+    "significant",
+    "direction",
+    "note",
+]
 
 
 def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
@@ -538,20 +616,31 @@ def _paired_t(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, fl
             note = "the two sets score every item the same (s_d = 0): t = 0, p = 1"
         else:
             t_val, p_val = math.copysign(math.inf, mean), 0.0
-            note = (f"every item differs by the same {mean:+.4f} (s_d = 0): t = {'+' if mean > 0 else '−'}∞, p = 0, "
-                    "the limit scipy.stats.ttest_rel gives")
+            note = (
+                f"every item differs by the same {mean:+.4f} (s_d = 0): t = {'+' if mean > 0 else '−'}∞, p = 0, "
+                "the limit scipy.stats.ttest_rel gives"
+            )
         low = high = mean
         dz = math.copysign(math.inf, mean) if mean else 0.0
     else:
         test = two_sample_t(a, b, paired=True, confidence=level).iloc[0]
         t_val, p_val, low, high = (float(test[c]) for c in ("t", "p_val", "ci_low", "ci_high"))
         dz = mean / sd  # two_sample_t's cohen_d is d_avg; HypoML's effect size is d_z
-    return {"mean_diff": mean, "ci_low": low, "ci_high": high, "t": float(t_val), "dof": float(dof),
-            "p_val": p_val, "cohen_dz": dz, "n": n, "note": note}
+    return {
+        "mean_diff": mean,
+        "ci_low": low,
+        "ci_high": high,
+        "t": float(t_val),
+        "dof": float(dof),
+        "p_val": p_val,
+        "cohen_dz": dz,
+        "n": n,
+        "note": note,
+    }
 
 
 def _direction(p_val: float, mean_diff: float, threshold: float) -> str:
-    """"higher" / "lower" when p < threshold (by the sign of the mean difference), else "none".
+    """ "higher" / "lower" when p < threshold (by the sign of the mean difference), else "none".
 
     The page's JavaScript ``direction()`` is the same test."""
     if not p_val < threshold:  # NaN is never significant
@@ -601,10 +690,20 @@ def hypoml_tests(items: pd.DataFrame, threshold: float = 0.05, ci: float = 95) -
     rows = []
     for name, (a, b) in ANALYSES.items():
         res = _paired_t(scores[a], scores[b], level)
-        rows.append({"analysis": name, "step": step[name], "a": a, "b": b, "comparison": comparison_label(name),
-                     "mean_a": float(scores[a].mean()), "mean_b": float(scores[b].mean()), **res,
-                     "significant": bool(res["p_val"] < thr),
-                     "direction": _direction(res["p_val"], res["mean_diff"], thr)})
+        rows.append(
+            {
+                "analysis": name,
+                "step": step[name],
+                "a": a,
+                "b": b,
+                "comparison": comparison_label(name),
+                "mean_a": float(scores[a].mean()),
+                "mean_b": float(scores[b].mean()),
+                **res,
+                "significant": bool(res["p_val"] < thr),
+                "direction": _direction(res["p_val"], res["mean_diff"], thr),
+            }
+        )
     return pd.DataFrame(rows, columns=TEST_COLUMNS)
 
 
@@ -641,16 +740,25 @@ def _evaluate(directions: Mapping[str, str]) -> tuple[dict[str, int], list[dict[
         states = {h: _state(v) for h, v in indicators.items()}  # conditions read the start of the step
         for analysis in stage:
             outcome = directions[analysis]
-            matched = [r for r in RULES if r["analysis"] == analysis and r["outcome"] == outcome
-                       and (r["if"] is None or states[r["if"]["hypothesis"]] == r["if"]["state"])]
+            matched = [
+                r
+                for r in RULES
+                if r["analysis"] == analysis
+                and r["outcome"] == outcome
+                and (r["if"] is None or states[r["if"]["hypothesis"]] == r["if"]["state"])
+            ]
             if len(matched) > 1:  # pragma: no cover - guarded by the tests of RULES
                 raise AssertionError(f"rules {[r['id'] for r in matched]} overlap")
             rule = matched[0] if matched else None
-            base = {"step": step, "analysis": analysis, "comparison": comparison_label(analysis),
-                    "direction": outcome, "rule": rule["id"] if rule else "",
-                    "condition": (f"{rule['if']['hypothesis']} {rule['if']['state']}" if rule and rule["if"]
-                                  else ""),
-                    "caution": (rule["caution"] or "") if rule else ""}
+            base = {
+                "step": step,
+                "analysis": analysis,
+                "comparison": comparison_label(analysis),
+                "direction": outcome,
+                "rule": rule["id"] if rule else "",
+                "condition": (f"{rule['if']['hypothesis']} {rule['if']['state']}" if rule and rule["if"] else ""),
+                "caution": (rule["caution"] or "") if rule else "",
+            }
             effects = rule["then"] if rule else []
             for hyp, delta in effects:
                 indicators[hyp] += delta
@@ -660,8 +768,7 @@ def _evaluate(directions: Mapping[str, str]) -> tuple[dict[str, int], list[dict[
     return indicators, trace
 
 
-TRACE_COLUMNS = ["step", "analysis", "comparison", "direction", "rule", "condition", "hypothesis", "effect",
-                 "caution"]
+TRACE_COLUMNS = ["step", "analysis", "comparison", "direction", "rule", "condition", "hypothesis", "effect", "caution"]
 CONCLUSION_COLUMNS = ["hypothesis", "statement", "indicator", "conclusion", "symbol", "moved_by"]
 _SYMBOL = {"confirmed": "+", "unproven": "0", "rejected": "−"}
 
@@ -702,8 +809,10 @@ def hypoml_infer(directions: Mapping[str, str] | pd.DataFrame) -> pd.DataFrame:
     for row in trace:
         if row["effect"]:
             moved[row["hypothesis"]].append(f"{row['analysis']} {'+1' if row['effect'] > 0 else '−1'}")
-    rows = [[h, text, indicators[h], _state(indicators[h]), _SYMBOL[_state(indicators[h])], ", ".join(moved[h])]
-            for h, text in HYPOTHESES.items()]
+    rows = [
+        [h, text, indicators[h], _state(indicators[h]), _SYMBOL[_state(indicators[h])], ", ".join(moved[h])]
+        for h, text in HYPOTHESES.items()
+    ]
     return pd.DataFrame(rows, columns=CONCLUSION_COLUMNS)
 
 

@@ -31,6 +31,7 @@ __all__ = ["one_sample_t", "two_sample_t", "anova_by", "tukey", "observer_effect
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
+
 @contextmanager
 def _quiet_pingouin():
     """Silence pingouin's internal noise that says nothing about the caller's data (pandas deprecations
@@ -45,16 +46,26 @@ TTEST_COLUMNS = ["t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d"
 CORR_COLUMNS = ["r", "ci_low", "ci_high", "p_val", "n", "note"]
 
 
-def _t_row(res: pd.DataFrame, estimate: float, se: float, n: int, confidence: float,
-           alternative: str = "two-sided") -> pd.DataFrame:
+def _t_row(
+    res: pd.DataFrame, estimate: float, se: float, n: int, confidence: float, alternative: str = "two-sided"
+) -> pd.DataFrame:
     t_val = float(res["T"].iloc[0])
     dof = float(res["dof"].iloc[0])
     low, high = _t_interval(estimate, se, dof, confidence, alternative)
     d = float(res["cohen_d"].iloc[0])  # pingouin reports |d|; give it the sign of the difference
     return pd.DataFrame(
-        [{"t": t_val, "dof": dof, "p_val": float(res["p_val"].iloc[0]), "estimate": estimate,
-          "ci_low": low, "ci_high": high,
-          "cohen_d": float(np.copysign(d, t_val)) if np.isfinite(t_val) else d, "n": int(n)}],
+        [
+            {
+                "t": t_val,
+                "dof": dof,
+                "p_val": float(res["p_val"].iloc[0]),
+                "estimate": estimate,
+                "ci_low": low,
+                "ci_high": high,
+                "cohen_d": float(np.copysign(d, t_val)) if np.isfinite(t_val) else d,
+                "n": int(n),
+            }
+        ],
         columns=TTEST_COLUMNS,
     )
 
@@ -205,19 +216,20 @@ def anova_by(df: pd.DataFrame, dv: str, between) -> pd.DataFrame:
     for f in factors:
         check_levels(df, f, 2, where="anova_by")
     with _quiet_pingouin():
-        res = pg.anova(data=df, dv=dv, between=factors if len(factors) > 1 else factors[0],
-                       effsize="n2", detailed=True)
+        res = pg.anova(data=df, dv=dv, between=factors if len(factors) > 1 else factors[0], effsize="n2", detailed=True)
     resid_name = "Within" if len(factors) == 1 else "Residual"
     resid = res[res["Source"] == resid_name]
     effects = res[res["Source"] != resid_name]
-    return pd.DataFrame({
-        "source": effects["Source"].astype(str).to_numpy(),
-        "ddof1": effects["DF"].to_numpy(dtype=np.int64),
-        "ddof2": np.full(len(effects), int(resid["DF"].iloc[0]), dtype=np.int64),
-        "f": effects["F"].to_numpy(dtype=float),
-        "p_val": effects["p_unc"].to_numpy(dtype=float),
-        "eta_sq": effects["n2"].to_numpy(dtype=float),
-    })
+    return pd.DataFrame(
+        {
+            "source": effects["Source"].astype(str).to_numpy(),
+            "ddof1": effects["DF"].to_numpy(dtype=np.int64),
+            "ddof2": np.full(len(effects), int(resid["DF"].iloc[0]), dtype=np.int64),
+            "f": effects["F"].to_numpy(dtype=float),
+            "p_val": effects["p_unc"].to_numpy(dtype=float),
+            "eta_sq": effects["n2"].to_numpy(dtype=float),
+        }
+    )
 
 
 def tukey(df: pd.DataFrame, dv: str, between: str) -> pd.DataFrame:
@@ -251,17 +263,26 @@ def tukey(df: pd.DataFrame, dv: str, between: str) -> pd.DataFrame:
     check_levels(df, between, 2, where="tukey")
     with _quiet_pingouin():
         res = pg.pairwise_tukey(data=df, dv=dv, between=between)
-    return pd.DataFrame({
-        "a": res["A"].to_numpy(), "b": res["B"].to_numpy(),
-        "mean_a": res["mean_A"].to_numpy(dtype=float), "mean_b": res["mean_B"].to_numpy(dtype=float),
-        "diff": res["diff"].to_numpy(dtype=float), "se": res["se"].to_numpy(dtype=float),
-        "t": res["T"].to_numpy(dtype=float), "p_tukey": res["p_tukey"].to_numpy(dtype=float),
-        "hedges": res["hedges"].to_numpy(dtype=float),
-    })
+    return pd.DataFrame(
+        {
+            "a": res["A"].to_numpy(),
+            "b": res["B"].to_numpy(),
+            "mean_a": res["mean_A"].to_numpy(dtype=float),
+            "mean_b": res["mean_B"].to_numpy(dtype=float),
+            "diff": res["diff"].to_numpy(dtype=float),
+            "se": res["se"].to_numpy(dtype=float),
+            "t": res["T"].to_numpy(dtype=float),
+            "p_tukey": res["p_tukey"].to_numpy(dtype=float),
+            "hedges": res["hedges"].to_numpy(dtype=float),
+        }
+    )
 
 
 def observer_effect(
-    df: pd.DataFrame, dv: str = "log_error", observer: str = "observer", reference: str = "human",
+    df: pd.DataFrame,
+    dv: str = "log_error",
+    observer: str = "observer",
+    reference: str = "human",
     welch: bool = True,
 ) -> pd.DataFrame:
     """Compare every observer with the reference observer (humans) by a two-sample t-test.
@@ -355,5 +376,16 @@ def pearson(x, y, confidence: float = 0.95) -> pd.DataFrame:
     r = float(res["r"].iloc[0])
     n = x.size
     low, high = (float(bound) for bound in fisher_z_interval(r, n, confidence))
-    return pd.DataFrame([{"r": r, "ci_low": low, "ci_high": high, "p_val": float(res["p_val"].iloc[0]), "n": n,
-                          "note": fisher_z_note(n)}], columns=CORR_COLUMNS)
+    return pd.DataFrame(
+        [
+            {
+                "r": r,
+                "ci_low": low,
+                "ci_high": high,
+                "p_val": float(res["p_val"].iloc[0]),
+                "n": n,
+                "note": fisher_z_note(n),
+            }
+        ],
+        columns=CORR_COLUMNS,
+    )

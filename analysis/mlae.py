@@ -27,9 +27,9 @@ __all__ = ["midmean", "mlae", "mae"]
 #: MLAE estimators by name → the papers that tabulate MLAE this way.
 ESTIMATORS = {
     "pooled": "midmean of all log2(|judged - true| + 1/8) of the condition (Cleveland & McGill 1984; "
-              "Heer & Bostock 2010)",
+    "Heer & Bostock 2010)",
     "participant": "per participant log2(MAE + 1/8) over their judgments of the condition, midmean across "
-                   "participants (Haehn et al. 2018; Jiang et al.)",
+    "participants (Haehn et al. 2018; Jiang et al.)",
 }
 
 #: Proportion cut from each end for a midmean (the mean of the middle half).
@@ -105,10 +105,15 @@ def _layout(df: pd.DataFrame, value: str, group: str | None, unit: str | None, w
         u_codes, u_labels = _factorize(df[unit])
         n_units = len(u_labels)
     weights = np.ones(n, dtype=np.int64) if weight is None else df[weight].to_numpy(dtype=np.int64)
-    return _Layout(values=values[order], weights=weights[order], unit_code=u_codes[order].astype(np.intp),
-                   n_units=n_units, group_labels=list(g_labels),
-                   starts=np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]]),
-                   group_of_row=np.cumsum(np.r_[False, g_sorted[1:] != g_sorted[:-1]]).astype(np.intp))
+    return _Layout(
+        values=values[order],
+        weights=weights[order],
+        unit_code=u_codes[order].astype(np.intp),
+        n_units=n_units,
+        group_labels=list(g_labels),
+        starts=np.flatnonzero(np.r_[True, g_sorted[1:] != g_sorted[:-1]]),
+        group_of_row=np.cumsum(np.r_[False, g_sorted[1:] != g_sorted[:-1]]).astype(np.intp),
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -288,8 +293,12 @@ def mlae(
     where = "mlae"
     check_choice(estimator, ESTIMATORS, "estimator", where=where)
     value = log_error if estimator == "pooled" else abs_error
-    check_frame(df, numeric=[value] + ([weight] if weight else []),
-                keys=[c for c in (group, unit) if c is not None], where=where)
+    check_frame(
+        df,
+        numeric=[value] + ([weight] if weight else []),
+        keys=[c for c in (group, unit) if c is not None],
+        where=where,
+    )
     n_boot = check_positive_int(n_boot, "n_boot", where=where)
     ci = check_ci(ci, where=where)
 
@@ -302,16 +311,22 @@ def mlae(
         sums = df.assign(_w=1 if weight is None else df[weight])
         sums = sums.assign(_wx=sums["_w"] * sums[value]).groupby(keys, sort=False)[["_wx", "_w"]].sum()
         per_unit = (np.log2(sums["_wx"] / sums["_w"] + LOG_OFFSET)).rename("_e").reset_index()
-        point, low, high = _estimate(_layout(per_unit, "_e", group, unit, None), _weighted_midmeans, n_boot, ci,
-                                     seed, by_unit)
+        point, low, high = _estimate(
+            _layout(per_unit, "_e", group, unit, None), _weighted_midmeans, n_boot, ci, seed, by_unit
+        )
     else:  # one unit: its log mean error, the responses resampled within each group
         point, low, high = _estimate(lay, _log_of_means, n_boot, ci, seed, by_unit)
 
     out = {} if group is None else {group: lay.group_labels}
-    out.update(mlae=point, ci_low=low, ci_high=high, estimator=estimator,
-               resampled=(unit or "units") if by_unit else "responses",
-               n_units=_per_group(df, group, lay, lambda d: d[unit].nunique() if unit else 1).astype(np.int64),
-               n_responses=np.add.reduceat(lay.weights, lay.starts).astype(np.int64))
+    out.update(
+        mlae=point,
+        ci_low=low,
+        ci_high=high,
+        estimator=estimator,
+        resampled=(unit or "units") if by_unit else "responses",
+        n_units=_per_group(df, group, lay, lambda d: d[unit].nunique() if unit else 1).astype(np.int64),
+        n_responses=np.add.reduceat(lay.weights, lay.starts).astype(np.int64),
+    )
     return pd.DataFrame(out)
 
 
@@ -363,8 +378,12 @@ def mae(
         (weights summed).
     """
     where = "mae"
-    check_frame(df, numeric=[value] + ([weight] if weight else []),
-                keys=[c for c in (group, unit) if c is not None], where=where)
+    check_frame(
+        df,
+        numeric=[value] + ([weight] if weight else []),
+        keys=[c for c in (group, unit) if c is not None],
+        where=where,
+    )
     n_boot = check_positive_int(n_boot, "n_boot", where=where)
     ci = check_ci(ci, where=where)
 
@@ -372,7 +391,12 @@ def mae(
     by_unit = lay.n_units > 1
     point, low, high = _estimate(lay, _weighted_means, n_boot, ci, seed, by_unit)
     out = {} if group is None else {group: lay.group_labels}
-    out.update(mae=point, ci_low=low, ci_high=high, resampled=(unit or "units") if by_unit else "responses",
-               n_units=_per_group(df, group, lay, lambda d: d[unit].nunique() if unit else 1).astype(np.int64),
-               n_responses=np.add.reduceat(lay.weights, lay.starts).astype(np.int64))
+    out.update(
+        mae=point,
+        ci_low=low,
+        ci_high=high,
+        resampled=(unit or "units") if by_unit else "responses",
+        n_units=_per_group(df, group, lay, lambda d: d[unit].nunique() if unit else 1).astype(np.int64),
+        n_responses=np.add.reduceat(lay.weights, lay.starts).astype(np.int64),
+    )
     return pd.DataFrame(out)

@@ -70,15 +70,28 @@ def iqr_outliers(
     degenerate = bool(q3 - q1 == 0)
     fence = float("nan") if degenerate else q3 + k * (q3 - q1)
     excluded = np.zeros(len(means), dtype=bool) if degenerate else means.to_numpy() > fence
-    why = (f"the IQR of the {len(means)} per-{unit} mean {label}s is 0 (Q1 = Q3 = {_fmt(q3)}), so the "
-           f"Q3 + {k:g}×IQR fence is degenerate; nobody excluded") if degenerate else ""
+    why = (
+        (
+            f"the IQR of the {len(means)} per-{unit} mean {label}s is 0 (Q1 = Q3 = {_fmt(q3)}), so the "
+            f"Q3 + {k:g}×IQR fence is degenerate; nobody excluded"
+        )
+        if degenerate
+        else ""
+    )
     reasons = [
         f"mean {label} {_fmt(m)} > Q3 + {k:g}×IQR = {_fmt(fence)}" if ex else ""
         for m, ex in zip(means.to_numpy(), excluded)
     ]
     return pd.DataFrame(
-        {unit: means.index.to_numpy(), f"mean_{value}": means.to_numpy(dtype=float), "excluded": excluded,
-         "reason": reasons, "fence": fence, "degenerate": degenerate, "degenerate_reason": why}
+        {
+            unit: means.index.to_numpy(),
+            f"mean_{value}": means.to_numpy(dtype=float),
+            "excluded": excluded,
+            "reason": reasons,
+            "fence": fence,
+            "degenerate": degenerate,
+            "degenerate_reason": why,
+        }
     )
 
 

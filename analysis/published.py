@@ -71,12 +71,14 @@ def published_mlae() -> pd.DataFrame:
     if not (df["spread_kind"] == "ci95_halfwidth").all():  # guards the meaning of the copied table
         raise ValueError("published_mlae: expected 95% CI half-widths in column 'spread'")
     chart_type = df["condition"].str.extract(r"^type(\d)$", expand=False)
-    out = pd.DataFrame({
-        "source": df["source"].to_numpy(),
-        "chart_type": chart_type.astype("int64").to_numpy(),
-        "mlae": df["value"].to_numpy(dtype=float),
-        "ci_halfwidth": df["spread"].to_numpy(dtype=float),
-    })
+    out = pd.DataFrame(
+        {
+            "source": df["source"].to_numpy(),
+            "chart_type": chart_type.astype("int64").to_numpy(),
+            "mlae": df["value"].to_numpy(dtype=float),
+            "ci_halfwidth": df["spread"].to_numpy(dtype=float),
+        }
+    )
     out["ci_low"] = out["mlae"] - out["ci_halfwidth"]
     out["ci_high"] = out["mlae"] + out["ci_halfwidth"]
     return out.sort_values(["source", "chart_type"], ignore_index=True)

@@ -23,10 +23,34 @@ __all__ = ["agreement", "check_ratings", "correct_judgements", "rating_distribut
 SCALE = tuple(range(1, 8))
 AGREE_FROM = 5
 DISAGREE_TO = 3  # ratings 1-3 reject a statement, 5-7 accept it, 4 is neither
-TEST_COLUMNS = ["n", "mean_relevant", "mean_irrelevant", "t", "dof", "p_val", "estimate", "ci_low", "ci_high",
-                "cohen_d", "n_left_out", "note"]
-JUDGEMENT_COLUMNS = ["statement", "relevant", "correct_judgement", "n_participants", "n_ratings", "n_agree",
-                     "n_neutral", "n_disagree", "n_correct", "percent_correct", "ci_low", "ci_high"]
+TEST_COLUMNS = [
+    "n",
+    "mean_relevant",
+    "mean_irrelevant",
+    "t",
+    "dof",
+    "p_val",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "cohen_d",
+    "n_left_out",
+    "note",
+]
+JUDGEMENT_COLUMNS = [
+    "statement",
+    "relevant",
+    "correct_judgement",
+    "n_participants",
+    "n_ratings",
+    "n_agree",
+    "n_neutral",
+    "n_disagree",
+    "n_correct",
+    "percent_correct",
+    "ci_low",
+    "ci_high",
+]
 
 
 def check_ratings(df: pd.DataFrame, rating: str, keys: list[str], where: str) -> pd.DataFrame:
@@ -56,8 +80,10 @@ def check_ratings(df: pd.DataFrame, rating: str, keys: list[str], where: str) ->
     values = df[rating].to_numpy(dtype=float)
     bad = ~np.isin(values, SCALE)
     if bad.any():
-        raise ValueError(f"{where}: column '{rating}' must hold integer ratings 1-7; got {float(values[bad][0]):g} "
-                         f"({int(bad.sum())} bad value(s))")
+        raise ValueError(
+            f"{where}: column '{rating}' must hold integer ratings 1-7; got {float(values[bad][0]):g} "
+            f"({int(bad.sum())} bad value(s))"
+        )
     return df
 
 
@@ -87,17 +113,23 @@ def rating_distribution(df: pd.DataFrame, statement: str = "statement_id", ratin
     """
     check_ratings(df, rating, [statement], "rating_distribution")
     order = pd.unique(df[statement])
-    counts = (pd.crosstab(df[statement], df[rating].astype(int))
-              .reindex(index=order, columns=list(SCALE), fill_value=0))
+    counts = pd.crosstab(df[statement], df[rating].astype(int)).reindex(index=order, columns=list(SCALE), fill_value=0)
     out = counts.stack().rename("n").reset_index()
     out.columns = ["statement", "rating", "n"]
     out["percent"] = 100 * out["n"] / out.groupby("statement", sort=False)["n"].transform("sum")
     return out.astype({"rating": int, "n": int})
 
 
-def agreement(df: pd.DataFrame, participant: str = "participant_id", statement: str = "statement_id",
-              rating: str = "rating", agree_from: int = AGREE_FROM, n_boot: int = 10_000, seed: int = 0,
-              ci: float = 95.0) -> pd.DataFrame:
+def agreement(
+    df: pd.DataFrame,
+    participant: str = "participant_id",
+    statement: str = "statement_id",
+    rating: str = "rating",
+    agree_from: int = AGREE_FROM,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    ci: float = 95.0,
+) -> pd.DataFrame:
     """Percent of ratings agreeing (``rating >= agree_from``, by default 5-7) per statement, with a confidence
     interval: Wilson's score interval when every participant rated the statement once (a binomial proportion),
     else a percentile bootstrap that resamples participants.
@@ -144,11 +176,31 @@ def agreement(df: pd.DataFrame, participant: str = "participant_id", statement: 
     rows = []
     for key, group in df.groupby(statement, sort=False):
         share, low, high, n_people = _share(group[rating] >= agree_from, group[participant], n_boot, seed, level)
-        rows.append({"statement": key, "n_participants": n_people, "n_ratings": len(group),
-                     "mean_rating": float(group[rating].mean()), "median_rating": float(group[rating].median()),
-                     "percent_agree": share, "ci_low": low, "ci_high": high})
-    return pd.DataFrame(rows, columns=["statement", "n_participants", "n_ratings", "mean_rating", "median_rating",
-                                       "percent_agree", "ci_low", "ci_high"])
+        rows.append(
+            {
+                "statement": key,
+                "n_participants": n_people,
+                "n_ratings": len(group),
+                "mean_rating": float(group[rating].mean()),
+                "median_rating": float(group[rating].median()),
+                "percent_agree": share,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "statement",
+            "n_participants",
+            "n_ratings",
+            "mean_rating",
+            "median_rating",
+            "percent_agree",
+            "ci_low",
+            "ci_high",
+        ],
+    )
 
 
 def _share(hit: pd.Series, people: pd.Series, n_boot: int, seed: int, level: float) -> tuple[float, float, float, int]:
@@ -169,10 +221,18 @@ def _share(hit: pd.Series, people: pd.Series, n_boot: int, seed: int, level: flo
     return float(100 * a.sum() / n.sum()), float(low), float(high), int(a.size)
 
 
-def correct_judgements(df: pd.DataFrame, participant: str = "participant_id", statement: str = "statement_id",
-                       rating: str = "rating", relevant: str = "relevant", agree_from: int = AGREE_FROM,
-                       disagree_to: int = DISAGREE_TO, n_boot: int = 10_000, seed: int = 0,
-                       ci: float = 95.0) -> pd.DataFrame:
+def correct_judgements(
+    df: pd.DataFrame,
+    participant: str = "participant_id",
+    statement: str = "statement_id",
+    rating: str = "rating",
+    relevant: str = "relevant",
+    agree_from: int = AGREE_FROM,
+    disagree_to: int = DISAGREE_TO,
+    n_boot: int = 10_000,
+    seed: int = 0,
+    ci: float = 95.0,
+) -> pd.DataFrame:
     """How many participants judged each statement correctly, as Two4Two reports its study (Sec. 4.1): a statement
     about a pattern the model uses is *correctly accepted* by a rating of ``agree_from`` or more (5-7), one about a
     pattern it does not use is *correctly rejected* by a rating of ``disagree_to`` or less (1-3); 4 is neither.
@@ -218,8 +278,9 @@ def correct_judgements(df: pd.DataFrame, participant: str = "participant_id", st
     if not set(df[relevant].unique()) <= {True, False}:
         raise ValueError(f"{where}: column '{relevant}' must be boolean (True: a pattern the model uses)")
     if not (disagree_to in SCALE and agree_from in SCALE and disagree_to < agree_from):
-        raise ValueError(f"{where}: need ratings 1 <= disagree_to < agree_from <= 7, got {disagree_to!r} and "
-                         f"{agree_from!r}")
+        raise ValueError(
+            f"{where}: need ratings 1 <= disagree_to < agree_from <= 7, got {disagree_to!r} and {agree_from!r}"
+        )
     rows = []
     for key, group in df.groupby(statement, sort=False):
         kinds = group[relevant].unique()
@@ -229,16 +290,32 @@ def correct_judgements(df: pd.DataFrame, participant: str = "participant_id", st
         agree, disagree = group[rating] >= agree_from, group[rating] <= disagree_to
         hit = agree if is_relevant else disagree
         share, low, high, n_people = _share(hit, group[participant], n_boot, seed, level)
-        rows.append({"statement": key, "relevant": is_relevant,
-                     "correct_judgement": "accepted" if is_relevant else "rejected", "n_participants": n_people,
-                     "n_ratings": len(group), "n_agree": int(agree.sum()), "n_neutral": int((~agree & ~disagree).sum()),
-                     "n_disagree": int(disagree.sum()), "n_correct": int(hit.sum()), "percent_correct": share,
-                     "ci_low": low, "ci_high": high})
+        rows.append(
+            {
+                "statement": key,
+                "relevant": is_relevant,
+                "correct_judgement": "accepted" if is_relevant else "rejected",
+                "n_participants": n_people,
+                "n_ratings": len(group),
+                "n_agree": int(agree.sum()),
+                "n_neutral": int((~agree & ~disagree).sum()),
+                "n_disagree": int(disagree.sum()),
+                "n_correct": int(hit.sum()),
+                "percent_correct": share,
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
     return pd.DataFrame(rows, columns=JUDGEMENT_COLUMNS)
 
 
-def relevance_test(df: pd.DataFrame, participant: str = "participant_id", rating: str = "rating",
-                   relevant: str = "relevant", confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataFrame]:
+def relevance_test(
+    df: pd.DataFrame,
+    participant: str = "participant_id",
+    rating: str = "rating",
+    relevant: str = "relevant",
+    confidence: float = 0.95,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Are statements about patterns the model uses (``relevant``) rated higher than the others? A paired t-test
     over participants of each participant's mean rating of the relevant statements against their mean rating of
     the irrelevant ones.
@@ -278,26 +355,37 @@ def relevance_test(df: pd.DataFrame, participant: str = "participant_id", rating
     kinds = set(df[relevant].unique())
     if not kinds <= {True, False}:
         raise ValueError(f"{where}: column '{relevant}' must be boolean (True: a pattern the model uses)")
-    all_means = (df.groupby([participant, relevant])[rating].mean().unstack(relevant)
-                 .reindex(columns=[True, False]))
+    all_means = df.groupby([participant, relevant])[rating].mean().unstack(relevant).reindex(columns=[True, False])
     means = all_means.dropna()
     left_out = len(all_means) - len(means)
-    per = pd.DataFrame({"participant": means.index, "mean_relevant": means[True].to_numpy(),
-                        "mean_irrelevant": means[False].to_numpy()})
+    per = pd.DataFrame(
+        {
+            "participant": means.index,
+            "mean_relevant": means[True].to_numpy(),
+            "mean_irrelevant": means[False].to_numpy(),
+        }
+    )
     per["difference"] = per["mean_relevant"] - per["mean_irrelevant"]
     if len(per) < 2:
-        raise ValueError(f"{where}: needs at least 2 participants who rated both relevant and irrelevant "
-                         f"statements, got {len(per)}")
+        raise ValueError(
+            f"{where}: needs at least 2 participants who rated both relevant and irrelevant statements, got {len(per)}"
+        )
     notes = [f"{left_out} participant(s) rated only one kind of statement and are left out"] if left_out else []
-    row = {"n": len(per), "mean_relevant": float(per["mean_relevant"].mean()),
-           "mean_irrelevant": float(per["mean_irrelevant"].mean()), "n_left_out": left_out}
+    row = {
+        "n": len(per),
+        "mean_relevant": float(per["mean_relevant"].mean()),
+        "mean_irrelevant": float(per["mean_irrelevant"].mean()),
+        "n_left_out": left_out,
+    }
     if per["difference"].std() == 0:  # t = d̄ / 0: undefined, said rather than printed as ±inf or NaN
-        notes.append(f"every participant's difference is {per['difference'].iloc[0]:+.2f}: no variance, so t is "
-                     "undefined")
+        notes.append(
+            f"every participant's difference is {per['difference'].iloc[0]:+.2f}: no variance, so t is undefined"
+        )
         row["estimate"] = float(per["difference"].iloc[0])
     else:
         test = two_sample_t(per["mean_relevant"], per["mean_irrelevant"], paired=True, confidence=confidence)
-        row.update({c: float(test[c].iloc[0]) for c in ("t", "dof", "p_val", "estimate", "ci_low", "ci_high",
-                                                        "cohen_d")})
+        row.update(
+            {c: float(test[c].iloc[0]) for c in ("t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d")}
+        )
     row["note"] = "; ".join(notes)
     return per, pd.DataFrame([row], columns=TEST_COLUMNS)

@@ -11,6 +11,7 @@ is a number (``-3.5``). Strip one leading ``'`` from such a cell to get the valu
 Files the product reads back itself (stimulus and model manifests, `flask stimuli export`'s training sets) are
 written raw by their own modules: a ``'`` there would change the ids and values they hold.
 """
+
 from __future__ import annotations
 
 import csv
@@ -70,7 +71,7 @@ def frame_csv(frame: pd.DataFrame, chunk_rows: int = 1000) -> Iterator[str]:
     """A table as CSV text (no index) in chunks of `chunk_rows` rows."""
     safe = safe_frame(frame)
     for start in range(0, max(len(safe), 1), chunk_rows):
-        yield safe.iloc[start:start + chunk_rows].to_csv(index=False, header=start == 0)
+        yield safe.iloc[start : start + chunk_rows].to_csv(index=False, header=start == 0)
 
 
 def write_frame(frame: pd.DataFrame, path: str | Path) -> Path:

@@ -14,6 +14,7 @@ type also stores the label-level match for homonyms (server/tasks/sketch_recogni
 :func:`catch_failures` uses.
 The report (:func:`analysis.reports.sketch_study.sketch_report`) and its renderings are in :mod:`analysis.reports`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,8 +42,7 @@ def _responses(df: pd.DataFrame, where: str) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------------- accuracy
 
 
-def accuracy_by_level(responses: pd.DataFrame, *, n_boot: int = 2000, ci: float = 0.95,
-                      seed: int = 0) -> pd.DataFrame:
+def accuracy_by_level(responses: pd.DataFrame, *, n_boot: int = 2000, ci: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """Top-1 and top-3 accuracy per observer, producer and abstraction level, with bootstrap CIs.
 
     Accuracy is the proportion of answers whose first guess (top-1) or any guess (top-3) is the concept:
@@ -64,19 +64,30 @@ def accuracy_by_level(responses: pd.DataFrame, *, n_boot: int = 2000, ci: float 
     alpha = (1 - ci) / 2
     rows = []
     for key, cell in data.groupby(CELL, sort=True):
-        per_sketch = cell.groupby(["concept", "sketch_id"]).agg(n=("top1", "size"), top1=("top1", "sum"),
-                                                               top3=("top3", "sum")).reset_index()
+        per_sketch = (
+            cell.groupby(["concept", "sketch_id"])
+            .agg(n=("top1", "size"), top1=("top1", "sum"), top3=("top3", "sum"))
+            .reset_index()
+        )
         # Per stratum, the positions of its sketches; a resample draws as many positions with replacement.
         strata = [group.index.to_numpy() for _, group in per_sketch.groupby("concept")]
         counts = per_sketch[["n", "top1", "top3"]].to_numpy(dtype=float)
         draws = np.concatenate([rng.choice(idx, size=(n_boot, idx.size), replace=True) for idx in strata], axis=1)
         totals = counts[draws].sum(axis=1)  # n_boot × (n, top1, top3)
         boot1, boot3 = totals[:, 1] / totals[:, 0], totals[:, 2] / totals[:, 0]
-        rows.append({**dict(zip(CELL, key)), "n_sketches": len(per_sketch), "n_responses": len(cell),
-                     "top1_accuracy": cell["top1"].mean(),
-                     "top1_ci_low": np.quantile(boot1, alpha), "top1_ci_high": np.quantile(boot1, 1 - alpha),
-                     "top3_accuracy": cell["top3"].mean(),
-                     "top3_ci_low": np.quantile(boot3, alpha), "top3_ci_high": np.quantile(boot3, 1 - alpha)})
+        rows.append(
+            {
+                **dict(zip(CELL, key)),
+                "n_sketches": len(per_sketch),
+                "n_responses": len(cell),
+                "top1_accuracy": cell["top1"].mean(),
+                "top1_ci_low": np.quantile(boot1, alpha),
+                "top1_ci_high": np.quantile(boot1, 1 - alpha),
+                "top3_accuracy": cell["top3"].mean(),
+                "top3_ci_low": np.quantile(boot3, alpha),
+                "top3_ci_high": np.quantile(boot3, 1 - alpha),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -96,8 +107,7 @@ def probability_entropy(predictions: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame with columns observer, run, sketch_id, probability_entropy.
     """
-    check_frame(predictions, numeric="probability", keys=["observer", "run", "sketch_id"],
-                where="probability_entropy")
+    check_frame(predictions, numeric="probability", keys=["observer", "run", "sketch_id"], where="probability_entropy")
     answer = ["observer", "run", "sketch_id"]
     p = predictions["probability"] / predictions.groupby(answer)["probability"].transform("sum")
     terms = -(p * np.log2(p.where(p > 0, 1.0)))
@@ -116,8 +126,10 @@ def similarity_from_embedding(embedding: pd.DataFrame) -> pd.DataFrame:
     x = embedding.to_numpy(dtype=float)
     norms = np.linalg.norm(x, axis=1, keepdims=True)
     if (norms == 0).any():
-        raise ValueError("similarity_from_embedding: a concept has an all-zero embedding "
-                         f"({embedding.index[int(np.flatnonzero(norms[:, 0] == 0)[0])]!r})")
+        raise ValueError(
+            "similarity_from_embedding: a concept has an all-zero embedding "
+            f"({embedding.index[int(np.flatnonzero(norms[:, 0] == 0)[0])]!r})"
+        )
     unit = x / norms
     return pd.DataFrame(unit @ unit.T, index=embedding.index, columns=embedding.index)
 
@@ -136,8 +148,10 @@ def semantic_ranks(similarity: pd.DataFrame, pairs: pd.DataFrame) -> np.ndarray:
     for column in ("concept", "guess"):
         unknown = ~pairs[column].isin(ids)
         if unknown.any():
-            raise ValueError(f"semantic_ranks: column '{column}' has ids missing from the similarity matrix "
-                             f"(e.g. {pairs.loc[unknown, column].iloc[0]!r})")
+            raise ValueError(
+                f"semantic_ranks: column '{column}' has ids missing from the similarity matrix "
+                f"(e.g. {pairs.loc[unknown, column].iloc[0]!r})"
+            )
     matrix = similarity.to_numpy(dtype=float)
     concepts, row_of_pair = np.unique(position[pairs["concept"]].to_numpy(), return_inverse=True)
     # Rank every concept of each target row at once; the target itself is set nearest (rank 1), so the others'
@@ -148,9 +162,11 @@ def semantic_ranks(similarity: pd.DataFrame, pairs: pd.DataFrame) -> np.ndarray:
     return (ranks[row_of_pair, position[pairs["guess"]].to_numpy()] - 1) / (n - 2)
 
 
-def semantic_neighbour_preference(responses: pd.DataFrame, similarity: pd.DataFrame,
-                                  by: tuple[str, ...] = ("observer", "producer", "concept", "abstraction_level")
-                                  ) -> pd.DataFrame:
+def semantic_neighbour_preference(
+    responses: pd.DataFrame,
+    similarity: pd.DataFrame,
+    by: tuple[str, ...] = ("observer", "producer", "concept", "abstraction_level"),
+) -> pd.DataFrame:
     """Semantic neighbour preference (SNP, benchmark S.5.2) of the off-target top-1 guesses per group.
 
     For the top-1 guesses that miss the concept, each guess's normalised semantic rank ``x_i`` (see
@@ -169,8 +185,11 @@ def semantic_neighbour_preference(responses: pd.DataFrame, similarity: pd.DataFr
     if off.empty:
         return pd.DataFrame(columns=[*by, "n_off_target", "snp"])
     off["x"] = semantic_ranks(similarity, off[["concept", "guess"]])
-    return (off.groupby(list(by), as_index=False).agg(n_off_target=("x", "size"), snp=("x", "mean"))
-            .assign(snp=lambda d: 1 - d["snp"]))
+    return (
+        off.groupby(list(by), as_index=False)
+        .agg(n_off_target=("x", "size"), snp=("x", "mean"))
+        .assign(snp=lambda d: 1 - d["snp"])
+    )
 
 
 # --------------------------------------------------------------------------------------- per-sketch measures
@@ -189,8 +208,9 @@ def sketch_measures(responses: pd.DataFrame, similarity: pd.DataFrame | None = N
     """
     data = _responses(responses, "sketch_measures")
     keys = list(KEYS)
-    out = data.groupby(keys, as_index=False).agg(n_responses=("top1", "size"), top1=("top1", "mean"),
-                                                 top3=("top3", "mean"))
+    out = data.groupby(keys, as_index=False).agg(
+        n_responses=("top1", "size"), top1=("top1", "mean"), top3=("top3", "mean")
+    )
     counts = data.groupby([*keys, "guess_1"]).size()
     p = counts / counts.groupby(level=keys).transform("sum")
     # + 0.0: a sketch everyone named alike has entropy 0, not −0
@@ -233,7 +253,7 @@ def adjusted_r2(y: np.ndarray, x: np.ndarray, level: np.ndarray) -> float:
     residual = y - design @ coef
     sst = float(((y - y.mean()) ** 2).sum())
     n, p = len(y), rank - 1
-    if sst <= 1e-12 * max(1.0, float((y ** 2).sum())) or n - p - 1 <= 0:  # a constant y explains nothing
+    if sst <= 1e-12 * max(1.0, float((y**2).sum())) or n - p - 1 <= 0:  # a constant y explains nothing
         return float("nan")
     r2 = 1 - float(residual @ residual) / sst
     return 1 - (1 - r2) * (n - 1) / (n - p - 1)
@@ -246,15 +266,39 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 
 MEASURES = ("top1", "top3", "entropy", "snp")
-RELIABILITY_COLUMNS = ["producer", "measure", "n_splits", "n_sketches", "pearson_r", "spearman_brown", "adjusted_r2",
-                       "n_splits_undefined", "note"]
-ALIGNMENT_COLUMNS = ["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2", "adjusted_r2_ci_low",
-                     "adjusted_r2_ci_high", "n_left_out", "note"]
+RELIABILITY_COLUMNS = [
+    "producer",
+    "measure",
+    "n_splits",
+    "n_sketches",
+    "pearson_r",
+    "spearman_brown",
+    "adjusted_r2",
+    "n_splits_undefined",
+    "note",
+]
+ALIGNMENT_COLUMNS = [
+    "observer",
+    "producer",
+    "measure",
+    "n_sketches",
+    "pearson_r",
+    "adjusted_r2",
+    "adjusted_r2_ci_low",
+    "adjusted_r2_ci_high",
+    "n_left_out",
+    "note",
+]
 
 
-def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed: int = 0,
-                           measures: tuple[str, ...] = MEASURES, similarity: pd.DataFrame | None = None
-                           ) -> pd.DataFrame:
+def split_half_reliability(
+    responses: pd.DataFrame,
+    *,
+    n_splits: int = 100,
+    seed: int = 0,
+    measures: tuple[str, ...] = MEASURES,
+    similarity: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Split-half reliability of the human per-sketch measures: the human ceiling for alignment (S.5.3).
 
     Each split assigns every participant at random to one of two halves; the per-sketch measures of the two halves
@@ -288,8 +332,11 @@ def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed
     pair, pairs = pd.factorize(pd.MultiIndex.from_arrays([sketch, human["guess_1"].to_numpy()]))
     pair_sketch = pairs.get_level_values(0).to_numpy()
     person = human["participant_id"].to_numpy()
-    values = {"top1": human["top1"].to_numpy(float), "top3": human["top3"].to_numpy(float),
-              "x": human["semantic_x"].to_numpy(float) if "semantic_x" in human else np.full(len(human), np.nan)}
+    values = {
+        "top1": human["top1"].to_numpy(float),
+        "top3": human["top3"].to_numpy(float),
+        "x": human["semantic_x"].to_numpy(float) if "semantic_x" in human else np.full(len(human), np.nan),
+    }
     n_s = len(sketches)
 
     def half_measures(mask):
@@ -298,11 +345,15 @@ def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed
             out = {m: np.bincount(sketch[mask], weights=values[m][mask], minlength=n_s) / n for m in ("top1", "top3")}
             counts = np.bincount(pair[mask], minlength=len(pairs))
             prob = counts / n[pair_sketch]
-            out["entropy"] = np.bincount(pair_sketch, weights=np.where(counts > 0, -prob * np.log2(
-                np.where(counts > 0, prob, 1.0)), 0.0), minlength=n_s)
+            out["entropy"] = np.bincount(
+                pair_sketch,
+                weights=np.where(counts > 0, -prob * np.log2(np.where(counts > 0, prob, 1.0)), 0.0),
+                minlength=n_s,
+            )
             off = mask & np.isfinite(values["x"])
             out["snp"] = 1 - np.bincount(sketch[off], weights=values["x"][off], minlength=n_s) / np.bincount(
-                sketch[off], minlength=n_s)
+                sketch[off], minlength=n_s
+            )
         out["entropy"][n == 0] = np.nan
         return out
 
@@ -319,24 +370,44 @@ def split_half_reliability(responses: pd.DataFrame, *, n_splits: int = 100, seed
                 x, y = x[ok], y[ok]
                 r = _pearson(x, y)
                 results.setdefault((producer, m), []).append(
-                    (r, 2 * r / (1 + r) if np.isfinite(r) and r > -1 else np.nan,
-                     adjusted_r2(y, x, level[ok]) if ok.sum() > 2 else np.nan, int(ok.sum())))
+                    (
+                        r,
+                        2 * r / (1 + r) if np.isfinite(r) and r > -1 else np.nan,
+                        adjusted_r2(y, x, level[ok]) if ok.sum() > 2 else np.nan,
+                        int(ok.sum()),
+                    )
+                )
     rows = []
     for (producer, m), values in sorted(results.items()):
         arr = np.array(values, dtype=float)
         with np.errstate(all="ignore"):
             means = [np.nanmean(arr[:, i]) if np.isfinite(arr[:, i]).any() else np.nan for i in range(3)]
         undefined = int((~np.isfinite(arr[:, 0])).sum())
-        note = (f"r undefined in {undefined} of {n_splits} splits (fewer than 3 shared sketches or a constant "
-                f"half): left out of the means" if undefined else "")
-        rows.append({"producer": producer, "measure": m, "n_splits": n_splits, "n_sketches": float(arr[:, 3].mean()),
-                     "pearson_r": means[0], "spearman_brown": means[1], "adjusted_r2": means[2],
-                     "n_splits_undefined": undefined, "note": note})
+        note = (
+            f"r undefined in {undefined} of {n_splits} splits (fewer than 3 shared sketches or a constant "
+            f"half): left out of the means"
+            if undefined
+            else ""
+        )
+        rows.append(
+            {
+                "producer": producer,
+                "measure": m,
+                "n_splits": n_splits,
+                "n_sketches": float(arr[:, 3].mean()),
+                "pearson_r": means[0],
+                "spearman_brown": means[1],
+                "adjusted_r2": means[2],
+                "n_splits_undefined": undefined,
+                "note": note,
+            }
+        )
     return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
 
 
-def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: float = 0.95,
-                          seed: int = 0) -> pd.DataFrame:
+def human_model_alignment(
+    measures: pd.DataFrame, *, n_boot: int = 2000, ci: float = 0.95, seed: int = 0
+) -> pd.DataFrame:
     """Human–model alignment per model, producer and measure (S.5.3): Pearson r between the human and the model
     per-sketch values, and the adjusted R² of ``model ~ human * C(abstraction_level)`` (:func:`adjusted_r2`), with a
     percentile CI from sketches resampled within concept × abstraction level.
@@ -352,8 +423,9 @@ def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: flo
     undefined on a side, e.g. SNP without an off-target answer) and note (those counts; why a value is missing).
     """
     where = "human_model_alignment"
-    check_frame(measures, numeric="abstraction_level", keys=["observer", "sketch_id", "concept", "producer"],
-                where=where)
+    check_frame(
+        measures, numeric="abstraction_level", keys=["observer", "sketch_id", "concept", "producer"], where=where
+    )
     check_ci(ci, where=where)
     n_boot = check_positive_int(n_boot, "n_boot", where=where)
     rng = np.random.default_rng(seed)
@@ -383,17 +455,33 @@ def human_model_alignment(measures: pd.DataFrame, *, n_boot: int = 2000, ci: flo
                     if np.isfinite(boots).any():
                         low, high = np.nanquantile(boots, [alpha, 1 - alpha])
                 undefined = len(shared) - len(pair)
-                notes = [f"{k} sketch(es) {what}" for k, what in (
-                    (only["left"], "answered by people only"), (only["right"], f"answered by {observer} only"),
-                    (undefined, f"without a defined {m} on one side")) if k]
+                notes = [
+                    f"{k} sketch(es) {what}"
+                    for k, what in (
+                        (only["left"], "answered by people only"),
+                        (only["right"], f"answered by {observer} only"),
+                        (undefined, f"without a defined {m} on one side"),
+                    )
+                    if k
+                ]
                 if len(pair) <= 2:
                     notes.append(f"{len(pair)} sketch(es) with both values: the fit needs at least 3")
                 elif not np.isfinite(point):
                     notes.append("adjusted R² undefined (a constant model measure, or as many predictors as sketches)")
-                rows.append({"observer": observer, "producer": producer, "measure": m, "n_sketches": len(pair),
-                             "pearson_r": _pearson(x, y), "adjusted_r2": point, "adjusted_r2_ci_low": low,
-                             "adjusted_r2_ci_high": high, "n_left_out": only["left"] + only["right"] + undefined,
-                             "note": "; ".join(notes)})
+                rows.append(
+                    {
+                        "observer": observer,
+                        "producer": producer,
+                        "measure": m,
+                        "n_sketches": len(pair),
+                        "pearson_r": _pearson(x, y),
+                        "adjusted_r2": point,
+                        "adjusted_r2_ci_low": low,
+                        "adjusted_r2_ci_high": high,
+                        "n_left_out": only["left"] + only["right"] + undefined,
+                        "note": "; ".join(notes),
+                    }
+                )
     return pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS)
 
 
@@ -413,8 +501,17 @@ def catch_failures(trials: pd.DataFrame) -> pd.DataFrame:
     catch = trials[trials["catch"].astype(bool)].assign(failed=lambda d: d["catch_failed"].fillna(False).astype(bool))
     if catch.empty:
         return pd.DataFrame(columns=["participant_id", "n_catch", "n_failed", "failed_sketches"])
-    return (catch.groupby("participant_id")
-            .apply(lambda g: pd.Series({"n_catch": len(g), "n_failed": int(g["failed"].sum()),
-                                        "failed_sketches": " ".join(sorted(g.loc[g["failed"], "sketch_id"]))}),
-                   include_groups=False)
-            .reset_index())
+    return (
+        catch.groupby("participant_id")
+        .apply(
+            lambda g: pd.Series(
+                {
+                    "n_catch": len(g),
+                    "n_failed": int(g["failed"].sum()),
+                    "failed_sketches": " ".join(sorted(g.loc[g["failed"], "sketch_id"])),
+                }
+            ),
+            include_groups=False,
+        )
+        .reset_index()
+    )

@@ -1,4 +1,5 @@
 """Writing a report's tables to disk, shared by every study family's report."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping

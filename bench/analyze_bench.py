@@ -3,6 +3,7 @@ the database (after import_bench the database holds the largest size; smaller on
 
 The issue's goal: 16 million predictions analysed in under a minute with flat memory, because models are
 aggregated in the database (server/tasks/ratio_estimation/analyzer.py), not loaded row by row into pandas."""
+
 from __future__ import annotations
 
 import random
@@ -40,9 +41,16 @@ def add_cohort(bench: Bench) -> None:
                 for item in session.plan:
                     stim = BarStimulus.parse(item["stimulus_id"])
                     judged = min(100.0, max(0.0, stim.true_percent + rng.gauss(0, 2 + stim.chart_type)))
-                    session_api.save_trial(connection, session, {
-                        "trial_id": f"bench-{n}-{item['index']}", "trial_index": item["index"],
-                        "stimulus_id": item["stimulus_id"], "response": {"percent": judged}})
+                    session_api.save_trial(
+                        connection,
+                        session,
+                        {
+                            "trial_id": f"bench-{n}-{item['index']}",
+                            "trial_index": item["index"],
+                            "stimulus_id": item["stimulus_id"],
+                            "response": {"percent": judged},
+                        },
+                    )
                 session_api.complete(connection, session)
 
 
@@ -52,8 +60,10 @@ RUNS_PER_OBSERVER = 5  # the seed study's "VGG19 / ResNet50, five runs each"
 def as_observers(bench: Bench) -> None:
     """import_bench loads its 800 runs under one observer; the seed study's 800 models are observers (architecture
     × training condition) with five runs each, which is what the analysis aggregates and correlates by."""
-    bench.execute(f"UPDATE model_runs SET observer = 'cnn-' || lpad((run / {RUNS_PER_OBSERVER})::text, 3, '0'), "
-                  f"run = run % {RUNS_PER_OBSERVER} WHERE observer = 'bench'")
+    bench.execute(
+        f"UPDATE model_runs SET observer = 'cnn-' || lpad((run / {RUNS_PER_OBSERVER})::text, 3, '0'), "
+        f"run = run % {RUNS_PER_OBSERVER} WHERE observer = 'bench'"
+    )
 
 
 def keep_predictions(bench: Bench, size: int) -> int:
@@ -75,8 +85,10 @@ def keep_predictions(bench: Bench, size: int) -> int:
 def measure(bench: Bench) -> tuple[float, float]:
     """Wall seconds and peak resident memory (MB) of `flask analyze bench --format json` in its own process:
     a fresh wrapper whose only child is the command, so earlier benchmarks' children do not count."""
-    wrapper = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
-               "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    wrapper = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+        "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     env_flask = [sys.executable, "-m", "flask", "analyze", SLUG, "--format", "json"]
     with timer() as elapsed:
         output = bench.flask_process([sys.executable, "-c", wrapper, *env_flask])
@@ -91,13 +103,20 @@ def run(bench: Bench) -> list[Result]:
         rows = keep_predictions(bench, size)
         # Straight after a bulk import PostgreSQL's first read also writes hint bits on every row; autovacuum does
         # that soon after an import, so both the first analysis and the steady state are reported.
-        for when in (("straight after the import", "after VACUUM ANALYZE") if n == 0 else ("after VACUUM ANALYZE",)):
+        for when in ("straight after the import", "after VACUUM ANALYZE") if n == 0 else ("after VACUUM ANALYZE",):
             if when.startswith("after"):
                 bench.execute("VACUUM ANALYZE predictions", "VACUUM ANALYZE model_runs")
             seconds, peak_mb = measure(bench)
-            results.append(Result(NAME, f"flask analyze, {when}", rows, seconds,
-                                  f"peak memory {peak_mb:,.0f} MB; {PARTICIPANTS} participants; 10,000 resamples",
-                                  details={"peak_mb": peak_mb}))
+            results.append(
+                Result(
+                    NAME,
+                    f"flask analyze, {when}",
+                    rows,
+                    seconds,
+                    f"peak memory {peak_mb:,.0f} MB; {PARTICIPANTS} participants; 10,000 resamples",
+                    details={"peak_mb": peak_mb},
+                )
+            )
     return results
 
 
@@ -105,11 +124,15 @@ def summary(results: list[Result]) -> list[str]:
     lines = []
     for r in results:
         if r.rows >= 16_000_000:
-            lines.append(f"analyze at {r.rows:,} predictions: {r.seconds:.0f} s "
-                         f"(goal < 60 s: {'met' if r.seconds < 60 else 'NOT met'}), "
-                         f"peak {r.details['peak_mb']:,.0f} MB")
+            lines.append(
+                f"analyze at {r.rows:,} predictions: {r.seconds:.0f} s "
+                f"(goal < 60 s: {'met' if r.seconds < 60 else 'NOT met'}), "
+                f"peak {r.details['peak_mb']:,.0f} MB"
+            )
     if len(results) > 1:
         low, high = min(results, key=lambda r: r.rows), max(results, key=lambda r: r.rows)
-        lines.append(f"peak memory {low.details['peak_mb']:,.0f} MB at {low.rows:,} vs "
-                     f"{high.details['peak_mb']:,.0f} MB at {high.rows:,} predictions (flat memory goal)")
+        lines.append(
+            f"peak memory {low.details['peak_mb']:,.0f} MB at {low.rows:,} vs "
+            f"{high.details['peak_mb']:,.0f} MB at {high.rows:,} predictions (flat memory goal)"
+        )
     return lines

@@ -4,6 +4,7 @@ the Result rows, and the table they are printed as.
 The benchmarks use their own database (`studyhive_bench` on the server of TEST_DATABASE_URL, or the local one), so
 they never touch the `test` database the PostgreSQL test pass drops and recreates. BENCH_DATABASE_URL overrides it.
 """
+
 from __future__ import annotations
 
 import os
@@ -34,6 +35,7 @@ STIMULI_PER_RUN = 20_000  # so 16,000,000 predictions = 800 model runs, as in th
 class Result:
     """One row of the table. `baseline` names the method this one is compared with (same benchmark and rows);
     `details` holds figures for a benchmark's summary lines."""
+
     benchmark: str
     method: str
     rows: int
@@ -50,6 +52,7 @@ class Result:
 @dataclass
 class Bench:
     """What a benchmark gets: the database (migrated, with the `bench` study), a scratch folder, the sizes."""
+
     url: str  # SQLAlchemy URL (postgresql+psycopg://…)
     app: object
     scratch: Path
@@ -72,14 +75,22 @@ class Bench:
         """Keys and ids of the first STIMULI_PER_RUN test stimuli of the bench study."""
         with self.app.app_context():
             study = get_study(SLUG)
-            rows = db.session.execute(db.select(Stimulus.key, Stimulus.id)
-                                      .filter_by(study_id=study.id, practice=False)
-                                      .order_by(Stimulus.id).limit(STIMULI_PER_RUN)).all()
+            rows = db.session.execute(
+                db.select(Stimulus.key, Stimulus.id)
+                .filter_by(study_id=study.id, practice=False)
+                .order_by(Stimulus.id)
+                .limit(STIMULI_PER_RUN)
+            ).all()
         return [r.key for r in rows], [r.id for r in rows]
 
     def environment(self) -> dict[str, str]:
-        return {**os.environ, "DATABASE_URL": self.url, "STUDYHIVE_STUDIES_DIR": str(self.scratch / "studies"),
-                "SECRET_KEY": "bench", "FLASK_APP": "server"}
+        return {
+            **os.environ,
+            "DATABASE_URL": self.url,
+            "STUDYHIVE_STUDIES_DIR": str(self.scratch / "studies"),
+            "SECRET_KEY": "bench",
+            "FLASK_APP": "server",
+        }
 
     def flask_process(self, command: list[str]) -> subprocess.CompletedProcess:
         """Run `command` (a flask invocation, possibly wrapped) against the bench database, as a user would."""
@@ -91,9 +102,13 @@ class Bench:
     def flask(self, *args: str, python_prelude: str | None = None) -> subprocess.CompletedProcess:
         """Run a `flask` command against the bench database in a fresh process, as a user would."""
         if python_prelude:  # e.g. switch a module constant before the CLI runs
-            command = [str(PROJECT_ROOT / ".venv/bin/python"), "-c",
-                       f"import sys; {python_prelude}; from flask.cli import main; "
-                       "sys.argv = ['flask'] + sys.argv[1:]; main()", *args]
+            command = [
+                str(PROJECT_ROOT / ".venv/bin/python"),
+                "-c",
+                f"import sys; {python_prelude}; from flask.cli import main; "
+                "sys.argv = ['flask'] + sys.argv[1:]; main()",
+                *args,
+            ]
         else:
             command = [str(PROJECT_ROOT / ".venv/bin/flask"), *args]
         return self.flask_process(command)
@@ -111,8 +126,7 @@ def ensure_database(url: str):
     target = sa.engine.make_url(url)
     engine = sa.create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with engine.connect() as connection:
-        if not connection.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :name"),
-                                 {"name": target.database}):
+        if not connection.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": target.database}):
             connection.execute(sa.text(f'CREATE DATABASE "{target.database}"'))
     engine.dispose()
 
@@ -141,6 +155,7 @@ def timer():
 
     def elapsed():
         return (end or time.perf_counter()) - start
+
     try:
         yield elapsed
     finally:

@@ -22,6 +22,7 @@ files are deleted after each size.
 The last thing left in the database is the largest import by our command (observer `bench`), for benchmarks that
 run after this one (e.g. `flask analyze`).
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -55,13 +56,17 @@ def make_files(bench: Bench, rows: int, folder: Path) -> dict[str, Path]:
     run = np.repeat(np.arange(runs), STIMULI_PER_RUN)[:rows]
     ratio = np.random.default_rng(3).random(rows).round(6)  # what a model writes: 6 decimals
     table = pa.table({"stimulus_id": pa.array(keys).take(position), "prediction": ratio, "run": run})
-    files = {"csv": folder / f"predictions-{rows}.csv", "parquet": folder / f"predictions-{rows}.parquet",
-             "resolved": folder / f"resolved-{rows}.csv"}
+    files = {
+        "csv": folder / f"predictions-{rows}.csv",
+        "parquet": folder / f"predictions-{rows}.parquet",
+        "resolved": folder / f"resolved-{rows}.csv",
+    }
     pacsv.write_csv(table, files["csv"])
     pq.write_table(table, files["parquet"])
     # model_runs ids are 1…runs after TRUNCATE … RESTART IDENTITY (see prepare_runs)
-    resolved = pa.table({"run_id": run + 1, "stimulus_id": np.asarray(ids, dtype=np.int32)[position],
-                         "value": ratio * 100})
+    resolved = pa.table(
+        {"run_id": run + 1, "stimulus_id": np.asarray(ids, dtype=np.int32)[position], "value": ratio * 100}
+    )
     pacsv.write_csv(resolved, files["resolved"], pacsv.WriteOptions(include_header=False))
     return files
 
@@ -80,27 +85,47 @@ def prepare_runs(bench: Bench, runs: int, observer: str):
     """model_runs rows 1…runs, for the methods that do not create their own (pandas, psql)."""
     with bench.app.app_context():
         study_id = db.session.scalar(sa.text("SELECT id FROM studies WHERE slug = :slug"), {"slug": SLUG})
-        db.session.execute(sa.text(
-            "INSERT INTO model_runs (study_id, observer, run, condition, unit, source, n_predictions, imported_at) "
-            "SELECT :study, :observer, r, '', 'ratio', 'bench', :n, now() FROM generate_series(0, :last) AS r"),
-            {"study": study_id, "observer": observer, "n": STIMULI_PER_RUN, "last": runs - 1})
+        db.session.execute(
+            sa.text(
+                "INSERT INTO model_runs (study_id, observer, run, condition, unit, source, n_predictions, imported_at) "
+                "SELECT :study, :observer, r, '', 'ratio', 'bench', :n, now() FROM generate_series(0, :last) AS r"
+            ),
+            {"study": study_id, "observer": observer, "n": STIMULI_PER_RUN, "last": runs - 1},
+        )
         db.session.commit()
 
 
 def import_command(bench: Bench, file: Path, *options: str, prelude: str | None = None) -> str:
-    return bench.flask("import-predictions", SLUG, str(file), "--observer", OBSERVER, "--unit", "ratio", *options,
-                       python_prelude=prelude).stdout
+    return bench.flask(
+        "import-predictions",
+        SLUG,
+        str(file),
+        "--observer",
+        OBSERVER,
+        "--unit",
+        "ratio",
+        *options,
+        python_prelude=prelude,
+    ).stdout
 
 
-def bench_command(bench: Bench, file: Path, rows: int, method: str, *options: str, prelude: str | None = None,
-                  note: str = "") -> Result:
+def bench_command(
+    bench: Bench, file: Path, rows: int, method: str, *options: str, prelude: str | None = None, note: str = ""
+) -> Result:
     reset(bench)
     with timer() as elapsed:
         output = import_command(bench, file, *options, prelude=prelude)
     assert count(bench) == rows, output
     inside = output.strip().rsplit(" in ", 1)[-1]  # the command's own clock: without Python/Flask start-up
-    return Result(NAME, method, rows, elapsed(), f"{note}; {inside} inside the command" if note else
-                  f"{inside} inside the command", baseline=RAW, details={"inside": float(inside.split()[0])})
+    return Result(
+        NAME,
+        method,
+        rows,
+        elapsed(),
+        f"{note}; {inside} inside the command" if note else f"{inside} inside the command",
+        baseline=RAW,
+        details={"inside": float(inside.split()[0])},
+    )
 
 
 def bench_owner_constraints(bench: Bench, file: Path, rows: int) -> Result:
@@ -109,35 +134,58 @@ def bench_owner_constraints(bench: Bench, file: Path, rows: int) -> Result:
     command, in separate transactions; an import option would need them in its own one (docs/operations.md)."""
     reset(bench)
     with bench.app.app_context():
-        keys = db.session.execute(sa.text(
-            "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-            "WHERE conrelid = 'predictions'::regclass AND contype = 'f'")).all()
+        keys = db.session.execute(
+            sa.text(
+                "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
+                "WHERE conrelid = 'predictions'::regclass AND contype = 'f'"
+            )
+        ).all()
     with timer() as elapsed:
         bench.execute(*(f'ALTER TABLE predictions DROP CONSTRAINT "{name}"' for name, _ in keys))
         output = import_command(bench, file)
         with timer() as validating:
-            bench.execute(*(f'ALTER TABLE predictions ADD CONSTRAINT "{name}" {definition} NOT VALID'
-                            for name, definition in keys),
-                          *(f'ALTER TABLE predictions VALIDATE CONSTRAINT "{name}"' for name, _ in keys))
+            bench.execute(
+                *(
+                    f'ALTER TABLE predictions ADD CONSTRAINT "{name}" {definition} NOT VALID'
+                    for name, definition in keys
+                ),
+                *(f'ALTER TABLE predictions VALIDATE CONSTRAINT "{name}"' for name, _ in keys),
+            )
     assert count(bench) == rows, output
-    return Result(NAME, OURS + " (CSV, FKs dropped, re-added NOT VALID + VALIDATE)", rows, elapsed(),
-                  f"VALIDATE {validating():.1f} s (grows with the whole table, not the import)", baseline=RAW)
+    return Result(
+        NAME,
+        OURS + " (CSV, FKs dropped, re-added NOT VALID + VALIDATE)",
+        rows,
+        elapsed(),
+        f"VALIDATE {validating():.1f} s (grows with the whole table, not the import)",
+        baseline=RAW,
+    )
 
 
 def bench_to_sql(bench: Bench, file: Path, rows: int) -> Result:
     measured = min(rows, TO_SQL_MAX_ROWS)
     if rows > measured and bench.extra.get("to_sql", (0,))[0] == measured:  # measured already at this size
         seconds = bench.extra["to_sql"][1]
-        return Result(NAME, "pandas DataFrame.to_sql", rows, seconds * rows / measured,
-                      f"EXTRAPOLATED linearly from the {measured:,}-row run above (not run: too slow)", baseline=RAW)
+        return Result(
+            NAME,
+            "pandas DataFrame.to_sql",
+            rows,
+            seconds * rows / measured,
+            f"EXTRAPOLATED linearly from the {measured:,}-row run above (not run: too slow)",
+            baseline=RAW,
+        )
     reset(bench)
     keys, ids = bench.stimuli()
     engine = sa.create_engine(bench.url)
     with timer() as elapsed:
         frame = pd.read_csv(file, nrows=measured)
-        frame = pd.DataFrame({"run_id": frame["run"] + 1,
-                              "stimulus_id": frame["stimulus_id"].map(dict(zip(keys, ids))),
-                              "value": frame["prediction"] * 100})
+        frame = pd.DataFrame(
+            {
+                "run_id": frame["run"] + 1,
+                "stimulus_id": frame["stimulus_id"].map(dict(zip(keys, ids))),
+                "value": frame["prediction"] * 100,
+            }
+        )
         prepare_runs(bench, int(frame["run_id"].max()), "pandas")
         frame.to_sql("predictions", engine, if_exists="append", index=False)
     engine.dispose()
@@ -154,8 +202,17 @@ def bench_psql(bench: Bench, resolved: Path, rows: int, note: str) -> Result:
     reset(bench)
     prepare_runs(bench, -(-rows // STIMULI_PER_RUN), "psql")
     with timer() as elapsed:
-        subprocess.run(["psql", bench.psql_url, "-v", "ON_ERROR_STOP=1", "-qc",
-                        f"\\copy predictions(run_id, stimulus_id, value) FROM '{resolved}' CSV"], check=True)
+        subprocess.run(
+            [
+                "psql",
+                bench.psql_url,
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-qc",
+                f"\\copy predictions(run_id, stimulus_id, value) FROM '{resolved}' CSV",
+            ],
+            check=True,
+        )
     assert count(bench) == rows
     return Result(NAME, RAW, rows, elapsed(), f"{note} (ids already resolved, no checks)")
 
@@ -170,16 +227,31 @@ def run(bench: Bench) -> list[Result]:
             size = {kind: f"{kind} {path.stat().st_size / 1e6:,.0f} MB" for kind, path in files.items()}
             results.append(bench_psql(bench, files["resolved"], rows, size["resolved"]))
             results.append(bench_to_sql(bench, files["csv"], rows))
-            results.append(bench_command(bench, files["csv"], rows, f"{OURS} (CSV, text COPY, {SHORTCUT})", SHORTCUT,
-                                         prelude="import server.predictions as p; p.COPY_FORMAT = 'csv'"))
+            results.append(
+                bench_command(
+                    bench,
+                    files["csv"],
+                    rows,
+                    f"{OURS} (CSV, text COPY, {SHORTCUT})",
+                    SHORTCUT,
+                    prelude="import server.predictions as p; p.COPY_FORMAT = 'csv'",
+                )
+            )
             if rows <= FK_CHECKS_ON_MAX_ROWS:
-                results.append(bench_command(bench, files["csv"], rows, OURS + " (CSV, FK checks on: the default)",
-                                             note=size["csv"]))
+                results.append(
+                    bench_command(
+                        bench, files["csv"], rows, OURS + " (CSV, FK checks on: the default)", note=size["csv"]
+                    )
+                )
                 results.append(bench_owner_constraints(bench, files["csv"], rows))
-            results.append(bench_command(bench, files["parquet"], rows, f"{OURS} (Parquet, {SHORTCUT})", SHORTCUT,
-                                         note=size["parquet"]))
-            results.append(bench_command(bench, files["csv"], rows, f"{OURS} (CSV, {SHORTCUT})", SHORTCUT,
-                                         note=size["csv"]))
+            results.append(
+                bench_command(
+                    bench, files["parquet"], rows, f"{OURS} (Parquet, {SHORTCUT})", SHORTCUT, note=size["parquet"]
+                )
+            )
+            results.append(
+                bench_command(bench, files["csv"], rows, f"{OURS} (CSV, {SHORTCUT})", SHORTCUT, note=size["csv"])
+            )
         finally:
             remove(folder)
     return results
@@ -198,7 +270,9 @@ def summary(results: list[Result]) -> list[str]:
             continue
         for clock, seconds in (("wall clock", r.seconds), ("inside the command", r.details["inside"])):
             time_ratio, speedup = seconds / raw.seconds, pandas.seconds / seconds
-            lines.append(f"{rows:>10,} rows, {way[method]:>21}, {clock:>18}: {time_ratio:.2f}× the time of raw COPY "
-                         f"(goal ≤ 2×: {'met' if time_ratio <= 2 else 'NOT met'}), {speedup:.1f}× to_sql's rate "
-                         f"(goal ≥ 10×: {'met' if speedup >= 10 else 'NOT met'})")
+            lines.append(
+                f"{rows:>10,} rows, {way[method]:>21}, {clock:>18}: {time_ratio:.2f}× the time of raw COPY "
+                f"(goal ≤ 2×: {'met' if time_ratio <= 2 else 'NOT met'}), {speedup:.1f}× to_sql's rate "
+                f"(goal ≥ 10×: {'met' if speedup >= 10 else 'NOT met'})"
+            )
     return lines

@@ -18,6 +18,7 @@ reports for it and for the cohort: MAE over all chart types and MLAE per chart t
 uses. The OOD line splits that model's absolute errors by whether a test ratio lies inside its training range.
 Everything runs in a scratch folder with its own SQLite database.
 """
+
 from __future__ import annotations
 
 import io
@@ -49,7 +50,7 @@ N_BOOT = 1000
 
 
 def sizes(spec: str) -> list[tuple[str, int, int, list[str]]]:
-    """"small:8000x5,vgg19:64x1:IID" → [("small", 8000, 5, all regimes), ("vgg19", 64, 1, ["IID"])]."""
+    """ "small:8000x5,vgg19:64x1:IID" → [("small", 8000, 5, all regimes), ("vgg19", 64, 1, ["IID"])]."""
     out = []
     for item in filter(None, spec.split(",")):
         arch, size, *regimes = item.split(":")
@@ -98,21 +99,54 @@ def main() -> int:
                 for regime in regimes:
                     data = scratch / f"{regime}-{n}"
                     if not data.exists():
-                        flask(runner, "stimuli", "export", SLUG, "--training", str(n), "--regime", regime,
-                              "--validation", str(max(1, n // 4)), "--seed", "0", "--out", str(data))
+                        flask(
+                            runner,
+                            "stimuli",
+                            "export",
+                            SLUG,
+                            "--training",
+                            str(n),
+                            "--regime",
+                            regime,
+                            "--validation",
+                            str(max(1, n // 4)),
+                            "--seed",
+                            "0",
+                            "--out",
+                            str(data),
+                        )
                     sampling = json.loads((data / "sampling.json").read_text())
                     name = f"{arch}-{n}x{epochs}"
                     print(f"{name} {sampling['condition']} …", file=sys.stderr, flush=True)
                     run_dir = scratch / "runs" / f"{name}-{regime}"
-                    run = train(Options(data=data, arch=arch, epochs=epochs, seed=0, device=device, out=run_dir,
-                                        threads=threads, observer=name),
-                                echo=lambda line: print("  " + line, file=sys.stderr, flush=True))
+                    run = train(
+                        Options(
+                            data=data,
+                            arch=arch,
+                            epochs=epochs,
+                            seed=0,
+                            device=device,
+                            out=run_dir,
+                            threads=threads,
+                            observer=name,
+                        ),
+                        echo=lambda line: print("  " + line, file=sys.stderr, flush=True),
+                    )
                     preds = scratch / "preds" / f"{name}-{regime}.parquet"
                     predict(run_dir, scratch / "test", preds, device)
                     flask(runner, "import-predictions", SLUG, str(preds), "--observer", name, "--unit", "ratio")
-                    runs.append({"arch": arch, "name": name, "n": n, "regime": regime, "run": run,
-                                 "sampling": sampling, "preds": preds,
-                                 "label": f"{name} ({sampling['condition']})"})
+                    runs.append(
+                        {
+                            "arch": arch,
+                            "name": name,
+                            "n": n,
+                            "regime": regime,
+                            "run": run,
+                            "sampling": sampling,
+                            "preds": preds,
+                            "label": f"{name} ({sampling['condition']})",
+                        }
+                    )
             report = json.loads(flask(runner, "analyze", SLUG, "--format", "json", "--n-boot", str(N_BOOT)))
             for r in runs:  # what the OOD line needs, read before the scratch folder goes
                 top = max(r["sampling"]["training_bins"]) / 100 + 0.005
@@ -121,16 +155,45 @@ def main() -> int:
     mae = {row["label"]: row["mae_ratio"] for row in report["mae"] if row["chart_type"] == "all"}
     mlae = {(row["label"], row["chart_type"]): row["mlae"] for row in report["mlae"]}
     types = sorted({row["chart_type"] for row in report["mlae"]})
-    rows = [("people (demo cohort)", "", f"{PEOPLE} simulated", "", "", "", f"{mae['humans']:.3f}",
-             *(f"{mlae[('humans', t)]:.2f}" for t in types), "")]
+    rows = [
+        (
+            "people (demo cohort)",
+            "",
+            f"{PEOPLE} simulated",
+            "",
+            "",
+            "",
+            f"{mae['humans']:.3f}",
+            *(f"{mlae[('humans', t)]:.2f}" for t in types),
+            "",
+        )
+    ]
     for r in runs:
         run, label = r["run"], r["label"]
-        rows.append((r["arch"], r["sampling"]["condition"], f"{r['n']:,} × {run['epochs_run']}", run["device"],
-                     f"{run['seconds_per_epoch']:.1f}", f"{1000 * run['seconds_per_epoch'] / r['n']:.1f}",
-                     f"{mae[label]:.3f}", *(f"{mlae[(label, t)]:.2f}" for t in types),
-                     f"{r['sampling']['training_test_distance']['bins']:.3f}"))
-    header = ("arch", "regime", "images × epochs", "device", "s/epoch", "s per 1,000 images", "MAE (ratio)",
-              *(f"MLAE type {t}" for t in types), "train–test distance")
+        rows.append(
+            (
+                r["arch"],
+                r["sampling"]["condition"],
+                f"{r['n']:,} × {run['epochs_run']}",
+                run["device"],
+                f"{run['seconds_per_epoch']:.1f}",
+                f"{1000 * run['seconds_per_epoch'] / r['n']:.1f}",
+                f"{mae[label]:.3f}",
+                *(f"{mlae[(label, t)]:.2f}" for t in types),
+                f"{r['sampling']['training_test_distance']['bins']:.3f}",
+            )
+        )
+    header = (
+        "arch",
+        "regime",
+        "images × epochs",
+        "device",
+        "s/epoch",
+        "s per 1,000 images",
+        "MAE (ratio)",
+        *(f"MLAE type {t}" for t in types),
+        "train–test distance",
+    )
     out = io.StringIO()
     print(markdown_table([header, *rows]), file=out)
     for line in summary(runs, mae):
@@ -138,8 +201,9 @@ def main() -> int:
     print("\n" + out.getvalue(), end="")
     saved = PROJECT_ROOT / "bench-results" / f"bench-models-{time.strftime('%Y%m%d-%H%M%S')}.md"
     saved.parent.mkdir(exist_ok=True)
-    saved.write_text(f"BENCH_MODELS={os.environ.get('BENCH_MODELS', DEFAULT_MODELS)}, {os.cpu_count()} CPUs\n\n"
-                     + out.getvalue())
+    saved.write_text(
+        f"BENCH_MODELS={os.environ.get('BENCH_MODELS', DEFAULT_MODELS)}, {os.cpu_count()} CPUs\n\n" + out.getvalue()
+    )
     print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
     return 0
 
@@ -148,14 +212,19 @@ def summary(runs: list[dict], mae: dict[str, float]) -> list[str]:
     pub = published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").set_index("condition")
     humans, cnn = float(pub.loc["humans", "value"]), float(pub.loc["CNN IID-large", "value"])
     cohort = mae["humans"]
-    lines = ["", f"People: the demo cohort's MAE {cohort:.3f}; published (Jiang et al., Study III) {humans:.3f}, and "
-             f"their CNN (VGG19, IID-large) {cnn:.3f}. MLAE: the estimator `flask analyze` reports."]
+    lines = [
+        "",
+        f"People: the demo cohort's MAE {cohort:.3f}; published (Jiang et al., Study III) {humans:.3f}, and "
+        f"their CNN (VGG19, IID-large) {cnn:.3f}. MLAE: the estimator `flask analyze` reports.",
+    ]
     by = {(r["name"], r["regime"]): r for r in runs}
     for name in dict.fromkeys(r["name"] for r in runs):
         iid, ood = by.get((name, "IID")), by.get((name, "OOD"))
         if iid:
-            lines.append(f"{name} IID: MAE {mae[iid['label']]:.3f} vs the demo cohort's {cohort:.3f}: "
-                         f"{'lower' if mae[iid['label']] < cohort else 'NOT lower'}.")
+            lines.append(
+                f"{name} IID: MAE {mae[iid['label']]:.3f} vs the demo cohort's {cohort:.3f}: "
+                f"{'lower' if mae[iid['label']] < cohort else 'NOT lower'}."
+            )
         if iid and ood:
             a, b = mae[iid["label"]], mae[ood["label"]]
             lines.append(
@@ -163,7 +232,8 @@ def summary(runs: list[dict], mae: dict[str, float]) -> list[str]:
                 f"{b:.3f} vs IID {a:.3f} ({b - a:+.3f}); absolute error on test ratios inside its training range "
                 f"{ood['inside'].mean():.3f} (n={len(ood['inside'])}), beyond it {ood['beyond'].mean():.3f} "
                 f"(n={len(ood['beyond'])}). The paper's direction (Study I, H2): OOD errs more than IID, its errors "
-                f"grow with the distance beyond the training range, and in-range test ratios stay accurate.")
+                f"grow with the distance beyond the training range, and in-range test ratios stay accurate."
+            )
     return lines
 
 

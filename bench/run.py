@@ -8,6 +8,7 @@ Adding a benchmark (e.g. `flask analyze`): write bench/<name>_bench.py with `run
 Benchmarks run in order; after import_bench the database holds the largest size imported by our command
 (observer `bench`, study `bench`), so a later benchmark can analyse it (see bench/common.py for Bench/Result).
 """
+
 from __future__ import annotations
 
 import io

@@ -1,4 +1,5 @@
 """python -m modelruns train|predict: see modelruns/__init__.py and docs/models.md."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,8 +11,12 @@ from .data import DataError
 
 def parser() -> argparse.ArgumentParser:
     from .architectures import ARCHITECTURES
-    p = argparse.ArgumentParser(prog="python -m modelruns", description="Train CNN ratio regressors on a studyhive "
-                                "training export and predict an exported test (docs/models.md).")
+
+    p = argparse.ArgumentParser(
+        prog="python -m modelruns",
+        description="Train CNN ratio regressors on a studyhive "
+        "training export and predict an exported test (docs/models.md).",
+    )
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train a regressor of the ratio on `flask stimuli export --training` output")
     t.add_argument("--data", type=Path, required=True, help="the training export (manifest.csv, validation.csv)")
@@ -23,17 +28,29 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--batch-size", type=int, default=32, help="[32, the papers']")
     t.add_argument("--lr", type=float, help="(peak) learning rate [small: 2e-3; vgg19/resnet50: 1e-4, the papers']")
     t.add_argument("--optimizer", choices=("adam", "sgd"), help="[small: adam; vgg19/resnet50: sgd (Nesterov 0.9)]")
-    t.add_argument("--schedule", choices=("constant", "onecycle"), help="learning-rate schedule [small: onecycle; "
-                   "vgg19/resnet50: constant, the papers']")
-    t.add_argument("--patience", type=int, default=10, help="early stopping: epochs without a better validation "
-                   "loss [10, the papers']")
+    t.add_argument(
+        "--schedule",
+        choices=("constant", "onecycle"),
+        help="learning-rate schedule [small: onecycle; vgg19/resnet50: constant, the papers']",
+    )
+    t.add_argument(
+        "--patience",
+        type=int,
+        default=10,
+        help="early stopping: epochs without a better validation loss [10, the papers']",
+    )
     t.add_argument("--threads", type=int, help="CPU threads for PyTorch [all cores]")
-    t.add_argument("--weights", type=Path, help="local state dict for the backbone (e.g. torchvision's ImageNet "
-                   "VGG19/ResNet50 weights saved with torch.save); nothing is downloaded")
+    t.add_argument(
+        "--weights",
+        type=Path,
+        help="local state dict for the backbone (e.g. torchvision's ImageNet "
+        "VGG19/ResNet50 weights saved with torch.save); nothing is downloaded",
+    )
     t.add_argument("--observer", help="observer name for the imported predictions [the architecture]")
     t.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint.pt")
-    r = sub.add_parser("predict", help="write a run's predictions for an export as Parquet for "
-                       "`flask import-predictions`")
+    r = sub.add_parser(
+        "predict", help="write a run's predictions for an export as Parquet for `flask import-predictions`"
+    )
     r.add_argument("run_dir", type=Path)
     r.add_argument("--stimuli", type=Path, required=True, help="the export of `flask stimuli export SLUG`")
     r.add_argument("--out", type=Path, required=True, help="predictions file (.parquet)")
@@ -46,29 +63,50 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from .train import Options, RunError, train
+
     try:
         if args.command == "train":
-            manifest = train(Options(data=args.data, arch=args.arch, epochs=args.epochs, seed=args.seed,
-                                     device=args.device, out=args.out, batch_size=args.batch_size, lr=args.lr,
-                                     optimizer=args.optimizer, schedule=args.schedule, patience=args.patience,
-                                     threads=args.threads, weights=args.weights, observer=args.observer,
-                                     resume=args.resume))
+            manifest = train(
+                Options(
+                    data=args.data,
+                    arch=args.arch,
+                    epochs=args.epochs,
+                    seed=args.seed,
+                    device=args.device,
+                    out=args.out,
+                    batch_size=args.batch_size,
+                    lr=args.lr,
+                    optimizer=args.optimizer,
+                    schedule=args.schedule,
+                    patience=args.patience,
+                    threads=args.threads,
+                    weights=args.weights,
+                    observer=args.observer,
+                    resume=args.resume,
+                )
+            )
             last = manifest["history"][-1] if manifest["history"] else {}
-            print(f"trained {manifest['arch']} ({manifest['condition'] or 'no sampling record'}, seed "
-                  f"{manifest['seed']}) on {manifest['device']}: {manifest['epochs_run']} epochs in "
-                  f"{manifest['wall_seconds']:.0f} s" + (f", validation MAE {last['val_mae']:.4f}"
-                                                         if "val_mae" in last else "")
-                  + f"; best epoch {manifest['best_epoch']} in {args.out / 'model.pt'}")
+            print(
+                f"trained {manifest['arch']} ({manifest['condition'] or 'no sampling record'}, seed "
+                f"{manifest['seed']}) on {manifest['device']}: {manifest['epochs_run']} epochs in "
+                f"{manifest['wall_seconds']:.0f} s"
+                + (f", validation MAE {last['val_mae']:.4f}" if "val_mae" in last else "")
+                + f"; best epoch {manifest['best_epoch']} in {args.out / 'model.pt'}"
+            )
         else:
             import torch
 
             from .predict import predict
+
             if args.threads:
                 torch.set_num_threads(args.threads)
             s = predict(args.run_dir, args.stimuli, args.out, args.device, args.run)
-            print(f"{s['rows']:,} predictions of {s['observer']} ({s['condition'] or 'no condition'}, run {s['run']}) "
-                  f"written to {args.out}" + (f"; MAE on these stimuli {s['mae']:.4f}" if "mae" in s else "")
-                  + (f"; {s['clipped']} clipped to 0–1" if s["clipped"] else ""))
+            print(
+                f"{s['rows']:,} predictions of {s['observer']} ({s['condition'] or 'no condition'}, run {s['run']}) "
+                f"written to {args.out}"
+                + (f"; MAE on these stimuli {s['mae']:.4f}" if "mae" in s else "")
+                + (f"; {s['clipped']} clipped to 0–1" if s["clipped"] else "")
+            )
             print(f"import: flask import-predictions SLUG {args.out} --observer {s['observer']} --unit ratio")
     except (DataError, RunError) as exc:
         print(f"error: {exc}", file=sys.stderr)

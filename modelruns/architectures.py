@@ -13,6 +13,7 @@ The grayscale chart is repeated on three channels, as the papers fed VGG19 and R
 
 `small` is this project's CPU model (docs/models.md): a few convolutions, then the same head. See `Small`.
 """
+
 from __future__ import annotations
 
 import torch
@@ -26,8 +27,13 @@ CHART_TYPES = 5
 def head(features: int, dropout: float = DROPOUT) -> nn.Sequential:
     """The papers' regression head: Linear(features, 256) → ReLU → Dropout(0.5) → Linear(256, ·), here with one
     output per chart type."""
-    return nn.Sequential(nn.Flatten(), nn.Linear(features, HIDDEN), nn.ReLU(inplace=True), nn.Dropout(dropout),
-                         nn.Linear(HIDDEN, CHART_TYPES))
+    return nn.Sequential(
+        nn.Flatten(),
+        nn.Linear(features, HIDDEN),
+        nn.ReLU(inplace=True),
+        nn.Dropout(dropout),
+        nn.Linear(HIDDEN, CHART_TYPES),
+    )
 
 
 def _answer(outputs: torch.Tensor, chart_type: torch.Tensor) -> torch.Tensor:
@@ -41,8 +47,7 @@ def _ink(x: torch.Tensor) -> torch.Tensor:
 
 
 # VGG19 ("configuration E" of Simonyan & Zisserman 2015): 16 3×3 convolutions, 5 max-pools.
-VGG19_LAYERS = (64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M",
-                512, 512, 512, 512, "M")
+VGG19_LAYERS = (64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 512, 512, "M", 512, 512, 512, 512, "M")
 
 
 class VGG19(nn.Module):
@@ -65,6 +70,7 @@ class VGG19(nn.Module):
 
 class Bottleneck(nn.Module):
     """ResNet's bottleneck block (He et al. 2016), torchvision's v1.5 variant (stride on the 3×3 convolution)."""
+
     expansion = 4
 
     def __init__(self, inplanes: int, planes: int, stride: int = 1):
@@ -77,8 +83,11 @@ class Bottleneck(nn.Module):
         self.conv3 = nn.Conv2d(planes, out, 1, bias=False)
         self.bn3 = nn.BatchNorm2d(out)
         self.relu = nn.ReLU(inplace=True)
-        self.downsample = (nn.Sequential(nn.Conv2d(inplanes, out, 1, stride=stride, bias=False), nn.BatchNorm2d(out))
-                           if stride != 1 or inplanes != out else None)
+        self.downsample = (
+            nn.Sequential(nn.Conv2d(inplanes, out, 1, stride=stride, bias=False), nn.BatchNorm2d(out))
+            if stride != 1 or inplanes != out
+            else None
+        )
 
     def forward(self, x):
         identity = x if self.downsample is None else self.downsample(x)

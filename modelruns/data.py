@@ -5,6 +5,7 @@ file (relative to the manifest's folder). Training needs true_percent (the label
 prediction needs stimulus_id, chart_type (1–5: the models answer per chart type) and file. Images are the export's
 100×100 8-bit grayscale PNGs, kept as uint8 "ink" (255 − gray: ink is 255, paper 0), so 60,000 images take 600 MB
 and the model scales them itself."""
+
 from __future__ import annotations
 
 import csv
@@ -29,10 +30,10 @@ class DataError(ValueError):
 @dataclass
 class Images:
     ids: list[str]
-    ink: np.ndarray                    # (n, 1, 100, 100) uint8
-    ratio: np.ndarray | None           # (n,) float32 true ratio, or None when the manifest has no labels
-    chart_type: np.ndarray             # (n,) int64, 1–5
-    digest: str                        # sha256 of the manifest and of every image, in manifest order
+    ink: np.ndarray  # (n, 1, 100, 100) uint8
+    ratio: np.ndarray | None  # (n,) float32 true ratio, or None when the manifest has no labels
+    chart_type: np.ndarray  # (n,) int64, 1–5
+    digest: str  # sha256 of the manifest and of every image, in manifest order
 
     def __len__(self):
         return len(self.ids)
@@ -72,8 +73,9 @@ def read_images(manifest: Path, labels: bool) -> Images:
             data = path.read_bytes()
             with Image.open(io.BytesIO(data)) as image:
                 if image.size != (SIZE, SIZE):
-                    raise DataError(f"{where}, column file: {row['file']} is {image.size[0]}×{image.size[1]}, "
-                                    f"not {SIZE}×{SIZE}")
+                    raise DataError(
+                        f"{where}, column file: {row['file']} is {image.size[0]}×{image.size[1]}, not {SIZE}×{SIZE}"
+                    )
                 gray = np.asarray(image.convert("L"))
         except (OSError, UnidentifiedImageError) as exc:
             raise DataError(f"{where}, column file: cannot read image {row['file']!r}: {exc}") from None

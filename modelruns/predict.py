@@ -4,6 +4,7 @@ The Parquet file has the importer's columns: stimulus_id, prediction (a ratio 0�
 run (the run's training seed) and condition (the training condition, e.g. IID or COV-14). The run's observer name
 and manifest travel in the file's key-value metadata under "studyhive.modelrun" (the importer reads columns only;
 `flask import-predictions … --observer` takes the name, printed by this command)."""
+
 from __future__ import annotations
 
 import json
@@ -28,15 +29,18 @@ def load_run(run_dir: Path, device: torch.device) -> tuple[dict[str, Any], torch
         raise RunError(f"{run_dir}: not a trained run (needs run.json and model.pt from `python -m modelruns train`)")
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     if manifest.get("status") != "complete":
-        raise RunError(f"{run_dir}: training has not finished (status {manifest.get('status')!r}); "
-                       "finish it with `python -m modelruns train … --resume`")
+        raise RunError(
+            f"{run_dir}: training has not finished (status {manifest.get('status')!r}); "
+            "finish it with `python -m modelruns train … --resume`"
+        )
     model = build(manifest["arch"])
     model.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
     return manifest, model.to(device).eval()
 
 
-def predict(run_dir: Path, stimuli: Path, out: Path, device_name: str = "auto", run: int | None = None,
-            batch_size: int = 256) -> dict[str, Any]:
+def predict(
+    run_dir: Path, stimuli: Path, out: Path, device_name: str = "auto", run: int | None = None, batch_size: int = 256
+) -> dict[str, Any]:
     """Write `out` (Parquet); return a summary (observer, condition, run, rows, clipped, MAE if labelled)."""
     device = pick_device(device_name)
     manifest, model = load_run(run_dir, device)
@@ -49,26 +53,39 @@ def predict(run_dir: Path, stimuli: Path, out: Path, device_name: str = "auto", 
     known = set(manifest.get("chart_types") or range(1, 6))
     unknown = sorted(set(images.chart_type.tolist()) - known)
     if unknown:
-        raise RunError(f"{manifest_csv}: chart type(s) {', '.join(map(str, unknown))} are not among those the run "
-                       f"was trained on ({', '.join(map(str, sorted(known)))}); export only its types, or train one "
-                       f"that has them")
+        raise RunError(
+            f"{manifest_csv}: chart type(s) {', '.join(map(str, unknown))} are not among those the run "
+            f"was trained on ({', '.join(map(str, sorted(known)))}); export only its types, or train one "
+            f"that has them"
+        )
     raw = np.empty(len(images), dtype=np.float64)
     with torch.no_grad():
         for start in range(0, len(images), batch_size):
-            x = torch.from_numpy(images.ink[start:start + batch_size]).to(device)
-            t = torch.from_numpy(images.chart_type[start:start + batch_size]).to(device)
-            raw[start:start + batch_size] = model(x, t).double().cpu().numpy()
+            x = torch.from_numpy(images.ink[start : start + batch_size]).to(device)
+            t = torch.from_numpy(images.chart_type[start : start + batch_size]).to(device)
+            raw[start : start + batch_size] = model(x, t).double().cpu().numpy()
     # A regressor can answer a little outside 0–1; the answer is a ratio, as a person's is a percent in 0–100.
     prediction = np.clip(raw, 0.0, 1.0)
     summary: dict[str, Any] = {
-        "observer": manifest["observer"], "condition": manifest.get("condition", ""), "run": run,
-        "unit": "ratio", "rows": len(images), "clipped": int(np.count_nonzero(prediction != raw)),
-        "stimuli": str(stimuli), "stimuli_hash": images.digest}
+        "observer": manifest["observer"],
+        "condition": manifest.get("condition", ""),
+        "run": run,
+        "unit": "ratio",
+        "rows": len(images),
+        "clipped": int(np.count_nonzero(prediction != raw)),
+        "stimuli": str(stimuli),
+        "stimuli_hash": images.digest,
+    }
     if images.ratio is not None:
         summary["mae"] = float(np.mean(np.abs(prediction - images.ratio)))
-    table = pa.table({"stimulus_id": pa.array(images.ids, pa.string()), "prediction": prediction,
-                      "run": pa.array(np.full(len(images), run, dtype=np.int64)),
-                      "condition": pa.array([summary["condition"]] * len(images), pa.string())})
+    table = pa.table(
+        {
+            "stimulus_id": pa.array(images.ids, pa.string()),
+            "prediction": prediction,
+            "run": pa.array(np.full(len(images), run, dtype=np.int64)),
+            "condition": pa.array([summary["condition"]] * len(images), pa.string()),
+        }
+    )
     meta = {**summary, "run_manifest": {k: v for k, v in manifest.items() if k != "history"}}
     table = table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()})
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ RUN_DIR gets: run.json (the run manifest, rewritten after every epoch: status "t
 checkpoint.pt (the last epoch: model, optimiser, schedule, generators, history; `--resume` continues an interrupted
 run from it, given the same arguments) and model.pt (the
 weights of the epoch with the lowest validation loss, or of the last epoch when there is no validation set)."""
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,11 @@ from .architectures import ARCHITECTURES, build
 from .data import DataError, Images, read_images
 
 PAPER_SGD = {"optimizer": "sgd", "lr": 1e-4, "schedule": "constant"}
-DEFAULTS = {"small": {"optimizer": "adam", "lr": 2e-3, "schedule": "onecycle"}, "vgg19": PAPER_SGD,
-            "resnet50": PAPER_SGD}
+DEFAULTS = {
+    "small": {"optimizer": "adam", "lr": 2e-3, "schedule": "onecycle"},
+    "vgg19": PAPER_SGD,
+    "resnet50": PAPER_SGD,
+}
 SCHEDULES = ("constant", "onecycle")
 MAX_SEED = 2**31 - 1  # a run's seed becomes its run number in `flask import-predictions` (32-bit)
 
@@ -81,16 +85,27 @@ def make_deterministic(seed: int) -> dict[str, Any]:
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.deterministic = True
     torch.use_deterministic_algorithms(True, warn_only=True)
-    return {"seed": seed, "torch.use_deterministic_algorithms": "True (warn_only)", "cudnn.benchmark": False,
-            "CUBLAS_WORKSPACE_CONFIG": os.environ["CUBLAS_WORKSPACE_CONFIG"]}
+    return {
+        "seed": seed,
+        "torch.use_deterministic_algorithms": "True (warn_only)",
+        "cudnn.benchmark": False,
+        "CUBLAS_WORKSPACE_CONFIG": os.environ["CUBLAS_WORKSPACE_CONFIG"],
+    }
 
 
 def versions() -> dict[str, str]:
     import PIL
     import pyarrow
-    return {"python": platform.python_version(), "torch": torch.__version__, "numpy": np.__version__,
-            "pillow": PIL.__version__, "pyarrow": pyarrow.__version__,
-            "cuda": torch.version.cuda or "", "cudnn": str(torch.backends.cudnn.version() or "")}
+
+    return {
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "numpy": np.__version__,
+        "pillow": PIL.__version__,
+        "pyarrow": pyarrow.__version__,
+        "cuda": torch.version.cuda or "",
+        "cudnn": str(torch.backends.cudnn.version() or ""),
+    }
 
 
 def load_weights(model: nn.Module, path: Path) -> dict[str, Any]:
@@ -105,20 +120,29 @@ def load_weights(model: nn.Module, path: Path) -> dict[str, Any]:
     if not isinstance(state, dict):
         raise RunError(f"--weights {path}: expected a state dict (parameter name → tensor)")
     own = model.state_dict()
-    usable = {k: v for k, v in state.items() if k in own and not k.startswith("regressor.")
-              and getattr(v, "shape", None) == own[k].shape}
+    usable = {
+        k: v
+        for k, v in state.items()
+        if k in own and not k.startswith("regressor.") and getattr(v, "shape", None) == own[k].shape
+    }
     if not usable:
-        raise RunError(f"--weights {path}: no parameter matches this architecture's names and shapes "
-                       f"(e.g. {next(iter(own))}); is it for another --arch?")
+        raise RunError(
+            f"--weights {path}: no parameter matches this architecture's names and shapes "
+            f"(e.g. {next(iter(own))}); is it for another --arch?"
+        )
     model.load_state_dict(usable, strict=False)
-    return {"file": str(path), "loaded": len(usable), "skipped": len(state) - len(usable),
-            "backbone_not_loaded": sorted(k for k in own if k not in usable and not k.startswith("regressor."))[:20]}
+    return {
+        "file": str(path),
+        "loaded": len(usable),
+        "skipped": len(state) - len(usable),
+        "backbone_not_loaded": sorted(k for k in own if k not in usable and not k.startswith("regressor."))[:20],
+    }
 
 
 def _batches(n: int, batch_size: int, generator: torch.Generator | None):
     order = torch.randperm(n, generator=generator) if generator is not None else torch.arange(n)
     for start in range(0, n, batch_size):
-        yield order[start:start + batch_size]
+        yield order[start : start + batch_size]
 
 
 def evaluate(model: nn.Module, data: Images, device: torch.device, batch_size: int = 256) -> dict[str, float]:
@@ -136,8 +160,11 @@ def evaluate(model: nn.Module, data: Images, device: torch.device, batch_size: i
 
 def _tensors(data: Images, idx: torch.Tensor, device: torch.device):
     i = idx.numpy()
-    return (torch.from_numpy(data.ink[i]).to(device), torch.from_numpy(data.chart_type[i]).to(device),
-            torch.from_numpy(data.ratio[i]).to(device))
+    return (
+        torch.from_numpy(data.ink[i]).to(device),
+        torch.from_numpy(data.chart_type[i]).to(device),
+        torch.from_numpy(data.ratio[i]).to(device),
+    )
 
 
 def _read_sampling(data_dir: Path) -> dict[str, Any]:
@@ -187,8 +214,11 @@ def train(o: Options, echo=print) -> dict[str, Any]:
     started = time.perf_counter()
     training = read_images(o.data / "manifest.csv", labels=True)
     validation_path = o.data / "validation.csv"
-    validation = read_images(validation_path, labels=True) if validation_path.is_file() and \
-        validation_path.read_text(encoding="utf-8").count("\n") > 1 else None
+    validation = (
+        read_images(validation_path, labels=True)
+        if validation_path.is_file() and validation_path.read_text(encoding="utf-8").count("\n") > 1
+        else None
+    )
     load_seconds = time.perf_counter() - started
 
     model = build(o.arch)
@@ -200,27 +230,49 @@ def train(o: Options, echo=print) -> dict[str, Any]:
         optimizer = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, nesterov=True)
     steps = o.epochs * -(-len(training) // o.batch_size)
     # One cycle (Smith & Topin 2019): warm up to lr, then anneal; the whole --epochs budget is one cycle.
-    scheduler = (torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=steps)
-                 if schedule_name == "onecycle" else None)
+    scheduler = (
+        torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=steps)
+        if schedule_name == "onecycle"
+        else None
+    )
     generator = torch.Generator().manual_seed(o.seed)
     history: list[dict[str, Any]] = []
     best = (float("inf"), -1)
     first_epoch = 0
     manifest: dict[str, Any] = {
-        "status": "training", "observer": o.observer or o.arch, "arch": o.arch,
-        "regime": sampling.get("regime", ""), "condition": sampling.get("condition", ""),
-        "bins": sampling.get("bins"), "data_seed": sampling.get("seed"), "study": sampling.get("study", ""),
-        "seed": o.seed, "epochs": o.epochs, "batch_size": o.batch_size, "optimizer": optimizer_name, "lr": lr,
-        "schedule": schedule_name, "chart_types": sorted(int(t) for t in np.unique(training.chart_type)),
-        "loss": "mse", "patience": o.patience if validation is not None else None,
-        "data": {"dir": str(o.data), "hash": training.digest, "n_training": len(training),
-                 "validation_hash": validation.digest if validation is not None else None,
-                 "n_validation": len(validation) if validation is not None else 0,
-                 "training_test_distance": sampling.get("training_test_distance")},
-        "weights": weights, "device": str(device),
+        "status": "training",
+        "observer": o.observer or o.arch,
+        "arch": o.arch,
+        "regime": sampling.get("regime", ""),
+        "condition": sampling.get("condition", ""),
+        "bins": sampling.get("bins"),
+        "data_seed": sampling.get("seed"),
+        "study": sampling.get("study", ""),
+        "seed": o.seed,
+        "epochs": o.epochs,
+        "batch_size": o.batch_size,
+        "optimizer": optimizer_name,
+        "lr": lr,
+        "schedule": schedule_name,
+        "chart_types": sorted(int(t) for t in np.unique(training.chart_type)),
+        "loss": "mse",
+        "patience": o.patience if validation is not None else None,
+        "data": {
+            "dir": str(o.data),
+            "hash": training.digest,
+            "n_training": len(training),
+            "validation_hash": validation.digest if validation is not None else None,
+            "n_validation": len(validation) if validation is not None else 0,
+            "training_test_distance": sampling.get("training_test_distance"),
+        },
+        "weights": weights,
+        "device": str(device),
         "device_name": torch.cuda.get_device_name(device) if device.type == "cuda" else platform.processor() or "cpu",
-        "threads": torch.get_num_threads(), "determinism": determinism, "versions": versions(),
-        "parameters": sum(p.numel() for p in model.parameters()), "load_seconds": load_seconds,
+        "threads": torch.get_num_threads(),
+        "determinism": determinism,
+        "versions": versions(),
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "load_seconds": load_seconds,
     }
     if o.resume:
         # Our own checkpoint (optimiser and scheduler states included), written by this code in this folder.
@@ -247,8 +299,7 @@ def train(o: Options, echo=print) -> dict[str, Any]:
         model.train()
         tick = time.perf_counter()
         total = 0.0
-        bar = tqdm(total=len(training), desc=f"epoch {epoch + 1}/{o.epochs}", unit=" images", disable=None,
-                   leave=False)
+        bar = tqdm(total=len(training), desc=f"epoch {epoch + 1}/{o.epochs}", unit=" images", disable=None, leave=False)
         for idx in _batches(len(training), o.batch_size, generator):
             x, t, y = _tensors(training, idx, device)
             optimizer.zero_grad(set_to_none=True)
@@ -261,8 +312,11 @@ def train(o: Options, echo=print) -> dict[str, Any]:
             bar.update(len(idx))
             bar.set_postfix(loss=f"{loss.item():.4f}")
         bar.close()
-        row: dict[str, Any] = {"epoch": epoch + 1, "train_mse": total / len(training),
-                               "seconds": time.perf_counter() - tick}
+        row: dict[str, Any] = {
+            "epoch": epoch + 1,
+            "train_mse": total / len(training),
+            "seconds": time.perf_counter() - tick,
+        }
         if validation is not None:
             v = evaluate(model, validation, device)
             row.update(val_mse=v["mse"], val_mae=v["mae"])
@@ -271,21 +325,38 @@ def train(o: Options, echo=print) -> dict[str, Any]:
         if validation is None or score < best[0]:
             best = (score, epoch + 1)
             torch.save(model.state_dict(), o.out / "model.pt")
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": epoch,
-                    "history": history, "best": list(best), "generator": generator.get_state(),
-                    "scheduler": scheduler.state_dict() if scheduler is not None else None,
-                    "torch_rng": torch.get_rng_state()}, checkpoint_path)
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "epoch": epoch,
+                "history": history,
+                "best": list(best),
+                "generator": generator.get_state(),
+                "scheduler": scheduler.state_dict() if scheduler is not None else None,
+                "torch_rng": torch.get_rng_state(),
+            },
+            checkpoint_path,
+        )
         manifest.update(history=history, best_epoch=best[1])
         _write_json(manifest_path, manifest)
-        echo(f"epoch {epoch + 1}/{o.epochs}: train mse {row['train_mse']:.5f}"
-             + (f", validation mse {row['val_mse']:.5f} mae {row['val_mae']:.4f}" if validation is not None else "")
-             + f" ({row['seconds']:.1f} s)")
+        echo(
+            f"epoch {epoch + 1}/{o.epochs}: train mse {row['train_mse']:.5f}"
+            + (f", validation mse {row['val_mse']:.5f} mae {row['val_mae']:.4f}" if validation is not None else "")
+            + f" ({row['seconds']:.1f} s)"
+        )
         if validation is not None and epoch + 1 - best[1] >= o.patience:
             stopped_early = True
             break
     seconds = [h["seconds"] for h in history]
-    manifest.update(status="complete", history=history, best_epoch=best[1], stopped_early=stopped_early,
-                    epochs_run=len(history), wall_seconds=sum(seconds) + load_seconds,
-                    seconds_per_epoch=sum(seconds) / len(seconds) if seconds else None)
+    manifest.update(
+        status="complete",
+        history=history,
+        best_epoch=best[1],
+        stopped_early=stopped_early,
+        epochs_run=len(history),
+        wall_seconds=sum(seconds) + load_seconds,
+        seconds_per_epoch=sum(seconds) / len(seconds) if seconds else None,
+    )
     _write_json(manifest_path, manifest)
     return manifest

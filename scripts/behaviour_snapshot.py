@@ -18,6 +18,7 @@ every HIVE demo and sketch-demo (plus imported label predictions). Then, per stu
 - stimuli/: `flask stimuli export` of the test (study3, hive-distinction) and of a training set (study3): manifests,
   sampling.json and a SHA-256 per image.
 Uses only the CLI and the HTTP API, so it runs unchanged on either side of a refactoring."""
+
 from __future__ import annotations
 
 import csv
@@ -43,9 +44,13 @@ from tests.helpers import answer_surveys, enter, take_study3_like_people  # noqa
 TIME_COLUMNS = {"started_at", "consented_at", "completed_at", "created_at", "excluded_at", "duration_s"}
 HIVE = ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree")
 OPTIONS = ["--n-boot", "200", "--seed", "1"]
-HIVE_ANSWERS = {"consent": {"agreed": True}, "hive_demographics": {"ml_experience": 3},
-                "hive_tradeoff": {"low_risk": 66, "medium_risk": 68, "high_risk": 71, "reason": "risk"},
-                "hive_feedback": {}, **{f"hive_understanding_{n}": {"understanding": n + 1} for n in (1, 2, 3)}}
+HIVE_ANSWERS = {
+    "consent": {"agreed": True},
+    "hive_demographics": {"ml_experience": 3},
+    "hive_tradeoff": {"low_risk": 66, "medium_risk": 68, "high_risk": 71, "reason": "risk"},
+    "hive_feedback": {},
+    **{f"hive_understanding_{n}": {"understanding": n + 1} for n in (1, 2, 3)},
+}
 WRONG_GUESSES = ("shark", "mug", "tree", "bowl")  # THINGS unique ids near the demo's concepts
 
 
@@ -61,8 +66,14 @@ def trial_id(rng: random.Random) -> str:
 
 
 def post_trial(client, token, item, response, rng, rt_ms=900):
-    body = {"trial_id": trial_id(rng), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-            "response": response, "rt_ms": rt_ms, "client_time": "2026-11-22T12:00:00+00:00"}
+    body = {
+        "trial_id": trial_id(rng),
+        "trial_index": item["index"],
+        "stimulus_id": item["stimulus_id"],
+        "response": response,
+        "rt_ms": rt_ms,
+        "client_time": "2026-11-22T12:00:00+00:00",
+    }
     answer = client.post(f"/api/sessions/{token}/trials", json=body)
     assert answer.status_code == 201, answer.get_json()
 
@@ -77,21 +88,30 @@ def study3(client, runner, tmp: Path, rng: random.Random) -> str:
     enter(client, "study3")  # one who never finished
     excluded = db.session.scalars(db.select(ParticipantSession.id).filter_by(token=tokens[2])).one()
     run(runner, ["participants", "exclude", "study3", str(excluded), "--reason", "snapshot: excluded"])
-    keys = db.session.execute(db.select(Stimulus.key, Stimulus.params).join(Study).where(
-        Study.slug == "study3", Stimulus.practice.is_(False)).order_by(Stimulus.key)).all()
+    keys = db.session.execute(
+        db.select(Stimulus.key, Stimulus.params)
+        .join(Study)
+        .where(Study.slug == "study3", Stimulus.practice.is_(False))
+        .order_by(Stimulus.key)
+    ).all()
     rows = ["stimulus_id,prediction,run"]
     for run_number in (0, 1):
-        rows += [f"{key},{min(100.0, max(0.0, p['true_percent'] + rng.gauss(0, 4))):.4f},{run_number}"
-                 for key, p in keys]
+        rows += [
+            f"{key},{min(100.0, max(0.0, p['true_percent'] + rng.gauss(0, 4))):.4f},{run_number}" for key, p in keys
+        ]
     (tmp / "study3-preds.csv").write_text("\n".join(rows) + "\n")
-    run(runner, ["import-predictions", "study3", str(tmp / "study3-preds.csv"), "--observer", "toy-cnn",
-                 "--unit", "percent"])
+    run(
+        runner,
+        ["import-predictions", "study3", str(tmp / "study3-preds.csv"), "--observer", "toy-cnn", "--unit", "percent"],
+    )
     return tokens[-1]
 
 
 def two4two(client, rng: random.Random) -> str:
-    statements = {s["id"]: s["relevant"] for s in db.session.scalars(
-        db.select(Study.config).filter_by(slug="two4two-demo")).one()["task"]["statements"]}
+    statements = {
+        s["id"]: s["relevant"]
+        for s in db.session.scalars(db.select(Study.config).filter_by(slug="two4two-demo")).one()["task"]["statements"]
+    }
     for _ in range(8):
         token = enter(client, "two4two-demo")
         answer_surveys(client, token)
@@ -127,8 +147,11 @@ def hive(client, slug: str, rng: random.Random) -> str:
 
 
 def sketch(client, runner, tmp: Path, rng: random.Random) -> str:
-    params = dict(db.session.execute(db.select(Stimulus.key, Stimulus.params).join(Study)
-                                     .where(Study.slug == "sketch-demo")).all())
+    params = dict(
+        db.session.execute(
+            db.select(Stimulus.key, Stimulus.params).join(Study).where(Study.slug == "sketch-demo")
+        ).all()
+    )
     for person in range(6):
         token = enter(client, "sketch-demo")
         answer_surveys(client, token)
@@ -137,8 +160,13 @@ def sketch(client, runner, tmp: Path, rng: random.Random) -> str:
             right = p["abstraction_level"] >= 4 and not (p["catch"] and person == 0)
             ids = [p["concept"]] if right and rng.random() < 0.8 else [rng.choice(WRONG_GUESSES), p["concept"]]
             ids = list(dict.fromkeys(ids))
-            post_trial(client, token, item, {"guesses": [{"label_id": g, "rt_ms": 900 + 100 * i}
-                                                         for i, g in enumerate(ids)]}, rng)
+            post_trial(
+                client,
+                token,
+                item,
+                {"guesses": [{"label_id": g, "rt_ms": 900 + 100 * i} for i, g in enumerate(ids)]},
+                rng,
+            )
         complete(client, token)
     rows = ["stimulus_id,label_id,probability"]
     for key, p in sorted(params.items()):
@@ -162,8 +190,10 @@ def invoke(runner, args: list[str], code: list[int] | None = None) -> str:
     result = runner.invoke(args=args)
     if code is not None:
         code.append(result.exit_code)
-    return f"$ flask {' '.join(args)}\nexit code {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n" \
-           f"{result.stderr}"
+    return (
+        f"$ flask {' '.join(args)}\nexit code {result.exit_code}\n--- stdout\n{result.stdout}--- stderr\n"
+        f"{result.stderr}"
+    )
 
 
 def normalise_csv(path: Path) -> str:
@@ -184,23 +214,27 @@ def record(app, runner, client, slug: str, token: str, out: Path, tmp: Path) -> 
     folder = out / slug
     (folder / "export").mkdir(parents=True)
     export_dir = tmp / f"export-{slug}"
-    (folder / "export.log").write_text(re.sub(re.escape(str(export_dir)), "<out>",
-                                              invoke(runner, ["export", slug, "--out", str(export_dir)])))
+    (folder / "export.log").write_text(
+        re.sub(re.escape(str(export_dir)), "<out>", invoke(runner, ["export", slug, "--out", str(export_dir)]))
+    )
     for path in sorted(export_dir.iterdir()):
         (folder / "export" / path.name).write_text(normalise_csv(path))
     analyze = ["analyze", slug]
     options, codes = OPTIONS, []
     for fmt in ("json", "text"):
         (folder / f"analyze.{'txt' if fmt == 'text' else fmt}").write_text(
-            invoke(runner, [*analyze, "--format", fmt, *OPTIONS], codes))
+            invoke(runner, [*analyze, "--format", fmt, *OPTIONS], codes)
+        )
     if codes[0] != 0:  # the study's analysis refuses the options: record it without them as well
         options = []
         for fmt in ("json", "text"):
             (folder / f"analyze-plain.{'txt' if fmt == 'text' else fmt}").write_text(
-                invoke(runner, [*analyze, "--format", fmt]))
+                invoke(runner, [*analyze, "--format", fmt])
+            )
     out_dir = tmp / f"analyze-{slug}"
     (folder / "analyze-out.log").write_text(
-        invoke(runner, [*analyze, "--out", str(out_dir), *options]).replace(str(out_dir), "<out>"))
+        invoke(runner, [*analyze, "--out", str(out_dir), *options]).replace(str(out_dir), "<out>")
+    )
     (folder / "analyze-out").mkdir()
     for path in sorted(out_dir.iterdir()):
         target = folder / "analyze-out" / path.name
@@ -209,19 +243,24 @@ def record(app, runner, client, slug: str, token: str, out: Path, tmp: Path) -> 
         else:
             target.write_bytes(path.read_bytes())
     summary = client.get(f"/api/sessions/{token}/summary")
-    (folder / "summary.json").write_text(json.dumps({"status": summary.status_code, "body": summary.get_json()},
-                                                    indent=1, sort_keys=True) + "\n")
+    (folder / "summary.json").write_text(
+        json.dumps({"status": summary.status_code, "body": summary.get_json()}, indent=1, sort_keys=True) + "\n"
+    )
 
 
 def stimuli_exports(runner, out: Path, tmp: Path) -> None:
     """`flask stimuli export`: the test for models (study3, a HIVE study) and a training set (study3); the
     manifests and sampling.json, the images as one SHA-256 per file."""
-    for name, args in (("study3-test", ["study3"]), ("hive-distinction-test", ["hive-distinction"]),
-                       ("study3-training", ["study3", "--training", "60", "--regime", "COV", "--seed", "3"])):
+    for name, args in (
+        ("study3-test", ["study3"]),
+        ("hive-distinction-test", ["hive-distinction"]),
+        ("study3-training", ["study3", "--training", "60", "--regime", "COV", "--seed", "3"]),
+    ):
         folder, written = out / "stimuli" / name, tmp / f"stimuli-{name}"
         folder.mkdir(parents=True)
-        (folder / "export.log").write_text(invoke(runner, ["stimuli", "export", *args, "--out", str(written)])
-                                           .replace(str(written), "<out>"))
+        (folder / "export.log").write_text(
+            invoke(runner, ["stimuli", "export", *args, "--out", str(written)]).replace(str(written), "<out>")
+        )
         for path in sorted(written.rglob("*")):
             if path.is_file():
                 name_of = path.relative_to(written).as_posix().replace("/", "__")
@@ -239,9 +278,15 @@ def main(out: Path) -> None:
     deterministic_secrets(14)
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        app = create_app({"TESTING": True, "SECRET_KEY": "snapshot", "WTF_CSRF_ENABLED": False,
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'snapshot.sqlite'}",
-                          "STUDIES_DIR": str(ROOT / "studies")})
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "snapshot",
+                "WTF_CSRF_ENABLED": False,
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'snapshot.sqlite'}",
+                "STUDIES_DIR": str(ROOT / "studies"),
+            }
+        )
         with app.app_context():
             db.create_all()
             sync_studies(Path(app.config["STUDIES_DIR"]))
@@ -255,11 +300,16 @@ def main(out: Path) -> None:
             for slug, token in last.items():
                 record(app, runner, client, slug, token, out, tmp)
             stimuli_exports(runner, out, tmp)
-            refusals += [invoke(runner, args) for args in (
-                ["analyze", "nope"], ["analyze", "two4two-demo", "--mlae", "pooled"],
-                ["analyze", "hive-agreement", "--keep-outliers", "--seed", "3"],
-                ["analyze", "sketch-demo", "--n-boot", "5000"], ["analyze", "study3", "--mlae", "pooled",
-                                                                 "--n-boot", "200", "--format", "json"])]
+            refusals += [
+                invoke(runner, args)
+                for args in (
+                    ["analyze", "nope"],
+                    ["analyze", "two4two-demo", "--mlae", "pooled"],
+                    ["analyze", "hive-agreement", "--keep-outliers", "--seed", "3"],
+                    ["analyze", "sketch-demo", "--n-boot", "5000"],
+                    ["analyze", "study3", "--mlae", "pooled", "--n-boot", "200", "--format", "json"],
+                )
+            ]
             (out / "refusals.txt").write_text("\n".join(refusals))
             db.session.remove()
             dispose_engines()

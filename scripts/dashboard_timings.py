@@ -6,6 +6,7 @@ and the slowest of a few requests as a table.
 
     .venv/bin/python scripts/dashboard_timings.py [--sqlite] [--participants 1000] [--repeat 5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,24 +60,42 @@ def fill(n_participants: int) -> tuple[int, int]:
             plan = [item.as_json() for item in task.build_plan(study.config["task"], rng)]
             began = start + timedelta(seconds=20 * i)
             done = i % 10 != 9
-            sessions.append(ParticipantSession(
-                study_id=study.id, token=f"bench-{i:06d}-{rng.getrandbits(64):016x}", platform="prolific",
-                prolific_pid=f"{i:024x}", study_version=1, condition=("a", "b")[i % 2],
-                status="completed" if done else "started", started_at=began, last_seen_at=began,
-                completed_at=began + timedelta(minutes=rng.uniform(6, 15)) if done else None, plan=plan))
+            sessions.append(
+                ParticipantSession(
+                    study_id=study.id,
+                    token=f"bench-{i:06d}-{rng.getrandbits(64):016x}",
+                    platform="prolific",
+                    prolific_pid=f"{i:024x}",
+                    study_version=1,
+                    condition=("a", "b")[i % 2],
+                    status="completed" if done else "started",
+                    started_at=began,
+                    last_seen_at=began,
+                    completed_at=began + timedelta(minutes=rng.uniform(6, 15)) if done else None,
+                    plan=plan,
+                )
+            )
         db.session.add_all(sessions)
         db.session.flush()
         trials, surveys = [], []
         for s in sessions:
             surveys.append({"session_id": s.id, "name": "consent", "answers": {"agreed": True}})
-            for item in s.plan[:len(s.plan) if s.status == "completed" else rng.randrange(len(s.plan))]:
+            for item in s.plan[: len(s.plan) if s.status == "completed" else rng.randrange(len(s.plan))]:
                 stim = stimuli[item["stimulus_id"]]
                 response = {"percent": round(rng.uniform(5, 95), 1)}
-                trials.append({"session_id": s.id, "trial_index": item["index"],
-                               "client_trial_id": f"{s.id}-{item['index']}-xxxx", "stimulus_id": stim.id,
-                               "practice": item["practice"], "response": response,
-                               "score": task.score(stim.params, response), "rt_ms": rng.randrange(150, 9000),
-                               "created_at": s.started_at})
+                trials.append(
+                    {
+                        "session_id": s.id,
+                        "trial_index": item["index"],
+                        "client_trial_id": f"{s.id}-{item['index']}-xxxx",
+                        "stimulus_id": stim.id,
+                        "practice": item["practice"],
+                        "response": response,
+                        "score": task.score(stim.params, response),
+                        "rt_ms": rng.randrange(150, 9000),
+                        "created_at": s.started_at,
+                    }
+                )
         db.session.execute(db.insert(SurveyResponse), surveys)
         db.session.execute(db.insert(Trial), trials)
         db.session.commit()
@@ -92,27 +111,33 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = database(args.sqlite, Path(tmp))
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False,
-                          "DASHBOARD_N_BOOT": 1000})
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "DASHBOARD_N_BOOT": 1000}
+        )
         with app.app_context():
             db.create_all()
             sync_studies(Path(app.config["STUDIES_DIR"]))
             create_researcher("bench", "bench-password")
             t0 = time.perf_counter()
             n_sessions, n_trials = fill(args.participants)
-            print(f"{'sqlite' if args.sqlite else 'postgresql'}: {n_sessions} participants, {n_trials} trials "
-                  f"(filled in {time.perf_counter() - t0:.1f} s)\n")
+            print(
+                f"{'sqlite' if args.sqlite else 'postgresql'}: {n_sessions} participants, {n_trials} trials "
+                f"(filled in {time.perf_counter() - t0:.1f} s)\n"
+            )
             some = db.session.scalars(db.select(ParticipantSession.id).order_by(ParticipantSession.id)).first()
         client = app.test_client()
         client.post("/researcher/login", data={"username": "bench", "password": "bench-password"})
-        pages = [("studies list", "/researcher/"), ("study page", "/researcher/studies/study3/"),
-                 ("progress plot (PNG)", "/researcher/studies/study3/progress.png"),
-                 ("participants, page 1", "/researcher/studies/study3/participants"),
-                 ("participants, page 20", "/researcher/studies/study3/participants?page=20"),
-                 ("one participant's trials", f"/researcher/studies/study3/participants/{some}"),
-                 ("trials.csv download", "/researcher/studies/study3/trials.csv"),
-                 ("participants.csv download", "/researcher/studies/study3/participants.csv"),
-                 ("results (analysis, 1,000 resamples)", "/researcher/studies/study3/results")]
+        pages = [
+            ("studies list", "/researcher/"),
+            ("study page", "/researcher/studies/study3/"),
+            ("progress plot (PNG)", "/researcher/studies/study3/progress.png"),
+            ("participants, page 1", "/researcher/studies/study3/participants"),
+            ("participants, page 20", "/researcher/studies/study3/participants?page=20"),
+            ("one participant's trials", f"/researcher/studies/study3/participants/{some}"),
+            ("trials.csv download", "/researcher/studies/study3/trials.csv"),
+            ("participants.csv download", "/researcher/studies/study3/participants.csv"),
+            ("results (analysis, 1,000 resamples)", "/researcher/studies/study3/results"),
+        ]
         print(f"{'page':<38}{'median ms':>10}{'max ms':>10}{'KiB':>8}")
         for name, url_ in pages:
             times, size = [], 0

@@ -1,4 +1,5 @@
 """studyhive: a Flask server for human-subject studies of visual perception and explainable AI."""
+
 from __future__ import annotations
 
 from flask import Flask

@@ -6,6 +6,7 @@ Problems are AnalysisError, with a message for the user.
 
 The analyzers live in the task packages (server/tasks/<type>/analyzer.py); the statistics in the Flask-free
 `analysis` package. The helpers below are what several analyzers read the same way."""
+
 from __future__ import annotations
 
 import tempfile
@@ -25,8 +26,12 @@ from .studies import get_study
 from .tasktype import Analysed, Analyzer
 
 #: The command line's spelling of each option, for messages about them.
-FLAGS = {"mlae": "--mlae", "exclude_outliers": "--exclude-outliers/--keep-outliers", "n_boot": "--n-boot",
-         "seed": "--seed"}
+FLAGS = {
+    "mlae": "--mlae",
+    "exclude_outliers": "--exclude-outliers/--keep-outliers",
+    "n_boot": "--n-boot",
+    "seed": "--seed",
+}
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class Options:
 class AnalysisResult:
     """A computed report (analysis.reports.report.Report: text, Markdown, JSON, methods, figures, a folder) and the
     study it is of."""
+
     study: Study  # detached: slug, title and task type stay readable
     report: Report
 
@@ -72,8 +78,10 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
         task = registry().get(study.task_type)
         if not isinstance(task, Analysed):
             supported = sorted(i for i in registry().ids() if isinstance(registry().get(i), Analysed))
-            raise AnalysisError(f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) "
-                                f"yet; supported: {', '.join(supported)}")
+            raise AnalysisError(
+                f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) "
+                f"yet; supported: {', '.join(supported)}"
+            )
         analyzer = task.analyzer
         _check_options(analyzer, study, options)
         data = analyzer.load(study, options)
@@ -90,8 +98,10 @@ def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:
     unused = sorted(options.given - analyzer.options)
     if unused:
         uses = ", ".join(FLAGS[name] for name in sorted(analyzer.options)) or "none of them"
-        raise AnalysisError(f"{', '.join(FLAGS[name] for name in unused)}: not used by the analysis of "
-                            f"{study.task_type} studies (study {study.slug!r}; it uses {uses})")
+        raise AnalysisError(
+            f"{', '.join(FLAGS[name] for name in unused)}: not used by the analysis of "
+            f"{study.task_type} studies (study {study.slug!r}; it uses {uses})"
+        )
     most = analyzer.max_n_boot
     if "n_boot" in options.given and most and options.n_boot > most:
         raise AnalysisError(f"--n-boot: {study.task_type} studies take at most {most:,} resamples")
@@ -107,14 +117,23 @@ def _check_completed(study: Study, data: dict[str, Any]) -> None:
             analysed &= ~trials["practice"].astype(bool)
         if analysed.any():
             return
-    raise AnalysisError(f"study {study.slug!r} has no completed participants yet ({len(sessions)} session(s) "
-                        f"recruited, {len(done)} completed); nothing to analyse")
+    raise AnalysisError(
+        f"study {study.slug!r} has no completed participants yet ({len(sessions)} session(s) "
+        f"recruited, {len(done)} completed); nothing to analyse"
+    )
 
 
 def load_sessions(study: Study) -> pd.DataFrame:
     PS = ParticipantSession
-    rows = db.session.execute(db.select(PS.id.label("participant_id"), PS.status, PS.exclusion_reason)
-                              .where(PS.study_id == study.id).order_by(PS.id)).mappings().all()
+    rows = (
+        db.session.execute(
+            db.select(PS.id.label("participant_id"), PS.status, PS.exclusion_reason)
+            .where(PS.study_id == study.id)
+            .order_by(PS.id)
+        )
+        .mappings()
+        .all()
+    )
     return pd.DataFrame(rows, columns=["participant_id", "status", "exclusion_reason"])
 
 
@@ -128,5 +147,7 @@ def exclusions(sessions: pd.DataFrame) -> dict[str, Any]:
     """Sessions a researcher excluded (`flask participants exclude`), for a report's meta: how many, and how many
     for each reason given. Every analysis uses completed sessions only, so these are already left out."""
     excluded = sessions.loc[sessions["status"] == "excluded", "exclusion_reason"].fillna("")
-    return {"session_excluded": len(excluded),
-            "exclusion_reasons": {str(k): int(v) for k, v in excluded.value_counts().sort_index().items()}}
+    return {
+        "session_excluded": len(excluded),
+        "exclusion_reasons": {str(k): int(v) for k, v in excluded.value_counts().sort_index().items()},
+    }

@@ -1,5 +1,6 @@
 """Imported files (photos, explanation images, sketches), stored once by content hash and served with long-lived
 caching (server/web/files.py): the URL names the bytes, so they can never change under it."""
+
 from __future__ import annotations
 
 import hashlib
@@ -31,8 +32,11 @@ def asset_id(data: bytes) -> str:
 def store(assets: dict[str, tuple[str, bytes]]) -> int:
     """Insert the (id → (mimetype, bytes)) assets the database lacks; the caller commits. Returns how many."""
     have = set(db.session.scalars(db.select(Asset.sha256).where(Asset.sha256.in_(list(assets)))))
-    new = [{"sha256": sha, "mimetype": mime, "size": len(data), "data": data}
-           for sha, (mime, data) in assets.items() if sha not in have]
+    new = [
+        {"sha256": sha, "mimetype": mime, "size": len(data), "data": data}
+        for sha, (mime, data) in assets.items()
+        if sha not in have
+    ]
     if new:
         db.session.execute(db.insert(Asset), new)
     return len(new)

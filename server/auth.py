@@ -9,6 +9,7 @@ API tokens: 32 random bytes shown once; the database keeps only their SHA-256, s
 working tokens. A token is accepted only by the views marked :func:`token_or_login_required` (the exports), as
 `Authorization: Bearer <token>`.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,8 +31,7 @@ def create_researcher(username: str, password: str, admin: bool = False) -> Rese
     if get_researcher(username):
         raise ValueError(f"a researcher named {username!r} exists already")
     first = db.session.scalar(db.select(db.func.count(Researcher.id))) == 0
-    researcher = Researcher(username=username, password_hash=generate_password_hash(password),
-                            is_admin=admin or first)
+    researcher = Researcher(username=username, password_hash=generate_password_hash(password), is_admin=admin or first)
     db.session.add(researcher)
     db.session.commit()
     return researcher
@@ -57,7 +57,8 @@ def visible_studies(researcher: Researcher):
     query = db.select(Study).order_by(Study.slug)
     if not researcher.is_admin:
         query = query.join(StudyAccess, StudyAccess.study_id == Study.id).where(
-            StudyAccess.researcher_id == researcher.id)
+            StudyAccess.researcher_id == researcher.id
+        )
     return query
 
 

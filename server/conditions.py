@@ -13,6 +13,7 @@ one writer lock). Inside the lock the entry counts each condition's completed an
 least filled one (ties at random), so counts stay balanced to ±1 however many participants arrive at once, and the
 check for an existing session of the same PROLIFIC_PID cannot race. No retries, no sleeping: waiting is the
 database's. Studies without conditions take no lock: the unique (study, PROLIFIC_PID) key settles racing entries."""
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,7 @@ ConditionName = matching(NAME.pattern, "an id (letters, digits, _ . -; at most 6
 
 
 class Condition(Table):
-    name: ConditionName = Field(description=(
-        "stored in participant_sessions.condition, exported as `condition`"))
+    name: ConditionName = Field(description=("stored in participant_sessions.condition, exported as `condition`"))
     quota: int | None = Field(None, ge=1, description="at most this many completed + active sessions; none: no limit")
     task: dict[str, Any] = Field({}, description="this condition's changes to the study's `[task]` table")
 
@@ -53,8 +53,9 @@ Conditions = Annotated[list[Condition], Field(min_length=1), AfterValidator(_nam
 AbandonMinutes = Annotated[int, Field(ge=1, le=MAX_ABANDON_MINUTES)]
 
 
-def config(conditions: list[Condition] | None, abandon_after_minutes: int | None, task,
-           params: dict[str, Any]) -> dict[str, Any]:
+def config(
+    conditions: list[Condition] | None, abandon_after_minutes: int | None, task, params: dict[str, Any]
+) -> dict[str, Any]:
     """The study file's validated `conditions` and `abandon_after_minutes` as config keys (none when the file has
     neither, so the config, and with it the study's version, of a study without conditions stays as it was). Each
     condition's task parameters are the study's `params` changed by its `[conditions.task]`; SchemaError lists the
@@ -108,13 +109,21 @@ def occupancy(study: Study) -> dict[str, int]:
     minutes = study.config.get("abandon_after_minutes", DEFAULT_ABANDON_MINUTES)
     cutoff = utcnow() - timedelta(minutes=minutes)
     PS = ParticipantSession
-    reopened = db.select(ProlificSubmission.id).where(ProlificSubmission.session_id == PS.id,
-                                                      ProlificSubmission.status.in_(PLACE_REOPENED)).exists()
+    reopened = (
+        db.select(ProlificSubmission.id)
+        .where(ProlificSubmission.session_id == PS.id, ProlificSubmission.status.in_(PLACE_REOPENED))
+        .exists()
+    )
     rows = db.session.execute(
         db.select(PS.condition, db.func.count())
-        .where(PS.study_id == study.id, PS.condition.is_not(None), ~reopened,
-               (PS.status == "completed") | ((PS.status == "started") & (PS.last_seen_at >= cutoff)))
-        .group_by(PS.condition))
+        .where(
+            PS.study_id == study.id,
+            PS.condition.is_not(None),
+            ~reopened,
+            (PS.status == "completed") | ((PS.status == "started") & (PS.last_seen_at >= cutoff)),
+        )
+        .group_by(PS.condition)
+    )
     counts = {c["name"]: 0 for c in study.config.get("conditions", ())}
     counts.update({name: n for name, n in rows if name in counts})
     return counts

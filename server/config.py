@@ -13,6 +13,7 @@ reads one: tests/test_settings.py checks both, and that docs/operations.md ("Set
 `flask settings docs --write docs/operations.md`, is current. Flask's and its extensions' own settings that are not
 here (TESTING, WTF_CSRF_ENABLED, …) keep their defaults and are set the same way.
 """
+
 from __future__ import annotations
 
 import copy
@@ -34,7 +35,7 @@ def database_url(url: str) -> str:
     """Normalise a DATABASE_URL so every PostgreSQL spelling uses the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -78,55 +79,133 @@ KIB = 1024
 
 SETTINGS: tuple[Setting, ...] = (
     # Storage and code
-    Setting("SQLALCHEMY_DATABASE_URI", None, "the database; postgres:// and postgresql:// URLs get the psycopg 3 "
-            "driver", env="DATABASE_URL", parse=database_url, derive=_sqlite_in_instance,
-            shown="SQLite in instance/studyhive.sqlite"),
-    Setting("SQLALCHEMY_ENGINE_OPTIONS", None, "SQLAlchemy's pool options for both engines (server/db.py)",
-            derive=engine_options, shown="on PostgreSQL `pool_size` = `GRANIAN_BLOCKING_THREADS` or "
-            "`GUNICORN_THREADS` (4), `max_overflow` 2; none on SQLite"),
-    Setting("SQLALCHEMY_BINDS", {}, "further engines (Flask-SQLAlchemy); server/db.py adds the participant API's "
-            "autocommit one"),
-    Setting("MIGRATIONS_DIR", str(PROJECT_ROOT / "migrations"), "Alembic's scripts (`flask db …`)",
-            shown="migrations/ in the project"),
-    Setting("STUDIES_DIR", str(PROJECT_ROOT / "studies"), "the study files `flask studies sync` loads, and the "
-            "vocabularies they name", env="STUDYHIVE_STUDIES_DIR", shown="studies/ in the project"),
-    Setting("TASK_PACKAGES", PACKAGES, "the task packages to register (server/registry.py; README, \"For "
-            "developers\")", shown="the built-in ones, server/tasks/builtin.py"),
+    Setting(
+        "SQLALCHEMY_DATABASE_URI",
+        None,
+        "the database; postgres:// and postgresql:// URLs get the psycopg 3 driver",
+        env="DATABASE_URL",
+        parse=database_url,
+        derive=_sqlite_in_instance,
+        shown="SQLite in instance/studyhive.sqlite",
+    ),
+    Setting(
+        "SQLALCHEMY_ENGINE_OPTIONS",
+        None,
+        "SQLAlchemy's pool options for both engines (server/db.py)",
+        derive=engine_options,
+        shown="on PostgreSQL `pool_size` = `GRANIAN_BLOCKING_THREADS` or "
+        "`GUNICORN_THREADS` (4), `max_overflow` 2; none on SQLite",
+    ),
+    Setting(
+        "SQLALCHEMY_BINDS",
+        {},
+        "further engines (Flask-SQLAlchemy); server/db.py adds the participant API's autocommit one",
+    ),
+    Setting(
+        "MIGRATIONS_DIR",
+        str(PROJECT_ROOT / "migrations"),
+        "Alembic's scripts (`flask db …`)",
+        shown="migrations/ in the project",
+    ),
+    Setting(
+        "STUDIES_DIR",
+        str(PROJECT_ROOT / "studies"),
+        "the study files `flask studies sync` loads, and the vocabularies they name",
+        env="STUDYHIVE_STUDIES_DIR",
+        shown="studies/ in the project",
+    ),
+    Setting(
+        "TASK_PACKAGES",
+        PACKAGES,
+        'the task packages to register (server/registry.py; README, "For developers")',
+        shown="the built-in ones, server/tasks/builtin.py",
+    ),
     # Researchers' logins and pages
-    Setting("SECRET_KEY", None, "signs researchers' session cookies and CSRF tokens", env="SECRET_KEY",
-            derive=secret_key, shown="generated once, kept in instance/secret_key"),
-    Setting("SESSION_COOKIE_SECURE", False, "`1`: the session cookie is sent over HTTPS only, and every answer "
-            "has an HSTS header; set it whenever the site is served over TLS", env="STUDYHIVE_SECURE_COOKIES",
-            parse=lambda text: text == "1"),
+    Setting(
+        "SECRET_KEY",
+        None,
+        "signs researchers' session cookies and CSRF tokens",
+        env="SECRET_KEY",
+        derive=secret_key,
+        shown="generated once, kept in instance/secret_key",
+    ),
+    Setting(
+        "SESSION_COOKIE_SECURE",
+        False,
+        "`1`: the session cookie is sent over HTTPS only, and every answer "
+        "has an HSTS header; set it whenever the site is served over TLS",
+        env="STUDYHIVE_SECURE_COOKIES",
+        parse=lambda text: text == "1",
+    ),
     Setting("SESSION_COOKIE_HTTPONLY", True, "page scripts cannot read the session cookie"),
     Setting("SESSION_COOKIE_SAMESITE", "Lax", "the session cookie goes with no cross-site POST"),
-    Setting("PROXIES", 0, "reverse proxies in front of the app that append to X-Forwarded-For (compose: 1, nginx); "
-            "0 trusts no forwarded header (\"The proxy\" above)", env="STUDYHIVE_PROXIES", parse=int),
-    Setting("LOGIN_RATE_LIMIT", "10 per minute;50 per day", "failed researcher logins allowed per client address "
-            "(`limits` notation); then even a correct password is refused", env="STUDYHIVE_LOGIN_RATE_LIMIT"),
-    Setting("RATELIMIT_STORAGE_URI", "memory://", "where failed logins are counted: per process by default, "
-            "shared with e.g. redis://host:6379 (needs the redis package)", env="STUDYHIVE_RATELIMIT_STORAGE"),
+    Setting(
+        "PROXIES",
+        0,
+        "reverse proxies in front of the app that append to X-Forwarded-For (compose: 1, nginx); "
+        '0 trusts no forwarded header ("The proxy" above)',
+        env="STUDYHIVE_PROXIES",
+        parse=int,
+    ),
+    Setting(
+        "LOGIN_RATE_LIMIT",
+        "10 per minute;50 per day",
+        "failed researcher logins allowed per client address "
+        "(`limits` notation); then even a correct password is refused",
+        env="STUDYHIVE_LOGIN_RATE_LIMIT",
+    ),
+    Setting(
+        "RATELIMIT_STORAGE_URI",
+        "memory://",
+        "where failed logins are counted: per process by default, "
+        "shared with e.g. redis://host:6379 (needs the redis package)",
+        env="STUDYHIVE_RATELIMIT_STORAGE",
+    ),
     # Request sizes: docs/operations.md, "Settings", says why 64 KiB.
-    Setting("PARTICIPANT_MAX_BODY", 64 * KIB, "bytes of a participant API request body; larger ones get 413 "
-            "unread", shown="65536 (64 KiB)"),
-    Setting("MAX_CONTENT_LENGTH", 64 * KIB, "bytes of any other request body (researcher forms); larger ones get "
-            "413 unread", shown="65536 (64 KiB)"),
+    Setting(
+        "PARTICIPANT_MAX_BODY",
+        64 * KIB,
+        "bytes of a participant API request body; larger ones get 413 unread",
+        shown="65536 (64 KiB)",
+    ),
+    Setting(
+        "MAX_CONTENT_LENGTH",
+        64 * KIB,
+        "bytes of any other request body (researcher forms); larger ones get 413 unread",
+        shown="65536 (64 KiB)",
+    ),
     # The dashboard
-    Setting("DASHBOARD_N_BOOT", 2000, "bootstrap resamples of the dashboard's results page (`flask analyze` uses "
-            "10,000)"),
-    Setting("FAST_TRIAL_MS", 200, "response times below this many milliseconds count as implausibly fast "
-            "(dashboard, data quality)"),
+    Setting(
+        "DASHBOARD_N_BOOT", 2000, "bootstrap resamples of the dashboard's results page (`flask analyze` uses 10,000)"
+    ),
+    Setting(
+        "FAST_TRIAL_MS",
+        200,
+        "response times below this many milliseconds count as implausibly fast (dashboard, data quality)",
+    ),
     # Prolific (docs/prolific.md)
-    Setting("PROLIFIC_API_TOKEN", "", "Prolific's researcher API token: never stored in the database or printed",
-            env="PROLIFIC_API_TOKEN"),
-    Setting("PROLIFIC_API_URL", "https://api.prolific.com/api/v1/", "Prolific's API address (the tests point it "
-            "at a fake)", env="PROLIFIC_API_URL"),
-    Setting("PROLIFIC_API_TIMEOUT", 30.0, "seconds to wait for Prolific's answer", env="PROLIFIC_API_TIMEOUT",
-            parse=float),
+    Setting(
+        "PROLIFIC_API_TOKEN",
+        "",
+        "Prolific's researcher API token: never stored in the database or printed",
+        env="PROLIFIC_API_TOKEN",
+    ),
+    Setting(
+        "PROLIFIC_API_URL",
+        "https://api.prolific.com/api/v1/",
+        "Prolific's API address (the tests point it at a fake)",
+        env="PROLIFIC_API_URL",
+    ),
+    Setting(
+        "PROLIFIC_API_TIMEOUT", 30.0, "seconds to wait for Prolific's answer", env="PROLIFIC_API_TIMEOUT", parse=float
+    ),
     Setting("PROLIFIC_API_ATTEMPTS", 6, "tries of a call that is safe to repeat (429, 5xx, time-outs)"),
     Setting("PROLIFIC_API_BACKOFF", 1.0, "seconds before the second try, doubling up to 30"),
-    Setting("PROLIFIC_PAY_SETTLE_SECONDS", 900, "a bonus pay call of unknown outcome is taken as unpaid, and paid "
-            "again, only this long after it was sent"),
+    Setting(
+        "PROLIFIC_PAY_SETTLE_SECONDS",
+        900,
+        "a bonus pay call of unknown outcome is taken as unpaid, and paid again, only this long after it was sent",
+    ),
 )
 
 

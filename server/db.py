@@ -1,4 +1,5 @@
 """The SQLAlchemy handle, migrations and read snapshots; models live in models.py."""
+
 import math
 import sqlite3
 from collections.abc import Iterator
@@ -83,9 +84,15 @@ def _add_sqlite_math(dbapi_connection, connection_record) -> None:
 def init_app(app):
     binds = app.config["SQLALCHEMY_BINDS"]
     # No ROLLBACK when a connection goes back to the pool: in autocommit no transaction is ever left open.
-    binds.setdefault(AUTOCOMMIT_BIND, {**app.config["SQLALCHEMY_ENGINE_OPTIONS"],
-                                       "url": app.config["SQLALCHEMY_DATABASE_URI"], "isolation_level": "AUTOCOMMIT",
-                                       "pool_reset_on_return": None})
+    binds.setdefault(
+        AUTOCOMMIT_BIND,
+        {
+            **app.config["SQLALCHEMY_ENGINE_OPTIONS"],
+            "url": app.config["SQLALCHEMY_DATABASE_URI"],
+            "isolation_level": "AUTOCOMMIT",
+            "pool_reset_on_return": None,
+        },
+    )
     db.init_app(app)
     migrate.init_app(app, db, directory=app.config["MIGRATIONS_DIR"], render_as_batch=True)
     # The analyses' GROUP BY takes ln() in the database (server/tasks/ratio_estimation/analyzer.py).

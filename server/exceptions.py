@@ -1,6 +1,7 @@
 """The domain's errors: plain exceptions whose message names what is wrong (the key, row and column, option). The
 edges turn them into answers: the CLI into click errors, the web layer into 4xx pages or JSON. Task packages, the
 study loader, the importers and the analysis raise them; none of them knows click or HTTP."""
+
 from __future__ import annotations
 
 
@@ -27,6 +28,7 @@ class ResponseError(ValueError):
 class ImportRefused(ValueError):
     """A file (stimulus manifest, model predictions) was not imported, and nothing of it was written; the message
     says why. `problems` lists every reason found, when they were gathered one by one (:meth:`listing`)."""
+
     MAX_REPORTED = 20
 
     def __init__(self, message: str, problems: list[str] | None = None):
@@ -35,8 +37,8 @@ class ImportRefused(ValueError):
 
     @classmethod
     def listing(cls, problems: list[str]) -> ImportRefused:
-        """"nothing imported:" and the first MAX_REPORTED problems, one a line."""
-        shown = problems[:cls.MAX_REPORTED]
+        """ "nothing imported:" and the first MAX_REPORTED problems, one a line."""
+        shown = problems[: cls.MAX_REPORTED]
         more = f"\n  … and {len(problems) - cls.MAX_REPORTED} more" if len(problems) > cls.MAX_REPORTED else ""
         return cls("nothing imported:\n  " + "\n  ".join(shown) + more, problems)
 

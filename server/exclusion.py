@@ -7,6 +7,7 @@ An excluded session holds no condition slot (server/conditions.py counts complet
 the next newcomer takes its condition and a balanced design can be refilled with analysable people. It does not
 reopen a Prolific place: the participant did submit; add places on Prolific to recruit a replacement. Reinstating
 puts the session back in its slot, which may fill a condition past its quota."""
+
 from __future__ import annotations
 
 from .db import utcnow
@@ -25,8 +26,7 @@ def _reason(reason: str | None) -> str:
     return reason
 
 
-def exclude(study: Study, session: ParticipantSession, reason: str | None, researcher_id: int | None,
-            via: str) -> None:
+def exclude(study: Study, session: ParticipantSession, reason: str | None, researcher_id: int | None, via: str) -> None:
     """Mark the session excluded with the reason, and log it (committed with the caller's transaction)."""
     reason = _reason(reason)
     if session.status == "excluded":
@@ -35,18 +35,34 @@ def exclude(study: Study, session: ParticipantSession, reason: str | None, resea
     session.status = "excluded"
     session.exclusion_reason = reason
     session.excluded_at = utcnow()
-    audit.record(study, "participant_excluded", researcher_id, via, participant_id=session.id, reason=reason,
-                 previous_status=session.status_before_exclusion)
+    audit.record(
+        study,
+        "participant_excluded",
+        researcher_id,
+        via,
+        participant_id=session.id,
+        reason=reason,
+        previous_status=session.status_before_exclusion,
+    )
 
 
-def reinstate(study: Study, session: ParticipantSession, reason: str | None, researcher_id: int | None,
-              via: str) -> None:
+def reinstate(
+    study: Study, session: ParticipantSession, reason: str | None, researcher_id: int | None, via: str
+) -> None:
     """Give the session back the status it had before its exclusion, and log it with the reason."""
     reason = _reason(reason)
     if session.status != "excluded":
         raise ExclusionError(f"participant {session.id} is not excluded (status {session.status})")
     restored = session.status_before_exclusion
-    audit.record(study, "participant_reinstated", researcher_id, via, participant_id=session.id, reason=reason,
-                 excluded_for=session.exclusion_reason, status=restored)
+    audit.record(
+        study,
+        "participant_reinstated",
+        researcher_id,
+        via,
+        participant_id=session.id,
+        reason=reason,
+        excluded_for=session.exclusion_reason,
+        status=restored,
+    )
     session.status = restored
     session.status_before_exclusion = session.exclusion_reason = session.excluded_at = None

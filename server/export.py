@@ -3,6 +3,7 @@
 Rows stream from the database (no whole-table lists), and each export reads one snapshot (server.db.snapshot) so the
 files agree with each other and with the analysis. They are written by analysis.safe_csv, the writer of every CSV
 people open in a spreadsheet: text a spreadsheet would run as a formula gets a leading ' (the codebook says so)."""
+
 from __future__ import annotations
 
 import itertools
@@ -22,28 +23,49 @@ from .registry import registry
 from .surveys import SURVEYS
 from .tasktype import Column
 
-VERSION_NOTE = ("version of the study file the session ran under (`flask studies versions <slug> --show N` prints "
-                "that version's configuration)")
+VERSION_NOTE = (
+    "version of the study file the session ran under (`flask studies versions <slug> --show N` prints "
+    "that version's configuration)"
+)
 PARTICIPANT_COLUMNS = (
     Column("participant_id", "studyhive's id for the session (one participant, one study)", "integer"),
     Column("platform", "prolific, labinthewild or direct", "text"),
     Column("prolific_pid", "PROLIFIC_PID from the entry link (Prolific only)", "text"),
     Column("prolific_study_id", "STUDY_ID from the entry link", "text"),
     Column("prolific_session_id", "SESSION_ID from the entry link", "text"),
-    Column("status", "started, completed, abandoned (ended early: declined consent, failed the browser check, or "
-                     "returned or timed out on Prolific) or excluded", "text"),
-    Column("outcome", "how the session ended, each with its own Prolific completion code: completed, "
-                      "failed_attention_check, no_consent or incompatible_device (empty while running)", "text"),
-    Column("exclusion_reason", "why a researcher excluded the session (status excluded; empty otherwise); who did "
-                               "it is in the study's audit log", "text"),
+    Column(
+        "status",
+        "started, completed, abandoned (ended early: declined consent, failed the browser check, or "
+        "returned or timed out on Prolific) or excluded",
+        "text",
+    ),
+    Column(
+        "outcome",
+        "how the session ended, each with its own Prolific completion code: completed, "
+        "failed_attention_check, no_consent or incompatible_device (empty while running)",
+        "text",
+    ),
+    Column(
+        "exclusion_reason",
+        "why a researcher excluded the session (status excluded; empty otherwise); who did "
+        "it is in the study's audit log",
+        "text",
+    ),
     Column("excluded_at", "when it was excluded, UTC ISO 8601", "datetime"),
-    Column("prolific_status", "the Prolific submission's status at the last `flask prolific sync` (AWAITING REVIEW, "
-                              "APPROVED, RETURNED, …; empty if none was read)", "text"),
+    Column(
+        "prolific_status",
+        "the Prolific submission's status at the last `flask prolific sync` (AWAITING REVIEW, "
+        "APPROVED, RETURNED, …; empty if none was read)",
+        "text",
+    ),
     Column("study_version", VERSION_NOTE, "integer"),
     Column("condition", "between-subjects condition assigned at entry (empty without conditions)", "text"),
     Column("started_at", "entry time, UTC ISO 8601", "datetime"),
-    Column("consented_at", "when the participant gave consent, UTC ISO 8601 (empty if the study asks none or it was "
-                           "not given)", "datetime"),
+    Column(
+        "consented_at",
+        "when the participant gave consent, UTC ISO 8601 (empty if the study asks none or it was not given)",
+        "datetime",
+    ),
     Column("completed_at", "completion time, UTC ISO 8601 (empty if not completed)", "datetime"),
     Column("duration_s", "completed_at − started_at in seconds"),
     Column("n_trials", "stored trials (practice included)", "integer"),
@@ -62,8 +84,12 @@ TRIAL_COLUMNS = (
     Column("practice", "true for practice trials (with feedback), false for test trials", "boolean"),
     Column("stimulus_id", "the stimulus shown; the same id names the image given to models", "text"),
     Column("rt_ms", "time from display to answer, milliseconds, measured in the browser", "integer"),
-    Column("client_time", "when the browser finished the trial, UTC ISO 8601 (a time outside years 1–9999 in UTC, "
-                          "stored before the server refused such times, as the database holds it)", "datetime"),
+    Column(
+        "client_time",
+        "when the browser finished the trial, UTC ISO 8601 (a time outside years 1–9999 in UTC, "
+        "stored before the server refused such times, as the database holds it)",
+        "datetime",
+    ),
     Column("created_at", "when the server stored the trial, UTC ISO 8601", "datetime"),
 )
 
@@ -78,8 +104,10 @@ RAW_COLUMNS = (
 
 # Codebook types whose cells are never text; every other column's entry says how formula-like text is written.
 NOT_TEXT = ("integer", "number", "scale", "boolean", "datetime")
-FORMULA_NOTE = (" Text starting with =, +, -, @, a tab or a carriage return that is not a number is written with a "
-                "leading ' so that spreadsheets do not run it as a formula.")
+FORMULA_NOTE = (
+    " Text starting with =, +, -, @, a tab or a carriage return that is not a number is written with a "
+    "leading ' so that spreadsheets do not run it as a formula."
+)
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -108,8 +136,11 @@ def _survey_column(survey: str, field: str) -> str:
 
 
 def survey_columns(study: Study) -> tuple[Column, ...]:
-    return tuple(Column(_survey_column(name, f["name"]), f["label"], f["type"])
-                 for name in study.config["surveys"] for f in SURVEYS[name]["fields"])
+    return tuple(
+        Column(_survey_column(name, f["name"]), f["label"], f["type"])
+        for name in study.config["surveys"]
+        for f in SURVEYS[name]["fields"]
+    )
 
 
 def trial_columns(study: Study) -> tuple[Column, ...]:
@@ -118,68 +149,119 @@ def trial_columns(study: Study) -> tuple[Column, ...]:
 
 
 def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
-    counts = dict(db.session.execute(
-        db.select(Trial.session_id, db.func.count()).join(ParticipantSession)
-        .where(ParticipantSession.study_id == study.id).group_by(Trial.session_id)).all())
+    counts = dict(
+        db.session.execute(
+            db.select(Trial.session_id, db.func.count())
+            .join(ParticipantSession)
+            .where(ParticipantSession.study_id == study.id)
+            .group_by(Trial.session_id)
+        ).all()
+    )
     answers: dict[int, dict[str, Any]] = {}
     for session_id, name, values, created_at in db.session.execute(
-            db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers,
-                      SurveyResponse.created_at).join(ParticipantSession)
-            .where(ParticipantSession.study_id == study.id)):
+        db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers, SurveyResponse.created_at)
+        .join(ParticipantSession)
+        .where(ParticipantSession.study_id == study.id)
+    ):
         person = answers.setdefault(session_id, {})
         person.update({_survey_column(name, k): v for k, v in values.items()})
         if name == "consent":  # stored only when given (server/surveys.py)
             person["consented_at"] = _iso(created_at)
-    prolific_status = dict(db.session.execute(
-        db.select(ProlificSubmission.session_id, ProlificSubmission.status)
-        .where(ProlificSubmission.study_id == study.id, ProlificSubmission.session_id.is_not(None))
-        .order_by(ProlificSubmission.started_at.nulls_first(), ProlificSubmission.id)).all())  # the latest wins
-    for s in db.session.scalars(db.select(ParticipantSession).filter_by(study_id=study.id)
-                                .order_by(ParticipantSession.id)):
+    prolific_status = dict(
+        db.session.execute(
+            db.select(ProlificSubmission.session_id, ProlificSubmission.status)
+            .where(ProlificSubmission.study_id == study.id, ProlificSubmission.session_id.is_not(None))
+            .order_by(ProlificSubmission.started_at.nulls_first(), ProlificSubmission.id)
+        ).all()
+    )  # the latest wins
+    for s in db.session.scalars(
+        db.select(ParticipantSession).filter_by(study_id=study.id).order_by(ParticipantSession.id)
+    ):
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
-        yield {"participant_id": s.id, "platform": s.platform, "prolific_pid": s.prolific_pid,
-               "prolific_study_id": s.prolific_study_id, "prolific_session_id": s.prolific_session_id,
-               "status": s.status, "outcome": s.outcome, "exclusion_reason": s.exclusion_reason,
-               "excluded_at": _iso(s.excluded_at), "prolific_status": prolific_status.get(s.id),
-               "study_version": s.study_version, "condition": s.condition,
-               "started_at": _iso(s.started_at),
-               "completed_at": _iso(s.completed_at), "duration_s": duration, "n_trials": counts.get(s.id, 0),
-               "user_agent": s.user_agent, "screen_width": s.screen_width, "screen_height": s.screen_height,
-               "window_width": s.window_width, "window_height": s.window_height, **answers.get(s.id, {})}
+        yield {
+            "participant_id": s.id,
+            "platform": s.platform,
+            "prolific_pid": s.prolific_pid,
+            "prolific_study_id": s.prolific_study_id,
+            "prolific_session_id": s.prolific_session_id,
+            "status": s.status,
+            "outcome": s.outcome,
+            "exclusion_reason": s.exclusion_reason,
+            "excluded_at": _iso(s.excluded_at),
+            "prolific_status": prolific_status.get(s.id),
+            "study_version": s.study_version,
+            "condition": s.condition,
+            "started_at": _iso(s.started_at),
+            "completed_at": _iso(s.completed_at),
+            "duration_s": duration,
+            "n_trials": counts.get(s.id, 0),
+            "user_agent": s.user_agent,
+            "screen_width": s.screen_width,
+            "screen_height": s.screen_height,
+            "window_width": s.window_width,
+            "window_height": s.window_height,
+            **answers.get(s.id, {}),
+        }
 
 
 def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str, Any]]:
     """Every trial of the study (or of one of its sessions: the dashboard's participant page) as an export row."""
     task = registry().get(study.task_type)
     # client_time is read as text: rows stored before the server checked it may hold times psycopg cannot load.
-    query = (db.select(Trial, db.cast(Trial.client_time, db.String), ParticipantSession.prolific_pid,
-                       ParticipantSession.study_version, Stimulus.key, Stimulus.params)
-             .options(defer(Trial.client_time))
-             .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
-             .join(Stimulus, Stimulus.id == Trial.stimulus_id)
-             .where(ParticipantSession.study_id == study.id)
-             .order_by(Trial.session_id, Trial.trial_index)
-             .execution_options(yield_per=2000))
+    query = (
+        db.select(
+            Trial,
+            db.cast(Trial.client_time, db.String),
+            ParticipantSession.prolific_pid,
+            ParticipantSession.study_version,
+            Stimulus.key,
+            Stimulus.params,
+        )
+        .options(defer(Trial.client_time))
+        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
+        .join(Stimulus, Stimulus.id == Trial.stimulus_id)
+        .where(ParticipantSession.study_id == study.id)
+        .order_by(Trial.session_id, Trial.trial_index)
+        .execution_options(yield_per=2000)
+    )
     if session_id is not None:
         query = query.where(Trial.session_id == session_id)
     for trial, client_time, pid, version, key, params in db.session.execute(query):
-        row = {"participant_id": trial.session_id, "prolific_pid": pid, "study_version": version,
-               "trial_index": trial.trial_index, "practice": trial.practice, "stimulus_id": key,
-               "rt_ms": trial.rt_ms, "client_time": _stored_iso(client_time), "created_at": _iso(trial.created_at)}
+        row = {
+            "participant_id": trial.session_id,
+            "prolific_pid": pid,
+            "study_version": version,
+            "trial_index": trial.trial_index,
+            "practice": trial.practice,
+            "stimulus_id": key,
+            "rt_ms": trial.rt_ms,
+            "client_time": _stored_iso(client_time),
+            "created_at": _iso(trial.created_at),
+        }
         if task:
             row.update(task.trial_row(params, trial.response, trial.score, trial.presented))
         else:
-            row.update(stimulus_params=json.dumps(params), response=json.dumps(trial.response),
-                       score=json.dumps(trial.score), presented=json.dumps(trial.presented))
+            row.update(
+                stimulus_params=json.dumps(params),
+                response=json.dumps(trial.response),
+                score=json.dumps(trial.score),
+                presented=json.dumps(trial.presented),
+            )
         yield row
 
 
 def codebook_rows(study: Study) -> Iterator[dict[str, Any]]:
-    for file, columns in (("participants.csv", PARTICIPANT_COLUMNS + survey_columns(study)),
-                          ("trials.csv", trial_columns(study))):
+    for file, columns in (
+        ("participants.csv", PARTICIPANT_COLUMNS + survey_columns(study)),
+        ("trials.csv", trial_columns(study)),
+    ):
         for c in columns:
-            yield {"file": file, "column": c.name, "type": c.dtype,
-                   "description": c.description + ("" if c.dtype in NOT_TEXT else FORMULA_NOTE)}
+            yield {
+                "file": file,
+                "column": c.name,
+                "type": c.dtype,
+                "description": c.description + ("" if c.dtype in NOT_TEXT else FORMULA_NOTE),
+            }
 
 
 def export_files(study: Study) -> dict[str, tuple[list[str], Iterator[dict[str, Any]]]]:

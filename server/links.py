@@ -1,6 +1,7 @@
 """Participant URLs, built here only: the paths the participant pages and API answer with, and what to paste into
 Prolific or LabInTheWild for each study (`flask links` and the study page of the dashboard print the same links,
 :func:`study_links`). The routes that serve them are in server/web/participant.py."""
+
 from __future__ import annotations
 
 from .models import Study

@@ -1,5 +1,6 @@
 """Stimulus manifest files, shared by the task packages and the importer (server/manifests.py): resolving a
 manifest's image names to assets, and reading and writing manifests (the demo generators write theirs)."""
+
 from __future__ import annotations
 
 import csv
@@ -10,6 +11,8 @@ from .assets import asset_id, sniff
 from .exceptions import ImportRefused, ManifestError
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
+
+
 class ManifestFiles:
     """Resolves a manifest's file names inside the images folder and keeps the bytes until the import commits."""
 
@@ -63,5 +66,3 @@ def read_manifest(path: Path) -> list[dict[str, str]]:
             return [{k: (v or "").strip() for k, v in row.items()} for row in csv.DictReader(fh)]
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, csv.Error) as exc:
         raise ImportRefused.listing([f"cannot read {path.name}: {exc}"]) from None
-
-

@@ -3,6 +3,7 @@
 The whole manifest is checked before anything is written: every problem is collected as "row N, column C: …"
 (N counts data rows from 1), and one problem means nothing is imported. Files are stored as content-addressed
 assets, so re-importing the same image costs nothing."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -47,8 +48,9 @@ def import_manifest(study: Study, manifest: Path, images: Path, replace: bool = 
         else:
             specs[spec.key] = (n, spec)
     existing = {s.key: s for s in db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id))}
-    used = set(db.session.scalars(db.select(Trial.stimulus_id).join(Stimulus)
-                                  .where(Stimulus.study_id == study.id).distinct()))
+    used = set(
+        db.session.scalars(db.select(Trial.stimulus_id).join(Stimulus).where(Stimulus.study_id == study.id).distinct())
+    )
     for key, (n, spec) in specs.items():
         old = existing.get(key)
         if old is not None and old.params != spec.params:
@@ -70,5 +72,11 @@ def import_manifest(study: Study, manifest: Path, images: Path, replace: bool = 
             old.params, old.practice = spec.params, spec.practice
             changed += 1
     db.session.commit()
-    return {"rows": len(rows), "new": new, "replaced": changed, "unchanged": len(specs) - new - changed,
-            "files": len(files.pending), "files_added": added}
+    return {
+        "rows": len(rows),
+        "new": new,
+        "replaced": changed,
+        "unchanged": len(specs) - new - changed,
+        "files": len(files.pending),
+        "files_added": added,
+    }

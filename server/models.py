@@ -1,5 +1,6 @@
 """Tables. One row per trial; everything a task type adds lives in JSON columns it owns (response, score, params),
 so a new task type needs no migration and a stored type the code no longer knows can still be read and exported."""
+
 from datetime import datetime
 from typing import Any
 
@@ -19,8 +20,16 @@ SESSION_STATUSES = ("started", "completed", "abandoned", "excluded")
 OUTCOMES = ("completed", "failed_attention_check", "no_consent", "incompatible_device")
 # Prolific submission statuses, and those whose place Prolific offers to someone else: their session holds no
 # condition slot (server/conditions.py).
-PROLIFIC_STATUSES = ("RESERVED", "ACTIVE", "AWAITING REVIEW", "APPROVED", "REJECTED", "RETURNED", "TIMED-OUT",
-                     "SCREENED OUT")
+PROLIFIC_STATUSES = (
+    "RESERVED",
+    "ACTIVE",
+    "AWAITING REVIEW",
+    "APPROVED",
+    "REJECTED",
+    "RETURNED",
+    "TIMED-OUT",
+    "SCREENED OUT",
+)
 PLACE_REOPENED = ("RETURNED", "TIMED-OUT", "REJECTED")
 
 
@@ -45,6 +54,7 @@ class Study(db.Model):
 class StudyVersion(db.Model):
     """A study's configuration as a sync stored it: one row per version, added when the parsed file's hash changes
     (server/study_versions.py). Versions synced before this table existed (migration 0007) are not kept."""
+
     __tablename__ = "study_versions"
     __table_args__ = (UniqueConstraint("study_id", "version"),)
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -142,6 +152,7 @@ class Trial(db.Model):
 class Asset(db.Model):
     """An imported file (photo, explanation heatmap, sketch), stored once under the SHA-256 of its bytes. Kept in
     the database so an import is all-or-nothing and backups hold everything."""
+
     __tablename__ = "assets"
     sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
     mimetype: Mapped[str] = mapped_column(String(64))
@@ -152,6 +163,7 @@ class Asset(db.Model):
 
 class ModelRun(db.Model):
     """One imported set of model predictions: an observer (e.g. vgg19-iid-large), a run, a training condition."""
+
     __tablename__ = "model_runs"
     __table_args__ = (UniqueConstraint("study_id", "observer", "run", "condition"),)
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -190,6 +202,7 @@ class StudyAccess(db.Model):
 
 class ApiToken(db.Model):
     """A researcher's token for scripted exports; only its SHA-256 is stored."""
+
     __tablename__ = "api_tokens"
     id: Mapped[int] = mapped_column(primary_key=True)
     researcher_id: Mapped[int] = mapped_column(ForeignKey("researchers.id", ondelete="CASCADE"))
@@ -201,6 +214,7 @@ class ApiToken(db.Model):
 
 class StudyEvent(db.Model):
     """Audit log of a study's lifecycle (opened, paused, closed…): who and when."""
+
     __tablename__ = "study_events"
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
@@ -210,10 +224,10 @@ class StudyEvent(db.Model):
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
-
 class LabelPrediction(db.Model):
     """A model's ranked label guesses for one sketch (sketch-recognition studies): rank 1 is its top-1 answer, as a
     participant's first guess; `probability` is the class probability when the model gave one."""
+
     __tablename__ = "label_predictions"
     run_id: Mapped[int] = mapped_column(ForeignKey("model_runs.id", ondelete="CASCADE"), primary_key=True)
     stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"), primary_key=True)
@@ -225,6 +239,7 @@ class LabelPrediction(db.Model):
 class ProlificSubmission(db.Model):
     """A submission of the study's linked Prolific study as `flask prolific sync` last read it, matched to the
     session with its PROLIFIC_PID (None: it never reached studyhive)."""
+
     __tablename__ = "prolific_submissions"
     __table_args__ = (UniqueConstraint("study_id", "submission_id"),)
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -232,7 +247,8 @@ class ProlificSubmission(db.Model):
     submission_id: Mapped[str] = mapped_column(String(64))  # Prolific's id: the study URL's SESSION_ID
     participant_id: Mapped[str] = mapped_column(String(64))  # the PROLIFIC_PID
     session_id: Mapped[int | None] = mapped_column(
-        ForeignKey("participant_sessions.id", ondelete="SET NULL"), index=True)
+        ForeignKey("participant_sessions.id", ondelete="SET NULL"), index=True
+    )
     status: Mapped[str] = mapped_column(String(32))  # Prolific's: ACTIVE, AWAITING REVIEW, RETURNED, …
     study_code: Mapped[str | None] = mapped_column(String(64))  # the completion code the participant gave
     started_at: Mapped[datetime | None] = mapped_column(Timestamp)
@@ -243,6 +259,7 @@ class ProlificSubmission(db.Model):
 class BonusBatch(db.Model):
     """A batch of Prolific bonuses (`flask prolific bonus`). Its state is written before every call to Prolific, so
     a batch is paid at most once whatever dies when (server/prolific/bonuses.py); one batch per set of rows."""
+
     __tablename__ = "bonus_batches"
     __table_args__ = (UniqueConstraint("study_id", "fingerprint"),)
     id: Mapped[int] = mapped_column(primary_key=True)

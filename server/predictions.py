@@ -33,6 +33,7 @@ Why it is built this way:
   columns as text and converting with pandas.to_numeric, which marks each bad row; a file that is merely spelled
   unusually (e.g. a run written 3.0) still imports, a bad one gets row numbers.
 """
+
 from __future__ import annotations
 
 import io
@@ -78,8 +79,17 @@ COPY_FORMAT = "binary"  # or "csv": kept so `make bench` can measure the two way
 # each field as a 32-bit length plus big-endian bytes, then a -1 trailer. predictions is (int4, int4, float8).
 PG_BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
 PG_BINARY_TRAILER = struct.pack("!h", -1)
-PG_BINARY_ROW = np.dtype([("fields", ">i2"), ("run_len", ">i4"), ("run_id", ">i4"), ("stim_len", ">i4"),
-                          ("stimulus_id", ">i4"), ("value_len", ">i4"), ("value", ">f8")])
+PG_BINARY_ROW = np.dtype(
+    [
+        ("fields", ">i2"),
+        ("run_len", ">i4"),
+        ("run_id", ">i4"),
+        ("stim_len", ">i4"),
+        ("stimulus_id", ">i4"),
+        ("value_len", ">i4"),
+        ("value", ">f8"),
+    ]
+)
 
 
 # --------------------------------------------------------------------------------------------------- problems
@@ -123,8 +133,10 @@ class Problems:
         before = self.imported_before
         if before:
             more = f" and {len(before) - MAX_ROWS_SHOWN:,} more" if len(before) > MAX_ROWS_SHOWN else ""
-            lines.append(f"  imported before: {'; '.join(before[:MAX_ROWS_SHOWN])}{more}: add --replace to replace "
-                         f"{'it' if len(before) == 1 else 'them'}")
+            lines.append(
+                f"  imported before: {'; '.join(before[:MAX_ROWS_SHOWN])}{more}: add --replace to replace "
+                f"{'it' if len(before) == 1 else 'them'}"
+            )
         return "\n".join(lines)
 
 
@@ -154,25 +166,32 @@ def _check_columns(path: Path, names: list[str], ignore_pandas_index: bool) -> l
     if repeated:
         problems.append(f"column{'s' if len(repeated) > 1 else ''} given twice: {', '.join(repeated)}")
     if problems:
-        raise ImportRefused(f"{path.name}: nothing imported: {'; '.join(problems)} (a prediction file has the "
-                            f"columns {', '.join(REQUIRED)} and optionally {', '.join(OPTIONAL)}; this one has: "
-                            f"{', '.join(names) or 'none'})")
+        raise ImportRefused(
+            f"{path.name}: nothing imported: {'; '.join(problems)} (a prediction file has the "
+            f"columns {', '.join(REQUIRED)} and optionally {', '.join(OPTIONAL)}; this one has: "
+            f"{', '.join(names) or 'none'})"
+        )
     return names
 
 
 def _csv_batches(path: Path, typed: bool, progress: tqdm) -> Iterator[pa.RecordBatch]:
     # Typed: Arrow parses numbers while reading (fast). Untyped: every column as text, converted by the caller.
-    types = ({"stimulus_id": pa.string(), "prediction": pa.float64(), "run": pa.int64(), "condition": pa.string()}
-             if typed else {c: pa.string() for c in REQUIRED + OPTIONAL})
+    types = (
+        {"stimulus_id": pa.string(), "prediction": pa.float64(), "run": pa.int64(), "condition": pa.string()}
+        if typed
+        else {c: pa.string() for c in REQUIRED + OPTIONAL}
+    )
     raw = pa.OSFile(str(path))
     codec = COMPRESSION.get(path.suffix.lower())
     source = pa.CompressedInputStream(raw, codec) if codec else raw
     # Only the empty field is missing: "NA" or "null" must not silently become a missing stimulus or condition.
-    convert = pacsv.ConvertOptions(column_types=types, null_values=[""], strings_can_be_null=False,
-                                   quoted_strings_can_be_null=False)
+    convert = pacsv.ConvertOptions(
+        column_types=types, null_values=[""], strings_can_be_null=False, quoted_strings_can_be_null=False
+    )
     try:
-        reader = pacsv.open_csv(source, read_options=pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES),
-                                convert_options=convert)
+        reader = pacsv.open_csv(
+            source, read_options=pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES), convert_options=convert
+        )
         _check_columns(path, reader.schema.names, ignore_pandas_index=False)
         done = 0
         for batch in reader:
@@ -239,7 +258,7 @@ def _grown(array: np.ndarray, size: int) -> np.ndarray:
     if size <= array.size:
         return array
     grown = np.zeros(max(size, 2 * array.size), dtype=array.dtype)
-    grown[:array.size] = array
+    grown[: array.size] = array
     return grown
 
 
@@ -249,6 +268,7 @@ def _grown(array: np.ndarray, size: int) -> np.ndarray:
 @dataclass
 class Group:
     """One (run, condition) of the file: becomes one model_runs row."""
+
     run: int
     condition: str
     existing: tuple | None  # (id, n_predictions, source) of an earlier import of the same run
@@ -257,8 +277,17 @@ class Group:
 
 
 class Importer:
-    def __init__(self, study, observer: str, run: int | None, condition: str | None, unit: str, replace: bool,
-                 source: str, disable_fk_triggers: bool = False):
+    def __init__(
+        self,
+        study,
+        observer: str,
+        run: int | None,
+        condition: str | None,
+        unit: str,
+        replace: bool,
+        source: str,
+        disable_fk_triggers: bool = False,
+    ):
         self.study, self.observer, self.unit, self.replace, self.source = study, observer, unit, replace, source
         self.cli_run, self.cli_condition = run, condition
         self.low, self.high, self.factor = UNITS[unit]
@@ -267,14 +296,23 @@ class Importer:
         self.postgres = self.connection.dialect.name == "postgresql"
         # FOR KEY SHARE (PostgreSQL; ignored by SQLite): no one can delete these stimuli until we commit. It is the
         # lock each row's foreign-key check would take, taken once per stimulus instead (_set_row_checks_aside).
-        rows = db.session.execute(db.select(Stimulus.key, Stimulus.id).filter_by(study_id=study.id)
-                                  .order_by(Stimulus.id).with_for_update(read=True, key_share=True)).all()
+        rows = db.session.execute(
+            db.select(Stimulus.key, Stimulus.id)
+            .filter_by(study_id=study.id)
+            .order_by(Stimulus.id)
+            .with_for_update(read=True, key_share=True)
+        ).all()
         # Stimulus keys → position 0…K-1 by pc.index_in (a hash lookup in C), position → stimuli.id by numpy.
         self.keys = pa.array([key for key, _ in rows], pa.string())
         self.stimulus_ids = np.array([sid for _, sid in rows], dtype=np.int32)
-        self.existing = {(r.run, r.condition): (r.id, r.n_predictions, r.source) for r in db.session.execute(
-            db.select(ModelRun.id, ModelRun.run, ModelRun.condition, ModelRun.n_predictions, ModelRun.source)
-            .filter_by(study_id=study.id, observer=observer))}
+        self.existing = {
+            (r.run, r.condition): (r.id, r.n_predictions, r.source)
+            for r in db.session.execute(
+                db.select(
+                    ModelRun.id, ModelRun.run, ModelRun.condition, ModelRun.n_predictions, ModelRun.source
+                ).filter_by(study_id=study.id, observer=observer)
+            )
+        }
         self.conditions: dict[str, int] = {}  # condition text → number within this import
         self.condition_names: list[str] = []
         self.groups: dict[int, int] = {}  # group key → index into group_list
@@ -312,8 +350,13 @@ class Importer:
         problems.add("prediction", "not a number", not_number, first_row, columns["prediction"])
         with np.errstate(invalid="ignore"):
             out_of_range = (value < self.low) | (value > self.high)
-        problems.add("prediction", f"outside {self.low:g}–{self.high:g} (--unit {self.unit})", out_of_range,
-                     first_row, columns["prediction"])
+        problems.add(
+            "prediction",
+            f"outside {self.low:g}–{self.high:g} (--unit {self.unit})",
+            out_of_range,
+            first_row,
+            columns["prediction"],
+        )
 
         if "run" in columns:
             run = numeric_column(columns["run"])
@@ -369,8 +412,7 @@ class Importer:
         self.problems.add("condition", f"longer than {CONDITION_LENGTH} characters", bad, first_row, column)
         if self.cli_condition is not None:
             other = np.array([name != self.cli_condition for name in names], dtype=bool)[indices] & ~bad
-            self.problems.add("condition", f"differs from --condition {self.cli_condition}", other, first_row,
-                              column)
+            self.problems.add("condition", f"differs from --condition {self.cli_condition}", other, first_row, column)
             bad |= other
         return lut[indices], bad
 
@@ -403,13 +445,13 @@ class Importer:
             if existing and not self.replace:
                 self.problems.imported_before.append(
                     f"{self._describe(run, condition)} ({existing[1]:,} prediction{'s' if existing[1] != 1 else ''} "
-                    f"from {existing[2] or '?'})")
+                    f"from {existing[2] or '?'})"
+                )
             self.seen = _grown(self.seen, len(self.group_list) * len(self.keys))
             self.run_ids = _grown(self.run_ids, len(self.group_list))
         return index
 
-    def _repeats(self, group: np.ndarray, position: np.ndarray, keyed: np.ndarray, first_row: int,
-                 stimulus: pa.Array):
+    def _repeats(self, group: np.ndarray, position: np.ndarray, keyed: np.ndarray, first_row: int, stimulus: pa.Array):
         """Refuse a (run, condition, stimulus) given twice. Fast path: look up and set the seen flags, and count the
         flags set in the groups touched before and after: if the count grew by the number of rows and none was set
         already, there is no repeat. Only when there is one are the rows found by sorting."""
@@ -432,8 +474,9 @@ class Importer:
         repeat = before_flags | later
         mask = np.zeros(len(keyed), dtype=bool)
         mask[rows if rows is not None else slice(None)] = repeat
-        self.problems.add("stimulus_id", "repeats an earlier row's run, condition and stimulus_id", mask,
-                          first_row, stimulus)
+        self.problems.add(
+            "stimulus_id", "repeats an earlier row's run, condition and stimulus_id", mask, first_row, stimulus
+        )
 
     # ------------------------------------------------------------------ writing
 
@@ -448,9 +491,21 @@ class Importer:
             db.session.execute(db.delete(Prediction).where(Prediction.run_id.in_(old)))
             db.session.execute(db.delete(LabelPrediction).where(LabelPrediction.run_id.in_(old)))
             db.session.execute(db.delete(ModelRun).where(ModelRun.id.in_(old)))
-        ids = db.session.scalars(db.insert(ModelRun).returning(ModelRun.id, sort_by_parameter_order=True), [
-            {"study_id": self.study.id, "observer": self.observer, "run": g.run, "condition": g.condition,
-             "unit": self.unit, "source": self.source, "n_predictions": 0} for g in groups]).all()
+        ids = db.session.scalars(
+            db.insert(ModelRun).returning(ModelRun.id, sort_by_parameter_order=True),
+            [
+                {
+                    "study_id": self.study.id,
+                    "observer": self.observer,
+                    "run": g.run,
+                    "condition": g.condition,
+                    "unit": self.unit,
+                    "source": self.source,
+                    "n_predictions": 0,
+                }
+                for g in groups
+            ],
+        ).all()
         for index, group, run_id in zip(self.unwritten, groups, ids):
             group.run_id = self.run_ids[index] = run_id
         self.unwritten = []
@@ -461,12 +516,18 @@ class Importer:
             (self._copy_csv if COPY_FORMAT == "csv" else self._copy_binary)(run_id, stimulus_id, value)
         elif dialect.name == "sqlite":
             # One executemany on the sqlite3 connection: no SQLAlchemy per-row work, same transaction.
-            self.driver.executemany("INSERT INTO predictions (run_id, stimulus_id, value) VALUES (?, ?, ?)",
-                                    zip(run_id.tolist(), stimulus_id.tolist(), value.tolist()))
+            self.driver.executemany(
+                "INSERT INTO predictions (run_id, stimulus_id, value) VALUES (?, ?, ?)",
+                zip(run_id.tolist(), stimulus_id.tolist(), value.tolist()),
+            )
         else:  # any other database: correct, if slower
-            db.session.execute(db.insert(Prediction), [
-                {"run_id": r, "stimulus_id": s, "value": v}
-                for r, s, v in zip(run_id.tolist(), stimulus_id.tolist(), value.tolist())])
+            db.session.execute(
+                db.insert(Prediction),
+                [
+                    {"run_id": r, "stimulus_id": s, "value": v}
+                    for r, s, v in zip(run_id.tolist(), stimulus_id.tolist(), value.tolist())
+                ],
+            )
 
     def _copy_binary(self, run_id: np.ndarray, stimulus_id: np.ndarray, value: np.ndarray):
         """COPY one batch in PostgreSQL's binary format, laid out by numpy: no per-row Python, no number printing
@@ -483,8 +544,9 @@ class Importer:
     def _copy_csv(self, run_id: np.ndarray, stimulus_id: np.ndarray, value: np.ndarray):
         """Text COPY of a batch written by pyarrow's CSV writer: the alternative `make bench` measures."""
         sink = io.BytesIO()
-        pacsv.write_csv(pa.table({"r": run_id, "s": stimulus_id, "v": value}), sink,
-                        pacsv.WriteOptions(include_header=False))
+        pacsv.write_csv(
+            pa.table({"r": run_id, "s": stimulus_id, "v": value}), sink, pacsv.WriteOptions(include_header=False)
+        )
         with self.driver.cursor() as cursor:
             with cursor.copy("COPY predictions (run_id, stimulus_id, value) FROM STDIN (FORMAT csv)") as copy:
                 copy.write(sink.getbuffer())
@@ -506,10 +568,13 @@ class Importer:
         (docker-compose.yml), and a superuser connection should be asked for, not taken as permission."""
         if not self.postgres:  # SQLite does not enforce these foreign keys here: nothing to set aside
             return []
-        names = db.session.scalars(db.text(
-            "SELECT t.tgname FROM pg_trigger t JOIN pg_constraint c ON c.oid = t.tgconstraint "
-            "WHERE t.tgrelid = 'predictions'::regclass AND c.contype = 'f' AND t.tgenabled <> 'D' "
-            "AND t.tgfoid = 'pg_catalog.\"RI_FKey_check_ins\"'::regproc")).all()
+        names = db.session.scalars(
+            db.text(
+                "SELECT t.tgname FROM pg_trigger t JOIN pg_constraint c ON c.oid = t.tgconstraint "
+                "WHERE t.tgrelid = 'predictions'::regclass AND c.contype = 'f' AND t.tgenabled <> 'D' "
+                "AND t.tgfoid = 'pg_catalog.\"RI_FKey_check_ins\"'::regproc"
+            )
+        ).all()
         for name in names:
             db.session.execute(db.text(f'ALTER TABLE predictions DISABLE TRIGGER "{name}"'))
         return list(names)
@@ -522,8 +587,7 @@ class Importer:
             raise ImportRefused(self.problems.message(self.source))
         for name in self.checks_set_aside:
             db.session.execute(db.text(f'ALTER TABLE predictions ENABLE TRIGGER "{name}"'))
-        db.session.execute(db.update(ModelRun), [{"id": g.run_id, "n_predictions": g.count}
-                                                 for g in self.group_list])
+        db.session.execute(db.update(ModelRun), [{"id": g.run_id, "n_predictions": g.count} for g in self.group_list])
 
     def _describe(self, run: int, condition: str) -> str:
         return f"{self.observer} run {run}" + (f" condition {condition!r}" if condition else "")
@@ -535,13 +599,21 @@ class Importer:
         else:
             runs = sorted({g.run for g in self.group_list})
             conditions = sorted({g.condition for g in self.group_list} - {""})
-            what = (f"{len(self.group_list):,} model runs: run{'s' if len(runs) > 1 else ''} "
-                    + (f"{runs[0]}–{runs[-1]}" if len(runs) > 2 else ", ".join(map(str, runs)))
-                    + (f"; {', '.join(conditions)}" if 0 < len(conditions) <= 5 else
-                       f"; {len(conditions)} conditions" if conditions else ""))
+            what = (
+                f"{len(self.group_list):,} model runs: run{'s' if len(runs) > 1 else ''} "
+                + (f"{runs[0]}–{runs[-1]}" if len(runs) > 2 else ", ".join(map(str, runs)))
+                + (
+                    f"; {', '.join(conditions)}"
+                    if 0 < len(conditions) <= 5
+                    else f"; {len(conditions)} conditions"
+                    if conditions
+                    else ""
+                )
+            )
         replaced = sum(1 for g in self.group_list if g.existing)
         return f"{self.rows:,} predictions for {self.observer} ({what})" + (
-            f", replacing {replaced:,} earlier import{'s' if replaced > 1 else ''}" if replaced else "")
+            f", replacing {replaced:,} earlier import{'s' if replaced > 1 else ''}" if replaced else ""
+        )
 
 
 def check_run_options(observer: str, run: int | None, condition: str | None) -> None:
@@ -564,12 +636,20 @@ def check_fk_trigger_privilege() -> None:
         raise ImportRefused(
             f"--disable-fk-triggers needs a PostgreSQL superuser (only one may switch off foreign-key triggers), and "
             f"the database role {role!r} is not one: import without it (the checks stay on, the import is slower) "
-            "or run the import as the superuser (docs/operations.md)")
+            "or run the import as the superuser (docs/operations.md)"
+        )
 
 
-def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int | None = None,
-                       condition: str | None = None, replace: bool = False,
-                       disable_fk_triggers: bool = False) -> Importer:
+def import_predictions(
+    slug: str,
+    path: Path,
+    observer: str,
+    unit: str,
+    run: int | None = None,
+    condition: str | None = None,
+    replace: bool = False,
+    disable_fk_triggers: bool = False,
+) -> Importer:
     """Import one file in one transaction; raise ImportRefused (after rolling back) if anything is wrong."""
     study = get_study(slug)
     if study is None:
@@ -578,8 +658,9 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
     if task is not None and not isinstance(task, ModelAnswers):
         raise ImportRefused(f"study {slug!r} ({study.task_type}) has no stimuli for models to answer")
     if task is not None and task.model_answers == "labels":
-        raise ImportRefused(f"study {slug!r} ({study.task_type}) has a label vocabulary: "
-                            "use `flask import-label-predictions`")
+        raise ImportRefused(
+            f"study {slug!r} ({study.task_type}) has a label vocabulary: use `flask import-label-predictions`"
+        )
     check_run_options(observer, run, condition)
     if disable_fk_triggers:
         check_fk_trigger_privilege()
@@ -588,11 +669,17 @@ def import_predictions(slug: str, path: Path, observer: str, unit: str, run: int
         importer = Importer(study, observer, run, condition, unit, replace, path.name, disable_fk_triggers)
         total = path.stat().st_size if kind == "csv" else _parquet_rows(path)
         # disable=None: a bar on a terminal only, so logs and pipes get just the final line.
-        with tqdm(total=total, unit="B" if kind == "csv" else " rows", unit_scale=True, file=None,
-                  disable=None, desc=path.name, leave=False) as progress:
+        with tqdm(
+            total=total,
+            unit="B" if kind == "csv" else " rows",
+            unit_scale=True,
+            file=None,
+            disable=None,
+            desc=path.name,
+            leave=False,
+        ) as progress:
             try:
-                batches = (_csv_batches(path, typed, progress) if kind == "csv"
-                           else _parquet_batches(path, progress))
+                batches = _csv_batches(path, typed, progress) if kind == "csv" else _parquet_batches(path, progress)
                 for batch in batches:
                     importer.batch(batch)
                 importer.finish()

@@ -11,6 +11,7 @@ and is named by its id, e.g. in a distribution's pyproject.toml::
     tiny-choice = "tinytask:TinyChoice"
 
 its page files are in the ``static/`` folder of the package the class is defined in."""
+
 from __future__ import annotations
 
 import importlib
@@ -32,12 +33,19 @@ class TaskRegistry:
         self._package_of: dict[str, str] = {}  # task id → package name (the last part of its dotted name)
         self._static: dict[str, Path] = {}  # package name → its static/ folder
 
-    def register(self, task: TaskType, package: str | None = None, static: Path | None = None,
-                 source: str = "registered directly") -> None:
+    def register(
+        self,
+        task: TaskType,
+        package: str | None = None,
+        static: Path | None = None,
+        source: str = "registered directly",
+    ) -> None:
         if task.id in self._types:
-            raise ValueError(f"task type id {task.id!r} is already registered, from {self._source[task.id]} "
-                             f"({type(self._types[task.id]).__name__}); {source} offers it again "
-                             f"({type(task).__name__})")
+            raise ValueError(
+                f"task type id {task.id!r} is already registered, from {self._source[task.id]} "
+                f"({type(self._types[task.id]).__name__}); {source} offers it again "
+                f"({type(task).__name__})"
+            )
         self._types[task.id] = task
         self._source[task.id] = source
         if package is not None:
@@ -51,26 +59,35 @@ class TaskRegistry:
         if name in self._static:
             raise ValueError(f"two task packages are named {name!r}: their assets would share /tasks/{name}/")
         for task_type in package.TASK_TYPES:
-            self.register(_instance(task_type, f"task package {dotted!r}"), name, _static_folder(package),
-                          f"task package {dotted!r} (TASK_PACKAGES)")
+            self.register(
+                _instance(task_type, f"task package {dotted!r}"),
+                name,
+                _static_folder(package),
+                f"task package {dotted!r} (TASK_PACKAGES)",
+            )
 
     def register_entry_point(self, entry_point: EntryPoint) -> None:
         """Load one `studyhive.task_types` entry point (a TaskType class named by its id) and register it."""
         dist = entry_point.dist
-        source = (f"entry point {entry_point.name} = {entry_point.value} ({ENTRY_POINT_GROUP})"
-                  + (f" of {dist.name} {dist.version}" if dist else ""))
+        source = f"entry point {entry_point.name} = {entry_point.value} ({ENTRY_POINT_GROUP})" + (
+            f" of {dist.name} {dist.version}" if dist else ""
+        )
         task = _instance(entry_point.load(), source)
         if task.id != entry_point.name:
             raise ValueError(f"{source}: the entry point's name must be the task type's id, {task.id!r}")
         dotted = importlib.import_module(type(task).__module__).__spec__.parent  # the package defining the class
         if not dotted:
-            raise ValueError(f"{source}: {type(task).__name__} must be defined in a package (its static/ folder holds "
-                             "the page files)")
+            raise ValueError(
+                f"{source}: {type(task).__name__} must be defined in a package (its static/ folder holds "
+                "the page files)"
+            )
         package = importlib.import_module(dotted)
         name, static = dotted.rsplit(".", 1)[-1], _static_folder(package)
         if self._static.get(name, static) != static:
-            raise ValueError(f"{source}: another task package is named {name!r} ({self._static[name].parent}): "
-                             f"their assets would share /tasks/{name}/")
+            raise ValueError(
+                f"{source}: another task package is named {name!r} ({self._static[name].parent}): "
+                f"their assets would share /tasks/{name}/"
+            )
         self.register(task, name, static, source)
 
     def get(self, task_id: str) -> TaskType | None:
@@ -98,8 +115,10 @@ def _instance(task_type, source: str) -> TaskType:
     if not (isinstance(task_type, type) and issubclass(task_type, TaskType)):
         raise ValueError(f"{source}: {task_type!r} is not a subclass of server.tasktype.TaskType")
     if task_type.__abstractmethods__:
-        raise ValueError(f"{source}: task type {task_type.__name__} does not define "
-                         f"{', '.join(sorted(task_type.__abstractmethods__))}")
+        raise ValueError(
+            f"{source}: task type {task_type.__name__} does not define "
+            f"{', '.join(sorted(task_type.__abstractmethods__))}"
+        )
     return task_type()
 
 

@@ -6,6 +6,7 @@ declared in its own package). `validate` checks a table against its model and re
 `where: what`, e.g. `min_width: expected an integer, got "wide"` or `task.n_trials: expected at most 200, got 500`.
 The same models give the JSON Schema for editors (`flask studies schema`) and the key reference in docs/studies.md
 (`markdown_table`)."""
+
 from __future__ import annotations
 
 import difflib
@@ -22,14 +23,22 @@ from pydantic_core import PydanticCustomError
 
 from .exceptions import ConfigError
 
-TYPE_NAMES = {"int": "an integer", "float": "a number", "bool": "true or false", "string": "text", "list": "a list",
-              "dict": "a table", "model": "a table"}
+TYPE_NAMES = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "string": "text",
+    "list": "a list",
+    "dict": "a table",
+    "model": "a table",
+}
 GOT_LENGTH = 60  # a long value (a whole consent page) is cut in the message
 
 
 class Table(BaseModel):
     """A study-file table: unknown keys are errors, and values are taken as TOML typed them (no "5" for 5, no true
     for 1; an integer is fine where a number is asked)."""
+
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
@@ -58,6 +67,7 @@ def matching(regex: str, what: str) -> Any:
         if not pattern.fullmatch(value):  # not .match: `$` would let a trailing line break through
             raise problem(f"expected {what}")
         return value
+
     return Annotated[str, AfterValidator(check), Field(json_schema_extra={"pattern": regex})]
 
 
@@ -118,8 +128,12 @@ def _message(model: type[Table], error: Any, prefix: str) -> str:
     elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = next(iter(ctx.values()))
         bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
-        what = {"greater_than_equal": "at least", "greater_than": "more than", "less_than_equal": "at most",
-                "less_than": "less than"}[kind]
+        what = {
+            "greater_than_equal": "at least",
+            "greater_than": "more than",
+            "less_than_equal": "at most",
+            "less_than": "less than",
+        }[kind]
         what = f"expected {what} {bound}"
     elif kind in ("too_short", "too_long", "string_too_short", "string_too_long"):
         n = ctx.get("min_length", ctx.get("max_length"))
@@ -144,7 +158,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, dict):
         return "a table"
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= GOT_LENGTH else text[:GOT_LENGTH - 1] + "…"
+    return text if len(text) <= GOT_LENGTH else text[: GOT_LENGTH - 1] + "…"
 
 
 def _did_you_mean(model: type[Table], loc: list[Any]) -> str:
@@ -180,12 +194,15 @@ def _table_in(annotation: Any) -> type[Table] | None:
 
 # ---------------------------------------------------------------------------------------------- the key reference
 
+
 def markdown_table(model: type[Table], prefix: str = "") -> str:
     """A Markdown table of the model's keys: key, type, default, meaning (the fields' descriptions)."""
     lines = ["| key | type | default | meaning |", "| --- | --- | --- | --- |"]
     for name, field in model.model_fields.items():
-        lines.append(f"| `{prefix}{name}` | {_type_text(field.annotation, field)} | {_default_text(field)} | "
-                     f"{field.description or ''} |")
+        lines.append(
+            f"| `{prefix}{name}` | {_type_text(field.annotation, field)} | {_default_text(field)} | "
+            f"{field.description or ''} |"
+        )
     return "\n".join(lines)
 
 
@@ -198,7 +215,7 @@ def _default_text(field: FieldInfo) -> str:
 
 
 def _type_text(annotation: Any, field: FieldInfo | None = None) -> str:
-    """"integer 1–200", "list of text", … for the key reference; `field` adds its bounds."""
+    """ "integer 1–200", "list of text", … for the key reference; `field` adds its bounds."""
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is Annotated:
         return _type_text(args[0], FieldInfo.merge_field_infos(*(a for a in args[1:] if isinstance(a, FieldInfo))))
@@ -217,6 +234,7 @@ def _type_text(annotation: Any, field: FieldInfo | None = None) -> str:
 def _bounds(metadata: list[Any]) -> str:
     def bound(name: str) -> Any:
         return next((getattr(m, name) for m in metadata if getattr(m, name, None) is not None), None)
+
     low, high, above = bound("ge"), bound("le"), bound("gt")
     if low is not None and high is not None:
         return f" {low}–{high}"

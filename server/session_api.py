@@ -4,6 +4,7 @@ the session's cached facts (server/trialstore.py says why), and answers bad inpu
 
 Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
 double click, a retry racing its original) still store one row."""
+
 from __future__ import annotations
 
 import re
@@ -33,17 +34,32 @@ EARLY_OUTCOMES = ("no_consent", "incompatible_device")
 # leaves completed_at as it was. A session that Prolific's sync marked abandoned (timed out) and then finishes after
 # all completes; one that ended otherwise (excluded, or ended early by the participant) changes no more.
 PS = ParticipantSession
-SAVE_ENVIRONMENT = db.update(PS).where(PS.id == bindparam("session_id"), trialstore.OPEN).values(
-    last_seen_at=bindparam("now"), **{key: bindparam(f"new_{key}") for key in SCREEN_FIELDS})
-COMPLETE = db.update(PS).where(PS.id == bindparam("session_id"), trialstore.OPEN).values(
-    status="completed", completed_at=bindparam("now"), outcome=bindparam("outcome"))
+SAVE_ENVIRONMENT = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), trialstore.OPEN)
+    .values(last_seen_at=bindparam("now"), **{key: bindparam(f"new_{key}") for key in SCREEN_FIELDS})
+)
+COMPLETE = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), trialstore.OPEN)
+    .values(status="completed", completed_at=bindparam("now"), outcome=bindparam("outcome"))
+)
 # The first outcome reported stands; ending frees the session's condition slot at once (conditions.occupancy).
-END = db.update(PS).where(PS.id == bindparam("session_id"), trialstore.OPEN).values(
-    status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
+END = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), trialstore.OPEN)
+    .values(status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
+)
 # Test-trial scores of the study's completed sessions and of the asking one (which may still be running).
-COHORT_SCORES = (db.select(Trial.session_id, Trial.score).join(PS, PS.id == Trial.session_id)
-                 .where(PS.study_id == bindparam("study_id"), Trial.practice.is_(False),
-                        (PS.status == "completed") | (PS.id == bindparam("session_id"))))
+COHORT_SCORES = (
+    db.select(Trial.session_id, Trial.score)
+    .join(PS, PS.id == Trial.session_id)
+    .where(
+        PS.study_id == bindparam("study_id"),
+        Trial.practice.is_(False),
+        (PS.status == "completed") | (PS.id == bindparam("session_id")),
+    )
+)
 
 
 def unknown_session() -> APIError:
@@ -51,9 +67,11 @@ def unknown_session() -> APIError:
 
 
 def session_ended() -> APIError:
-    return APIError(409, "session_ended",
-                    "this session has ended (completed, ended early, or excluded by the researchers): nothing more "
-                    "is stored")
+    return APIError(
+        409,
+        "session_ended",
+        "this session has ended (completed, ended early, or excluded by the researchers): nothing more is stored",
+    )
 
 
 def require_consent(connection, session: trialstore.SessionFacts, what: str) -> None:
@@ -63,8 +81,9 @@ def require_consent(connection, session: trialstore.SessionFacts, what: str) -> 
         return
     if not trialstore.is_open(*trialstore.status(connection, session.id)):
         raise session_ended()  # say so rather than ask for a consent that could no longer be given
-    raise APIError(409, "out_of_order", f"{what} is taken only after consent; send the consent survey first",
-                   expected="consent")
+    raise APIError(
+        409, "out_of_order", f"{what} is taken only after consent; send the consent survey first", expected="consent"
+    )
 
 
 def lookup(connection, token: str) -> trialstore.SessionFacts:
@@ -80,14 +99,17 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     study = trialstore.study_facts(connection, session.study_id)
     status, outcome = trialstore.status(connection, session.id)
     return {
-        "token": session.token, "status": status, "platform": session.platform,
+        "token": session.token,
+        "status": status,
+        "platform": session.platform,
         "accepts_answers": trialstore.is_open(status, outcome),
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
         "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
         "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
-        "plan": [{**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])}
-                 for item in session.plan],
+        "plan": [
+            {**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])} for item in session.plan
+        ],
         "stored_indexes": trialstore.stored_indexes(connection, session.id),
     }
 
@@ -112,9 +134,11 @@ def save_survey(connection, session: trialstore.SessionFacts, name: str, body: d
         answers = validate_answers(name, body.get("answers"))
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
-    stored = trialstore.insert_unless_stored(connection, SurveyResponse.__table__,
-                                             {"session_id": session.id, "name": name, "answers": answers,
-                                              "created_at": utcnow()})
+    stored = trialstore.insert_unless_stored(
+        connection,
+        SurveyResponse.__table__,
+        {"session_id": session.id, "name": name, "answers": answers, "created_at": utcnow()},
+    )
     # Not stored: a repeat (retry, second tab), where the first answer stands, or the session has ended.
     if not stored and name not in trialstore.surveys_done(connection, session.id):
         raise session_ended()
@@ -136,12 +160,19 @@ def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any
     if stored_at == index:
         return 200, {"stored": True, "trial_index": index, "duplicate": True}
     if stored_at is not None:
-        return 409, {"error": "trial_id_reused", "trial_index": index, "stored_index": stored_at,
-                     "message": f"trial_id {trial_id!r} is already stored for trial {stored_at}; "
-                                "each trial needs its own trial_id"}
+        return 409, {
+            "error": "trial_id_reused",
+            "trial_index": index,
+            "stored_index": stored_at,
+            "message": f"trial_id {trial_id!r} is already stored for trial {stored_at}; "
+            "each trial needs its own trial_id",
+        }
     if trialstore.stored_trial_id(connection, session.id, index) is not None:
-        return 409, {"error": "trial_index_taken", "trial_index": index,
-                     "message": f"trial {index} is already stored under another trial_id; the first answer stands"}
+        return 409, {
+            "error": "trial_index_taken",
+            "trial_index": index,
+            "message": f"trial {index} is already stored under another trial_id; the first answer stands",
+        }
     raise session_ended()
 
 
@@ -149,26 +180,33 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     """The `trials` row for a trial body, or an APIError naming the first field that is wrong."""
     unknown = set(body) - TRIAL_FIELDS
     if unknown:
-        raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
-                       field=sorted(unknown)[0])
+        raise APIError(
+            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
+        )
     trial_id = body.get("trial_id")
     if not isinstance(trial_id, str) or not TRIAL_ID.match(trial_id):
-        raise APIError(400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters",
-                       field="trial_id")
+        raise APIError(
+            400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters", field="trial_id"
+        )
     index = body.get("trial_index")
     if isinstance(index, bool) or not isinstance(index, int):
         raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
     if not 0 <= index < len(session.plan):
-        raise APIError(422, "index_out_of_plan",
-                       f"trial_index {index} is outside this session's plan (0–{len(session.plan) - 1})",
-                       field="trial_index")
+        raise APIError(
+            422,
+            "index_out_of_plan",
+            f"trial_index {index} is outside this session's plan (0–{len(session.plan) - 1})",
+            field="trial_index",
+        )
     planned = session.plan[index]
     if body.get("stimulus_id") != planned["stimulus_id"]:
-        raise APIError(422, "stimulus_mismatch", f"trial {index} shows stimulus {planned['stimulus_id']!r}",
-                       field="stimulus_id")
+        raise APIError(
+            422, "stimulus_mismatch", f"trial {index} shows stimulus {planned['stimulus_id']!r}", field="stimulus_id"
+        )
     rt_ms = body.get("rt_ms")
-    if rt_ms is not None and (isinstance(rt_ms, bool) or not isinstance(rt_ms, (int, float))
-                              or not 0 <= rt_ms <= MAX_RT_MS):
+    if rt_ms is not None and (
+        isinstance(rt_ms, bool) or not isinstance(rt_ms, (int, float)) or not 0 <= rt_ms <= MAX_RT_MS
+    ):
         raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
     client_time = _parse_time(body.get("client_time"))
     study = trialstore.study_facts(connection, session.study_id)
@@ -178,10 +216,19 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
-    return {"session_id": session.id, "trial_index": index, "client_trial_id": trial_id, "stimulus_id": stimulus_id,
-            "practice": planned["practice"], "response": response, "score": task.score(params, response),
-            "presented": planned.get("presented"), "rt_ms": None if rt_ms is None else round(rt_ms),
-            "client_time": client_time, "created_at": utcnow()}
+    return {
+        "session_id": session.id,
+        "trial_index": index,
+        "client_trial_id": trial_id,
+        "stimulus_id": stimulus_id,
+        "practice": planned["practice"],
+        "response": response,
+        "score": task.score(params, response),
+        "presented": planned.get("presented"),
+        "rt_ms": None if rt_ms is None else round(rt_ms),
+        "client_time": client_time,
+        "created_at": utcnow(),
+    }
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -199,8 +246,12 @@ def _parse_time(value: Any) -> datetime | None:
             raise ValueError(value)
         return parsed
     except (AttributeError, ValueError, OverflowError):
-        raise APIError(400, "invalid_field", "client_time must be an ISO 8601 timestamp within the years 2–9998",
-                       field="client_time") from None
+        raise APIError(
+            400,
+            "invalid_field",
+            "client_time must be an ISO 8601 timestamp within the years 2–9998",
+            field="client_time",
+        ) from None
 
 
 def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
@@ -231,8 +282,9 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     done = trialstore.surveys_done(connection, session.id)
     missing_surveys = [name for name in study.config["surveys"] if name not in done]
     if missing_surveys:
-        raise APIError(409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}",
-                       missing_surveys=missing_surveys)
+        raise APIError(
+            409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}", missing_surveys=missing_surveys
+        )
     keys = registry().get(study.task_type).attention_checks()
     failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
     failed = failures >= prolific_settings.attention_check_failures(study.config)
@@ -247,8 +299,7 @@ def _completed(connection, session: trialstore.SessionFacts, outcome: str) -> di
     url = session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
     if url:
         return {"status": "completed", "outcome": outcome, "redirect_url": url}
-    return {"status": "completed", "outcome": outcome,
-            "results_url": links.results_path(study.slug, session.token)}
+    return {"status": "completed", "outcome": outcome, "results_url": links.results_path(study.slug, session.token)}
 
 
 def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
@@ -257,8 +308,9 @@ def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> d
     the study has one (redirect_url; None: the page asks them to return the study)."""
     unknown = set(body) - {"outcome"}
     if unknown:
-        raise APIError(400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}",
-                       field=sorted(unknown)[0])
+        raise APIError(
+            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
+        )
     outcome = body.get("outcome")
     if outcome not in EARLY_OUTCOMES:
         raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")

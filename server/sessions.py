@@ -4,6 +4,7 @@ go through server/session_api.py instead: the cached Core path.
 
 Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
 double click, a retry racing its original) still store one row."""
+
 from __future__ import annotations
 
 import random
@@ -41,13 +42,20 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
             db.session.rollback()  # release the lock
             raise
     session = ParticipantSession(
-        study_id=study.id, token=secrets.token_urlsafe(24), study_version=study.version,
-        study_version_id=study_versions.current_id(study), condition=condition,
-        platform="prolific" if prolific else (
-            "labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
-        prolific_pid=prolific and prolific["PROLIFIC_PID"], prolific_study_id=prolific and prolific.get("STUDY_ID"),
-        prolific_session_id=prolific and prolific.get("SESSION_ID"), user_agent=(user_agent or "")[:512],
-        plan=[item.as_json() for item in plans[condition]])
+        study_id=study.id,
+        token=secrets.token_urlsafe(24),
+        study_version=study.version,
+        study_version_id=study_versions.current_id(study),
+        condition=condition,
+        platform="prolific"
+        if prolific
+        else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
+        prolific_pid=prolific and prolific["PROLIFIC_PID"],
+        prolific_study_id=prolific and prolific.get("STUDY_ID"),
+        prolific_session_id=prolific and prolific.get("SESSION_ID"),
+        user_agent=(user_agent or "")[:512],
+        plan=[item.as_json() for item in plans[condition]],
+    )
     try:
         db.session.add(session)
         db.session.commit()
@@ -83,5 +91,3 @@ def by_token(token: str) -> ParticipantSession | None:
     if not well_formed(token):
         return None
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).first()
-
-

@@ -1,5 +1,6 @@
 """A study's stimuli as files for models: the test people took (images + manifest.csv), or a training set drawn by
 the same generator that never holds a test stimulus (`flask stimuli export`, server/cli/stimuli.py)."""
+
 from __future__ import annotations
 
 import csv
@@ -14,8 +15,7 @@ from .db import db
 from .models import Asset, Stimulus, Study
 from .tasktype import ModelAnswers, TaskType, TrainingSet, TrainingSets
 
-EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
-              "image/svg+xml": "svg"}
+EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg"}
 
 
 class ExportRefused(ValueError):
@@ -40,13 +40,15 @@ def export_test(task: TaskType, study: Study, out_dir: Path, include_practice: b
         query = query.filter_by(practice=False)
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     with open(out_dir / "manifest.csv", "w", newline="", encoding="utf-8") as fh:
-        return write_manifest_rows(fh, task, ((stim.key, stim.params, stim.practice)
-                                              for stim in db.session.scalars(query)), out_dir)
+        return write_manifest_rows(
+            fh, task, ((stim.key, stim.params, stim.practice) for stim in db.session.scalars(query)), out_dir
+        )
 
 
 def test_stimuli(study: Study) -> list[Stimulus]:
-    return db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id, practice=False)
-                              .order_by(Stimulus.key)).all()
+    return db.session.scalars(
+        db.select(Stimulus).filter_by(study_id=study.id, practice=False).order_by(Stimulus.key)
+    ).all()
 
 
 def write_manifest_rows(fh, task, stimuli, out_dir: Path) -> int:
@@ -84,8 +86,15 @@ def export_training(task: TaskType, study: Study, test: list[Stimulus], out_dir:
         (staging / "images").mkdir()
         for name, specs in (("manifest.csv", drawn.training), ("validation.csv", drawn.validation)):
             with open(staging / name, "w", newline="", encoding="utf-8") as fh:
-                write_manifest_rows(fh, task, ((s.key, s.params, False) for s in tqdm(
-                    specs, desc=name, unit=" images", disable=None, leave=False)), staging)
+                write_manifest_rows(
+                    fh,
+                    task,
+                    (
+                        (s.key, s.params, False)
+                        for s in tqdm(specs, desc=name, unit=" images", disable=None, leave=False)
+                    ),
+                    staging,
+                )
         sampling = {"study": study.slug, "task_type": study.task_type, "n_test": len(test), **drawn.sampling}
         (staging / "sampling.json").write_text(json.dumps(sampling, indent=1) + "\n", encoding="utf-8")
         if out_dir.exists():

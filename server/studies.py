@@ -2,6 +2,7 @@
 
 A study's version counts the edits of its file; each is kept (server/study_versions.py), and every session records
 the version it ran under."""
+
 from __future__ import annotations
 
 import hashlib
@@ -37,30 +38,47 @@ MAX_WINDOW = 10_000  # pixels: larger than any screen
 class StudyFile(Table):
     """The keys of study.toml. Its tables have their own models: `[task]` the task type's `Params`,
     `[[conditions]]` conditions.Condition, `[prolific]` prolific.settings.ProlificTable."""
+
     title: NonBlank = Field(description="shown to participants")
     task_type: NonBlank = Field(description="a registered task type, e.g. `ratio-estimation`")
     consent: NonBlank = Field(description="HTML of the consent page")
     platform: Literal[PLATFORMS] = Field("direct", description="where participants come from")
-    completion_code: prolific_settings.Code | None = Field(None, description=(
-        "Prolific completion code; the redirect goes to `https://app.prolific.com/submissions/complete?cc=CODE` "
-        "(or `[prolific.codes] completed`); a Prolific study needs it or `completion_url`"))
+    completion_code: prolific_settings.Code | None = Field(
+        None,
+        description=(
+            "Prolific completion code; the redirect goes to `https://app.prolific.com/submissions/complete?cc=CODE` "
+            "(or `[prolific.codes] completed`); a Prolific study needs it or `completion_url`"
+        ),
+    )
     completion_url: WebUrl | None = Field(None, description="a full completion URL instead of the code")
     instructions: list[str] = Field([], description="HTML pages shown before the trials")
     flow: list[str] = Field(DEFAULT_FLOW, description="the participant's steps in order ([below](#the-flow))")
     min_width: int = Field(1280, ge=0, le=MAX_WINDOW, description="narrowest browser window accepted, pixels")
     min_height: int = Field(720, ge=0, le=MAX_WINDOW, description="lowest browser window accepted, pixels")
-    demo_stimuli: bool = Field(False, description=(
-        "on its first sync, the study imports a demo stimulus set its task type draws itself (no downloads); only "
-        "for task types that draw demo stimuli (the built-in ones with imported stimuli)"))
+    demo_stimuli: bool = Field(
+        False,
+        description=(
+            "on its first sync, the study imports a demo stimulus set its task type draws itself (no downloads); only "
+            "for task types that draw demo stimuli (the built-in ones with imported stimuli)"
+        ),
+    )
     task: dict[str, Any] = Field({}, description="`[task]`: the task type's parameters, below")
-    abandon_after_minutes: AbandonMinutes | None = Field(None, description=(
-        "a started session unseen this long frees its condition's slot (none: "
-        f"{DEFAULT_ABANDON_MINUTES})"))
-    conditions: Conditions | None = Field(None, description=(
-        "`[[conditions]]`: between-subjects conditions ([below](#between-subjects-conditions))"))
-    prolific: prolific_settings.ProlificTable | None = Field(None, description=(
-        "`[prolific]`: the linked Prolific study, completion codes per outcome, attention check and bonus limits "
-        "([prolific.md](prolific.md))"))
+    abandon_after_minutes: AbandonMinutes | None = Field(
+        None,
+        description=(
+            f"a started session unseen this long frees its condition's slot (none: {DEFAULT_ABANDON_MINUTES})"
+        ),
+    )
+    conditions: Conditions | None = Field(
+        None, description=("`[[conditions]]`: between-subjects conditions ([below](#between-subjects-conditions))")
+    )
+    prolific: prolific_settings.ProlificTable | None = Field(
+        None,
+        description=(
+            "`[prolific]`: the linked Prolific study, completion codes per outcome, attention check and bonus limits "
+            "([prolific.md](prolific.md))"
+        ),
+    )
 
 
 class StudyFileError(ValueError):
@@ -104,13 +122,24 @@ def load_study_file(path: Path) -> dict[str, Any]:
     prolific = prolific_settings.config(study.prolific)
     completed_code = prolific.get("prolific", {}).get("codes", {}).get("completed") or study.completion_code
     completion_url = study.completion_url or (
-        prolific_settings.COMPLETE_URL.format(code=completed_code) if completed_code else None)
+        prolific_settings.COMPLETE_URL.format(code=completed_code) if completed_code else None
+    )
     return {
-        "slug": slug, "title": study.title.strip(), "task_type": study.task_type, "platform": study.platform,
-        "completion_url": completion_url, "consent": study.consent, "instructions": study.instructions,
-        "flow": study.flow, "surveys": [step for step in study.flow if step in SURVEYS], "min_width": study.min_width,
-        "min_height": study.min_height, "task": params,
-        "demo_stimuli": study.demo_stimuli, **between_subjects, **prolific,
+        "slug": slug,
+        "title": study.title.strip(),
+        "task_type": study.task_type,
+        "platform": study.platform,
+        "completion_url": completion_url,
+        "consent": study.consent,
+        "instructions": study.instructions,
+        "flow": study.flow,
+        "surveys": [step for step in study.flow if step in SURVEYS],
+        "min_width": study.min_width,
+        "min_height": study.min_height,
+        "task": params,
+        "demo_stimuli": study.demo_stimuli,
+        **between_subjects,
+        **prolific,
     }
 
 
@@ -131,8 +160,9 @@ def _cross_checks(study: StudyFile, task) -> list[str]:
     codes = study.prolific.codes if study.prolific else None
     if codes and codes.completed and study.completion_code not in (None, codes.completed):
         errors.append("completion_code and [prolific.codes] completed differ: give one of them")
-    if study.platform == "prolific" and not (study.completion_code or study.completion_url
-                                             or (codes and codes.completed)):
+    if study.platform == "prolific" and not (
+        study.completion_code or study.completion_url or (codes and codes.completed)
+    ):
         errors.append("a Prolific study needs completion_code ([prolific.codes] completed) or completion_url")
     known = (*GENERIC_STEPS, *task.steps, *(s for s in SURVEYS if s != "consent"))
     unknown_steps = [step for step in study.flow if step not in known]
@@ -156,8 +186,12 @@ def json_schema() -> dict[str, Any]:
         params = registry().get(task_id).Params.model_json_schema()
         defs.update(params.pop("$defs", {}))
         defs[f"task:{task_id}"] = params
-        schema["allOf"].append({"if": {"properties": {"task_type": {"const": task_id}}, "required": ["task_type"]},
-                                "then": {"properties": {"task": {"$ref": f"#/$defs/task:{task_id}"}}}})
+        schema["allOf"].append(
+            {
+                "if": {"properties": {"task_type": {"const": task_id}}, "required": ["task_type"]},
+                "then": {"properties": {"task": {"$ref": f"#/$defs/task:{task_id}"}}},
+            }
+        )
     return schema
 
 
@@ -167,8 +201,12 @@ KEYS_END = "<!-- study keys: end -->"
 
 def key_reference() -> str:
     """Markdown tables of every key study.toml may have, made from the models (docs/studies.md holds them)."""
-    sections = [("study.toml", StudyFile), ("`[[conditions]]`", conditions.Condition),
-                ("`[prolific]`", prolific_settings.ProlificTable), ("`[prolific.codes]`", prolific_settings.Codes)]
+    sections = [
+        ("study.toml", StudyFile),
+        ("`[[conditions]]`", conditions.Condition),
+        ("`[prolific]`", prolific_settings.ProlificTable),
+        ("`[prolific.codes]`", prolific_settings.Codes),
+    ]
     by_model: dict[type[Table], list[str]] = {}
     for task_id in registry().ids():
         by_model.setdefault(registry().get(task_id).Params, []).append(task_id)
@@ -199,8 +237,14 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
         digest = config_hash(config)
         study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
         if study is None:
-            study = Study(slug=config["slug"], title=config["title"], task_type=config["task_type"],
-                          config=config, config_hash=digest, version=1)
+            study = Study(
+                slug=config["slug"],
+                title=config["title"],
+                task_type=config["task_type"],
+                config=config,
+                config_hash=digest,
+                version=1,
+            )
             db.session.add(study)
             db.session.flush()
             study_versions.record(study, researcher_id, via)
@@ -208,7 +252,11 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
         elif study.config_hash != digest:
             study.version += 1
             study.title, study.task_type, study.config, study.config_hash = (
-                config["title"], config["task_type"], config, digest)
+                config["title"],
+                config["task_type"],
+                config,
+                digest,
+            )
             study_versions.record(study, researcher_id, via)
             outcome = f"updated (version {study.version})"
         else:
@@ -230,7 +278,8 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
 def _import_demo_stimuli(study: Study) -> int:
     """Generate and import a demo study's stimuli the first time it is synced (it holds none yet)."""
     if not study.config.get("demo_stimuli") or db.session.scalar(
-            db.select(db.func.count(Stimulus.id)).filter_by(study_id=study.id)):
+        db.select(db.func.count(Stimulus.id)).filter_by(study_id=study.id)
+    ):
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         manifest = registry().get(study.task_type).generate_demo(study.config["task"], Path(tmp))
@@ -268,8 +317,11 @@ def set_status(study: Study, status: str, researcher_id: int | None = None, via:
         raise ValueError(f"status must be one of {', '.join(STUDY_STATUSES)}")
     if study.status == status:
         return False
-    db.session.add(StudyEvent(study_id=study.id, researcher_id=researcher_id, action=status,
-                              detail={"from": study.status, "via": via}))
+    db.session.add(
+        StudyEvent(
+            study_id=study.id, researcher_id=researcher_id, action=status, detail={"from": study.status, "via": via}
+        )
+    )
     study.status = status
     db.session.commit()
     return True

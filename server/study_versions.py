@@ -1,6 +1,7 @@
 """Every synced version of a study (study_versions): a sync that changes a study's parsed configuration (its hash)
 stores it as a new row, and each session points at the row it entered under. Versions synced before the table
 existed (migration 0007) were overwritten and cannot be recovered; the migration kept each study's version of then."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,9 +15,15 @@ from .prolific.audit import os_user
 def record(study: Study, researcher_id: int | None, via: str) -> StudyVersion:
     """Keep the study's current configuration as its version `study.version` (committed with the caller's
     transaction). Who: the researcher (`--by`), how ("cli"…) and, from the command line, the operating-system user."""
-    version = StudyVersion(study_id=study.id, version=study.version, config=study.config,
-                           config_hash=study.config_hash, researcher_id=researcher_id, via=via,
-                           os_user=os_user() if via == "cli" else None)
+    version = StudyVersion(
+        study_id=study.id,
+        version=study.version,
+        config=study.config,
+        config_hash=study.config_hash,
+        researcher_id=researcher_id,
+        via=via,
+        os_user=os_user() if via == "cli" else None,
+    )
     db.session.add(version)
     return version
 
@@ -24,8 +31,7 @@ def record(study: Study, researcher_id: int | None, via: str) -> StudyVersion:
 def current_id(study: Study):
     """The id of the study's current version as a subquery, so a new session's INSERT sets it in the same statement
     (no query of its own on the entry path); None if the version is not kept."""
-    return (db.select(StudyVersion.id).filter_by(study_id=study.id, version=study.version)
-            .scalar_subquery())
+    return db.select(StudyVersion.id).filter_by(study_id=study.id, version=study.version).scalar_subquery()
 
 
 @dataclass(frozen=True)
@@ -42,14 +48,27 @@ class VersionRow:
 def versions(study: Study) -> tuple[list[VersionRow], int]:
     """The study's kept versions, oldest first, each with the number of sessions that entered under it; and the
     number of sessions that entered under a version older than study_versions (not kept)."""
-    sessions = dict(db.session.execute(
-        db.select(ParticipantSession.study_version_id, db.func.count())
-        .where(ParticipantSession.study_id == study.id).group_by(ParticipantSession.study_version_id)).all())
+    sessions = dict(
+        db.session.execute(
+            db.select(ParticipantSession.study_version_id, db.func.count())
+            .where(ParticipantSession.study_id == study.id)
+            .group_by(ParticipantSession.study_version_id)
+        ).all()
+    )
     rows = db.session.execute(
-        db.select(StudyVersion.id, StudyVersion.version, StudyVersion.config_hash, StudyVersion.created_at,
-                  Researcher.username, StudyVersion.via, StudyVersion.os_user)
+        db.select(
+            StudyVersion.id,
+            StudyVersion.version,
+            StudyVersion.config_hash,
+            StudyVersion.created_at,
+            Researcher.username,
+            StudyVersion.via,
+            StudyVersion.os_user,
+        )
         .outerjoin(Researcher, Researcher.id == StudyVersion.researcher_id)
-        .where(StudyVersion.study_id == study.id).order_by(StudyVersion.version))
+        .where(StudyVersion.study_id == study.id)
+        .order_by(StudyVersion.version)
+    )
     return ([VersionRow(*row[1:], sessions=sessions.get(row.id, 0)) for row in rows], sessions.get(None, 0))
 
 

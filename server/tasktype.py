@@ -29,6 +29,7 @@ Besides the ``TASK_PACKAGES`` setting, a type may come from an installed distrib
 
 Task code receives parsed data only — never the request — and never commits: the caller owns the transaction. Its
 errors are server.exceptions' ConfigError, ManifestError and ResponseError."""
+
 from __future__ import annotations
 
 import random
@@ -59,6 +60,7 @@ class StimulusSpec:
 @dataclass(frozen=True)
 class TrainingSet:
     """Labelled stimuli for training models (`TaskType.training_set`), and how they were drawn."""
+
     training: list[StimulusSpec]
     validation: list[StimulusSpec]
     sampling: dict[str, Any]  # JSON-able; written beside the manifest
@@ -80,6 +82,7 @@ class PlanItem:
 @dataclass(frozen=True)
 class Column:
     """One export column a task type adds, with its codebook entry."""
+
     name: str
     description: str
     dtype: str = "number"
@@ -89,6 +92,7 @@ class Column:
 class QualityFlag:
     """A data-quality flag a task type adds to the dashboard (beside the generic fast trials and returning ids):
     the trials whose score holds `score_key` true."""
+
     score_key: str
     label: str  # the study page's line, e.g. "Failed attention checks (catch trials)"
     column: str  # its column heading in the participant list
@@ -102,6 +106,7 @@ class Analyzer(ABC):
     runs it (load in one snapshot, the generic checks, compute); the report, an analysis.reports.report.Report,
     renders itself (text, Markdown, JSON, methods, figures, a folder). Statistics live in the Flask-free `analysis`
     package."""
+
     # The `flask analyze` options this analysis uses (mlae, exclude_outliers, n_boot, seed); others are refused.
     options: ClassVar[frozenset[str]] = frozenset()
     # Most bootstrap resamples it accepts (None: no limit).
@@ -120,6 +125,7 @@ class Analyzer(ABC):
 class TaskType(ABC):
     """What every task type has: an id, a name and `validate_response`; the rest are hooks with defaults. A class
     left abstract (a family's shared base) cannot be registered."""
+
     id: ClassVar[str]
     name: ClassVar[str]
     # The task's page files in its package's static/ folder (its jsPsych plugin and entry in StudyhiveTasks, its
@@ -160,8 +166,13 @@ class TaskType(ABC):
         its "lines" of text; by default none."""
         return {"lines": []}
 
-    def trial_row(self, stimulus: dict[str, Any], response: dict[str, Any], score: dict[str, Any],
-                  presented: dict[str, Any] | None) -> dict[str, Any]:
+    def trial_row(
+        self,
+        stimulus: dict[str, Any],
+        response: dict[str, Any],
+        score: dict[str, Any],
+        presented: dict[str, Any] | None,
+    ) -> dict[str, Any]:
         """The values of `trial_columns` for one stored trial (by default it adds none)."""
         return {}
 
@@ -182,6 +193,7 @@ class TaskType(ABC):
 
 class Stimuli(TaskType):
     """Shared by the two stimulus capabilities: the type has stimuli, shown one per planned trial."""
+
     # Stimulus parameters as columns of the model manifest (`flask stimuli export`) and of trials.csv.
     stimulus_columns: ClassVar[tuple[Column, ...]] = ()
 
@@ -205,20 +217,21 @@ class GeneratedStimuli(Stimuli):
 class ImportedStimuli(Stimuli):
     """Capability: the type's stimuli are imported from a manifest (`flask stimuli import`) and a participant's fixed
     plan is drawn from those the study holds."""
+
     # Columns of its stimulus manifest: required, then optional.
     manifest_required: ClassVar[tuple[str, ...]]
     manifest_optional: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
-    def stimulus_from_manifest(self, row: dict[str, str], files: ManifestFiles,
-                               params: dict[str, Any]) -> StimulusSpec:
+    def stimulus_from_manifest(self, row: dict[str, str], files: ManifestFiles, params: dict[str, Any]) -> StimulusSpec:
         """One imported stimulus from a manifest row (all manifest columns present, as text), for a study with
         task parameters `params`. Image files are resolved with `files.image(column, value)`, which returns the
         stored asset's id. Raise ManifestError."""
 
     @abstractmethod
-    def build_plan_from(self, params: dict[str, Any], stimuli: list[StimulusSpec],
-                        rng: random.Random) -> list[PlanItem]:
+    def build_plan_from(
+        self, params: dict[str, Any], stimuli: list[StimulusSpec], rng: random.Random
+    ) -> list[PlanItem]:
         """One participant's trial list drawn from the study's stored stimuli. Raise ConfigError when they cannot
         make a plan (e.g. none imported yet)."""
 
@@ -236,6 +249,7 @@ class DemoStimuli(ImportedStimuli):
 class ModelAnswers(Stimuli):
     """Capability: models answer the type's stimuli: `flask stimuli export` writes them as model inputs and
     imported predictions are read as `model_answers` says."""
+
     # "values" (`flask import-predictions`, a number per stimulus) or "labels" (`flask import-label-predictions`,
     # ranked ids of the task's vocabulary).
     model_answers: ClassVar[str] = "values"
@@ -257,4 +271,5 @@ class TrainingSets(ModelAnswers):
 
 class Analysed(TaskType):
     """Capability: the type has an analysis (`flask analyze`, the dashboard's results)."""
+
     analyzer: ClassVar[Analyzer]

@@ -14,6 +14,7 @@ their own rows never changes, or changes rarely enough to be re-read every few s
 - a study's slug, task type and configuration change only with `flask studies sync`; a worker re-reads them after
   STUDY_TTL, so an edit reaches every worker within seconds.
 """
+
 from __future__ import annotations
 
 import functools
@@ -46,19 +47,23 @@ PS = ParticipantSession
 OPEN_STATUSES = ("started", "abandoned")
 OPEN = PS.status.in_(OPEN_STATUSES) & PS.outcome.is_(None)
 CONSENTED = db.exists().where(SurveyResponse.session_id == PS.id, SurveyResponse.name == "consent")
-SESSION_BY_TOKEN = db.select(PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at,
-                             CONSENTED.label("consented")).where(PS.token == bindparam("token"))
+SESSION_BY_TOKEN = db.select(
+    PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at, CONSENTED.label("consented")
+).where(PS.token == bindparam("token"))
 SESSION_STATUS = db.select(PS.status, PS.outcome).where(PS.id == bindparam("id"))
 SESSION_CONSENTED = db.select(CONSENTED).where(PS.id == bindparam("id"))
 TOUCH = db.update(PS).where(PS.id == bindparam("session_id")).values(last_seen_at=bindparam("now"))
 STUDY = db.select(Study.slug, Study.task_type, Study.config).where(Study.id == bindparam("id"))
-STIMULUS = db.select(Stimulus.id, Stimulus.params).where(Stimulus.study_id == bindparam("study_id"),
-                                                         Stimulus.key == bindparam("key"))
+STIMULUS = db.select(Stimulus.id, Stimulus.params).where(
+    Stimulus.study_id == bindparam("study_id"), Stimulus.key == bindparam("key")
+)
 STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id")).order_by(Trial.trial_index)
-STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(Trial.session_id == bindparam("id"),
-                                                         Trial.trial_index == bindparam("index"))
-INDEX_OF_TRIAL_ID = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id"),
-                                                       Trial.client_trial_id == bindparam("trial_id"))
+STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(
+    Trial.session_id == bindparam("id"), Trial.trial_index == bindparam("index")
+)
+INDEX_OF_TRIAL_ID = db.select(Trial.trial_index).where(
+    Trial.session_id == bindparam("id"), Trial.client_trial_id == bindparam("trial_id")
+)
 SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id == bindparam("id"))
 
 
@@ -67,6 +72,7 @@ class SessionFacts:
     """What the participant API needs of a session: fixed at creation, except this worker's note of its last
     write of last_seen_at and whether consent is given (one way: False is re-read, True never). Its status is not
     here: it changes, so it is read when needed."""
+
     id: int
     token: str
     study_id: int
@@ -121,9 +127,16 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
     if row is None:
         return None
     seen = row.last_seen_at
-    facts = SessionFacts(row.id, token, row.study_id, row.study_version, row.platform, row.plan,
-                         seen.replace(tzinfo=UTC) if seen.tzinfo is None else seen,  # SQLite: naive UTC
-                         bool(row.consented))
+    facts = SessionFacts(
+        row.id,
+        token,
+        row.study_id,
+        row.study_version,
+        row.platform,
+        row.plan,
+        seen.replace(tzinfo=UTC) if seen.tzinfo is None else seen,  # SQLite: naive UTC
+        bool(row.consented),
+    )
     with caches.lock:
         caches.sessions[token] = facts
         while len(caches.sessions) > SESSIONS_CACHED:
@@ -170,8 +183,12 @@ def _insert_while_open(table: Table, columns: list[str], dialect: str):
         values = [db.cast(value, table.c[c].type) for value, c in zip(values, columns)]
     session_open = db.exists().where(PS.id == bindparam("session_id"), OPEN)
     # preserve_rowcount: SQLAlchemy reads the count only when asked.
-    return (INSERTS[dialect](table).from_select(columns, db.select(*values).where(session_open))
-            .on_conflict_do_nothing().execution_options(preserve_rowcount=True))
+    return (
+        INSERTS[dialect](table)
+        .from_select(columns, db.select(*values).where(session_open))
+        .on_conflict_do_nothing()
+        .execution_options(preserve_rowcount=True)
+    )
 
 
 def stored_trial_id(connection: Connection, session_id: int, index: int) -> str | None:

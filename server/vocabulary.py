@@ -14,6 +14,7 @@ inside it. The file's SHA-256 is kept in the study's parameters, so editing the 
 `flask studies sync`, and a file changed without a sync is refused rather than silently used.
 
 Pages fetch a study's vocabulary from GET /vocabulary/<slug>.json (server/web/files.py, docs/participant-api.md)."""
+
 from __future__ import annotations
 
 import csv
@@ -64,8 +65,11 @@ class Vocabulary:
 
     def as_json(self) -> dict[str, Any]:
         # [id, label, display] triples: a third of the size of objects for 1,854 entries.
-        return {"name": self.name, "sha256": self.sha256,
-                "entries": [[e.unique_id, e.label, e.display] for e in self.entries]}
+        return {
+            "name": self.name,
+            "sha256": self.sha256,
+            "entries": [[e.unique_id, e.label, e.display] for e in self.entries],
+        }
 
 
 def parse(data: bytes, name: str) -> Vocabulary:
@@ -80,8 +84,10 @@ def parse(data: bytes, name: str) -> Vocabulary:
     columns = reader.fieldnames or []
     missing = [c for c in ("label", "unique_id") if c not in columns]
     if missing:
-        raise VocabularyError(f"{name}: missing column(s) {', '.join(missing)} (a vocabulary has the columns label, "
-                              f"unique_id and optionally category; this one has: {', '.join(columns) or 'none'})")
+        raise VocabularyError(
+            f"{name}: missing column(s) {', '.join(missing)} (a vocabulary has the columns label, "
+            f"unique_id and optionally category; this one has: {', '.join(columns) or 'none'})"
+        )
     rows, problems, first_row_of = [], [], {}
     for n, row in enumerate(reader, 1):
         unique_id, label = (row.get("unique_id") or "").strip(), (row.get("label") or "").strip()
@@ -167,6 +173,7 @@ def for_params(params: dict[str, Any] | None) -> Vocabulary:
     name = params["vocabulary"]
     vocabulary = load_file(BUILTIN_FILE if name == BUILTIN else resolve(name, studies_dir()))
     if vocabulary.sha256 != params["vocabulary_sha256"]:
-        raise VocabularyError(f"vocabulary {params['vocabulary']!r} changed since the study was last synced; "
-                              "run `flask studies sync`")
+        raise VocabularyError(
+            f"vocabulary {params['vocabulary']!r} changed since the study was last synced; run `flask studies sync`"
+        )
     return vocabulary

@@ -1,6 +1,7 @@
 """Fixtures after flaskr's conftest: app, client, runner and an auth helper. One environment variable picks the
 database for the whole suite (CTFd's TestingConfig): STUDYHIVE_TEST_DB=sqlite (default) or postgresql, the latter
 at TEST_DATABASE_URL (default: the local server's `test` database)."""
+
 from __future__ import annotations
 
 import os
@@ -41,9 +42,16 @@ def database_url(tmp_path: Path) -> str:
 
 
 def make_app(tmp_path: Path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
-                       "SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "STUDIES_DIR": str(ROOT / "studies"),
-                       **config})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
+            "STUDIES_DIR": str(ROOT / "studies"),
+            **config,
+        }
+    )
 
 
 @pytest.fixture
@@ -104,11 +112,15 @@ CHROMIUM = os.environ.get("STUDYHIVE_CHROMIUM", "/usr/bin/chromium")
 def browser():
     """Debian's Chromium, headless, driven by Playwright (no Playwright browser download)."""
     from playwright.sync_api import sync_playwright
+
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium (make test does)")
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
         yield browser
         browser.close()
 

@@ -5,6 +5,7 @@ not idempotent, as Prolific's: a second pay call pays twice) and each submission
 Faults are injected per request (method + path pattern): an error status before the call acts or after it has
 acted, a slow answer, or a hang (before or after acting) that the test releases, or during which it kills the
 process that made the call."""
+
 from __future__ import annotations
 
 import json
@@ -19,14 +20,34 @@ from typing import Any
 from flask import Flask, abort, jsonify, request
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-CATEGORIES = {"TOO_QUICKLY", "TOO_SLOWLY", "FAILED_INSTRUCTIONS", "INCOMP_LONGITUDINAL", "FAILED_CHECK", "LOW_EFFORT",
-              "MALINGERING", "NO_CODE", "BAD_CODE", "NO_DATA", "UNSUPP_DEVICE", "OTHER"}
+CATEGORIES = {
+    "TOO_QUICKLY",
+    "TOO_SLOWLY",
+    "FAILED_INSTRUCTIONS",
+    "INCOMP_LONGITUDINAL",
+    "FAILED_CHECK",
+    "LOW_EFFORT",
+    "MALINGERING",
+    "NO_CODE",
+    "BAD_CODE",
+    "NO_DATA",
+    "UNSUPP_DEVICE",
+    "OTHER",
+}
 PREFIX = "/api/v1"
 
 
 def error(status: int, detail: Any, title: str = "Error"):
-    body = {"error": {"status": status, "error_code": status * 100, "title": title, "detail": detail,
-                      "additional_information": "", "traceback": None}}
+    body = {
+        "error": {
+            "status": status,
+            "error_code": status * 100,
+            "title": title,
+            "detail": detail,
+            "additional_information": "",
+            "traceback": None,
+        }
+    }
     return jsonify(body), status
 
 
@@ -77,18 +98,31 @@ class FakeProlific:
 
     def add_study(self, study_id: str, places: int, codes: dict[str, str]) -> None:
         self.studies[study_id] = {
-            "id": study_id, "name": "fake study", "status": "ACTIVE", "total_available_places": places,
-            "places_taken": 0, "completion_codes": [{"code": code, "code_type": code_type.upper(),
-                                                     "actions": [], "actor": "participant"}
-                                                    for code_type, code in codes.items()]}
+            "id": study_id,
+            "name": "fake study",
+            "status": "ACTIVE",
+            "total_available_places": places,
+            "places_taken": 0,
+            "completion_codes": [
+                {"code": code, "code_type": code_type.upper(), "actions": [], "actor": "participant"}
+                for code_type, code in codes.items()
+            ],
+        }
 
     def join(self, study_id: str, participant_id: str) -> str:
         """A participant takes a place: an ACTIVE submission; its id is the study URL's SESSION_ID."""
         submission_id = uuid.uuid4().hex[:24]
         self.submissions[submission_id] = {
-            "id": submission_id, "study_id": study_id, "participant_id": participant_id, "status": "ACTIVE",
+            "id": submission_id,
+            "study_id": study_id,
+            "participant_id": participant_id,
+            "status": "ACTIVE",
             "started_at": f"2026-11-23T10:{len(self.submissions) // 60:02d}:{len(self.submissions) % 60:02d}.000000Z",
-            "completed_at": None, "study_code": None, "entered_code": None, "bonus_payments": []}
+            "completed_at": None,
+            "study_code": None,
+            "entered_code": None,
+            "bonus_payments": [],
+        }
         return submission_id
 
     def set_status(self, submission_id: str, status: str) -> None:
@@ -97,8 +131,9 @@ class FakeProlific:
     def submit(self, submission_id: str, code: str) -> None:
         """The participant arrived at the completion URL with this code."""
         submission = self.submissions[submission_id]
-        submission.update(status="AWAITING REVIEW", study_code=code, entered_code=code,
-                          completed_at="2026-11-23T11:00:00.000000Z")
+        submission.update(
+            status="AWAITING REVIEW", study_code=code, entered_code=code, completed_at="2026-11-23T11:00:00.000000Z"
+        )
 
     def fault(self, method: str, path: str, kind: str = "status", **options) -> Fault:
         """Inject a fault into the next matching request(s); `path` is a regular expression on the path after
@@ -127,7 +162,7 @@ class FakeProlific:
 
     def _wsgi(self, environ, start_response):
         path = environ.get("PATH_INFO", "")
-        fault = self._take(environ["REQUEST_METHOD"], path[len(PREFIX) + 1:]) if path.startswith(PREFIX) else None
+        fault = self._take(environ["REQUEST_METHOD"], path[len(PREFIX) + 1 :]) if path.startswith(PREFIX) else None
         if fault is None:
             return self.app(environ, start_response)
         if fault.kind == "slow":
@@ -135,8 +170,9 @@ class FakeProlific:
             return self.app(environ, start_response)
         if fault.after:  # act, keep the answer, then fail or hang
             captured = {}
-            body = b"".join(self.app(environ, lambda status, headers, exc=None: captured.update(
-                status=status, headers=headers)))
+            body = b"".join(
+                self.app(environ, lambda status, headers, exc=None: captured.update(status=status, headers=headers))
+            )
         if fault.kind == "hang":
             fault.reached.set()
             fault.release.wait(120)
@@ -146,8 +182,9 @@ class FakeProlific:
             return self.app(environ, start_response)
         headers = [("Content-Type", "application/json")] + ([("Retry-After", "0")] if fault.status == 429 else [])
         start_response(f"{fault.status} Injected", headers)
-        return [json.dumps({"error": {"status": fault.status, "title": "Injected", "detail": "injected fault"}})
-                .encode()]
+        return [
+            json.dumps({"error": {"status": fault.status, "title": "Injected", "detail": "injected fault"}}).encode()
+        ]
 
     # ------------------------------------------------------------------ Prolific's API
 
@@ -159,7 +196,7 @@ class FakeProlific:
         def authorise():
             if request.headers.get("Authorization") != f"Token {fake.token}":
                 return error(401, "Invalid token.", "Unauthorized")
-            fake.requests.append((request.method, request.path[len(PREFIX) + 1:], request.get_json(silent=True)))
+            fake.requests.append((request.method, request.path[len(PREFIX) + 1 :], request.get_json(silent=True)))
             return None
 
         @app.get(f"{PREFIX}/studies/<study_id>/")
@@ -173,24 +210,43 @@ class FakeProlific:
             study_id = request.args.get("study")
             page, size = request.args.get("page", 1, type=int), request.args.get("page_size", 20, type=int)
             items = [s for s in fake.submissions.values() if s["study_id"] == study_id]
-            chunk = items[(page - 1) * size:page * size]
+            chunk = items[(page - 1) * size : page * size]
             base = (fake.next_host or request.host_url.rstrip("/")) + f"{PREFIX}/submissions/?study={study_id}"
             more = page * size < len(items)
-            return jsonify({
-                "results": [{key: s[key] for key in ("id", "participant_id", "status", "started_at", "completed_at",
-                                                     "study_code")} for s in chunk],
-                "_links": {"self": {"href": f"{base}&page={page}", "title": "Current"},
-                           "next": {"href": f"{base}&page={page + 1}" if more else None, "title": "Next"},
-                           "previous": {"href": f"{base}&page={page - 1}" if page > 1 else None, "title": "Previous"},
-                           "last": {"href": f"{base}&page={max(1, -(-len(items) // size))}", "title": "Last"}},
-                "meta": {"count": len(items)}})
+            return jsonify(
+                {
+                    "results": [
+                        {
+                            key: s[key]
+                            for key in ("id", "participant_id", "status", "started_at", "completed_at", "study_code")
+                        }
+                        for s in chunk
+                    ],
+                    "_links": {
+                        "self": {"href": f"{base}&page={page}", "title": "Current"},
+                        "next": {"href": f"{base}&page={page + 1}" if more else None, "title": "Next"},
+                        "previous": {"href": f"{base}&page={page - 1}" if page > 1 else None, "title": "Previous"},
+                        "last": {"href": f"{base}&page={max(1, -(-len(items) // size))}", "title": "Last"},
+                    },
+                    "meta": {"count": len(items)},
+                }
+            )
 
         @app.get(f"{PREFIX}/submissions/<submission_id>/")
         def submission(submission_id):
             s = fake.submissions.get(submission_id) or abort(404)
-            return jsonify({"id": s["id"], "study_id": s["study_id"], "participant": s["participant_id"],
-                            "status": s["status"], "started_at": s["started_at"], "completed_at": s["completed_at"],
-                            "entered_code": s["entered_code"], "bonus_payments": list(s["bonus_payments"])})
+            return jsonify(
+                {
+                    "id": s["id"],
+                    "study_id": s["study_id"],
+                    "participant": s["participant_id"],
+                    "status": s["status"],
+                    "started_at": s["started_at"],
+                    "completed_at": s["completed_at"],
+                    "entered_code": s["entered_code"],
+                    "bonus_payments": list(s["bonus_payments"]),
+                }
+            )
 
         @app.post(f"{PREFIX}/submissions/<submission_id>/transition/")
         def transition(submission_id):
@@ -224,8 +280,11 @@ class FakeProlific:
                 chosen = [fake.submissions.get(i) for i in body["submission_ids"]]
             else:
                 pids = set(body.get("participant_ids") or ())
-                chosen = [s for s in fake.submissions.values()
-                          if s["study_id"] == body.get("study_id") and s["participant_id"] in pids]
+                chosen = [
+                    s
+                    for s in fake.submissions.values()
+                    if s["study_id"] == body.get("study_id") and s["participant_id"] in pids
+                ]
             for s in chosen:
                 if s and s["status"] == "AWAITING REVIEW":
                     s["status"] = "APPROVED"
@@ -254,8 +313,16 @@ class FakeProlific:
             amount = sum(cents for _, cents in rows)
             fees = round(amount * Decimal("0.333"))
             fake.batches[batch_id] = {"study_id": study_id, "rows": rows, "paid": 0}
-            return jsonify({"id": batch_id, "study": study_id, "amount": amount, "fees": fees, "vat": 0,
-                            "total_amount": amount + fees}), 201
+            return jsonify(
+                {
+                    "id": batch_id,
+                    "study": study_id,
+                    "amount": amount,
+                    "fees": fees,
+                    "vat": 0,
+                    "total_amount": amount + fees,
+                }
+            ), 201
 
         @app.post(f"{PREFIX}/bulk-bonus-payments/<batch_id>/pay/")
         def pay(batch_id):

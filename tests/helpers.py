@@ -1,4 +1,5 @@
 """Small helpers shared by the tests: entering a study and answering its trials through the JSON API."""
+
 from __future__ import annotations
 
 import random
@@ -24,9 +25,15 @@ def agree(client, token):
 
 
 def trial_body(item, percent=50.0, trial_id=None, **extra):
-    return {"trial_id": trial_id or str(uuid.uuid4()), "trial_index": item["index"],
-            "stimulus_id": item["stimulus_id"], "response": {"percent": percent}, "rt_ms": 1234,
-            "client_time": "2026-11-22T12:00:00+00:00", **extra}
+    return {
+        "trial_id": trial_id or str(uuid.uuid4()),
+        "trial_index": item["index"],
+        "stimulus_id": item["stimulus_id"],
+        "response": {"percent": percent},
+        "rt_ms": 1234,
+        "client_time": "2026-11-22T12:00:00+00:00",
+        **extra,
+    }
 
 
 DEMOGRAPHICS = {"gender": "female", "age": 30, "education": "doctorate", "nationality": "Chilean"}
@@ -37,8 +44,9 @@ def answer_surveys(client, token, **answers):
     state = client.get(f"/api/sessions/{token}").get_json()
     agree(client, token)
     for name in state["surveys"]:
-        response = client.put(f"/api/sessions/{token}/surveys/{name}",
-                              json={"answers": answers.get(name, DEMOGRAPHICS)})
+        response = client.put(
+            f"/api/sessions/{token}/surveys/{name}", json={"answers": answers.get(name, DEMOGRAPHICS)}
+        )
         assert response.status_code == 200, response.get_json()
 
 
@@ -77,7 +85,15 @@ def take_study3_like_people(client, rng: random.Random, slug: str = "study3") ->
 def rate_all(client, token, rating):
     """Rate every statement of a hypothesis-rating session `rating` (1–7) through the API."""
     for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
-        response = client.post(f"/api/sessions/{token}/trials", json={
-            "trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-            "response": {"rating": rating}, "rt_ms": 2000, "client_time": "2026-11-22T12:00:00+00:00"})
+        response = client.post(
+            f"/api/sessions/{token}/trials",
+            json={
+                "trial_id": str(uuid.uuid4()),
+                "trial_index": item["index"],
+                "stimulus_id": item["stimulus_id"],
+                "response": {"rating": rating},
+                "rt_ms": 2000,
+                "client_time": "2026-11-22T12:00:00+00:00",
+            },
+        )
         assert response.status_code == 201

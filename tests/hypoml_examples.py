@@ -1,4 +1,5 @@
 """HypoML result sets shared by the analysis and CLI tests: the paper's worked examples as data."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,8 +15,8 @@ def luminosity_sets(n=200, up=13, down=6) -> dict[str, pd.DataFrame]:
     mpdp, mpd = md.copy(), md.copy()
     mpdp[inc[:up]] = 1
     mpdp[cor[:down]] = 0
-    mpd[cor[down:down + up]] = 0
-    mpd[inc[up:up + down]] = 1
+    mpd[cor[down : down + up]] = 0
+    mpd[inc[up : up + down]] = 1
     ids = [f"img{k:03d}" for k in range(n)]
     truth = np.array(["cat", "dog"])[np.arange(n) % 2]
     other = np.array(["dog", "cat"])[np.arange(n) % 2]

@@ -1,6 +1,7 @@
 """What the Prolific tests share: a Prolific sketch-recognition study with two conditions and a catch trial, an app
 on it talking to a fake Prolific (tests/fake_prolific.py), participants who enter through the Prolific link and
 answer through the JSON API, and `flask …` run in a separate process (to be killed)."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,12 @@ from tests.helpers import answer_surveys
 
 SLUG = "psketch"
 PROLIFIC_STUDY = "60f0a1b2c3d4e5f6a7b8c9d0"
-CODES = {"completed": "C1D0NE00", "failed_attention_check": "C1FA1LAC", "no_consent": "C1N0C0NS",
-         "incompatible_device": "C1DEV1CE"}
+CODES = {
+    "completed": "C1D0NE00",
+    "failed_attention_check": "C1FA1LAC",
+    "no_consent": "C1N0C0NS",
+    "incompatible_device": "C1DEV1CE",
+}
 QUOTAS = {"a": 18, "b": 17}
 TABLES = f"""
 [[conditions]]
@@ -53,8 +58,15 @@ def prolific_app(tmp_path: Path, **config):
     fake = FakeProlific().start()
     fake.add_study(PROLIFIC_STUDY, sum(QUOTAS.values()), CODES)
     write_study(tmp_path / "studies")
-    app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"), PROLIFIC_API_URL=fake.url,
-                   PROLIFIC_API_TOKEN=fake.token, PROLIFIC_API_BACKOFF=0.01, PROLIFIC_API_TIMEOUT=5.0, **config)
+    app = make_app(
+        tmp_path,
+        STUDIES_DIR=str(tmp_path / "studies"),
+        PROLIFIC_API_URL=fake.url,
+        PROLIFIC_API_TOKEN=fake.token,
+        PROLIFIC_API_BACKOFF=0.01,
+        PROLIFIC_API_TIMEOUT=5.0,
+        **config,
+    )
     try:
         with app.app_context():
             db.drop_all()
@@ -74,8 +86,10 @@ def pid(n: int) -> str:
 
 def enter(client, participant: str, session_id: str, slug: str = SLUG) -> str | None:
     """Open the Prolific study URL; the session token, or None when the study is full."""
-    response = client.get(f"/study/{slug}", query_string={"PROLIFIC_PID": participant, "STUDY_ID": PROLIFIC_STUDY,
-                                                          "SESSION_ID": session_id})
+    response = client.get(
+        f"/study/{slug}",
+        query_string={"PROLIFIC_PID": participant, "STUDY_ID": PROLIFIC_STUDY, "SESSION_ID": session_id},
+    )
     if response.status_code == 503:
         return None
     assert response.status_code == 303, response.data
@@ -95,10 +109,16 @@ def answer(client, token: str, fail_catch: bool = False, trials: int | None = No
         label = stimulus["concept"]
         if stimulus["catch"] and fail_catch:
             label = decoy if decoy != label else next(p["concept"] for p in params.values() if p["concept"] != label)
-        response = client.post(f"/api/sessions/{token}/trials", json={
-            "trial_id": f"{token[:20]}-{item['index']:04d}", "trial_index": item["index"],
-            "stimulus_id": item["stimulus_id"], "response": {"guesses": [{"label_id": label, "rt_ms": 1500}]},
-            "rt_ms": 1600})
+        response = client.post(
+            f"/api/sessions/{token}/trials",
+            json={
+                "trial_id": f"{token[:20]}-{item['index']:04d}",
+                "trial_index": item["index"],
+                "stimulus_id": item["stimulus_id"],
+                "response": {"guesses": [{"label_id": label, "rt_ms": 1500}]},
+                "rt_ms": 1600,
+            },
+        )
         assert response.status_code == 201, response.get_json()
 
 
@@ -114,8 +134,20 @@ def code_of(url: str) -> str:
 
 def flask_process(app, fake, *args: str) -> subprocess.Popen:
     """`flask ARGS` in its own process on the test's database and fake Prolific (so that it can be killed)."""
-    env = {**os.environ, "FLASK_APP": "server", "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-           "STUDYHIVE_STUDIES_DIR": app.config["STUDIES_DIR"], "SECRET_KEY": "test-secret",
-           "PROLIFIC_API_URL": fake.url, "PROLIFIC_API_TOKEN": fake.token}
-    return subprocess.Popen([sys.executable, "-m", "flask", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    env = {
+        **os.environ,
+        "FLASK_APP": "server",
+        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+        "STUDYHIVE_STUDIES_DIR": app.config["STUDIES_DIR"],
+        "SECRET_KEY": "test-secret",
+        "PROLIFIC_API_URL": fake.url,
+        "PROLIFIC_API_TOKEN": fake.token,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "flask", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )

@@ -1,6 +1,7 @@
 """Access control, walked over the app's whole URL map: no researcher URL answers without a login, a participant
 token reaches only its own session, Prolific ids never reach a participant-facing response, a researcher sees only
 the studies granted to them, and API tokens (SHA-256 stored) download exports until revoked."""
+
 import hashlib
 
 import pytest
@@ -30,8 +31,14 @@ def urls(app, people):
     """(endpoint, methods, URL) for every rule, its arguments filled with real values; participant URLs with B's
     token."""
     key = db.session.scalars(db.select(Stimulus.key).join(Study).where(Study.slug == "study3")).first()
-    values = {"slug": "study3", "token": people["b"], "key": key, "participant_id": people["a_id"],
-              "filename": "studyhive/pages.css", "action": "exclude"}
+    values = {
+        "slug": "study3",
+        "token": people["b"],
+        "key": key,
+        "participant_id": people["a_id"],
+        "filename": "studyhive/pages.css",
+        "action": "exclude",
+    }
     adapter = app.url_map.bind("localhost")
     for rule in app.url_map.iter_rules():
         args = {a: values.get(a, "x") for a in rule.arguments}
@@ -92,9 +99,14 @@ def test_a_researcher_sees_only_granted_studies(app, client, runner, people):
     assert ada.is_admin and not bob.is_admin  # the first account is the admin
     login(client, "bob")
     assert "study3" not in client.get("/researcher/").get_data(as_text=True)
-    for url in ("/researcher/studies/study3/", "/researcher/studies/study3/participants",
-                f"/researcher/studies/study3/participants/{people['a_id']}", "/researcher/studies/study3/results",
-                "/researcher/studies/study3/progress.png", "/researcher/studies/study3/trials.csv"):
+    for url in (
+        "/researcher/studies/study3/",
+        "/researcher/studies/study3/participants",
+        f"/researcher/studies/study3/participants/{people['a_id']}",
+        "/researcher/studies/study3/results",
+        "/researcher/studies/study3/progress.png",
+        "/researcher/studies/study3/trials.csv",
+    ):
         assert client.get(url).status_code == 404, url  # as if the study did not exist
     assert client.post("/researcher/studies/study3/status", data={"status": "closed"}).status_code == 404
     assert db.session.scalars(db.select(Study.status).filter_by(slug="study3")).one() == "open"
@@ -134,11 +146,19 @@ def test_api_token_downloads_exports_until_revoked(app, client, runner, people):
 
     # Another researcher's token is bound by that researcher's access.
     carl_token = runner.invoke(args=["researcher", "token", "create", "carl", "ci"]).stdout.strip().splitlines()[0]
-    assert client.get("/researcher/studies/study3/trials.csv",
-                      headers={"Authorization": f"Bearer {carl_token}"}).status_code == 404
+    assert (
+        client.get(
+            "/researcher/studies/study3/trials.csv", headers={"Authorization": f"Bearer {carl_token}"}
+        ).status_code
+        == 404
+    )
     grant(carl, db.session.get(Study, people_study_id()))
-    assert client.get("/researcher/studies/study3/trials.csv",
-                      headers={"Authorization": f"Bearer {carl_token}"}).status_code == 200
+    assert (
+        client.get(
+            "/researcher/studies/study3/trials.csv", headers={"Authorization": f"Bearer {carl_token}"}
+        ).status_code
+        == 200
+    )
 
     assert runner.invoke(args=["researcher", "token", "revoke", "ada", "nightly"]).exit_code == 0
     assert client.get("/researcher/studies/study3/participants.csv", headers=bearer).status_code == 401

@@ -1,5 +1,6 @@
 """`flask analyze`: a simulated Study III cohort entered through the JSON API, plus model predictions with known
 errors inserted directly, must give the numbers the analysis package gives on the export, and write every file."""
+
 from __future__ import annotations
 
 import json
@@ -66,6 +67,7 @@ def cohort(app, client):
                 e = -e  # same absolute error, answer inside 0-100
             noise[(i, item["stimulus_id"])] = e
             return true + e
+
         return answer
 
     for i in range(N_NORMAL):
@@ -75,14 +77,21 @@ def cohort(app, client):
     _participant(client, normal(99), complete=False, limit=10)  # recruited, not completed
 
     study = get_study("study3")
-    stimuli = db.session.execute(db.select(Stimulus.id, Stimulus.key, Stimulus.practice)
-                                 .filter_by(study_id=study.id)).all()
-    runs = {("cnn-exact", "", 0): lambda s, t, r: 2.0, ("cnn-exact", "", 1): lambda s, t, r: -2.0,
-            ("cnn-varied", "IID", 0): varied_error, ("cnn-varied", "IID", 1): varied_error}
+    stimuli = db.session.execute(
+        db.select(Stimulus.id, Stimulus.key, Stimulus.practice).filter_by(study_id=study.id)
+    ).all()
+    runs = {
+        ("cnn-exact", "", 0): lambda s, t, r: 2.0,
+        ("cnn-exact", "", 1): lambda s, t, r: -2.0,
+        ("cnn-varied", "IID", 0): varied_error,
+        ("cnn-varied", "IID", 1): varied_error,
+    }
     for (observer, condition, run), error in runs.items():
-        run_id = db.session.execute(ModelRun.__table__.insert().values(
-            study_id=study.id, observer=observer, condition=condition, run=run, unit="percent",
-            n_predictions=0).returning(ModelRun.__table__.c.id)).scalar_one()
+        run_id = db.session.execute(
+            ModelRun.__table__.insert()
+            .values(study_id=study.id, observer=observer, condition=condition, run=run, unit="percent", n_predictions=0)
+            .returning(ModelRun.__table__.c.id)
+        ).scalar_one()
         rows = []
         for stim_id, key, practice in stimuli:
             if practice:
@@ -118,7 +127,7 @@ def trimmed_middle_half(values) -> float:
     """Cleveland & McGill's midmean, from its definition: sort, drop floor(n/4) from each end, average the rest."""
     x = sorted(values)
     cut = len(x) // 4
-    middle = x[cut:len(x) - cut]
+    middle = x[cut : len(x) - cut]
     return sum(middle) / len(middle)
 
 
@@ -127,8 +136,11 @@ def reference_pooled_mlae(trials: pd.DataFrame) -> list[float]:
     out = []
     for ct in range(1, 6):
         t = trials[trials["chart_type"] == ct]
-        out.append(trimmed_middle_half([math.log2(abs(j - v) + 0.125)
-                                        for j, v in zip(t["response_percent"], t["true_percent"])]))
+        out.append(
+            trimmed_middle_half(
+                [math.log2(abs(j - v) + 0.125) for j, v in zip(t["response_percent"], t["true_percent"])]
+            )
+        )
     return out
 
 
@@ -137,8 +149,10 @@ def reference_participant_mlae(trials: pd.DataFrame) -> list[float]:
     out = []
     for ct in range(1, 6):
         t = trials[trials["chart_type"] == ct]
-        per_person = [math.log2(np.mean(np.abs(g["response_percent"] - g["true_percent"])) + 0.125)
-                      for _, g in t.groupby("participant_id")]
+        per_person = [
+            math.log2(np.mean(np.abs(g["response_percent"] - g["true_percent"])) + 0.125)
+            for _, g in t.groupby("participant_id")
+        ]
         out.append(trimmed_middle_half(per_person))
     return out
 
@@ -149,7 +163,7 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     c = data["meta"]["counts"]
     assert (c["recruited"], c["completed"], c["not_completed"], c["outliers"], c["analysed"]) == (23, 22, 1, 2, 20)
     ids = people.sort_values("participant_id")["participant_id"].tolist()
-    wild = ids[N_NORMAL:N_NORMAL + 2]
+    wild = ids[N_NORMAL : N_NORMAL + 2]
     outliers = people[people["outlier"]]
     assert sorted(outliers["participant_id"]) == wild
     assert all("> Q3 + 3×IQR" in r for r in outliers["reason"])
@@ -172,7 +186,7 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     # Human MAE is the mean |noise| we drew (practice answers were 0 and do not count).
     mae = pd.DataFrame(data["mae"])
     h_all = mae[(mae["kind"] == "human") & (mae["chart_type"] == "all")].iloc[0]
-    assert h_all["mae_pp"] == pytest.approx(np.mean(np.abs(list(cohort.values())[:25 * N_NORMAL])), rel=1e-9)
+    assert h_all["mae_pp"] == pytest.approx(np.mean(np.abs(list(cohort.values())[: 25 * N_NORMAL])), rel=1e-9)
     assert h_all["mae_ratio"] == pytest.approx(h_all["mae_pp"] / 100)
 
     # Models take the same estimator, runs for participants: exactly 2 points off -> log2(2.125) for every run and
@@ -182,8 +196,9 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     for col in ("mlae", "ci_low", "ci_high"):
         assert exact[col].tolist() == pytest.approx([EXACT_MLAE] * 5, rel=1e-9)
     study3 = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
-    stim = [_true(k) for (k,) in db.session.execute(
-        db.select(Stimulus.key).filter_by(practice=False, study_id=study3.id))]
+    stim = [
+        _true(k) for (k,) in db.session.execute(db.select(Stimulus.key).filter_by(practice=False, study_id=study3.id))
+    ]
     pairs_per_type = [sum(c_ == ct for c_, *_ in stim) for ct in range(1, 6)]  # 39 39 39 39 36 (type 5 is tighter)
     assert exact["n_units"].tolist() == [2] * 5
     assert exact["n_judgments"].tolist() == [2 * n for n in pairs_per_type]  # 2 runs, practice ignored
@@ -191,8 +206,9 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     assert (m_all["mae_pp"], m_all["mae_ratio"]) == (pytest.approx(2.0), pytest.approx(0.02))
     varied = ml[ml["label"] == "cnn-varied (IID)"].set_index("chart_type")["mlae"]
     for ct in range(1, 6):  # midmean of two runs' log2(MAE + 1/8) = their mean
-        want = np.mean([math.log2(np.mean([varied_error(s, t, r) for c_, s, t, _ in stim if c_ == ct]) + 0.125)
-                        for r in (0, 1)])
+        want = np.mean(
+            [math.log2(np.mean([varied_error(s, t, r) for c_, s, t, _ in stim if c_ == ct]) + 0.125) for r in (0, 1)]
+        )
         assert varied[ct] == pytest.approx(want, rel=1e-9)
     varied_pooled = pooled[pooled["label"] == "cnn-varied (IID)"].set_index("chart_type")["mlae"]
     for ct in range(1, 6):  # midmean of every prediction's log error, both runs pooled
@@ -231,18 +247,34 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
 def test_out_writes_tables_report_and_figures(runner, cohort, tmp_path):
     result = analyze(runner, "--out", str(tmp_path), "--n-boot", "500")
     text = result.output
-    for heading in ("Participants", "MLAE by chart type", "Mean absolute error", "Chart-type effect (humans)",
-                    "Observer effect", "Consistency"):
+    for heading in (
+        "Participants",
+        "MLAE by chart type",
+        "Mean absolute error",
+        "Chart-type effect (humans)",
+        "Observer effect",
+        "Consistency",
+    ):
         assert f"\n{heading}\n{'-' * len(heading)}\n" in text, heading
     for words in ("Cleveland & McGill 1984", "ratio units", "percentage points"):
         assert words in text
-    for name in ("mlae.csv", "mae.csv", "participants.csv", "effects.csv", "consistency.csv", "report.txt",
-                 "report.md", "report.json", "methods.md"):
+    for name in (
+        "mlae.csv",
+        "mae.csv",
+        "participants.csv",
+        "effects.csv",
+        "consistency.csv",
+        "report.txt",
+        "report.md",
+        "report.json",
+        "methods.md",
+    ):
         assert (tmp_path / name).stat().st_size > 0, name
     # report.txt is the printed report, report.json what --format json prints
     assert (tmp_path / "report.txt").read_text(encoding="utf-8") in text
     assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8")) == json.loads(
-        analyze(runner, "--format", "json", "--n-boot", "500").stdout)
+        analyze(runner, "--format", "json", "--n-boot", "500").stdout
+    )
     participants = pd.read_csv(tmp_path / "participants.csv")
     assert {"participant_id", "outlier", "analysed", "reason"} <= set(participants.columns)
     assert participants["outlier"].sum() == 2
@@ -284,6 +316,7 @@ def test_other_task_types_are_refused(app, runner):
 def test_sqlite_ln_fallback_is_registered_only_when_missing():
     class NoMath(sqlite3.Connection):
         """A SQLite connection that behaves like a build without the math functions until ln is registered."""
+
         registered = False
         created = False
 

@@ -1,4 +1,5 @@
 """Every kind of bad participant input gets a 4xx JSON error naming the problem, and writes nothing."""
+
 import json
 import uuid
 
@@ -22,34 +23,38 @@ def start(client, slug, **params):
 
 
 def snapshot():
-    return tuple(db.session.scalar(db.select(func.count()).select_from(m))
-                 for m in (ParticipantSession, Trial, SurveyResponse))
+    return tuple(
+        db.session.scalar(db.select(func.count()).select_from(m)) for m in (ParticipantSession, Trial, SurveyResponse)
+    )
 
 
 def post(client, token, body, **kwargs):
     return client.post(f"/api/sessions/{token}/trials", json=body, **kwargs)
 
 
-@pytest.mark.parametrize("change, status, error, field", [
-    ({"response": {"percent": 101}}, 422, "invalid_response", "response.percent"),
-    ({"response": {"percent": -0.5}}, 422, "invalid_response", "response.percent"),
-    ({"response": {"percent": "50"}}, 422, "invalid_response", "response.percent"),
-    ({"response": {"percent": True}}, 422, "invalid_response", "response.percent"),
-    ({"response": {}}, 422, "invalid_response", "response.percent"),
-    ({"response": {"percent": 5, "extra": 1}}, 422, "invalid_response", "response"),
-    ({"response": [50]}, 422, "invalid_response", "response"),
-    ({"trial_index": 30}, 422, "index_out_of_plan", "trial_index"),
-    ({"trial_index": -1}, 422, "index_out_of_plan", "trial_index"),
-    ({"trial_index": "3"}, 400, "invalid_field", "trial_index"),
-    ({"trial_index": None}, 400, "invalid_field", "trial_index"),
-    ({"stimulus_id": "t1-s10-t56-v0x"}, 422, "stimulus_mismatch", "stimulus_id"),
-    ({"trial_id": "short"}, 400, "invalid_field", "trial_id"),
-    ({"trial_id": 12345678}, 400, "invalid_field", "trial_id"),
-    ({"rt_ms": -1}, 400, "invalid_field", "rt_ms"),
-    ({"rt_ms": "fast"}, 400, "invalid_field", "rt_ms"),
-    ({"client_time": "yesterday"}, 400, "invalid_field", "client_time"),
-    ({"is_admin": True}, 400, "unknown_field", "is_admin"),
-])
+@pytest.mark.parametrize(
+    "change, status, error, field",
+    [
+        ({"response": {"percent": 101}}, 422, "invalid_response", "response.percent"),
+        ({"response": {"percent": -0.5}}, 422, "invalid_response", "response.percent"),
+        ({"response": {"percent": "50"}}, 422, "invalid_response", "response.percent"),
+        ({"response": {"percent": True}}, 422, "invalid_response", "response.percent"),
+        ({"response": {}}, 422, "invalid_response", "response.percent"),
+        ({"response": {"percent": 5, "extra": 1}}, 422, "invalid_response", "response"),
+        ({"response": [50]}, 422, "invalid_response", "response"),
+        ({"trial_index": 30}, 422, "index_out_of_plan", "trial_index"),
+        ({"trial_index": -1}, 422, "index_out_of_plan", "trial_index"),
+        ({"trial_index": "3"}, 400, "invalid_field", "trial_index"),
+        ({"trial_index": None}, 400, "invalid_field", "trial_index"),
+        ({"stimulus_id": "t1-s10-t56-v0x"}, 422, "stimulus_mismatch", "stimulus_id"),
+        ({"trial_id": "short"}, 400, "invalid_field", "trial_id"),
+        ({"trial_id": 12345678}, 400, "invalid_field", "trial_id"),
+        ({"rt_ms": -1}, 400, "invalid_field", "rt_ms"),
+        ({"rt_ms": "fast"}, 400, "invalid_field", "rt_ms"),
+        ({"client_time": "yesterday"}, 400, "invalid_field", "client_time"),
+        ({"is_admin": True}, 400, "unknown_field", "is_admin"),
+    ],
+)
 def test_invalid_trial_fields_are_refused(client, session, change, status, error, field):
     token, plan = session
     before = snapshot()
@@ -93,8 +98,12 @@ def test_oversized_body_is_refused(client, session):
 
 
 def test_unknown_token_and_unknown_routes_answer_json(client):
-    for method, url in (("get", "/api/sessions/nope"), ("post", "/api/sessions/nope/trials"),
-                        ("post", "/api/sessions/nope/complete"), ("put", "/api/sessions/nope/environment")):
+    for method, url in (
+        ("get", "/api/sessions/nope"),
+        ("post", "/api/sessions/nope/trials"),
+        ("post", "/api/sessions/nope/complete"),
+        ("put", "/api/sessions/nope/environment"),
+    ):
         response = getattr(client, method)(url, json={})
         assert response.status_code == 404 and response.get_json()["error"] == "unknown_session"
     response = client.delete(f"/api/sessions/{enter(client)}/trials")
@@ -126,6 +135,7 @@ def test_server_errors_reveal_nothing(app, client, session, monkeypatch):
 
     def explode(*args):
         raise RuntimeError("SELECT secret FROM internals")
+
     monkeypatch.setattr(session_api, "save_trial", explode)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = post(client, token, trial_body(plan[0]))
@@ -133,8 +143,9 @@ def test_server_errors_reveal_nothing(app, client, session, monkeypatch):
     assert response.get_json() == {"error": "internal_error", "message": "the server failed; please retry"}
 
 
-@pytest.mark.parametrize("path", ["/api/sessions//trials", "/api/sessions/{token}//trials",
-                                  "/api/sessions/{token}/surveys/"])
+@pytest.mark.parametrize(
+    "path", ["/api/sessions//trials", "/api/sessions/{token}//trials", "/api/sessions/{token}/surveys/"]
+)
 def test_empty_ids_in_api_urls_get_a_json_404(client, session, path):
     token, _ = session
     before = snapshot()
@@ -163,8 +174,22 @@ def test_ages_must_be_whole_numbers_in_ascii_digits(client, session):
     read as 30."""
     token, _ = session
     before = snapshot()
-    for age in ("²", "٣٠", "３０", "--5", "+-5", "3 0", "30\x00", "30.0", 30.0, True, "1" * 5000, "-" + "9" * 5000,
-                10 ** 400, -10 ** 400):
+    for age in (
+        "²",
+        "٣٠",
+        "３０",
+        "--5",
+        "+-5",
+        "3 0",
+        "30\x00",
+        "30.0",
+        30.0,
+        True,
+        "1" * 5000,
+        "-" + "9" * 5000,
+        10**400,
+        -(10**400),
+    ):
         response = put_survey(client, token, "demographics", {**DEMOGRAPHICS, "age": age})
         assert (response.status_code, response.get_json()["field"]) == (422, "answers.age"), str(age)[:10]
     assert snapshot() == before
@@ -182,18 +207,19 @@ def test_blank_long_and_control_character_texts_are_refused(client):
     hive, _ = start(client, "hive-agreement")
     before = snapshot()
     for token, survey, valid, field, value in (
-            (study3, "demographics", DEMOGRAPHICS, "nationality", "   "),
-            (study3, "demographics", DEMOGRAPHICS, "nationality", "\u3000\t\n"),
-            (study3, "demographics", DEMOGRAPHICS, "nationality", "x" * 81),
-            (study3, "demographics", DEMOGRAPHICS, "nationality", "Chil\x00ean"),
-            (study3, "demographics", DEMOGRAPHICS, "nationality", "Chil\nean"),
-            (study3, "demographics", DEMOGRAPHICS, "nationality", "Chil\ud800ean"),
-            (study3, "demographics", DEMOGRAPHICS, "gender", " "),
-            (hive, "hive_tradeoff", TRADEOFF, "reason", "  \n "),
-            (hive, "hive_tradeoff", TRADEOFF, "reason", "x" * 2001),
-            (hive, "hive_tradeoff", TRADEOFF, "reason", "x" * 50_000),
-            (hive, "hive_tradeoff", TRADEOFF, "reason", "because\x00"),
-            (hive, "hive_feedback", {}, "feedback", "y" * 2001)):
+        (study3, "demographics", DEMOGRAPHICS, "nationality", "   "),
+        (study3, "demographics", DEMOGRAPHICS, "nationality", "\u3000\t\n"),
+        (study3, "demographics", DEMOGRAPHICS, "nationality", "x" * 81),
+        (study3, "demographics", DEMOGRAPHICS, "nationality", "Chil\x00ean"),
+        (study3, "demographics", DEMOGRAPHICS, "nationality", "Chil\nean"),
+        (study3, "demographics", DEMOGRAPHICS, "nationality", "Chil\ud800ean"),
+        (study3, "demographics", DEMOGRAPHICS, "gender", " "),
+        (hive, "hive_tradeoff", TRADEOFF, "reason", "  \n "),
+        (hive, "hive_tradeoff", TRADEOFF, "reason", "x" * 2001),
+        (hive, "hive_tradeoff", TRADEOFF, "reason", "x" * 50_000),
+        (hive, "hive_tradeoff", TRADEOFF, "reason", "because\x00"),
+        (hive, "hive_feedback", {}, "feedback", "y" * 2001),
+    ):
         response = put_survey(client, token, survey, {**valid, field: value})
         assert (response.status_code, response.get_json()["field"]) == (422, f"answers.{field}"), (field, value[:10])
     assert snapshot() == before
@@ -204,8 +230,13 @@ def test_blank_long_and_control_character_texts_are_refused(client):
 
 
 def agreement_body(item, response):
-    return {"trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-            "response": response, "rt_ms": 900}
+    return {
+        "trial_id": str(uuid.uuid4()),
+        "trial_index": item["index"],
+        "stimulus_id": item["stimulus_id"],
+        "response": response,
+        "rt_ms": 900,
+    }
 
 
 def test_similarity_ratings_must_match_the_matches_shown(client):
@@ -216,13 +247,13 @@ def test_similarity_ratings_must_match_the_matches_shown(client):
     shown = len(item["options"][0]["explanation"])
     assert shown == 2  # the demo's photos have two matches each
     before = snapshot()
-    for similarity in ([1] * 10, [1], [], None, [1, 5], [1, True], [1, 2.0], [1, 10 ** 400]):
+    for similarity in ([1] * 10, [1], [], None, [1, 5], [1, True], [1, 2.0], [1, 10**400]):
         response = {"confidence": 2} if similarity is None else {"confidence": 2, "similarity": similarity}
         refused = client.post(f"/api/sessions/{token}/trials", json=agreement_body(item, response))
         assert refused.status_code == 422, (similarity, refused.data)
         assert refused.get_json()["field"] == "response.similarity"
     assert snapshot() == before
-    stored = client.post(f"/api/sessions/{token}/trials",
-                         json=agreement_body(item, {"confidence": 2, "similarity": [4, 1]}))
+    stored = client.post(
+        f"/api/sessions/{token}/trials", json=agreement_body(item, {"confidence": 2, "similarity": [4, 1]})
+    )
     assert stored.status_code == 201, stored.data
-

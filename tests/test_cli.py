@@ -1,4 +1,5 @@
 """CLI commands: studies sync (versions, validation), stimuli export, links."""
+
 import csv
 import shutil
 from pathlib import Path
@@ -36,23 +37,39 @@ def test_sync_is_idempotent_and_versions_edits(runner, client, studies_dir):
     assert len(client.get(f"/api/sessions/{second}").get_json()["plan"]) == 25
 
 
-@pytest.mark.parametrize("edit, message", [
-    (("task_type = \"ratio-estimation\"", "task_type = \"mind-reading\""),
-     'task_type: "mind-reading" is not registered'),
-    (("trials_per_type = 5", "trials_per_type = 9"), "task.trials_per_type: expected at most 7, got 9"),
-    (("variants = 1", "variants = 1\ncolour = 2"), "task.colour: unknown key"),
-    (("platform = \"prolific\"", "platform = \"mturk\""),
-     'platform: expected one of "prolific", "labinthewild" or "direct", got "mturk"'),
-    (("completion_code = \"C3RATIO5\"", ""), "needs completion_code"),
-    (("title = ", "titel = "), 'titel: unknown key (did you mean "title"?)'),
-    (("[task]", "[task"), "not valid TOML"),
-    (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "demographics"]'),
-     "contain 'task' once"),
-    (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["demographics", "consent", "task"]'),
-     "must start with 'consent'"),
-    (('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "task", "horoscope"]'),
-     "flow: unknown step(s) horoscope"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (
+            ('task_type = "ratio-estimation"', 'task_type = "mind-reading"'),
+            'task_type: "mind-reading" is not registered',
+        ),
+        (("trials_per_type = 5", "trials_per_type = 9"), "task.trials_per_type: expected at most 7, got 9"),
+        (("variants = 1", "variants = 1\ncolour = 2"), "task.colour: unknown key"),
+        (
+            ('platform = "prolific"', 'platform = "mturk"'),
+            'platform: expected one of "prolific", "labinthewild" or "direct", got "mturk"',
+        ),
+        (('completion_code = "C3RATIO5"', ""), "needs completion_code"),
+        (("title = ", "titel = "), 'titel: unknown key (did you mean "title"?)'),
+        (("[task]", "[task"), "not valid TOML"),
+        (
+            ('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "demographics"]'),
+            "contain 'task' once",
+        ),
+        (
+            (
+                'flow = ["consent", "demographics", "instructions", "task"]',
+                'flow = ["demographics", "consent", "task"]',
+            ),
+            "must start with 'consent'",
+        ),
+        (
+            ('flow = ["consent", "demographics", "instructions", "task"]', 'flow = ["consent", "task", "horoscope"]'),
+            "flow: unknown step(s) horoscope",
+        ),
+    ],
+)
 def test_sync_refuses_bad_study_files_and_writes_nothing(runner, studies_dir, edit, message):
     (studies_dir / "new").mkdir()
     (studies_dir / "new" / "study.toml").write_text(STUDY3.read_text().replace(*edit))
@@ -66,11 +83,19 @@ def test_stimuli_export_writes_manifest_and_matching_pngs(runner, tmp_path):
     result = runner.invoke(args=["stimuli", "export", "study3", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(open(tmp_path / "manifest.csv")))
-    test_stimuli = db.session.scalars(db.select(Stimulus.key).filter_by(
-        practice=False, study_id=get_study("study3").id)).all()
+    test_stimuli = db.session.scalars(
+        db.select(Stimulus.key).filter_by(practice=False, study_id=get_study("study3").id)
+    ).all()
     assert sorted(r["stimulus_id"] for r in rows) == sorted(test_stimuli)
-    assert list(rows[0]) == ["stimulus_id", "chart_type", "short_height", "tall_height", "true_percent",
-                             "practice", "file"]
+    assert list(rows[0]) == [
+        "stimulus_id",
+        "chart_type",
+        "short_height",
+        "tall_height",
+        "true_percent",
+        "practice",
+        "file",
+    ]
     for row in rows[:10]:
         assert float(row["true_percent"]) == pytest.approx(100 * int(row["short_height"]) / int(row["tall_height"]))
         image = Image.open(tmp_path / row["file"])

@@ -1,4 +1,5 @@
 """Idempotence under real concurrency: requests race each other through a threaded server."""
+
 import json
 import urllib.error
 import urllib.request
@@ -69,12 +70,17 @@ def test_two_tabs_answering_surveys_and_completing_at_once_store_one_of_each(app
     token = enter(live_server, "tabs")
     api = f"{live_server}/api/sessions/{token}"
     # Consent first (the server takes nothing else before it), then the questionnaire, each from five tabs at once.
-    for name, answers in [("consent", {"agreed": True}),
-                          ("demographics", {"gender": "male", "age": 52, "education": "doctorate",
-                                            "nationality": "Irish"})]:
+    for name, answers in [
+        ("consent", {"agreed": True}),
+        ("demographics", {"gender": "male", "age": 52, "education": "doctorate", "nationality": "Irish"}),
+    ]:
         with ThreadPoolExecutor(5) as pool:  # every call returns before the loop moves on
-            statuses = list(pool.map(lambda _: call(f"{api}/surveys/{name}", {"answers": answers}, "PUT")[0],  # noqa: B023
-                                     range(5)))
+            statuses = list(
+                pool.map(
+                    lambda _: call(f"{api}/surveys/{name}", {"answers": answers}, "PUT")[0],  # noqa: B023
+                    range(5),
+                )
+            )
         assert statuses == [200] * 5
     for item in json.loads(call(api)[1])["plan"]:
         assert call(f"{api}/trials", trial_body(item), "POST")[0] == 201

@@ -1,5 +1,6 @@
 """Between-subjects conditions (server/conditions.py): balanced assignment under a crowd of simultaneous entries,
 one session per PROLIFIC_PID, quotas, abandoned sessions freeing their slot, and the condition reaching the task."""
+
 from __future__ import annotations
 
 import urllib.error
@@ -56,8 +57,11 @@ def app(tmp_path):
 
 def counts():
     db.session.rollback()
-    return dict(db.session.execute(db.select(ParticipantSession.condition, func.count())
-                                   .group_by(ParticipantSession.condition)).all())
+    return dict(
+        db.session.execute(
+            db.select(ParticipantSession.condition, func.count()).group_by(ParticipantSession.condition)
+        ).all()
+    )
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -82,10 +86,12 @@ def test_study_file_conditions_are_parsed_and_checked(app, tmp_path):
     assert config["conditions"][0]["task"] == config["task"] and config["abandon_after_minutes"] == 30
     plain = load_study_file(write_study(tmp_path, "", slug="plain", head=""))
     assert "conditions" not in plain and "abandon_after_minutes" not in plain  # so its version is unchanged
-    tables = {"name": '[[conditions]]\nname = "a"\n[[conditions]]\nname = "a"\n',
-              "quota": '[[conditions]]\nname = "a"\nquota = 0\n',
-              "colour": '[[conditions]]\nname = "a"\ncolour = 1\n',
-              "trials_per_type": '[[conditions]]\nname = "a"\n[conditions.task]\ntrials_per_type = 99\n'}
+    tables = {
+        "name": '[[conditions]]\nname = "a"\n[[conditions]]\nname = "a"\n',
+        "quota": '[[conditions]]\nname = "a"\nquota = 0\n',
+        "colour": '[[conditions]]\nname = "a"\ncolour = 1\n',
+        "trials_per_type": '[[conditions]]\nname = "a"\n[conditions.task]\ntrials_per_type = 99\n',
+    }
     for key, text in tables.items():
         with pytest.raises(StudyFileError, match=key):
             load_study_file(write_study(tmp_path, text, slug="bad"))

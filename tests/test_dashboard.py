@@ -1,6 +1,7 @@
 """The researcher dashboard: studies list, study page (funnel, conditions, data quality, links, events), participant
 pages, results on demand, open/pause/close from page and CLI — and, in headless Chromium, a researcher watching a
 participant's progress, pausing the study and downloading the CSV."""
+
 import csv
 import io
 import re
@@ -42,7 +43,12 @@ def test_funnel_counts_each_step(app, client, auth):
     auth.login()
     html = client.get("/researcher/studies/study3/").get_data(as_text=True)
     assert [cell(html, s) for s in ("entered", "consented", "practice done", "finished", "redirected")] == [
-        5, 4, 3, 2, 1]
+        5,
+        4,
+        3,
+        2,
+        1,
+    ]
     assert 'id="n-started">5<' in html and 'id="n-completed">1<' in html
     index = client.get("/researcher/").get_data(as_text=True)
     assert "min</td>" in index  # a median duration is shown once someone completed
@@ -64,15 +70,19 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
     other = Study(slug="other", title="Other", task_type=study.task_type, config=study.config, config_hash="x")
     db.session.add(other)
     db.session.flush()
-    db.session.add(ParticipantSession(study_id=other.id, token="o" * 20, platform="prolific", prolific_pid="a" * 24,
-                                      study_version=1, plan=[]))
+    db.session.add(
+        ParticipantSession(
+            study_id=other.id, token="o" * 20, platform="prolific", prolific_pid="a" * 24, study_version=1, plan=[]
+        )
+    )
     db.session.commit()
 
     auth.login()
     html = client.get("/researcher/studies/study3/").get_data(as_text=True)
     conditions = html.split('id="conditions"', 1)[1].split("</table>", 1)[0]
-    assert re.search(r"explained</td><td class=\"num\">1</td><td class=\"num\">1</td>\s*<td class=\"num\">1 / 10",
-                     conditions), conditions
+    assert re.search(
+        r"explained</td><td class=\"num\">1</td><td class=\"num\">1</td>\s*<td class=\"num\">1 / 10", conditions
+    ), conditions
     assert re.search(r"plain</td><td class=\"num\">1</td><td class=\"num\">0</td>", conditions)
     quality = html.split('id="quality"', 1)[1].split("</ul>", 1)[0]
     assert "&lt; 200 ms): <strong>2</strong>" in quality and f"#{sa.id}" in quality
@@ -94,8 +104,11 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
 def test_a_task_types_own_quality_flags_reach_the_study_page_and_the_participant_list(app, client, auth):
     """Sketch recognition declares failed catch trials as an attention-check flag: the participant who names the catch
     sketch wrongly is flagged on the study page and in the list, and completes as failed_attention_check."""
-    params = dict(db.session.execute(db.select(Stimulus.key, Stimulus.params).join(Study)
-                                     .where(Study.slug == "sketch-demo")).all())
+    params = dict(
+        db.session.execute(
+            db.select(Stimulus.key, Stimulus.params).join(Study).where(Study.slug == "sketch-demo")
+        ).all()
+    )
     outcomes = []
     for fails in (True, False):
         token = enter(client, "sketch-demo")
@@ -118,13 +131,17 @@ def test_a_task_types_own_quality_flags_reach_the_study_page_and_the_participant
 
 def test_participant_list_is_paginated(app, client, auth):
     study = study3()
-    db.session.execute(db.insert(ParticipantSession), [
-        {"study_id": study.id, "token": f"tok{i:04d}xxxxxxxx", "platform": "direct", "study_version": 1,
-         "plan": []} for i in range(120)])
+    db.session.execute(
+        db.insert(ParticipantSession),
+        [
+            {"study_id": study.id, "token": f"tok{i:04d}xxxxxxxx", "platform": "direct", "study_version": 1, "plan": []}
+            for i in range(120)
+        ],
+    )
     db.session.commit()
     auth.login()
     first = client.get("/researcher/studies/study3/participants").get_data(as_text=True)
-    assert "Page 1 of 3" in first and first.count('participants/') >= 50
+    assert "Page 1 of 3" in first and first.count("participants/") >= 50
     last = client.get("/researcher/studies/study3/participants?page=3").get_data(as_text=True)
     assert "Page 3 of 3" in last and len(re.findall(r"<tr><td><a ", last)) == 20
     assert "Page 3 of 3" in client.get("/researcher/studies/study3/participants?page=99").get_data(as_text=True)
@@ -163,7 +180,12 @@ def test_results_page_recomputes_the_analysis(app, client, auth):
     assert not re.search(r"\d\.\d{8,}", re.sub(r'src="data:[^"]*"', "", html))
     links = re.findall(r'href="(/researcher/studies/study3/results/[a-z_]+\.csv)"', html)
     assert [link.rsplit("/", 1)[1] for link in links] == [
-        "participants.csv", "mlae.csv", "mae.csv", "effects.csv", "consistency.csv"]
+        "participants.csv",
+        "mlae.csv",
+        "mae.csv",
+        "effects.csv",
+        "consistency.csv",
+    ]
     mlae = client.get(links[1])
     assert mlae.status_code == 200 and mlae.mimetype == "text/csv"
     rows = list(csv.DictReader(io.StringIO(mlae.get_data(as_text=True))))
@@ -182,8 +204,7 @@ def test_open_pause_close_from_the_cli(app, client, runner):
     assert client.get("/study/study3").status_code == 303
     assert runner.invoke(args=["studies", "close", "nope"]).exit_code != 0
     assert runner.invoke(args=["studies", "close", "study3", "--by", "nobody"]).exit_code != 0
-    assert [e.action for e in db.session.scalars(db.select(StudyEvent).order_by(StudyEvent.id))] == [
-        "paused", "open"]
+    assert [e.action for e in db.session.scalars(db.select(StudyEvent).order_by(StudyEvent.id))] == ["paused", "open"]
 
 
 def test_a_running_session_finishes_after_a_pause(app, client, auth):

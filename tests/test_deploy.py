@@ -2,6 +2,7 @@
 password, the app not connected as the superuser, the proxy fix on), the app role `flask deploy app-role` makes
 (on PostgreSQL: a participant gets through, DDL does not, running it again is harmless), the prediction import's
 FK-trigger shortcut refused to that role, and the proxy fix (X-Forwarded-For trusted from PROXIES proxies only)."""
+
 from __future__ import annotations
 
 import random
@@ -32,6 +33,7 @@ class Refused(Exception):
 
 def interpolate(text: str, env: dict[str, str]) -> str:
     """Compose's variable substitution, the three forms the file uses: ${VAR}, ${VAR:-default}, ${VAR:?message}."""
+
     def value(match):
         name, kind, rest = match.groups()
         if env.get(name):
@@ -39,6 +41,7 @@ def interpolate(text: str, env: dict[str, str]) -> str:
         if kind == "?":
             raise Refused(f"{name}: {rest}")
         return rest if kind == "-" else ""
+
     return VARIABLE.sub(value, text)
 
 
@@ -73,7 +76,7 @@ def test_compose_runs_migrations_once_and_the_app_as_its_own_role():
     assert migrate["command"] == ["deploy/migrate.sh", app_url.username]
     assert migrate["environment"]["STUDYHIVE_APP_DB_PASSWORD"] == app_url.password
     script = (ROOT / "deploy/migrate.sh").read_text()
-    for step in ('db upgrade', 'studies sync', 'deploy app-role "$1"'):
+    for step in ("db upgrade", "studies sync", 'deploy app-role "$1"'):
         assert f'"$flask" {step}' in script
     assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
     assert app["depends_on"] == {"migrate": {"condition": "service_completed_successfully"}}
@@ -132,6 +135,7 @@ def test_proxies_setting_comes_from_the_environment(monkeypatch):
 
 # ----------------------------------------------------------------------------------------------- the app role
 
+
 def test_app_role_refuses_sqlite_and_the_owner_itself(runner):
     if BACKEND == "sqlite":
         result = runner.invoke(args=["deploy", "app-role", "someone"])
@@ -147,6 +151,7 @@ def test_app_role_refuses_sqlite_and_the_owner_itself(runner):
 ROLE, PASSWORD = "deploytest_app", "deploytest-pw"
 DATABASE = "deploytest_roles"
 
+
 def admin(url) -> sa.Engine:
     return sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
 
@@ -161,8 +166,14 @@ def owner_app():
         connection.execute(sa.text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
         connection.execute(sa.text(f"DROP ROLE IF EXISTS {ROLE}"))
         connection.execute(sa.text(f"CREATE DATABASE {DATABASE}"))
-    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url,
-                      "STUDIES_DIR": str(ROOT / "studies")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SQLALCHEMY_DATABASE_URI": url,
+            "STUDIES_DIR": str(ROOT / "studies"),
+        }
+    )
     with app.app_context():
         upgrade(directory=app.config["MIGRATIONS_DIR"])
         sync_studies(Path(app.config["STUDIES_DIR"]))
@@ -175,21 +186,35 @@ def owner_app():
 
 
 def grant(app):
-    result = app.test_cli_runner().invoke(args=["deploy", "app-role", ROLE],
-                                          env={"STUDYHIVE_APP_DB_PASSWORD": PASSWORD})
+    result = app.test_cli_runner().invoke(
+        args=["deploy", "app-role", ROLE], env={"STUDYHIVE_APP_DB_PASSWORD": PASSWORD}
+    )
     assert result.exit_code == 0, result.output
     return result.output
 
 
 def privileges(owner: sa.Connection) -> tuple:
     """Everything the command decides: the role's attributes, what it owns, every grant and default grant."""
-    return (owner.execute(sa.text("SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls, "
-                                  "rolcanlogin FROM pg_roles WHERE rolname = :r"), {"r": ROLE}).one(),
-            owner.execute(sa.text("SELECT relname FROM pg_class WHERE relowner = "
-                                  "(SELECT oid FROM pg_roles WHERE rolname = :r)"), {"r": ROLE}).all(),
-            owner.execute(sa.text("SELECT relname, relacl::text FROM pg_class WHERE relnamespace = "
-                                  "'public'::regnamespace AND relkind IN ('r', 'S') ORDER BY relname")).all(),
-            owner.execute(sa.text("SELECT defaclobjtype, defaclacl::text FROM pg_default_acl ORDER BY 1")).all())
+    return (
+        owner.execute(
+            sa.text(
+                "SELECT rolsuper, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls, "
+                "rolcanlogin FROM pg_roles WHERE rolname = :r"
+            ),
+            {"r": ROLE},
+        ).one(),
+        owner.execute(
+            sa.text("SELECT relname FROM pg_class WHERE relowner = (SELECT oid FROM pg_roles WHERE rolname = :r)"),
+            {"r": ROLE},
+        ).all(),
+        owner.execute(
+            sa.text(
+                "SELECT relname, relacl::text FROM pg_class WHERE relnamespace = "
+                "'public'::regnamespace AND relkind IN ('r', 'S') ORDER BY relname"
+            )
+        ).all(),
+        owner.execute(sa.text("SELECT defaclobjtype, defaclacl::text FROM pg_default_acl ORDER BY 1")).all(),
+    )
 
 
 @pytest.mark.db
@@ -207,12 +232,19 @@ def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path
         granted = privileges(owner)
         assert granted[0] == (False, False, False, False, False, True)  # LOGIN, nothing else
         assert granted[1] == []  # owns nothing: trials went back to the owner
-        assert owner.scalar(sa.text("SELECT rolpassword FROM pg_authid WHERE rolname = :r"),
-                            {"r": ROLE}).startswith("SCRAM-SHA-256$")
+        assert owner.scalar(sa.text("SELECT rolpassword FROM pg_authid WHERE rolname = :r"), {"r": ROLE}).startswith(
+            "SCRAM-SHA-256$"
+        )
 
     app_url = url.set(username=ROLE, password=PASSWORD)
-    served = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": app_url,
-                         "STUDIES_DIR": str(ROOT / "studies")})
+    served = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SQLALCHEMY_DATABASE_URI": app_url,
+            "STUDIES_DIR": str(ROOT / "studies"),
+        }
+    )
     with served.app_context():
         take_study3_like_people(served.test_client(), random.Random(1))  # entry, surveys, every trial, completion
         keys = db.session.scalars(db.select(Stimulus.key).join(Study).filter(Study.slug == "study3")).all()
@@ -221,8 +253,10 @@ def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path
         command = ["import-predictions", "study3", str(predictions), "--observer", "m", "--unit", "percent"]
         refused = served.test_cli_runner().invoke(args=[*command, "--disable-fk-triggers"])
         assert refused.exit_code == 1
-        assert ("--disable-fk-triggers needs a PostgreSQL superuser (only one may switch off foreign-key triggers), "
-                "and the database role 'deploytest_app' is not one") in refused.output
+        assert (
+            "--disable-fk-triggers needs a PostgreSQL superuser (only one may switch off foreign-key triggers), "
+            "and the database role 'deploytest_app' is not one"
+        ) in refused.output
         imported = served.test_cli_runner().invoke(args=command)  # the checks kept: allowed, only slower
         assert imported.exit_code == 0, imported.output
         assert f"imported {len(keys)} predictions for m" in imported.output
@@ -231,9 +265,15 @@ def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path
     with app_engine.connect() as connection:
         trials = connection.scalar(sa.text("SELECT count(*) FROM trials"))
         assert trials > 0
-        for statement in ("DROP TABLE trials", "ALTER TABLE trials ADD COLUMN x int", "TRUNCATE trials",
-                          "CREATE TABLE deploytest_t (x int)", "UPDATE alembic_version SET version_num = 'x'",
-                          "ALTER TABLE predictions DISABLE TRIGGER ALL", "CREATE ROLE deploytest_other"):
+        for statement in (
+            "DROP TABLE trials",
+            "ALTER TABLE trials ADD COLUMN x int",
+            "TRUNCATE trials",
+            "CREATE TABLE deploytest_t (x int)",
+            "UPDATE alembic_version SET version_num = 'x'",
+            "ALTER TABLE predictions DISABLE TRIGGER ALL",
+            "CREATE ROLE deploytest_other",
+        ):
             with pytest.raises(sa.exc.ProgrammingError, match="permission denied|must be owner"):
                 connection.execute(sa.text(statement))
             connection.rollback()

@@ -1,6 +1,7 @@
 """A Prolific participant does study3 in headless Chromium: reloads mid-way, loses the network for a few trials,
 and ends with exactly 30 stored trials that match the CSV export and the completion redirect; then a model's
 predictions for the same stimuli are imported and `flask analyze` reports both."""
+
 import csv
 import json
 import math
@@ -17,8 +18,12 @@ COMPLETION = "https://app.prolific.com/submissions/complete?cc=C3RATIO5"
 
 def stored(pid=PROLIFIC["PROLIFIC_PID"]):
     db.session.rollback()  # read what the server thread committed, not this thread's old snapshot
-    return db.session.scalars(db.select(Trial).join(ParticipantSession)
-                              .where(ParticipantSession.prolific_pid == pid).order_by(Trial.trial_index)).all()
+    return db.session.scalars(
+        db.select(Trial)
+        .join(ParticipantSession)
+        .where(ParticipantSession.prolific_pid == pid)
+        .order_by(Trial.trial_index)
+    ).all()
 
 
 def answer(page, index, practice):
@@ -34,15 +39,20 @@ def answer(page, index, practice):
 
 def test_prolific_participant_completes_study3(app, live_server, page, runner, tmp_path):
     redirected = []
-    page.context.route("https://app.prolific.com/**", lambda route: (
-        redirected.append(route.request.url), route.fulfill(status=200, body="Prolific", content_type="text/html")))
+    page.context.route(
+        "https://app.prolific.com/**",
+        lambda route: (
+            redirected.append(route.request.url),
+            route.fulfill(status=200, body="Prolific", content_type="text/html"),
+        ),
+    )
     query = "&".join(f"{k}={v}" for k, v in PROLIFIC.items())
     page.goto(f"{live_server}/study/study3?{query}")
 
     page.get_by_role("button", name="I agree").click()
     page.locator("input[name=gender][value=female]").check()
     page.locator("input[name=age]").fill("29")
-    page.locator("input[name=education][value=\"master's degree\"]").check()
+    page.locator('input[name=education][value="master\'s degree"]').check()
     page.locator("input[name=nationality]").fill("Portuguese")
     page.get_by_role("button", name="Continue").click()
     for heading in ("Your task", "Practice first"):  # the instruction pages of studies/study3/study.toml
@@ -56,8 +66,10 @@ def test_prolific_participant_completes_study3(app, live_server, page, runner, t
         answer(page, index, practice=False)
 
     # Reload mid-study: the page resumes at the first trial not yet stored, with the same list.
-    page.wait_for_function("() => !localStorage.getItem(Object.keys(localStorage)[0]) || "
-                           "JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).length === 0")
+    page.wait_for_function(
+        "() => !localStorage.getItem(Object.keys(localStorage)[0]) || "
+        "JSON.parse(localStorage.getItem(Object.keys(localStorage)[0])).length === 0"
+    )
     assert [t.trial_index for t in stored()] == list(range(12))
     page.reload()
     page.get_by_role("button", name="Continue").click()  # "Welcome back"
@@ -90,7 +102,8 @@ def test_prolific_participant_completes_study3(app, live_server, page, runner, t
         rows = list(csv.DictReader(fh))
     assert len(rows) == 30
     assert [(int(r["trial_index"]), float(r["response_percent"]), r["stimulus_id"]) for r in rows] == [
-        (t.trial_index, t.response["percent"], plan["stimulus_id"]) for t, plan in zip(trials, session.plan)]
+        (t.trial_index, t.response["percent"], plan["stimulus_id"]) for t, plan in zip(trials, session.plan)
+    ]
     with open(tmp_path / "participants.csv", newline="") as fh:
         (person,) = csv.DictReader(fh)
     assert (person["status"], person["age"], person["n_trials"]) == ("completed", "29", "30")
@@ -104,8 +117,17 @@ def test_prolific_participant_completes_study3(app, live_server, page, runner, t
         writer = csv.writer(fh)
         writer.writerow(["stimulus_id", "prediction"])
         writer.writerows((m["stimulus_id"], (float(m["true_percent"]) + 2) / 100) for m in manifest)
-    imported = runner.invoke(args=["import-predictions", "study3", str(tmp_path / "predictions.csv"),
-                                   "--observer", "cnn-2pp", "--unit", "ratio"])
+    imported = runner.invoke(
+        args=[
+            "import-predictions",
+            "study3",
+            str(tmp_path / "predictions.csv"),
+            "--observer",
+            "cnn-2pp",
+            "--unit",
+            "ratio",
+        ]
+    )
     assert imported.exit_code == 0 and f"{len(manifest):,} predictions" in imported.output, imported.output
     report = runner.invoke(args=["analyze", "study3", "--format", "json", "--n-boot", "2000"])
     assert report.exit_code == 0, report.output
@@ -116,6 +138,9 @@ def test_prolific_participant_completes_study3(app, live_server, page, runner, t
     human = {row["chart_type"]: row["mlae"] for row in data["mlae"] if row["kind"] == "human"}
     test_rows = [r for r in rows if r["practice"] == "False"]
     for chart_type in range(1, 6):  # one participant (the default estimator, Haehn et al.): log2(their MAE + 1/8)
-        errors = [abs(float(r["response_percent"]) - float(r["true_percent"]))
-                  for r in test_rows if int(r["chart_type"]) == chart_type]
+        errors = [
+            abs(float(r["response_percent"]) - float(r["true_percent"]))
+            for r in test_rows
+            if int(r["chart_type"]) == chart_type
+        ]
         assert human[chart_type] == pytest.approx(math.log2(sum(errors) / len(errors) + 0.125))

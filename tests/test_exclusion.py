@@ -1,6 +1,7 @@
 """Excluding a participant's session: `flask participants exclude|reinstate`, the participant page's buttons, the
 audit log, participants.csv, and every analysis leaving excluded sessions out with how many and why — and, in
 headless Chromium, dashboard button → export → analyze count."""
+
 import csv
 import io
 import json
@@ -46,13 +47,17 @@ def participants_csv(text: str) -> dict[str, dict[str, str]]:
 
 def test_cli_excludes_and_reinstates_with_a_reason_and_logs_who(app, runner, client, auth):
     s = complete(client)
-    result = runner.invoke(args=["participants", "exclude", "study3", str(s.id), "--reason",
-                                 "failed both attention checks", "--by", "ada"])
+    result = runner.invoke(
+        args=["participants", "exclude", "study3", str(s.id), "--reason", "failed both attention checks", "--by", "ada"]
+    )
     assert result.exit_code == 0, result.output
     assert "excluded (was completed)" in result.output
     s = fresh(s.id)
     assert (s.status, s.exclusion_reason, s.status_before_exclusion) == (
-        "excluded", "failed both attention checks", "completed")
+        "excluded",
+        "failed both attention checks",
+        "completed",
+    )
     assert s.excluded_at is not None
     [event] = events()
     assert event.action == "participant_excluded" and event.researcher_id is not None
@@ -66,8 +71,7 @@ def test_cli_excludes_and_reinstates_with_a_reason_and_logs_who(app, runner, cli
     result = runner.invoke(args=["participants", "reinstate", "study3", str(s.id), "--reason", "checked by hand"])
     assert result.exit_code == 0, result.output
     s = fresh(s.id)
-    assert (s.status, s.exclusion_reason, s.status_before_exclusion, s.excluded_at) == (
-        "completed", None, None, None)
+    assert (s.status, s.exclusion_reason, s.status_before_exclusion, s.excluded_at) == ("completed", None, None, None)
     assert [e.action for e in events()] == ["participant_excluded", "participant_reinstated"]
     assert events()[1].detail["excluded_for"] == "failed both attention checks"
     not_excluded = runner.invoke(args=["participants", "reinstate", "study3", str(s.id), "--reason", "x"])
@@ -98,14 +102,17 @@ def test_dashboard_buttons_need_a_reason_and_respect_access(app, client, auth):
     assert b'name="reason" required' in client.get(page).data
     response = client.post(f"{page}/exclude", data={"reason": ""}, follow_redirects=True)
     assert b"a reason is required" in response.data and fresh(s.id).status == "completed"
-    response = client.post(f"{page}/exclude", data={"reason": "duplicate person (same IP and answers as #1)"},
-                           follow_redirects=True)
+    response = client.post(
+        f"{page}/exclude", data={"reason": "duplicate person (same IP and answers as #1)"}, follow_redirects=True
+    )
     assert response.status_code == 200 and b"duplicate person" in response.data
     assert fresh(s.id).status == "excluded"
     assert events()[-1].detail["via"] == "web" and events()[-1].researcher_id is not None
     assert b"Reinstate" in response.data
-    assert client.post(f"/researcher/studies/two4two-demo/participants/{s.id}/exclude",
-                       data={"reason": "x"}).status_code == 404  # the session is not that study's
+    assert (
+        client.post(f"/researcher/studies/two4two-demo/participants/{s.id}/exclude", data={"reason": "x"}).status_code
+        == 404
+    )  # the session is not that study's
     assert client.post(f"{page}/reinstate", data={"reason": "mistake"}).status_code == 303
     assert fresh(s.id).status == "completed"
 
@@ -199,12 +206,28 @@ def test_hive_analysis_leaves_excluded_sessions_out_and_says_why(app, client, ru
     from tests.test_hive import answer_everything
 
     rng = random.Random(3)
-    tokens = [answer_everything(client, "hive-distinction",
-                                lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3})
-              for _ in range(4)]
+    tokens = [
+        answer_everything(
+            client,
+            "hive-distinction",
+            lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3},
+        )
+        for _ in range(4)
+    ]
     excluded = session_of(tokens[0]).id
-    assert runner.invoke(args=["participants", "exclude", "hive-distinction", str(excluded), "--reason",
-                               "a colleague testing the link"]).exit_code == 0
+    assert (
+        runner.invoke(
+            args=[
+                "participants",
+                "exclude",
+                "hive-distinction",
+                str(excluded),
+                "--reason",
+                "a colleague testing the link",
+            ]
+        ).exit_code
+        == 0
+    )
     data = json.loads(runner.invoke(args=["analyze", "hive-distinction", "--format", "json"]).output)
     assert {r["condition"]: r for r in data["accuracy"]}["all"]["n"] == 3
     assert data["meta"]["session_excluded"] == 1 and data["meta"]["n_participants"] == 3

@@ -1,5 +1,6 @@
 """`flask export` and the researcher downloads: columns, values, codebook, robustness to unknown task types and to
 times stored before the server checked them, and text that a spreadsheet would run as a formula."""
+
 import csv
 import io
 import math
@@ -23,10 +24,13 @@ def read_csv(path):
 @pytest.fixture
 def finished(client):
     token = enter(client, **PROLIFIC)
-    answer_surveys(client, token, demographics={
-        "gender": "male", "age": 51, "education": "high school", "nationality": "Kenyan"})
-    client.put(f"/api/sessions/{token}/environment", json={
-        "screen_width": 1920, "screen_height": 1080, "window_width": 1400, "window_height": 900})
+    answer_surveys(
+        client, token, demographics={"gender": "male", "age": 51, "education": "high school", "nationality": "Kenyan"}
+    )
+    client.put(
+        f"/api/sessions/{token}/environment",
+        json={"screen_width": 1920, "screen_height": 1080, "window_width": 1400, "window_height": 900},
+    )
     state = answer_all(client, token, lambda item: 25.0)
     client.post(f"/api/sessions/{token}/complete")
     return state
@@ -37,9 +41,22 @@ def test_export_writes_tidy_trials_with_correct_values(runner, finished, tmp_pat
     assert result.exit_code == 0, result.output
     trials = read_csv(tmp_path / "trials.csv")
     assert len(trials) == 30
-    required = ["participant_id", "prolific_pid", "trial_index", "practice", "chart_type", "stimulus_id",
-                "short_height", "tall_height", "true_percent", "response_percent", "abs_error", "log_error",
-                "rt_ms", "created_at"]
+    required = [
+        "participant_id",
+        "prolific_pid",
+        "trial_index",
+        "practice",
+        "chart_type",
+        "stimulus_id",
+        "short_height",
+        "tall_height",
+        "true_percent",
+        "response_percent",
+        "abs_error",
+        "log_error",
+        "rt_ms",
+        "created_at",
+    ]
     assert all(col in trials[0] for col in required)
     for row, item in zip(trials, finished["plan"]):
         assert row["stimulus_id"] == item["stimulus_id"] and int(row["trial_index"]) == item["index"]
@@ -60,7 +77,11 @@ def test_export_participants_and_codebook(runner, finished, tmp_path):
     (person,) = read_csv(tmp_path / "participants.csv")
     assert person["prolific_pid"] == PROLIFIC["PROLIFIC_PID"] and person["status"] == "completed"
     assert (person["gender"], person["age"], person["education"], person["nationality"]) == (
-        "male", "51", "high school", "Kenyan")
+        "male",
+        "51",
+        "high school",
+        "Kenyan",
+    )
     assert (person["n_trials"], person["screen_width"], person["consent_agreed"]) == ("30", "1920", "True")
     assert float(person["duration_s"]) >= 0
     codebook = read_csv(tmp_path / "codebook.csv")
@@ -100,8 +121,9 @@ def test_consent_time_is_exported(client, runner, finished, tmp_path):
     assert client.get("/study/study3").status_code == 303  # a second participant, who has not consented (yet)
     assert runner.invoke(args=["export", "study3", "--out", str(tmp_path)]).exit_code == 0
     done, waiting = read_csv(tmp_path / "participants.csv")
-    started, consented, completed = (datetime.fromisoformat(done[c])
-                                     for c in ("started_at", "consented_at", "completed_at"))
+    started, consented, completed = (
+        datetime.fromisoformat(done[c]) for c in ("started_at", "consented_at", "completed_at")
+    )
     assert started <= consented <= completed and done["consented_at"].endswith("+00:00")
     assert waiting["consented_at"] == "" and waiting["started_at"]
     codebook = {r["column"]: r for r in read_csv(tmp_path / "codebook.csv") if r["file"] == "participants.csv"}
@@ -118,8 +140,12 @@ def is_number(cell):
 
 def formulas(text):
     """The cells of a CSV text that a spreadsheet would run as a formula."""
-    return [cell for row in csv.reader(io.StringIO(text)) for cell in row
-            if cell.startswith(FORMULA_STARTS) and not is_number(cell)]
+    return [
+        cell
+        for row in csv.reader(io.StringIO(text))
+        for cell in row
+        if cell.startswith(FORMULA_STARTS) and not is_number(cell)
+    ]
 
 
 # #21 row 10: the User-Agent is the participant's to choose, and so are the text answers.
@@ -154,10 +180,19 @@ def test_formula_text_reaches_export_and_downloads_as_text(client, auth, runner,
 
 def test_free_text_answers_reach_the_export_as_text(client, runner, tmp_path):
     token = enter(client, "hive-distinction")
-    for name, answers in (("consent", {"agreed": True}),
-                          ("hive_tradeoff", {"low_risk": 60, "medium_risk": 70, "high_risk": 90,
-                                             "reason": "-2+3, since a wrong answer costs more there"}),
-                          ("hive_feedback", {"feedback": "-3.5"})):
+    for name, answers in (
+        ("consent", {"agreed": True}),
+        (
+            "hive_tradeoff",
+            {
+                "low_risk": 60,
+                "medium_risk": 70,
+                "high_risk": 90,
+                "reason": "-2+3, since a wrong answer costs more there",
+            },
+        ),
+        ("hive_feedback", {"feedback": "-3.5"}),
+    ):
         response = client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers})
         assert response.status_code == 200, response.get_json()
     assert runner.invoke(args=["export", "hive-distinction", "--out", str(tmp_path)]).exit_code == 0
@@ -177,12 +212,16 @@ def test_json_cells_of_an_unknown_task_type_keep_their_text(runner, finished, tm
     assert (first["response"], first["score"]) == ('{"comment": "=1+1"}', "-3.5")
 
 
-@pytest.mark.parametrize("given, sqlite, postgresql", [
-    ("0001-01-01T00:00:00+14:00", "0001-01-01T00:00:00+14:00", "0001-12-31 10:00:00+00 BC"),
-    ("9999-12-31T23:59:59-14:00", "9999-12-31T23:59:59-14:00", "10000-01-01 13:59:59+00"),
-])
-def test_a_client_time_outside_python_datetimes_is_exported_as_stored(client, auth, runner, finished, tmp_path,
-                                                                      given, sqlite, postgresql):
+@pytest.mark.parametrize(
+    "given, sqlite, postgresql",
+    [
+        ("0001-01-01T00:00:00+14:00", "0001-01-01T00:00:00+14:00", "0001-12-31 10:00:00+00 BC"),
+        ("9999-12-31T23:59:59-14:00", "9999-12-31T23:59:59-14:00", "10000-01-01 13:59:59+00"),
+    ],
+)
+def test_a_client_time_outside_python_datetimes_is_exported_as_stored(
+    client, auth, runner, finished, tmp_path, given, sqlite, postgresql
+):
     """#21 row 9: the API took such times before it checked them, and deployments hold them. Stored as the API
     stored them: PostgreSQL keeps the instant (in UTC, BC or year 10000: psycopg cannot load it), SQLite the text."""
     db.session.execute(db.text("UPDATE trials SET client_time = :t WHERE trial_index = 0"), {"t": given})

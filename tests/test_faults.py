@@ -1,6 +1,7 @@
 """Faults participants survive with nothing lost or doubled: an app-server worker killed with SIGKILL mid-run, a
 double-clicked Next, and two tabs of one participant. (The network dropping mid-study is in test_e2e_study3.py; a
 whole minute offline, PostgreSQL restarting, and 200–1,000 participants are in `make bench-load`.)"""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,7 +26,7 @@ def start(page, url):
     page.get_by_role("button", name="I agree").click()
     page.locator("input[name=gender][value=female]").check()
     page.locator("input[name=age]").fill("41")
-    page.locator("input[name=education][value=\"master's degree\"]").check()
+    page.locator('input[name=education][value="master\'s degree"]').check()
     page.locator("input[name=nationality]").fill("Kenyan")
     page.get_by_role("button", name="Continue").click()
     for _ in range(2):
@@ -56,6 +57,7 @@ def test_participants_survive_a_worker_killed_mid_run(app):
             await load_client.crowd(server.base, 12, 0.5, "killed-", tally=tally)
             await killer
             return tally
+
         # In a thread of its own: the session's Playwright browser may hold this thread's event loop.
         with ThreadPoolExecutor(1) as thread:
             tally = thread.submit(asyncio.run, run()).result()

@@ -4,6 +4,7 @@ was. Bodies near-valid on purpose (one part changed, dropped or added, down insi
 checks, not just the parser: the response of every task type and every field of every questionnaire, with the values
 that once got through (#21): integers far beyond float range, digits that are not ASCII, NUL and lone surrogates,
 timestamps at and past the ends of the calendar, strings far over any length limit."""
+
 from __future__ import annotations
 
 import hashlib
@@ -21,39 +22,115 @@ from tests.helpers import PROLIFIC, enter, trial_body
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 # Numbers checks get wrong: integers far beyond float range (and 64 bits), non-finite and extreme floats, bools.
-numbers = (st.integers(min_value=-10**500, max_value=10**500) | st.floats()
-           | st.sampled_from([10**400, -10**400, 2**1024, 2**63, -2**63 - 1, 2**53 + 1, 1e308, 5e-324, -0.0,
-                              float("inf"), float("nan"), True, False]))
+numbers = (
+    st.integers(min_value=-(10**500), max_value=10**500)
+    | st.floats()
+    | st.sampled_from(
+        [
+            10**400,
+            -(10**400),
+            2**1024,
+            2**63,
+            -(2**63) - 1,
+            2**53 + 1,
+            1e308,
+            5e-324,
+            -0.0,
+            float("inf"),
+            float("nan"),
+            True,
+            False,
+        ]
+    )
+)
 # Numbers as text: digits str.isdigit() takes and int() refuses or reads, signs, exponents, thousands of digits.
-digit_text = st.sampled_from(["²", "٣", "٣٠", "３０", "¹²", "--5", "+5", "-0", "5-", " 7 ", "1e400", "1_000", "0x1f",
-                              "Infinity", "NaN", "30.0", "34\x00", "1" * 5000, "-" + "9" * 5000, str(10**400)])
+digit_text = st.sampled_from(
+    [
+        "²",
+        "٣",
+        "٣٠",
+        "３０",
+        "¹²",
+        "--5",
+        "+5",
+        "-0",
+        "5-",
+        " 7 ",
+        "1e400",
+        "1_000",
+        "0x1f",
+        "Infinity",
+        "NaN",
+        "30.0",
+        "34\x00",
+        "1" * 5000,
+        "-" + "9" * 5000,
+        str(10**400),
+    ]
+)
 # Text checks get wrong: blanks, NUL and other control characters, lone surrogates, line breaks in one-line text,
 # and strings far over every length limit (yet under the 64 kB body limit).
 blanks = st.sampled_from(["", " ", "   ", "\u3000\t\n", "\r\n", "\xa0"])
 long_text = st.sampled_from([65, 81, 2001, 50_000]).map(lambda n: "x" * n)
-odd_text = (st.sampled_from(["\x00", "a\x00b", "\x1b[31m", "\ud800", "x\udfff", "a\nb", "=HYPERLINK(\"x\")"])
-            | blanks | long_text | st.text(st.characters(codec=None, exclude_categories=()), max_size=20))
+odd_text = (
+    st.sampled_from(["\x00", "a\x00b", "\x1b[31m", "\ud800", "x\udfff", "a\nb", '=HYPERLINK("x")'])
+    | blanks
+    | long_text
+    | st.text(st.characters(codec=None, exclude_categories=()), max_size=20)
+)
 offsets = st.timedeltas(min_value=-timedelta(hours=23, minutes=59), max_value=timedelta(hours=23, minutes=59))
-timestamps = (st.sampled_from(["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01T00:00:00",
-                               "9999-12-31T23:59:59.999999+00:00", "0000-01-01T00:00:00", "10000-01-01T00:00:00",
-                               "-2026-01-01", "2026-02-30T12:00:00", "2026-11-22T25:00:00",
-                               "2026-11-22T12:00:00+24:00", "2026-11-22T12:00:00\x00"])
-              | st.builds(lambda moment, offset: moment.replace(tzinfo=timezone(offset)).isoformat(),
-                          st.datetimes(), offsets))
+timestamps = st.sampled_from(
+    [
+        "0001-01-01T00:00:00+14:00",
+        "9999-12-31T23:59:59-14:00",
+        "0001-01-01T00:00:00",
+        "9999-12-31T23:59:59.999999+00:00",
+        "0000-01-01T00:00:00",
+        "10000-01-01T00:00:00",
+        "-2026-01-01",
+        "2026-02-30T12:00:00",
+        "2026-11-22T25:00:00",
+        "2026-11-22T12:00:00+24:00",
+        "2026-11-22T12:00:00\x00",
+    ]
+) | st.builds(lambda moment, offset: moment.replace(tzinfo=timezone(offset)).isoformat(), st.datetimes(), offsets)
 json_values = st.recursive(
     st.none() | st.booleans() | numbers | st.text(max_size=20) | digit_text | odd_text,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 junk = json_values | timestamps | st.text(max_size=300)
 # A value of the same JSON type that is wrong, mostly; or any junk.
 numbers_or_junk = st.one_of(numbers, numbers, digit_text, junk)
 text_or_junk = st.one_of(odd_text, odd_text, digit_text, timestamps, junk)
-content_types = st.sampled_from(["application/json", "application/json; charset=utf-8", "text/plain",
-                                 "application/x-www-form-urlencoded", "multipart/form-data", "", "application/jsonx"])
+content_types = st.sampled_from(
+    [
+        "application/json",
+        "application/json; charset=utf-8",
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+        "",
+        "application/jsonx",
+    ]
+)
 header_text = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
-headers = st.dictionaries(st.sampled_from(["X-Forwarded-For", "Accept", "User-Agent", "Origin", "Cookie",
-                                           "X-Requested-With", "Accept-Encoding", "If-None-Match"]),
-                          header_text, max_size=3)
+headers = st.dictionaries(
+    st.sampled_from(
+        [
+            "X-Forwarded-For",
+            "Accept",
+            "User-Agent",
+            "Origin",
+            "Cookie",
+            "X-Requested-With",
+            "Accept-Encoding",
+            "If-None-Match",
+        ]
+    ),
+    header_text,
+    max_size=3,
+)
 ids = st.text(max_size=80) | st.sampled_from(["", ".", "..", "%00", "a/b", "\x00", "a\x00b" * 4, "x" * 65])
 # Numbers no JSON encoder here writes: more digits than Python reads (4,300), floats beyond range.
 raw_numbers = st.sampled_from([b"1" * 5000, b"-" + b"9" * 5000, b"1e400", b"-1e400", b"Infinity", b"NaN"])
@@ -79,10 +156,23 @@ def valid_response(slug, item, vocabulary):
     return {"choice": item["options"][0]["key"], "confidence": 3}  # distinction, output prediction
 
 
-STUDIES = ("study3", "two4two-demo", "sketch-demo", "hive-agreement", "hive-distinction", "hive-output-prediction",
-           "hive-prototree")
-VALID_ANSWER = {"boolean": lambda f: True, "choice": lambda f: f["choices"][-1], "integer": lambda f: f["min"],
-                "scale": lambda f: f["max"], "text": lambda f: "Chilean", "longtext": lambda f: "one\ntwo"}
+STUDIES = (
+    "study3",
+    "two4two-demo",
+    "sketch-demo",
+    "hive-agreement",
+    "hive-distinction",
+    "hive-output-prediction",
+    "hive-prototree",
+)
+VALID_ANSWER = {
+    "boolean": lambda f: True,
+    "choice": lambda f: f["choices"][-1],
+    "integer": lambda f: f["min"],
+    "scale": lambda f: f["max"],
+    "text": lambda f: "Chilean",
+    "longtext": lambda f: "one\ntwo",
+}
 
 
 def database_digest() -> str:
@@ -108,7 +198,7 @@ def paths(value, path=()):
     """Every part of a JSON value, as the keys and indexes that reach it."""
     yield path
     if isinstance(value, (dict, list)):
-        for key, part in (value.items() if isinstance(value, dict) else enumerate(value)):
+        for key, part in value.items() if isinstance(value, dict) else enumerate(value):
             yield from paths(part, (*path, key))
 
 
@@ -132,13 +222,17 @@ def near_valid(data, valid):
     if isinstance(part, str):
         changes = [text_or_junk]
     if isinstance(part, dict):
-        changes.append(st.builds(lambda k, v: {**part, k: v}, st.text(max_size=12) | st.sampled_from(sorted(part)),
-                                 junk))
+        changes.append(
+            st.builds(lambda k, v: {**part, k: v}, st.text(max_size=12) | st.sampled_from(sorted(part)), junk)
+        )
         if part:
             changes.append(st.sampled_from(sorted(part)).map(lambda k: {f: v for f, v in part.items() if f != k}))
     if isinstance(part, list):
-        changes += [st.builds(lambda v: [*part, v], junk), st.integers(2, 12).map(lambda n: part * n),
-                    st.just(part[:-1])]
+        changes += [
+            st.builds(lambda v: [*part, v], junk),
+            st.integers(2, 12).map(lambda n: part * n),
+            st.just(part[:-1]),
+        ]
     return replaced(valid, path, data.draw(st.one_of(changes)))
 
 
@@ -183,6 +277,7 @@ def test_trials_endpoint_with_malformed_bodies(client):
             database_digest()  # and stored readably
             return
         check(response, before)
+
     run()
 
 
@@ -197,31 +292,47 @@ def test_nothing_is_taken_before_consent(client):
     def run(data):
         before = database_digest()
         if data.draw(st.booleans()):
-            response = client.post(f"/api/sessions/{token}/trials",
-                                   json=near_valid_trial(data, "hive-agreement", plan, vocabulary))
+            response = client.post(
+                f"/api/sessions/{token}/trials", json=near_valid_trial(data, "hive-agreement", plan, vocabulary)
+            )
         else:
             name = data.draw(st.sampled_from(surveys))
-            response = client.put(f"/api/sessions/{token}/surveys/{name}",
-                                  json={"answers": near_valid(data, valid_answers(name))})
+            response = client.put(
+                f"/api/sessions/{token}/surveys/{name}", json={"answers": near_valid(data, valid_answers(name))}
+            )
         assert 400 <= response.status_code < 500, response.data[:300]
         check(response, before)
+
     run()
 
 
 @FUZZ
-@given(raw=st.binary(max_size=200) | junk.map(lambda v: json.dumps(v).encode())
-       | raw_numbers.map(lambda n: b'{"trial_index": 0, "response": {"percent": ' + n + b"}}"),
-       content_type=content_types, extra=headers,
-       endpoint=st.sampled_from([("POST", "/trials"), ("PUT", "/environment"), ("POST", "/complete"),
-                                 ("PUT", "/surveys/consent"), ("PUT", "/surveys/demographics"), ("GET", ""),
-                                 ("GET", "/summary")]))
+@given(
+    raw=st.binary(max_size=200)
+    | junk.map(lambda v: json.dumps(v).encode())
+    | raw_numbers.map(lambda n: b'{"trial_index": 0, "response": {"percent": ' + n + b"}}"),
+    content_type=content_types,
+    extra=headers,
+    endpoint=st.sampled_from(
+        [
+            ("POST", "/trials"),
+            ("PUT", "/environment"),
+            ("POST", "/complete"),
+            ("PUT", "/surveys/consent"),
+            ("PUT", "/surveys/demographics"),
+            ("GET", ""),
+            ("GET", "/summary"),
+        ]
+    ),
+)
 def test_every_endpoint_with_raw_bytes_and_odd_headers(client, raw, content_type, extra, endpoint):
     token = getattr(test_every_endpoint_with_raw_bytes_and_odd_headers, "token", None) or enter(client, **PROLIFIC)
     test_every_endpoint_with_raw_bytes_and_odd_headers.token = token
     before = database_digest()
     method, path = endpoint
-    response = client.open(f"/api/sessions/{token}{path}", method=method, data=raw,
-                           headers={**extra, "Content-Type": content_type})
+    response = client.open(
+        f"/api/sessions/{token}{path}", method=method, data=raw, headers={**extra, "Content-Type": content_type}
+    )
     if response.status_code < 400 and method != "GET":
         return  # valid by chance (e.g. the environment as four integers)
     check(response, before)
@@ -232,8 +343,14 @@ def test_every_endpoint_with_raw_bytes_and_odd_headers(client, raw, content_type
 def test_unknown_tokens_and_survey_names(client, token, name, body):
     before = database_digest()
     token, name = quote(token, safe=""), quote(name, safe="")  # as a browser sends them
-    for method, path in (("GET", ""), ("POST", "/trials"), ("PUT", "/environment"), ("POST", "/complete"),
-                         ("PUT", f"/surveys/{name}"), ("GET", "/summary")):
+    for method, path in (
+        ("GET", ""),
+        ("POST", "/trials"),
+        ("PUT", "/environment"),
+        ("POST", "/complete"),
+        ("PUT", f"/surveys/{name}"),
+        ("GET", "/summary"),
+    ):
         response = client.open(f"/api/sessions/{token}{path}", method=method, json=body)
         check(response, before)
         assert response.status_code >= 400
@@ -244,11 +361,17 @@ def valid_answers(name):
 
 
 # Each field type, and wrong values of the same JSON type above all.
-FIELD_JUNK = {"boolean": numbers_or_junk, "choice": text_or_junk, "integer": st.one_of(digit_text, numbers, junk),
-              "text": st.one_of(blanks, long_text, odd_text, junk)}
+FIELD_JUNK = {
+    "boolean": numbers_or_junk,
+    "choice": text_or_junk,
+    "integer": st.one_of(digit_text, numbers, junk),
+    "text": st.one_of(blanks, long_text, odd_text, junk),
+}
 FIELD_JUNK.update(scale=FIELD_JUNK["integer"], longtext=FIELD_JUNK["text"])
-FIELDS = {kind: [(name, f) for name, survey in sorted(SURVEYS.items()) for f in survey["fields"] if f["type"] == kind]
-          for kind in sorted(FIELD_JUNK)}
+FIELDS = {
+    kind: [(name, f) for name, survey in sorted(SURVEYS.items()) for f in survey["fields"] if f["type"] == kind]
+    for kind in sorted(FIELD_JUNK)
+}
 
 
 def test_survey_answers_fuzzed(client):
@@ -278,18 +401,28 @@ def test_survey_answers_fuzzed(client):
                 value = body["answers"].get(f["name"])
                 assert not f["required"] or value is not None and str(value).strip(), (f["name"], value)
                 assert "max_length" not in f or len((value or "").strip()) <= f["max_length"], f["name"]
-            stored = db.session.scalar(db.select(SurveyResponse.answers).join(ParticipantSession).where(
-                ParticipantSession.token == tokens[name], SurveyResponse.name == name))
+            stored = db.session.scalar(
+                db.select(SurveyResponse.answers)
+                .join(ParticipantSession)
+                .where(ParticipantSession.token == tokens[name], SurveyResponse.name == name)
+            )
             assert validate_answers(name, stored) == stored  # nothing stored that the checks would refuse
             return
         check(response, before)
+
     run()
 
 
 @FUZZ
-@given(slug=ids, token=ids, query=st.dictionaries(st.sampled_from(["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "x"]),
-                                                   st.text(max_size=70) | (odd_text | digit_text).filter(no_surrogates),
-                                                   max_size=3))
+@given(
+    slug=ids,
+    token=ids,
+    query=st.dictionaries(
+        st.sampled_from(["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "x"]),
+        st.text(max_size=70) | (odd_text | digit_text).filter(no_surrogates),
+        max_size=3,
+    ),
+)
 def test_entry_and_page_links_with_mangled_ids(client, slug, token, query):
     """The HTML side: entry links and session pages with any slug, token or query answer < 500, and only a
     well-formed entry link may create a session."""

@@ -1,6 +1,7 @@
 """HIVE task types: manifest import (good and every bad case), plans (balance, randomised and recorded option
 order, hidden labels, preview), validation and scoring per task, trials stored once through the API, exports and
 `flask analyze` on a study."""
+
 import csv
 import json
 import random
@@ -20,10 +21,20 @@ from server.studies import get_study
 from server.tasks.hive.demo import write_demo
 from tests.helpers import enter
 
-ROW = {"image_id": "bird-1", "photo": "photo.png", "ground_truth": "2", "model_correct": "true",
-       "candidate1_rank": "3", "candidate1_explanation": "e1.png", "candidate2_rank": "1",
-       "candidate2_explanation": "e2.png", "candidate3_rank": "2", "candidate3_explanation": "e3.png",
-       "candidate4_rank": "4", "candidate4_explanation": "e4.png"}
+ROW = {
+    "image_id": "bird-1",
+    "photo": "photo.png",
+    "ground_truth": "2",
+    "model_correct": "true",
+    "candidate1_rank": "3",
+    "candidate1_explanation": "e1.png",
+    "candidate2_rank": "1",
+    "candidate2_explanation": "e2.png",
+    "candidate3_rank": "2",
+    "candidate3_explanation": "e3.png",
+    "candidate4_rank": "4",
+    "candidate4_explanation": "e4.png",
+}
 
 
 @pytest.fixture
@@ -58,10 +69,25 @@ def test_demo_studies_are_generated_on_sync(app):
 
 
 def test_good_manifest_imports_with_labels_and_similarity(app, runner, images, tmp_path):
-    rows = [{**ROW, "candidate2_label": "Cardinal", "candidate2_explanation": "e2.png;m2.png",
-             "candidate2_similarity": "3.5;1.25", "preview": "no"},
-            {**ROW, "image_id": "bird-2", "ground_truth": "1", "model_correct": "0", "candidate2_label": "",
-             "candidate2_explanation": "e2.png", "candidate2_similarity": "", "preview": "yes"}]
+    rows = [
+        {
+            **ROW,
+            "candidate2_label": "Cardinal",
+            "candidate2_explanation": "e2.png;m2.png",
+            "candidate2_similarity": "3.5;1.25",
+            "preview": "no",
+        },
+        {
+            **ROW,
+            "image_id": "bird-2",
+            "ground_truth": "1",
+            "model_correct": "0",
+            "candidate2_label": "",
+            "candidate2_explanation": "e2.png",
+            "candidate2_similarity": "",
+            "preview": "yes",
+        },
+    ]
     before = count("hive-distinction")
     result = run_import(runner, "hive-distinction", write(tmp_path / "m.csv", rows), images)
     assert result.exit_code == 0, result.output
@@ -139,11 +165,13 @@ def test_prototree_manifest(app, runner, images, tmp_path):
 def specs(task, tmp_path, method="gradcam"):
     """The demo set as stored stimuli (parsed by the task itself)."""
     from server.manifest_files import ManifestFiles, read_manifest
+
     manifest = write_demo(task.id, method, tmp_path / task.id)
     files = ManifestFiles(manifest.parent)
     allowed = (*task.manifest_required, *task.manifest_optional)
-    return [task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {})
-            for row in read_manifest(manifest)]
+    return [
+        task.stimulus_from_manifest({c: row.get(c, "") for c in allowed}, files, {}) for row in read_manifest(manifest)
+    ]
 
 
 def test_plan_is_balanced_randomised_and_hides_answers(app, tmp_path):
@@ -174,46 +202,78 @@ def test_plan_refuses_what_the_study_cannot_give(app, tmp_path):
         task.build_plan_from(task.parse_params({"correct_share": 1.0}), stimuli, random.Random(0))
     with pytest.raises(ConfigError, match="preview"):
         task.build_plan_from(task.parse_params({}), [s for s in stimuli if not s.practice], random.Random(0))
-    plan = task.build_plan_from(task.parse_params({"preview": False, "n_trials": 4, "correct_share": 0.25}),
-                                [s for s in stimuli if not s.practice], random.Random(0))
+    plan = task.build_plan_from(
+        task.parse_params({"preview": False, "n_trials": 4, "correct_share": 0.25}),
+        [s for s in stimuli if not s.practice],
+        random.Random(0),
+    )
     assert len(plan) == 4 and "preview" not in plan[0].extra
-    for bad in ({"method": "lime"}, {"n_trials": 0}, {"correct_share": 2}, {"show_labels": "yes"},
-                {"similarity_ratings": True}, {"dataset": "COCO"}, {"colour": 1}):
+    for bad in (
+        {"method": "lime"},
+        {"n_trials": 0},
+        {"correct_share": 2},
+        {"show_labels": "yes"},
+        {"similarity_ratings": True},
+        {"dataset": "COCO"},
+        {"colour": 1},
+    ):
         with pytest.raises(ConfigError):
             task.parse_params(bad)
 
 
 def stim(ranks=(3, 1, 2, 4), truth=2, similarity=None):
     letters = "dcab"  # candidate k is shown as letters[k - 1]
-    return {"ground_truth": truth, "model_correct": truth != 0 and ranks[truth - 1] == 1,
-            "candidates": {letters[k - 1]: {"candidate": k, "rank": ranks[k - 1], "explanation": ["x"],
-                                            "label": None, "similarity": similarity} for k in range(1, 5)}}
+    return {
+        "ground_truth": truth,
+        "model_correct": truth != 0 and ranks[truth - 1] == 1,
+        "candidates": {
+            letters[k - 1]: {
+                "candidate": k,
+                "rank": ranks[k - 1],
+                "explanation": ["x"],
+                "label": None,
+                "similarity": similarity,
+            }
+            for k in range(1, 5)
+        },
+    }
 
 
 def shown(keys="abcd", matches=1, similarity_ratings=False):
     """A plan item as the page gets it: what validate_response checks an answer against."""
-    return {"options": [{"key": k, "explanation": ["x"] * matches} for k in keys],
-            "similarity_ratings": similarity_ratings}
+    return {
+        "options": [{"key": k, "explanation": ["x"] * matches} for k in keys],
+        "similarity_ratings": similarity_ratings,
+    }
 
 
 def test_agreement_scoring(app):
     task = registry().get("hive-agreement")
     right, wrong = stim(truth=2), stim(truth=1)  # the prediction (candidate 2) is right / wrong
     assert task.score(right, task.validate_response({"confidence": 2}, {}, shown("c"))) == {
-        "judged_correct": 1, "correct": 1, "model_similarity": None}
+        "judged_correct": 1,
+        "correct": 1,
+        "model_similarity": None,
+    }
     assert task.score(wrong, {"confidence": 2})["correct"] == 0  # believed a wrong prediction
     assert task.score(wrong, {"confidence": 3})["correct"] == 1
     scored = task.score(stim(similarity=[2.5, 0.5]), {"confidence": 4, "similarity": [3, 1]})
     assert scored["model_similarity"] == [2.5, 0.5] and scored["correct"] == 0
     rated = shown("c", matches=2, similarity_ratings=True)
     assert task.validate_response({"confidence": 4, "similarity": [3, 1]}, {}, rated) == {
-        "confidence": 4, "similarity": [3, 1]}
-    for bad, where in (({"confidence": 5}, "response.confidence"), ({"confidence": True}, "response.confidence"),
-                       ({"confidence": 1, "similarity": [0, 1]}, "response.similarity"),
-                       ({"confidence": 1, "similarity": [1]}, "response.similarity"),
-                       ({"confidence": 1, "similarity": [1] * 10}, "response.similarity"),
-                       ({"confidence": 1}, "response.similarity"),
-                       ({"confidence": 1, "choice": "a"}, "response"), ([1], "response")):
+        "confidence": 4,
+        "similarity": [3, 1],
+    }
+    for bad, where in (
+        ({"confidence": 5}, "response.confidence"),
+        ({"confidence": True}, "response.confidence"),
+        ({"confidence": 1, "similarity": [0, 1]}, "response.similarity"),
+        ({"confidence": 1, "similarity": [1]}, "response.similarity"),
+        ({"confidence": 1, "similarity": [1] * 10}, "response.similarity"),
+        ({"confidence": 1}, "response.similarity"),
+        ({"confidence": 1, "choice": "a"}, "response"),
+        ([1], "response"),
+    ):
         with pytest.raises(ResponseError) as exc:
             task.validate_response(bad, {}, rated)
         assert exc.value.field == where
@@ -229,9 +289,15 @@ def test_distinction_and_output_prediction_scoring(app):
     assert output.score(s, {"choice": "c", "confidence": 1})["correct"] == 1
     assert output.score(s, {"choice": "a", "confidence": 1})["correct"] == 0
     assert distinction.validate_response({"choice": "a", "confidence": 5}, {}, shown()) == {
-        "choice": "a", "confidence": 5}
-    for bad in ({"choice": "e", "confidence": 3}, {"choice": "a", "confidence": 0}, {"choice": "a"},
-                {"choice": ["a"], "confidence": 3}):
+        "choice": "a",
+        "confidence": 5,
+    }
+    for bad in (
+        {"choice": "e", "confidence": 3},
+        {"choice": "a", "confidence": 0},
+        {"choice": "a"},
+        {"choice": ["a"], "confidence": 3},
+    ):
         with pytest.raises(ResponseError):
             distinction.validate_response(bad, {}, shown())
     with pytest.raises(ResponseError, match="options shown: b, c"):
@@ -264,16 +330,24 @@ def answer_everything(client, slug, respond):
     """One participant through the API: every survey, then every trial with respond(item)."""
     token = enter(client, slug)
     state = client.get(f"/api/sessions/{token}").get_json()
-    answers = {"consent": {"agreed": True}, "hive_demographics": {"ml_experience": 3},
-               "hive_tradeoff": {"low_risk": 66, "medium_risk": 68, "high_risk": 71, "reason": "risk"},
-               "hive_feedback": {}}
+    answers = {
+        "consent": {"agreed": True},
+        "hive_demographics": {"ml_experience": 3},
+        "hive_tradeoff": {"low_risk": 66, "medium_risk": 68, "high_risk": 71, "reason": "risk"},
+        "hive_feedback": {},
+    }
     for n in (1, 2, 3):
         answers[f"hive_understanding_{n}"] = {"understanding": n + 1}
     for name in ["consent", *state["surveys"]]:
         assert client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers[name]}).status_code == 200
     for item in state["plan"]:
-        body = {"trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-                "response": respond(item), "rt_ms": 900}
+        body = {
+            "trial_id": str(uuid.uuid4()),
+            "trial_index": item["index"],
+            "stimulus_id": item["stimulus_id"],
+            "response": respond(item),
+            "rt_ms": 900,
+        }
         assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 201
         assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 200  # a retry: stored once
     assert client.post(f"/api/sessions/{token}/complete", json={}).status_code == 200
@@ -283,21 +357,35 @@ def answer_everything(client, slug, respond):
 def test_api_cohort_export_and_flask_analyze(app, client, runner, tmp_path):
     rng = random.Random(5)
     for _ in range(6):
-        answer_everything(client, "hive-distinction",
-                          lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3})
+        answer_everything(
+            client,
+            "hive-distinction",
+            lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3},
+        )
     assert db.session.scalar(db.select(db.func.count(Trial.id))) == 60
     token = enter(client, "hive-distinction")
-    bad = client.post(f"/api/sessions/{token}/trials", json={
-        "trial_id": str(uuid.uuid4()), "trial_index": 0,
-        "stimulus_id": client.get(f"/api/sessions/{token}").get_json()["plan"][0]["stimulus_id"],
-        "response": {"choice": "z", "confidence": 3}})
+    bad = client.post(
+        f"/api/sessions/{token}/trials",
+        json={
+            "trial_id": str(uuid.uuid4()),
+            "trial_index": 0,
+            "stimulus_id": client.get(f"/api/sessions/{token}").get_json()["plan"][0]["stimulus_id"],
+            "response": {"choice": "z", "confidence": 3},
+        },
+    )
     assert bad.status_code == 422 and bad.get_json()["field"] == "response.choice"
 
     result = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
     assert "Table 2 (distinction)" in result.output and "Interpretability–accuracy tradeoff" in result.output
-    for name in ("accuracy.csv", "per_participant.csv", "report.md", "accuracy.png", "tradeoff.png",
-                 "understanding.png"):
+    for name in (
+        "accuracy.csv",
+        "per_participant.csv",
+        "report.md",
+        "accuracy.png",
+        "tradeoff.png",
+        "understanding.png",
+    ):
         assert (tmp_path / "out" / name).stat().st_size > 0
     data = json.loads(runner.invoke(args=["analyze", "hive-distinction", "--format", "json"]).output)
     acc = {r["condition"]: r for r in data["accuracy"]}
@@ -335,13 +423,20 @@ def test_analyze_option_limits_per_task_type(app, runner):
 
 def test_agreement_similarity_ratings_reach_the_report(app, client, runner):
     for _ in range(3):
-        answer_everything(client, "hive-agreement", lambda item: {
-            "confidence": 2, "similarity": [(i % 4) + 1 for i in range(len(item["options"][0]["explanation"]))]})
+        answer_everything(
+            client,
+            "hive-agreement",
+            lambda item: {
+                "confidence": 2,
+                "similarity": [(i % 4) + 1 for i in range(len(item["options"][0]["explanation"]))],
+            },
+        )
     data = json.loads(runner.invoke(args=["analyze", "hive-agreement", "--format", "json"]).output)
     assert [r["method"] for r in data["similarity"]] == ["spearman", "pearson"]  # ProtoPNet: HIVE's is Spearman
     # one value per match, as HIVE's p-values: n is the number of matches rated, not participants × photos × matches
-    seen = set(db.session.scalars(db.select(Stimulus.key).join(Trial, Trial.stimulus_id == Stimulus.id)
-                                  .where(~Trial.practice)))
+    seen = set(
+        db.session.scalars(db.select(Stimulus.key).join(Trial, Trial.stimulus_id == Stimulus.id).where(~Trial.practice))
+    )
     sim = data["similarity"][0]
     assert sim["n"] == 2 * len(seen) < 3 * 10 * 2  # the demo's photos have 2 matches each
     assert sim["n_ratings"] == 3 * 10 * 2 and sim["n_participants"] == 3 and sim["hive"]
@@ -389,9 +484,13 @@ def correlation_by_hand(human, model, spearman):
     n = len(human)
     t = r * np.sqrt((n - 2) / (1 - r * r))
     half = stats.norm.ppf(0.975) / np.sqrt(n - 3)
-    return {"r": r, "p_val": 2 * stats.t.sf(abs(t), n - 2), "n": n,
-            "ci_low": None if spearman else np.tanh(np.arctanh(r) - half),
-            "ci_high": None if spearman else np.tanh(np.arctanh(r) + half)}
+    return {
+        "r": r,
+        "p_val": 2 * stats.t.sf(abs(t), n - 2),
+        "n": n,
+        "ci_low": None if spearman else np.tanh(np.arctanh(r) - half),
+        "ci_high": None if spearman else np.tanh(np.arctanh(r) + half),
+    }
 
 
 def assert_matches(got, want):
@@ -408,6 +507,7 @@ def test_flask_analyze_agreement_equals_hives_formulas_computed_by_hand(app, cli
     params = stimulus_params("hive-agreement")
     sent = []
     for k in range(9):
+
         def respond(item, k=k):
             key = item["stimulus_id"]
             n = len(item["options"][0]["explanation"])
@@ -415,6 +515,7 @@ def test_flask_analyze_agreement_equals_hives_formulas_computed_by_hand(app, cli
             confidence = 1 + (k * k + code(key)) % 4
             sent.append((k, key, ratings, confidence))
             return {"confidence": confidence, "similarity": ratings}
+
         answer_everything(client, "hive-agreement", respond)
     result = runner.invoke(args=["analyze", "hive-agreement", "--format", "json"])
     assert result.exit_code == 0, result.output
@@ -434,8 +535,9 @@ def test_flask_analyze_agreement_equals_hives_formulas_computed_by_hand(app, cli
             ratings.setdefault((key, m), []).append(v)
     matches = sorted(ratings)
     human = [np.mean(ratings[m]) for m in matches]
-    model = [next(c for c in params[key]["candidates"].values() if c["rank"] == 1)["similarity"][m]
-             for key, m in matches]
+    model = [
+        next(c for c in params[key]["candidates"].values() if c["rank"] == 1)["similarity"][m] for key, m in matches
+    ]
     sim = {r["method"]: r for r in data["similarity"]}
     assert sim["spearman"]["hive"] and not sim["pearson"]["hive"]
     assert_matches(sim["spearman"], correlation_by_hand(human, model, spearman=True))
@@ -448,6 +550,7 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
     params = stimulus_params("hive-distinction")
     sent = []
     for k in range(7):
+
         def respond(item, k=k, done=[0]):  # noqa: B006 (a counter of its own: each k defines a new respond)
             stim = params[item["stimulus_id"]]
             truth = next(letter for letter, c in stim["candidates"].items() if c["candidate"] == stim["ground_truth"])
@@ -456,6 +559,7 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
             choice = truth if correct else next(x for x in item["presented"]["options"] if x != truth)
             sent.append((k, stim["model_correct"], correct))
             return {"choice": choice, "confidence": 3}
+
         answer_everything(client, "hive-distinction", respond)
     data = json.loads(runner.invoke(args=["analyze", "hive-distinction", "--format", "json"]).output)
     rows = {r["condition"]: r for r in data["accuracy"]}

@@ -2,6 +2,7 @@
 explained, the preview, understanding three times, 10 trials (with a reload after the fourth), the score, the
 tradeoff and feedback. Every trial is stored exactly once, with the order the options were shown in, and the export
 has one row per trial."""
+
 import csv
 
 import pytest
@@ -15,8 +16,12 @@ STUDIES = ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive
 
 def stored(slug):
     db.session.rollback()  # read what the server thread committed
-    return db.session.scalars(db.select(Trial).join(ParticipantSession)
-                              .where(ParticipantSession.study.has(slug=slug)).order_by(Trial.trial_index)).all()
+    return db.session.scalars(
+        db.select(Trial)
+        .join(ParticipantSession)
+        .where(ParticipantSession.study.has(slug=slug))
+        .order_by(Trial.trial_index)
+    ).all()
 
 
 def understanding(page, value):
@@ -86,8 +91,9 @@ def test_hive_study_end_to_end(app, live_server, page, runner, tmp_path, slug):
             expect(page.locator("form.sh-hive")).to_have_count(1)
         if index == 3:
             # Reload mid-task: the page resumes at the first trial not stored, skipping what is done.
-            page.wait_for_function("() => Object.keys(localStorage).every((k) => "
-                                   "JSON.parse(localStorage.getItem(k) || '[]').length === 0)")
+            page.wait_for_function(
+                "() => Object.keys(localStorage).every((k) => JSON.parse(localStorage.getItem(k) || '[]').length === 0)"
+            )
             assert len(stored(slug)) == 4
             page.reload()
             page.get_by_role("button", name="Continue").click()  # "Welcome back"
@@ -113,8 +119,9 @@ def test_hive_study_end_to_end(app, live_server, page, runner, tmp_path, slug):
     for trial, planned in zip(trials, session.plan):
         assert trial.presented == planned["presented"]
         assert [o["key"] for o in planned["options"]] == trial.presented["options"]
-    surveys = {s.name: s.answers for s in db.session.scalars(db.select(SurveyResponse)
-                                                              .filter_by(session_id=session.id))}
+    surveys = {
+        s.name: s.answers for s in db.session.scalars(db.select(SurveyResponse).filter_by(session_id=session.id))
+    }
     assert surveys["hive_demographics"] == {"ml_experience": 2}
     assert [surveys[f"hive_understanding_{n}"]["understanding"] for n in (1, 2, 3)] == [2, 3, 4]
     assert surveys["hive_tradeoff"]["high_risk"] == 90

@@ -1,6 +1,7 @@
 """`flask hypoml R_MD R_MDp R_MpD R_MpDp [--p] [--out] [--format]`: CSV files in, conclusions / comparisons /
 accuracies out; bad files give a click error naming the file, row and column; the HTML page works offline in
 headless Chromium and re-derives the conclusions when the threshold changes."""
+
 from __future__ import annotations
 
 import json
@@ -82,8 +83,10 @@ def test_excel_csv_with_byte_order_mark(runner, tmp_path):
 
 def test_correctness_and_uncertainty_columns(runner, tmp_path):
     ids = [f"q{k}" for k in range(6)]
-    frames = [pd.DataFrame({"id": ids, "correctness": [1, 0.5, 1, 0, 1, 1], "uncertainty": [1, 1, 0.5, 1, 1, 1]})
-              for _ in range(4)]
+    frames = [
+        pd.DataFrame({"id": ids, "correctness": [1, 0.5, 1, 0, 1, 1], "uncertainty": [1, 1, 0.5, 1, 1, 1]})
+        for _ in range(4)
+    ]
     frames[3] = frames[3].iloc[::-1]  # order does not matter: rows are paired by id
     result = runner.invoke(args=["hypoml", *write(tmp_path, frames), "--format", "json"])
     assert result.exit_code == 0, result.output
@@ -93,21 +96,37 @@ def test_correctness_and_uncertainty_columns(runner, tmp_path):
     assert all(r["p_val"] == 1.0 for r in data["comparisons"])
 
 
-@pytest.mark.parametrize("mutate, pattern", [
-    (lambda f: f.drop(columns=["label"]),
-     r"r_mpd\.csv: column 'correctness' is missing, and so is 'label' to compute it from"),
-    (lambda f: f.drop(columns=["id"]), r"r_mpd\.csv: column 'id' is missing"),
-    (lambda f: f.assign(correctness=[1.0] * 4 + [1.7] + [0.0] * (len(f) - 5)),
-     r"r_mpd\.csv: row 5 \(line 6\), column 'correctness': 1\.7 is outside \[0, 1\]"),
-    (lambda f: f.assign(correctness=["1"] * 2 + ["high"] + ["0"] * (len(f) - 3)),
-     r"r_mpd\.csv: row 3 \(line 4\), column 'correctness': 'high' is not a \(finite\) number"),
-    (lambda f: f.assign(correctness=["1"] * 6 + [""] + ["0"] * (len(f) - 7)),
-     r"r_mpd\.csv: row 7 \(line 8\), column 'correctness': empty value"),
-    (lambda f: f.assign(id=["img000"] + list(f["id"][1:6]) + ["other"] + list(f["id"][7:])),
-     r"r_mpd\.csv lacks 1 id\(s\) of .*r_md\.csv: 'img006'; .*r_mpd\.csv has 1 id\(s\) not in .*r_md\.csv: 'other'"),
-    (lambda f: f.assign(id=["img000", "img000"] + list(f["id"][2:])),
-     r"r_mpd\.csv: id 'img000' appears more than once \(rows 1 \(line 2\), 2 \(line 3\), column 'id'\)"),
-])
+@pytest.mark.parametrize(
+    "mutate, pattern",
+    [
+        (
+            lambda f: f.drop(columns=["label"]),
+            r"r_mpd\.csv: column 'correctness' is missing, and so is 'label' to compute it from",
+        ),
+        (lambda f: f.drop(columns=["id"]), r"r_mpd\.csv: column 'id' is missing"),
+        (
+            lambda f: f.assign(correctness=[1.0] * 4 + [1.7] + [0.0] * (len(f) - 5)),
+            r"r_mpd\.csv: row 5 \(line 6\), column 'correctness': 1\.7 is outside \[0, 1\]",
+        ),
+        (
+            lambda f: f.assign(correctness=["1"] * 2 + ["high"] + ["0"] * (len(f) - 3)),
+            r"r_mpd\.csv: row 3 \(line 4\), column 'correctness': 'high' is not a \(finite\) number",
+        ),
+        (
+            lambda f: f.assign(correctness=["1"] * 6 + [""] + ["0"] * (len(f) - 7)),
+            r"r_mpd\.csv: row 7 \(line 8\), column 'correctness': empty value",
+        ),
+        (
+            lambda f: f.assign(id=["img000"] + list(f["id"][1:6]) + ["other"] + list(f["id"][7:])),
+            r"r_mpd\.csv lacks 1 id\(s\) of .*r_md\.csv: 'img006'; "
+            r".*r_mpd\.csv has 1 id\(s\) not in .*r_md\.csv: 'other'",
+        ),
+        (
+            lambda f: f.assign(id=["img000", "img000"] + list(f["id"][2:])),
+            r"r_mpd\.csv: id 'img000' appears more than once \(rows 1 \(line 2\), 2 \(line 3\), column 'id'\)",
+        ),
+    ],
+)
 def test_bad_input_is_a_click_error_naming_file_row_column(runner, tmp_path, mutate, pattern):
     frames = luminosity_frames(n=20, up=3, down=1)
     frames[2] = mutate(frames[2])
@@ -136,8 +155,10 @@ def test_out_writes_page_and_numbers(runner, csvs, tmp_path):
         assert (out / name).stat().st_size > 0, name
     concl = pd.read_csv(out / "conclusions.csv")
     assert concl.set_index("hypothesis").loc["H9", "conclusion"] == "confirmed"
-    assert json.loads((out / "hypoml.json").read_text())["conclusions"] == \
-        json.loads(runner.invoke(args=["hypoml", *csvs, "--format", "json"]).stdout)["conclusions"]
+    assert (
+        json.loads((out / "hypoml.json").read_text())["conclusions"]
+        == json.loads(runner.invoke(args=["hypoml", *csvs, "--format", "json"]).stdout)["conclusions"]
+    )
 
 
 def conclusion(page, h):
@@ -171,7 +192,7 @@ def test_html_page_offline_and_threshold_changes_conclusions(runner, csvs, tmp_p
     assert page.get_attribute('.hyp-row[data-hypothesis="H9"]', "data-conclusion") == "confirmed"
     assert page.locator(".pglyph").count() == 6
     assert page.text_content('.analysis[data-analysis="A3"] .pval') == "0.023"  # the reports' p format
-    assert page.locator('.result').count() == 4
+    assert page.locator(".result").count() == 4
     assert "R(M+,D+)" in page.inner_text("#accuracies")
 
     # a stricter threshold: A3 (p ≈ 0.023) is no longer significant -> H9 flips to unproven
@@ -186,8 +207,9 @@ def test_html_page_offline_and_threshold_changes_conclusions(runner, csvs, tmp_p
     assert conclusion(page, "H1") == "confirmed" and conclusion(page, "H3") == "rejected"
     assert page.get_attribute('.cell[data-hypothesis="H1"][data-analysis="A1"]', "data-icon") == "support"
     step4 = [line for line in page.inner_text("#trace").splitlines() if line.startswith("Step 4 · A3")]
-    assert step4 == ["Step 4 · A3 R(M+,D+) v. R(M+,D): higher (p = 0.023 < 0.15), H1 confirmed → "
-                     "⊤(H7), ⊤(H9), ⊥(H8), ⊥(H10)"]
+    assert step4 == [
+        "Step 4 · A3 R(M+,D+) v. R(M+,D): higher (p = 0.023 < 0.15), H1 confirmed → ⊤(H7), ⊤(H9), ⊥(H8), ⊥(H10)"
+    ]
 
     # the preset buttons and invalid input
     page.click('.controls button[data-p="0.05"]')

@@ -4,6 +4,7 @@ another one of ours happened to be imported first (an import cycle that the orde
 A fresh interpreter per module costs seconds each for pandas, SciPy and matplotlib, so one interpreter loads those
 third-party libraries (and none of our modules), then forks a child per module, two at a time: each child starts
 with none of `server` or `analysis` imported."""
+
 import json
 import pkgutil
 import subprocess

@@ -1,5 +1,6 @@
 """`flask stimuli import` and asset serving, through a small task type defined here (a photo and its label), so
 the generic machinery is tested apart from any one study family."""
+
 import csv
 import io
 import json
@@ -17,11 +18,11 @@ from server.studies import sync_studies
 from server.tasktype import Column, ImportedStimuli, ModelAnswers, PlanItem, StimulusSpec
 from tests.helpers import enter
 
-STUDY = '''title = "Photo labels"
+STUDY = """title = "Photo labels"
 task_type = "photo-label"
 consent = "<p>ok</p>"
 flow = ["consent", "task"]
-'''
+"""
 
 
 class PhotoLabel(ImportedStimuli, ModelAnswers):
@@ -85,20 +86,25 @@ def write_manifest(path: Path, rows):
     return path
 
 
-GOOD = [{"image_id": "a", "photo": "red.png", "label": "tomato"},
-        {"image_id": "b", "photo": "blue.png", "label": "sky"},
-        {"image_id": "c", "photo": "copy-of-red.png", "label": "apple"}]
+GOOD = [
+    {"image_id": "a", "photo": "red.png", "label": "tomato"},
+    {"image_id": "b", "photo": "blue.png", "label": "sky"},
+    {"image_id": "c", "photo": "copy-of-red.png", "label": "apple"},
+]
 
 
 def counts():
-    return (db.session.scalar(db.select(func.count(Stimulus.id))),
-            db.session.scalar(db.select(func.count(Asset.sha256))))
+    return (
+        db.session.scalar(db.select(func.count(Stimulus.id))),
+        db.session.scalar(db.select(func.count(Asset.sha256))),
+    )
 
 
 def test_import_stores_stimuli_and_deduplicated_assets(runner, client, study, tmp_path):
     before = counts()
-    result = runner.invoke(args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", GOOD)),
-                                 "--images", str(study)])
+    result = runner.invoke(
+        args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", GOOD)), "--images", str(study)]
+    )
     assert result.exit_code == 0, result.output
     assert "3 new" in result.output and "2 distinct images (2 new)" in result.output
     assert counts() == (before[0] + 3, before[1] + 2)
@@ -122,27 +128,32 @@ def test_json_manifest_is_accepted(runner, study, tmp_path):
     assert result.exit_code == 0 and "2 new" in result.output
 
 
-@pytest.mark.parametrize("rows, expected", [
-    ([{**GOOD[0], "photo": "missing.png"}], "row 1, column photo: file 'missing.png' not found"),
-    ([GOOD[0], {**GOOD[1], "photo": "notes.txt"}], "row 2, column photo: file 'notes.txt' is not a PNG"),
-    ([GOOD[0], {**GOOD[1], "photo": "../../etc/passwd"}], "row 2, column photo: '../../etc/passwd' is outside"),
-    ([GOOD[0], {**GOOD[1], "image_id": "a"}], "row 2: stimulus id 'a' repeats row 1"),
-    ([{**GOOD[0], "difficulty": "medium"}], "row 1, column difficulty: must be easy or hard"),
-    ([{"image_id": "a", "photo": "red.png"}], "missing column 'label'"),
-    ([{**GOOD[0], "colour": "red"}], "unknown column 'colour'"),
-])
+@pytest.mark.parametrize(
+    "rows, expected",
+    [
+        ([{**GOOD[0], "photo": "missing.png"}], "row 1, column photo: file 'missing.png' not found"),
+        ([GOOD[0], {**GOOD[1], "photo": "notes.txt"}], "row 2, column photo: file 'notes.txt' is not a PNG"),
+        ([GOOD[0], {**GOOD[1], "photo": "../../etc/passwd"}], "row 2, column photo: '../../etc/passwd' is outside"),
+        ([GOOD[0], {**GOOD[1], "image_id": "a"}], "row 2: stimulus id 'a' repeats row 1"),
+        ([{**GOOD[0], "difficulty": "medium"}], "row 1, column difficulty: must be easy or hard"),
+        ([{"image_id": "a", "photo": "red.png"}], "missing column 'label'"),
+        ([{**GOOD[0], "colour": "red"}], "unknown column 'colour'"),
+    ],
+)
 def test_bad_manifests_import_nothing(runner, study, tmp_path, rows, expected):
     before = counts()
-    result = runner.invoke(args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", rows)),
-                                 "--images", str(study)])
+    result = runner.invoke(
+        args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", rows)), "--images", str(study)]
+    )
     assert result.exit_code != 0
     assert expected in result.output and "nothing imported" in result.output
     assert counts() == before
 
 
 def test_changed_stimulus_needs_replace(runner, study, tmp_path):
-    runner.invoke(args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", GOOD)),
-                        "--images", str(study)])
+    runner.invoke(
+        args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", GOOD)), "--images", str(study)]
+    )
     changed = write_manifest(tmp_path / "m2.csv", [{**GOOD[0], "label": "cherry"}])
     refused = runner.invoke(args=["stimuli", "import", "photos", str(changed), "--images", str(study)])
     assert refused.exit_code != 0 and "use --replace" in refused.output
@@ -152,14 +163,16 @@ def test_changed_stimulus_needs_replace(runner, study, tmp_path):
 
 
 def test_generated_stimuli_cannot_be_imported_and_empty_study_is_not_ready(runner, client, study, tmp_path):
-    result = runner.invoke(args=["stimuli", "import", "study3", str(write_manifest(tmp_path / "m.csv", GOOD)),
-                                 "--images", str(study)])
+    result = runner.invoke(
+        args=["stimuli", "import", "study3", str(write_manifest(tmp_path / "m.csv", GOOD)), "--images", str(study)]
+    )
     assert result.exit_code != 0 and "generates its own stimuli" in result.output
 
 
 def test_stimuli_export_writes_imported_images(runner, study, tmp_path):
-    runner.invoke(args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", GOOD)),
-                        "--images", str(study)])
+    runner.invoke(
+        args=["stimuli", "import", "photos", str(write_manifest(tmp_path / "m.csv", GOOD)), "--images", str(study)]
+    )
     out = tmp_path / "out"
     assert runner.invoke(args=["stimuli", "export", "photos", "--out", str(out)]).exit_code == 0
     rows = list(csv.DictReader(open(out / "manifest.csv")))

@@ -1,4 +1,5 @@
 """Alembic: upgrade from an empty database, the schema it builds equals the models, and downgrade removes it."""
+
 from datetime import UTC, datetime
 
 import pytest
@@ -32,8 +33,16 @@ def test_upgrade_matches_models_and_downgrade_empties(empty_app):
     directory = str(ROOT / "migrations")
     upgrade(directory=directory)
     tables = set(inspect(db.engine).get_table_names())
-    assert {"studies", "stimuli", "participant_sessions", "survey_responses", "trials", "model_runs",
-            "predictions", "researchers"} <= tables
+    assert {
+        "studies",
+        "stimuli",
+        "participant_sessions",
+        "survey_responses",
+        "trials",
+        "model_runs",
+        "predictions",
+        "researchers",
+    } <= tables
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
     assert diff == [], f"models and migrations differ: {diff}"
@@ -44,6 +53,7 @@ def test_upgrade_matches_models_and_downgrade_empties(empty_app):
 def test_one_alembic_head():
     from alembic.config import Config
     from alembic.script import ScriptDirectory
+
     config = Config()
     config.set_main_option("script_location", str(ROOT / "migrations"))
     assert len(ScriptDirectory.from_config(config).get_heads()) == 1
@@ -58,25 +68,65 @@ def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(em
     upgrade(directory=directory, revision="0006")
     tables = MetaData()
     tables.reflect(db.engine)
-    studies, sessions, stimuli, trials, surveys = (tables.tables[name] for name in (
-        "studies", "participant_sessions", "stimuli", "trials", "survey_responses"))
+    studies, sessions, stimuli, trials, surveys = (
+        tables.tables[name] for name in ("studies", "participant_sessions", "stimuli", "trials", "survey_responses")
+    )
     synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
     configs = {1: {"slug": "edited", "task": {"n": 3}, "title": "Edited"}, 2: {"slug": "once", "task": {"n": 1}}}
     with db.engine.begin() as conn:
-        conn.execute(insert(studies), [
-            {"id": i, "slug": c["slug"], "title": c["slug"], "task_type": "ratio-estimation", "config": c,
-             "config_hash": f"{i}" * 64, "version": version, "status": "open", "created_at": synced,
-             "updated_at": synced} for (i, c), version in zip(configs.items(), (3, 1))])
-        conn.execute(insert(sessions), [
-            {"id": i, "study_id": study, "token": f"token{i}", "platform": "direct", "study_version": version,
-             "status": "started", "started_at": synced, "last_seen_at": synced, "plan": [{"index": 0}]}
-            for i, study, version in ((1, 1, 2), (2, 1, 3), (3, 1, 3), (4, 2, 1))])
+        conn.execute(
+            insert(studies),
+            [
+                {
+                    "id": i,
+                    "slug": c["slug"],
+                    "title": c["slug"],
+                    "task_type": "ratio-estimation",
+                    "config": c,
+                    "config_hash": f"{i}" * 64,
+                    "version": version,
+                    "status": "open",
+                    "created_at": synced,
+                    "updated_at": synced,
+                }
+                for (i, c), version in zip(configs.items(), (3, 1))
+            ],
+        )
+        conn.execute(
+            insert(sessions),
+            [
+                {
+                    "id": i,
+                    "study_id": study,
+                    "token": f"token{i}",
+                    "platform": "direct",
+                    "study_version": version,
+                    "status": "started",
+                    "started_at": synced,
+                    "last_seen_at": synced,
+                    "plan": [{"index": 0}],
+                }
+                for i, study, version in ((1, 1, 2), (2, 1, 3), (3, 1, 3), (4, 2, 1))
+            ],
+        )
         conn.execute(insert(stimuli), {"id": 1, "study_id": 1, "key": "s1", "practice": False, "params": {}})
-        conn.execute(insert(trials), {"id": 1, "session_id": 1, "trial_index": 0, "client_trial_id": "t1",
-                                      "stimulus_id": 1, "practice": False, "response": {"percent": 50},
-                                      "score": {}, "created_at": synced})
-        conn.execute(insert(surveys), {"session_id": 2, "name": "consent", "answers": {"agreed": True},
-                                       "created_at": synced})
+        conn.execute(
+            insert(trials),
+            {
+                "id": 1,
+                "session_id": 1,
+                "trial_index": 0,
+                "client_trial_id": "t1",
+                "stimulus_id": 1,
+                "practice": False,
+                "response": {"percent": 50},
+                "score": {},
+                "created_at": synced,
+            },
+        )
+        conn.execute(
+            insert(surveys), {"session_id": 2, "name": "consent", "answers": {"agreed": True}, "created_at": synced}
+        )
 
     upgrade(directory=directory)
     with db.engine.connect() as conn:
@@ -85,7 +135,9 @@ def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(em
         counts = [conn.execute(text(f"SELECT count(*) FROM {t}")).scalar() for t in ("trials", "survey_responses")]
         diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
     assert [(v.study_id, v.version, v.config_hash, v.via, v.researcher_id) for v in versions] == [
-        (1, 3, "1" * 64, "migration", None), (2, 1, "2" * 64, "migration", None)]
+        (1, 3, "1" * 64, "migration", None),
+        (2, 1, "2" * 64, "migration", None),
+    ]
     assert [v.config for v in versions] == [configs[1], configs[2]]
     assert versions[0].created_at.replace(tzinfo=versions[0].created_at.tzinfo or UTC) == synced
     by_study = {v.study_id: v.id for v in versions}
@@ -97,5 +149,9 @@ def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(em
     with db.engine.connect() as conn:
         assert "study_versions" not in inspect(conn).get_table_names()
         assert conn.execute(text("SELECT id, study_version FROM participant_sessions ORDER BY id")).all() == [
-            (1, 2), (2, 3), (3, 3), (4, 1)]
+            (1, 2),
+            (2, 3),
+            (3, 3),
+            (4, 1),
+        ]
         assert conn.execute(text("SELECT count(*) FROM trials")).scalar() == 1

@@ -1,5 +1,6 @@
 """modelruns without the server: reading exports (errors name the row and column), seeded training that repeats
 itself, checkpoints and --resume, local weights, and the predictions file `flask import-predictions` reads."""
+
 from __future__ import annotations
 
 import csv
@@ -31,8 +32,9 @@ def write_export(folder, stimuli, name="manifest.csv"):
         writer.writerow(HEADER)
         for s in stimuli:
             (folder / "images" / f"{s.stimulus_id}.png").write_bytes(charts.render_png(charts.layout(s)))
-            writer.writerow([s.stimulus_id, s.chart_type, s.short, s.tall, s.true_percent, False,
-                             f"images/{s.stimulus_id}.png"])
+            writer.writerow(
+                [s.stimulus_id, s.chart_type, s.short, s.tall, s.true_percent, False, f"images/{s.stimulus_id}.png"]
+            )
     return folder
 
 
@@ -42,9 +44,11 @@ def tiny_set(folder, n=24, offset=0):
 
 
 def test_importing_the_server_never_loads_torch():
-    code = ("import sys; from server import create_app; create_app({'SQLALCHEMY_DATABASE_URI': 'sqlite://', "
-            "'SECRET_KEY': 'x'}); import analysis, server.analyze, server.stimuli, server.predictions; "
-            "print('torch' in sys.modules)")
+    code = (
+        "import sys; from server import create_app; create_app({'SQLALCHEMY_DATABASE_URI': 'sqlite://', "
+        "'SECRET_KEY': 'x'}); import analysis, server.analyze, server.stimuli, server.predictions; "
+        "print('torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
@@ -80,8 +84,20 @@ def test_training_repeats_itself_with_a_seed_and_resumes_from_its_checkpoint(tmp
         f.rename(data / "images" / f.name)
 
     def run(out, epochs, resume=False, seed=3):
-        return train(Options(data=data, arch="small", epochs=epochs, seed=seed, device="cpu", out=out,
-                             batch_size=8, threads=1, resume=resume), echo=lambda *_: None)
+        return train(
+            Options(
+                data=data,
+                arch="small",
+                epochs=epochs,
+                seed=seed,
+                device="cpu",
+                out=out,
+                batch_size=8,
+                threads=1,
+                resume=resume,
+            ),
+            echo=lambda *_: None,
+        )
 
     a, b = run(tmp_path / "a", 2), run(tmp_path / "b", 2)
     wa, wb = (torch.load(tmp_path / x / "model.pt", weights_only=True) for x in "ab")
@@ -92,13 +108,18 @@ def test_training_repeats_itself_with_a_seed_and_resumes_from_its_checkpoint(tmp
     assert a["versions"]["torch"] == torch.__version__ and a["device"] == "cpu"
     other = run(tmp_path / "c", 2, seed=4)
     assert other["history"][0]["train_mse"] != a["history"][0]["train_mse"]
+
     # Interrupted after its first epoch (Ctrl-C), then --resume: the same weights as two epochs straight.
     def interrupt(line):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        train(Options(data=data, arch="small", epochs=2, seed=3, device="cpu", out=tmp_path / "d", batch_size=8,
-                      threads=1), echo=interrupt)
+        train(
+            Options(
+                data=data, arch="small", epochs=2, seed=3, device="cpu", out=tmp_path / "d", batch_size=8, threads=1
+            ),
+            echo=interrupt,
+        )
     assert json.loads((tmp_path / "d" / "run.json").read_text())["status"] == "training"
     with pytest.raises(RunError, match="not empty"):
         run(tmp_path / "d", 2)
@@ -136,11 +157,46 @@ def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, cap
     data = tiny_set(tmp_path / "data", n=16)
     test = tiny_set(tmp_path / "test", n=10, offset=500)
     (data / "sampling.json").write_text(json.dumps({"regime": "COV", "condition": "COV-7", "bins": 7, "seed": 1}))
-    assert main(["train", "--data", str(data), "--arch", "small", "--epochs", "1", "--seed", "7", "--device", "auto",
-                 "--out", str(tmp_path / "run"), "--threads", "1", "--observer", "tiny"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "--data",
+                str(data),
+                "--arch",
+                "small",
+                "--epochs",
+                "1",
+                "--seed",
+                "7",
+                "--device",
+                "auto",
+                "--out",
+                str(tmp_path / "run"),
+                "--threads",
+                "1",
+                "--observer",
+                "tiny",
+            ]
+        )
+        == 0
+    )
     assert "trained small (COV-7, seed 7) on cpu" in capsys.readouterr().out
-    assert main(["predict", str(tmp_path / "run"), "--stimuli", str(test), "--out", str(tmp_path / "p.parquet"),
-                 "--threads", "1"]) == 0
+    assert (
+        main(
+            [
+                "predict",
+                str(tmp_path / "run"),
+                "--stimuli",
+                str(test),
+                "--out",
+                str(tmp_path / "p.parquet"),
+                "--threads",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "flask import-predictions SLUG" in out and "--observer tiny --unit ratio" in out
     table = pq.read_table(tmp_path / "p.parquet")
@@ -150,9 +206,24 @@ def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, cap
     assert df["prediction"].between(0, 1).all() and set(df["run"]) == {7} and set(df["condition"]) == {"COV-7"}
     meta = read_metadata(tmp_path / "p.parquet")
     assert meta["observer"] == "tiny" and meta["unit"] == "ratio" and meta["run_manifest"]["arch"] == "small"
-    assert main(["predict", str(tmp_path / "nothing"), "--stimuli", str(test),
-                 "--out", str(tmp_path / "q.parquet")]) == 2
+    assert (
+        main(["predict", str(tmp_path / "nothing"), "--stimuli", str(test), "--out", str(tmp_path / "q.parquet")]) == 2
+    )
     assert "not a trained run" in capsys.readouterr().err and not (tmp_path / "q.parquet").exists()
-    assert main(["train", "--data", str(tmp_path / "none"), "--arch", "small", "--epochs", "1",
-                 "--out", str(tmp_path / "r")]) == 2
+    assert (
+        main(
+            [
+                "train",
+                "--data",
+                str(tmp_path / "none"),
+                "--arch",
+                "small",
+                "--epochs",
+                "1",
+                "--out",
+                str(tmp_path / "r"),
+            ]
+        )
+        == 2
+    )
     assert "no such manifest" in capsys.readouterr().err

@@ -10,6 +10,7 @@ human MAE of 0.056 (reference/published_results.csv).
 CI cost: about a minute on two idle cores (four when other work shares them), nearly all of it training (6,000
 images, 4 epochs). It runs in the SQLite pass only: the PostgreSQL pass would train the same model again, and
 PostgreSQL's import and analysis of these files are covered by test_predictions.py and test_analyze.py."""
+
 from __future__ import annotations
 
 import csv
@@ -36,24 +37,61 @@ def test_a_cnn_trained_on_studyhive_stimuli_takes_the_test_beside_people(app, cl
 
     test, data_dir, run, preds = tmp_path / "test", tmp_path / "iid", tmp_path / "run", tmp_path / "preds.parquet"
     assert runner.invoke(args=["stimuli", "export", "study3", "--out", str(test)]).exit_code == 0
-    result = runner.invoke(args=["stimuli", "export", "study3", "--training", str(N_TRAINING), "--regime", "IID",
-                                 "--seed", "0", "--validation", str(N_VALIDATION), "--out", str(data_dir)])
+    result = runner.invoke(
+        args=[
+            "stimuli",
+            "export",
+            "study3",
+            "--training",
+            str(N_TRAINING),
+            "--regime",
+            "IID",
+            "--seed",
+            "0",
+            "--validation",
+            str(N_VALIDATION),
+            "--out",
+            str(data_dir),
+        ]
+    )
     assert result.exit_code == 0, result.output
     with open(test / "manifest.csv", newline="") as fh:
         test_ids = {row["stimulus_id"] for row in csv.DictReader(fh)}
     with open(data_dir / "manifest.csv", newline="") as fh:
         assert not test_ids & {row["stimulus_id"] for row in csv.DictReader(fh)}
 
-    assert modelruns(["train", "--data", str(data_dir), "--arch", "small", "--epochs", str(EPOCHS), "--seed", "0",
-                      "--device", "auto", "--threads", "2", "--out", str(run)]) == 0
+    assert (
+        modelruns(
+            [
+                "train",
+                "--data",
+                str(data_dir),
+                "--arch",
+                "small",
+                "--epochs",
+                str(EPOCHS),
+                "--seed",
+                "0",
+                "--device",
+                "auto",
+                "--threads",
+                "2",
+                "--out",
+                str(run),
+            ]
+        )
+        == 0
+    )
     manifest = json.loads((run / "run.json").read_text())
     assert manifest["status"] == "complete" and manifest["condition"] == "IID" and manifest["epochs_run"] == EPOCHS
     assert modelruns(["predict", str(run), "--stimuli", str(test), "--out", str(preds)]) == 0
 
-    imported = runner.invoke(args=["import-predictions", "study3", str(preds), "--observer", "small",
-                                   "--unit", "ratio"])
-    assert imported.exit_code == 0 and f"{len(test_ids)} predictions for small (run 0, IID)" in imported.output, \
+    imported = runner.invoke(
+        args=["import-predictions", "study3", str(preds), "--observer", "small", "--unit", "ratio"]
+    )
+    assert imported.exit_code == 0 and f"{len(test_ids)} predictions for small (run 0, IID)" in imported.output, (
         imported.output
+    )
     report = runner.invoke(args=["analyze", "study3", "--format", "json", "--n-boot", "1000"])
     assert report.exit_code == 0, report.output
     data = json.loads(report.stdout)
@@ -71,8 +109,10 @@ def test_a_cnn_trained_on_studyhive_stimuli_takes_the_test_beside_people(app, cl
         mean_ratio = np.mean([float(row["true_percent"]) / 100 for row in csv.DictReader(fh)])
     with open(test / "manifest.csv", newline="") as fh:
         constant = np.mean([abs(float(row["true_percent"]) / 100 - mean_ratio) for row in csv.DictReader(fh)])
-    print(f"MAE: small (IID) {model['mae_ratio']:.4f}, simulated people {people['mae_ratio']:.4f}, "
-          f"constant answer {constant:.4f}")
+    print(
+        f"MAE: small (IID) {model['mae_ratio']:.4f}, simulated people {people['mae_ratio']:.4f}, "
+        f"constant answer {constant:.4f}"
+    )
     assert constant > 0.15 and model["mae_ratio"] < 0.10, (model["mae_ratio"], constant)
     observer = [row for row in data["effects"] if row["effect"] == "observer" and row["term"] == f"{label} - humans"]
     assert len(observer) == 1 and observer[0]["p_val"] is not None

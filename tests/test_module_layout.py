@@ -1,6 +1,7 @@
 """The layout of the project's own code, read from its source (ast, nothing imported): a private name (``_x``) never
 crosses a module boundary, and no module of analysis/ is named like a module or package of server/ -- two
 ``hive.py`` (or ``errors.py``) in one project make every traceback, grep and import ambiguous."""
+
 from __future__ import annotations
 
 import ast
@@ -13,8 +14,21 @@ PACKAGES = ("analysis", "server")
 
 #: Names a server task package is likely to use (a task type's own modules, and the names server/ gave up in the
 #: move of issue #14): analysis/ keeps off them even where server/ has none today, so a new package cannot clash.
-PLANNED_SERVER_NAMES = {"ratio_estimation", "hypothesis_rating", "sketch_recognition", "hive", "sketch", "hypoml",
-                        "task", "analyzer", "demo", "charts", "sampling", "errors", "vocabulary"}
+PLANNED_SERVER_NAMES = {
+    "ratio_estimation",
+    "hypothesis_rating",
+    "sketch_recognition",
+    "hive",
+    "sketch",
+    "hypoml",
+    "task",
+    "analyzer",
+    "demo",
+    "charts",
+    "sampling",
+    "errors",
+    "vocabulary",
+}
 
 
 def _private(name: str) -> bool:
@@ -39,7 +53,7 @@ def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    base = package[:len(package) - node.level + 1]
+    base = package[: len(package) - node.level + 1]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -64,8 +78,9 @@ def crossings(module: str, path: Path, source: str | None = None) -> set[tuple[s
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] in PACKAGES:
-                    bound[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else \
-                        alias.name.split(".")[0]
+                    bound[alias.asname or alias.name.split(".")[0]] = (
+                        alias.name if alias.asname else alias.name.split(".")[0]
+                    )
         elif isinstance(node, ast.ImportFrom):
             origin = _absolute(module, path, node)
             if origin.split(".")[0] not in PACKAGES:
@@ -91,22 +106,32 @@ def crossings(module: str, path: Path, source: str | None = None) -> set[tuple[s
 
 def test_no_private_name_crosses_a_module_boundary():
     found = set().union(*(crossings(m, p) for m, p in MODULES.items()))
-    assert not found, "private names used outside their module (make them public, or keep them at home):\n" + \
-        "\n".join(f"  {f}: {m}.{n}" for f, m, n in sorted(found))
+    assert not found, "private names used outside their module (make them public, or keep them at home):\n" + "\n".join(
+        f"  {f}: {m}.{n}" for f, m, n in sorted(found)
+    )
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("from .render import _num\n", {("analysis/reports/x.py", "analysis.reports.render", "_num")}),
-    ("from ..inference import _t_row\n", {("analysis/reports/x.py", "analysis.inference", "_t_row")}),
-    ("import analysis.hypoml_inference as hm\nhm._evaluate({})\n",
-     {("analysis/reports/x.py", "analysis.hypoml_inference", "_evaluate")}),
-    ("from .. import inference\ninference._quiet_pingouin()\n",
-     {("analysis/reports/x.py", "analysis.inference", "_quiet_pingouin")}),
-    ("from .ratio_study import RatioReport\nRatioReport._hidden\n",
-     {("analysis/reports/x.py", "analysis.reports.ratio_study", "_hidden")}),
-    ("from .. import _checks\nfrom .._checks import check_frame\nimport numpy as np\nnp._x\n", set()),
-    ("def _own():\n    pass\n\n\n_own()\n", set()),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("from .render import _num\n", {("analysis/reports/x.py", "analysis.reports.render", "_num")}),
+        ("from ..inference import _t_row\n", {("analysis/reports/x.py", "analysis.inference", "_t_row")}),
+        (
+            "import analysis.hypoml_inference as hm\nhm._evaluate({})\n",
+            {("analysis/reports/x.py", "analysis.hypoml_inference", "_evaluate")},
+        ),
+        (
+            "from .. import inference\ninference._quiet_pingouin()\n",
+            {("analysis/reports/x.py", "analysis.inference", "_quiet_pingouin")},
+        ),
+        (
+            "from .ratio_study import RatioReport\nRatioReport._hidden\n",
+            {("analysis/reports/x.py", "analysis.reports.ratio_study", "_hidden")},
+        ),
+        ("from .. import _checks\nfrom .._checks import check_frame\nimport numpy as np\nnp._x\n", set()),
+        ("def _own():\n    pass\n\n\n_own()\n", set()),
+    ],
+)
 def test_the_check_finds_crossings_and_only_those(source, expected):
     """The checker on a made-up module analysis/reports/x.py: would it notice?"""
     assert crossings("analysis.reports.x", ROOT / "analysis" / "reports" / "x.py", source) == expected
@@ -125,7 +150,9 @@ def _basenames(package: str) -> dict[str, list[str]]:
 
 def test_no_analysis_module_is_named_like_a_server_module():
     analysis, server = _basenames("analysis"), _basenames("server")
-    clashes = {name: analysis[name] + server.get(name, ["(planned in server/tasks/)"])
-               for name in sorted(set(analysis) & (set(server) | PLANNED_SERVER_NAMES))}
+    clashes = {
+        name: analysis[name] + server.get(name, ["(planned in server/tasks/)"])
+        for name in sorted(set(analysis) & (set(server) | PLANNED_SERVER_NAMES))
+    }
     assert not clashes, f"same basename in analysis/ and server/: {clashes}"
     assert "reports" in analysis and "render" in analysis  # the walk reaches subpackages

@@ -1,5 +1,6 @@
 """The served OpenAPI document (server/web/openapi.py) against the app: the same routes, valid schemas, and examples
 that both the schemas and the server accept, answered with documented statuses and bodies."""
+
 from __future__ import annotations
 
 import re
@@ -82,12 +83,21 @@ def check_answer(doc, path, method, response):
 def test_a_whole_session_gets_only_documented_answers(client, doc):
     token = enter(client, **PROLIFIC)
     api = "/api/sessions/{token}"
-    calls = [("get", api, None), ("post", api + "/complete", {}), ("get", api + "/summary", None),
-             ("put", api + "/environment", {"screen_width": "wide"}), ("post", api + "/trials", {"trial_index": 0}),
-             ("put", api + "/surveys/{name}", {"answers": {"age": 3}})]
+    calls = [
+        ("get", api, None),
+        ("post", api + "/complete", {}),
+        ("get", api + "/summary", None),
+        ("put", api + "/environment", {"screen_width": "wide"}),
+        ("post", api + "/trials", {"trial_index": 0}),
+        ("put", api + "/surveys/{name}", {"answers": {"age": 3}}),
+    ]
     for method, path, body in calls:
-        check_answer(doc, path, method, client.open(path.format(token=token, name="demographics"),
-                                                    method=method.upper(), json=body))
+        check_answer(
+            doc,
+            path,
+            method,
+            client.open(path.format(token=token, name="demographics"), method=method.upper(), json=body),
+        )
     answer_surveys(client, token)
     plan = client.get(f"/api/sessions/{token}").get_json()["plan"]
     first = trial_body(plan[0])

@@ -1,6 +1,7 @@
 """The server keeps the participant API's order (docs/participant-api.md, "Order"): nothing but the environment,
 consent and an early end before consent; nothing at all once the session has ended; a refusal is a 409 that names
 what is expected. Also the save path's cost: one statement once consent is known (issue #21)."""
+
 import pytest
 from sqlalchemy import event
 
@@ -50,10 +51,13 @@ def test_a_participant_who_declined_never_reaches_the_data(client, runner, tmp_p
     token = enter(client, consent=False)
     plan = plan_of(client, token)
     assert client.post(api(token, "/end"), json={"outcome": "no_consent"}).status_code == 200
-    for method, path, body in [("POST", "/trials", trial_body(plan[0])),
-                               ("PUT", "/surveys/consent", {"answers": {"agreed": True}}),
-                               ("PUT", "/surveys/demographics", {"answers": DEMOGRAPHICS}),
-                               ("PUT", "/environment", SCREEN), ("POST", "/complete", None)]:
+    for method, path, body in [
+        ("POST", "/trials", trial_body(plan[0])),
+        ("PUT", "/surveys/consent", {"answers": {"agreed": True}}),
+        ("PUT", "/surveys/demographics", {"answers": DEMOGRAPHICS}),
+        ("PUT", "/environment", SCREEN),
+        ("POST", "/complete", None),
+    ]:
         response = client.open(api(token, path), method=method, json=body)
         assert response.status_code == 409 and response.get_json()["error"] == "session_ended", (path, response.data)
     assert stored(Trial) == 0 and stored(SurveyResponse) == 0
@@ -133,9 +137,19 @@ def test_a_trial_id_reused_for_another_trial_is_named_as_such(client):
     assert taken.status_code == 409 and taken.get_json()["error"] == "trial_index_taken"
 
 
-@pytest.mark.parametrize("client_time", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "2026-13-01",
-                                         "0001-06-01T00:00:00Z", "9999-01-01T00:00:00Z",
-                                         "2026-11-22T12:00:00\x00", 20261122, "²⁰²⁶-11-22"])
+@pytest.mark.parametrize(
+    "client_time",
+    [
+        "0001-01-01T00:00:00+14:00",
+        "9999-12-31T23:59:59-14:00",
+        "2026-13-01",
+        "0001-06-01T00:00:00Z",
+        "9999-01-01T00:00:00Z",
+        "2026-11-22T12:00:00\x00",
+        20261122,
+        "²⁰²⁶-11-22",
+    ],
+)
 def test_a_client_time_that_could_not_be_stored_and_read_back_is_refused(client, runner, tmp_path, client_time):
     token = enter(client)
     item = plan_of(client, token)[0]

@@ -1,6 +1,7 @@
 """`flask import-predictions`: good CSV and Parquet files land as percent with one model_runs row per (observer,
 run, condition); every kind of bad file is refused with its rows and column named and the database left as it was;
 --replace; files holding several runs and conditions."""
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -16,8 +17,9 @@ from tests.conftest import BACKEND
 @pytest.fixture
 def keys(app):
     """The 192 test stimulus ids of study3, as `flask stimuli export` lists them."""
-    return db.session.scalars(db.select(Stimulus.key).filter_by(study_id=get_study("study3").id, practice=False)
-                              .order_by(Stimulus.key)).all()
+    return db.session.scalars(
+        db.select(Stimulus.key).filter_by(study_id=get_study("study3").id, practice=False).order_by(Stimulus.key)
+    ).all()
 
 
 def write_csv(path, header, rows):
@@ -26,21 +28,28 @@ def write_csv(path, header, rows):
 
 
 def invoke(runner, path, *options, observer="vgg19-iid-large", unit="percent"):
-    return runner.invoke(args=["import-predictions", "study3", str(path), "--observer", observer,
-                               "--unit", unit, *options])
+    return runner.invoke(
+        args=["import-predictions", "study3", str(path), "--observer", observer, "--unit", unit, *options]
+    )
 
 
 def counts():
-    return (db.session.scalar(db.select(db.func.count()).select_from(ModelRun)),
-            db.session.scalar(db.select(db.func.count()).select_from(Prediction)))
+    return (
+        db.session.scalar(db.select(db.func.count()).select_from(ModelRun)),
+        db.session.scalar(db.select(db.func.count()).select_from(Prediction)),
+    )
 
 
 def stored(observer, run=0, condition=""):
     """{stimulus key: value} of one model run."""
-    return dict(db.session.execute(
-        db.select(Stimulus.key, Prediction.value).join(Prediction, Prediction.stimulus_id == Stimulus.id)
-        .join(ModelRun, ModelRun.id == Prediction.run_id)
-        .filter(ModelRun.observer == observer, ModelRun.run == run, ModelRun.condition == condition)).all())
+    return dict(
+        db.session.execute(
+            db.select(Stimulus.key, Prediction.value)
+            .join(Prediction, Prediction.stimulus_id == Stimulus.id)
+            .join(ModelRun, ModelRun.id == Prediction.run_id)
+            .filter(ModelRun.observer == observer, ModelRun.run == run, ModelRun.condition == condition)
+        ).all()
+    )
 
 
 def model_run(observer, run=0, condition=""):
@@ -62,8 +71,12 @@ def test_csv_import_converts_ratio_to_percent(runner, keys, tmp_path, fk_options
     assert result.output.startswith("imported 192 predictions for vgg19-iid-large (run 0, IID) in ")
     assert stored("vgg19-iid-large", condition="IID") == pytest.approx({k: 100 * v for k, v in ratio.items()})
     run = model_run("vgg19-iid-large", condition="IID")
-    assert (run.unit, run.source, run.n_predictions, run.study_id) == ("ratio", "vgg19.csv", 192,
-                                                                       get_study("study3").id)
+    assert (run.unit, run.source, run.n_predictions, run.study_id) == (
+        "ratio",
+        "vgg19.csv",
+        192,
+        get_study("study3").id,
+    )
     assert counts() == (1, 192)
 
 
@@ -82,8 +95,15 @@ def test_parquet_import_keeps_percent(runner, keys, tmp_path):
 def test_parquet_with_dictionary_columns_and_pandas_index(runner, keys, tmp_path):
     """What pandas writes: categorical columns (Arrow dictionaries) and, for a filtered frame, its index."""
     import pandas as pd
-    frame = pd.DataFrame({"stimulus_id": pd.Categorical(keys * 2), "prediction": [0.5] * 384,
-                          "run": [0] * 192 + [1] * 192, "condition": pd.Categorical(["OOD"] * 384)})
+
+    frame = pd.DataFrame(
+        {
+            "stimulus_id": pd.Categorical(keys * 2),
+            "prediction": [0.5] * 384,
+            "run": [0] * 192 + [1] * 192,
+            "condition": pd.Categorical(["OOD"] * 384),
+        }
+    )
     frame = frame[frame["prediction"] > 0]  # a non-default index, written as __index_level_0__
     frame.to_parquet(tmp_path / "p.parquet")
     result = invoke(runner, tmp_path / "p.parquet", unit="ratio")
@@ -93,27 +113,34 @@ def test_parquet_with_dictionary_columns_and_pandas_index(runner, keys, tmp_path
 
 
 def test_file_with_run_and_condition_columns_creates_several_model_runs(runner, keys, tmp_path):
-    rows = [(key, run * 10 + c, run, condition) for run in (0, 1, 2) for c, condition in enumerate(["IID", "OOD"])
-            for key in keys[:50]]
+    rows = [
+        (key, run * 10 + c, run, condition)
+        for run in (0, 1, 2)
+        for c, condition in enumerate(["IID", "OOD"])
+        for key in keys[:50]
+    ]
     path = write_csv(tmp_path / "runs.csv", ["stimulus_id", "prediction", "run", "condition"], rows)
     result = invoke(runner, path)
     assert result.exit_code == 0, result.output
     assert "imported 300 predictions for vgg19-iid-large (6 model runs: runs 0–2; IID, OOD)" in result.output
-    runs = db.session.execute(db.select(ModelRun.run, ModelRun.condition, ModelRun.n_predictions)
-                              .order_by(ModelRun.run, ModelRun.condition)).all()
+    runs = db.session.execute(
+        db.select(ModelRun.run, ModelRun.condition, ModelRun.n_predictions).order_by(ModelRun.run, ModelRun.condition)
+    ).all()
     assert runs == [(r, c, 50) for r in (0, 1, 2) for c in ("IID", "OOD")]
     assert set(stored("vgg19-iid-large", run=2, condition="OOD").values()) == {21.0}
     assert counts() == (6, 300)
 
 
 def test_options_fill_in_missing_columns_and_must_agree_with_present_ones(runner, keys, tmp_path):
-    path = write_csv(tmp_path / "c.csv", ["stimulus_id", "prediction", "condition"],
-                     [(key, 50, "IID") for key in keys[:5]])
+    path = write_csv(
+        tmp_path / "c.csv", ["stimulus_id", "prediction", "condition"], [(key, 50, "IID") for key in keys[:5]]
+    )
     result = invoke(runner, path, "--run", "7", "--condition", "IID")
     assert result.exit_code == 0, result.output
     assert model_run("vgg19-iid-large", run=7, condition="IID").n_predictions == 5
-    path = write_csv(tmp_path / "d.csv", ["stimulus_id", "prediction", "run"],
-                     [(keys[0], 50, 1), (keys[1], 50, 2), (keys[2], 50, 2)])
+    path = write_csv(
+        tmp_path / "d.csv", ["stimulus_id", "prediction", "run"], [(keys[0], 50, 1), (keys[1], 50, 2), (keys[2], 50, 2)]
+    )
     before = counts()
     result = invoke(runner, path, "--run", "1")
     assert result.exit_code != 0
@@ -141,30 +168,90 @@ S, P = "stimulus_id", "prediction"
 BAD_FILES = {
     # name: (header, {row number: {column: value}} changing 20 good rows, --unit, options, expected message parts);
     # a value "KEY3" means keys[3], to repeat a stimulus
-    "unknown stimulus": ([S, P], {2: {S: "t9-s1-t2-v0"}, 5: {S: "nope"}}, "percent", (),
-                         ["column stimulus_id: not a stimulus of study3 (e.g. 't9-s1-t2-v0'): rows 2, 5"]),
-    "duplicate": ([S, P], {4: {S: "KEY0"}}, "percent", (),
-                  ["column stimulus_id: repeats an earlier row's run, condition and stimulus_id", "row 4"]),
-    "not a number": ([S, P], {3: {P: "abc"}, 7: {P: ""}}, "percent", (),
-                     ["column prediction: not a number (e.g. 'abc'): rows 3, 7"]),
-    "empty cell": ([S, P], {2: {P: ""}}, "percent", (),
-                   ["column prediction: not a number (e.g. an empty cell): row 2"]),
-    "nan and inf": ([S, P], {2: {P: "nan"}, 6: {P: "inf"}}, "percent", (),
-                    ["column prediction: not a number", "rows 2, 6"]),
-    "percent out of range": ([S, P], {1: {P: 100.5}, 8: {P: -1}}, "percent", (),
-                             ["column prediction: outside 0–100 (--unit percent)", "rows 1, 8"]),
-    "ratio out of range": ([S, P], {4: {P: 50}}, "ratio", (),
-                           ["column prediction: outside 0–1 (--unit ratio) (e.g. 50.0): row 4"]),
-    "run not whole": ([S, P, "run"], {5: {"run": 1.5}, 6: {"run": -1}}, "percent", (),
-                      ["column run: not a whole number from 0", "rows 5, 6"]),
-    "condition differs": ([S, P, "condition"], {3: {"condition": "OOD"}}, "percent", ("--condition", "IID"),
-                          ["column condition: differs from --condition IID (e.g. 'OOD'): row 3"]),
-    "many rows": ([S, P], {i: {S: f"bad{i}"} for i in range(3, 18)}, "percent", (),
-                  ["rows 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 5 more"]),
-    "several problems": ([S, P], {2: {S: "x"}, 3: {P: "y"}}, "percent", (),
-                         ["stimulus_id: not a stimulus of study3 (e.g. 'x'): row 2", "not a number (e.g. 'y'): row 3"]),
-    "missing column": ([S, "pred"], {}, "percent", (),
-                       ["missing column: prediction", "this one has: stimulus_id, pred"]),
+    "unknown stimulus": (
+        [S, P],
+        {2: {S: "t9-s1-t2-v0"}, 5: {S: "nope"}},
+        "percent",
+        (),
+        ["column stimulus_id: not a stimulus of study3 (e.g. 't9-s1-t2-v0'): rows 2, 5"],
+    ),
+    "duplicate": (
+        [S, P],
+        {4: {S: "KEY0"}},
+        "percent",
+        (),
+        ["column stimulus_id: repeats an earlier row's run, condition and stimulus_id", "row 4"],
+    ),
+    "not a number": (
+        [S, P],
+        {3: {P: "abc"}, 7: {P: ""}},
+        "percent",
+        (),
+        ["column prediction: not a number (e.g. 'abc'): rows 3, 7"],
+    ),
+    "empty cell": (
+        [S, P],
+        {2: {P: ""}},
+        "percent",
+        (),
+        ["column prediction: not a number (e.g. an empty cell): row 2"],
+    ),
+    "nan and inf": (
+        [S, P],
+        {2: {P: "nan"}, 6: {P: "inf"}},
+        "percent",
+        (),
+        ["column prediction: not a number", "rows 2, 6"],
+    ),
+    "percent out of range": (
+        [S, P],
+        {1: {P: 100.5}, 8: {P: -1}},
+        "percent",
+        (),
+        ["column prediction: outside 0–100 (--unit percent)", "rows 1, 8"],
+    ),
+    "ratio out of range": (
+        [S, P],
+        {4: {P: 50}},
+        "ratio",
+        (),
+        ["column prediction: outside 0–1 (--unit ratio) (e.g. 50.0): row 4"],
+    ),
+    "run not whole": (
+        [S, P, "run"],
+        {5: {"run": 1.5}, 6: {"run": -1}},
+        "percent",
+        (),
+        ["column run: not a whole number from 0", "rows 5, 6"],
+    ),
+    "condition differs": (
+        [S, P, "condition"],
+        {3: {"condition": "OOD"}},
+        "percent",
+        ("--condition", "IID"),
+        ["column condition: differs from --condition IID (e.g. 'OOD'): row 3"],
+    ),
+    "many rows": (
+        [S, P],
+        {i: {S: f"bad{i}"} for i in range(3, 18)},
+        "percent",
+        (),
+        ["rows 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 5 more"],
+    ),
+    "several problems": (
+        [S, P],
+        {2: {S: "x"}, 3: {P: "y"}},
+        "percent",
+        (),
+        ["stimulus_id: not a stimulus of study3 (e.g. 'x'): row 2", "not a number (e.g. 'y'): row 3"],
+    ),
+    "missing column": (
+        [S, "pred"],
+        {},
+        "percent",
+        (),
+        ["missing column: prediction", "this one has: stimulus_id, pred"],
+    ),
     "unknown column": ([S, P, "confidence"], {}, "percent", (), ["unknown column: 'confidence'"]),
     "repeated column": ([S, P, P], {}, "percent", (), ["column given twice: prediction"]),
 }
@@ -190,6 +277,7 @@ def test_bad_csv_is_refused_naming_rows_and_column_and_nothing_is_written(runner
 
 def test_compressed_csv_and_unreadable_files(runner, keys, tmp_path, earlier):
     import gzip
+
     with gzip.open(tmp_path / "p.csv.gz", "wt") as fh:
         fh.write("stimulus_id,prediction\n" + "".join(f"{k},0.25\n" for k in keys))
     result = invoke(runner, tmp_path / "p.csv.gz", unit="ratio")
@@ -221,12 +309,16 @@ def test_bad_parquet_is_refused(runner, keys, tmp_path, earlier):
 
 
 @pytest.mark.parametrize("kind", ["csv", "parquet"])
-@pytest.mark.parametrize("last_row, message", [
-    (("t1-s1-t2-v9", 50, 4), "column stimulus_id: not a stimulus of study3 (e.g. 't1-s1-t2-v9'): row 960"),
-    (("KEY", "oops", 4), "column prediction: not a number (e.g. 'oops'): row 960"),  # CSV: the typed read fails
-])
-def test_problem_in_a_late_batch_rolls_back_batches_already_written(runner, keys, tmp_path, earlier, monkeypatch,
-                                                                    kind, last_row, message):
+@pytest.mark.parametrize(
+    "last_row, message",
+    [
+        (("t1-s1-t2-v9", 50, 4), "column stimulus_id: not a stimulus of study3 (e.g. 't1-s1-t2-v9'): row 960"),
+        (("KEY", "oops", 4), "column prediction: not a number (e.g. 'oops'): row 960"),  # CSV: the typed read fails
+    ],
+)
+def test_problem_in_a_late_batch_rolls_back_batches_already_written(
+    runner, keys, tmp_path, earlier, monkeypatch, kind, last_row, message
+):
     """Small batches, so the first runs are COPYed/inserted before the bad last row is read: all must go."""
     monkeypatch.setattr(server.predictions, "CSV_BLOCK_BYTES", 2048)
     monkeypatch.setattr(server.predictions, "PARQUET_BATCH_ROWS", 100)
@@ -235,6 +327,7 @@ def test_problem_in_a_late_batch_rolls_back_batches_already_written(runner, keys
     def counting_write(self, run_id, stimulus_id, value):
         written.append(len(value))
         write(self, run_id, stimulus_id, value)
+
     monkeypatch.setattr(server.predictions.Importer, "_write", counting_write)
     rows = [(key, 50, run) for run in range(5) for key in keys]
     rows[-1] = (keys[-1] if last_row[0] == "KEY" else last_row[0], *last_row[1:])
@@ -242,8 +335,16 @@ def test_problem_in_a_late_batch_rolls_back_batches_already_written(runner, keys
     if kind == "csv":
         write_csv(path, ["stimulus_id", "prediction", "run"], rows)
     else:
-        pq.write_table(pa.table({"stimulus_id": [r[0] for r in rows], "prediction": [str(r[1]) for r in rows],
-                                 "run": [r[2] for r in rows]}), path)
+        pq.write_table(
+            pa.table(
+                {
+                    "stimulus_id": [r[0] for r in rows],
+                    "prediction": [str(r[1]) for r in rows],
+                    "run": [r[2] for r in rows],
+                }
+            ),
+            path,
+        )
     result = invoke(runner, path)
     assert result.exit_code == 1
     assert message in result.output
@@ -255,8 +356,10 @@ def test_reimport_needs_replace(runner, keys, tmp_path, earlier):
     path = write_csv(tmp_path / "again.csv", ["stimulus_id", "prediction"], [(k, 99) for k in keys[:10]])
     result = invoke(runner, path, observer="alexnet")
     assert result.exit_code == 1
-    assert "imported before: alexnet run 0 (192 predictions from earlier.csv): add --replace to replace it" \
+    assert (
+        "imported before: alexnet run 0 (192 predictions from earlier.csv): add --replace to replace it"
         in result.output
+    )
     assert counts() == earlier
 
     result = invoke(runner, path, "--replace", observer="alexnet")
@@ -269,19 +372,21 @@ def test_reimport_needs_replace(runner, keys, tmp_path, earlier):
 
 
 def test_replace_touches_only_the_runs_in_the_file(runner, keys, tmp_path):
-    both = write_csv(tmp_path / "both.csv", ["stimulus_id", "prediction", "run"],
-                     [(k, 10, r) for r in (0, 1) for k in keys])
+    both = write_csv(
+        tmp_path / "both.csv", ["stimulus_id", "prediction", "run"], [(k, 10, r) for r in (0, 1) for k in keys]
+    )
     assert invoke(runner, both).exit_code == 0
     one = write_csv(tmp_path / "one.csv", ["stimulus_id", "prediction"], [(k, 20) for k in keys])
     assert invoke(runner, one, "--run", "1", "--replace").exit_code == 0
     assert set(stored("vgg19-iid-large", run=0).values()) == {10}
     assert set(stored("vgg19-iid-large", run=1).values()) == {20}
     assert counts() == (2, 384)
-    many = write_csv(tmp_path / "many.csv", ["stimulus_id", "prediction", "run"],
-                     [(keys[0], 30, r) for r in range(12)])
+    many = write_csv(tmp_path / "many.csv", ["stimulus_id", "prediction", "run"], [(keys[0], 30, r) for r in range(12)])
     result = invoke(runner, many)
-    assert ("imported before: vgg19-iid-large run 0 (192 predictions from both.csv); vgg19-iid-large run 1 (192 "
-            "predictions from one.csv): add --replace to replace them") in result.output
+    assert (
+        "imported before: vgg19-iid-large run 0 (192 predictions from both.csv); vgg19-iid-large run 1 (192 "
+        "predictions from one.csv): add --replace to replace them"
+    ) in result.output
     assert counts() == (2, 384)
     assert invoke(runner, many, "--replace").exit_code == 0
     assert counts() == (12, 12)
@@ -307,8 +412,9 @@ def test_empty_file_unknown_study_and_bad_options(runner, keys, tmp_path, earlie
 def test_foreign_key_checks_are_back_on_after_imports(runner, keys, tmp_path, earlier):
     bad = write_csv(tmp_path / "bad.csv", ["stimulus_id", "prediction"], [(keys[0], "x")])
     assert invoke(runner, bad, "--disable-fk-triggers").exit_code == 1
-    disabled = db.session.scalar(db.text(
-        "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'predictions'::regclass AND tgenabled = 'D'"))
+    disabled = db.session.scalar(
+        db.text("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'predictions'::regclass AND tgenabled = 'D'")
+    )
     assert disabled == 0
     with pytest.raises(Exception, match="foreign key"):
         db.session.execute(db.text("INSERT INTO predictions (run_id, stimulus_id, value) VALUES (999999, 1, 1)"))

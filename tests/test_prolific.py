@@ -1,6 +1,7 @@
 """Prolific from the study file to the bonus (server/prolific/), against the fake Prolific: the `[prolific]` table,
 outcomes and their completion codes, sync and what the dashboard shows of it, approval, rejection, and bonus
 batches that are paid once whatever fails when (tests/test_prolific_e2e.py runs a whole study)."""
+
 from __future__ import annotations
 
 import csv
@@ -65,21 +66,36 @@ def invoke(runner, *args):
 # ------------------------------------------------------------------------------------------- study file
 
 
-@pytest.mark.parametrize("tables, message", [
-    (TABLES.replace("max_bonus = 2.50", "max_bonus = -1"),
-     "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got -1"),
-    (TABLES.replace("max_bonus = 2.50", "max_bonus = 1.234"),
-     "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got 1.234"),
-    (TABLES.replace("max_bonus = 2.50", "bonus_max = 2.50"), "prolific.bonus_max: unknown key"),
-    (TABLES.replace("no_consent =", "no_concent ="),
-     'prolific.codes.no_concent: unknown key (did you mean "no_consent"?)'),
-    (TABLES.replace('"C1DEV1CE"', '"C1 DEV"'),
-     'prolific.codes.incompatible_device: expected a completion code (letters and digits), got "C1 DEV"'),
-    (TABLES.replace(f'study_id = "{PROLIFIC_STUDY}"', 'study_id = "{{%STUDY_ID%}}"'),
-     'prolific.study_id: expected the Prolific study\'s id (letters and digits), got "{{%STUDY_ID%}}"'),
-    (TABLES.replace("max_bonus = 2.50", "attention_check_failures = 0"),
-     "prolific.attention_check_failures: expected at least 1, got 0"),
-])
+@pytest.mark.parametrize(
+    "tables, message",
+    [
+        (
+            TABLES.replace("max_bonus = 2.50", "max_bonus = -1"),
+            "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got -1",
+        ),
+        (
+            TABLES.replace("max_bonus = 2.50", "max_bonus = 1.234"),
+            "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got 1.234",
+        ),
+        (TABLES.replace("max_bonus = 2.50", "bonus_max = 2.50"), "prolific.bonus_max: unknown key"),
+        (
+            TABLES.replace("no_consent =", "no_concent ="),
+            'prolific.codes.no_concent: unknown key (did you mean "no_consent"?)',
+        ),
+        (
+            TABLES.replace('"C1DEV1CE"', '"C1 DEV"'),
+            'prolific.codes.incompatible_device: expected a completion code (letters and digits), got "C1 DEV"',
+        ),
+        (
+            TABLES.replace(f'study_id = "{PROLIFIC_STUDY}"', 'study_id = "{{%STUDY_ID%}}"'),
+            'prolific.study_id: expected the Prolific study\'s id (letters and digits), got "{{%STUDY_ID%}}"',
+        ),
+        (
+            TABLES.replace("max_bonus = 2.50", "attention_check_failures = 0"),
+            "prolific.attention_check_failures: expected at least 1, got 0",
+        ),
+    ],
+)
 def test_the_prolific_table_is_checked(tmp_path, app, tables, message):
     with pytest.raises(StudyFileError) as caught:
         load_study_file(write_study(tmp_path / "other", tables))
@@ -122,8 +138,11 @@ def test_an_early_end_frees_the_slot_and_answers_its_code(app, client, fake, out
     held = conditions.occupancy(get_study(SLUG))
     ended = client.post(f"/api/sessions/{token}/end", json={"outcome": outcome})
     assert ended.status_code == 200, ended.get_json()
-    assert ended.get_json() == {"status": "abandoned", "outcome": outcome,
-                                "redirect_url": f"https://app.prolific.com/submissions/complete?cc={CODES[outcome]}"}
+    assert ended.get_json() == {
+        "status": "abandoned",
+        "outcome": outcome,
+        "redirect_url": f"https://app.prolific.com/submissions/complete?cc={CODES[outcome]}",
+    }
     db.session.rollback()
     assert sum(conditions.occupancy(get_study(SLUG)).values()) == sum(held.values()) - 1
     other = "incompatible_device" if outcome == "no_consent" else "no_consent"
@@ -177,7 +196,13 @@ def test_the_export_has_outcomes_and_prolific_statuses(app, client, fake, runner
     with open(tmp_path / "out" / "participants.csv", newline="") as fh:
         rows = {r["prolific_pid"]: r for r in csv.DictReader(fh)}
     assert [rows[pid(n)][c] for n in (1, 2) for c in ("status", "outcome", "prolific_status")] == [
-        "completed", "failed_attention_check", "AWAITING REVIEW", "abandoned", "incompatible_device", "RETURNED"]
+        "completed",
+        "failed_attention_check",
+        "AWAITING REVIEW",
+        "abandoned",
+        "incompatible_device",
+        "RETURNED",
+    ]
     codebook = (tmp_path / "out" / "codebook.csv").read_text()
     assert "participants.csv,outcome," in codebook and "participants.csv,prolific_status," in codebook
 
@@ -191,16 +216,21 @@ def test_sync_reports_what_does_not_add_up_and_the_dashboard_shows_it(app, clien
     fake.set_status(returned_after_completing[1], "RETURNED")
     arrive(client, fake, 3)
     fake.join(PROLIFIC_STUDY, pid(4))  # never reached studyhive: a broken study URL
-    client.get(f"/study/{SLUG}", query_string={"PROLIFIC_PID": pid(5), "STUDY_ID": PROLIFIC_STUDY,
-                                                "SESSION_ID": "not-on-prolific"})  # entered, never on Prolific
+    client.get(
+        f"/study/{SLUG}",
+        query_string={"PROLIFIC_PID": pid(5), "STUDY_ID": PROLIFIC_STUDY, "SESSION_ID": "not-on-prolific"},
+    )  # entered, never on Prolific
     fake.studies[PROLIFIC_STUDY]["completion_codes"] = [{"code": CODES["completed"], "code_type": "COMPLETED"}]
     result = invoke(runner, "sync", SLUG)
     assert result.exit_code == 0, result.output
     assert f"read 4 submission(s) of Prolific study {PROLIFIC_STUDY} (ACTIVE, 35 places)" in result.output
     assert "1 AWAITING REVIEW" in result.output
     assert "warning: completion code C1FA1LAC (failed_attention_check) is not one of" in result.output
-    for line in ("sessions with no submission: 1", "submissions with no session (they never reached studyhive: "
-                 "check the study URL): 1", "not AWAITING REVIEW or APPROVED: 1"):
+    for line in (
+        "sessions with no submission: 1",
+        "submissions with no session (they never reached studyhive: check the study URL): 1",
+        "not AWAITING REVIEW or APPROVED: 1",
+    ):
         assert line in result.output
     session = db.session.scalars(db.select(ParticipantSession).filter_by(prolific_pid=pid(2))).one()
     assert session.status == "completed"  # the data stay completed; the place reopened, so the slot is free
@@ -266,8 +296,9 @@ def test_rejection_is_checked_locally_then_sent_once(app, client, fake, runner):
     assert fake.requests == []  # refused before anything was called
     unknown = invoke(runner, "reject", SLUG, pid(7), "--category", "LOW_EFFORT", "--message", REASON, "--yes")
     assert unknown.exit_code != 0 and "has no submission" in unknown.output
-    declined = runner.invoke(args=["prolific", "reject", SLUG, participant, "--category", "LOW_EFFORT", "--message",
-                                   REASON], input="n\n")
+    declined = runner.invoke(
+        args=["prolific", "reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", REASON], input="n\n"
+    )
     assert declined.exit_code != 0 and fake.calls("POST", r"submissions/.*/transition/") == []
     sent = invoke(runner, "reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", REASON, "--yes")
     assert sent.exit_code == 0 and f"submission {submission} is REJECTED" in sent.output
@@ -297,23 +328,41 @@ def paid_three(app, client, fake, tmp_path):
 
 def test_every_bad_row_is_named_and_nothing_is_sent(app, client, fake, runner, tmp_path, paid_three):
     people, _ = paid_three
-    path = bonus_file(tmp_path / "bad.csv", [(people[0], "1.00"), (pid(9), "1.00"), (people[1], "-0.50"),
-                                             (people[2], "2.51"), (people[0], "0.10"), ("17", "1"), ("", "1"),
-                                             (people[1], "1.001"), (people[2], "lots")],
-                      header=("participant_id", "amount"))
+    path = bonus_file(
+        tmp_path / "bad.csv",
+        [
+            (people[0], "1.00"),
+            (pid(9), "1.00"),
+            (people[1], "-0.50"),
+            (people[2], "2.51"),
+            (people[0], "0.10"),
+            ("17", "1"),
+            ("", "1"),
+            (people[1], "1.001"),
+            (people[2], "lots"),
+        ],
+        header=("participant_id", "amount"),
+    )
     result = invoke(runner, "bonus", SLUG, str(path), "--yes")
     assert result.exit_code != 0
-    for problem in (f"row 2, column participant_id: {pid(9)} did not take part in Prolific study {PROLIFIC_STUDY}",
-                    "row 3, column amount: -0.50 is not a bonus", "row 4, column amount: 2.51 is over the cap of 2.50",
-                    f"row 5, column participant_id: {people[0]} is on row 1 already",
-                    "row 6, column participant_id: 17 did not take part", "numeric participant ids",
-                    "row 7, column participant_id: empty", "row 8, column amount: '1.001' is not an amount with at "
-                    "most 2 decimals", "row 9, column amount: 'lots' is not an amount"):
+    for problem in (
+        f"row 2, column participant_id: {pid(9)} did not take part in Prolific study {PROLIFIC_STUDY}",
+        "row 3, column amount: -0.50 is not a bonus",
+        "row 4, column amount: 2.51 is over the cap of 2.50",
+        f"row 5, column participant_id: {people[0]} is on row 1 already",
+        "row 6, column participant_id: 17 did not take part",
+        "numeric participant ids",
+        "row 7, column participant_id: empty",
+        "row 8, column amount: '1.001' is not an amount with at most 2 decimals",
+        "row 9, column amount: 'lots' is not an amount",
+    ):
         assert problem in result.output
     no_ids = bonus_file(tmp_path / "h.csv", [(people[0], "1.00")], header=("pid", "amount"))
     assert "must name participant_id (or prolific_pid) and amount" in invoke(runner, "bonus", SLUG, str(no_ids)).output
-    assert fake.calls("POST", r"submissions/bonus-payments/") == [] and db.session.scalars(
-        db.select(BonusBatch)).all() == []
+    assert (
+        fake.calls("POST", r"submissions/bonus-payments/") == []
+        and db.session.scalars(db.select(BonusBatch)).all() == []
+    )
 
 
 def test_a_bonus_file_is_paid_once_and_refused_after(app, fake, runner, paid_three):
@@ -340,14 +389,18 @@ def test_a_5xx_after_paying_is_resolved_by_reading_and_not_paid_again(app, fake,
     rerun = invoke(runner, "bonus", SLUG, str(path), "--yes")
     assert rerun.exit_code == 0, rerun.output
     assert "every participant shows the bonus" in rerun.output
-    assert len(fake.calls("POST", PAY)) == 1 and fake.payments() == {people[0]: [100], people[1]: [50],
-                                                                     people[2]: [250]}
+    assert len(fake.calls("POST", PAY)) == 1 and fake.payments() == {
+        people[0]: [100],
+        people[1]: [50],
+        people[2]: [250],
+    }
 
 
 def test_a_5xx_before_paying_is_paid_after_reading_once_the_call_has_settled(app, fake, runner, paid_three):
     people, path = paid_three
     fake.submissions[next(s for s, v in fake.submissions.items() if v["participant_id"] == people[0])][
-        "bonus_payments"].append(100)  # an earlier bonus of the same amount, paid by hand
+        "bonus_payments"
+    ].append(100)  # an earlier bonus of the same amount, paid by hand
     fake.fault("POST", PAY, status=500)
     assert invoke(runner, "bonus", SLUG, str(path), "--yes").exit_code != 0
     app.config["PROLIFIC_PAY_SETTLE_SECONDS"] = 900
@@ -366,7 +419,8 @@ def test_a_batch_some_participants_show_stops_for_the_researcher(app, fake, runn
     fake.fault("POST", PAY, status=500)
     invoke(runner, "bonus", SLUG, str(path), "--yes")
     fake.submissions[next(s for s, v in fake.submissions.items() if v["participant_id"] == people[1])][
-        "bonus_payments"].append(50)
+        "bonus_payments"
+    ].append(50)
     stopped = invoke(runner, "bonus", SLUG, str(path), "--yes")
     assert stopped.exit_code != 0 and "1 of 3 participants show" in stopped.output
     assert fake.calls("POST", PAY) == [] and db.session.scalars(db.select(BonusBatch.status)).one() == "paying"
@@ -409,5 +463,10 @@ def test_submissions_are_stored_with_their_session(app, client, fake, runner):
     row = db.session.scalars(db.select(ProlificSubmission)).one()
     session = db.session.scalars(db.select(ParticipantSession)).one()
     assert (row.submission_id, row.participant_id, row.session_id, row.status, row.study_code) == (
-        submission, participant, session.id, "AWAITING REVIEW", CODES["completed"])
+        submission,
+        participant,
+        session.id,
+        "AWAITING REVIEW",
+        CODES["completed"],
+    )
     assert row.read_at is not None and row.started_at is not None

@@ -1,6 +1,7 @@
 """Prolific participants who cannot take part, in headless Chromium: one declines consent, one's window is too
 small; each page says why and that it is taking them back to Prolific, then goes to the completion URL with that
 outcome's code, and their sessions end abandoned with the outcome recorded (their condition slots free)."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -24,10 +25,16 @@ def session(participant):
 
 def open_study(page, live_server, participant):
     redirected = []
-    page.context.route("https://app.prolific.com/**", lambda route: (
-        redirected.append(route.request.url), route.fulfill(status=200, body="Prolific", content_type="text/html")))
-    page.goto(f"{live_server}/study/{SLUG}?PROLIFIC_PID={participant}&STUDY_ID={PROLIFIC_STUDY}"
-              f"&SESSION_ID=s{participant}")
+    page.context.route(
+        "https://app.prolific.com/**",
+        lambda route: (
+            redirected.append(route.request.url),
+            route.fulfill(status=200, body="Prolific", content_type="text/html"),
+        ),
+    )
+    page.goto(
+        f"{live_server}/study/{SLUG}?PROLIFIC_PID={participant}&STUDY_ID={PROLIFIC_STUDY}&SESSION_ID=s{participant}"
+    )
     return redirected
 
 

@@ -1,6 +1,7 @@
 """The Prolific client (server/prolific/client.py) against the local fake Prolific (tests/fake_prolific.py): pages
 followed through `_links.next`, 429 / 5xx / slow answers retried with capped exponential back-off, 4xx shown with
 Prolific's detail, the pay call never repeated when it may have paid, and the token never shown."""
+
 from __future__ import annotations
 
 import time
@@ -29,8 +30,16 @@ def waits():
 
 @pytest.fixture
 def client(fake, waits):
-    return ProlificClient(fake.token, fake.url, timeout=0.5, connect_timeout=0.5, attempts=4, backoff=0.1,
-                          backoff_cap=0.25, sleep=waits.append)
+    return ProlificClient(
+        fake.token,
+        fake.url,
+        timeout=0.5,
+        connect_timeout=0.5,
+        attempts=4,
+        backoff=0.1,
+        backoff_cap=0.25,
+        sleep=waits.append,
+    )
 
 
 def test_every_page_is_read_through_the_next_links(fake, client):
@@ -71,11 +80,16 @@ def test_retries_stop_at_the_cap_with_an_error(fake, client, waits):
     assert len(waits) == 3
 
 
-@pytest.mark.parametrize("body, shown", [
-    ({"action": "REJECT", "message": "too short", "rejection_category": "LOW_EFFORT"},
-     "message: Ensure this field has at least 100 characters."),
-    ({"action": "DANCE"}, "action: Not a valid action."),
-])
+@pytest.mark.parametrize(
+    "body, shown",
+    [
+        (
+            {"action": "REJECT", "message": "too short", "rejection_category": "LOW_EFFORT"},
+            "message: Ensure this field has at least 100 characters.",
+        ),
+        ({"action": "DANCE"}, "action: Not a valid action."),
+    ],
+)
 def test_a_4xx_shows_prolifics_detail_and_is_not_retried(fake, client, waits, body, shown):
     submission = fake.join(STUDY, "p1")
     with pytest.raises(ProlificError, match="answered 400") as caught:
@@ -112,12 +126,15 @@ def test_bonus_batch_amounts_come_back_in_cents(fake, client):
     assert (created["amount"], created["total_amount"]) == (125, 125 + created["fees"])
 
 
-@pytest.mark.parametrize("fault, paid", [
-    (dict(status=500), {}),  # refused before paying
-    (dict(status=500, after=True), {"p1": [125]}),  # paid, then the answer was a 5xx
-    (dict(status=400, after=True), {"p1": [125]}),
-    (dict(kind="slow", seconds=1.0), {"p1": [125]}),  # paid, but the answer came after the client's time-out
-])
+@pytest.mark.parametrize(
+    "fault, paid",
+    [
+        (dict(status=500), {}),  # refused before paying
+        (dict(status=500, after=True), {"p1": [125]}),  # paid, then the answer was a 5xx
+        (dict(status=400, after=True), {"p1": [125]}),
+        (dict(kind="slow", seconds=1.0), {"p1": [125]}),  # paid, but the answer came after the client's time-out
+    ],
+)
 def test_a_pay_call_that_may_have_paid_is_never_repeated(fake, client, waits, fault, paid):
     created = batch(fake, client)
     fake.fault("POST", r"bulk-bonus-payments/.*/pay/", **fault)

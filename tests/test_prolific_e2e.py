@@ -3,6 +3,7 @@ places in two conditions; 10 return and 5 time out, and once synced their condit
 instead; 3 fail the catch sketch and are sent on with that code; the 32 others are approved in one bulk call; one
 rejection is refused for its short message, then sent; and a bonus batch whose run is killed between create and pay
 is paid exactly once."""
+
 from __future__ import annotations
 
 import csv
@@ -28,8 +29,10 @@ from tests.prolific_study import (
     prolific_app,
 )
 
-REASON = ("You named the attention-check sketch, a plain and complete umbrella, as something else, so we cannot use "
-          "your answers; the instructions asked for careful answers.")
+REASON = (
+    "You named the attention-check sketch, a plain and complete umbrella, as something else, so we cannot use "
+    "your answers; the instructions asked for careful answers."
+)
 
 
 @pytest.fixture
@@ -106,12 +109,24 @@ def test_a_prolific_study_from_entry_to_payment(app, client, runner, fake, tmp_p
 
     # A rejection with a short message is refused before anything is sent; with a proper one it is sent.
     before = len(fake.requests)
-    short = runner.invoke(args=["prolific", "reject", SLUG, careless[0], "--category", "FAILED_CHECK",
-                                "--message", "Failed the attention check.", "--yes"])
+    short = runner.invoke(
+        args=[
+            "prolific",
+            "reject",
+            SLUG,
+            careless[0],
+            "--category",
+            "FAILED_CHECK",
+            "--message",
+            "Failed the attention check.",
+            "--yes",
+        ]
+    )
     assert short.exit_code != 0 and "at least 100" in short.output
     assert len(fake.requests) == before
-    sent = runner.invoke(args=["prolific", "reject", SLUG, careless[0], "--category", "FAILED_CHECK",
-                               "--message", REASON, "--yes"])
+    sent = runner.invoke(
+        args=["prolific", "reject", SLUG, careless[0], "--category", "FAILED_CHECK", "--message", REASON, "--yes"]
+    )
     assert sent.exit_code == 0, sent.output
     (rejection,) = fake.calls("POST", rf"submissions/{joined[careless[0]][0]}/transition/")
     assert rejection[2] == {"action": "REJECT", "message": REASON, "rejection_category": "FAILED_CHECK"}
@@ -145,6 +160,10 @@ def test_a_prolific_study_from_entry_to_payment(app, client, runner, fake, tmp_p
     # The audit log has each Prolific action with who and when.
     events = db.session.scalars(db.select(StudyEvent).order_by(StudyEvent.id)).all()
     results = [(e.action, e.detail.get("result")) for e in events if e.action != "prolific_sync"]
-    assert results == [("prolific_approve", "accepted"), ("prolific_reject", "accepted"),
-                       ("prolific_bonus_create", "created"), ("prolific_bonus_pay", "paid")]
+    assert results == [
+        ("prolific_approve", "accepted"),
+        ("prolific_reject", "accepted"),
+        ("prolific_bonus_create", "created"),
+        ("prolific_bonus_pay", "paid"),
+    ]
     assert all(e.detail["via"] == "cli" and "os_user" in e.detail and e.created_at for e in events)

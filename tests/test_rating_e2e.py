@@ -1,6 +1,7 @@
 """A participant rates the Two4Two demo's statements in headless Chromium: the grid is shown scaled to the window,
 Next waits for a rating, a double click stores one trial, a reload resumes at the next statement, and the study
 ends with exactly one stored rating per statement, in the participant's own recorded order."""
+
 from playwright.sync_api import expect
 
 from server.db import db
@@ -25,8 +26,10 @@ def rate(page, rating, double=False):
         next_button.dblclick()
     else:
         next_button.click()
-    page.wait_for_function("(shown) => { const s = document.querySelector('.sh-hr-statement'); "
-                           "return !s || s.textContent !== shown; }", arg=statement)  # the next one, or the end
+    page.wait_for_function(
+        "(shown) => { const s = document.querySelector('.sh-hr-statement'); return !s || s.textContent !== shown; }",
+        arg=statement,
+    )  # the next one, or the end
     return statement
 
 
@@ -35,7 +38,7 @@ def test_participant_rates_every_statement_once(app, live_server, page):
     page.get_by_role("button", name="I agree").click()
     page.locator("input[name=gender][value=male]").check()
     page.locator("input[name=age]").fill("41")
-    page.locator("input[name=education][value=\"bachelor's degree\"]").check()
+    page.locator('input[name=education][value="bachelor\'s degree"]').check()
     page.locator("input[name=nationality]").fill("Kenyan")
     page.get_by_role("button", name="Continue").click()
     for heading in ("Two kinds of animals", "The model's predictions"):  # studies/two4two-demo/study.toml
@@ -44,7 +47,8 @@ def test_participant_rates_every_statement_once(app, live_server, page):
 
     # The grid: 5 labelled columns of 8 images, every image loaded, side by side within the window's width.
     expect(page.locator(".sh-hr-heading")).to_have_text(
-        ["Stretchy (sure)", "Stretchy", "unsure", "Peaky", "Peaky (sure)"])
+        ["Stretchy (sure)", "Stretchy", "unsure", "Peaky", "Peaky (sure)"]
+    )
     cells = page.locator(".sh-hr-cell")
     expect(cells).to_have_count(40)
     page.wait_for_function("() => [...document.querySelectorAll('.sh-hr-cell')].every((i) => i.naturalWidth > 0)")
@@ -54,8 +58,10 @@ def test_participant_rates_every_statement_once(app, live_server, page):
     page.screenshot(path="/tmp/two4two-e2e.png")
 
     shown = [rate(page, 6, double=True), rate(page, 2)]
-    page.wait_for_function("() => Object.keys(localStorage).every((k) => "
-                           "!k.endsWith(':queue') || JSON.parse(localStorage.getItem(k)).length === 0)")
+    page.wait_for_function(
+        "() => Object.keys(localStorage).every((k) => "
+        "!k.endsWith(':queue') || JSON.parse(localStorage.getItem(k)).length === 0)"
+    )
     assert [t.trial_index for t in stored()] == [0, 1]  # the double click stored one rating
 
     page.reload()

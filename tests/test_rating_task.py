@@ -1,6 +1,7 @@
 """The hypothesis-rating task (Two4Two-style): study parameters, manifest import, the grid and statement order of a
 participant's plan, rating validation, idempotent storage with `presented`, the export, and `flask analyze` on a
 simulated cohort against analysis.ratings."""
+
 import csv
 import io
 import json
@@ -33,8 +34,10 @@ def params(**overrides):
 
 
 def specs(scores, column=None):
-    return [StimulusSpec(f"img-{i:03d}", {"image": "0" * 64, "score": s, "label": "x", "column": column})
-            for i, s in enumerate(scores)]
+    return [
+        StimulusSpec(f"img-{i:03d}", {"image": "0" * 64, "score": s, "label": "x", "column": column})
+        for i, s in enumerate(scores)
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -47,32 +50,54 @@ def test_parameters_default_to_the_papers_30_by_5_grid():
     assert p["statements"] == STATEMENTS
 
 
-@pytest.mark.parametrize("raw, message", [
-    ({}, "task.statements: required"),
-    ({"statements": []}, "task.statements: expected at least 1 item, got []"),
-    ({"statements": [{"id": "a", "text": "x"}]}, "task.statements[1].relevant: required"),
-    ({"statements": [{"id": "a", "text": "x", "relevant": "yes"}]},
-     'task.statements[1].relevant: expected true or false, got "yes"'),
-    ({"statements": [STATEMENTS[0], STATEMENTS[0]]}, "task.statements: statement 2's id 'arms' repeats statement 1's"),
-    ({"statements": [{"id": "Not ok!", "text": "x", "relevant": True}]},
-     'task.statements[1].id: expected a short id (a–z, 0–9, - and _), got "Not ok!"'),
-    ({"statements": [{"id": "a", "text": " ", "relevant": True}]},
-     'task.statements[1].text: expected text that is not blank, got " "'),
-    ({"statements": [{"id": "a", "text": "x", "relevant": True, "colour": 1}]},
-     "task.statements[1].colour: unknown key"),
-    ({"statements": STATEMENTS, "rows": 0}, "task.rows: expected at least 1, got 0"),
-    ({"statements": STATEMENTS, "columns": True}, "task.columns: expected an integer, got true"),
-    ({"statements": STATEMENTS, "sampling": "random"},
-     'task.sampling: expected one of "fixed" or "per-participant", got "random"'),
-    ({"statements": STATEMENTS, "score_edges": [0.2, 0.4]}, "task.score_edges: expected 4 increasing numbers"),
-    ({"statements": STATEMENTS, "score_edges": [0.2, 0.4, 0.3, 0.8]},
-     "task.score_edges: expected 4 increasing numbers"),
-    ({"statements": STATEMENTS, "column_labels": ["a"]},
-     'task.column_labels: expected 5 texts, one per column, got ["a"]'),
-    ({"statements": STATEMENTS, "scale_labels": ["only one"]},
-     'task.scale_labels: expected at least 2 items, got ["only one"]'),
-    ({"statements": STATEMENTS, "grid": 3}, "task.grid: unknown key"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({}, "task.statements: required"),
+        ({"statements": []}, "task.statements: expected at least 1 item, got []"),
+        ({"statements": [{"id": "a", "text": "x"}]}, "task.statements[1].relevant: required"),
+        (
+            {"statements": [{"id": "a", "text": "x", "relevant": "yes"}]},
+            'task.statements[1].relevant: expected true or false, got "yes"',
+        ),
+        (
+            {"statements": [STATEMENTS[0], STATEMENTS[0]]},
+            "task.statements: statement 2's id 'arms' repeats statement 1's",
+        ),
+        (
+            {"statements": [{"id": "Not ok!", "text": "x", "relevant": True}]},
+            'task.statements[1].id: expected a short id (a–z, 0–9, - and _), got "Not ok!"',
+        ),
+        (
+            {"statements": [{"id": "a", "text": " ", "relevant": True}]},
+            'task.statements[1].text: expected text that is not blank, got " "',
+        ),
+        (
+            {"statements": [{"id": "a", "text": "x", "relevant": True, "colour": 1}]},
+            "task.statements[1].colour: unknown key",
+        ),
+        ({"statements": STATEMENTS, "rows": 0}, "task.rows: expected at least 1, got 0"),
+        ({"statements": STATEMENTS, "columns": True}, "task.columns: expected an integer, got true"),
+        (
+            {"statements": STATEMENTS, "sampling": "random"},
+            'task.sampling: expected one of "fixed" or "per-participant", got "random"',
+        ),
+        ({"statements": STATEMENTS, "score_edges": [0.2, 0.4]}, "task.score_edges: expected 4 increasing numbers"),
+        (
+            {"statements": STATEMENTS, "score_edges": [0.2, 0.4, 0.3, 0.8]},
+            "task.score_edges: expected 4 increasing numbers",
+        ),
+        (
+            {"statements": STATEMENTS, "column_labels": ["a"]},
+            'task.column_labels: expected 5 texts, one per column, got ["a"]',
+        ),
+        (
+            {"statements": STATEMENTS, "scale_labels": ["only one"]},
+            'task.scale_labels: expected at least 2 items, got ["only one"]',
+        ),
+        ({"statements": STATEMENTS, "grid": 3}, "task.grid: unknown key"),
+    ],
+)
 def test_bad_parameters_are_refused_with_the_key(raw, message):
     with pytest.raises(ConfigError, match=re.escape(message)):
         HypothesisRating().parse_params(raw)
@@ -119,19 +144,23 @@ def test_per_participant_sampling_and_shuffled_statements_are_recorded():
 
 def test_manifest_columns_and_score_edges_place_images():
     p = params(rows=1, columns=2, score_edges=[0.5])
-    stimuli = specs([0.1, 0.2, 0.9]) + [StimulusSpec("pinned", {"image": "0" * 64, "score": 0.0, "label": "x",
-                                                               "column": 2})]
+    stimuli = specs([0.1, 0.2, 0.9]) + [
+        StimulusSpec("pinned", {"image": "0" * 64, "score": 0.0, "label": "x", "column": 2})
+    ]
     grid = HypothesisRating().build_plan_from(p, stimuli, random.Random(0))[0].extra["presented"]["grid"]
     assert grid == [["img-001"], ["img-002"]]  # fixed: the top score of each column
     labels = HypothesisRating().build_plan_from(p, stimuli, random.Random(0))[0].extra["column_labels"]
     assert labels == ["score < 0.5", "score ≥ 0.5"]
 
 
-@pytest.mark.parametrize("stimuli, message", [
-    ([], "no images imported yet"),
-    (specs([0.1] * 5), "grid column 1 holds 1 image(s), fewer than task.rows = 2"),
-    (specs([0.1] * 20, column=7), "is in column 7, but the grid has 5 columns"),
-])
+@pytest.mark.parametrize(
+    "stimuli, message",
+    [
+        ([], "no images imported yet"),
+        (specs([0.1] * 5), "grid column 1 holds 1 image(s), fewer than task.rows = 2"),
+        (specs([0.1] * 20, column=7), "is in column 7, but the grid has 5 columns"),
+    ],
+)
 def test_plans_that_cannot_be_made_name_the_reason(stimuli, message):
     with pytest.raises(ConfigError, match=re.escape(message)):
         HypothesisRating().build_plan_from(params(rows=2), stimuli, random.Random(0))
@@ -148,8 +177,21 @@ def test_ratings_1_to_7_are_accepted_and_scored(good):
     assert task.score({}, {"rating": good}) == {"agree": good >= 5}
 
 
-@pytest.mark.parametrize("bad", [None, 3, {"rating": 0}, {"rating": 8}, {"rating": 5.5}, {"rating": 5.0},
-                                 {"rating": "5"}, {"rating": True}, {"rating": None}, {"rating": 5, "why": "x"}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        3,
+        {"rating": 0},
+        {"rating": 8},
+        {"rating": 5.5},
+        {"rating": 5.0},
+        {"rating": "5"},
+        {"rating": True},
+        {"rating": None},
+        {"rating": 5, "why": "x"},
+    ],
+)
 def test_other_ratings_are_refused(bad):
     with pytest.raises(ResponseError):
         HypothesisRating().validate_response(bad, {}, {})
@@ -165,8 +207,10 @@ def test_summary_counts_agreements():
 
 
 def demo_counts(study_id):
-    return (db.session.scalar(db.select(func.count(Stimulus.id)).filter_by(study_id=study_id)),
-            db.session.scalar(db.select(func.count(Asset.sha256))))
+    return (
+        db.session.scalar(db.select(func.count(Stimulus.id)).filter_by(study_id=study_id)),
+        db.session.scalar(db.select(func.count(Asset.sha256))),
+    )
 
 
 def test_demo_study_holds_the_drawn_images_and_reimport_changes_nothing(app, runner, client, tmp_path):
@@ -208,27 +252,32 @@ def write_manifest(path, rows):
     return path
 
 
-@pytest.mark.parametrize("change, expected", [
-    ({"score": "high"}, "row 2, column score: 'high' is not a number"),
-    ({"score": "nan"}, "row 2, column score: the score must be a finite number"),
-    ({"label": ""}, "row 2, column label: the image's class is required"),
-    ({"column": "two"}, "row 2, column column: 'two' is not a column number"),
-    ({"column": "0"}, "row 2, column column: columns are numbered from 1"),
-    ({"file": "missing.png"}, "row 2, column file: file 'missing.png' not found"),
-    ({"image_id": "a b"}, "row 2, column image_id: an id of letters"),
-    ({"image_id": "peaky-000"}, "row 2: stimulus id 'peaky-000' repeats row 1"),
-])
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        ({"score": "high"}, "row 2, column score: 'high' is not a number"),
+        ({"score": "nan"}, "row 2, column score: the score must be a finite number"),
+        ({"label": ""}, "row 2, column label: the image's class is required"),
+        ({"column": "two"}, "row 2, column column: 'two' is not a column number"),
+        ({"column": "0"}, "row 2, column column: columns are numbered from 1"),
+        ({"file": "missing.png"}, "row 2, column file: file 'missing.png' not found"),
+        ({"image_id": "a b"}, "row 2, column image_id: an id of letters"),
+        ({"image_id": "peaky-000"}, "row 2: stimulus id 'peaky-000' repeats row 1"),
+    ],
+)
 def test_bad_manifest_rows_are_named_and_nothing_is_written(app, runner, tmp_path, change, expected):
     study = db.session.scalars(db.select(Study).filter_by(slug=SLUG)).one()
     images = write_demo(tmp_path / "img").parent
-    rows = [{"image_id": "new-1", "file": "peaky-000.png", "score": "0.5", "label": "peaky", "column": ""},
-            {"image_id": "new-2", "file": "stretchy-001.png", "score": "0.4", "label": "stretchy", "column": "",
-             **change}]
+    rows = [
+        {"image_id": "new-1", "file": "peaky-000.png", "score": "0.5", "label": "peaky", "column": ""},
+        {"image_id": "new-2", "file": "stretchy-001.png", "score": "0.4", "label": "stretchy", "column": "", **change},
+    ]
     if change.get("image_id") == "peaky-000":
         rows[0]["image_id"] = "peaky-000"
     before = demo_counts(study.id)
-    result = runner.invoke(args=["stimuli", "import", SLUG, str(write_manifest(tmp_path / "m.csv", rows)),
-                                 "--images", str(images)])
+    result = runner.invoke(
+        args=["stimuli", "import", SLUG, str(write_manifest(tmp_path / "m.csv", rows)), "--images", str(images)]
+    )
     assert result.exit_code != 0 and "nothing imported" in result.output
     assert expected in result.output
     assert demo_counts(study.id) == before
@@ -237,23 +286,31 @@ def test_bad_manifest_rows_are_named_and_nothing_is_written(app, runner, tmp_pat
 def test_a_good_manifest_with_columns_is_imported(app, runner, tmp_path):
     study = db.session.scalars(db.select(Study).filter_by(slug=SLUG)).one()
     images = write_demo(tmp_path / "img").parent
-    rows = [{"image_id": "extra.1", "file": "peaky-000.png", "score": "-2.5", "label": "peaky", "column": "5"},
-            {"image_id": "extra.2", "file": "stretchy-001.png", "score": "1e-3", "label": "stretchy", "column": ""}]
+    rows = [
+        {"image_id": "extra.1", "file": "peaky-000.png", "score": "-2.5", "label": "peaky", "column": "5"},
+        {"image_id": "extra.2", "file": "stretchy-001.png", "score": "1e-3", "label": "stretchy", "column": ""},
+    ]
     path = tmp_path / "m.json"
     path.write_text(json.dumps(rows))
     result = runner.invoke(args=["stimuli", "import", SLUG, str(path), "--images", str(images)])
     assert result.exit_code == 0 and "2 new" in result.output and "(0 new)" in result.output  # images known
-    stored = dict(db.session.execute(db.select(Stimulus.key, Stimulus.params)
-                                     .filter(Stimulus.study_id == study.id, Stimulus.key.like("extra.%"))).all())
+    stored = dict(
+        db.session.execute(
+            db.select(Stimulus.key, Stimulus.params).filter(Stimulus.study_id == study.id, Stimulus.key.like("extra.%"))
+        ).all()
+    )
     assert {k: (p["score"], p["label"], p["column"]) for k, p in stored.items()} == {
-        "extra.1": (-2.5, "peaky", 5), "extra.2": (0.001, "stretchy", None)}
+        "extra.1": (-2.5, "peaky", 5),
+        "extra.2": (0.001, "stretchy", None),
+    }
 
 
 def test_manifest_columns_are_checked(app, runner, tmp_path):
     images = write_demo(tmp_path / "img").parent
     rows = [{"image_id": "n", "file": "peaky-000.png", "model_score": "0.5", "label": "peaky"}]
-    result = runner.invoke(args=["stimuli", "import", SLUG, str(write_manifest(tmp_path / "m.csv", rows)),
-                                 "--images", str(images)])
+    result = runner.invoke(
+        args=["stimuli", "import", SLUG, str(write_manifest(tmp_path / "m.csv", rows)), "--images", str(images)]
+    )
     assert result.exit_code != 0
     assert "missing column 'score'" in result.output and "unknown column 'model_score'" in result.output
 
@@ -263,9 +320,17 @@ def test_manifest_columns_are_checked(app, runner, tmp_path):
 
 
 def rate(client, token, item, rating, trial_id=None):
-    return client.post(f"/api/sessions/{token}/trials", json={
-        "trial_id": trial_id or str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-        "response": {"rating": rating}, "rt_ms": 2000, "client_time": "2026-11-22T12:00:00+00:00"})
+    return client.post(
+        f"/api/sessions/{token}/trials",
+        json={
+            "trial_id": trial_id or str(uuid.uuid4()),
+            "trial_index": item["index"],
+            "stimulus_id": item["stimulus_id"],
+            "response": {"rating": rating},
+            "rt_ms": 2000,
+            "client_time": "2026-11-22T12:00:00+00:00",
+        },
+    )
 
 
 def test_ratings_are_stored_once_with_what_was_shown(app, client, runner, tmp_path):
@@ -293,7 +358,8 @@ def test_ratings_are_stored_once_with_what_was_shown(app, client, runner, tmp_pa
         rows = list(csv.DictReader(fh))
     assert [(r["statement_id"], r["statement_position"], r["rating"], r["agree"]) for r in rows] == [
         (item["presented"]["statement_id"], str(i), str(rating), str(int(rating >= 5)))
-        for i, (item, rating) in enumerate(zip(plan, [6, 3, 3, 3, 3]))]
+        for i, (item, rating) in enumerate(zip(plan, [6, 3, 3, 3, 3]))
+    ]
 
 
 RELEVANT = {"arms": True, "colour": True, "background": False, "blocks": False, "rotation": False}
@@ -321,8 +387,9 @@ def cohort(app, client):
 
 
 def test_flask_analyze_reports_the_simulated_cohort(cohort, runner, tmp_path):
-    result = runner.invoke(args=["analyze", SLUG, "--format", "json", "--n-boot", "500", "--seed", "4",
-                                 "--out", str(tmp_path / "out")])
+    result = runner.invoke(
+        args=["analyze", SLUG, "--format", "json", "--n-boot", "500", "--seed", "4", "--out", str(tmp_path / "out")]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["meta"]["n_participants"] == 12 and report["meta"]["n_ratings"] == 60
@@ -336,8 +403,12 @@ def test_flask_analyze_reports_the_simulated_cohort(cohort, runner, tmp_path):
         assert row["mean_rating"] == pytest.approx(group["rating"].mean())
         assert row["ci_low"] <= row["percent_agree"] <= row["ci_high"]
     # the paired test: each participant's mean over relevant vs irrelevant statements, against scipy
-    means = cohort.assign(relevant=cohort["statement_id"].map(RELEVANT)).groupby(["token", "relevant"])["rating"] \
-        .mean().unstack()
+    means = (
+        cohort.assign(relevant=cohort["statement_id"].map(RELEVANT))
+        .groupby(["token", "relevant"])["rating"]
+        .mean()
+        .unstack()
+    )
     expected = stats.ttest_rel(means[True], means[False])
     test = report["test"][0]
     assert test["n"] == 12 and test["dof"] == 11
@@ -357,8 +428,17 @@ def test_flask_analyze_reports_the_simulated_cohort(cohort, runner, tmp_path):
         assert row["n_correct"] == hit.sum() and row["percent_correct"] == pytest.approx(100 * hit.mean())
         assert row["correct_ci_low"] <= row["percent_correct"] <= row["correct_ci_high"]
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == ["distribution.csv", "likert.png", "methods.md", "participants.csv", "report.json",
-                       "report.md", "report.txt", "statements.csv", "test.csv"]
+    assert written == [
+        "distribution.csv",
+        "likert.png",
+        "methods.md",
+        "participants.csv",
+        "report.json",
+        "report.md",
+        "report.txt",
+        "statements.csv",
+        "test.csv",
+    ]
     assert "Schuessler" in (tmp_path / "out" / "methods.md").read_text()
     assert "correctly judged" in (tmp_path / "out" / "report.md").read_text()
     text = runner.invoke(args=["analyze", SLUG, "--n-boot", "200"])

@@ -1,4 +1,5 @@
 """Cleveland–McGill bar-chart generator: pair sampling, ids, geometry rules, and SVG/PNG agreement."""
+
 import hashlib
 import io
 import os
@@ -30,6 +31,7 @@ def _png_array(chart):
 
 # --- pairs and ratio groups -----------------------------------------------------------------------------------
 
+
 def test_ratio_groups_counts_and_exclusions():
     groups = rc.ratio_groups()
     assert {d: len(p) for d, p in groups.items()} == {1: 9, 2: 8, 3: 7, 4: 6, 5: 5, 7: 3, 9: 1}
@@ -39,7 +41,7 @@ def test_ratio_groups_counts_and_exclusions():
     for d, ps in groups.items():
         for s, h in ps:
             assert s < h and rc.HEIGHTS.index(h) - rc.HEIGHTS.index(s) == d
-            assert s / h == pytest.approx(0.826 ** d, abs=0.035)  # rounding: 18/21 = .857
+            assert s / h == pytest.approx(0.826**d, abs=0.035)  # rounding: 18/21 = .857
 
 
 def test_pairs_for_type_type5_drops_only_pairs_too_tall_to_stack():
@@ -57,6 +59,7 @@ def test_pairs_for_type_type5_drops_only_pairs_too_tall_to_stack():
 
 # --- ids ------------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("t,s,h", ALL_CASES, ids=CASE_IDS)
 def test_stimulus_id_round_trips(t, s, h):
     for stim in (rc.BarStimulus(t, s, h), rc.BarStimulus(t, s, h, 7), rc.BarStimulus(t, s, h, 3, practice=True)):
@@ -66,12 +69,34 @@ def test_stimulus_id_round_trips(t, s, h):
     assert rc.BarStimulus(t, s, h).true_percent == pytest.approx(100 * s / h)
 
 
-@pytest.mark.parametrize("bad", [
-    "", "t1", "t1-s10-t12", "t1-s10-t12-v", "x1-s10-t12-v0", "T1-s10-t12-v0", "t0-s10-t12-v0", "t6-s10-t12-v0",
-    "t1-s12-t10-v0", "t1-s12-t12-v0", "t1-s4-t12-v0", "t1-s10-t86-v0", "t1-s10-t12-v-1", "t1-s010-t12-v0",
-    "t1-s10-t12-v01", " t1-s10-t12-v0", "t1-s10-t12-v0\n", "t1-s10.5-t12-v0", "t1-s+10-t12-v0", "t1_s10_t12_v0",
-    "t12-s10-t12-v0", None, 5,
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "t1",
+        "t1-s10-t12",
+        "t1-s10-t12-v",
+        "x1-s10-t12-v0",
+        "T1-s10-t12-v0",
+        "t0-s10-t12-v0",
+        "t6-s10-t12-v0",
+        "t1-s12-t10-v0",
+        "t1-s12-t12-v0",
+        "t1-s4-t12-v0",
+        "t1-s10-t86-v0",
+        "t1-s10-t12-v-1",
+        "t1-s010-t12-v0",
+        "t1-s10-t12-v01",
+        " t1-s10-t12-v0",
+        "t1-s10-t12-v0\n",
+        "t1-s10.5-t12-v0",
+        "t1-s+10-t12-v0",
+        "t1_s10_t12_v0",
+        "t12-s10-t12-v0",
+        None,
+        5,
+    ],
+)
 def test_parse_rejects_malformed(bad):
     with pytest.raises(ValueError):
         rc.BarStimulus.parse(bad)
@@ -86,6 +111,7 @@ def test_constructor_validates():
 
 
 # --- determinism ----------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("t", rc.CHART_TYPES)
 def test_same_id_same_picture(t):
@@ -103,11 +129,19 @@ def test_seed_is_pinned():
 
 
 def test_same_png_in_another_process_with_other_hash_seed():
-    code = ("import hashlib; from server.tasks.ratio_estimation import charts as rc; "
-            "print(hashlib.sha256(rc.render_png(rc.layout(rc.BarStimulus.parse('t5-s15-t26-v4')))).hexdigest())")
+    code = (
+        "import hashlib; from server.tasks.ratio_estimation import charts as rc; "
+        "print(hashlib.sha256(rc.render_png(rc.layout(rc.BarStimulus.parse('t5-s15-t26-v4')))).hexdigest())"
+    )
     root = Path(__file__).resolve().parents[1]
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, env={**os.environ, "PYTHONHASHSEED": "12345"},
-                         capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env={**os.environ, "PYTHONHASHSEED": "12345"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert out == hashlib.sha256(rc.render_png(_chart(5, 15, 26, 4))).hexdigest()
 
 
@@ -121,6 +155,7 @@ def test_variant_changes_distractors(t):
 
 
 # --- geometry rules -------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("t,s,h", ALL_CASES, ids=CASE_IDS)
 def test_geometry_rules(t, s, h):
@@ -172,6 +207,7 @@ def test_short_side_is_random(t):
 
 # --- PNG ------------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("t,s,h", ALL_CASES, ids=CASE_IDS)
 def test_png_pixels_match_geometry(t, s, h):
     chart = _chart(t, s, h, 1)
@@ -187,7 +223,7 @@ def test_png_pixels_match_geometry(t, s, h):
         assert col[bottom] == 0
         top = next(row for row in range(bottom - 1, -1, -1) if col[row] == 0)
         assert bottom - top == r.height
-        assert (a[top:bottom + 1, r.x] == 0).all() and (a[top:bottom + 1, r.x + r.width] == 0).all()
+        assert (a[top : bottom + 1, r.x] == 0).all() and (a[top : bottom + 1, r.x + r.width] == 0).all()
         # the dot: one black pixel with white 4-neighbours inside the bar
         px, py = int(mx), int(my)
         assert a[py, px] == 0
@@ -203,6 +239,7 @@ def test_png_bytes_deterministic():
 
 
 # --- SVG ------------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("t,s,h", ALL_CASES, ids=CASE_IDS)
 def test_svg_matches_layout(t, s, h):
@@ -227,6 +264,7 @@ def test_svg_matches_layout(t, s, h):
 
 # --- practice -------------------------------------------------------------------------------------------------
 
+
 def test_practice_stimuli():
     ps = rc.practice_stimuli()
     assert [p.chart_type for p in ps] == [1, 2, 3, 4, 5]
@@ -239,4 +277,3 @@ def test_practice_stimuli():
         rc.render_png(rc.layout(p))  # drawable
     assert len({round(p.true_percent) for p in ps}) == 5  # mixed ratios
     assert ps[0].stimulus_id != rc.BarStimulus(1, ps[0].short, ps[0].tall).stimulus_id
-

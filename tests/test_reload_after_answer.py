@@ -3,6 +3,7 @@ Chromium, the participant submits the first trial and the page is reloaded at on
 network. The answer was queued in localStorage at the submission, so the reloaded page sends it, stores it exactly
 once as given, and resumes at the next trial. On study3 the first trial is practice: the reload comes while the
 feedback shows the correct value, which must not bring the trial back to be answered again knowing it."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -12,8 +13,11 @@ from tests.helpers import DEMOGRAPHICS, enter
 from tests.test_hive_e2e import answer_trial as answer_hive
 
 # The questionnaires each study asks before its task, answered through the API so the page starts at instructions.
-BEFORE_TASK = {"demographics": DEMOGRAPHICS, "hive_demographics": {"ml_experience": 2},
-               "hive_understanding_1": {"understanding": 2}}
+BEFORE_TASK = {
+    "demographics": DEMOGRAPHICS,
+    "hive_demographics": {"ml_experience": 2},
+    "hive_understanding_1": {"understanding": 2},
+}
 HIVE = ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree")
 # The buttons between the questionnaires and the first trial: the instruction pages, then HIVE's two examples.
 STEPS = dict.fromkeys(("study3", "two4two-demo", "sketch-demo"), ("Next >", "Next >"))
@@ -45,23 +49,29 @@ def answer_sketch(page, slug, index):
 
 # slug -> (answer the trial on screen and return what must be stored; the trial's image or text, and what the
 # plan item says it is, to check that the page resumes at the next trial)
-TRIALS = {"study3": (answer_ratio, ".sh-chart", "src", lambda item: item["stimulus_url"]),
-          "two4two-demo": (answer_rating, ".sh-hr-statement", "text", lambda item: item["presented"]["statement_text"]),
-          "sketch-demo": (answer_sketch, ".sh-sketch-image", "src", lambda item: item["stimulus_url"]),
-          **{slug: (answer_hive, ".sh-hive-photo img", "src", lambda item: item["photo_url"]) for slug in HIVE}}
+TRIALS = {
+    "study3": (answer_ratio, ".sh-chart", "src", lambda item: item["stimulus_url"]),
+    "two4two-demo": (answer_rating, ".sh-hr-statement", "text", lambda item: item["presented"]["statement_text"]),
+    "sketch-demo": (answer_sketch, ".sh-sketch-image", "src", lambda item: item["stimulus_url"]),
+    **{slug: (answer_hive, ".sh-hive-photo img", "src", lambda item: item["photo_url"]) for slug in HIVE},
+}
 
 
 def stored(slug):
     db.session.rollback()  # read what the server thread committed
-    return db.session.scalars(db.select(Trial).join(ParticipantSession)
-                              .where(ParticipantSession.study.has(slug=slug)).order_by(Trial.trial_index)).all()
+    return db.session.scalars(
+        db.select(Trial)
+        .join(ParticipantSession)
+        .where(ParticipantSession.study.has(slug=slug))
+        .order_by(Trial.trial_index)
+    ).all()
 
 
 @pytest.mark.parametrize("slug", list(TRIALS))
 def test_answer_submitted_then_reload_is_stored_once(app, client, live_server, page, slug):
     token = enter(client, slug)
     state = client.get(f"/api/sessions/{token}").get_json()
-    for step in state["flow"][:state["flow"].index("task")]:
+    for step in state["flow"][: state["flow"].index("task")]:
         if step in state["surveys"]:
             response = client.put(f"/api/sessions/{token}/surveys/{step}", json={"answers": BEFORE_TASK[step]})
             assert response.status_code == 200, response.get_json()
@@ -88,6 +98,8 @@ def test_answer_submitted_then_reload_is_stored_once(app, client, live_server, p
         expect(page.locator(selector)).to_have_text(shown)
     else:
         expect(page.locator(selector)).to_have_attribute(attribute, shown)
-    page.wait_for_function("() => Object.keys(localStorage).every((k) => "
-                           "!k.endsWith(':queue') || JSON.parse(localStorage.getItem(k)).length === 0)")
+    page.wait_for_function(
+        "() => Object.keys(localStorage).every((k) => "
+        "!k.endsWith(':queue') || JSON.parse(localStorage.getItem(k)).length === 0)"
+    )
     assert len(stored(slug)) == 1

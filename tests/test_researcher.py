@@ -1,4 +1,5 @@
 """Researcher accounts and pages: hashed passwords, login and logout (the URL-map walk is in test_access.py)."""
+
 from server.db import db
 from server.models import Researcher
 
@@ -29,6 +30,7 @@ def test_login_logout_and_protected_pages(client, auth):
 
 
 def test_login_does_not_redirect_off_site(client, auth):
-    response = client.post("/researcher/login?next=//evil.example/x",
-                           data={"username": "ada", "password": "correct horse"})
+    response = client.post(
+        "/researcher/login?next=//evil.example/x", data={"username": "ada", "password": "correct horse"}
+    )
     assert response.headers["Location"] == "/researcher/"

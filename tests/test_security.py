@@ -1,5 +1,6 @@
 """Researcher-side hardening: CSRF on every form, the login rate limit, cookie flags, security headers, request
 size limits, no stack trace or SQL in any answer, and exports read in one snapshot."""
+
 import re
 from pathlib import Path
 
@@ -30,6 +31,7 @@ def fresh_app(tmp_path):
             create_researcher("ada", "correct horse")
         made.append(app)
         return app
+
     yield build
     for app in made:
         with app.app_context():
@@ -51,14 +53,21 @@ def test_csrf_is_enforced_on_every_researcher_form(fresh_app):
     client = app.test_client()
     assert client.post("/researcher/login", data={"username": "ada", "password": "correct horse"}).status_code == 400
     token = csrf_token(client.get("/researcher/login").get_data(as_text=True))
-    assert client.post("/researcher/login", data={"username": "ada", "password": "correct horse",
-                                                  "csrf_token": token}).status_code == 302
+    assert (
+        client.post(
+            "/researcher/login", data={"username": "ada", "password": "correct horse", "csrf_token": token}
+        ).status_code
+        == 302
+    )
     page = client.get("/researcher/studies/study3/").get_data(as_text=True)
     forms = re.findall(r"<form[^>]*method=\"post\".*?</form>", page, re.S)
     assert len(forms) >= 3 and all("csrf_token" in f for f in forms)  # logout, pause, close
-    for url, data in (("/researcher/studies/study3/status", {"status": "closed"}),
-                      ("/researcher/tokens", {"name": "t"}), ("/researcher/tokens/revoke", {"name": "t"}),
-                      ("/researcher/logout", {})):
+    for url, data in (
+        ("/researcher/studies/study3/status", {"status": "closed"}),
+        ("/researcher/tokens", {"name": "t"}),
+        ("/researcher/tokens/revoke", {"name": "t"}),
+        ("/researcher/logout", {}),
+    ):
         assert client.post(url, data=data).status_code == 400, url  # forged: no token
     assert study_status(app) == "open"
     token = csrf_token(page)  # the login started a new session, with a new CSRF token
@@ -107,8 +116,14 @@ def test_session_cookie_flags(fresh_app, monkeypatch):
 def test_pages_allow_only_our_own_scripts(app, client, auth):
     token = enter(client)
     auth.login()
-    for url in ("/researcher/login", "/researcher/", "/researcher/studies/study3/", "/researcher/tokens",
-                "/researcher/studies/study3/participants", f"/study/study3/s/{token}"):
+    for url in (
+        "/researcher/login",
+        "/researcher/",
+        "/researcher/studies/study3/",
+        "/researcher/tokens",
+        "/researcher/studies/study3/participants",
+        f"/study/study3/s/{token}",
+    ):
         response = client.get(url)
         assert response.status_code == 200, url
         csp = response.headers["Content-Security-Policy"]
@@ -127,8 +142,7 @@ def test_request_size_limits(app, client, auth):
     big = client.post("/researcher/login", data={"username": "ada", "password": "x" * 1_000_000})
     assert big.status_code == 413
     token = enter(client)
-    huge = client.post(f"/api/sessions/{token}/trials", data="{" + " " * 100_000 + "}",
-                       content_type="application/json")
+    huge = client.post(f"/api/sessions/{token}/trials", data="{" + " " * 100_000 + "}", content_type="application/json")
     assert huge.status_code == 413 and huge.get_json()["error"]
 
 
@@ -159,8 +173,11 @@ def test_a_snapshot_does_not_see_later_commits(app):
     with snapshot():
         before = db.session.scalar(count)
         with db.engine.begin() as other:
-            other.execute(db.insert(ParticipantSession).values(
-                study_id=study_id, token="t" * 20, platform="direct", study_version=1, status="started", plan=[]))
+            other.execute(
+                db.insert(ParticipantSession).values(
+                    study_id=study_id, token="t" * 20, platform="direct", study_version=1, status="started", plan=[]
+                )
+            )
         assert db.session.scalar(count) == before
     assert db.session.scalar(count) == before + 1
 
@@ -171,5 +188,7 @@ def test_status_changes_are_logged_with_who(app, client, auth, runner):
     assert runner.invoke(args=["studies", "close", "study3"]).exit_code == 0
     events = db.session.scalars(db.select(StudyEvent).order_by(StudyEvent.id)).all()
     assert [(e.action, e.detail["from"], e.detail["via"]) for e in events] == [
-        ("paused", "open", "web"), ("closed", "paused", "cli")]
+        ("paused", "open", "web"),
+        ("closed", "paused", "cli"),
+    ]
     assert events[0].researcher_id is not None and events[1].researcher_id is None

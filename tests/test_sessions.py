@@ -1,4 +1,5 @@
 """Entry, resume, trial saves (idempotency), surveys and completion through the participant API."""
+
 import pytest
 from sqlalchemy import func
 
@@ -17,7 +18,11 @@ def test_prolific_entry_creates_one_session_and_resumes_it(client):
     assert enter(client, **PROLIFIC) == token
     session = db.session.scalars(db.select(ParticipantSession)).one()
     assert (session.platform, session.prolific_pid, session.prolific_study_id, session.prolific_session_id) == (
-        "prolific", PROLIFIC["PROLIFIC_PID"], "study-abc", "sess-xyz")
+        "prolific",
+        PROLIFIC["PROLIFIC_PID"],
+        "study-abc",
+        "sess-xyz",
+    )
     assert session.study_version == 1
 
 
@@ -44,6 +49,7 @@ def test_plan_follows_the_study3_design(client):
 
 def test_each_type_draws_its_five_trials_from_different_ratio_groups(app, client):
     from server.tasks.ratio_estimation.charts import HEIGHTS, BarStimulus
+
     for _ in range(5):
         plan = client.get(f"/api/sessions/{enter(client)}").get_json()["plan"][5:]
         groups = {}
@@ -80,18 +86,23 @@ def test_state_reports_stored_trials_for_resume(client):
 
 def test_surveys_validate_and_store_once(client):
     token = enter(client, **PROLIFIC)
-    ok = client.put(f"/api/sessions/{token}/surveys/demographics",
-                    json={"answers": {"gender": "female", "age": "34", "education": "doctorate",
-                                      "nationality": "Brazilian"}})
+    ok = client.put(
+        f"/api/sessions/{token}/surveys/demographics",
+        json={"answers": {"gender": "female", "age": "34", "education": "doctorate", "nationality": "Brazilian"}},
+    )
     assert ok.status_code == 200
-    bad = client.put(f"/api/sessions/{token}/surveys/demographics",
-                     json={"answers": {"gender": "female", "age": 7, "education": "doctorate", "nationality": "x"}})
+    bad = client.put(
+        f"/api/sessions/{token}/surveys/demographics",
+        json={"answers": {"gender": "female", "age": 7, "education": "doctorate", "nationality": "x"}},
+    )
     assert bad.status_code == 422 and bad.get_json()["field"] == "answers.age"
     assert client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": False}}).status_code == 422
     assert client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}}).status_code == 200
     answers = dict(db.session.execute(db.select(SurveyResponse.name, SurveyResponse.answers)).all())
-    assert answers == {"demographics": {"gender": "female", "age": 34, "education": "doctorate",
-                                        "nationality": "Brazilian"}, "consent": {"agreed": True}}
+    assert answers == {
+        "demographics": {"gender": "female", "age": 34, "education": "doctorate", "nationality": "Brazilian"},
+        "consent": {"agreed": True},
+    }
     assert client.get(f"/api/sessions/{token}").get_json()["surveys_done"] == ["consent", "demographics"]
 
 
@@ -138,6 +149,7 @@ def test_summary_counts_own_test_trials_against_completed_participants(client):
         client.post(f"/api/sessions/{mine}/trials", json=trial_body(item, 50.0))
     summary = client.get(f"/api/sessions/{mine}/summary").get_json()
     from server.tasks.ratio_estimation.charts import BarStimulus
+
     expected = sum(abs(50.0 - BarStimulus.parse(i["stimulus_id"]).true_percent) for i in plan[5:8]) / 3
     assert summary["mean_abs_error"] == pytest.approx(expected)
     assert summary["cohort_size"] == 1
@@ -160,6 +172,7 @@ def test_one_token_never_reaches_another_session(client):
 def test_paused_study_turns_new_participants_away_but_lets_running_ones_finish(app, client):
     token = enter(client, **PROLIFIC)
     from server.studies import get_study
+
     get_study("study3").status = "paused"
     db.session.commit()
     assert enter(client, **PROLIFIC) == token

@@ -1,6 +1,7 @@
 """The settings table (server/config.py): every setting read in server/ is in it and read without a default of its
 own, only config.py reads the environment, the sources apply in their documented order, the docs' list is the
 table's, and the request-size limits fit the largest real request, nginx's included."""
+
 from __future__ import annotations
 
 import ast
@@ -31,8 +32,9 @@ def server_modules():
 def is_config(node: ast.AST) -> bool:
     """app.config, current_app.config, or a parameter named config (prolific.client.from_config). Study configs
     (study.config, `config` in studies.py) have lower-case keys, which KEY leaves out."""
-    return (isinstance(node, ast.Attribute) and node.attr == "config") or (isinstance(node, ast.Name)
-                                                                          and node.id == "config")
+    return (isinstance(node, ast.Attribute) and node.attr == "config") or (
+        isinstance(node, ast.Name) and node.id == "config"
+    )
 
 
 def key(node: ast.AST) -> str | None:
@@ -49,23 +51,38 @@ def test_every_setting_read_in_server_is_in_the_table_and_has_its_default_there(
                 read.add(key(node.slice))
                 if key(node.slice) not in NAMES:
                     unknown.append(f"{path}:{node.lineno} {key(node.slice)}")
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_config(node.func.value)
-                  and node.func.attr in ("get", "setdefault", "pop") and node.args and key(node.args[0])):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and is_config(node.func.value)
+                and node.func.attr in ("get", "setdefault", "pop")
+                and node.args
+                and key(node.args[0])
+            ):
                 defaulted.append(f"{path}:{node.lineno} config.{node.func.attr}({key(node.args[0])!r}…)")
     assert not unknown, f"settings read in server/ but missing from server/config.py's SETTINGS: {unknown}"
     assert not defaulted, f"the table gives every setting its default; read it as config[NAME]: {defaulted}"
     # The check sees the reads it is meant to see (a walk that found nothing would pass the asserts above).
-    assert {"PROXIES", "FAST_TRIAL_MS", "DASHBOARD_N_BOOT", "PROLIFIC_API_TOKEN", "PROLIFIC_PAY_SETTLE_SECONDS",
-            "LOGIN_RATE_LIMIT", "PARTICIPANT_MAX_BODY"} <= read
+    assert {
+        "PROXIES",
+        "FAST_TRIAL_MS",
+        "DASHBOARD_N_BOOT",
+        "PROLIFIC_API_TOKEN",
+        "PROLIFIC_PAY_SETTLE_SECONDS",
+        "LOGIN_RATE_LIMIT",
+        "PARTICIPANT_MAX_BODY",
+    } <= read
 
 
 def test_only_config_reads_the_environment():
     readers = set()
     for path, tree in server_modules():
         for node in ast.walk(tree):
-            if ((isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv"))
-                    or (isinstance(node, ast.ImportFrom) and node.module == "os"
-                        and {a.name for a in node.names} & {"environ", "getenv"})):
+            if (isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv")) or (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "os"
+                and {a.name for a in node.names} & {"environ", "getenv"}
+            ):
                 readers.add(path)
     assert readers == ENVIRONMENT_READERS
 
@@ -101,8 +118,15 @@ def test_sources_apply_in_order(tmp_path, monkeypatch):
 
     monkeypatch.setenv("GUNICORN_THREADS", "7")
     tested = Flask("settings_test", instance_path=str(instance), instance_relative_config=True)
-    load(tested, {"FAST_TRIAL_MS": 90, "PROXIES": 1, "SECRET_KEY": "given",
-                  "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://u@db/studyhive"})
+    load(
+        tested,
+        {
+            "FAST_TRIAL_MS": 90,
+            "PROXIES": 1,
+            "SECRET_KEY": "given",
+            "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://u@db/studyhive",
+        },
+    )
     assert tested.config["FAST_TRIAL_MS"] == 90 and tested.config["PROXIES"] == 1  # the test configuration last
     assert tested.config["DASHBOARD_N_BOOT"] == 2000  # a test configuration means no instance file
     assert tested.config["SECRET_KEY"] == "given"
@@ -129,12 +153,17 @@ def test_request_limits_fit_the_largest_real_request_and_nginx_matches():
     def largest(field):
         kind = field["type"]
         if kind in ("text", "longtext"):
-            return "\U0001F600" * field["max_length"]
+            return "\U0001f600" * field["max_length"]
         if kind == "choice":
             return max(field["choices"], key=len)
-        return True if kind == "boolean" else str(-10 ** 8)
-    bodies = {name: len(json.dumps({"answers": {f["name"]: largest(f) for f in survey["fields"]}},
-                                   ensure_ascii=False).encode()) for name, survey in SURVEYS.items()}
+        return True if kind == "boolean" else str(-(10**8))
+
+    bodies = {
+        name: len(
+            json.dumps({"answers": {f["name"]: largest(f) for f in survey["fields"]}}, ensure_ascii=False).encode()
+        )
+        for name, survey in SURVEYS.items()
+    }
     assert max(bodies.values()) < config["PARTICIPANT_MAX_BODY"], bodies
     nginx = (ROOT / "deploy" / "nginx-proxy.conf").read_text()
     size = re.search(r"client_max_body_size (\d+)k;", nginx)

@@ -1,5 +1,6 @@
 """`flask analyze` on a sketch study: people through the participant API, a model through
 `flask import-label-predictions`, a semantic space from the study's [task] table; text, JSON, CSVs and the figure."""
+
 import json
 import shutil
 
@@ -18,8 +19,12 @@ def take_part(client, answer):
     for item in plan:
         params = db.session.scalars(db.select(Stimulus.params).filter_by(key=item["stimulus_id"])).first()
         guesses = [{"label_id": g, "rt_ms": 900 + 100 * i} for i, g in enumerate(answer(params))]
-        body = {"trial_id": f"t-{token[:8]}-{item['index']}", "trial_index": item["index"],
-                "stimulus_id": item["stimulus_id"], "response": {"guesses": guesses}}
+        body = {
+            "trial_id": f"t-{token[:8]}-{item['index']}",
+            "trial_index": item["index"],
+            "stimulus_id": item["stimulus_id"],
+            "response": {"guesses": guesses},
+        }
         assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 201
     assert client.post(f"/api/sessions/{token}/complete").status_code == 200
 
@@ -33,21 +38,35 @@ def test_analyze_sketch_study(app, client, runner, tmp_path):
     lines = ["id,d1,d2,d3"] + [f"{i},{','.join(f'{v:.3f}' for v in rng.normal(size=3))}" for i in ids]
     (studies / "sketch-demo" / "space.csv").write_text("\n".join(lines) + "\n")
     toml = studies / "sketch-demo" / "study.toml"
-    toml.write_text(toml.read_text().replace(
-        "catch_trials = 1", 'catch_trials = 1\nsemantic_space = "sketch-demo/space.csv"'))
+    toml.write_text(
+        toml.read_text().replace("catch_trials = 1", 'catch_trials = 1\nsemantic_space = "sketch-demo/space.csv"')
+    )
     app.config["STUDIES_DIR"] = str(studies)
     sync_studies(studies)
 
-    wrong = {"fish": "shark", "cup": "mug", "ladder": "tree", "mushroom": "tree", "umbrella": "mushroom",
-             "envelope": "mug"}
+    wrong = {
+        "fish": "shark",
+        "cup": "mug",
+        "ladder": "tree",
+        "mushroom": "tree",
+        "umbrella": "mushroom",
+        "envelope": "mug",
+    }
     # People: right on detailed sketches (8 strokes), wrong (a near concept) on sparse ones; one fails the catch.
     for n in range(6):
-        take_part(client, lambda p, n=n: ([p["concept"]] if p["abstraction_level"] >= 4 and not (p["catch"] and n == 0)
-                                          else [wrong[p["concept"]], p["concept"] if n % 2 else "bowl"]))
+        take_part(
+            client,
+            lambda p, n=n: (
+                [p["concept"]]
+                if p["abstraction_level"] >= 4 and not (p["catch"] and n == 0)
+                else [wrong[p["concept"]], p["concept"] if n % 2 else "bowl"]
+            ),
+        )
     preds = tmp_path / "preds.csv"
     rows = ["stimulus_id,label_id,probability"]
-    for key, params in db.session.execute(db.select(Stimulus.key, Stimulus.params)
-                                          .filter_by(study_id=get_study("sketch-demo").id)):
+    for key, params in db.session.execute(
+        db.select(Stimulus.key, Stimulus.params).filter_by(study_id=get_study("sketch-demo").id)
+    ):
         top = params["concept"] if params["abstraction_level"] == 8 else wrong[params["concept"]]
         rows += [f"{key},{top},0.6", f"{key},{'cup' if top != 'cup' else 'mug'},0.3", f"{key},bowl,0.1"]
     preds.write_text("\n".join(rows) + "\n")
@@ -59,16 +78,32 @@ def test_analyze_sketch_study(app, client, runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Accuracy by abstraction level" in result.output and "toy-model" in result.output
     assert "Attention checks: " in result.output and "1 failed" in result.output
-    for name in ("accuracy.csv", "entropy.csv", "snp.csv", "reliability.csv", "alignment.csv", "catch.csv",
-                 "sketches.csv", "report.md", "accuracy_by_level.png"):
+    for name in (
+        "accuracy.csv",
+        "entropy.csv",
+        "snp.csv",
+        "reliability.csv",
+        "alignment.csv",
+        "catch.csv",
+        "sketches.csv",
+        "report.md",
+        "accuracy_by_level.png",
+    ):
         assert (out / name).stat().st_size > 0, name
-    as_json = json.loads(runner.invoke(args=["analyze", "sketch-demo", "--format", "json", "--n-boot", "50"]).output
-                         .split("\nwrote")[0])
+    as_json = json.loads(
+        runner.invoke(args=["analyze", "sketch-demo", "--format", "json", "--n-boot", "50"]).output.split("\nwrote")[0]
+    )
     human = [r for r in as_json["accuracy"] if r["observer"] == "human"]
     assert {r["abstraction_level"]: r["top1_accuracy"] for r in human if r["producer"] == "human"} == {
-        2.0: 0.0, 4.0: 1.0, 8.0: 1.0}
-    model = {r["abstraction_level"]: r["top1_accuracy"] for r in as_json["accuracy"]
-             if r["observer"] == "toy-model" and r["producer"] == "human"}
+        2.0: 0.0,
+        4.0: 1.0,
+        8.0: 1.0,
+    }
+    model = {
+        r["abstraction_level"]: r["top1_accuracy"]
+        for r in as_json["accuracy"]
+        if r["observer"] == "toy-model" and r["producer"] == "human"
+    }
     assert model == {2.0: 0.0, 4.0: 0.0, 8.0: 1.0}
     assert as_json["snp"] and all(0 <= r["mean_snp"] <= 1 for r in as_json["snp"])
     assert {r["measure"] for r in as_json["alignment"]} == {"top1", "top3", "entropy", "snp"}

@@ -1,6 +1,7 @@
 """The sketch-recognition plugin in headless Chromium on the demo study: the drop-down appears while typing and is
 keyboard navigable (arrows, Enter, Escape), a word outside the vocabulary is refused, three ranked guesses with
 their times are stored once per trial, and the study completes."""
+
 import re
 
 from playwright.sync_api import expect
@@ -87,5 +88,6 @@ def test_participant_names_sketches_with_ranked_vocabulary_guesses(app, live_ser
     assert [[g["label_id"] for g in t.response["guesses"]] for t in trials[1:]] == [["ladder"]] * 8
     first_guesses = ["bat2"] + ["ladder"] * 8
     assert [t.score["top1"] for t in trials] == [
-        db.session.get(Stimulus, t.stimulus_id).params["concept"] == guess for t, guess in zip(trials, first_guesses)]
+        db.session.get(Stimulus, t.stimulus_id).params["concept"] == guess for t, guess in zip(trials, first_guesses)
+    ]
     assert db.session.scalars(db.select(ParticipantSession.status)).one() == "completed"

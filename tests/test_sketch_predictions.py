@@ -1,5 +1,6 @@
 """`flask import-label-predictions`: top-k labels and class probabilities for a sketch study's sketches, all or
 nothing, every problem named by column and row."""
+
 import pytest
 from sqlalchemy import func
 
@@ -13,8 +14,12 @@ def write(path, text):
 
 
 def stored():
-    return [(p.rank, p.label_id, p.probability) for p in db.session.scalars(
-        db.select(LabelPrediction).order_by(LabelPrediction.stimulus_id, LabelPrediction.rank))]
+    return [
+        (p.rank, p.label_id, p.probability)
+        for p in db.session.scalars(
+            db.select(LabelPrediction).order_by(LabelPrediction.stimulus_id, LabelPrediction.rank)
+        )
+    ]
 
 
 def run(runner, path, *args):
@@ -22,8 +27,9 @@ def run(runner, path, *args):
 
 
 def test_top_k_labels_import(runner, tmp_path):
-    path = write(tmp_path / "p.csv", "stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,bat2,2\n"
-                                     "fish-human-8,fish,1\n")
+    path = write(
+        tmp_path / "p.csv", "stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,bat2,2\nfish-human-8,fish,1\n"
+    )
     result = run(runner, path)
     assert result.exit_code == 0, result.output
     assert "imported 3 ranked labels for clip (1 run(s))" in result.output
@@ -33,8 +39,10 @@ def test_top_k_labels_import(runner, tmp_path):
 
 
 def test_probabilities_are_ranked_and_top_k_kept(runner, tmp_path):
-    path = write(tmp_path / "p.csv", "stimulus_id,label_id,probability,run\ncup-human-2,mug,0.2,3\n"
-                                     "cup-human-2,cup,0.7,3\ncup-human-2,bowl,0.1,3\n")
+    path = write(
+        tmp_path / "p.csv",
+        "stimulus_id,label_id,probability,run\ncup-human-2,mug,0.2,3\ncup-human-2,cup,0.7,3\ncup-human-2,bowl,0.1,3\n",
+    )
     assert run(runner, path, "--top-k", "2").exit_code == 0
     assert stored() == [(1, "cup", 0.7), (2, "mug", 0.2)]
     assert db.session.scalars(db.select(ModelRun.run)).one() == 3
@@ -44,19 +52,27 @@ def test_probabilities_are_ranked_and_top_k_kept(runner, tmp_path):
     assert len(stored()) == 3 and db.session.scalar(db.select(func.count(ModelRun.id))) == 1
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("stimulus_id,label_id,rank\ncup-human-2,cup,1\nnope,cup,1\n", "column stimulus_id: not a stimulus of sketch-demo "
-                                                                  "(e.g. 'nope'): row 2"),
-    ("stimulus_id,label_id,rank\ncup-human-2,bat,1\n", "column label_id: not a unique id of the vocabulary"),
-    ("stimulus_id,label_id,rank\ncup-human-2,cup,0\n", "column rank: not a whole number"),
-    ("stimulus_id,label_id,probability\ncup-human-2,cup,1.5\n", "column probability: not a number from 0 to 1"),
-    ("stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,cup,2\n", "column label_id: repeats an earlier row"),
-    ("stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,mug,1\n", "column rank: repeats an earlier row"),
-    ("stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,mug,3\n", "ranks of this row's sketch are not 1…k"),
-    ("stimulus_id,label_id\ncup-human-2,cup\n", "a rank or a probability column is needed"),
-    ("stimulus_id,label,rank\ncup-human-2,cup,1\n", "missing column(s): label_id"),
-    ("stimulus_id,label_id,rank\n", "the file has no rows"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "stimulus_id,label_id,rank\ncup-human-2,cup,1\nnope,cup,1\n",
+            "column stimulus_id: not a stimulus of sketch-demo (e.g. 'nope'): row 2",
+        ),
+        ("stimulus_id,label_id,rank\ncup-human-2,bat,1\n", "column label_id: not a unique id of the vocabulary"),
+        ("stimulus_id,label_id,rank\ncup-human-2,cup,0\n", "column rank: not a whole number"),
+        ("stimulus_id,label_id,probability\ncup-human-2,cup,1.5\n", "column probability: not a number from 0 to 1"),
+        (
+            "stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,cup,2\n",
+            "column label_id: repeats an earlier row",
+        ),
+        ("stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,mug,1\n", "column rank: repeats an earlier row"),
+        ("stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,mug,3\n", "ranks of this row's sketch are not 1…k"),
+        ("stimulus_id,label_id\ncup-human-2,cup\n", "a rank or a probability column is needed"),
+        ("stimulus_id,label,rank\ncup-human-2,cup,1\n", "missing column(s): label_id"),
+        ("stimulus_id,label_id,rank\n", "the file has no rows"),
+    ],
+)
 def test_bad_files_import_nothing(runner, tmp_path, text, expected):
     result = run(runner, write(tmp_path / "p.csv", text))
     assert result.exit_code != 0 and "nothing imported" in result.output

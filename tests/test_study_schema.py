@@ -1,6 +1,7 @@
 """Study files checked against their schema (server/schema.py and the models of study.toml's tables): one message
 per problem, `FILE: KEY: what`, every problem of a file at once; `flask studies schema` and the generated key
 reference in docs/studies.md."""
+
 import json
 import tomllib
 from pathlib import Path
@@ -12,7 +13,7 @@ from server.db import db, dispose_engines
 from server.studies import StudyFileError, get_study, load_study_file, with_key_reference
 from tests.conftest import ROOT, make_app
 
-BASE = '''title = "Bars"
+BASE = """title = "Bars"
 task_type = "ratio-estimation"
 platform = "prolific"
 completion_code = "C3RATIO5"
@@ -20,7 +21,7 @@ consent = "<p>Consent</p>"
 
 [task]
 trials_per_type = 5
-'''
+"""
 
 
 @pytest.fixture
@@ -59,70 +60,114 @@ def errors_of(path: Path) -> list[str]:
     return caught.value.errors
 
 
-@pytest.mark.parametrize("edit, error", [
-    # wrong type: the case that ended `flask studies sync` with a traceback
-    (("[task]", 'min_width = "wide"\n[task]'), 'min_width: expected an integer, got "wide"'),
-    (("[task]", "demo_stimuli = 1\n[task]"), "demo_stimuli: expected true or false, got 1"),
-    (("[task]", 'instructions = "<p>one page</p>"\n[task]'),
-     'instructions: expected a list, got "<p>one page</p>"'),
-    (("[task]", "instructions = [1]\n[task]"), "instructions[1]: expected text, got 1"),
-    # out of range: negative sizes were accepted
-    (("[task]", "min_height = -5\n[task]"), "min_height: expected at least 0, got -5"),
-    (("[task]", "abandon_after_minutes = 0\n[task]"), "abandon_after_minutes: expected at least 1, got 0"),
-    (('"prolific"', '"mturk"'), 'platform: expected one of "prolific", "labinthewild" or "direct", got "mturk"'),
-    # unknown keys, with a did-you-mean for a near miss
-    (("title =", "titel ="), ["title: required", 'titel: unknown key (did you mean "title"?)']),
-    (("[task]", "colour = 1\n[task]"), "colour: unknown key"),
-    # missing or blank required keys
-    (('consent = "<p>Consent</p>"\n', ""), "consent: required"),
-    (('"Bars"', '"  "'), 'title: expected text that is not blank, got "  "'),
-    # URLs: only http(s)
-    (("[task]", 'completion_url = "javascript:alert(1)"\n[task]'),
-     'completion_url: expected an http:// or https:// URL, got "javascript:alert(1)"'),
-    (("[task]", 'completion_url = "https://"\n[task]'),
-     'completion_url: expected an http:// or https:// URL, got "https://"'),
-    (('"C3RATIO5"', '"C3 RATIO"'), 'completion_code: expected a completion code (letters and digits), got "C3 RATIO"'),
-    (("[task]", 'completion_url = "http://[::1"\n[task]'),
-     'completion_url: expected an http:// or https:// URL, got "http://[::1"'),
-    (('"C3RATIO5"', '"C3RATIO5\\n"'),  # a code travels in the completion URL: no trailing line break
-     'completion_code: expected a completion code (letters and digits), got "C3RATIO5\\n"'),
-    # the task type's [task] table
-    (("trials_per_type = 5", "trials_per_type = 8"), "task.trials_per_type: expected at most 7, got 8"),
-    (("trials_per_type = 5", "trials_per_type = 5.0"), "task.trials_per_type: expected an integer, got 5.0"),
-    (("trials_per_type = 5", 'practice = "yes"'), 'task.practice: expected true or false, got "yes"'),
-    (("trials_per_type = 5", "variant = 2"), 'task.variant: unknown key (did you mean "variants"?)'),
-    (('"ratio-estimation"', '"mind-reading"'), 'task_type: "mind-reading" is not registered (known: hive-agreement, '
-     "hive-distinction, hive-output-prediction, hive-prototree, hypothesis-rating, ratio-estimation, "
-     "sketch-recognition)"),
-    # [[conditions]]
-    (("[task]", 'abandon_after_minutes = 30\n[task]'), None),
-    (("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\nquota = 0'),
-     "conditions[1].quota: expected at least 1, got 0"),
-    (("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\n[[conditions]]\nname = "b c"'),
-     'conditions[2].name: expected an id (letters, digits, _ . -; at most 64), got "b c"'),
-    (("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\n[[conditions]]\nname = "a"'),
-     "conditions: condition 2's name 'a' repeats condition 1's"),
-    (("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\n[[conditions]]\nname = "b"\n'
-                             '[conditions.task]\nvariants = 0'),
-     "conditions[2].task.variants: expected at least 1, got 0"),
-    (("[task]", "conditions = []\n[task]"), "conditions: expected at least 1 item, got []"),
-    # [prolific]
-    (("trials_per_type = 5", 'trials_per_type = 5\n[prolific]\nmax_bonus = "lots"'),
-     'prolific.max_bonus: expected a number, got "lots"'),
-    (("trials_per_type = 5", "trials_per_type = 5\n[prolific]\nmax_bonus = 0.001"),
-     "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got 0.001"),
-    (("trials_per_type = 5", "trials_per_type = 5\n[prolific]\nmax_bonus = inf"),
-     "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got Infinity"),
-    (("trials_per_type = 5", 'trials_per_type = 5\n[prolific.codes]\ncomplete = "C1"'),
-     'prolific.codes.complete: unknown key (did you mean "completed"?)'),
-    (("trials_per_type = 5", 'trials_per_type = 5\n[prolific]\ncodes = "C1"'), "prolific.codes: expected a table, got "
-     '"C1"'),
-    # across keys
-    (("[task]", "demo_stimuli = true\n[task]"),
-     "demo_stimuli: only for task types that draw demo stimuli, not ratio-estimation"),
-    (('completion_code = "C3RATIO5"\n', ""),
-     "a Prolific study needs completion_code ([prolific.codes] completed) or completion_url"),
-])
+@pytest.mark.parametrize(
+    "edit, error",
+    [
+        # wrong type: the case that ended `flask studies sync` with a traceback
+        (("[task]", 'min_width = "wide"\n[task]'), 'min_width: expected an integer, got "wide"'),
+        (("[task]", "demo_stimuli = 1\n[task]"), "demo_stimuli: expected true or false, got 1"),
+        (
+            ("[task]", 'instructions = "<p>one page</p>"\n[task]'),
+            'instructions: expected a list, got "<p>one page</p>"',
+        ),
+        (("[task]", "instructions = [1]\n[task]"), "instructions[1]: expected text, got 1"),
+        # out of range: negative sizes were accepted
+        (("[task]", "min_height = -5\n[task]"), "min_height: expected at least 0, got -5"),
+        (("[task]", "abandon_after_minutes = 0\n[task]"), "abandon_after_minutes: expected at least 1, got 0"),
+        (('"prolific"', '"mturk"'), 'platform: expected one of "prolific", "labinthewild" or "direct", got "mturk"'),
+        # unknown keys, with a did-you-mean for a near miss
+        (("title =", "titel ="), ["title: required", 'titel: unknown key (did you mean "title"?)']),
+        (("[task]", "colour = 1\n[task]"), "colour: unknown key"),
+        # missing or blank required keys
+        (('consent = "<p>Consent</p>"\n', ""), "consent: required"),
+        (('"Bars"', '"  "'), 'title: expected text that is not blank, got "  "'),
+        # URLs: only http(s)
+        (
+            ("[task]", 'completion_url = "javascript:alert(1)"\n[task]'),
+            'completion_url: expected an http:// or https:// URL, got "javascript:alert(1)"',
+        ),
+        (
+            ("[task]", 'completion_url = "https://"\n[task]'),
+            'completion_url: expected an http:// or https:// URL, got "https://"',
+        ),
+        (
+            ('"C3RATIO5"', '"C3 RATIO"'),
+            'completion_code: expected a completion code (letters and digits), got "C3 RATIO"',
+        ),
+        (
+            ("[task]", 'completion_url = "http://[::1"\n[task]'),
+            'completion_url: expected an http:// or https:// URL, got "http://[::1"',
+        ),
+        (
+            ('"C3RATIO5"', '"C3RATIO5\\n"'),  # a code travels in the completion URL: no trailing line break
+            'completion_code: expected a completion code (letters and digits), got "C3RATIO5\\n"',
+        ),
+        # the task type's [task] table
+        (("trials_per_type = 5", "trials_per_type = 8"), "task.trials_per_type: expected at most 7, got 8"),
+        (("trials_per_type = 5", "trials_per_type = 5.0"), "task.trials_per_type: expected an integer, got 5.0"),
+        (("trials_per_type = 5", 'practice = "yes"'), 'task.practice: expected true or false, got "yes"'),
+        (("trials_per_type = 5", "variant = 2"), 'task.variant: unknown key (did you mean "variants"?)'),
+        (
+            ('"ratio-estimation"', '"mind-reading"'),
+            'task_type: "mind-reading" is not registered (known: hive-agreement, '
+            "hive-distinction, hive-output-prediction, hive-prototree, hypothesis-rating, ratio-estimation, "
+            "sketch-recognition)",
+        ),
+        # [[conditions]]
+        (("[task]", "abandon_after_minutes = 30\n[task]"), None),
+        (
+            ("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\nquota = 0'),
+            "conditions[1].quota: expected at least 1, got 0",
+        ),
+        (
+            ("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\n[[conditions]]\nname = "b c"'),
+            'conditions[2].name: expected an id (letters, digits, _ . -; at most 64), got "b c"',
+        ),
+        (
+            ("trials_per_type = 5", 'trials_per_type = 5\n[[conditions]]\nname = "a"\n[[conditions]]\nname = "a"'),
+            "conditions: condition 2's name 'a' repeats condition 1's",
+        ),
+        (
+            (
+                "trials_per_type = 5",
+                'trials_per_type = 5\n[[conditions]]\nname = "a"\n[[conditions]]\nname = "b"\n'
+                "[conditions.task]\nvariants = 0",
+            ),
+            "conditions[2].task.variants: expected at least 1, got 0",
+        ),
+        (("[task]", "conditions = []\n[task]"), "conditions: expected at least 1 item, got []"),
+        # [prolific]
+        (
+            ("trials_per_type = 5", 'trials_per_type = 5\n[prolific]\nmax_bonus = "lots"'),
+            'prolific.max_bonus: expected a number, got "lots"',
+        ),
+        (
+            ("trials_per_type = 5", "trials_per_type = 5\n[prolific]\nmax_bonus = 0.001"),
+            "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got 0.001",
+        ),
+        (
+            ("trials_per_type = 5", "trials_per_type = 5\n[prolific]\nmax_bonus = inf"),
+            "prolific.max_bonus: expected a positive amount up to 1000000 with at most 2 decimals, got Infinity",
+        ),
+        (
+            ("trials_per_type = 5", 'trials_per_type = 5\n[prolific.codes]\ncomplete = "C1"'),
+            'prolific.codes.complete: unknown key (did you mean "completed"?)',
+        ),
+        (
+            ("trials_per_type = 5", 'trials_per_type = 5\n[prolific]\ncodes = "C1"'),
+            'prolific.codes: expected a table, got "C1"',
+        ),
+        # across keys
+        (
+            ("[task]", "demo_stimuli = true\n[task]"),
+            "demo_stimuli: only for task types that draw demo stimuli, not ratio-estimation",
+        ),
+        (
+            ('completion_code = "C3RATIO5"\n', ""),
+            "a Prolific study needs completion_code ([prolific.codes] completed) or completion_url",
+        ),
+    ],
+)
 def test_each_kind_of_error_names_the_key_and_what_is_wrong(studies, edit, error):
     assert edit[0] in BASE
     path = write(studies, BASE.replace(*edit, 1))
@@ -133,15 +178,22 @@ def test_each_kind_of_error_names_the_key_and_what_is_wrong(studies, edit, error
 
 
 def test_every_error_of_a_file_is_reported_at_once(studies):
-    text = BASE.replace("title =", "titel =").replace("[task]", '''min_width = "wide"
+    text = (
+        BASE.replace("title =", "titel =")
+        .replace(
+            "[task]",
+            """min_width = "wide"
 min_height = -1
 completion_url = "ftp://example.org/done"
 [prolific]
 attention_check_failures = 0
-[task]''').replace("trials_per_type = 5", 'trials_per_type = 0\ncolour = "red"')
+[task]""",
+        )
+        .replace("trials_per_type = 5", 'trials_per_type = 0\ncolour = "red"')
+    )
     assert errors_of(write(studies, text)) == [
         "title: required",
-        "completion_url: expected an http:// or https:// URL, got \"ftp://example.org/done\"",
+        'completion_url: expected an http:// or https:// URL, got "ftp://example.org/done"',
         'min_width: expected an integer, got "wide"',
         "min_height: expected at least 0, got -1",
         "prolific.attention_check_failures: expected at least 1, got 0",
@@ -150,7 +202,9 @@ attention_check_failures = 0
         "task.colour: unknown key",
     ]
     # every condition's [conditions.task] at once, with the file's checks across keys
-    text = BASE.replace("trials_per_type = 5", '''trials_per_type = 5
+    text = BASE.replace(
+        "trials_per_type = 5",
+        """trials_per_type = 5
 [[conditions]]
 name = "a"
 [conditions.task]
@@ -158,7 +212,8 @@ variants = 0
 [[conditions]]
 name = "b"
 [conditions.task]
-practice = 1''').replace("[task]", "demo_stimuli = true\n[task]")
+practice = 1""",
+    ).replace("[task]", "demo_stimuli = true\n[task]")
     assert errors_of(write(studies, text)) == [
         "demo_stimuli: only for task types that draw demo stimuli, not ratio-estimation",
         "conditions[1].task.variants: expected at least 1, got 0",
@@ -169,21 +224,37 @@ practice = 1''').replace("[task]", "demo_stimuli = true\n[task]")
 def test_each_task_types_table_is_checked_by_its_own_model(studies):
     head = 'title = "T"\nconsent = "c"\n'
     cases = {
-        "hive-distinction": ('method = "lime"\nn_trials = 500\nsimilarity_ratings = true', [
-            'task.method: expected one of "gradcam", "bagnet", "protopnet" or "prototree", got "lime"',
-            "task.n_trials: expected at most 200, got 500",
-            "task.similarity_ratings: similarity ratings are asked in the agreement task only"]),
-        "hive-prototree": ('method = "gradcam"\ncorrect_share = 1.5', [
-            'task.method: expected one of "prototree", got "gradcam"',
-            "task.correct_share: expected at most 1, got 1.5"]),
-        "hypothesis-rating": ("columns = 3\nscore_edges = [0.5, 0.2]\n[[task.statements]]\nid = \"a\"\ntext = \"A\"", [
-            "task.score_edges: expected 2 increasing numbers (the boundaries between the columns), got [0.5, 0.2]",
-            "task.statements[1].relevant: required"]),
-        "sketch-recognition": ('vocabulary = ""\ntrials = 0\nsemantic_space = "nowhere.csv"', [
-            'task.vocabulary: expected text that is not blank, got ""',
-            "task.trials: expected at least 1, got 0",
-            "task.semantic_space: expected a concept similarity or embedding CSV that exists (a path relative to the "
-            'studies folder), got "nowhere.csv"']),
+        "hive-distinction": (
+            'method = "lime"\nn_trials = 500\nsimilarity_ratings = true',
+            [
+                'task.method: expected one of "gradcam", "bagnet", "protopnet" or "prototree", got "lime"',
+                "task.n_trials: expected at most 200, got 500",
+                "task.similarity_ratings: similarity ratings are asked in the agreement task only",
+            ],
+        ),
+        "hive-prototree": (
+            'method = "gradcam"\ncorrect_share = 1.5',
+            [
+                'task.method: expected one of "prototree", got "gradcam"',
+                "task.correct_share: expected at most 1, got 1.5",
+            ],
+        ),
+        "hypothesis-rating": (
+            'columns = 3\nscore_edges = [0.5, 0.2]\n[[task.statements]]\nid = "a"\ntext = "A"',
+            [
+                "task.score_edges: expected 2 increasing numbers (the boundaries between the columns), got [0.5, 0.2]",
+                "task.statements[1].relevant: required",
+            ],
+        ),
+        "sketch-recognition": (
+            'vocabulary = ""\ntrials = 0\nsemantic_space = "nowhere.csv"',
+            [
+                'task.vocabulary: expected text that is not blank, got ""',
+                "task.trials: expected at least 1, got 0",
+                "task.semantic_space: expected a concept similarity or embedding CSV that exists (a path relative to "
+                'the studies folder), got "nowhere.csv"',
+            ],
+        ),
     }
     for task_type, (table, expected) in cases.items():
         path = write(studies, f'{head}task_type = "{task_type}"\n[task]\n{table}\n', slug=task_type)
@@ -193,13 +264,16 @@ def test_each_task_types_table_is_checked_by_its_own_model(studies):
 @pytest.mark.db
 def test_sync_reports_a_bad_file_without_a_traceback_and_writes_nothing(studies, database):
     from flask import current_app
+
     write(studies, BASE, slug="good")
     write(studies, BASE.replace("[task]", 'min_width = "wide"\n[task]').replace("= 5", "= -5"), slug="bad")
     result = current_app.test_cli_runner().invoke(args=["studies", "sync"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     bad = studies / "bad" / "study.toml"
-    assert result.output == (f'Error: {bad}: min_width: expected an integer, got "wide"\n'
-                             f"{bad}: task.trials_per_type: expected at least 1, got -5\n")
+    assert result.output == (
+        f'Error: {bad}: min_width: expected an integer, got "wide"\n'
+        f"{bad}: task.trials_per_type: expected at least 1, got -5\n"
+    )
     assert get_study("good") is None and get_study("bad") is None
     (studies / "bad" / "study.toml").unlink()
     result = current_app.test_cli_runner().invoke(args=["studies", "sync"])
@@ -208,6 +282,7 @@ def test_sync_reports_a_bad_file_without_a_traceback_and_writes_nothing(studies,
 
 def test_the_json_schema_takes_the_demo_studies_and_refuses_what_sync_refuses(studies, tmp_path):
     from flask import current_app
+
     out = tmp_path / "study.schema.json"
     result = current_app.test_cli_runner().invoke(args=["studies", "schema", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -221,10 +296,18 @@ def test_the_json_schema_takes_the_demo_studies_and_refuses_what_sync_refuses(st
     for path in demos:
         assert not list(validator.iter_errors(tomllib.loads(path.read_text()))), path
     base = tomllib.loads(BASE)
-    for bad in ({"min_width": "wide"}, {"min_height": -1}, {"titel": "x"}, {"platform": "mturk"},
-                {"completion_url": "javascript:alert(1)"}, {"task": {"trials_per_type": 8}},
-                {"task": {"colour": 1}}, {"task_type": "mind-reading"}, {"conditions": [{"name": "a", "quota": 0}]},
-                {"prolific": {"codes": {"complete": "C1"}}}):
+    for bad in (
+        {"min_width": "wide"},
+        {"min_height": -1},
+        {"titel": "x"},
+        {"platform": "mturk"},
+        {"completion_url": "javascript:alert(1)"},
+        {"task": {"trials_per_type": 8}},
+        {"task": {"colour": 1}},
+        {"task_type": "mind-reading"},
+        {"conditions": [{"name": "a", "quota": 0}]},
+        {"prolific": {"codes": {"complete": "C1"}}},
+    ):
         assert list(validator.iter_errors({**base, **bad})), bad
         with pytest.raises(StudyFileError):
             load_study_file(write(studies, _toml({**base, **bad}), slug="probe"))
@@ -252,8 +335,16 @@ def _value(value) -> str:
 def test_the_key_reference_in_the_docs_is_current(studies):
     docs = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
     assert with_key_reference(docs) == docs, "run: flask studies keys --update docs/studies.md"
-    for key in ("`min_width`", "`abandon_after_minutes`", "`max_bonus`", "`trials_per_type`", "`semantic_space`",
-                "`similarity_ratings`", "`statements`", "`incompatible_device`"):
+    for key in (
+        "`min_width`",
+        "`abandon_after_minutes`",
+        "`max_bonus`",
+        "`trials_per_type`",
+        "`semantic_space`",
+        "`similarity_ratings`",
+        "`statements`",
+        "`incompatible_device`",
+    ):
         assert key in docs
     with pytest.raises(ValueError, match="markers are missing"):
         with_key_reference("# no markers\n")

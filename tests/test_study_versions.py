@@ -1,5 +1,6 @@
 """Every synced version of a study is kept (study_versions): a changed file adds one, an unchanged re-sync none, and
 each session points at the version it entered under; `flask studies versions` lists and shows them."""
+
 import hashlib
 import json
 import shutil
@@ -26,8 +27,9 @@ def study_file(app, tmp_path):
 
 
 def kept(slug="study3"):
-    return db.session.scalars(db.select(StudyVersion).filter_by(study_id=get_study(slug).id)
-                              .order_by(StudyVersion.version)).all()
+    return db.session.scalars(
+        db.select(StudyVersion).filter_by(study_id=get_study(slug).id).order_by(StudyVersion.version)
+    ).all()
 
 
 def edit(path, old, new):
@@ -94,8 +96,9 @@ def test_versions_lists_and_shows_them(runner, client, study_file):
     enter(client)
     enter(client)
     # a session of a version synced before study_versions existed (what migration 0007 leaves without a row)
-    db.session.add(ParticipantSession(study_id=get_study("study3").id, token="o" * 20, platform="direct",
-                                      study_version=0, plan=[]))
+    db.session.add(
+        ParticipantSession(study_id=get_study("study3").id, token="o" * 20, platform="direct", study_version=0, plan=[])
+    )
     db.session.commit()
     one, two = kept()
     result = runner.invoke(args=["studies", "versions", "study3"])
@@ -111,15 +114,22 @@ def test_versions_lists_and_shows_them(runner, client, study_file):
 
     shown = runner.invoke(args=["studies", "versions", "study3", "--show", "1"])
     assert shown.exit_code == 0 and json.loads(shown.output) == one.config
-    assert json.loads(runner.invoke(args=["studies", "versions", "study3", "--show", "2"]).output)["task"][
-        "trials_per_type"] == 4
+    assert (
+        json.loads(runner.invoke(args=["studies", "versions", "study3", "--show", "2"]).output)["task"][
+            "trials_per_type"
+        ]
+        == 4
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (["study3", "--show", "3"], "study3 has no kept version 3 (kept: 1)"),
-    (["study3", "--show", "nine"], "'nine' is not a valid integer"),
-    (["nope"], "no study named 'nope'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["study3", "--show", "3"], "study3 has no kept version 3 (kept: 1)"),
+        (["study3", "--show", "nine"], "'nine' is not a valid integer"),
+        (["nope"], "no study named 'nope'"),
+    ],
+)
 def test_versions_refuses_what_is_not_there(runner, args, message):
     result = runner.invoke(args=["studies", "versions", *args])
     assert result.exit_code != 0 and message in result.output, result.output

@@ -2,6 +2,7 @@
 consent stays queued; one the server refuses for good (the session ended, the index holds another answer) moves to
 the `refused` list in localStorage and is reported, never silently dropped; and the page says that the session has
 ended."""
+
 from playwright.sync_api import expect
 
 from server.db import db
@@ -21,8 +22,14 @@ DRAIN = """async ([token, body]) => {
 
 def stored_indexes(token):
     db.session.rollback()
-    return list(db.session.scalars(db.select(Trial.trial_index).join(ParticipantSession)
-                                   .where(ParticipantSession.token == token).order_by(Trial.trial_index)))
+    return list(
+        db.session.scalars(
+            db.select(Trial.trial_index)
+            .join(ParticipantSession)
+            .where(ParticipantSession.token == token)
+            .order_by(Trial.trial_index)
+        )
+    )
 
 
 def session_id(token):
@@ -55,7 +62,8 @@ def test_refused_trials_are_kept_and_reported(app, client, runner, live_server, 
     state = page.evaluate(DRAIN, [token, late])
     assert state["queue"] == [] and state["ended"] == "session_ended"
     assert [(r["body"], r["status"], r["error"]["error"]) for r in state["refused"][1:]] == [
-        (late, 409, "session_ended")]
+        (late, 409, "session_ended")
+    ]
     assert stored_indexes(token) == [0]
 
 

@@ -2,6 +2,7 @@
 offered by an installed distribution's `studyhive.task_types` entry point, runs a participant session (plan, page
 assets, trial save, completion, results summary) and shows up in the export — without a change to any generic module.
 The platform asks a type's declared capabilities: one with none has no plan, and what needs stimuli refuses it."""
+
 import sys
 import textwrap
 from contextlib import contextmanager
@@ -63,12 +64,12 @@ PACKAGE = '''
     TASK_TYPES = (TinyChoice,)
 '''
 
-STUDY = '''
+STUDY = """
     title = "Dots"
     task_type = "tiny-choice"
     consent = "<p>Fine?</p>"
     flow = ["consent", "instructions", "task", "score"]
-'''
+"""
 
 
 def write_package(lib, name):
@@ -134,12 +135,23 @@ def run_participant(app, tmp_path, package):
     plan = client.get(f"/api/sessions/{token}").get_json()["plan"]
     assert sorted(item["stimulus_id"] for item in plan) == ["blank", "dot"]
     assert client.get(plan[0]["stimulus_url"]).mimetype == "image/svg+xml"
-    bad = client.post(f"/api/sessions/{token}/trials", json={
-        "trial_id": "tiny-0000", "trial_index": 0, "stimulus_id": plan[0]["stimulus_id"], "response": {"choice": 7}})
+    bad = client.post(
+        f"/api/sessions/{token}/trials",
+        json={
+            "trial_id": "tiny-0000",
+            "trial_index": 0,
+            "stimulus_id": plan[0]["stimulus_id"],
+            "response": {"choice": 7},
+        },
+    )
     assert bad.status_code == 422 and bad.get_json()["field"] == "response.choice"
     for item in plan:
-        body = {"trial_id": f"tiny-000{item['index']}", "trial_index": item["index"],
-                "stimulus_id": item["stimulus_id"], "response": {"choice": 1}}
+        body = {
+            "trial_id": f"tiny-000{item['index']}",
+            "trial_index": item["index"],
+            "stimulus_id": item["stimulus_id"],
+            "response": {"choice": 1},
+        }
         assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 201
     assert client.post(f"/api/sessions/{token}/complete").get_json()["outcome"] == "completed"
     assert client.get(f"/api/sessions/{token}/summary").get_json() == {"right": 1, "lines": ["1 of 2 right."]}
@@ -166,8 +178,10 @@ def test_a_task_type_from_an_entry_point_runs_a_session_and_exports(lib, tmp_pat
     write_package(lib, "tinyep")
     write_distribution(lib, "tinyep", ["tiny-choice = tinyep:TinyChoice"])
     with synced_app(tmp_path) as app:  # TASK_PACKAGES as by default: the type comes from the distribution
-        assert registry().asset_urls(registry().get("tiny-choice")) == ["/tasks/tinyep/tiny.css",
-                                                                        "/tasks/tinyep/tiny.js"]
+        assert registry().asset_urls(registry().get("tiny-choice")) == [
+            "/tasks/tinyep/tiny.css",
+            "/tasks/tinyep/tiny.js",
+        ]
         run_participant(app, tmp_path, "tinyep")
 
 
@@ -180,15 +194,21 @@ def test_a_task_type_from_two_sources_is_refused_naming_both(lib, tmp_path):
     assert str(refused.value) == (
         "task type id 'tiny-choice' is already registered, from task package 'tinytask' (TASK_PACKAGES) (TinyChoice); "
         "entry point tiny-choice = tinyep:TinyChoice (studyhive.task_types) of tinyep 0.1 offers it again "
-        "(TinyChoice)")
+        "(TinyChoice)"
+    )
 
 
-@pytest.mark.parametrize("line, message", [
-    ("tiny = tinyep:TinyChoice", "the entry point's name must be the task type's id, 'tiny-choice'"),
-    ("tiny-choice = tinyep:PACKAGE_NOTE", "'a note' is not a subclass of server.tasktype.TaskType"),
-    ("tiny-choice = tinyep:Unfinished",
-     "task type Unfinished does not define build_plan, render_stimulus, stimuli, validate_response"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("tiny = tinyep:TinyChoice", "the entry point's name must be the task type's id, 'tiny-choice'"),
+        ("tiny-choice = tinyep:PACKAGE_NOTE", "'a note' is not a subclass of server.tasktype.TaskType"),
+        (
+            "tiny-choice = tinyep:Unfinished",
+            "task type Unfinished does not define build_plan, render_stimulus, stimuli, validate_response",
+        ),
+    ],
+)
 def test_a_bad_entry_point_is_refused_naming_it(lib, tmp_path, line, message):
     write_package(lib, "tinyep")
     with open(lib / "tinyep" / "__init__.py", "a") as fh:
@@ -201,6 +221,7 @@ def test_a_bad_entry_point_is_refused_naming_it(lib, tmp_path, line, message):
 
 class Questionnaire(TaskType):
     """A type declaring no capability: no stimuli, no fixed plan, no analysis, nothing for models."""
+
     id = "questionnaire"
     name = "Answer in your own words"
 
@@ -217,14 +238,25 @@ def test_a_task_type_without_capabilities_has_no_plan_and_what_needs_one_refuses
         refusals = {
             ("analyze", "dots"): "does not support task type 'questionnaire'",
             ("stimuli", "export", "dots", "--out", str(tmp_path / "a")): "has no stimuli for models",
-            ("stimuli", "export", "dots", "--out", str(tmp_path / "b"), "--training", "4"):
-                "cannot draw training sets",
-            ("stimuli", "import", "dots", str(tmp_path / "m.csv"), "--images", str(tmp_path)):
-                "has no stimuli to import",
-            ("import-predictions", "dots", str(tmp_path / "p.csv"), "--observer", "m", "--unit", "percent"):
-                "has no stimuli for models to answer",
-            ("import-label-predictions", "dots", str(tmp_path / "p.csv"), "--observer", "m"):
-                "has no label vocabulary",
+            ("stimuli", "export", "dots", "--out", str(tmp_path / "b"), "--training", "4"): "cannot draw training sets",
+            (
+                "stimuli",
+                "import",
+                "dots",
+                str(tmp_path / "m.csv"),
+                "--images",
+                str(tmp_path),
+            ): "has no stimuli to import",
+            (
+                "import-predictions",
+                "dots",
+                str(tmp_path / "p.csv"),
+                "--observer",
+                "m",
+                "--unit",
+                "percent",
+            ): "has no stimuli for models to answer",
+            ("import-label-predictions", "dots", str(tmp_path / "p.csv"), "--observer", "m"): "has no label vocabulary",
         }
         (tmp_path / "m.csv").write_text("image_id\nx\n")
         (tmp_path / "p.csv").write_text("stimulus_id,prediction\nx,1\n")

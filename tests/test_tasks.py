@@ -1,4 +1,5 @@
 """The task-type registry and the ratio-estimation task's contract (parameters, plan, validation, scoring)."""
+
 import math
 import random
 
@@ -22,8 +23,14 @@ def test_registry_refuses_duplicate_ids_and_tolerates_unknown_ones(app):
 def test_parameters_are_checked():
     task = RatioEstimation()
     assert task.parse_params({}) == {"trials_per_type": 5, "variants": 1, "practice": True}
-    for bad in ({"trials_per_type": 0}, {"trials_per_type": 8}, {"trials_per_type": True}, {"variants": 0},
-                {"practice": "yes"}, {"colour": "red"}):
+    for bad in (
+        {"trials_per_type": 0},
+        {"trials_per_type": 8},
+        {"trials_per_type": True},
+        {"variants": 0},
+        {"practice": "yes"},
+        {"colour": "red"},
+    ):
         with pytest.raises(ConfigError):
             task.parse_params(bad)
 
@@ -56,8 +63,9 @@ def test_validation_and_scoring():
 
 
 def test_summary_ranks_the_participant_in_the_cohort():
-    summary = RatioEstimation().summarise([{"abs_error": 4.0}, {"abs_error": 6.0}],
-                                          [[{"abs_error": 10.0}], [{"abs_error": 2.0}], [{"abs_error": 8.0}]])
+    summary = RatioEstimation().summarise(
+        [{"abs_error": 4.0}, {"abs_error": 6.0}], [[{"abs_error": 10.0}], [{"abs_error": 2.0}], [{"abs_error": 8.0}]]
+    )
     assert summary["mean_abs_error"] == 5.0 and summary["cohort_median"] == 8.0
     assert summary["more_accurate_than_percent"] == pytest.approx(200 / 3)
     assert summary["lines"][0] == "Your judgments were off by 5.0 percentage points on average."

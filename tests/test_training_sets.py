@@ -1,5 +1,6 @@
 """`flask stimuli export --training`: the ratio-sampling regimes of the seed paper (§2.3, Study II) drawn by the
 test's own generator, and never a stimulus of the test people took."""
+
 from __future__ import annotations
 
 import csv
@@ -90,13 +91,27 @@ def export(runner, *args):
 
 def test_training_export_never_holds_the_test_people_took(runner, tmp_path):
     assert export(runner, "--out", str(tmp_path / "test")).exit_code == 0
-    result = export(runner, "--training", "300", "--regime", "ADV", "--seed", "3", "--validation", "60",
-                    "--out", str(tmp_path / "adv"))
+    result = export(
+        runner,
+        "--training",
+        "300",
+        "--regime",
+        "ADV",
+        "--seed",
+        "3",
+        "--validation",
+        "60",
+        "--out",
+        str(tmp_path / "adv"),
+    )
     assert result.exit_code == 0, result.output
     assert "300 training and 60 validation images" in result.output and "ADV" in result.output
     out = tmp_path / "adv"
-    test_rows, train_rows, val_rows = (_rows(tmp_path / "test" / "manifest.csv"), _rows(out / "manifest.csv"),
-                                       _rows(out / "validation.csv"))
+    test_rows, train_rows, val_rows = (
+        _rows(tmp_path / "test" / "manifest.csv"),
+        _rows(out / "manifest.csv"),
+        _rows(out / "validation.csv"),
+    )
     assert list(train_rows[0]) == list(test_rows[0]) == list(val_rows[0])  # the test export's columns
     assert len(train_rows) == 300 and len(val_rows) == 60 and len(test_rows) == 192
     test_ids = set(db.session.scalars(db.select(Stimulus.key).filter_by(study_id=get_study("study3").id)))
@@ -108,28 +123,48 @@ def test_training_export_never_holds_the_test_people_took(runner, tmp_path):
     for row in drawn:
         pair = (int(row["short_height"]), int(row["tall_height"]))
         assert pair not in test_pairs and sampling.ratio_bin(*pair) not in test_bins
-        assert charts.BarStimulus.parse(row["stimulus_id"]) == charts.BarStimulus(int(row["chart_type"]), *pair,
-                                                                                  charts.BarStimulus.parse(
-                                                                                      row["stimulus_id"]).variant)
+        assert charts.BarStimulus.parse(row["stimulus_id"]) == charts.BarStimulus(
+            int(row["chart_type"]), *pair, charts.BarStimulus.parse(row["stimulus_id"]).variant
+        )
         assert float(row["true_percent"]) == pytest.approx(100 * pair[0] / pair[1]) and row["practice"] == "False"
-    assert {sampling.ratio_bin(int(r["short_height"]), int(r["tall_height"])) for r in train_rows} <= \
-        set(info["training_bins"])
-    assert {sampling.ratio_bin(int(r["short_height"]), int(r["tall_height"])) for r in val_rows} <= \
-        set(info["validation_bins"])
+    assert {sampling.ratio_bin(int(r["short_height"]), int(r["tall_height"])) for r in train_rows} <= set(
+        info["training_bins"]
+    )
+    assert {sampling.ratio_bin(int(r["short_height"]), int(r["tall_height"])) for r in val_rows} <= set(
+        info["validation_bins"]
+    )
     assert not {_digest(out / r["file"]) for r in drawn} & {_digest(tmp_path / "test" / r["file"]) for r in test_rows}
     for row in train_rows[:20]:  # the same renderer as the test: bytes of the id's picture, 100×100 grayscale
         image = Image.open(out / row["file"])
         assert (image.size, image.mode) == ((100, 100), "L")
-        assert (out / row["file"]).read_bytes() == charts.render_png(charts.layout(
-            charts.BarStimulus.parse(row["stimulus_id"])))
+        assert (out / row["file"]).read_bytes() == charts.render_png(
+            charts.layout(charts.BarStimulus.parse(row["stimulus_id"]))
+        )
     assert info["regime"] == "ADV" and info["bins"] == 25 and info["n_test"] == 192
     assert info["test_bins"] == sorted(test_bins)
-    assert info["training_test_distance"]["stimuli"] == pytest.approx(training_test_distance(
-        [int(r["short_height"]) / int(r["tall_height"]) for r in test_rows],
-        [int(r["short_height"]) / int(r["tall_height"]) for r in train_rows]))
+    assert info["training_test_distance"]["stimuli"] == pytest.approx(
+        training_test_distance(
+            [int(r["short_height"]) / int(r["tall_height"]) for r in test_rows],
+            [int(r["short_height"]) / int(r["tall_height"]) for r in train_rows],
+        )
+    )
     # The same command draws the same set.
-    assert export(runner, "--training", "300", "--regime", "ADV", "--seed", "3", "--validation", "60",
-                  "--out", str(tmp_path / "again")).exit_code == 0
+    assert (
+        export(
+            runner,
+            "--training",
+            "300",
+            "--regime",
+            "ADV",
+            "--seed",
+            "3",
+            "--validation",
+            "60",
+            "--out",
+            str(tmp_path / "again"),
+        ).exit_code
+        == 0
+    )
     assert (tmp_path / "again" / "manifest.csv").read_bytes() == (out / "manifest.csv").read_bytes()
 
 
@@ -137,23 +172,28 @@ def test_adversarial_and_ood_sets_lie_farther_from_the_test_than_iid_and_cov(run
     distance = {}
     for regime in sampling.REGIMES:
         out = tmp_path / regime
-        assert export(runner, "--training", "50", "--regime", regime, "--validation", "0",
-                      "--out", str(out)).exit_code == 0
+        assert (
+            export(runner, "--training", "50", "--regime", regime, "--validation", "0", "--out", str(out)).exit_code
+            == 0
+        )
         distance[regime] = json.loads((out / "sampling.json").read_text())["training_test_distance"]["bins"]
     assert max(distance["IID"], distance["COV"]) < min(distance["ADV"], distance["OOD"])
     assert not (tmp_path / "IID" / "validation.csv").read_text().strip().count("\n")  # header only
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--training", "10", "--regime", "OOD", "--bins", "40"], "--bins must be 1–25 for OOD"),
-    (["--training", "10"], "--regime is required with --training"),
-    (["--training", "10", "--regime", "SIDEWAYS"], "--regime must be one of IID, COV, ADV, OOD"),
-    (["--training", "0", "--regime", "IID"], "--training must be a whole number 1–"),
-    (["--training", "10", "--regime", "IID", "--chart-type", "7"], "--chart-type must be among 1, 2, 3, 4, 5"),
-    (["--regime", "IID"], "--regime: only with --training N"),
-    (["--seed", "4", "--bins", "3"], "--bins, --seed: only with --training N"),
-    (["--training", "10", "--regime", "IID", "--include-practice"], "--include-practice is for the test export"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--training", "10", "--regime", "OOD", "--bins", "40"], "--bins must be 1–25 for OOD"),
+        (["--training", "10"], "--regime is required with --training"),
+        (["--training", "10", "--regime", "SIDEWAYS"], "--regime must be one of IID, COV, ADV, OOD"),
+        (["--training", "0", "--regime", "IID"], "--training must be a whole number 1–"),
+        (["--training", "10", "--regime", "IID", "--chart-type", "7"], "--chart-type must be among 1, 2, 3, 4, 5"),
+        (["--regime", "IID"], "--regime: only with --training N"),
+        (["--seed", "4", "--bins", "3"], "--bins, --seed: only with --training N"),
+        (["--training", "10", "--regime", "IID", "--include-practice"], "--include-practice is for the test export"),
+    ],
+)
 def test_bad_training_options_are_refused_and_write_nothing(runner, tmp_path, args, message):
     parent = tmp_path / "exports"
     parent.mkdir()
@@ -169,14 +209,28 @@ def test_training_export_refuses_a_folder_in_use_and_other_task_types(runner, tm
     result = export(runner, "--training", "10", "--regime", "IID", "--out", str(used))
     assert result.exit_code != 0 and "is not empty" in result.output
     assert [p.name for p in used.iterdir()] == ["old.txt"]
-    result = runner.invoke(args=["stimuli", "export", "two4two-demo", "--training", "10", "--regime", "IID",
-                                 "--out", str(tmp_path / "t")])
+    result = runner.invoke(
+        args=["stimuli", "export", "two4two-demo", "--training", "10", "--regime", "IID", "--out", str(tmp_path / "t")]
+    )
     assert result.exit_code != 0 and "cannot draw training sets" in result.output
 
 
 def test_one_chart_type_only(runner, tmp_path):
-    result = export(runner, "--training", "50", "--regime", "COV", "--bins", "7", "--chart-type", "5",
-                    "--validation", "5", "--out", str(tmp_path / "t5"))
+    result = export(
+        runner,
+        "--training",
+        "50",
+        "--regime",
+        "COV",
+        "--bins",
+        "7",
+        "--chart-type",
+        "5",
+        "--validation",
+        "5",
+        "--out",
+        str(tmp_path / "t5"),
+    )
     assert result.exit_code == 0, result.output
     rows = _rows(tmp_path / "t5" / "manifest.csv")
     assert {r["chart_type"] for r in rows} == {"5"}

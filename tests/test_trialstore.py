@@ -1,4 +1,5 @@
 """The participant API's per-process caches (server/trialstore.py): what they keep, when they let go."""
+
 from datetime import timedelta
 
 from flask.testing import FlaskClient
@@ -67,6 +68,7 @@ def test_the_api_pool_is_in_autocommit_and_the_orm_keeps_transactions(app, clien
         driver = connection.connection.driver_connection
         # psycopg: .autocommit; Python 3.11's sqlite3: no transaction handling at all is isolation_level None
         return driver.autocommit if connection.dialect.name == "postgresql" else driver.isolation_level is None
+
     with trialstore.autocommit() as connection:
         assert autocommits(connection)
     assert not autocommits(db.session.connection())

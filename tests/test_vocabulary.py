@@ -1,5 +1,6 @@
 """Vocabularies of sketch-recognition studies: the built-in THINGS list, other files, repeated labels shown apart,
 repeated unique ids refused with the row named, and the cached endpoint pages load them from."""
+
 import shutil
 
 import pytest
@@ -29,13 +30,16 @@ def test_repeated_labels_are_allowed_and_csv_works_too():
     assert "bat2" in v and "bat" not in v
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("label\tunique_id\ncup\tcup\nmug\tcup\n", "row 2, column unique_id: 'cup' repeats row 1"),
-    ("label\tunique_id\ncup\t\n", "row 1, column unique_id: empty"),
-    ("label\tunique_id\n\tcup\n", "row 1, column label: empty"),
-    ("label\tname\ncup\tcup\n", "missing column(s) unique_id"),
-    ("label\tunique_id\n", "the file has no rows"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("label\tunique_id\ncup\tcup\nmug\tcup\n", "row 2, column unique_id: 'cup' repeats row 1"),
+        ("label\tunique_id\ncup\t\n", "row 1, column unique_id: empty"),
+        ("label\tunique_id\n\tcup\n", "row 1, column label: empty"),
+        ("label\tname\ncup\tcup\n", "missing column(s) unique_id"),
+        ("label\tunique_id\n", "the file has no rows"),
+    ],
+)
 def test_bad_vocabularies_are_refused_naming_the_row(text, expected):
     with pytest.raises(vocab.VocabularyError) as info:
         parse(text)
@@ -48,13 +52,13 @@ def test_resolve_keeps_files_inside_the_studies_folder(tmp_path):
         vocab.resolve("../secrets.tsv", tmp_path)
 
 
-STUDY = '''title = "Custom words"
+STUDY = """title = "Custom words"
 task_type = "sketch-recognition"
 consent = "<p>ok</p>"
 flow = ["consent", "task"]
 [task]
 vocabulary = "words/labels.tsv"
-'''
+"""
 
 
 def make_study(app, tmp_path, labels):

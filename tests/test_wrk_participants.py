@@ -2,6 +2,7 @@
 the real server on the test database. The benchmark's figures rest on this script walking a participant through
 the study as the page does and on its log of what the server acknowledged, so both are checked against the
 database here. (`make test` installs Debian's wrk: scripts/ensure-tool.)"""
+
 from __future__ import annotations
 
 from bench.load.setup import Server, verify
@@ -50,10 +51,12 @@ def test_wrk_participants_resend_a_save_answered_503_and_count_it_once(app, live
         if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/trials"):
             refused.append(len(refused) % 3 == 0)
             if refused[-1]:
-                start_response("503 Service Unavailable", [("Content-Type", "application/json"),
-                                                           ("Content-Length", "2")])
+                start_response(
+                    "503 Service Unavailable", [("Content-Type", "application/json"), ("Content-Length", "2")]
+                )
                 return [b"{}"]
         return inner(environ, start_response)
+
     app.wsgi_app = flaky
     run = run_wrk(live_server, 2, prefix="flaky", hard_seconds=60)
     assert run.errors == [] and run.completed == 2

@@ -1,6 +1,7 @@
 """The sentence every report prints about sessions the researchers excluded (`flask participants exclude`): the
 server passes ``meta["exclusion_reasons"]`` (reason → number of sessions); the analyses use completed sessions only,
 so these were never analysed."""
+
 from __future__ import annotations
 
 from typing import Any

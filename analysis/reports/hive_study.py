@@ -1,6 +1,7 @@
 """The HIVE report of one study (Kim et al., ECCV 2022): the statistics of :mod:`analysis.hive_statistics` on
 completed participants' test trials, HIVE's published figures beside ours, and its sections, Methods paragraphs and
 figures (rendered as every report is: :class:`analysis.reports.report.Report`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -77,14 +78,21 @@ class HiveReport(Report):
 
 def _alternative_words(alternative: str, chance: float) -> str:
     if alternative == "greater":
-        return (f"one-sided (H1: mean accuracy > {chance:g} %), as HIVE's Table 2 asks whether participants "
-                "outperform chance")
-    return (f"two-sided (H1: mean accuracy ≠ {chance:g} %), as HIVE's Table 1 asks whether accuracy differs "
-            "from chance")
+        return (
+            f"one-sided (H1: mean accuracy > {chance:g} %), as HIVE's Table 2 asks whether participants "
+            "outperform chance"
+        )
+    return f"two-sided (H1: mean accuracy ≠ {chance:g} %), as HIVE's Table 1 asks whether accuracy differs from chance"
 
 
-def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str, method: str,
-                dataset: str | None = None, meta: dict[str, Any] | None = None) -> HiveReport:
+def hive_report(
+    participants: pd.DataFrame,
+    trials: pd.DataFrame,
+    task_type: str,
+    method: str,
+    dataset: str | None = None,
+    meta: dict[str, Any] | None = None,
+) -> HiveReport:
     """The HIVE report of one study: completed participants' test trials only.
 
     Parameters
@@ -121,49 +129,78 @@ def hive_report(participants: pd.DataFrame, trials: pd.DataFrame, task_type: str
     accuracy = _published_beside(accuracy_summary(per, chance, alternative), task_type, method, dataset)
     similarity = similarity_correlation(test, method)
     n_other = len(participants) - len(done)
-    notes = [f"Participants: {len(done)} completed; {n_other} other session(s) (not completed) and their "
-             f"{int((~completed).sum())} trial(s) are left out; {int((completed & practice).sum())} preview trial(s) "
-             "are not scored. No outlier rule (HIVE reports every completed participant).",
-             f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
-             f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
-             f"{_alternative_words(alternative, chance)}; "
-             f"significant at p < {ALPHA:g}; 95 % t interval of the mean."]
+    notes = [
+        f"Participants: {len(done)} completed; {n_other} other session(s) (not completed) and their "
+        f"{int((~completed).sum())} trial(s) are left out; {int((completed & practice).sum())} preview trial(s) "
+        "are not scored. No outlier rule (HIVE reports every completed participant).",
+        f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
+        f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
+        f"{_alternative_words(alternative, chance)}; "
+        f"significant at p < {ALPHA:g}; 95 % t interval of the mean.",
+    ]
     excluded = exclusion_note(meta or {})
     if excluded:  # they are among the sessions not completed above
         notes.append(f"Exclusions: {excluded}.")
     if task_type == "hive-agreement":
-        notes.append("Agreement: a confidence of 1–2 counts as judging the prediction correct. Accuracy on "
-                     "incorrect predictions is the share judged incorrect; '% judged correct' is the share believed.")
+        notes.append(
+            "Agreement: a confidence of 1–2 counts as judging the prediction correct. Accuracy on "
+            "incorrect predictions is the share judged incorrect; '% judged correct' is the share believed."
+        )
     counts = match_similarity(test)[1] if len(similarity) else {}
     if counts:
         coef = SIMILARITY_COEFFICIENT.get(method)
-        text = (f"Similarity: one value per prototype match (its mean rating over the participants who rated it) "
-                f"against the model's score: {similarity['n'].iloc[0]} matches from {counts['ratings']} ratings by "
-                f"{counts['participants']} participants; "
-                + (f"HIVE's coefficient for {METHOD_NAMES[method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
-                + "p two-sided (t with n − 2 dof).")
+        text = (
+            f"Similarity: one value per prototype match (its mean rating over the participants who rated it) "
+            f"against the model's score: {similarity['n'].iloc[0]} matches from {counts['ratings']} ratings by "
+            f"{counts['participants']} participants; "
+            + (f"HIVE's coefficient for {METHOD_NAMES[method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
+            + "p two-sided (t with n − 2 dof)."
+        )
         if counts["trials_mismatched"]:
-            text += (f" {counts['trials_mismatched']} of {counts['trials_rated']} rated trial(s) left out: their "
-                     "number of ratings differs from the number of model scores.")
+            text += (
+                f" {counts['trials_mismatched']} of {counts['trials_rated']} rated trial(s) left out: their "
+                "number of ratings differs from the number of model scores."
+            )
         notes.append(text)
-    notes.append(f"Tradeoff: required gain = the stated minimum accuracy − {TRADEOFF_REFERENCE:g} % (the explained "
-                 "model's accuracy given in the question); one-sided t-test of gain > 0.")
+    notes.append(
+        f"Tradeoff: required gain = the stated minimum accuracy − {TRADEOFF_REFERENCE:g} % (the explained "
+        "model's accuracy given in the question); one-sided t-test of gain > 0."
+    )
     for name, frame in (("accuracy", accuracy), ("similarity", similarity)):
         for r in frame.itertuples(index=False):
             if r.note and not (name == "similarity" and r.note.startswith("no interval for Spearman")):
                 notes.append(f"{name} ({getattr(r, 'condition', None) or r.method}): {r.note}")
-    meta = {**(meta or {}), "task_type": task_type, "method": method, "dataset": dataset, "chance": chance,
-            "alternative": alternative, "alpha": ALPHA, "n_participants": len(done), "n_not_completed": n_other,
-            "n_trials": len(test), "n_practice_trials": int((completed & practice).sum()), "ddof": DDOF,
-            "similarity_counts": counts}
-    return HiveReport(meta=meta, notes=notes, tables={
-        "accuracy": accuracy, "per_participant": per, "conditions": condition_tests(per),
-        "similarity": similarity, "understanding": understanding_summary(done),
-        "tradeoff": tradeoff_summary(done)})
+    meta = {
+        **(meta or {}),
+        "task_type": task_type,
+        "method": method,
+        "dataset": dataset,
+        "chance": chance,
+        "alternative": alternative,
+        "alpha": ALPHA,
+        "n_participants": len(done),
+        "n_not_completed": n_other,
+        "n_trials": len(test),
+        "n_practice_trials": int((completed & practice).sum()),
+        "ddof": DDOF,
+        "similarity_counts": counts,
+    }
+    return HiveReport(
+        meta=meta,
+        notes=notes,
+        tables={
+            "accuracy": accuracy,
+            "per_participant": per,
+            "conditions": condition_tests(per),
+            "similarity": similarity,
+            "understanding": understanding_summary(done),
+            "tradeoff": tradeoff_summary(done),
+        },
+    )
 
 
 def _pm(mean, sd) -> str:
-    """"71.2 ± 33.3": mean ± SD over participants, or MISSING without a mean (no published row)."""
+    """ "71.2 ± 33.3": mean ± SD over participants, or MISSING without a mean (no published row)."""
     return MISSING if is_missing(mean) else f"{num(mean, 1)} ± {num(sd, 1)}"
 
 
@@ -178,54 +215,165 @@ def _document(report: HiveReport) -> Document:
     m = report.meta
     task = TASKS[m["task_type"]][0]
     greater = m["alternative"] == "greater"
-    doc = Document(f"HIVE report: {m.get('title', m.get('slug', ''))}", [
-        f"{task} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed participants, "
-        f"{m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
-        f"{'one-sided (outperforms?)' if greater else 'two-sided (differs?)'}."])
+    doc = Document(
+        f"HIVE report: {m.get('title', m.get('slug', ''))}",
+        [
+            f"{task} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed participants, "
+            f"{m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
+            f"{'one-sided (outperforms?)' if greater else 'two-sided (differs?)'}."
+        ],
+    )
     acc = report.tables["accuracy"]
     agreement = m["task_type"] == "hive-agreement"
     rows = []
     for r in acc.itertuples(index=False):
-        rows.append([r.condition, str(r.n), f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
-                     interval(r.ci_low, r.ci_high, 1), _stat(r.t, r.note), p_value(r.p_val), r.verdict,
-                     _pm(r.published_mean, r.published_sd)])
-    doc.sections.append(Section(
-        "Table 1 (agreement): accuracy, mean ± SD over participants (mean confidence)" if agreement else
-        f"Table 2 ({task}): accuracy, mean ± SD over participants (mean confidence)",
-        [Table(["model prediction", "n", "ours", "95 % CI", "t", "p (one-sided)" if greater else "p",
-                "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?", "HIVE 2022"],
-               rows, "lrrrrrll")]))
+        rows.append(
+            [
+                r.condition,
+                str(r.n),
+                f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
+                interval(r.ci_low, r.ci_high, 1),
+                _stat(r.t, r.note),
+                p_value(r.p_val),
+                r.verdict,
+                _pm(r.published_mean, r.published_sd),
+            ]
+        )
+    doc.sections.append(
+        Section(
+            "Table 1 (agreement): accuracy, mean ± SD over participants (mean confidence)"
+            if agreement
+            else f"Table 2 ({task}): accuracy, mean ± SD over participants (mean confidence)",
+            [
+                Table(
+                    [
+                        "model prediction",
+                        "n",
+                        "ours",
+                        "95 % CI",
+                        "t",
+                        "p (one-sided)" if greater else "p",
+                        "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
+                        "HIVE 2022",
+                    ],
+                    rows,
+                    "lrrrrrll",
+                )
+            ],
+        )
+    )
     if agreement:
-        rows = [[r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
-                for r in acc.itertuples(index=False) if r.condition != "all"]
-        doc.sections.append(Section("Confirmation bias: % of predictions judged correct",
-                                    [Table(["model prediction", "% judged correct"], rows, "lr")]))
+        rows = [
+            [r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
+            for r in acc.itertuples(index=False)
+            if r.condition != "all"
+        ]
+        doc.sections.append(
+            Section(
+                "Confirmation bias: % of predictions judged correct",
+                [Table(["model prediction", "% judged correct"], rows, "lr")],
+            )
+        )
     cond = report.tables["conditions"]
     if len(cond):
-        doc.sections.append(Section("Correct vs incorrect predictions (accuracy difference, points; two-sided)", [
-            Table(["test", "n", "difference", "t", "dof", "p", "note"],
-                  [[r.test, str(r.n), _stat(r.estimate, r.note, 1), _stat(r.t, r.note), num(r.dof, 1),
-                    p_value(r.p_val), r.note] for r in cond.itertuples(index=False)], "lrrrrrl")]))
+        doc.sections.append(
+            Section(
+                "Correct vs incorrect predictions (accuracy difference, points; two-sided)",
+                [
+                    Table(
+                        ["test", "n", "difference", "t", "dof", "p", "note"],
+                        [
+                            [
+                                r.test,
+                                str(r.n),
+                                _stat(r.estimate, r.note, 1),
+                                _stat(r.t, r.note),
+                                num(r.dof, 1),
+                                p_value(r.p_val),
+                                r.note,
+                            ]
+                            for r in cond.itertuples(index=False)
+                        ],
+                        "lrrrrrl",
+                    )
+                ],
+            )
+        )
     sim = report.tables["similarity"]
     if len(sim):
-        doc.sections.append(Section("Similarity: people's ratings vs the model's scores, one value per match", [
-            Table(["coefficient", "HIVE's", "r", "95 % CI", "p", "matches (n)", "ratings", "note"],
-                  [[COEFFICIENT_NAMES[r.method], "yes" if r.hive else "", _stat(r.r, r.note),
-                    interval(r.ci_low, r.ci_high), p_value(r.p_val), str(r.n), str(r.n_ratings), r.note]
-                   for r in sim.itertuples(index=False)], "llrrrrrl")]))
+        doc.sections.append(
+            Section(
+                "Similarity: people's ratings vs the model's scores, one value per match",
+                [
+                    Table(
+                        ["coefficient", "HIVE's", "r", "95 % CI", "p", "matches (n)", "ratings", "note"],
+                        [
+                            [
+                                COEFFICIENT_NAMES[r.method],
+                                "yes" if r.hive else "",
+                                _stat(r.r, r.note),
+                                interval(r.ci_low, r.ci_high),
+                                p_value(r.p_val),
+                                str(r.n),
+                                str(r.n_ratings),
+                                r.note,
+                            ]
+                            for r in sim.itertuples(index=False)
+                        ],
+                        "llrrrrrl",
+                    )
+                ],
+            )
+        )
     und = report.tables["understanding"]
     if len(und):
-        doc.sections.append(Section("Self-rated understanding (1–5; paired tests two-sided)", [
-            Table(["", "n", "mean ± SD / change", "t", "p", "note"],
-                  [[r.point, str(r.n), _pm(r.mean, r.sd) if r.kind == "point" else num(r.mean, 2),
-                    _stat(r.t, r.note) if r.kind != "point" else "", p_value(r.p_val) if r.kind != "point" else "",
-                    r.note] for r in und.itertuples(index=False)], "lrrrrl")]))
+        doc.sections.append(
+            Section(
+                "Self-rated understanding (1–5; paired tests two-sided)",
+                [
+                    Table(
+                        ["", "n", "mean ± SD / change", "t", "p", "note"],
+                        [
+                            [
+                                r.point,
+                                str(r.n),
+                                _pm(r.mean, r.sd) if r.kind == "point" else num(r.mean, 2),
+                                _stat(r.t, r.note) if r.kind != "point" else "",
+                                p_value(r.p_val) if r.kind != "point" else "",
+                                r.note,
+                            ]
+                            for r in und.itertuples(index=False)
+                        ],
+                        "lrrrrl",
+                    )
+                ],
+            )
+        )
     trade = report.tables["tradeoff"]
     if len(trade):
-        doc.sections.append(Section("Interpretability–accuracy tradeoff: required accuracy gain (points)", [
-            Table(["risk", "n", "ours", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"],
-                  [[r.risk, str(r.n), _pm(r.mean_gain, r.sd_gain), _stat(r.t, r.note), p_value(r.p_val),
-                    num(r.published_gain, 1), r.note] for r in trade.itertuples(index=False)], "lrrrrrl")]))
+        doc.sections.append(
+            Section(
+                "Interpretability–accuracy tradeoff: required accuracy gain (points)",
+                [
+                    Table(
+                        ["risk", "n", "ours", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"],
+                        [
+                            [
+                                r.risk,
+                                str(r.n),
+                                _pm(r.mean_gain, r.sd_gain),
+                                _stat(r.t, r.note),
+                                p_value(r.p_val),
+                                num(r.published_gain, 1),
+                                r.note,
+                            ]
+                            for r in trade.itertuples(index=False)
+                        ],
+                        "lrrrrrl",
+                    )
+                ],
+            )
+        )
     doc.sections.append(Section("Notes", [Items(report.notes)]))
     return doc
 
@@ -253,57 +401,74 @@ def _methods(report: HiveReport) -> str:
         f"**Participants.** {m['n_participants']} participants completed the HIVE {task} task (Kim et al., 2022) "
         f"on {method} explanations, giving {m['n_trials']} test trials; {m['n_not_completed']} session(s) that were "
         f"not completed were left out and the {m['n_practice_trials']} preview trial(s) were not scored. As in HIVE, "
-        "no participant was excluded: there is no outlier rule."]
+        "no participant was excluded: there is no outlier rule."
+    ]
     agreement = m["task_type"] == "hive-agreement"
-    side = ("one-sided (H1: the mean exceeds chance), because HIVE's Table 2 asks whether participants outperform "
-            "chance" if m["alternative"] == "greater" else
-            "two-sided, because HIVE's Table 1 marks accuracies not significantly different from chance")
-    text = ("**Accuracy.** Each participant's accuracy is the percentage of their trials answered correctly"
-            + (" (a confidence of 1–2 on the 4-point scale counts as judging the prediction correct)"
-               if agreement else "")
-            + ", computed for trials on which the model's prediction was correct, incorrect, and for all trials. We "
-            f"report the mean and standard deviation over participants (ddof = {m['ddof']}) with the two-sided 95 % t "
-            f"interval of the mean, and test the mean against chance ({m['chance']:g} %) with a one-sample t-test "
-            f"(Student, 1908), {side}; significant at p < {m['alpha']:g}.")
-    text += "".join(f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in t["accuracy"].itertuples()
-                    if r.note)
+    side = (
+        "one-sided (H1: the mean exceeds chance), because HIVE's Table 2 asks whether participants outperform chance"
+        if m["alternative"] == "greater"
+        else "two-sided, because HIVE's Table 1 marks accuracies not significantly different from chance"
+    )
+    text = (
+        "**Accuracy.** Each participant's accuracy is the percentage of their trials answered correctly"
+        + (" (a confidence of 1–2 on the 4-point scale counts as judging the prediction correct)" if agreement else "")
+        + ", computed for trials on which the model's prediction was correct, incorrect, and for all trials. We "
+        f"report the mean and standard deviation over participants (ddof = {m['ddof']}) with the two-sided 95 % t "
+        f"interval of the mean, and test the mean against chance ({m['chance']:g} %) with a one-sample t-test "
+        f"(Student, 1908), {side}; significant at p < {m['alpha']:g}."
+    )
+    text += "".join(
+        f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in t["accuracy"].itertuples() if r.note
+    )
     paragraphs.append(text)
     cond = t["conditions"]
     if len(cond):
         refs.append("welch1947")
-        text = ("**Correct against incorrect predictions.** Participants' accuracy on correct and on incorrect "
-                "predictions was compared with Welch's two-sample t-test (Welch, 1947; HIVE's \"2-sample t-test\") "
-                "and, since every participant saw both, with a paired t-test of their differences; both two-sided.")
+        text = (
+            "**Correct against incorrect predictions.** Participants' accuracy on correct and on incorrect "
+            "predictions was compared with Welch's two-sample t-test (Welch, 1947; HIVE's \"2-sample t-test\") "
+            "and, since every participant saw both, with a paired t-test of their differences; both two-sided."
+        )
         text += "".join(f" The {r.test} test was not run: {r.note}." for r in cond.itertuples() if r.note)
         paragraphs.append(text)
     sim = t["similarity"]
     if len(sim):
         first = sim.iloc[0]
         coef = SIMILARITY_COEFFICIENT.get(m["method"])
-        text = ("**Similarity.** Each prototype match's similarity ratings (1–4) were averaged over the "
-                f"participants who rated it ({first['n_ratings']} ratings by {first['n_participants']} participants) "
-                f"and correlated with the model's similarity score over the n = {first['n']} matches, one value per "
-                "match as in HIVE (whose p-values correspond to n = 10)")
+        text = (
+            "**Similarity.** Each prototype match's similarity ratings (1–4) were averaged over the "
+            f"participants who rated it ({first['n_ratings']} ratings by {first['n_participants']} participants) "
+            f"and correlated with the model's similarity score over the n = {first['n']} matches, one value per "
+            "match as in HIVE (whose p-values correspond to n = 10)"
+        )
         text += (f", with {COEFFICIENT_NAMES[coef]}, HIVE's coefficient for {method}" if coef else "") + (
             "; Spearman's ρ (Spearman, 1904) and Pearson's r are both given, p two-sided from t with n − 2 degrees of "
-            "freedom, and Pearson's r with a 95 % Fisher-z interval (Fisher, 1921).")
+            "freedom, and Pearson's r with a 95 % Fisher-z interval (Fisher, 1921)."
+        )
         refs += ["spearman1904", "fisher1921"]
         if pd.notna(first["r"]) or not first["note"]:
-            text += "".join(f" {COEFFICIENT_NAMES[r.method]}: {r.note}." for r in sim.itertuples()
-                            if r.note and not r.note.startswith("no interval for Spearman"))
+            text += "".join(
+                f" {COEFFICIENT_NAMES[r.method]}: {r.note}."
+                for r in sim.itertuples()
+                if r.note and not r.note.startswith("no interval for Spearman")
+            )
         else:
             text += f" No correlation was computed: {first['note']}."
         counts = m["similarity_counts"]
         if counts["trials_mismatched"]:
-            text += (f" {counts['trials_mismatched']} of the {counts['trials_rated']} rated trials were left out "
-                     "because their number of ratings differs from the number of model scores.")
+            text += (
+                f" {counts['trials_mismatched']} of the {counts['trials_rated']} rated trials were left out "
+                "because their number of ratings differs from the number of model scores."
+            )
         paragraphs.append(text)
     und, trade = t["understanding"], t["tradeoff"]
     if len(und) or len(trade):
-        text = ("**Survey answers.** Self-rated understanding (1–5) at the three points is reported as mean ± SD and "
-                "compared between points with two-sided paired t-tests; the interpretability–accuracy tradeoff as the "
-                f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % a model without explanations would need, "
-                "mean ± SD, with a one-sided one-sample t-test of gain > 0 (HIVE reports the means only).")
+        text = (
+            "**Survey answers.** Self-rated understanding (1–5) at the three points is reported as mean ± SD and "
+            "compared between points with two-sided paired t-tests; the interpretability–accuracy tradeoff as the "
+            f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % a model without explanations would need, "
+            "mean ± SD, with a one-sided one-sample t-test of gain > 0 (HIVE reports the means only)."
+        )
         text += "".join(f" Understanding {r.point}: {r.note}." for r in und.itertuples() if r.note)
         text += "".join(f" Tradeoff, {r.risk} risk: {r.note}." for r in trade.itertuples() if r.note)
         paragraphs.append(text)
@@ -328,12 +493,26 @@ def _bars(path: Path, labels, means, sds, title: str, ylabel: str, published=Non
     ax = fig.add_subplot()
     x = np.arange(len(labels))
     width = 0.38 if published is not None else 0.6
-    ax.bar(x - (width / 2 if published is not None else 0), means, width, yerr=np.nan_to_num(sds), capsize=4,
-           color=OURS, label="ours (± 1 SD)")
+    ax.bar(
+        x - (width / 2 if published is not None else 0),
+        means,
+        width,
+        yerr=np.nan_to_num(sds),
+        capsize=4,
+        color=OURS,
+        label="ours (± 1 SD)",
+    )
     if published is not None:
         pub_means, pub_sds = published
-        ax.bar(x + width / 2, pub_means, width, yerr=np.nan_to_num(pub_sds), capsize=4, color=THEIRS,
-               label="HIVE 2022 (± 1 SD)")
+        ax.bar(
+            x + width / 2,
+            pub_means,
+            width,
+            yerr=np.nan_to_num(pub_sds),
+            capsize=4,
+            color=THEIRS,
+            label="HIVE 2022 (± 1 SD)",
+        )
     if hline is not None:
         ax.axhline(hline, color="black", linestyle="--", linewidth=1, label=f"chance ({hline:g})")
     ax.set_xticks(x, labels)
@@ -355,21 +534,46 @@ def write_hive_figures(report: HiveReport, out_dir: Path) -> list[Path]:
     acc = report.tables["accuracy"]
     m = report.meta
     has_published = acc["published_mean"].notna().any()
-    written.append(_bars(
-        out_dir / "accuracy.png", [f"model {c}" if c != "all" else "all" for c in acc["condition"]],
-        acc["mean"].to_numpy(float), acc["sd"].to_numpy(float),
-        f"{METHOD_NAMES[m['method']]}: accuracy by model prediction (n = {m['n_participants']})", "accuracy (%)",
-        published=(acc["published_mean"].to_numpy(float), acc["published_sd"].to_numpy(float))
-        if has_published else None, hline=m["chance"], ylim=(0, 110)))
+    written.append(
+        _bars(
+            out_dir / "accuracy.png",
+            [f"model {c}" if c != "all" else "all" for c in acc["condition"]],
+            acc["mean"].to_numpy(float),
+            acc["sd"].to_numpy(float),
+            f"{METHOD_NAMES[m['method']]}: accuracy by model prediction (n = {m['n_participants']})",
+            "accuracy (%)",
+            published=(acc["published_mean"].to_numpy(float), acc["published_sd"].to_numpy(float))
+            if has_published
+            else None,
+            hline=m["chance"],
+            ylim=(0, 110),
+        )
+    )
     und = report.tables["understanding"]
     points = und[und["kind"] == "point"]
     if len(points):
-        written.append(_bars(out_dir / "understanding.png", list(points["point"]), points["mean"].to_numpy(float),
-                             points["sd"].to_numpy(float), "Self-rated understanding", "rating (1–5)", ylim=(0, 5.5)))
+        written.append(
+            _bars(
+                out_dir / "understanding.png",
+                list(points["point"]),
+                points["mean"].to_numpy(float),
+                points["sd"].to_numpy(float),
+                "Self-rated understanding",
+                "rating (1–5)",
+                ylim=(0, 5.5),
+            )
+        )
     trade = report.tables["tradeoff"]
     if len(trade):
-        written.append(_bars(out_dir / "tradeoff.png", [f"{r} risk" for r in trade["risk"]],
-                             trade["mean_gain"].to_numpy(float), trade["sd_gain"].to_numpy(float),
-                             "Accuracy a model without explanations must gain", "gain (points)",
-                             published=(trade["published_gain"].to_numpy(float), np.full(len(trade), np.nan))))
+        written.append(
+            _bars(
+                out_dir / "tradeoff.png",
+                [f"{r} risk" for r in trade["risk"]],
+                trade["mean_gain"].to_numpy(float),
+                trade["sd_gain"].to_numpy(float),
+                "Accuracy a model without explanations must gain",
+                "gain (points)",
+                published=(trade["published_gain"].to_numpy(float), np.full(len(trade), np.nan)),
+            )
+        )
     return written

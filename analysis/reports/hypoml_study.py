@@ -80,13 +80,26 @@ def hypoml_report(
     items = hypoml_items(results, sources=sources, lines=lines, **columns)
     tests = hypoml_tests(items, thr, ci)
     weighted = bool(items["uncertainty"].notna().any())
-    names = {k: result_label(k) for k in RESULT_SETS} if sources is None else {
-        k: str(v) for k, v in as_named(sources, "sources").items()}
-    meta = {"n_items": int((items["result_set"] == "M,D").sum()),
-            "score": "correctness × uncertainty" if weighted else "correctness",
-            "sources": {result_label(k): names[k] for k in RESULT_SETS}, "ci": float(ci)}
-    return HypoMLResult(threshold=thr, items=items, accuracy=hypoml_accuracy(items, ci), tests=tests,
-                        conclusions=hypoml_infer(tests), trace=hypoml_trace(tests), meta=meta)
+    names = (
+        {k: result_label(k) for k in RESULT_SETS}
+        if sources is None
+        else {k: str(v) for k, v in as_named(sources, "sources").items()}
+    )
+    meta = {
+        "n_items": int((items["result_set"] == "M,D").sum()),
+        "score": "correctness × uncertainty" if weighted else "correctness",
+        "sources": {result_label(k): names[k] for k in RESULT_SETS},
+        "ci": float(ci),
+    }
+    return HypoMLResult(
+        threshold=thr,
+        items=items,
+        accuracy=hypoml_accuracy(items, ci),
+        tests=tests,
+        conclusions=hypoml_infer(tests),
+        trace=hypoml_trace(tests),
+        meta=meta,
+    )
 
 
 def hypoml_json(result: HypoMLResult) -> dict[str, Any]:
@@ -104,9 +117,14 @@ def hypoml_json(result: HypoMLResult) -> dict[str, Any]:
         each table a list of records; non-finite numbers (t = ±∞ when every item differs by the same amount)
         become ``null``.
     """
-    return {"threshold": result.threshold, "meta": jsonable(result.meta),
-            "conclusions": records(result.conclusions), "comparisons": records(result.tests),
-            "accuracies": records(result.accuracy), "trace": records(result.trace)}
+    return {
+        "threshold": result.threshold,
+        "meta": jsonable(result.meta),
+        "conclusions": records(result.conclusions),
+        "comparisons": records(result.tests),
+        "accuracies": records(result.accuracy),
+        "trace": records(result.trace),
+    }
 
 
 _OUTCOME = {"higher": "higher (≫)", "lower": "lower (≪)", "none": "no difference (≈)"}
@@ -128,25 +146,56 @@ def hypoml_text(result: HypoMLResult) -> str:
     m = result.meta
     out = [f"HypoML: {m['n_items']} paired items, score = {m['score']}, threshold p < {result.threshold:g}", ""]
     out.append("Conclusions (indicator sum: > 0 confirmed, 0 unproven, < 0 rejected)")
-    out += text_table(["", "", "conclusion", "indicator", "hypothesis", "moved by"],
-                      [[r.hypothesis, r.symbol, r.conclusion, f"{r.indicator:+d}" if r.indicator else "0", r.statement,
-                        r.moved_by] for r in result.conclusions.itertuples(index=False)], "lllrll")
+    out += text_table(
+        ["", "", "conclusion", "indicator", "hypothesis", "moved by"],
+        [
+            [r.hypothesis, r.symbol, r.conclusion, f"{r.indicator:+d}" if r.indicator else "0", r.statement, r.moved_by]
+            for r in result.conclusions.itertuples(index=False)
+        ],
+        "lllrll",
+    )
     cautions = result.trace[result.trace["caution"] != ""].drop_duplicates("analysis")
     for r in cautions.itertuples(index=False):
         out.append(f"  ! {r.analysis} ({r.direction}, {r.condition}): {r.caution}")
     out += ["", "Comparisons (paired two-tailed t-tests; evaluated A1, A4, A6 → A2, A5 → A3)"]
-    out += text_table(["", "comparison", "mean a", "mean b", "difference", "t", "dof", "p", "outcome"],
-                      [[r.analysis, r.comparison, num(r.mean_a, 4), num(r.mean_b, 4), num(r.mean_diff, 4, sign=True),
-                        num(r.t, 2, sign=True), num(r.dof, 0), p_value(r.p_val), _OUTCOME[r.direction]]
-                       for r in result.tests.itertuples(index=False)], "llrrrrrrl")
+    out += text_table(
+        ["", "comparison", "mean a", "mean b", "difference", "t", "dof", "p", "outcome"],
+        [
+            [
+                r.analysis,
+                r.comparison,
+                num(r.mean_a, 4),
+                num(r.mean_b, 4),
+                num(r.mean_diff, 4, sign=True),
+                num(r.t, 2, sign=True),
+                num(r.dof, 0),
+                p_value(r.p_val),
+                _OUTCOME[r.direction],
+            ]
+            for r in result.tests.itertuples(index=False)
+        ],
+        "llrrrrrrl",
+    )
     out += [f"  {r.analysis}: {r.note}" for r in result.tests.itertuples(index=False) if r.note]
     level = m.get("ci", 95)
     out += ["", "Accuracies (mean score)"]
-    rows = [[r.label, num(r.accuracy, 4), interval(r.ci_low, r.ci_high, 4), str(r.n), r.ci_method,
-             m["sources"].get(r.label, r.label)] for r in result.accuracy.itertuples(index=False)]
+    rows = [
+        [
+            r.label,
+            num(r.accuracy, 4),
+            interval(r.ci_low, r.ci_high, 4),
+            str(r.n),
+            r.ci_method,
+            m["sources"].get(r.label, r.label),
+        ]
+        for r in result.accuracy.itertuples(index=False)
+    ]
     named = any(row[-1] != row[0] for row in rows)  # files named (the CLI), not just R(M,D) …
-    out += text_table(["", "accuracy", f"{level:g} % CI", "n", "interval", *(["file"] if named else [])],
-                      [row if named else row[:-1] for row in rows], "lrrrl" + ("l" if named else ""))
+    out += text_table(
+        ["", "accuracy", f"{level:g} % CI", "n", "interval", *(["file"] if named else [])],
+        [row if named else row[:-1] for row in rows],
+        "lrrrl" + ("l" if named else ""),
+    )
     out += ["", "Reasoning (which analysis moved which hypothesis)"]
     for (step, analysis), g in result.trace.groupby(["step", "analysis"], sort=False):
         first = g.iloc[0]
@@ -173,20 +222,37 @@ def _norm_isf_half(p: float) -> float:
 def page_data(result: HypoMLResult) -> dict[str, Any]:
     """Everything the HTML page needs, including :data:`RULES` itself (the page evaluates the same table)."""
     tests = result.tests
-    return jsonable({
-        "threshold": result.threshold,
-        "meta": result.meta,
-        "result_sets": [{"key": k, "label": result_label(k)} for k in RESULT_SETS],
-        "hypotheses": [{"id": h, "statement": s} for h, s in HYPOTHESES.items()],
-        "stages": [list(s) for s in STAGES],
-        "rules": RULES,
-        "analyses": [{"id": r.analysis, "a": r.a, "b": r.b, "comparison": r.comparison, "step": r.step,
-                      "mean_a": r.mean_a, "mean_b": r.mean_b, "mean_diff": r.mean_diff, "t": r.t, "dof": r.dof,
-                      "p_val": r.p_val, "ci_low": r.ci_low, "ci_high": r.ci_high, "glyph_z": _norm_isf_half(r.p_val)}
-                     for r in tests.itertuples(index=False)],
-        "accuracies": records(result.accuracy),
-        "format": page_format(),
-    })
+    return jsonable(
+        {
+            "threshold": result.threshold,
+            "meta": result.meta,
+            "result_sets": [{"key": k, "label": result_label(k)} for k in RESULT_SETS],
+            "hypotheses": [{"id": h, "statement": s} for h, s in HYPOTHESES.items()],
+            "stages": [list(s) for s in STAGES],
+            "rules": RULES,
+            "analyses": [
+                {
+                    "id": r.analysis,
+                    "a": r.a,
+                    "b": r.b,
+                    "comparison": r.comparison,
+                    "step": r.step,
+                    "mean_a": r.mean_a,
+                    "mean_b": r.mean_b,
+                    "mean_diff": r.mean_diff,
+                    "t": r.t,
+                    "dof": r.dof,
+                    "p_val": r.p_val,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                    "glyph_z": _norm_isf_half(r.p_val),
+                }
+                for r in tests.itertuples(index=False)
+            ],
+            "accuracies": records(result.accuracy),
+            "format": page_format(),
+        }
+    )
 
 
 def _script_json(data: Any) -> str:
@@ -219,8 +285,11 @@ def hypoml_html(result: HypoMLResult, title: str = "HypoML") -> str:
         The HTML document.
     """
     page = TEMPLATE.read_text(encoding="utf-8")
-    replacements = {"__HYPOML_TITLE__": _escape(title), "__HYPOML_DATA__": _script_json(page_data(result)),
-                    "__HYPOML_TEXT__": _escape(hypoml_text(result))}
+    replacements = {
+        "__HYPOML_TITLE__": _escape(title),
+        "__HYPOML_DATA__": _script_json(page_data(result)),
+        "__HYPOML_TEXT__": _escape(hypoml_text(result)),
+    }
     for token, value in replacements.items():
         if token not in page:  # pragma: no cover - template and code ship together
             raise RuntimeError(f"{TEMPLATE} lacks {token}")
@@ -252,8 +321,9 @@ def write_hypoml(result: HypoMLResult, out_dir: str | Path, title: str = "HypoML
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / name for name in OUTPUT_FILES]
     paths[0].write_text(hypoml_html(result, title), encoding="utf-8")
-    paths[1].write_text(json.dumps(hypoml_json(result), indent=1, ensure_ascii=False, allow_nan=False) + "\n",
-                        encoding="utf-8")
+    paths[1].write_text(
+        json.dumps(hypoml_json(result), indent=1, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
+    )
     for table, path in zip((result.conclusions, result.tests, result.accuracy, result.trace), paths[2:]):
         write_frame(table, path)
     return paths

@@ -4,6 +4,7 @@ Every study report writes ``methods.md`` (``flask analyze <study> --out DIR``) f
 the paragraphs themselves live beside each report (they name that report's estimators, tests and counts). This
 module holds what they all end with, so that versions and references are stated the same way everywhere.
 """
+
 from __future__ import annotations
 
 import platform
@@ -14,37 +15,37 @@ __all__ = ["REFERENCES", "methods_document", "software_versions"]
 #: Citation keys used by the Methods paragraphs → the full reference.
 REFERENCES = {
     "cleveland1984": "Cleveland, W. S., & McGill, R. (1984). Graphical perception: Theory, experimentation, and "
-                     "application to the development of graphical methods. JASA 79(387), 531–554.",
+    "application to the development of graphical methods. JASA 79(387), 531–554.",
     "heer2010": "Heer, J., & Bostock, M. (2010). Crowdsourcing graphical perception: Using Mechanical Turk to assess "
-                "visualization design. CHI 2010, 203–212.",
+    "visualization design. CHI 2010, 203–212.",
     "haehn2018": "Haehn, D., Tompkin, J., & Pfister, H. (2018). Evaluating 'graphical perception' with CNNs. "
-                 "IEEE TVCG 25(1), 641–650.",
+    "IEEE TVCG 25(1), 641–650.",
     "jiang2025": "Jiang et al. (2025). Ratio-sampling regimes: CNNs versus humans in graphical perception "
-                 "(the study3 source paper; see docs/studies.md).",
+    "(the study3 source paper; see docs/studies.md).",
     "tukey1977": "Tukey, J. W. (1977). Exploratory Data Analysis. Addison-Wesley.",
     "efron1993": "Efron, B., & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.",
     "fisher1921": "Fisher, R. A. (1921). On the 'probable error' of a coefficient of correlation deduced from a "
-                  "small sample. Metron 1, 3–32.",
+    "small sample. Metron 1, 3–32.",
     "kim2022": "Kim, S. S. Y., Meister, N., Ramaswamy, V. V., Fong, R., & Russakovsky, O. (2022). HIVE: Evaluating "
-               "the human interpretability of visual explanations. ECCV 2022.",
+    "the human interpretability of visual explanations. ECCV 2022.",
     "wilson1927": "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference. "
-                  "JASA 22(158), 209–212.",
+    "JASA 22(158), 209–212.",
     "vallat2018": "Vallat, R. (2018). Pingouin: statistics in Python. JOSS 3(31), 1026.",
     "student1908": "Student (1908). The probable error of a mean. Biometrika 6(1), 1–25.",
     "welch1947": "Welch, B. L. (1947). The generalization of 'Student's' problem when several different population "
-                 "variances are involved. Biometrika 34(1–2), 28–35.",
+    "variances are involved. Biometrika 34(1–2), 28–35.",
     "spearman1904": "Spearman, C. (1904). The proof and measurement of association between two things. American "
-                    "Journal of Psychology 15(1), 72–101.",
+    "Journal of Psychology 15(1), 72–101.",
     "schuessler2021": "Schuessler, M., Weiß, P., & Sixt, L. (2021). Two4Two: Evaluating interpretable machine "
-                      "learning - a synthetic dataset for controlled experiments. arXiv:2105.02825.",
+    "learning - a synthetic dataset for controlled experiments. arXiv:2105.02825.",
     "mukherjee2023": "Mukherjee, K., Huey, H., Lu, X., Vinker, Y., Aguina-Kang, R., Shamir, A., & Fan, J. E. (2023). "
-                     "SEVA: Leveraging sketches to evaluate alignment between human and machine visual abstraction. "
-                     "NeurIPS 2023 Datasets and Benchmarks.",
+    "SEVA: Leveraging sketches to evaluate alignment between human and machine visual abstraction. "
+    "NeurIPS 2023 Datasets and Benchmarks.",
     "shannon1948": "Shannon, C. E. (1948). A mathematical theory of communication. Bell System Technical Journal "
-                   "27(3), 379–423.",
+    "27(3), 379–423.",
     "spearman1910": "Spearman, C. (1910). Correlation calculated from faulty data. British Journal of Psychology 3(3), "
-                    "271–295; Brown, W. (1910). Some experimental results in the correlation of mental abilities. "
-                    "British Journal of Psychology 3(3), 296–322.",
+    "271–295; Brown, W. (1910). Some experimental results in the correlation of mental abilities. "
+    "British Journal of Psychology 3(3), 296–322.",
 }
 
 _PACKAGES = ("numpy", "scipy", "pandas", "pingouin")

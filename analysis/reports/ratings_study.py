@@ -54,9 +54,16 @@ class RatingsReport(Report):
         return [likert_plot(self, Path(out_dir) / "likert.png")]
 
 
-def ratings_report(ratings: pd.DataFrame, statements: pd.DataFrame, participant: str = "participant_id",
-                   statement: str = "statement_id", rating: str = "rating", n_boot: int = 10_000, seed: int = 0,
-                   meta: dict[str, Any] | None = None) -> RatingsReport:
+def ratings_report(
+    ratings: pd.DataFrame,
+    statements: pd.DataFrame,
+    participant: str = "participant_id",
+    statement: str = "statement_id",
+    rating: str = "rating",
+    n_boot: int = 10_000,
+    seed: int = 0,
+    meta: dict[str, Any] | None = None,
+) -> RatingsReport:
     """The Two4Two report: :func:`agreement`, :func:`correct_judgements` and :func:`rating_distribution` per
     statement, :func:`relevance_test`.
 
@@ -90,46 +97,62 @@ def ratings_report(ratings: pd.DataFrame, statements: pd.DataFrame, participant:
     table["n_ratings"] = table["n_ratings"].fillna(0).astype(int)
     unknown = [s for s in agree["statement"] if s not in set(known["statement"])]
     if unknown:
-        notes.append(f"ratings of statements no longer in the study file (relevance unknown, left out of the "
-                     f"test): {', '.join(map(str, unknown))}")
+        notes.append(
+            f"ratings of statements no longer in the study file (relevance unknown, left out of the "
+            f"test): {', '.join(map(str, unknown))}"
+        )
     never = [s for s in known["statement"] if s not in set(agree["statement"])]
     if never:
         notes.append(f"statements in the study file that nobody rated: {', '.join(map(str, never))}")
     distribution = rating_distribution(ratings, statement, rating)
-    rated = ratings.merge(known.rename(columns={"statement": "_statement"}), left_on=statement,
-                          right_on="_statement", how="inner")
+    rated = ratings.merge(
+        known.rename(columns={"statement": "_statement"}), left_on=statement, right_on="_statement", how="inner"
+    )
     rated = rated.assign(relevant=rated["relevant"].astype(bool))
     if len(rated):
         judged = correct_judgements(rated, participant, statement, rating, "relevant", n_boot=n_boot, seed=seed)
         judged = judged.drop(columns=["relevant", "n_participants", "n_ratings"]).rename(
-            columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"})
+            columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"}
+        )
         table = table.merge(judged, on="statement", how="left").astype(
-            dict.fromkeys(("n_agree", "n_neutral", "n_disagree", "n_correct"), "Int64"))
+            dict.fromkeys(("n_agree", "n_neutral", "n_disagree", "n_correct"), "Int64")
+        )
     else:
-        table = table.assign(**{c: np.nan for c in JUDGEMENT_COLUMNS[2:] if c not in table.columns},
-                             correct_ci_low=np.nan, correct_ci_high=np.nan).drop(columns=["ci_low", "ci_high"],
-                                                                                  errors="ignore")
+        table = table.assign(
+            **{c: np.nan for c in JUDGEMENT_COLUMNS[2:] if c not in table.columns},
+            correct_ci_low=np.nan,
+            correct_ci_high=np.nan,
+        ).drop(columns=["ci_low", "ci_high"], errors="ignore")
     try:
         per, test = relevance_test(rated, participant, rating, "relevant")
         if test["note"].iloc[0]:
             notes.append(f"relevant-vs-irrelevant test: {test['note'].iloc[0]}")
     except ValueError as exc:
-        reason = str(exc).split(': ', 1)[-1]
+        reason = str(exc).split(": ", 1)[-1]
         notes.append(f"no relevant-vs-irrelevant test: {reason}")
         per = pd.DataFrame(columns=["participant", "mean_relevant", "mean_irrelevant", "difference"])
         test = pd.DataFrame([{**dict.fromkeys(TEST_COLUMNS, math.nan), "note": reason}], columns=TEST_COLUMNS)
-    info = {**(meta or {}), "n_participants": int(ratings[participant].nunique()), "n_ratings": len(ratings),
-            "agree_from": AGREE_FROM, "disagree_to": DISAGREE_TO, "n_boot": n_boot, "seed": seed, "notes": notes}
-    return RatingsReport(info, {"statements": table, "distribution": distribution, "participants": per,
-                                "test": test})
+    info = {
+        **(meta or {}),
+        "n_participants": int(ratings[participant].nunique()),
+        "n_ratings": len(ratings),
+        "agree_from": AGREE_FROM,
+        "disagree_to": DISAGREE_TO,
+        "n_boot": n_boot,
+        "seed": seed,
+        "notes": notes,
+    }
+    return RatingsReport(info, {"statements": table, "distribution": distribution, "participants": per, "test": test})
 
 
 def _judged(r) -> str:
     """ "accepted by 10/12 (83.3 %) [58.3, 100.0]" for a statement's correct judgements, MISSING without relevance."""
     if not isinstance(r.correct_judgement, str):
         return MISSING
-    return (f"{r.correct_judgement} by {r.n_correct}/{r.n_ratings} ({num(r.percent_correct, 1)} %) "
-            f"{interval(r.correct_ci_low, r.correct_ci_high, 1)}")
+    return (
+        f"{r.correct_judgement} by {r.n_correct}/{r.n_ratings} ({num(r.percent_correct, 1)} %) "
+        f"{interval(r.correct_ci_low, r.correct_ci_high, 1)}"
+    )
 
 
 def _test_line(t: pd.Series) -> str:
@@ -139,13 +162,23 @@ def _test_line(t: pd.Series) -> str:
     if not math.isfinite(t["t"]):
         return f"{means}, n = {int(t['n'])}; no t-test: {t['note']}"
     left = f" ({t['note']})" if t["note"] else ""
-    return (f"{means}; difference {with_interval(t['estimate'], t['ci_low'], t['ci_high'])}, "
-            f"t({num(t['dof'], 0)}) = {num(t['t'])}, {p_value(t['p_val'], prefix=True)} (two-sided), "
-            f"d = {num(t['cohen_d'])}, n = {int(t['n'])}{left}")
+    return (
+        f"{means}; difference {with_interval(t['estimate'], t['ci_low'], t['ci_high'])}, "
+        f"t({num(t['dof'], 0)}) = {num(t['t'])}, {p_value(t['p_val'], prefix=True)} (two-sided), "
+        f"d = {num(t['cohen_d'])}, n = {int(t['n'])}{left}"
+    )
 
 
-STATEMENT_HEADER = ["statement", "relevant", "n", "mean", "median", "% agree [95 % CI]", "correctly judged [95 % CI]",
-                    "text"]
+STATEMENT_HEADER = [
+    "statement",
+    "relevant",
+    "n",
+    "mean",
+    "median",
+    "% agree [95 % CI]",
+    "correctly judged [95 % CI]",
+    "text",
+]
 
 
 def _statement_rows(report: RatingsReport) -> list[list[str]]:
@@ -153,24 +186,37 @@ def _statement_rows(report: RatingsReport) -> list[list[str]]:
     rows = []
     for r in report.tables["statements"].itertuples():
         relevant = MISSING if pd.isna(r.relevant) else ("yes" if r.relevant else "no")
-        rows.append([str(r.statement), relevant, str(r.n_ratings), num(r.mean_rating), num(r.median_rating, 1),
-                     with_interval(r.percent_agree, r.ci_low, r.ci_high, 1), _judged(r),
-                     "" if pd.isna(r.text) else str(r.text)])
+        rows.append(
+            [
+                str(r.statement),
+                relevant,
+                str(r.n_ratings),
+                num(r.mean_rating),
+                num(r.median_rating, 1),
+                with_interval(r.percent_agree, r.ci_low, r.ci_high, 1),
+                _judged(r),
+                "" if pd.isna(r.text) else str(r.text),
+            ]
+        )
     return rows
 
 
 def _distribution_rows(report: RatingsReport) -> list[list[str]]:
     """Per statement, the percent of ratings 1 … 7 (header: "statement", 1 … 7)."""
-    return [[str(key), *(num(v, 0) for v in group.sort_values("rating")["percent"])]
-            for key, group in report.tables["distribution"].groupby("statement", sort=False)]
+    return [
+        [str(key), *(num(v, 0) for v in group.sort_values("rating")["percent"])]
+        for key, group in report.tables["distribution"].groupby("statement", sort=False)
+    ]
 
 
 def _intro(m: dict[str, Any]) -> str:
-    return (f"participants: {m['n_participants']}, ratings: {m['n_ratings']}; agree = rating {m['agree_from']}–7, "
-            f"reject = 1–{m['disagree_to']} (4 is neither); correctly judged (Two4Two): a relevant statement "
-            f"accepted, an irrelevant one rejected; 95 % CIs: Wilson's score interval where each participant rated "
-            f"a statement once, else the percentile bootstrap over participants ({m['n_boot']} resamples, seed "
-            f"{m['seed']})")
+    return (
+        f"participants: {m['n_participants']}, ratings: {m['n_ratings']}; agree = rating {m['agree_from']}–7, "
+        f"reject = 1–{m['disagree_to']} (4 is neither); correctly judged (Two4Two): a relevant statement "
+        f"accepted, an irrelevant one rejected; 95 % CIs: Wilson's score interval where each participant rated "
+        f"a statement once, else the percentile bootstrap over participants ({m['n_boot']} resamples, seed "
+        f"{m['seed']})"
+    )
 
 
 def _document(report: RatingsReport) -> Document:
@@ -178,14 +224,30 @@ def _document(report: RatingsReport) -> Document:
     "correctly rejected"), the paired test, the distributions, the notes."""
     m = report.meta
     study = f" — {m['title']} ({m['slug']})" if m.get("title") and m.get("slug") else ""
-    doc = Document(f"Hypothesis ratings{study}", [_intro(m) + ".", *filter(None, [exclusion_note(m)])], [
-        Section("Statements", [Table(STATEMENT_HEADER, _statement_rows(report), "llrrrrll")]),
-        Section("Relevant vs irrelevant statements", [
-            Paragraph("Paired t-test over participants' mean ratings: "
-                      + _test_line(report.tables["test"].iloc[0]) + ".")]),
-        Section("Ratings given (%)", [
-            Paragraph("1 = strongly disagree … 7 = strongly agree"),
-            Table(["statement", *map(str, SCALE)], _distribution_rows(report), "l" + "r" * len(SCALE))])])
+    doc = Document(
+        f"Hypothesis ratings{study}",
+        [_intro(m) + ".", *filter(None, [exclusion_note(m)])],
+        [
+            Section("Statements", [Table(STATEMENT_HEADER, _statement_rows(report), "llrrrrll")]),
+            Section(
+                "Relevant vs irrelevant statements",
+                [
+                    Paragraph(
+                        "Paired t-test over participants' mean ratings: "
+                        + _test_line(report.tables["test"].iloc[0])
+                        + "."
+                    )
+                ],
+            ),
+            Section(
+                "Ratings given (%)",
+                [
+                    Paragraph("1 = strongly disagree … 7 = strongly agree"),
+                    Table(["statement", *map(str, SCALE)], _distribution_rows(report), "l" + "r" * len(SCALE)),
+                ],
+            ),
+        ],
+    )
     if m["notes"]:
         doc.sections.append(Section("Notes", [Items(m["notes"])]))
     return doc
@@ -225,10 +287,13 @@ def _methods(report: RatingsReport) -> str:
         f"percentage is a binomial proportion and has Wilson's 95 % score interval; otherwise a 95 % percentile "
         f"bootstrap interval (Efron & Tibshirani, 1993) from {m['n_boot']:,} resamples of the participants (each "
         f"bringing all their ratings of the statement), with a generator seeded with {m['seed']} for every "
-        f"statement."]
-    text = ("**Relevant against irrelevant statements.** Each participant's mean rating of the relevant statements "
-            "was compared with their mean rating of the irrelevant ones by a two-sided paired t-test (Student, 1908) "
-            "with a 95 % t interval of the mean difference and Cohen's d_avg.")
+        f"statement.",
+    ]
+    text = (
+        "**Relevant against irrelevant statements.** Each participant's mean rating of the relevant statements "
+        "was compared with their mean rating of the irrelevant ones by a two-sided paired t-test (Student, 1908) "
+        "with a 95 % t interval of the mean difference and Cohen's d_avg."
+    )
     if math.isfinite(test["n"]):
         text += f" n = {int(test['n'])} participants."
     if test["note"]:
@@ -236,8 +301,11 @@ def _methods(report: RatingsReport) -> str:
     paragraphs.append(text)
     if m["notes"]:
         paragraphs.append("**Left out.** " + " ".join(f"{n[0].upper()}{n[1:]}." for n in m["notes"]))
-    return methods_document(f"hypothesis ratings{' — ' + m['title'] if m.get('title') else ''}", paragraphs,
-                            ["schuessler2021", "wilson1927", "efron1993", "student1908"])
+    return methods_document(
+        f"hypothesis ratings{' — ' + m['title'] if m.get('title') else ''}",
+        paragraphs,
+        ["schuessler2021", "wilson1927", "efron1993", "student1908"],
+    )
 
 
 # Diverging palette: disagreement red, neutral grey, agreement blue (ColorBrewer RdBu, 7 classes).
@@ -261,16 +329,26 @@ def likert_plot(report: RatingsReport, path: Path) -> Path:
     table = report.tables["statements"]
     dist = report.tables["distribution"].pivot(index="statement", columns="rating", values="percent")
     keys = [s for s in table["statement"] if s in dist.index]
-    labels = {r.statement: (r.text if isinstance(r.text, str) else r.statement)
-              + ("" if pd.isna(r.relevant) else (" (relevant)" if r.relevant else "")) for r in table.itertuples()}
+    labels = {
+        r.statement: (r.text if isinstance(r.text, str) else r.statement)
+        + ("" if pd.isna(r.relevant) else (" (relevant)" if r.relevant else ""))
+        for r in table.itertuples()
+    }
     fig = Figure(figsize=(10, 1.2 + 0.6 * len(keys)), dpi=120)
     ax = fig.add_subplot()
     for y, key in enumerate(keys):
         p = dist.loc[key].reindex(list(SCALE), fill_value=0).to_numpy(dtype=float)
         left = -(p[:3].sum() + p[3] / 2)
         for k, width in enumerate(p):
-            ax.barh(y, width, left=left, color=COLOURS[k], edgecolor="white", linewidth=0.5,
-                    label=str(k + 1) if y == 0 else None)
+            ax.barh(
+                y,
+                width,
+                left=left,
+                color=COLOURS[k],
+                edgecolor="white",
+                linewidth=0.5,
+                label=str(k + 1) if y == 0 else None,
+            )
             left += width
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(keys)), [labels[k] for k in keys])
@@ -278,8 +356,14 @@ def likert_plot(report: RatingsReport, path: Path) -> Path:
     ax.set_xlim(-100, 100)
     ax.set_xticks(range(-100, 101, 25), [str(abs(v)) for v in range(-100, 101, 25)])
     ax.set_xlabel("% of ratings (left: disagree 1–3, right: agree 5–7, 4 centred)")
-    ax.legend(title="rating", ncols=7, loc="upper center", bbox_to_anchor=(0.5, -0.18 - 0.3 / max(len(keys), 1)),
-              frameon=False, fontsize=8)
+    ax.legend(
+        title="rating",
+        ncols=7,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18 - 0.3 / max(len(keys), 1)),
+        frameon=False,
+        fontsize=8,
+    )
     fig.tight_layout()
     fig.savefig(path)
     return path

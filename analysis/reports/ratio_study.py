@@ -61,11 +61,29 @@ HUMANS = "humans"
 
 #: Columns of the ``model_cells`` input of :func:`ratio_report`: one row per (observer, condition, run,
 #: chart type, height pair) with the number of predictions and their mean absolute and mean log error.
-MODEL_CELL_COLUMNS = ("observer", "condition", "run", "chart_type", "short_height", "tall_height", "true_percent",
-                      "n", "mean_abs_error", "mean_log_error")
+MODEL_CELL_COLUMNS = (
+    "observer",
+    "condition",
+    "run",
+    "chart_type",
+    "short_height",
+    "tall_height",
+    "true_percent",
+    "n",
+    "mean_abs_error",
+    "mean_log_error",
+)
 #: Columns of the ``model_stimuli`` input: one row per (observer, condition, run, test stimulus).
-MODEL_STIMULUS_COLUMNS = ("observer", "condition", "run", "chart_type", "stimulus_id", "n", "mean_abs_error",
-                          "mean_log_error")
+MODEL_STIMULUS_COLUMNS = (
+    "observer",
+    "condition",
+    "run",
+    "chart_type",
+    "stimulus_id",
+    "n",
+    "mean_abs_error",
+    "mean_log_error",
+)
 
 CELL = ["chart_type", "short_height", "tall_height"]
 PAIR = ["short_height", "tall_height"]
@@ -115,8 +133,7 @@ def _label(observer: str, condition: str) -> str:
 def _model_table(df: pd.DataFrame | None, columns: tuple[str, ...], name: str) -> pd.DataFrame:
     """A model input (``model_cells`` or ``model_stimuli``) with its columns checked and typed."""
     if df is None or len(df) == 0:
-        return pd.DataFrame({c: pd.Series(dtype=float if c.startswith(("mean", "true")) else object)
-                             for c in columns})
+        return pd.DataFrame({c: pd.Series(dtype=float if c.startswith(("mean", "true")) else object) for c in columns})
     missing = [c for c in columns if c not in df.columns]
     if missing:
         raise ValueError(f"ratio_report: {name} lacks column(s) {', '.join(missing)}")
@@ -137,11 +154,17 @@ def _model_table(df: pd.DataFrame | None, columns: tuple[str, ...], name: str) -
 
 def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
     """Per (observer, condition, cell): prediction-weighted means over runs (= the mean of all predictions)."""
-    df = run_cells.assign(sum_abs=run_cells["n"] * run_cells["mean_abs_error"],
-                          sum_log=run_cells["n"] * run_cells["mean_log_error"])
+    df = run_cells.assign(
+        sum_abs=run_cells["n"] * run_cells["mean_abs_error"], sum_log=run_cells["n"] * run_cells["mean_log_error"]
+    )
     g = df.groupby(["observer", "condition", *CELL], sort=True)
-    out = g.agg(true_percent=("true_percent", "mean"), n=("n", "sum"), sum_abs=("sum_abs", "sum"),
-                sum_log=("sum_log", "sum"), n_runs=("run", "nunique")).reset_index()
+    out = g.agg(
+        true_percent=("true_percent", "mean"),
+        n=("n", "sum"),
+        sum_abs=("sum_abs", "sum"),
+        sum_log=("sum_log", "sum"),
+        n_runs=("run", "nunique"),
+    ).reset_index()
     out["mean_abs_error"] = out["sum_abs"] / out["n"]
     out["mean_log_error"] = out["sum_log"] / out["n"]
     return out.drop(columns=["sum_abs", "sum_log"])
@@ -163,9 +186,11 @@ def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers
     unusable = completed[["abs_error", "log_error", "chart_type"]].isna().any(axis=1)
     if unusable.any():
         who = sorted(completed.loc[unusable, "participant_id"].unique().tolist())
-        notes.append(f"{int(unusable.sum())} test trial(s) of completed participants dropped: no error can be "
-                     f"computed (missing response, true value or chart type); participant(s) "
-                     f"{', '.join(map(str, who))}")
+        notes.append(
+            f"{int(unusable.sum())} test trial(s) of completed participants dropped: no error can be "
+            f"computed (missing response, true value or chart type); participant(s) "
+            f"{', '.join(map(str, who))}"
+        )
         completed = completed[~unusable]
     if completed.empty:
         raise ValueError("ratio_report: no completed participant has test trials; nothing to analyse")
@@ -176,8 +201,15 @@ def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers
     rows = []
     for s in sessions.itertuples(index=False):
         pid = s.participant_id
-        row = {"participant_id": pid, "status": s.status, "n_test_trials": int(n_test.get(pid, 0)),
-               "mean_abs_error": float("nan"), "outlier": False, "analysed": False, "reason": ""}
+        row = {
+            "participant_id": pid,
+            "status": s.status,
+            "n_test_trials": int(n_test.get(pid, 0)),
+            "mean_abs_error": float("nan"),
+            "outlier": False,
+            "analysed": False,
+            "reason": "",
+        }
         if s.status == "completed" and pid in flags.index:
             f = flags.loc[pid]
             row.update(mean_abs_error=float(f["mean_abs_error"]), outlier=bool(f["excluded"]))
@@ -192,16 +224,21 @@ def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers
         else:
             row["reason"] = f"not completed (status {s.status})"
         rows.append(row)
-    table = pd.DataFrame(rows, columns=["participant_id", "status", "n_test_trials", "mean_abs_error", "outlier",
-                                        "analysed", "reason"])
+    table = pd.DataFrame(
+        rows, columns=["participant_id", "status", "n_test_trials", "mean_abs_error", "outlier", "analysed", "reason"]
+    )
     analysed_ids = table.loc[table["analysed"], "participant_id"]
     return table, completed[completed["participant_id"].isin(analysed_ids)].copy()
 
 
 def _human_cells(trials: pd.DataFrame) -> pd.DataFrame:
     g = trials.groupby(CELL, sort=True)
-    out = g.agg(true_percent=("true_percent", "mean"), n=("abs_error", "size"),
-                mean_abs_error=("abs_error", "mean"), mean_log_error=("log_error", "mean")).reset_index()
+    out = g.agg(
+        true_percent=("true_percent", "mean"),
+        n=("abs_error", "size"),
+        mean_abs_error=("abs_error", "mean"),
+        mean_log_error=("log_error", "mean"),
+    ).reset_index()
     return out
 
 
@@ -224,47 +261,105 @@ def _model_source(o, run_parts, stim_parts, need_stimuli: bool) -> tuple[pd.Data
 def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, seed, notes) -> pd.DataFrame:
     frames = []
     h = mlae(trials, estimator, group="chart_type", unit="participant_id", n_boot=n_boot, seed=seed)
-    frames.append(h.assign(kind="human", observer=HUMANS, condition="", label=HUMANS, unit="participants",
-                           note=""))
+    frames.append(h.assign(kind="human", observer=HUMANS, condition="", label=HUMANS, unit="participants", note=""))
     for o in observers.itertuples(index=False):
         rows, note = _model_source(o, run_parts, stim_parts, estimator == "pooled")
         if 2 <= o.n_runs < FEW_RUNS:
-            note = (f"interval over {o.n_runs} runs: a bootstrap over so few runs is too narrow (make validate: 5 "
-                    f"runs cover about 0.89 of 0.95, 30 runs 0.95)")
-        m = mlae(rows, estimator, log_error="mean_log_error", abs_error="mean_abs_error", group="chart_type",
-                 unit="run", weight="n", n_boot=n_boot, seed=seed)
+            note = (
+                f"interval over {o.n_runs} runs: a bootstrap over so few runs is too narrow (make validate: 5 "
+                f"runs cover about 0.89 of 0.95, 30 runs 0.95)"
+            )
+        m = mlae(
+            rows,
+            estimator,
+            log_error="mean_log_error",
+            abs_error="mean_abs_error",
+            group="chart_type",
+            unit="run",
+            weight="n",
+            n_boot=n_boot,
+            seed=seed,
+        )
         if note:
             notes.append(f"MLAE of {o.label}: {note}")
-        frames.append(m.assign(kind="model", observer=o.observer, condition=o.condition, label=o.label,
-                               unit="runs", note=note))
+        frames.append(
+            m.assign(kind="model", observer=o.observer, condition=o.condition, label=o.label, unit="runs", note=note)
+        )
     pub = published_mlae()
     for source, label in PUBLISHED_LABELS.items():
         p = pub[pub["source"] == source]
         theirs = PUBLISHED_ESTIMATOR[source]
-        frames.append(pd.DataFrame({
-            "kind": "published", "observer": label, "condition": "", "label": label, "chart_type": p["chart_type"],
-            "mlae": p["mlae"], "ci_low": p["ci_low"], "ci_high": p["ci_high"], "estimator": theirs,
-            "resampled": "", "n_units": pd.NA, "unit": "", "n_responses": pd.NA,
-            "note": "" if theirs == estimator else
-            f"published with the {theirs} estimator; these rows use {estimator} (compare: --mlae {theirs})"}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "kind": "published",
+                    "observer": label,
+                    "condition": "",
+                    "label": label,
+                    "chart_type": p["chart_type"],
+                    "mlae": p["mlae"],
+                    "ci_low": p["ci_low"],
+                    "ci_high": p["ci_high"],
+                    "estimator": theirs,
+                    "resampled": "",
+                    "n_units": pd.NA,
+                    "unit": "",
+                    "n_responses": pd.NA,
+                    "note": ""
+                    if theirs == estimator
+                    else f"published with the {theirs} estimator; these rows use {estimator} "
+                    f"(compare: --mlae {theirs})",
+                }
+            )
+        )
     out = pd.concat(frames, ignore_index=True).rename(columns={"n_responses": "n_judgments"})
     out["resampled"] = out["resampled"].map(lambda r: RESAMPLED.get(r, r))
     out["chart_type"] = out["chart_type"].astype("int64")
     for c in ("n_units", "n_judgments"):
         out[c] = out[c].astype("Int64")
-    return out[["kind", "observer", "condition", "label", "chart_type", "estimator", "mlae", "ci_low", "ci_high",
-                "n_units", "unit", "n_judgments", "resampled", "note"]]
+    return out[
+        [
+            "kind",
+            "observer",
+            "condition",
+            "label",
+            "chart_type",
+            "estimator",
+            "mlae",
+            "ci_low",
+            "ci_high",
+            "n_units",
+            "unit",
+            "n_judgments",
+            "resampled",
+            "note",
+        ]
+    ]
 
 
 def _mae_rows(kind, observer, condition, label, res, scope_col, unit):
     rows = []
     for r in res.to_dict("records"):
         scope = "all" if scope_col is None else str(int(r[scope_col]))
-        rows.append({
-            "kind": kind, "observer": observer, "condition": condition, "label": label, "chart_type": scope,
-            "mae_ratio": r["mae"] / 100, "ci_low_ratio": r["ci_low"] / 100, "ci_high_ratio": r["ci_high"] / 100,
-            "mae_pp": r["mae"], "ci_low_pp": r["ci_low"], "ci_high_pp": r["ci_high"], "n_units": r["n_units"],
-            "unit": unit, "n_judgments": r["n_responses"], "resampled": RESAMPLED.get(r["resampled"], r["resampled"])})
+        rows.append(
+            {
+                "kind": kind,
+                "observer": observer,
+                "condition": condition,
+                "label": label,
+                "chart_type": scope,
+                "mae_ratio": r["mae"] / 100,
+                "ci_low_ratio": r["ci_low"] / 100,
+                "ci_high_ratio": r["ci_high"] / 100,
+                "mae_pp": r["mae"],
+                "ci_low_pp": r["ci_low"],
+                "ci_high_pp": r["ci_high"],
+                "n_units": r["n_units"],
+                "unit": unit,
+                "n_judgments": r["n_responses"],
+                "resampled": RESAMPLED.get(r["resampled"], r["resampled"]),
+            }
+        )
     return rows
 
 
@@ -280,18 +375,47 @@ def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed) -> pd.Dat
             rows += _mae_rows("model", o.observer, o.condition, o.label, res, group, "runs")
     for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
         label = f"Jiang et al. 2025: {p.condition}"
-        rows.append({"kind": "published", "observer": label, "condition": "", "label": label, "chart_type": "all",
-                     "mae_ratio": p.value, "ci_low_ratio": np.nan, "ci_high_ratio": np.nan, "mae_pp": p.value * 100,
-                     "ci_low_pp": np.nan, "ci_high_pp": np.nan, "n_units": p.n, "unit": "participants"
-                     if p.condition == "humans" else "", "n_judgments": pd.NA, "resampled": ""})
+        rows.append(
+            {
+                "kind": "published",
+                "observer": label,
+                "condition": "",
+                "label": label,
+                "chart_type": "all",
+                "mae_ratio": p.value,
+                "ci_low_ratio": np.nan,
+                "ci_high_ratio": np.nan,
+                "mae_pp": p.value * 100,
+                "ci_low_pp": np.nan,
+                "ci_high_pp": np.nan,
+                "n_units": p.n,
+                "unit": "participants" if p.condition == "humans" else "",
+                "n_judgments": pd.NA,
+                "resampled": "",
+            }
+        )
     out = pd.DataFrame(rows)
     for c in ("n_units", "n_judgments"):
         out[c] = pd.array(out[c].tolist(), dtype="Int64")
     return out
 
 
-EFFECT_COLUMNS = ["effect", "test", "term", "statistic", "df1", "df2", "p_val", "effect_size", "effect_size_kind",
-                  "estimate", "ci_low", "ci_high", "n", "note"]
+EFFECT_COLUMNS = [
+    "effect",
+    "test",
+    "term",
+    "statistic",
+    "df1",
+    "df2",
+    "p_val",
+    "effect_size",
+    "effect_size_kind",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "n",
+    "note",
+]
 
 
 def _effect_row(**kw) -> dict[str, Any]:
@@ -303,22 +427,48 @@ def _effect_row(**kw) -> dict[str, Any]:
 
 def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
     rows = []
-    per_pt = (trials.groupby(["participant_id", "chart_type"], sort=True)["log_error"].mean()
-              .rename("mean_log_error").reset_index())
+    per_pt = (
+        trials.groupby(["participant_id", "chart_type"], sort=True)["log_error"]
+        .mean()
+        .rename("mean_log_error")
+        .reset_index()
+    )
     per_pt["chart_type"] = per_pt["chart_type"].astype("int64")
     effect = "chart type (humans)"
     try:
         if len(per_pt) - per_pt["chart_type"].nunique() < 1:  # anova_by fails with a KeyError when no residual dof
             raise ValueError("needs at least two participants per chart type (no residual degrees of freedom)")
         a = anova_by(per_pt, dv="mean_log_error", between="chart_type").iloc[0]
-        rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", statistic=a["f"],
-                                df1=a["ddof1"], df2=a["ddof2"], p_val=a["p_val"], effect_size=a["eta_sq"],
-                                effect_size_kind="eta_sq", n=len(per_pt),
-                                note="per-participant mean log error per chart type"))
+        rows.append(
+            _effect_row(
+                effect=effect,
+                test="one-way ANOVA",
+                term="chart_type",
+                statistic=a["f"],
+                df1=a["ddof1"],
+                df2=a["ddof2"],
+                p_val=a["p_val"],
+                effect_size=a["eta_sq"],
+                effect_size_kind="eta_sq",
+                n=len(per_pt),
+                note="per-participant mean log error per chart type",
+            )
+        )
         for t in tukey(per_pt, dv="mean_log_error", between="chart_type").itertuples(index=False):
-            rows.append(_effect_row(effect=effect, test="Tukey HSD", term=f"type {t.a} - type {t.b}",
-                                    statistic=t.t, p_val=t.p_tukey, effect_size=t.hedges, effect_size_kind="hedges_g",
-                                    estimate=t.diff, n=len(per_pt), note="difference of mean log error"))
+            rows.append(
+                _effect_row(
+                    effect=effect,
+                    test="Tukey HSD",
+                    term=f"type {t.a} - type {t.b}",
+                    statistic=t.t,
+                    p_val=t.p_tukey,
+                    effect_size=t.hedges,
+                    effect_size_kind="hedges_g",
+                    estimate=t.diff,
+                    n=len(per_pt),
+                    note="difference of mean log error",
+                )
+            )
     except ValueError as exc:
         notes.append(f"chart-type effect not computed: {exc}")
         rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", note=str(exc)))
@@ -329,11 +479,22 @@ def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
             with warnings.catch_warnings():  # a model with one constant error is a valid (if extreme) sample
                 warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
                 t = two_sample_t(cells["mean_abs_error"], human_cells["mean_abs_error"], welch=True).iloc[0]
-            rows.append(_effect_row(**kw, statistic=t["t"], df1=t["dof"], p_val=t["p_val"], effect_size=t["cohen_d"],
-                                    effect_size_kind="cohen_d", estimate=t["estimate"], ci_low=t["ci_low"],
-                                    ci_high=t["ci_high"], n=t["n"],
-                                    note=f"mean absolute error (pp) per (chart type, height pair): "
-                                         f"{len(cells)} model vs {len(human_cells)} human cells"))
+            rows.append(
+                _effect_row(
+                    **kw,
+                    statistic=t["t"],
+                    df1=t["dof"],
+                    p_val=t["p_val"],
+                    effect_size=t["cohen_d"],
+                    effect_size_kind="cohen_d",
+                    estimate=t["estimate"],
+                    ci_low=t["ci_low"],
+                    ci_high=t["ci_high"],
+                    n=t["n"],
+                    note=f"mean absolute error (pp) per (chart type, height pair): "
+                    f"{len(cells)} model vs {len(human_cells)} human cells",
+                )
+            )
         except ValueError as exc:
             notes.append(f"observer effect of {o.label} not computed: {exc}")
             rows.append(_effect_row(**kw, note=str(exc)))
@@ -352,8 +513,13 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
     key = "short_height, tall_height"
     for o in observers.itertuples(index=False):
         cells = obs_parts[(o.observer, o.condition)]
-        row = {"kind": "inter", "observer": o.label, "a": HUMANS, "b": o.label,
-               "note": f"mean absolute error per height pair ({key})"}
+        row = {
+            "kind": "inter",
+            "observer": o.label,
+            "a": HUMANS,
+            "b": o.label,
+            "note": f"mean absolute error per height pair ({key})",
+        }
         try:
             res = inter_consistency(human_cells, cells, key=PAIR, value="mean_abs_error").iloc[0]
             row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
@@ -372,16 +538,27 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
             res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
             for r in res.itertuples(index=False):
                 small = f"; {fisher_z_note(int(r.n))}" if r.n <= 3 else ""
-                rows.append({"kind": "intra", "observer": o.label, "a": f"run {r.a}", "b": f"run {r.b}", "r": r.r,
-                             "ci_low": r.ci_low, "ci_high": r.ci_high, "p_val": r.p_val, "n": r.n,
-                             "note": f"mean absolute error per height pair ({key}){small}"})
+                rows.append(
+                    {
+                        "kind": "intra",
+                        "observer": o.label,
+                        "a": f"run {r.a}",
+                        "b": f"run {r.b}",
+                        "r": r.r,
+                        "ci_low": r.ci_low,
+                        "ci_high": r.ci_high,
+                        "p_val": r.p_val,
+                        "n": r.n,
+                        "note": f"mean absolute error per height pair ({key}){small}",
+                    }
+                )
             if (res["n"] <= 3).any():
-                notes.append(f"intra-consistency of {o.label}'s runs: "
-                             f"{fisher_z_note(int(res['n'].min()))}")
+                notes.append(f"intra-consistency of {o.label}'s runs: {fisher_z_note(int(res['n'].min()))}")
         except ValueError as exc:
             notes.append(f"intra-consistency of {o.label}'s runs not computed: {exc}")
-            rows.append({"kind": "intra", "observer": o.label, "a": "runs", "b": "runs",
-                         "note": f"not computed: {exc}"})
+            rows.append(
+                {"kind": "intra", "observer": o.label, "a": "runs", "b": "runs", "note": f"not computed: {exc}"}
+            )
     out = pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
     for c in ("r", "ci_low", "ci_high", "p_val"):
         out[c] = out[c].astype(float)
@@ -448,8 +625,11 @@ def ratio_report(
 
     run_cells = _model_table(model_cells, MODEL_CELL_COLUMNS, "model_cells")
     obs_cells = _pool_runs(run_cells) if len(run_cells) else run_cells.assign(n_runs=pd.Series(dtype="int64"))
-    observers = (run_cells.groupby(["observer", "condition"], sort=True)
-                 .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum")).reset_index())
+    observers = (
+        run_cells.groupby(["observer", "condition"], sort=True)
+        .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum"))
+        .reset_index()
+    )
     labels = [_label(o, c) for o, c in zip(observers["observer"], observers["condition"])]
     observers["label"] = [f"{lab} (model)" if lab == HUMANS else lab for lab in labels]
     human_cells = _human_cells(used)
@@ -467,11 +647,16 @@ def ratio_report(
     pairs = human_cells.groupby(PAIR)[["true_percent", "mean_abs_error", "mean_log_error"]].mean()
     pairs = pairs.rename(columns={"mean_abs_error": f"{HUMANS}_abs_error", "mean_log_error": f"{HUMANS}_log_error"})
     label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
-    model_pairs = (obs_cells.assign(label=[label_of[(o, c)] for o, c in zip(obs_cells["observer"],
-                                                                             obs_cells["condition"])])
-                   if len(obs_cells) else obs_cells.assign(label=pd.Series(dtype=object)))
-    model_pairs = model_pairs.groupby(["label", *PAIR], sort=True)[["true_percent", "mean_abs_error",
-                                                                    "mean_log_error"]].mean().reset_index()
+    model_pairs = (
+        obs_cells.assign(label=[label_of[(o, c)] for o, c in zip(obs_cells["observer"], obs_cells["condition"])])
+        if len(obs_cells)
+        else obs_cells.assign(label=pd.Series(dtype=object))
+    )
+    model_pairs = (
+        model_pairs.groupby(["label", *PAIR], sort=True)[["true_percent", "mean_abs_error", "mean_log_error"]]
+        .mean()
+        .reset_index()
+    )
 
     status = participants["status"]
     n_outliers = int(participants["outlier"].sum())
@@ -491,17 +676,28 @@ def ratio_report(
     meta_out = {
         **(meta or {}),
         "counts": counts,
-        "options": {"mlae_estimator": mlae_estimator, "exclude_outliers": bool(exclude_outliers),
-                    "n_boot": int(n_boot), "seed": int(seed), "iqr_k": float(k), "ci": 95},
+        "options": {
+            "mlae_estimator": mlae_estimator,
+            "exclude_outliers": bool(exclude_outliers),
+            "n_boot": int(n_boot),
+            "seed": int(seed),
+            "iqr_k": float(k),
+            "ci": 95,
+        },
         "observers": observers.to_dict("records"),
         "estimator": ESTIMATORS[mlae_estimator],
-        "units": {"mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
-                  "mae_pp": "percentage points (percent units)", "mae_ratio": "ratio units (percent / 100)"},
+        "units": {
+            "mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
+            "mae_pp": "percentage points (percent units)",
+            "mae_ratio": "ratio units (percent / 100)",
+        },
         "notes": notes,
     }
-    return RatioReport(meta=meta_out, tables=tables,
-                       cells={"human": human_cells, "model": obs_cells, "pairs": pairs.reset_index(),
-                              "model_pairs": model_pairs})
+    return RatioReport(
+        meta=meta_out,
+        tables=tables,
+        cells={"human": human_cells, "model": obs_cells, "pairs": pairs.reset_index(), "model_pairs": model_pairs},
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -527,17 +723,29 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
     meta, t = report.meta, report.tables
     c, opt = meta["counts"], meta["options"]
     title = f"{meta.get('slug', 'study')} — {meta.get('title', '')}".rstrip(" —")
-    doc = Document(title, [f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} "
-                           f"resamples, seed {opt['seed']}, 95% percentile intervals; outliers "
-                           f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)"])
+    doc = Document(
+        title,
+        [
+            f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} "
+            f"resamples, seed {opt['seed']}, 95% percentile intervals; outliers "
+            f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)"
+        ],
+    )
 
-    lines = [["recruited (sessions)", str(c["recruited"]), ""],
-             ["completed", str(c["completed"]), ""],
-             ["not completed", str(c["not_completed"]), "not analysed"]]
+    lines = [
+        ["recruited (sessions)", str(c["recruited"]), ""],
+        ["completed", str(c["completed"]), ""],
+        ["not completed", str(c["not_completed"]), "not analysed"],
+    ]
     if c["session_excluded"]:
         lines.append(["session marked excluded", str(c["session_excluded"]), "not analysed"])
-    lines.append(["outliers (3×IQR)", str(c["outliers"]),
-                  "mean absolute error over test trials; " + ("excluded" if opt["exclude_outliers"] else "kept")])
+    lines.append(
+        [
+            "outliers (3×IQR)",
+            str(c["outliers"]),
+            "mean absolute error over test trials; " + ("excluded" if opt["exclude_outliers"] else "kept"),
+        ]
+    )
     lines.append(["analysed", str(c["analysed"]), f"{c['trials_used']} test trials used (practice never counts)"])
     section = Section("Participants", [Table(["", "n", "note"], lines, "lrl")])
     p = t["participants"]
@@ -545,8 +753,12 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
     if outliers:
         section.blocks.append(Items(outliers))
     if c["model_observers"]:
-        section.blocks.append(Paragraph(f"models: {c['model_observers']} observer(s), {c['model_runs']} run(s), "
-                                        f"{c['model_predictions']} predictions on test stimuli"))
+        section.blocks.append(
+            Paragraph(
+                f"models: {c['model_observers']} observer(s), {c['model_runs']} run(s), "
+                f"{c['model_predictions']} predictions on test stimuli"
+            )
+        )
     doc.sections.append(section)
 
     models = model_order(report)
@@ -555,10 +767,16 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
     more_note = [Paragraph(f"… {more} more model(s) in report.md and the CSV/JSON tables")] if more else []
 
     est = opt["mlae_estimator"]
-    section = Section("MLAE by chart type", [
-        Paragraph(f"estimator: {est} (--mlae); log2(|judged − true| + 1/8), percent units; MLAE [95% CI]"),
-        Paragraph(f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
-                  "interval resamples its test stimuli).")])
+    section = Section(
+        "MLAE by chart type",
+        [
+            Paragraph(f"estimator: {est} (--mlae); log2(|judged − true| + 1/8), percent units; MLAE [95% CI]"),
+            Paragraph(
+                f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
+                "interval resamples its test stimuli)."
+            ),
+        ],
+    )
     ml = t["mlae"]
     rows = []
     for label in [HUMANS, *shown, *PUBLISHED_LABELS.values()]:
@@ -573,10 +791,17 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         else:
             n_runs = meta_runs(meta, label)
             n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
-        rows.append([label, n] + [with_interval(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist())
-                                  if ct in sub.index else MISSING for ct in CHART_TYPES])
-    section.blocks += [Table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5),
-                       *more_note]
+        rows.append(
+            [label, n]
+            + [
+                with_interval(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist()) if ct in sub.index else MISSING
+                for ct in CHART_TYPES
+            ]
+        )
+    section.blocks += [
+        Table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5),
+        *more_note,
+    ]
     differs = ml.loc[(ml["kind"] == "published") & (ml["note"] != ""), "note"]
     if len(differs):
         section.blocks.append(Paragraph(f"note: the published rows are {differs.iloc[0]}."))
@@ -590,27 +815,45 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         if sub.empty:
             continue
         r = sub.iloc[0]
-        rows.append([label, with_interval(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
-                     with_interval(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
-                     num(r["n_judgments"], 0)])
-    doc.sections.append(Section("Mean absolute error", [
-        Paragraph("all chart types; mean [95% CI]"),
-        Table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr"), *more_note]))
+        rows.append(
+            [
+                label,
+                with_interval(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
+                with_interval(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
+                num(r["n_judgments"], 0),
+            ]
+        )
+    doc.sections.append(
+        Section(
+            "Mean absolute error",
+            [
+                Paragraph("all chart types; mean [95% CI]"),
+                Table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr"),
+                *more_note,
+            ],
+        )
+    )
 
     e = t["effects"]
-    section = Section("Chart-type effect (humans)",
-                      [Paragraph("one-way ANOVA of per-participant mean log error per type")])
+    section = Section(
+        "Chart-type effect (humans)", [Paragraph("one-way ANOVA of per-participant mean log error per type")]
+    )
     a = e[e["test"] == "one-way ANOVA"]
     if len(a) and math.isfinite(a.iloc[0]["statistic"]):
         a = a.iloc[0]
         tk = e[e["test"] == "Tukey HSD"]
-        rows = [[r.term, num(r.estimate, 3), num(r.statistic, 2), p_value(r.p_val), num(r.effect_size, 2)]
-                for r in tk.itertuples(index=False)]
+        rows = [
+            [r.term, num(r.estimate, 3), num(r.statistic, 2), p_value(r.p_val), num(r.effect_size, 2)]
+            for r in tk.itertuples(index=False)
+        ]
         section.blocks += [
-            Paragraph(f"F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, "
-                      f"{p_value(a['p_val'], prefix=True)}, η² = {num(a['effect_size'], 3)}  "
-                      f"(n = {int(a['n'])} participant × type means)"),
-            Table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr")]
+            Paragraph(
+                f"F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, "
+                f"{p_value(a['p_val'], prefix=True)}, η² = {num(a['effect_size'], 3)}  "
+                f"(n = {int(a['n'])} participant × type means)"
+            ),
+            Table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr"),
+        ]
     elif len(a):
         section.blocks.append(Paragraph(f"not computed: {a.iloc[0]['note']}"))
     doc.sections.append(section)
@@ -620,11 +863,26 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         rows = []
         for label in shown:
             r = ob.loc[f"{label} - {HUMANS}"]
-            rows.append([label, with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2), num(r["statistic"], 2),
-                         num(r["df1"], 1), p_value(r["p_val"]), num(r["effect_size"], 2)])
-        doc.sections.append(Section("Observer effect", [
-            Paragraph("Welch t-test of mean absolute error (pp) per (chart type, height pair), model − humans"),
-            Table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr"), *more_note]))
+            rows.append(
+                [
+                    label,
+                    with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
+                    num(r["statistic"], 2),
+                    num(r["df1"], 1),
+                    p_value(r["p_val"]),
+                    num(r["effect_size"], 2),
+                ]
+            )
+        doc.sections.append(
+            Section(
+                "Observer effect",
+                [
+                    Paragraph("Welch t-test of mean absolute error (pp) per (chart type, height pair), model − humans"),
+                    Table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr"),
+                    *more_note,
+                ],
+            )
+        )
 
         cs = t["consistency"]
         rows = []
@@ -638,15 +896,24 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
             elif runs["r"].isna().all():
                 intra_txt = _why(runs["note"].iloc[0])
             else:
-                intra_txt = (f"{num(runs['r'].mean(), 3)} (min {num(runs['r'].min(), 3)}, "
-                             f"{runs['r'].notna().sum()} run pair{'s' if runs['r'].notna().sum() > 1 else ''})")
-            inter_txt = (with_interval(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"])
-                         else _why(r["note"]))
+                intra_txt = (
+                    f"{num(runs['r'].mean(), 3)} (min {num(runs['r'].min(), 3)}, "
+                    f"{runs['r'].notna().sum()} run pair{'s' if runs['r'].notna().sum() > 1 else ''})"
+                )
+            inter_txt = (
+                with_interval(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"]) else _why(r["note"])
+            )
             rows.append([label, inter_txt, p_value(r["p_val"]), num(r["n"], 0), intra_txt])
-        doc.sections.append(Section("Consistency", [
-            Paragraph("Pearson r of mean absolute error per height pair (short, tall)"),
-            Table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl"),
-            *more_note]))
+        doc.sections.append(
+            Section(
+                "Consistency",
+                [
+                    Paragraph("Pearson r of mean absolute error per height pair (short, tall)"),
+                    Table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl"),
+                    *more_note,
+                ],
+            )
+        )
 
     if meta["notes"]:
         doc.sections.append(Section("Notes", [Items(meta["notes"])]))
@@ -664,12 +931,14 @@ def _methods(report: RatioReport) -> str:
     """``methods.md`` of a ratio-estimation report: what was computed, in words ready for a Methods section."""
     meta, c, opt = report.meta, report.meta["counts"], report.meta["options"]
     est = opt["mlae_estimator"]
-    refs = ["cleveland1984", "efron1993", "tukey1977"] + (["heer2010"] if est == "pooled" else ["haehn2018",
-                                                                                               "jiang2025"])
-    excluded = (f"{c['outliers']} of {c['completed']} completed participants had a mean absolute error above "
-                f"Q3 + {opt['iqr_k']:g}×IQR of the participants' means (Tukey's far-out fence, the rule of Jiang et "
-                f"al.'s Study III) and were " + ("excluded" if opt["exclude_outliers"] else
-                                                 "kept (--keep-outliers)"))
+    refs = ["cleveland1984", "efron1993", "tukey1977"] + (
+        ["heer2010"] if est == "pooled" else ["haehn2018", "jiang2025"]
+    )
+    excluded = (
+        f"{c['outliers']} of {c['completed']} completed participants had a mean absolute error above "
+        f"Q3 + {opt['iqr_k']:g}×IQR of the participants' means (Tukey's far-out fence, the rule of Jiang et "
+        f"al.'s Study III) and were " + ("excluded" if opt["exclude_outliers"] else "kept (--keep-outliers)")
+    )
     paragraphs = [
         f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
         f"did not complete were not analysed"
@@ -693,7 +962,8 @@ def _methods(report: RatioReport) -> str:
             "the same estimators with its runs in the participants' place (intervals resample runs; a single run's "
             "resample its test stimuli). Observer effect: Welch's t-test of the mean absolute error per (chart "
             "type, height pair) cell, model − humans, two-sided. Human–model consistency: Pearson's r of the mean "
-            "absolute error per height pair, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 pairs).")
+            "absolute error per height pair, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 pairs)."
+        )
     if meta["notes"]:
         paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
     return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)
@@ -710,8 +980,18 @@ def _methods(report: RatioReport) -> str:
 TYPE_NAMES = {1: "1 adjacent", 2: "2 aligned stacked", 3: "3 separated", 4: "4 unaligned stacked", 5: "5 divided"}
 HUMAN_COLOR = "black"
 PUBLISHED_STYLE = {"Cleveland & McGill 1984": ("#7f7f7f", "s"), "Heer & Bostock 2010": ("#bcbcbc", "D")}
-MODEL_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-                "#bcbd22", "#393b79"]
+MODEL_COLORS = [
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#ff7f0e",
+    "#17becf",
+    "#8c564b",
+    "#e377c2",
+    "#bcbd22",
+    "#393b79",
+]
 DPI = 120
 
 
@@ -726,8 +1006,11 @@ def _color(i: int) -> str:
 def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
     """MLAE per chart type (rows) for every observer, with 95 % CIs; published values as grey squares/diamonds."""
     models = _models(report, max_models)
-    series = [(HUMANS, HUMAN_COLOR, "o", True), *[(m, _color(i), "o", True) for i, m in enumerate(models)],
-              *[(label, *PUBLISHED_STYLE[label], False) for label in PUBLISHED_LABELS.values()]]
+    series = [
+        (HUMANS, HUMAN_COLOR, "o", True),
+        *[(m, _color(i), "o", True) for i, m in enumerate(models)],
+        *[(label, *PUBLISHED_STYLE[label], False) for label in PUBLISHED_LABELS.values()],
+    ]
     ml = report.tables["mlae"]
     fig = Figure(figsize=(8, 1.2 + 0.9 * len(CHART_TYPES) + 0.12 * len(series)), dpi=DPI)
     ax = fig.add_subplot()
@@ -746,10 +1029,29 @@ def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
                 hi.append(r["ci_high"] - r["mlae"] if math.isfinite(r["ci_high"]) else 0)
         if not xs:
             continue
-        ax.errorbar(xs, ys, xerr=[lo, hi], fmt=marker, color=color, ecolor=color, capsize=2, markersize=6,
-                    markerfacecolor=color if filled else "white", linewidth=1.2)
-        handles.append(Line2D([], [], color=color, marker=marker, linestyle="-",
-                              markerfacecolor=color if filled else "white", label=label))
+        ax.errorbar(
+            xs,
+            ys,
+            xerr=[lo, hi],
+            fmt=marker,
+            color=color,
+            ecolor=color,
+            capsize=2,
+            markersize=6,
+            markerfacecolor=color if filled else "white",
+            linewidth=1.2,
+        )
+        handles.append(
+            Line2D(
+                [],
+                [],
+                color=color,
+                marker=marker,
+                linestyle="-",
+                markerfacecolor=color if filled else "white",
+                label=label,
+            )
+        )
     ax.set_yticks(range(len(CHART_TYPES)), [f"type {TYPE_NAMES[ct]}" for ct in CHART_TYPES])
     ax.invert_yaxis()
     ax.set_xlabel("MLAE: log2(|judged − true| + 1/8), percent units  (lower is better)")
@@ -761,10 +1063,23 @@ def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
     if more > 0:
         title += f" (best {len(models)} models of {len(models) + more})"
     ax.set_title(title)
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False,
-              title="observer", title_fontsize=9)
-    fig.text(0.01, 0.005, "models: mean over height pairs of pooled log error (CI over pairs); "
-             "humans: midmean per stimulus (CI over participants)", fontsize=7, color="#555555")
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1),
+        fontsize=8,
+        frameon=False,
+        title="observer",
+        title_fontsize=9,
+    )
+    fig.text(
+        0.01,
+        0.005,
+        "models: mean over height pairs of pooled log error (CI over pairs); "
+        "humans: midmean per stimulus (CI over participants)",
+        fontsize=7,
+        color="#555555",
+    )
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path)
     return path
@@ -795,10 +1110,14 @@ def error_by_ratio_plot(report: RatioReport, path: Path, max_models: int = 8) ->
     ax.grid(color="#e5e5e5")
     ax.set_axisbelow(True)
     ax.set_title(f"{report.meta.get('slug', '')}: error by true ratio".lstrip(": "))
-    fig.text(0.01, 0.005, "dots: height pairs (mean over chart types); lines: mean per 0.1-wide ratio bin",
-             fontsize=7, color="#555555")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False, title="observer",
-              title_fontsize=9)
+    fig.text(
+        0.01,
+        0.005,
+        "dots: height pairs (mean over chart types); lines: mean per 0.1-wide ratio bin",
+        fontsize=7,
+        color="#555555",
+    )
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False, title="observer", title_fontsize=9)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path)
     return path
@@ -829,8 +1148,15 @@ def human_model_scatter(report: RatioReport, path: Path, max_models: int = 6) ->
             txt = f"r = {with_interval(r['r'], r['ci_low'], r['ci_high'])}\nn = {int(r['n'])} height pairs"
         else:
             txt = "r not defined\n(constant errors or < 3 pairs)"
-        ax.text(0.03, 0.97, txt, transform=ax.transAxes, va="top", fontsize=8,
-                bbox={"facecolor": "white", "edgecolor": "#cccccc", "boxstyle": "round,pad=0.3"})
+        ax.text(
+            0.03,
+            0.97,
+            txt,
+            transform=ax.transAxes,
+            va="top",
+            fontsize=8,
+            bbox={"facecolor": "white", "edgecolor": "#cccccc", "boxstyle": "round,pad=0.3"},
+        )
         ax.set_title(label, fontsize=9)
         ax.set_xlabel("humans: mean abs. error (pp)", fontsize=8)
         ax.set_ylabel("model: mean abs. error (pp)", fontsize=8)
@@ -850,6 +1176,8 @@ def human_model_scatter(report: RatioReport, path: Path, max_models: int = 6) ->
 def write_figures(report: RatioReport, out_dir: Path) -> list[Path]:
     """Write mlae.png, error_by_ratio.png and human_vs_model.png into ``out_dir``; return their paths."""
     out_dir = Path(out_dir)
-    return [mlae_dot_plot(report, out_dir / "mlae.png"),
-            error_by_ratio_plot(report, out_dir / "error_by_ratio.png"),
-            human_model_scatter(report, out_dir / "human_vs_model.png")]
+    return [
+        mlae_dot_plot(report, out_dir / "mlae.png"),
+        error_by_ratio_plot(report, out_dir / "error_by_ratio.png"),
+        human_model_scatter(report, out_dir / "human_vs_model.png"),
+    ]

@@ -18,6 +18,7 @@ Conventions, the same in every report and every format:
   :class:`Table` and :class:`Items` blocks) that :func:`render_text` and :func:`render_markdown` lay out, so the
   printed report and ``report.md`` hold the same sentences and tables by construction.
 """
+
 from __future__ import annotations
 
 import math
@@ -28,9 +29,30 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING", "P_DIGITS", "P_FLOOR", "Document", "Items", "Paragraph", "Section", "Table", "cell", "interval",
-           "is_missing", "jsonable", "markdown_table", "num", "p_value", "page_format", "records", "render_markdown",
-           "render_text", "table", "text_table", "with_interval"]
+__all__ = [
+    "MISSING",
+    "P_DIGITS",
+    "P_FLOOR",
+    "Document",
+    "Items",
+    "Paragraph",
+    "Section",
+    "Table",
+    "cell",
+    "interval",
+    "is_missing",
+    "jsonable",
+    "markdown_table",
+    "num",
+    "p_value",
+    "page_format",
+    "records",
+    "render_markdown",
+    "render_text",
+    "table",
+    "text_table",
+    "with_interval",
+]
 
 #: What a missing value prints as, everywhere.
 MISSING = "–"
@@ -101,14 +123,14 @@ def p_value(p: Any, *, prefix: bool = False) -> str:
 
 
 def interval(low: Any, high: Any, digits: int = 2) -> str:
-    """"[0.40, 0.60]", or :data:`MISSING` when either bound is missing."""
+    """ "[0.40, 0.60]", or :data:`MISSING` when either bound is missing."""
     if is_missing(low) or is_missing(high):
         return MISSING
     return f"[{num(low, digits)}, {num(high, digits)}]"
 
 
 def with_interval(estimate: Any, low: Any, high: Any, digits: int = 2) -> str:
-    """"0.50 [0.40, 0.60]"; the estimate alone when there is no interval (e.g. a published value)."""
+    """ "0.50 [0.40, 0.60]"; the estimate alone when there is no interval (e.g. a published value)."""
     bounds = interval(low, high, digits)
     return num(estimate, digits) if bounds == MISSING else f"{num(estimate, digits)} {bounds}"
 
@@ -153,8 +175,9 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str,
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
 
     def line(row: list[str]) -> str:
-        return indent + "  ".join(c.rjust(w) if a == "r" else c.ljust(w)
-                                  for c, w, a in zip(row, widths, align)).rstrip()
+        return (
+            indent + "  ".join(c.rjust(w) if a == "r" else c.ljust(w) for c, w, a in zip(row, widths, align)).rstrip()
+        )
 
     return [line(cells[0]), (indent + "  ".join("-" * w for w in widths)).rstrip(), *map(line, cells[1:])]
 
@@ -178,14 +201,17 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: 
         The lines, the first and last empty.
     """
     _check_shape(header, rows, align)
-    out = ["| " + " | ".join(map(_md, header)) + " |",
-           "|" + "|".join("---:" if a == "r" else ":---" for a in align) + "|"]
+    out = [
+        "| " + " | ".join(map(_md, header)) + " |",
+        "|" + "|".join("---:" if a == "r" else ":---" for a in align) + "|",
+    ]
     out += ["| " + " | ".join(map(_md, row)) + " |" for row in rows]
     return ["", *out, ""]
 
 
-def table(header: Sequence[str], rows: Sequence[Sequence[Any]], align: str, *, markdown: bool = False,
-          indent: str = "  ") -> list[str]:
+def table(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], align: str, *, markdown: bool = False, indent: str = "  "
+) -> list[str]:
     """:func:`markdown_table` if ``markdown``, else :func:`text_table`."""
     return markdown_table(header, rows, align) if markdown else text_table(header, rows, align, indent)
 
@@ -227,6 +253,7 @@ def page_format() -> dict[str, Any]:
 @dataclass(frozen=True)
 class Paragraph:
     """A sentence or more, on one line (a terminal wraps it; a search finds it whole)."""
+
     text: str
 
 
@@ -234,6 +261,7 @@ class Paragraph:
 class Table:
     """Formatted cells under a header, ``align`` one "l" or "r" per column; ``empty`` is printed instead of a table
     without rows."""
+
     header: Sequence[str]
     rows: Sequence[Sequence[Any]]
     align: str
@@ -243,6 +271,7 @@ class Table:
 @dataclass(frozen=True)
 class Items:
     """A bulleted list (notes, outliers)."""
+
     items: Sequence[str]
 
 
@@ -255,6 +284,7 @@ class Section:
 @dataclass
 class Document:
     """A report's content: ``title``, ``lead`` lines under it (what was analysed, how) and its sections."""
+
     title: str
     lead: list[str] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)

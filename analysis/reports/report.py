@@ -8,6 +8,7 @@ A family's report (``ratio_study.RatioReport``, ``hive_study.HiveReport``, ...) 
 :mod:`analysis.reports.render`, so the two cannot say different things), its Methods paragraphs, its figures and
 which tables are written as CSV.
 """
+
 from __future__ import annotations
 
 import json
@@ -70,9 +71,12 @@ class Report:
         ``out_dir`` (created if needed); the paths written, in that order."""
         out = Path(out_dir)
         written = write_tables(self.tables, self.csv_tables, out)
-        documents = {"report.txt": self.text(), "report.md": self.markdown(),
-                     "report.json": json.dumps(self.json(), indent=1, ensure_ascii=False, allow_nan=False) + "\n",
-                     "methods.md": self.methods()}
+        documents = {
+            "report.txt": self.text(),
+            "report.md": self.markdown(),
+            "report.json": json.dumps(self.json(), indent=1, ensure_ascii=False, allow_nan=False) + "\n",
+            "methods.md": self.methods(),
+        }
         for name, content in documents.items():
             (out / name).write_text(content, encoding="utf-8")
             written.append(out / name)

@@ -1,6 +1,7 @@
 """The report of a sketch-recognition study: the measures of :mod:`analysis.sketch_statistics` for people and the
 imported models, its sections, Methods paragraphs and accuracy figure (rendered as every report is:
 :class:`analysis.reports.report.Report`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,12 +46,20 @@ class SketchReport(Report):
     def figures(self, out_dir) -> list[Path]:
         return [accuracy_plot(self, Path(out_dir) / "accuracy_by_level.png")]
 
+
 ALIGNMENT_BOOT_SHARE = 10  # the alignment bootstrap refits a regression per resample: a tenth of n_boot
 
 
-def sketch_report(trials: pd.DataFrame, model_responses: pd.DataFrame | None = None,
-                  similarity: pd.DataFrame | None = None, *, n_boot: int = 2000, n_splits: int = 100, seed: int = 0,
-                  meta: dict[str, Any] | None = None) -> SketchReport:
+def sketch_report(
+    trials: pd.DataFrame,
+    model_responses: pd.DataFrame | None = None,
+    similarity: pd.DataFrame | None = None,
+    *,
+    n_boot: int = 2000,
+    n_splits: int = 100,
+    seed: int = 0,
+    meta: dict[str, Any] | None = None,
+) -> SketchReport:
     """Everything `flask analyze` reports for a sketch study.
 
     Parameters
@@ -64,22 +73,31 @@ def sketch_report(trials: pd.DataFrame, model_responses: pd.DataFrame | None = N
     check_frame(trials, keys=["participant_id", "sketch_id"], where="sketch_report")
     catch = trials["catch"].astype(bool)
     people = trials[~catch].assign(observer="human")
-    responses = people if model_responses is None or model_responses.empty else pd.concat(
-        [people, model_responses], ignore_index=True)
+    responses = (
+        people
+        if model_responses is None or model_responses.empty
+        else pd.concat([people, model_responses], ignore_index=True)
+    )
     measures = sketch_measures(responses, similarity)
-    entropy = (measures.groupby(CELL, as_index=False)
-               .agg(n_sketches=("entropy", "size"), mean_entropy=("entropy", "mean"), sd_entropy=("entropy", "std")))
+    entropy = measures.groupby(CELL, as_index=False).agg(
+        n_sketches=("entropy", "size"), mean_entropy=("entropy", "mean"), sd_entropy=("entropy", "std")
+    )
     n_people = int(people["participant_id"].nunique())
     n_boot_alignment = max(1, n_boot // ALIGNMENT_BOOT_SHARE)
-    notes = [f"{int(catch.sum())} answer(s) to catch sketches are attention checks, not counted in the measures"] \
-        if catch.any() else []
+    notes = (
+        [f"{int(catch.sum())} answer(s) to catch sketches are attention checks, not counted in the measures"]
+        if catch.any()
+        else []
+    )
     if similarity is not None:
         per_group = semantic_neighbour_preference(responses, similarity)
         snp = per_group.groupby(CELL, as_index=False).agg(n_groups=("snp", "size"), mean_snp=("snp", "mean"))
         groups = responses.groupby(["observer", "producer", "concept", "abstraction_level"]).ngroups
         if groups > len(per_group):
-            notes.append(f"SNP: {groups - len(per_group)} of {groups} observer × concept × level groups have no "
-                         "off-target top-1 guess, so no SNP, and are left out of mean_snp")
+            notes.append(
+                f"SNP: {groups - len(per_group)} of {groups} observer × concept × level groups have no "
+                "off-target top-1 guess, so no SNP, and are left out of mean_snp"
+            )
     else:
         snp = pd.DataFrame(columns=[*CELL, "n_groups", "mean_snp"])
         notes.append("SNP: not computed, the study names no semantic_space")
@@ -90,22 +108,38 @@ def sketch_report(trials: pd.DataFrame, model_responses: pd.DataFrame | None = N
         notes.append(f"split-half reliability: not computed, {n_people} participant (it needs at least 2)")
     alignment = human_model_alignment(measures, n_boot=n_boot_alignment, seed=seed)
     if not alignment.empty:
-        notes.append(f"alignment intervals: {n_boot_alignment} resamples, a tenth of n_boot = {n_boot}, since each "
-                     "refits the regression")
+        notes.append(
+            f"alignment intervals: {n_boot_alignment} resamples, a tenth of n_boot = {n_boot}, since each "
+            "refits the regression"
+        )
     for r in reliability.itertuples(index=False):
         if r.note:
             notes.append(f"reliability ({r.producer}, {r.measure}): {r.note}")
     for r in alignment.itertuples(index=False):
         if r.note:
             notes.append(f"alignment ({r.observer}, {r.producer}, {r.measure}): {r.note}")
-    tables = {"accuracy": accuracy_by_level(responses, n_boot=n_boot, seed=seed), "entropy": entropy, "snp": snp,
-              "reliability": reliability, "alignment": alignment, "catch": catch_failures(trials),
-              "sketches": measures}
-    meta = {**(meta or {}), "n_participants": int(trials["participant_id"].nunique()),
-            "n_responses": int(len(people)), "n_catch_responses": int(catch.sum()),
-            "models": sorted(set(responses["observer"]) - {"human"}), "similarity": similarity is not None,
-            "n_boot": n_boot, "n_boot_alignment": n_boot_alignment, "n_splits": n_splits, "seed": seed,
-            "notes": notes}
+    tables = {
+        "accuracy": accuracy_by_level(responses, n_boot=n_boot, seed=seed),
+        "entropy": entropy,
+        "snp": snp,
+        "reliability": reliability,
+        "alignment": alignment,
+        "catch": catch_failures(trials),
+        "sketches": measures,
+    }
+    meta = {
+        **(meta or {}),
+        "n_participants": int(trials["participant_id"].nunique()),
+        "n_responses": int(len(people)),
+        "n_catch_responses": int(catch.sum()),
+        "models": sorted(set(responses["observer"]) - {"human"}),
+        "similarity": similarity is not None,
+        "n_boot": n_boot,
+        "n_boot_alignment": n_boot_alignment,
+        "n_splits": n_splits,
+        "seed": seed,
+        "notes": notes,
+    }
     return SketchReport(meta, tables)
 
 
@@ -118,26 +152,88 @@ def _table(df: pd.DataFrame, columns: list[str]) -> Table:
 def _document(report: SketchReport) -> Document:
     m, t = report.meta, report.tables
     failed = t["catch"][t["catch"]["n_failed"] > 0] if not t["catch"].empty else t["catch"]
-    doc = Document(f"{m.get('title', '')} ({m.get('slug', '')})", [
-        f"{m['n_participants']} participants, {m['n_responses']} answers to test sketches; models: "
-        f"{', '.join(m['models']) or 'none imported'}", *filter(None, [exclusion_note(m)])], [
-        Section("Accuracy by abstraction level (95% CI: sketches resampled within concept × level)", [
-            _table(t["accuracy"], ["observer", "producer", "abstraction_level", "n_sketches", "n_responses",
-                                   "top1_accuracy", "top1_ci_low", "top1_ci_high", "top3_accuracy"])]),
-        Section("Response entropy (bits) of top-1 guesses per sketch", [
-            _table(t["entropy"], ["observer", "producer", "abstraction_level", "n_sketches", "mean_entropy"])]),
-        Section("Semantic neighbour preference (AUC; 0.5 = unrelated guesses)", [
-            _table(t["snp"], ["observer", "producer", "abstraction_level", "n_groups", "mean_snp"])
-            if m["similarity"] else Paragraph("(no semantic_space given in the study's [task] table)")]),
-        Section("Split-half human reliability (mean over splits)", [
-            _table(t["reliability"], ["producer", "measure", "n_sketches", "pearson_r", "spearman_brown",
-                                      "adjusted_r2", "n_splits_undefined"])]),
-        Section(f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
-                f"{m.get('n_boot_alignment', '?')} resamples within concept × level)", [
-            _table(t["alignment"], ["observer", "producer", "measure", "n_sketches", "pearson_r", "adjusted_r2",
-                                    "adjusted_r2_ci_low", "adjusted_r2_ci_high", "n_left_out"])]),
-        Section(f"Attention checks: {len(t['catch'])} participants saw a catch sketch, {len(failed)} failed", [
-            _table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])])])
+    doc = Document(
+        f"{m.get('title', '')} ({m.get('slug', '')})",
+        [
+            f"{m['n_participants']} participants, {m['n_responses']} answers to test sketches; models: "
+            f"{', '.join(m['models']) or 'none imported'}",
+            *filter(None, [exclusion_note(m)]),
+        ],
+        [
+            Section(
+                "Accuracy by abstraction level (95% CI: sketches resampled within concept × level)",
+                [
+                    _table(
+                        t["accuracy"],
+                        [
+                            "observer",
+                            "producer",
+                            "abstraction_level",
+                            "n_sketches",
+                            "n_responses",
+                            "top1_accuracy",
+                            "top1_ci_low",
+                            "top1_ci_high",
+                            "top3_accuracy",
+                        ],
+                    )
+                ],
+            ),
+            Section(
+                "Response entropy (bits) of top-1 guesses per sketch",
+                [_table(t["entropy"], ["observer", "producer", "abstraction_level", "n_sketches", "mean_entropy"])],
+            ),
+            Section(
+                "Semantic neighbour preference (AUC; 0.5 = unrelated guesses)",
+                [
+                    _table(t["snp"], ["observer", "producer", "abstraction_level", "n_groups", "mean_snp"])
+                    if m["similarity"]
+                    else Paragraph("(no semantic_space given in the study's [task] table)")
+                ],
+            ),
+            Section(
+                "Split-half human reliability (mean over splits)",
+                [
+                    _table(
+                        t["reliability"],
+                        [
+                            "producer",
+                            "measure",
+                            "n_sketches",
+                            "pearson_r",
+                            "spearman_brown",
+                            "adjusted_r2",
+                            "n_splits_undefined",
+                        ],
+                    )
+                ],
+            ),
+            Section(
+                f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
+                f"{m.get('n_boot_alignment', '?')} resamples within concept × level)",
+                [
+                    _table(
+                        t["alignment"],
+                        [
+                            "observer",
+                            "producer",
+                            "measure",
+                            "n_sketches",
+                            "pearson_r",
+                            "adjusted_r2",
+                            "adjusted_r2_ci_low",
+                            "adjusted_r2_ci_high",
+                            "n_left_out",
+                        ],
+                    )
+                ],
+            ),
+            Section(
+                f"Attention checks: {len(t['catch'])} participants saw a catch sketch, {len(failed)} failed",
+                [_table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])],
+            ),
+        ],
+    )
     if m.get("notes"):
         doc.sections.append(Section("Notes", [Items(m["notes"])]))
     return doc
@@ -154,9 +250,14 @@ def accuracy_plot(report: SketchReport, path: Path) -> Path:
         for (observer, producer), group in acc.groupby(["observer", "producer"]):
             group = group.sort_values("abstraction_level")
             value = group[f"{measure}_accuracy"]
-            ax.errorbar(group["abstraction_level"], value, marker="o", capsize=3,
-                        yerr=[value - group[f"{measure}_ci_low"], group[f"{measure}_ci_high"] - value],
-                        label=f"{observer} on {producer} sketches")
+            ax.errorbar(
+                group["abstraction_level"],
+                value,
+                marker="o",
+                capsize=3,
+                yerr=[value - group[f"{measure}_ci_low"], group[f"{measure}_ci_high"] - value],
+                label=f"{observer} on {producer} sketches",
+            )
         ax.set_xscale("log", base=2)
         ax.set_xlabel("abstraction level (drawing time s / strokes)")
         ax.set_title(f"top-{measure[-1]} accuracy")
@@ -195,27 +296,38 @@ def _methods(report: SketchReport) -> str:
         "**Measures.** Per observer, producer and abstraction level: top-1 and top-3 accuracy (the share of answers "
         "whose first, or any, guess is the concept's unique id); per sketch, the Shannon entropy in bits of the top-1 "
         "guesses (Shannon, 1948; for models with class probabilities, of the renormalised distribution)"
-        + ("; and the semantic neighbour preference, 1 − the mean normalised semantic rank of off-target top-1 "
-           "guesses (the area under their cumulative distribution)" if m["similarity"] else
-           "; semantic neighbour preference was not computed (no semantic space given)") + ".",
+        + (
+            "; and the semantic neighbour preference, 1 − the mean normalised semantic rank of off-target top-1 "
+            "guesses (the area under their cumulative distribution)"
+            if m["similarity"]
+            else "; semantic neighbour preference was not computed (no semantic space given)"
+        )
+        + ".",
         f"**Intervals.** Accuracy intervals are 95 % percentile bootstrap intervals (Efron & Tibshirani, 1993) from "
         f"{m['n_boot']:,} resamples of the sketches within each concept × abstraction-level stratum (each sketch "
-        f"bringing all its answers), seed {m['seed']}."]
+        f"bringing all its answers), seed {m['seed']}.",
+    ]
     if len(t["reliability"]):
         paragraphs.append(
             f"**Human ceiling.** Split-half reliability: in each of {m['n_splits']} random splits of the participants "
-            "into halves (seed " f"{m['seed']}), the per-sketch measures of the halves were correlated (Pearson r), "
+            "into halves (seed "
+            f"{m['seed']}), the per-sketch measures of the halves were correlated (Pearson r), "
             "corrected by Spearman–Brown, r_sb = 2r / (1 + r) (Spearman, 1910; Brown, 1910), and compared by the "
             "adjusted R² of half_b ~ half_a × level; the means over splits are reported, splits where r is undefined "
-            "left out (counted in n_splits_undefined).")
+            "left out (counted in n_splits_undefined)."
+        )
     if len(t["alignment"]):
         paragraphs.append(
             "**Human–model alignment.** Per model, producer and measure, the Pearson r of the per-sketch human and "
             "model values and the adjusted R² of the OLS fit model ~ human × abstraction level, with a 95 % "
             f"percentile interval from {m['n_boot_alignment']:,} resamples of sketches within concept × level (a tenth "
             "of the accuracy bootstrap's, since each resample refits the regression); sketches answered by one side "
-            "only or without a defined measure are left out and counted (n_left_out).")
+            "only or without a defined measure are left out and counted (n_left_out)."
+        )
     if m.get("notes"):
         paragraphs.append("**Left out and degraded.** " + " ".join(f"{n[0].upper()}{n[1:]}." for n in m["notes"]))
-    return methods_document(f"sketch recognition{' — ' + m['title'] if m.get('title') else ''}", paragraphs,
-                            ["mukherjee2023", "shannon1948", "efron1993", "spearman1910"])
+    return methods_document(
+        f"sketch recognition{' — ' + m['title'] if m.get('title') else ''}",
+        paragraphs,
+        ["mukherjee2023", "shannon1948", "efron1993", "spearman1910"],
+    )

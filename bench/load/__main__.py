@@ -20,6 +20,7 @@ its own database `studyhive_load` (dropped and migrated afresh; the server of TE
 BENCH_LOAD_DATABASE_URL). wrk, the app servers and PostgreSQL share the machine's cores; each row says how much of
 them the client took and what the 1-minute load average was when it started.
 """
+
 from __future__ import annotations
 
 import io
@@ -73,9 +74,10 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
     shares = [concurrency // procs + (i < concurrency % procs) for i in range(procs)]
     start = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(procs) as pool:
-        pending = pool.map_async(client.crowd_in_process,
-                                 [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing)
-                                  for i, n in enumerate(shares)])
+        pending = pool.map_async(
+            client.crowd_in_process,
+            [(server.base, n, seconds, f"{pid_prefix}-{i}-", pacing) for i, n in enumerate(shares)],
+        )
         if during:
             wait_for_trials(server.url, concurrency * 10, deadline=start + seconds + 120)
             during(server)
@@ -89,8 +91,9 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
         tally.window = max(filter(None, [tally.window, t.window]), default=None)
         tally.started += t.started
         tally.completed += t.completed
-    row = Row.from_tally(name, concurrency, seconds, start, elapsed, tally, verify(server.url, tally),
-                         note="Python client")
+    row = Row.from_tally(
+        name, concurrency, seconds, start, elapsed, tally, verify(server.url, tally), note="Python client"
+    )
     row.load, row.server = load, server.kind
     return row
 
@@ -104,6 +107,7 @@ def main() -> int:
         wait_for_quiet()
         rows.append(make())
         print_table(rows[-1:])
+
     for kind in SERVERS:
         for level in LEVELS:
             add(lambda: scenarios.capacity(url, kind, level, SECONDS))  # noqa: B023
@@ -140,8 +144,10 @@ def main() -> int:
     print("\n" + out.getvalue(), end="")
     saved = PROJECT_ROOT / "bench-results" / f"bench-load-{time.strftime('%Y%m%d-%H%M%S')}.md"
     saved.parent.mkdir(exist_ok=True)
-    saved.write_text(f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, "
-                     f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n" + out.getvalue())
+    saved.write_text(
+        f"{os.cpu_count()} CPUs, {SECONDS:g} s windows, "
+        f"run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n\n" + out.getvalue()
+    )
     print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
     return 0 if all(r.ok for r in rows) else 1
 

@@ -8,6 +8,7 @@ that load. Each one enters through the Prolific link, loads the page and its sta
 consent and demographics, saves its 30 trials one by one (a new uuid4 trial id each, resent unchanged on retry as
 sync.js does), and completes. Connection failures, 5xx, 408 and 429 are retried with backoff like sync.js; every other
 answer is final. Every acknowledged save (200/201) is recorded so the database can be checked afterwards."""
+
 from __future__ import annotations
 
 import asyncio
@@ -28,6 +29,7 @@ ENVIRONMENT = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536
 @dataclass
 class Tally:
     """What one client process saw."""
+
     save_latencies: list[tuple[float, float]] = field(default_factory=list)  # (answered at, seconds) per answer
     save_times: list[float] = field(default_factory=list)  # when each acknowledged save was acknowledged
     window: float | None = None  # when the measured window opens (time.monotonic); None: at the first save
@@ -50,8 +52,11 @@ class Participant:
             try:
                 async with self.http.request(method, self.base + path, json=body, allow_redirects=redirects) as r:
                     # A stored trial's answer is not needed (the status says it); every other body is read.
-                    payload = (await r.read() if r.status in (200, 201) and path.endswith("/trials")
-                               else await (r.json() if r.content_type == "application/json" else r.text()))
+                    payload = (
+                        await r.read()
+                        if r.status in (200, 201) and path.endswith("/trials")
+                        else await (r.json() if r.content_type == "application/json" else r.text())
+                    )
                     if r.status not in RETRY_STATUSES:
                         return r.status, payload, r.headers, time.perf_counter() - start
             except (TimeoutError, aiohttp.ClientError):
@@ -66,7 +71,8 @@ class Participant:
         tally = self.tally
         tally.started += 1
         status, _, headers, _ = await self.request(
-            "GET", f"/study/study3?PROLIFIC_PID={self.pid}&STUDY_ID=load&SESSION_ID=s{self.pid}", redirects=False)
+            "GET", f"/study/study3?PROLIFIC_PID={self.pid}&STUDY_ID=load&SESSION_ID=s{self.pid}", redirects=False
+        )
         if status != 303:
             tally.errors.append(f"entry {status}")
             return
@@ -86,9 +92,14 @@ class Participant:
         for item in state["plan"]:
             if pacing:
                 await asyncio.sleep(max(0.0, first + item["index"] * pacing - loop.time()))
-            trial = {"trial_id": str(uuid.uuid4()), "trial_index": item["index"], "stimulus_id": item["stimulus_id"],
-                     "response": {"percent": round(random.uniform(5, 95), 1)}, "rt_ms": random.randint(800, 9000),
-                     "client_time": "2026-11-22T17:00:00.000Z"}
+            trial = {
+                "trial_id": str(uuid.uuid4()),
+                "trial_index": item["index"],
+                "stimulus_id": item["stimulus_id"],
+                "response": {"percent": round(random.uniform(5, 95), 1)},
+                "rt_ms": random.randint(800, 9000),
+                "client_time": "2026-11-22T17:00:00.000Z",
+            }
             status, body, _, latency = await self.request("POST", f"{api}/trials", trial)
             tally.save_latencies.append((time.monotonic(), latency))
             if status in (200, 201):
@@ -104,8 +115,9 @@ class Participant:
             tally.errors.append(f"complete {status} {body}")
 
 
-async def crowd(base: str, concurrency: int, seconds: float, prefix: str, pacing: float = 0.0,
-                tally: Tally | None = None) -> Tally:
+async def crowd(
+    base: str, concurrency: int, seconds: float, prefix: str, pacing: float = 0.0, tally: Tally | None = None
+) -> Tally:
     """Keep `concurrency` participants busy for `seconds`: whenever one completes, the next one enters. Then no one
     new enters and those inside finish (hard stop at 4 × seconds + 240 s: a load test must end by itself).
 
@@ -124,6 +136,7 @@ async def crowd(base: str, concurrency: int, seconds: float, prefix: str, pacing
     def entering() -> bool:
         opened = tally.window or (tally.save_times[0] if tally.save_times else None)
         return time.monotonic() < (opened + seconds if opened else started + seconds + 120)
+
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=30)
     numbers = iter(range(10**9))

@@ -1,5 +1,6 @@
 """Fault scenarios of `make bench-load`: a worker killed with SIGKILL mid-run, PostgreSQL restarted mid-run (on a
 throwaway cluster of its own: the machine's server is shared), and a browser offline for a whole minute."""
+
 from __future__ import annotations
 
 import os
@@ -26,15 +27,22 @@ def postgres_restart(run_crowd) -> Row:
     mid-run with `pg_ctlcluster … restart -m fast`; the cluster is dropped afterwards."""
     version = sorted(os.listdir("/usr/lib/postgresql"))[-1]
     name, port = f"studyhive_fault_{os.getpid()}", free_port()
-    subprocess.run(["pg_createcluster", version, name, "-p", str(port), "--start", "--", "--auth=trust"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["pg_createcluster", version, name, "-p", str(port), "--start", "--", "--auth=trust"],
+        check=True,
+        capture_output=True,
+    )
     try:
         url = fresh_database(f"postgresql+psycopg://postgres@127.0.0.1:{port}/studyhive_load")
 
         def restart(_server):
-            subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, name, "restart", "-m", "fast"],
-                           check=True, capture_output=True)
+            subprocess.run(
+                ["pg_ctlcluster", "--skip-systemctl-redirect", version, name, "restart", "-m", "fast"],
+                check=True,
+                capture_output=True,
+            )
             print(f"  restarted PostgreSQL cluster {version}/{name}", flush=True)
+
         with Server(url) as server:
             return run_crowd(server, 200, SECONDS_FAULT, "postgres-restart", during=restart)
     finally:
@@ -48,11 +56,15 @@ def offline_browser(server: Server, offline_seconds: float = 60) -> Row:
 
     from tests.test_e2e_study3 import COMPLETION, answer
     from tests.test_faults import entry_url, start
+
     pid = f"offline{int(time.time())}"
     started = time.monotonic()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("STUDYHIVE_CHROMIUM", "/usr/bin/chromium"),
-                                    headless=True, args=["--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=os.environ.get("STUDYHIVE_CHROMIUM", "/usr/bin/chromium"),
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu"],
+        )
         page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
         start(page, entry_url(server.base, pid))  # answers the completion redirect locally: nothing leaves
         for index in range(5):
@@ -68,13 +80,24 @@ def offline_browser(server: Server, offline_seconds: float = 60) -> Row:
         browser.close()
     engine = sa.create_engine(server.url)
     with engine.connect() as connection:
-        rows = connection.execute(sa.text(
-            "SELECT t.trial_index, s.status FROM trials t JOIN participant_sessions s ON s.id = t.session_id "
-            "WHERE s.prolific_pid = :pid"), {"pid": pid}).all()
+        rows = connection.execute(
+            sa.text(
+                "SELECT t.trial_index, s.status FROM trials t JOIN participant_sessions s ON s.id = t.session_id "
+                "WHERE s.prolific_pid = :pid"
+            ),
+            {"pid": pid},
+        ).all()
     engine.dispose()
     indexes = {index for index, _ in rows}
     completed = sum(1 for _, status in rows[:1] if status == "completed")
-    return Row(f"browser offline {offline_seconds:.0f} s", 1, len(rows), time.monotonic() - started,
-               lost=30 - len(indexes & set(range(30))), duplicated=len(rows) - len(indexes),
-               completed=f"{completed}/1", note="25 trials answered offline, sent on reconnect (sync.js)",
-               server=server.kind)
+    return Row(
+        f"browser offline {offline_seconds:.0f} s",
+        1,
+        len(rows),
+        time.monotonic() - started,
+        lost=30 - len(indexes & set(range(30))),
+        duplicated=len(rows) - len(indexes),
+        completed=f"{completed}/1",
+        note="25 trials answered offline, sent on reconnect (sync.js)",
+        server=server.kind,
+    )

@@ -5,6 +5,7 @@ granian to compare) and driven by wrk over keep-alive connections, each request 
 (bench/load/wrk/floor.lua). Its requests per second are the most the participant API could answer on this machine
 if studyhive's own code cost nothing; with a participant's 37 requests for 30 saves that caps the saves per second.
 """
+
 from __future__ import annotations
 
 import os
@@ -39,13 +40,25 @@ def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
     """`connections` wrk connections posting trial bodies to the empty app as fast as it answers, for `seconds`."""
     load = load_average()
     with Server(None, app="bench.load.floor:app", kind=kind) as server:
-        command = [wrk_binary(), "-t", "2", "-c", str(connections), "--latency", "--timeout", "30s", "-s",
-                   str(LUA_DIR / "floor.lua"), server.base]
+        command = [
+            wrk_binary(),
+            "-t",
+            "2",
+            "-c",
+            str(connections),
+            "--latency",
+            "--timeout",
+            "30s",
+            "-s",
+            str(LUA_DIR / "floor.lua"),
+            server.base,
+        ]
         subprocess.run(command[:5] + ["-d", "2s"] + command[5:], capture_output=True)  # warm-up
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         client_before = before.ru_utime + before.ru_stime
-        process = subprocess.Popen(command[:5] + ["-d", f"{seconds:.0f}s"] + command[5:], stdout=subprocess.PIPE,
-                                   text=True)
+        process = subprocess.Popen(
+            command[:5] + ["-d", f"{seconds:.0f}s"] + command[5:], stdout=subprocess.PIPE, text=True
+        )
         meter = CpuMeter({"app": server.tree})
         meter.sample()
         while process.poll() is None:
@@ -59,7 +72,18 @@ def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
     p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))
     errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
     errors += int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0
-    return Row("empty Flask view (floor)", f"{connections} connections", round(rate * seconds), seconds, p50, None,
-               p99, errors=errors, server=kind, client_cpu=used["client"] / (seconds * (os.cpu_count() or 1)),
-               load=load, note=f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s "
-                               f"if studyhive's own code cost nothing; app server {used['app'] / seconds:.2f} cores")
+    return Row(
+        "empty Flask view (floor)",
+        f"{connections} connections",
+        round(rate * seconds),
+        seconds,
+        p50,
+        None,
+        p99,
+        errors=errors,
+        server=kind,
+        client_cpu=used["client"] / (seconds * (os.cpu_count() or 1)),
+        load=load,
+        note=f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s "
+        f"if studyhive's own code cost nothing; app server {used['app'] / seconds:.2f} cores",
+    )

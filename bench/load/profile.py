@@ -7,6 +7,7 @@ SQLAlchemy, psycopg, and studyhive's own code (server/). PostgreSQL's share come
 not from here. Only the thread holding the GIL is sampled (`--gil`): what a worker runs, not what it waits on.
 py-spy slows what it samples a little; the shares, not the rate, are what this run is for.
 """
+
 from __future__ import annotations
 
 import collections
@@ -58,9 +59,25 @@ class Profile:
 
     def start(self):
         self.process = subprocess.Popen(
-            [py_spy(), "record", "--subprocesses", "--format", "raw", "--rate", str(self.rate), "--gil",
-             "--duration", str(int(self.seconds)), "--pid", str(self.pid), "--output", str(self.out)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [
+                py_spy(),
+                "record",
+                "--subprocesses",
+                "--format",
+                "raw",
+                "--rate",
+                str(self.rate),
+                "--gil",
+                "--duration",
+                str(int(self.seconds)),
+                "--pid",
+                str(self.pid),
+                "--output",
+                str(self.out),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
 
     def finish(self) -> dict[str, float]:
         _, err = self.process.communicate(timeout=self.seconds + 60)
@@ -70,11 +87,24 @@ class Profile:
             stack, _, count = line.rpartition(" ")
             frames = stack.split(";")
             self.layers[layer_of(frames)] += int(count)
-            view = next((m.group("function") for f in frames if (m := FRAME.match(f))
-                         and m.group("file").endswith("server/web/api.py")
-                         and m.group("function").startswith(("post_", "put_", "get_"))), None)
-            view = view or next((m.group("function") for f in frames if (m := FRAME.match(f))
-                                 and m.group("file").endswith("server/web/participant.py")), None)
+            view = next(
+                (
+                    m.group("function")
+                    for f in frames
+                    if (m := FRAME.match(f))
+                    and m.group("file").endswith("server/web/api.py")
+                    and m.group("function").startswith(("post_", "put_", "get_"))
+                ),
+                None,
+            )
+            view = view or next(
+                (
+                    m.group("function")
+                    for f in frames
+                    if (m := FRAME.match(f)) and m.group("file").endswith("server/web/participant.py")
+                ),
+                None,
+            )
             self.views[view or "outside a view (HTTP, WSGI, routing)"] += int(count)
         shutil.rmtree(self.out.parent, ignore_errors=True)
         return self.shares()
@@ -91,12 +121,17 @@ class Profile:
 def profile_table(kind: str, row, layers: dict[str, float], views: dict[str, float], out):
     """The split of a save's server CPU: the app server's share by layer (py-spy), PostgreSQL's from /proc."""
     from ..common import markdown_table
+
     app_ms = (row.cpu_ms or 0) - (row.pg_ms or 0)
     lines = [("where a save's server CPU goes", "share", "ms per save")]
     lines += [(name, f"{share:.0%}", f"{share * app_ms:.2f}") for name, share in layers.items()]
     lines.append(("PostgreSQL backends (/proc)", "–", f"{row.pg_ms or 0:.2f}"))
     lines.append(("total (app server + PostgreSQL)", "", f"{row.cpu_ms or 0:.2f}"))
-    print(f"\n{kind}, capacity-{row.participants} under py-spy ({row.rate:,.0f} saves/s; every participant request "
-          f"counted, 37 per 30 saves). App server samples by request handler: "
-          + ", ".join(f"{name} {share:.0%}" for name, share in views.items()) + "\n", file=out)
+    print(
+        f"\n{kind}, capacity-{row.participants} under py-spy ({row.rate:,.0f} saves/s; every participant request "
+        f"counted, 37 per 30 saves). App server samples by request handler: "
+        + ", ".join(f"{name} {share:.0%}" for name, share in views.items())
+        + "\n",
+        file=out,
+    )
     print(markdown_table(lines), file=out)

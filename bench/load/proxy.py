@@ -2,6 +2,7 @@
 (deploy/nginx.conf) without Docker, with its roles, migration job and proxy setting (bench/load/scenarios.py,
 two_servers). Every answer names the server that gave it (X-Upstream), so the client's log
 shows each participant's requests alternating between the two."""
+
 from __future__ import annotations
 
 import shutil
@@ -63,10 +64,12 @@ class Proxy:
     def __enter__(self):
         servers = "\n".join(f"    server {u} max_fails=1 fail_timeout=10s;" for u in self.upstreams)
         conf = self.dir / "nginx.conf"
-        conf.write_text(CONFIG.format(dir=self.dir, servers=servers, port=self.port,
-                                      include=DEPLOY / "nginx-proxy.conf"))
-        self.process = subprocess.Popen([nginx_binary(), "-c", str(conf), "-p", str(self.dir)],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        conf.write_text(
+            CONFIG.format(dir=self.dir, servers=servers, port=self.port, include=DEPLOY / "nginx-proxy.conf")
+        )
+        self.process = subprocess.Popen(
+            [nginx_binary(), "-c", str(conf), "-p", str(self.dir)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
         deadline = time.monotonic() + 20
         while True:
             try:

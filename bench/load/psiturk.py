@@ -4,6 +4,7 @@
 (bench/load/wrk/psiturk.lua: `PUT /sync/<uniqueId>` with the whole record after every trial, as psiturk.js does).
 
 Its data check: every acknowledged trial is in the participant's stored record exactly once."""
+
 from __future__ import annotations
 
 import json
@@ -64,14 +65,20 @@ class PsiturkServer:
         config = self.experiment / "config.txt"
         # psiTurk picks PostgreSQL column types only for a URL spelled postgres:// (models.py); SQLAlchemy 1.3 takes it
         url = sa.engine.make_url(self.url)
-        text = config.read_text().replace(
-            ";database_url = sqlite:///participants.db",
-            f"database_url = postgres://{url.username}@{url.host}:{url.port or 5432}/{DATABASE}").replace(
-            ";host = localhost", "host = 127.0.0.1").replace(";port = 22362", f"port = {self.port}")
+        text = (
+            config.read_text()
+            .replace(
+                ";database_url = sqlite:///participants.db",
+                f"database_url = postgres://{url.username}@{url.host}:{url.port or 5432}/{DATABASE}",
+            )
+            .replace(";host = localhost", "host = 127.0.0.1")
+            .replace(";port = 22362", f"port = {self.port}")
+        )
         config.write_text(text)
         self.log = open(self.dir / "server.out", "w")
-        self.process = subprocess.Popen([str(venv / "bin/psiturk-server")], cwd=self.experiment, stdout=self.log,
-                                        stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [str(venv / "bin/psiturk-server")], cwd=self.experiment, stdout=self.log, stderr=subprocess.STDOUT
+        )
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -111,5 +118,9 @@ def verify(url: str, result) -> dict:
         stored |= set(keys)
     acked = set(result.acknowledged)
     completed = sum(1 for _, status, _ in rows if status == 3)  # psiturk_statuses.COMPLETED
-    return {"lost": len(acked - stored), "duplicated": duplicated, "completed": completed,
-            "note": f"{len(rows)} participants, {len(stored):,} trials in their records"}
+    return {
+        "lost": len(acked - stored),
+        "duplicated": duplicated,
+        "completed": completed,
+        "note": f"{len(rows)} participants, {len(stored):,} trials in their records",
+    }

@@ -1,6 +1,7 @@
 """`make bench-load`'s scenarios driven by wrk (bench/load/wrk.py): capacity, the Prolific launch, psiTurk side by
 side, two app servers behind nginx, the HTTP floor, and the profile of the save path. Each returns table rows; the
 database is checked after every run (every acknowledged save stored once)."""
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,16 @@ SECONDS = float(os.environ.get("LOAD_SECONDS", 20))
 CORES = os.cpu_count() or 1
 
 
-def row(name: str, server: str, result: WrkResult, check: dict, *, window: float | None = None, note: str = "",
-        load: str = "") -> Row:
+def row(
+    name: str,
+    server: str,
+    result: WrkResult,
+    check: dict,
+    *,
+    window: float | None = None,
+    note: str = "",
+    load: str = "",
+) -> Row:
     """A table row from a wrk run. window: the seconds measured from the first acknowledged save (capacity: the
     crowd is complete in it); None: the whole run, first to last save."""
     first = min(result.ack_times, default=result.started_at)
@@ -47,13 +56,30 @@ def row(name: str, server: str, result: WrkResult, check: dict, *, window: float
     app = sum(v for k, v in result.cpu.items() if k not in ("client", "postgres"))
     postgres = result.cpu.get("postgres", 0.0)
     errors = sorted(set(result.errors))[:3]
-    return Row(name, result.connections, saves, seconds, p50, p95, p99, result.retries, len(result.errors),
-               check["lost"], check["duplicated"], f"{check['completed']}/{result.started}",
-               "; ".join(filter(None, [note, check["note"], "stopped at the hard deadline" if result.stopped else "",
-                                       *errors])),
-               server=server, entry_p50=e50, entry_p99=e99, cpu_ms=(app + postgres) * 1000 / acked,
-               pg_ms=postgres * 1000 / acked, client_cpu=result.cpu.get("client", 0.0) / (elapsed * CORES),
-               load=load)
+    return Row(
+        name,
+        result.connections,
+        saves,
+        seconds,
+        p50,
+        p95,
+        p99,
+        result.retries,
+        len(result.errors),
+        check["lost"],
+        check["duplicated"],
+        f"{check['completed']}/{result.started}",
+        "; ".join(
+            filter(None, [note, check["note"], "stopped at the hard deadline" if result.stopped else "", *errors])
+        ),
+        server=server,
+        entry_p50=e50,
+        entry_p99=e99,
+        cpu_ms=(app + postgres) * 1000 / acked,
+        pg_ms=postgres * 1000 / acked,
+        client_cpu=result.cpu.get("client", 0.0) / (elapsed * CORES),
+        load=load,
+    )
 
 
 def groups(*servers) -> dict:
@@ -70,8 +96,14 @@ def capacity(url: str, kind: str, participants: int, seconds: float = SECONDS) -
     load = load_average()
     with Server(url, kind=kind) as server:
         server.reset()
-        result = run_wrk(server.base, participants, prefix=f"cap{participants}{kind[:2]}", enter_seconds=seconds + 5,
-                         hard_seconds=seconds + 240, cpu_groups=groups(server))
+        result = run_wrk(
+            server.base,
+            participants,
+            prefix=f"cap{participants}{kind[:2]}",
+            enter_seconds=seconds + 5,
+            hard_seconds=seconds + 240,
+            cpu_groups=groups(server),
+        )
     return row(f"capacity-{participants}", kind, result, verify(url, result), window=seconds, load=load)
 
 
@@ -81,15 +113,26 @@ def launch(url: str, kind: str, participants: int = 1000, arrival: float = 60, p
     load = load_average()
     with Server(url, kind=kind) as server:
         server.reset()
-        result = run_wrk(server.base, participants, prefix=f"launch{kind[:2]}", arrival=arrival, pacing=pacing,
-                         hard_seconds=30 * pacing + 300, cpu_groups=groups(server))
+        result = run_wrk(
+            server.base,
+            participants,
+            prefix=f"launch{kind[:2]}",
+            arrival=arrival,
+            pacing=pacing,
+            hard_seconds=30 * pacing + 300,
+            cpu_groups=groups(server),
+        )
     elapsed = result.ended_at - result.started_at
     cores = sum(v for k, v in result.cpu.items() if k != "client") / elapsed
     offered = participants / pacing
-    return row(f"Prolific launch: {participants} in {arrival:.0f} s, a save every {pacing:g} s", kind, result,
-               verify(url, result), load=load,
-               note=f"≈{offered:.0f} saves/s offered at the peak; server {cores:.2f} cores on average over "
-                    f"{elapsed:.0f} s")
+    return row(
+        f"Prolific launch: {participants} in {arrival:.0f} s, a save every {pacing:g} s",
+        kind,
+        result,
+        verify(url, result),
+        load=load,
+        note=f"≈{offered:.0f} saves/s offered at the peak; server {cores:.2f} cores on average over {elapsed:.0f} s",
+    )
 
 
 def psiturk_capacity(participants: int, seconds: float = SECONDS) -> Row:
@@ -97,11 +140,25 @@ def psiturk_capacity(participants: int, seconds: float = SECONDS) -> Row:
     load = load_average()
     with psiturk.PsiturkServer() as server:
         cpu = {"app": lambda: descendants(server.process.pid), "postgres": lambda: backends(psiturk.DATABASE)}
-        result = run_wrk(server.base, participants, script="psiturk.lua", prefix=f"pt{participants}",
-                         enter_seconds=seconds + 5, hard_seconds=seconds + 240, cpu_groups=cpu)
+        result = run_wrk(
+            server.base,
+            participants,
+            script="psiturk.lua",
+            prefix=f"pt{participants}",
+            enter_seconds=seconds + 5,
+            hard_seconds=seconds + 240,
+            cpu_groups=cpu,
+        )
         check = psiturk.verify(server.url, result)
-    return row(f"capacity-{participants}", f"psiTurk {psiturk.VERSION}", result, check, window=seconds, load=load,
-               note="PUT /sync/<uniqueId> with the whole record after every trial")
+    return row(
+        f"capacity-{participants}",
+        f"psiTurk {psiturk.VERSION}",
+        result,
+        check,
+        window=seconds,
+        load=load,
+        note="PUT /sync/<uniqueId> with the whole record after every trial",
+    )
 
 
 def edited_study_dir(code: str) -> Path:
@@ -133,8 +190,11 @@ def two_servers(url: str, kind: str, participants: int = 200, seconds: float = S
     load = load_average()
     code, edited = f"C3LOAD{int(time.time()) % 100000}", {}
     per_server = max(1, CORES // 2 + (kind == "gunicorn"))  # the machine's cores shared by the two
-    with Server(url, kind=kind, workers=per_server, compose=True) as a, \
-            Server(url, kind=kind, workers=per_server, compose=True) as b, Proxy([a.base, b.base]) as proxy:
+    with (
+        Server(url, kind=kind, workers=per_server, compose=True) as a,
+        Server(url, kind=kind, workers=per_server, compose=True) as b,
+        Proxy([a.base, b.base]) as proxy,
+    ):
         a.reset()
         events = []
 
@@ -144,10 +204,16 @@ def two_servers(url: str, kind: str, participants: int = 200, seconds: float = S
                 events.append(f"server {b.port} SIGKILLed (master and workers) at {seconds / 2:.0f} s")
             else:
                 edited["at"] = sync_edit(url, code)
-        result = run_wrk(proxy.base, participants, prefix=f"two{'k' if kill else 's'}{kind[:2]}",
-                         enter_seconds=seconds + 5, hard_seconds=seconds + 240,
-                         cpu_groups={**groups(a, b), "nginx": lambda: descendants(proxy.process.pid)},
-                         during=(seconds / 2 if kill else seconds / 3, mid_run))
+
+        result = run_wrk(
+            proxy.base,
+            participants,
+            prefix=f"two{'k' if kill else 's'}{kind[:2]}",
+            enter_seconds=seconds + 5,
+            hard_seconds=seconds + 240,
+            cpu_groups={**groups(a, b), "nginx": lambda: descendants(proxy.process.pid)},
+            during=(seconds / 2 if kill else seconds / 3, mid_run),
+        )
         check = verify(url, result)
         if not kill:
             sync_edit(url, "C3RATIO5")  # the study back as it was
@@ -155,8 +221,15 @@ def two_servers(url: str, kind: str, participants: int = 200, seconds: float = S
     if "at" in edited:
         notes.append(propagation(result, edited["at"], code))
     notes.append(f"{per_server} worker(s) per server")
-    return row("2 servers + nginx" + (", one SIGKILLed" if kill else ", study edited"), kind, result, check,
-               window=seconds, load=load, note="; ".join(notes))
+    return row(
+        "2 servers + nginx" + (", one SIGKILLed" if kill else ", study edited"),
+        kind,
+        result,
+        check,
+        window=seconds,
+        load=load,
+        note="; ".join(notes),
+    )
 
 
 def alternation(result: WrkResult) -> list[str]:
@@ -171,16 +244,21 @@ def alternation(result: WrkResult) -> list[str]:
 
 def propagation(result: WrkResult, synced_at: float, code: str) -> str:
     """When each server began to hand out the edited completion code, and whether any old one came later."""
-    late = [(at - synced_at, up) for at, up, redirect in result.completions
-            if at > synced_at + STUDY_TTL + 1 and code not in redirect]
+    late = [
+        (at - synced_at, up)
+        for at, up, redirect in result.completions
+        if at > synced_at + STUDY_TTL + 1 and code not in redirect
+    ]
     first_new: dict[str, float] = {}
     for at, up, redirect in sorted(result.completions):
         if code in redirect and up not in first_new:
             first_new[up] = at - synced_at
     seen = ", ".join(f"{u.rsplit(':', 1)[-1]} after {s:.1f} s" for u, s in sorted(first_new.items()))
     verdict = "every completion after the TTL had it" if not late else f"{len(late)} after the TTL did NOT"
-    return (f"study edited mid-run: the new completion code served by {seen or 'no server'} (TTL {STUDY_TTL:g} s); "
-            f"{verdict}")
+    return (
+        f"study edited mid-run: the new completion code served by {seen or 'no server'} (TTL {STUDY_TTL:g} s); "
+        f"{verdict}"
+    )
 
 
 def save_profile(url: str, kind: str, participants: int = 200, seconds: float = 15) -> tuple[Row, dict, dict]:
@@ -189,8 +267,26 @@ def save_profile(url: str, kind: str, participants: int = 200, seconds: float = 
     with Server(url, kind=kind) as server:
         server.reset()
         profile = Profile(server.process.pid, seconds - 4)
-        result = run_wrk(server.base, participants, prefix=f"prof{kind[:2]}", enter_seconds=seconds,
-                         hard_seconds=seconds + 240, cpu_groups=groups(server), during=(3, profile.start))
+        result = run_wrk(
+            server.base,
+            participants,
+            prefix=f"prof{kind[:2]}",
+            enter_seconds=seconds,
+            hard_seconds=seconds + 240,
+            cpu_groups=groups(server),
+            during=(3, profile.start),
+        )
         layers = profile.finish()
-    return (row(f"capacity-{participants} under py-spy", kind, result, verify(url, result), load=load,
-                window=seconds - 5, note="profiled: slower than unprofiled"), layers, profile.view_shares())
+    return (
+        row(
+            f"capacity-{participants} under py-spy",
+            kind,
+            result,
+            verify(url, result),
+            load=load,
+            window=seconds - 5,
+            note="profiled: slower than unprofiled",
+        ),
+        layers,
+        profile.view_shares(),
+    )

@@ -1,5 +1,6 @@
 """The production setup under test: a fresh PostgreSQL database set up by the migration job (deploy/migrate.sh, as
 compose's `migrate` service), the app servers (granian, or gunicorn with gunicorn.conf.py), and the checks."""
+
 from __future__ import annotations
 
 import os
@@ -50,10 +51,19 @@ def fresh_database(url: str | None = None) -> str:
         connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{target.database}" WITH (FORCE)'))
     admin.dispose()
     ensure_database(url)
-    job = subprocess.run([str(PROJECT_ROOT / "deploy/migrate.sh"), APP_ROLE], cwd=PROJECT_ROOT, capture_output=True,
-                         text=True, env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench-load",
-                                         "FLASK": str(PROJECT_ROOT / ".venv/bin/flask"),
-                                         "STUDYHIVE_APP_DB_PASSWORD": APP_PASSWORD})
+    job = subprocess.run(
+        [str(PROJECT_ROOT / "deploy/migrate.sh"), APP_ROLE],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "DATABASE_URL": url,
+            "SECRET_KEY": "bench-load",
+            "FLASK": str(PROJECT_ROOT / ".venv/bin/flask"),
+            "STUDYHIVE_APP_DB_PASSWORD": APP_PASSWORD,
+        },
+    )
     if job.returncode:
         raise RuntimeError(f"deploy/migrate.sh failed:\n{job.stdout}{job.stderr}")
     return url
@@ -77,8 +87,14 @@ class Server:
     server runs as docker-compose.yml's app service does: connected as the app role (APP_ROLE; `url` stays the
     owner's, for resetting and checking) and behind nginx (STUDYHIVE_PROXIES=1)."""
 
-    def __init__(self, url: str | None, app: str = "server:create_app()", kind: str = "granian",
-                 workers: int | None = None, compose: bool = False):
+    def __init__(
+        self,
+        url: str | None,
+        app: str = "server:create_app()",
+        kind: str = "granian",
+        workers: int | None = None,
+        compose: bool = False,
+    ):
         self.url, self.app, self.kind, self.port, self.worker_count = url, app, kind, free_port(), workers
         self.compose = compose
         self.base = f"http://127.0.0.1:{self.port}"
@@ -87,27 +103,47 @@ class Server:
 
     def command(self) -> tuple[list[str], dict[str, str]]:
         if self.kind == "gunicorn":
-            return ([str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", self.app],
-                    {"GUNICORN_BIND": f"127.0.0.1:{self.port}"})
+            return (
+                [str(PROJECT_ROOT / ".venv/bin/gunicorn"), "-c", "gunicorn.conf.py", self.app],
+                {"GUNICORN_BIND": f"127.0.0.1:{self.port}"},
+            )
         factory = self.app.endswith("()")
         # deploy/granian.sh: the production flags (interface, backlog, respawning workers) in one place
-        return ([str(PROJECT_ROOT / "deploy/granian.sh"), "--host", "127.0.0.1", "--port", str(self.port),
-                 "--log-level", "warning", *(["--factory"] if factory else []), self.app.removesuffix("()")],
-                {"GRANIAN": str(PROJECT_ROOT / ".venv/bin/granian"),
-                 "GRANIAN_WORKERS": str(self.worker_count or GRANIAN_WORKERS),
-                 "GRANIAN_BLOCKING_THREADS": str(GRANIAN_THREADS)})
+        return (
+            [
+                str(PROJECT_ROOT / "deploy/granian.sh"),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+                *(["--factory"] if factory else []),
+                self.app.removesuffix("()"),
+            ],
+            {
+                "GRANIAN": str(PROJECT_ROOT / ".venv/bin/granian"),
+                "GRANIAN_WORKERS": str(self.worker_count or GRANIAN_WORKERS),
+                "GRANIAN_BLOCKING_THREADS": str(GRANIAN_THREADS),
+            },
+        )
 
     def __enter__(self):
         command, extra = self.command()
-        env = {"GUNICORN_WORKERS": str(WORKERS), "GUNICORN_THREADS": str(THREADS), **os.environ,
-               "SECRET_KEY": "bench-load", "STUDYHIVE_ACCESS_LOG": "0", "STUDYHIVE_PROXIES": str(int(self.compose)),
-               **extra}
+        env = {
+            "GUNICORN_WORKERS": str(WORKERS),
+            "GUNICORN_THREADS": str(THREADS),
+            **os.environ,
+            "SECRET_KEY": "bench-load",
+            "STUDYHIVE_ACCESS_LOG": "0",
+            "STUDYHIVE_PROXIES": str(int(self.compose)),
+            **extra,
+        }
         if self.worker_count:  # two servers sharing this machine's cores get fewer workers each
             env["GUNICORN_WORKERS"] = str(self.worker_count)
         if self.url:
             env["DATABASE_URL"] = app_role_url(self.url) if self.compose else self.url
-        self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=self.log,
-                                        stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(command, cwd=PROJECT_ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while True:  # ready once a worker answers (the API: 404 JSON for a made-up token)
             try:
@@ -140,19 +176,25 @@ class Server:
 
     def describe(self) -> str:
         if self.kind == "granian":
-            return (f"granian (WSGI) {self.base}: {GRANIAN_WORKERS} workers × {GRANIAN_THREADS} blocking threads; "
-                    f"log {self.log.name}")
-        return (f"gunicorn {self.base}: {WORKERS} gthread workers × {THREADS} threads, two pools of {THREADS}+2 "
-                f"per worker (gunicorn.conf.py); log {self.log.name}")
+            return (
+                f"granian (WSGI) {self.base}: {GRANIAN_WORKERS} workers × {GRANIAN_THREADS} blocking threads; "
+                f"log {self.log.name}"
+            )
+        return (
+            f"gunicorn {self.base}: {WORKERS} gthread workers × {THREADS} threads, two pools of {THREADS}+2 "
+            f"per worker (gunicorn.conf.py); log {self.log.name}"
+        )
 
     def busiest_worker(self) -> int:
         """The worker holding the most sockets (participants' connections): the one whose death hurts most."""
+
         def sockets(pid):
             try:
                 fds = os.listdir(f"/proc/{pid}/fd")
                 return sum(os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:") for fd in fds)
             except OSError:
                 return -1
+
         return max(self.workers(), key=sockets)
 
     def workers(self) -> list[int]:
@@ -192,9 +234,12 @@ def verify(url: str, tally) -> dict:
     """Compare what the clients were told with what the database holds."""
     engine = sa.create_engine(url)
     with engine.connect() as connection:
-        stored = connection.execute(sa.text(
-            "SELECT s.token, t.trial_index, t.client_trial_id FROM trials t "
-            "JOIN participant_sessions s ON s.id = t.session_id")).all()
+        stored = connection.execute(
+            sa.text(
+                "SELECT s.token, t.trial_index, t.client_trial_id FROM trials t "
+                "JOIN participant_sessions s ON s.id = t.session_id"
+            )
+        ).all()
         completed = connection.scalar(sa.text("SELECT count(*) FROM participant_sessions WHERE status = 'completed'"))
         sessions = connection.scalar(sa.text("SELECT count(*) FROM participant_sessions"))
     engine.dispose()
@@ -216,12 +261,17 @@ def pgbench_ceiling(server: Server, seconds: int = 10) -> Row:
     statements as psycopg uses after 5 runs."""
     engine = sa.create_engine(server.url)
     with engine.begin() as connection:
-        study_id, stimulus_id = connection.execute(sa.text(
-            "SELECT study_id, id FROM stimuli ORDER BY id LIMIT 1")).one()
-        session_id = connection.scalar(sa.text(
-            "INSERT INTO participant_sessions (study_id, token, platform, study_version, status, started_at, "
-            "last_seen_at, plan) VALUES (:s, 'pgbench-token', 'direct', 1, 'started', now(), now(), '[]') "
-            "RETURNING id"), {"s": study_id})
+        study_id, stimulus_id = connection.execute(
+            sa.text("SELECT study_id, id FROM stimuli ORDER BY id LIMIT 1")
+        ).one()
+        session_id = connection.scalar(
+            sa.text(
+                "INSERT INTO participant_sessions (study_id, token, platform, study_version, status, started_at, "
+                "last_seen_at, plan) VALUES (:s, 'pgbench-token', 'direct', 1, 'started', now(), now(), '[]') "
+                "RETURNING id"
+            ),
+            {"s": study_id},
+        )
     script = f"""\\set n random(1, 2000000000)
 INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, practice, response, score, presented,
   rt_ms, client_time, created_at)
@@ -236,9 +286,31 @@ INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, pract
         url = sa.engine.make_url(server.url)
         env = {**os.environ, "PGPASSWORD": url.password or ""}
         result = subprocess.run(
-            ["pgbench", "-n", "-M", "prepared", "-f", fh.name, "-c", str(clients), "-j", "2", "-T", str(seconds),
-             "-h", url.host or "127.0.0.1", "-p", str(url.port or 5432), "-U", url.username or "postgres",
-             url.database], env=env, capture_output=True, text=True)
+            [
+                "pgbench",
+                "-n",
+                "-M",
+                "prepared",
+                "-f",
+                fh.name,
+                "-c",
+                str(clients),
+                "-j",
+                "2",
+                "-T",
+                str(seconds),
+                "-h",
+                url.host or "127.0.0.1",
+                "-p",
+                str(url.port or 5432),
+                "-U",
+                url.username or "postgres",
+                url.database,
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
     with engine.begin() as connection:
         connection.execute(sa.text("DELETE FROM participant_sessions WHERE token = 'pgbench-token'"))
     engine.dispose()
@@ -247,5 +319,12 @@ INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, pract
     tps = float(re.search(r"tps = ([\d.]+)", result.stdout).group(1))
     latency = float(re.search(r"latency average = ([\d.]+) ms", result.stdout).group(1))
     failed = int(re.search(r"number of failed transactions: (\d+)", result.stdout).group(1))
-    return Row("pgbench ceiling (same SQL)", f"{clients} clients", round(tps * seconds), seconds, errors=failed,
-               server="–", note=f"latency average {latency:.2f} ms; no HTTP, no Python")
+    return Row(
+        "pgbench ceiling (same SQL)",
+        f"{clients} clients",
+        round(tps * seconds),
+        seconds,
+        errors=failed,
+        server="–",
+        note=f"latency average {latency:.2f} ms; no HTTP, no Python",
+    )

@@ -1,4 +1,5 @@
 """One row per scenario, printed as a Markdown table."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -46,14 +47,46 @@ class Row:
         in_window = sum(1 for t in tally.save_times if first <= t <= first + seconds)
         latencies = [seconds_ for t, seconds_ in tally.save_latencies if first <= t <= first + seconds]
         p50, p95, p99 = np.percentile(latencies, [50, 95, 99]) * 1000 if latencies else (None, None, None)
-        return cls(name, concurrency, in_window, seconds, p50, p95, p99, tally.retries, len(tally.errors),
-                   check["lost"], check["duplicated"], f"{check['completed']}/{tally.started}",
-                   "; ".join(filter(None, [note, check["note"], *sorted(set(tally.errors))[:3]])))
+        return cls(
+            name,
+            concurrency,
+            in_window,
+            seconds,
+            p50,
+            p95,
+            p99,
+            tally.retries,
+            len(tally.errors),
+            check["lost"],
+            check["duplicated"],
+            f"{check['completed']}/{tally.started}",
+            "; ".join(filter(None, [note, check["note"], *sorted(set(tally.errors))[:3]])),
+        )
 
 
-HEADER = ("scenario", "server", "participants", "trial saves", "seconds", "saves/s", "p50 ms", "p95 ms", "p99 ms",
-          "entry p50 ms", "entry p99 ms", "server CPU ms/save", "of which PostgreSQL", "client CPU", "retries",
-          "errors", "lost", "duplicated", "completed", "load avg", "note")
+HEADER = (
+    "scenario",
+    "server",
+    "participants",
+    "trial saves",
+    "seconds",
+    "saves/s",
+    "p50 ms",
+    "p95 ms",
+    "p99 ms",
+    "entry p50 ms",
+    "entry p99 ms",
+    "server CPU ms/save",
+    "of which PostgreSQL",
+    "client CPU",
+    "retries",
+    "errors",
+    "lost",
+    "duplicated",
+    "completed",
+    "load avg",
+    "note",
+)
 
 
 def _cell(value, fmt="{:,.1f}"):
@@ -61,9 +94,30 @@ def _cell(value, fmt="{:,.1f}"):
 
 
 def print_table(rows: list[Row], out=None):
-    lines = [HEADER] + [(r.scenario, r.server, str(r.participants), f"{r.saves:,}", f"{r.seconds:.0f}",
-                         f"{r.rate:,.0f}", _cell(r.p50), _cell(r.p95), _cell(r.p99), _cell(r.entry_p50),
-                         _cell(r.entry_p99), _cell(r.cpu_ms, "{:.2f}"), _cell(r.pg_ms, "{:.2f}"),
-                         _cell(r.client_cpu, "{:.0%}"), str(r.retries), str(r.errors), _cell(r.lost, "{}"),
-                         _cell(r.duplicated, "{}"), r.completed, r.load, r.note) for r in rows]
+    lines = [HEADER] + [
+        (
+            r.scenario,
+            r.server,
+            str(r.participants),
+            f"{r.saves:,}",
+            f"{r.seconds:.0f}",
+            f"{r.rate:,.0f}",
+            _cell(r.p50),
+            _cell(r.p95),
+            _cell(r.p99),
+            _cell(r.entry_p50),
+            _cell(r.entry_p99),
+            _cell(r.cpu_ms, "{:.2f}"),
+            _cell(r.pg_ms, "{:.2f}"),
+            _cell(r.client_cpu, "{:.0%}"),
+            str(r.retries),
+            str(r.errors),
+            _cell(r.lost, "{}"),
+            _cell(r.duplicated, "{}"),
+            r.completed,
+            r.load,
+            r.note,
+        )
+        for r in rows
+    ]
     print(markdown_table(lines), file=out, flush=True)

@@ -9,6 +9,7 @@ CPU is read from /proc while the run goes: the load generator's own, the app ser
 server's master: gunicorn or granian workers, nginx) and PostgreSQL's backends of the load database (the cluster's
 background writers are shared with the machine and left out).
 """
+
 from __future__ import annotations
 
 import os
@@ -34,8 +35,9 @@ def load_average() -> str:
 def wrk_binary() -> str:
     path = shutil.which("wrk")
     if not path:
-        raise RuntimeError("wrk is missing: scripts/ensure-tool wrk wrk installs Debian's "
-                           "(make test and make bench-load run it)")
+        raise RuntimeError(
+            "wrk is missing: scripts/ensure-tool wrk wrk installs Debian's (make test and make bench-load run it)"
+        )
     return path
 
 
@@ -111,6 +113,7 @@ class CpuMeter:
 @dataclass
 class WrkResult:
     """What the Lua script logged, parsed."""
+
     connections: int
     started_at: float
     ended_at: float
@@ -129,8 +132,11 @@ class WrkResult:
         return len(self.completions)
 
     def latencies(self, kind: str, start: float = 0, end: float = float("inf"), upstream: str | None = None):
-        return [lat for k, sent, lat, _, up in self.answers
-                if k == kind and start <= sent + lat <= end and (upstream is None or up == upstream)]
+        return [
+            lat
+            for k, sent, lat, _, up in self.answers
+            if k == kind and start <= sent + lat <= end and (upstream is None or up == upstream)
+        ]
 
     def percentiles(self, kind: str, start: float = 0, end: float = float("inf")) -> tuple:
         values = self.latencies(kind, start, end)
@@ -161,9 +167,20 @@ def _parse(out: Path, result: WrkResult):
                 result.completions.append((float(at), upstream, redirect))
 
 
-def run_wrk(base: str, connections: int, *, script: str = "studyhive.lua", prefix: str = "p",
-            enter_seconds: float = 0, arrival: float = 0, pacing: float = 0, hard_seconds: float = 300,
-            cpu_groups: dict | None = None, during=None, extra_env: dict | None = None) -> WrkResult:
+def run_wrk(
+    base: str,
+    connections: int,
+    *,
+    script: str = "studyhive.lua",
+    prefix: str = "p",
+    enter_seconds: float = 0,
+    arrival: float = 0,
+    pacing: float = 0,
+    hard_seconds: float = 300,
+    cpu_groups: dict | None = None,
+    during=None,
+    extra_env: dict | None = None,
+) -> WrkResult:
     """`connections` participants at `base`, one per connection, until all have finished (or `hard_seconds`).
 
     enter_seconds: each connection plays participant after participant until then (0: one participant each).
@@ -173,12 +190,33 @@ def run_wrk(base: str, connections: int, *, script: str = "studyhive.lua", prefi
     fault, an edit of the study)."""
     out = Path(tempfile.mkdtemp(prefix="studyhive-wrk-"))
     t0 = time.monotonic() + 0.5
-    env = {**os.environ, "LOAD_OUT": str(out), "LOAD_PREFIX": prefix, "LOAD_T0": f"{t0:.6f}",
-           "LOAD_ARRIVAL": str(arrival), "LOAD_CONNECTIONS": str(connections), "LOAD_PACING": str(pacing),
-           "LOAD_STOP_ENTERING": f"{t0 + enter_seconds:.6f}" if enter_seconds else "0",
-           "LOAD_DEADLINE": f"{t0 + hard_seconds - 5:.6f}", "LOAD_LUA_DIR": str(LUA_DIR), **(extra_env or {})}
-    command = [wrk_binary(), "-t", str(connections), "-c", str(connections), "-d", f"{int(hard_seconds)}s",
-               "--timeout", "60s", "-s", str(LUA_DIR / script), base]
+    env = {
+        **os.environ,
+        "LOAD_OUT": str(out),
+        "LOAD_PREFIX": prefix,
+        "LOAD_T0": f"{t0:.6f}",
+        "LOAD_ARRIVAL": str(arrival),
+        "LOAD_CONNECTIONS": str(connections),
+        "LOAD_PACING": str(pacing),
+        "LOAD_STOP_ENTERING": f"{t0 + enter_seconds:.6f}" if enter_seconds else "0",
+        "LOAD_DEADLINE": f"{t0 + hard_seconds - 5:.6f}",
+        "LOAD_LUA_DIR": str(LUA_DIR),
+        **(extra_env or {}),
+    }
+    command = [
+        wrk_binary(),
+        "-t",
+        str(connections),
+        "-c",
+        str(connections),
+        "-d",
+        f"{int(hard_seconds)}s",
+        "--timeout",
+        "60s",
+        "-s",
+        str(LUA_DIR / script),
+        base,
+    ]
     log = open(out / "wrk.log", "w")
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     meter = CpuMeter({"client": lambda: [process.pid], **(cpu_groups or {})})

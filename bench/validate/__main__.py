@@ -6,6 +6,7 @@ of its 95 % interval. A table, not a test (tests/analysis keep small seeded vers
 
 Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -34,9 +35,11 @@ def main() -> None:
     lines = [COLUMNS] + [tuple(_cell(row.get(c, "")) for c in COLUMNS) for row in rows]
     print(markdown_table(lines))
     missed = [r for r in rows if r.get("goal") == "missed"]
-    print(f"\n{len(rows)} rows, {reps} replications each, seed {seed}, {time.perf_counter() - start:.0f} s; "
-          f"goals missed: {len(missed)}" + "".join(f"\n- {r['statistic']} ({r['estimator']}): {r['note']}"
-                                                   for r in missed))
+    print(
+        f"\n{len(rows)} rows, {reps} replications each, seed {seed}, {time.perf_counter() - start:.0f} s; "
+        f"goals missed: {len(missed)}"
+        + "".join(f"\n- {r['statistic']} ({r['estimator']}): {r['note']}" for r in missed)
+    )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ The simulations are vectorised over replications for speed; the first replicatio
 the report's own functions (analysis.hive_statistics, analysis.hypoml_inference, analysis.ratings), which must give
 the same numbers (to 1e-9), so the rows validate the statistics as printed.
 """
+
 from __future__ import annotations
 
 import math
@@ -49,7 +50,7 @@ TOLERANCE = 1e-9
 
 def _beta(mean: float, sd: float) -> tuple[float, float]:
     """Beta(a, b) with the given mean and standard deviation (method of moments)."""
-    k = mean * (1 - mean) / sd ** 2 - 1
+    k = mean * (1 - mean) / sd**2 - 1
     return mean * k, (1 - mean) * k
 
 
@@ -65,8 +66,9 @@ def _goal(coverage: float, bias_ok: bool = True, why: str = "") -> tuple[str, st
     return "missed", why
 
 
-def _row(statistic, estimator, design, reps, true, estimates, covered, note="", bias_goal=True, why="",
-         goal=None) -> dict:
+def _row(
+    statistic, estimator, design, reps, true, estimates, covered, note="", bias_goal=True, why="", goal=None
+) -> dict:
     estimates = np.asarray(estimates, dtype=float)
     mean = float(np.nanmean(estimates)) if np.isfinite(estimates).any() else math.nan
     bias = mean - true if np.isfinite(true) else math.nan
@@ -75,11 +77,29 @@ def _row(statistic, estimator, design, reps, true, estimates, covered, note="", 
         # a bias goal: not detectably different from 0, within 3 Monte Carlo standard errors
         mc = 3 * np.nanstd(estimates, ddof=1) / math.sqrt(np.isfinite(estimates).sum())
         bias_ok = not bias_goal or abs(bias) <= mc
-        goal, missed = _goal(coverage, bias_ok, why or ("bias beyond 3 Monte Carlo SE" if not bias_ok else
-                                                        f"coverage {coverage:.3f} outside {GOAL[0]}–{GOAL[1]}"))
+        goal, missed = _goal(
+            coverage,
+            bias_ok,
+            why
+            or (
+                "bias beyond 3 Monte Carlo SE"
+                if not bias_ok
+                else f"coverage {coverage:.3f} outside {GOAL[0]}–{GOAL[1]}"
+            ),
+        )
         note = "; ".join(x for x in (note, missed) if x)
-    return {"statistic": statistic, "estimator": estimator, "design": design, "reps": reps, "true": true,
-            "mean": mean, "bias": bias, "coverage": coverage, "goal": goal, "note": note}
+    return {
+        "statistic": statistic,
+        "estimator": estimator,
+        "design": design,
+        "reps": reps,
+        "true": true,
+        "mean": mean,
+        "bias": bias,
+        "coverage": coverage,
+        "goal": goal,
+        "note": note,
+    }
 
 
 # ------------------------------------------------------------------------------------------------- HIVE accuracy
@@ -102,9 +122,15 @@ def _t_stats(acc: np.ndarray, chance: float) -> dict[str, np.ndarray]:
     two = stats.t.ppf(0.5 + CONFIDENCE / 2, n - 1) * se
     one = stats.t.ppf(CONFIDENCE, n - 1) * se
     undefined = sd == 0  # the report prints no interval then ("t undefined")
-    return {"mean": mean, "t": t, "p_greater": stats.t.sf(t, n - 1), "p_two": 2 * stats.t.sf(np.abs(t), n - 1),
-            "ci_low": np.where(undefined, np.nan, mean - two), "ci_high": np.where(undefined, np.nan, mean + two),
-            "one_sided_low": np.where(undefined, np.nan, mean - one)}
+    return {
+        "mean": mean,
+        "t": t,
+        "p_greater": stats.t.sf(t, n - 1),
+        "p_two": 2 * stats.t.sf(np.abs(t), n - 1),
+        "ci_low": np.where(undefined, np.nan, mean - two),
+        "ci_high": np.where(undefined, np.nan, mean + two),
+        "one_sided_low": np.where(undefined, np.nan, mean - one),
+    }
 
 
 def _per_participant(correct: np.ndarray, incorrect: np.ndarray) -> pd.DataFrame:
@@ -112,10 +138,22 @@ def _per_participant(correct: np.ndarray, incorrect: np.ndarray) -> pd.DataFrame
     correct/incorrect/all)."""
     k_c, k_i = correct.astype(float), incorrect.astype(float)
     ids = np.arange(k_c.size)
-    frames = [pd.DataFrame({"participant_id": ids, "condition": c, "accuracy": a, "mean_confidence": np.nan,
-                            "judged_correct_percent": np.nan})
-              for c, a in (("correct", 100 * k_c / N_PER_CONDITION), ("incorrect", 100 * k_i / N_PER_CONDITION),
-                           ("all", 100 * (k_c + k_i) / (2 * N_PER_CONDITION)))]
+    frames = [
+        pd.DataFrame(
+            {
+                "participant_id": ids,
+                "condition": c,
+                "accuracy": a,
+                "mean_confidence": np.nan,
+                "judged_correct_percent": np.nan,
+            }
+        )
+        for c, a in (
+            ("correct", 100 * k_c / N_PER_CONDITION),
+            ("incorrect", 100 * k_i / N_PER_CONDITION),
+            ("all", 100 * (k_c + k_i) / (2 * N_PER_CONDITION)),
+        )
+    ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -123,8 +161,7 @@ def _accuracy_rows(rng, reps: int) -> list[dict]:
     design = f"HIVE: {N_PARTICIPANTS} participants × {2 * N_PER_CONDITION} images (5 correct, 5 incorrect)"
     m_c, m_i = 0.712, 0.264  # HIVE GradCAM CUB distinction: 71.2 ± 33.3 (correct), 26.4 ± 19.8 (incorrect)
     correct, incorrect = _accuracies(rng, reps, m_c, 0.30), _accuracies(rng, reps, m_i, 0.15)
-    acc = {"correct": 100 * correct / N_PER_CONDITION,
-           "all": 100 * (correct + incorrect) / (2 * N_PER_CONDITION)}
+    acc = {"correct": 100 * correct / N_PER_CONDITION, "all": 100 * (correct + incorrect) / (2 * N_PER_CONDITION)}
     true = {"correct": 100 * m_c, "all": 100 * (m_c + m_i) / 2}
     res = {c: _t_stats(a, 25.0) for c, a in acc.items()}
     for r in range(min(SPOT, reps)):
@@ -138,32 +175,64 @@ def _accuracy_rows(rng, reps: int) -> list[dict]:
         x = res[c]
         undefined = int(np.isnan(x["ci_low"]).sum())
         covered = (x["ci_low"] <= true[c]) & (true[c] <= x["ci_high"])
-        rows.append(_row(f"HIVE accuracy ({label})", "mean over participants, two-sided 95 % t interval", design,
-                         reps, true[c], x["mean"], covered,
-                         note=f"{undefined} cohorts without variance (no interval, counted as missed)"
-                         if undefined else ""))
+        rows.append(
+            _row(
+                f"HIVE accuracy ({label})",
+                "mean over participants, two-sided 95 % t interval",
+                design,
+                reps,
+                true[c],
+                x["mean"],
+                covered,
+                note=f"{undefined} cohorts without variance (no interval, counted as missed)" if undefined else "",
+            )
+        )
     x = res["correct"]
-    rows.append(_row("HIVE accuracy (correct predictions, 5 trials)", "one-sided 95 % lower bound (matches the "
-                     "one-sided test)", design, reps, true["correct"], x["mean"],
-                     x["one_sided_low"] <= true["correct"], bias_goal=False))
+    rows.append(
+        _row(
+            "HIVE accuracy (correct predictions, 5 trials)",
+            "one-sided 95 % lower bound (matches the one-sided test)",
+            design,
+            reps,
+            true["correct"],
+            x["mean"],
+            x["one_sided_low"] <= true["correct"],
+            bias_goal=False,
+        )
+    )
     # Size of the one-sided test at chance, and what it says below chance (HIVE Table 2: "outperform" chance).
     at = 100 * (_accuracies(rng, reps, 0.25, 0.15) + _accuracies(rng, reps, 0.25, 0.15)) / (2 * N_PER_CONDITION)
     t_at = _t_stats(at, 25.0)
     rejected = t_at["p_greater"] < 0.05
-    row = _row("HIVE test against chance (all trials, at chance 25 %)", "one-sided one-sample t (H1: mean > 25 %)",
-               design + "; latent accuracy Beta, mean 25 %, SD 15", reps, 0.05, rejected.astype(float), ~rejected,
-               bias_goal=False, note=f"rejection rate at chance {rejected.mean():.3f} (nominal 0.05); mean = rate, "
-                                     "coverage = 1 − rate")
+    row = _row(
+        "HIVE test against chance (all trials, at chance 25 %)",
+        "one-sided one-sample t (H1: mean > 25 %)",
+        design + "; latent accuracy Beta, mean 25 %, SD 15",
+        reps,
+        0.05,
+        rejected.astype(float),
+        ~rejected,
+        bias_goal=False,
+        note=f"rejection rate at chance {rejected.mean():.3f} (nominal 0.05); mean = rate, coverage = 1 − rate",
+    )
     rows.append(row)
     below = 100 * (_accuracies(rng, reps, 0.11, 0.08) + _accuracies(rng, reps, 0.11, 0.08)) / (2 * N_PER_CONDITION)
     t_below = _t_stats(below, 25.0)
     one, two = (t_below["p_greater"] < 0.05).mean(), (t_below["p_two"] < 0.05).mean()
-    rows.append(_row("HIVE test against chance (all trials, 11 % < chance)", "one-sided one-sample t (H1: mean > "
-                     "25 %)", design + "; latent accuracy Beta, mean 11 %, SD 8", reps, 0.0,
-                     (t_below["p_greater"] < 0.05).astype(float), None,
-                     goal="met" if one <= 0.05 else "missed",
-                     note=f"'outperforms chance' in {one:.3f} of cohorts (the report says 'below chance'); the "
-                          f"two-sided test it replaced called {two:.3f} of them significant"))
+    rows.append(
+        _row(
+            "HIVE test against chance (all trials, 11 % < chance)",
+            "one-sided one-sample t (H1: mean > 25 %)",
+            design + "; latent accuracy Beta, mean 11 %, SD 8",
+            reps,
+            0.0,
+            (t_below["p_greater"] < 0.05).astype(float),
+            None,
+            goal="met" if one <= 0.05 else "missed",
+            note=f"'outperforms chance' in {one:.3f} of cohorts (the report says 'below chance'); the "
+            f"two-sided test it replaced called {two:.3f} of them significant",
+        )
+    )
     return rows
 
 
@@ -191,8 +260,8 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
     """Row-wise Pearson r, two-sided p (t with n − 2 dof) and Fisher-z 95 % interval."""
     n = x.shape[1]
     xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
-    r = (xc * yc).sum(axis=1) / np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum(axis=1))
-    t = r * np.sqrt((n - 2) / (1 - r ** 2))
+    r = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
+    t = r * np.sqrt((n - 2) / (1 - r**2))
     half = stats.norm.ppf(0.5 + CONFIDENCE / 2) / math.sqrt(n - 3)
     z = np.arctanh(r)
     return {"r": r, "p": 2 * stats.t.sf(np.abs(t), n - 2), "ci_low": np.tanh(z - half), "ci_high": np.tanh(z + half)}
@@ -201,10 +270,14 @@ def _pearson_rows(x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
 def _similarity_trials(ratings: np.ndarray, scores: np.ndarray) -> pd.DataFrame:
     """One replication as trials.csv rows: participant p rated match j (one match per image) with ratings[p, j]."""
     n_p, n_m = ratings.shape
-    return pd.DataFrame({"participant_id": np.repeat(np.arange(n_p), n_m),
-                         "stimulus_id": np.tile([f"m{j}" for j in range(n_m)], n_p),
-                         "similarity_ratings": ratings.astype(int).astype(str).ravel(),
-                         "model_similarity": np.tile([repr(float(s)) for s in scores], n_p)})
+    return pd.DataFrame(
+        {
+            "participant_id": np.repeat(np.arange(n_p), n_m),
+            "stimulus_id": np.tile([f"m{j}" for j in range(n_m)], n_p),
+            "similarity_ratings": ratings.astype(int).astype(str).ravel(),
+            "model_similarity": np.tile([repr(float(s)) for s in scores], n_p),
+        }
+    )
 
 
 def _similarity_rows(rng, reps: int) -> list[dict]:
@@ -212,7 +285,7 @@ def _similarity_rows(rng, reps: int) -> list[dict]:
     rows = []
     for rho in (-0.5, 0.0):
         q = rng.standard_normal((reps, N_MATCHES))
-        s = rho * q + math.sqrt(1 - rho ** 2) * rng.standard_normal((reps, N_MATCHES))
+        s = rho * q + math.sqrt(1 - rho**2) * rng.standard_normal((reps, N_MATCHES))
         latent = q[:, None, :] + rng.standard_normal((reps, N_PARTICIPANTS, N_MATCHES))
         ratings = 1 + sum((latent > c).astype(int) for c in CUTS)
         means = ratings.mean(axis=1)  # (reps, matches): HIVE's one value per match
@@ -221,36 +294,79 @@ def _similarity_rows(rng, reps: int) -> list[dict]:
         for r in range(min(SPOT, reps)):
             ours = similarity_correlation(_similarity_trials(ratings[r], s[r]), "protopnet").set_index("method")
             _same(ours.loc["spearman", ["r", "p_val"]].to_numpy(float), [spear["r"][r], spear["p"][r]], "spearman")
-            _same(ours.loc["pearson", ["r", "p_val", "ci_low", "ci_high"]].to_numpy(float),
-                  [pear["r"][r], pear["p"][r], pear["ci_low"][r], pear["ci_high"][r]], "pearson")
+            _same(
+                ours.loc["pearson", ["r", "p_val", "ci_low", "ci_high"]].to_numpy(float),
+                [pear["r"][r], pear["p"][r], pear["ci_low"][r], pear["ci_high"][r]],
+                "pearson",
+            )
         true_s, true_p = _true_correlations(rho)
         where = f"{design}; latent rho = {rho:g}"
         if rho:
             n = N_MATCHES
             expected = 6 / (math.pi * (n + 1)) * (math.asin(rho) + (n - 2) * math.asin(rho / 2))
-            rows.append(_row("HIVE similarity, per match (ProtoPNet)", "Spearman's rho of match means", where, reps,
-                             true_s, spear["r"], None, goal="n/a",
-                             note=f"no interval printed (HIVE reports rho and p); at n = {n} E[r_s] = "
-                                  f"{expected:.3f} for normal data (Moran 1948): the bias is rho_s's own"))
-            rows.append(_row("HIVE similarity, per match (ProtoTree)", "Pearson's r of match means, Fisher-z 95 % "
-                             "interval", where, reps, true_p, pear["r"],
-                             (pear["ci_low"] <= true_p) & (true_p <= pear["ci_high"]), bias_goal=False,
-                             note="r is biased toward 0 at n = 10 (about rho(1 − rho²)/2n); the interval is the "
-                                  "goal"))
+            rows.append(
+                _row(
+                    "HIVE similarity, per match (ProtoPNet)",
+                    "Spearman's rho of match means",
+                    where,
+                    reps,
+                    true_s,
+                    spear["r"],
+                    None,
+                    goal="n/a",
+                    note=f"no interval printed (HIVE reports rho and p); at n = {n} E[r_s] = "
+                    f"{expected:.3f} for normal data (Moran 1948): the bias is rho_s's own",
+                )
+            )
+            rows.append(
+                _row(
+                    "HIVE similarity, per match (ProtoTree)",
+                    "Pearson's r of match means, Fisher-z 95 % interval",
+                    where,
+                    reps,
+                    true_p,
+                    pear["r"],
+                    (pear["ci_low"] <= true_p) & (true_p <= pear["ci_high"]),
+                    bias_goal=False,
+                    note="r is biased toward 0 at n = 10 (about rho(1 − rho²)/2n); the interval is the goal",
+                )
+            )
             continue
         for name, res in (("Spearman's rho", spear), ("Pearson's r", pear)):
             rejected = res["p"] < 0.05
-            rows.append(_row("HIVE similarity test at rho = 0", f"{name} of match means, two-sided p < 0.05 "
-                             "(n = 10)", where, reps, 0.05, rejected.astype(float), ~rejected, bias_goal=False,
-                             note=f"rejection rate {rejected.mean():.3f} (nominal 0.05); coverage = 1 − rate"))
+            rows.append(
+                _row(
+                    "HIVE similarity test at rho = 0",
+                    f"{name} of match means, two-sided p < 0.05 (n = 10)",
+                    where,
+                    reps,
+                    0.05,
+                    rejected.astype(float),
+                    ~rejected,
+                    bias_goal=False,
+                    note=f"rejection rate {rejected.mean():.3f} (nominal 0.05); coverage = 1 − rate",
+                )
+            )
         # the estimator issue 13 removed: every rating pooled, n = participants × matches
-        pooled = _pearson_rows(ratings.reshape(reps, -1).astype(float), np.repeat(s, N_PARTICIPANTS, axis=0)
-                               .reshape(reps, N_PARTICIPANTS, N_MATCHES).reshape(reps, -1))
+        pooled = _pearson_rows(
+            ratings.reshape(reps, -1).astype(float),
+            np.repeat(s, N_PARTICIPANTS, axis=0).reshape(reps, N_PARTICIPANTS, N_MATCHES).reshape(reps, -1),
+        )
         rejected = pooled["p"] < 0.05
-        rows.append(_row("HIVE similarity test at rho = 0", "pooled ratings, Pearson p < 0.05 (n = 500; removed)",
-                         where, reps, 0.05, rejected.astype(float), ~rejected, goal="n/a",
-                         note=f"rejection rate {rejected.mean():.3f}: pooling counts each match 50 times, so the "
-                              "chance correlation of 10 matches looks significant; not printed any more"))
+        rows.append(
+            _row(
+                "HIVE similarity test at rho = 0",
+                "pooled ratings, Pearson p < 0.05 (n = 500; removed)",
+                where,
+                reps,
+                0.05,
+                rejected.astype(float),
+                ~rejected,
+                goal="n/a",
+                note=f"rejection rate {rejected.mean():.3f}: pooling counts each match 50 times, so the "
+                "chance correlation of 10 matches looks significant; not printed any more",
+            )
+        )
     return rows
 
 
@@ -272,10 +388,11 @@ def _hypoml_rows(rng, reps: int) -> list[dict]:
         p_hat = sets["M,D"].mean()
         z = stats.norm.ppf(0.5 + CONFIDENCE / 2)
         centre = (p_hat + z * z / (2 * N_ITEMS)) / (1 + z * z / N_ITEMS)
-        w = z / (1 + z * z / N_ITEMS) * math.sqrt(p_hat * (1 - p_hat) / N_ITEMS + z * z / (4 * N_ITEMS ** 2))
+        w = z / (1 + z * z / N_ITEMS) * math.sqrt(p_hat * (1 - p_hat) / N_ITEMS + z * z / (4 * N_ITEMS**2))
         if r < min(SPOT, reps) // 2:  # ~0.3 s each: a few suffice to tie the rows to the report
-            items = hypoml_items({k: pd.DataFrame({"id": np.arange(N_ITEMS), "correctness": sets[k]})
-                                  for k in RESULT_SETS})
+            items = hypoml_items(
+                {k: pd.DataFrame({"id": np.arange(N_ITEMS), "correctness": sets[k]}) for k in RESULT_SETS}
+            )
             a1 = hypoml_tests(items).set_index("analysis").loc["A1"]
             _same(a1[["mean_diff", "ci_low", "ci_high"]].to_numpy(float), [mean, mean - half, mean + half], "A1")
             md = hypoml_accuracy(items).set_index("result_set").loc["M,D"]
@@ -284,10 +401,26 @@ def _hypoml_rows(rng, reps: int) -> list[dict]:
         covered.append(mean - half <= true_diff <= mean + half)
         acc.append(p_hat)
         acc_covered.append(centre - w <= true_acc["M,D"] <= centre + w)
-    return [_row("HypoML A1: R(M+,D+) − R(M,D)", "mean paired difference, 95 % t interval", design, reps, true_diff,
-                 diffs, np.array(covered)),
-            _row("HypoML accuracy R(M,D)", "mean correctness, 95 % Wilson interval", design, reps, true_acc["M,D"],
-                 acc, np.array(acc_covered))]
+    return [
+        _row(
+            "HypoML A1: R(M+,D+) − R(M,D)",
+            "mean paired difference, 95 % t interval",
+            design,
+            reps,
+            true_diff,
+            diffs,
+            np.array(covered),
+        ),
+        _row(
+            "HypoML accuracy R(M,D)",
+            "mean correctness, 95 % Wilson interval",
+            design,
+            reps,
+            true_acc["M,D"],
+            acc,
+            np.array(acc_covered),
+        ),
+    ]
 
 
 # ----------------------------------------------------------------------------------------------------- Two4Two
@@ -300,14 +433,24 @@ def _two4two_rows(rng, reps: int, n_boot: int = 2000) -> list[dict]:
         for _ in range(reps):
             accept = rng.random(N_TWO4TWO) < share
             ratings = np.where(accept, rng.integers(5, 8, N_TWO4TWO), rng.integers(1, 5, N_TWO4TWO))
-            df = pd.DataFrame({"participant_id": np.arange(N_TWO4TWO), "statement_id": "s", "rating": ratings,
-                               "relevant": True})
-            row = correct_judgements(df, n_boot=n_boot, seed=int(rng.integers(2 ** 31))).iloc[0]
+            df = pd.DataFrame(
+                {"participant_id": np.arange(N_TWO4TWO), "statement_id": "s", "rating": ratings, "relevant": True}
+            )
+            row = correct_judgements(df, n_boot=n_boot, seed=int(rng.integers(2**31))).iloc[0]
             estimates.append(row["percent_correct"])
             covered.append(row["ci_low"] <= 100 * share <= row["ci_high"])
-        rows.append(_row(f"Two4Two correctly accepted ({what})", "percent of participants, Wilson 95 % interval",
-                         f"Two4Two: {N_TWO4TWO} participants, 1 rating each", reps, 100 * share, estimates,
-                         np.array(covered), note="the percentile bootstrap it replaced covered 0.912 at 83 %"))
+        rows.append(
+            _row(
+                f"Two4Two correctly accepted ({what})",
+                "percent of participants, Wilson 95 % interval",
+                f"Two4Two: {N_TWO4TWO} participants, 1 rating each",
+                reps,
+                100 * share,
+                estimates,
+                np.array(covered),
+                note="the percentile bootstrap it replaced covered 0.912 at 83 %",
+            )
+        )
     return rows
 
 
@@ -315,5 +458,9 @@ def rows(reps: int, seed: int) -> list[dict]:
     """The validation rows of the HIVE, HypoML and Two4Two statistics: ``reps`` simulated cohorts each, from a
     generator seeded with ``seed`` (one independent stream per group of rows)."""
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)]
-    return [*_accuracy_rows(streams[0], reps), *_similarity_rows(streams[1], reps),
-            *_hypoml_rows(streams[2], reps), *_two4two_rows(streams[3], reps)]
+    return [
+        *_accuracy_rows(streams[0], reps),
+        *_similarity_rows(streams[1], reps),
+        *_hypoml_rows(streams[2], reps),
+        *_two4two_rows(streams[3], reps),
+    ]

@@ -1,5 +1,6 @@
 """The CLI layer: `flask <command>` for researchers and operators. Commands parse their options, call the domain
 (server/*.py) and turn its errors into click errors; no domain module imports this package."""
+
 from __future__ import annotations
 
 from .analyze import analyze_command
@@ -15,9 +16,21 @@ from .settings import settings_cli
 from .stimuli import stimuli_cli
 from .studies import studies_cli
 
-COMMANDS = (researcher_cli, studies_cli, export_command, participants_cli, stimuli_cli, links_command,
-            import_predictions_command, analyze_command, hypoml_command, import_label_predictions_command,
-            prolific_cli, deploy_cli, settings_cli)
+COMMANDS = (
+    researcher_cli,
+    studies_cli,
+    export_command,
+    participants_cli,
+    stimuli_cli,
+    links_command,
+    import_predictions_command,
+    analyze_command,
+    hypoml_command,
+    import_label_predictions_command,
+    prolific_cli,
+    deploy_cli,
+    settings_cli,
+)
 
 
 def init_app(app):

@@ -5,6 +5,7 @@
 
 server/analyze.py's run_analysis does the work (the dashboard's results page calls it too); an option the study's
 analysis does not use is refused, not ignored."""
+
 from __future__ import annotations
 
 import json
@@ -19,26 +20,51 @@ from ..exceptions import AnalysisError
 
 @click.command("analyze", help="Report a study's statistics: people (and imported models) against the literature.")
 @click.argument("slug")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="also write the tables (CSV), report.txt, report.md, report.json, methods.md and PNG figures to "
-                   "this folder")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text: a readable report; json: the same numbers as a dict of tables (records), NaN as null")
-@click.option("--mlae", "mlae", type=click.Choice(["participant", "pooled"]), default="participant",
-              show_default=True, help="MLAE estimator (ratio estimation): participant = per participant "
-              "log2(MAE + 1/8), midmean across participants (Haehn et al. 2018, Jiang et al.); pooled = midmean of "
-              "all judgments (Cleveland & McGill 1984, Heer & Bostock 2010). Models take the same, runs for people")
-@click.option("--exclude-outliers/--keep-outliers", default=True, show_default=True,
-              help="drop participants beyond the 3×IQR fence (they are reported either way)")
-@click.option("--n-boot", type=click.IntRange(min=1), default=10_000, show_default=True,
-              help="bootstrap resamples per confidence interval")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="also write the tables (CSV), report.txt, report.md, report.json, methods.md and PNG figures to this folder",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: a readable report; json: the same numbers as a dict of tables (records), NaN as null",
+)
+@click.option(
+    "--mlae",
+    "mlae",
+    type=click.Choice(["participant", "pooled"]),
+    default="participant",
+    show_default=True,
+    help="MLAE estimator (ratio estimation): participant = per participant "
+    "log2(MAE + 1/8), midmean across participants (Haehn et al. 2018, Jiang et al.); pooled = midmean of "
+    "all judgments (Cleveland & McGill 1984, Heer & Bostock 2010). Models take the same, runs for people",
+)
+@click.option(
+    "--exclude-outliers/--keep-outliers",
+    default=True,
+    show_default=True,
+    help="drop participants beyond the 3×IQR fence (they are reported either way)",
+)
+@click.option(
+    "--n-boot",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="bootstrap resamples per confidence interval",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the bootstrap")
 def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed):
     context = click.get_current_context()
     given = frozenset(name for name in FLAGS if context.get_parameter_source(name) is ParameterSource.COMMANDLINE)
     try:
-        result = run_analysis(slug, Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed,
-                                            given=given))
+        result = run_analysis(
+            slug, Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed, given=given)
+        )
     except AnalysisError as exc:
         raise click.ClickException(str(exc)) from None
     if fmt == "json":
@@ -47,5 +73,6 @@ def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed):
         click.echo(result.report.text(), nl=False)
     if out_dir is not None:
         written = result.report.write(out_dir)
-        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}",
-                   err=(fmt == "json"))
+        click.echo(
+            f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}", err=(fmt == "json")
+        )

@@ -1,5 +1,6 @@
 """What several commands share: the study or researcher an argument names (or a click error saying there is none),
 and the --by option."""
+
 from __future__ import annotations
 
 import click

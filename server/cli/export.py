@@ -1,4 +1,5 @@
 """`flask export <slug> --out DIR`: participants.csv, trials.csv and codebook.csv of a study."""
+
 from __future__ import annotations
 
 from pathlib import Path

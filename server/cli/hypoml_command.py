@@ -11,6 +11,7 @@ whose threshold can be changed in the browser) and the same numbers as CSV and J
 and turns the analysis's ``ValueError`` (which names the file, row and column) into a click error. No database is
 used.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,18 +25,37 @@ from analysis.reports.hypoml_study import hypoml_json, hypoml_report, hypoml_tex
 _FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)
 
 
-@click.command("hypoml", help="HypoML: conclusions about 12 hypotheses from four paired result sets "
-                              "R(M,D) R(M,D+) R(M+,D) R(M+,D+) (CSV files, in that order).")
+@click.command(
+    "hypoml",
+    help="HypoML: conclusions about 12 hypotheses from four paired result sets "
+    "R(M,D) R(M,D+) R(M+,D) R(M+,D+) (CSV files, in that order).",
+)
 @click.argument("r_md", metavar="R_MD", type=_FILE)
 @click.argument("r_mdp", metavar="R_MDp", type=_FILE)
 @click.argument("r_mpd", metavar="R_MpD", type=_FILE)
 @click.argument("r_mpdp", metavar="R_MpDp", type=_FILE)
-@click.option("--p", "threshold", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
-              show_default=True, help="significance threshold on the p-values of the six t-tests")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="also write hypoml.html (matrix view, works offline), hypoml.json and CSV tables here")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text: readable report; json: the same numbers as tables of records")
+@click.option(
+    "--p",
+    "threshold",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="significance threshold on the p-values of the six t-tests",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="also write hypoml.html (matrix view, works offline), hypoml.json and CSV tables here",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: readable report; json: the same numbers as tables of records",
+)
 @click.option("--title", default="HypoML", show_default=True, help="title of the HTML page")
 def hypoml_command(r_md, r_mdp, r_mpd, r_mpdp, threshold, out_dir, fmt, title):
     paths = [r_md, r_mdp, r_mpd, r_mpdp]
@@ -50,6 +70,6 @@ def hypoml_command(r_md, r_mdp, r_mpd, r_mpdp, threshold, out_dir, fmt, title):
         click.echo(hypoml_text(result), nl=False)
     if out_dir is not None:
         written = write_hypoml(result, out_dir, title=title)
-        click.echo(f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}",
-                   err=(fmt == "json"))
-
+        click.echo(
+            f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}", err=(fmt == "json")
+        )

@@ -1,4 +1,5 @@
 """`flask links`: the participant links of every study and the researcher login."""
+
 from __future__ import annotations
 
 import click
@@ -21,5 +22,7 @@ def links_command(base_url):
             click.echo(f"  {what + ':':<26}{text}")
     click.echo(f"\nResearchers: {base}/researcher/")
     if db.session.scalar(db.select(db.func.count(Researcher.id))) == 0:
-        click.echo("  No researcher account yet. Create one with:\n"
-                   "    .venv/bin/flask --app server researcher create YOUR_NAME")
+        click.echo(
+            "  No researcher account yet. Create one with:\n"
+            "    .venv/bin/flask --app server researcher create YOUR_NAME"
+        )

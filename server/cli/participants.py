@@ -1,4 +1,5 @@
 """`flask participants exclude|reinstate`: leave a session out of every analysis, or take it back in (audited)."""
+
 from __future__ import annotations
 
 import click
@@ -9,8 +10,9 @@ from ..exclusion import ExclusionError, exclude, reinstate
 from ..models import ParticipantSession, Study
 from .common import BY, by_researcher, study_or_fail
 
-participants_cli = AppGroup("participants",
-                            help="Exclude a participant's session from every analysis, or reinstate it.")
+participants_cli = AppGroup(
+    "participants", help="Exclude a participant's session from every analysis, or reinstate it."
+)
 REASON = click.option("--reason", required=True, help="why (required; written to the audit log and the export)")
 
 
@@ -18,8 +20,9 @@ def _target(slug: str, session_id: int) -> tuple[Study, ParticipantSession]:
     study = study_or_fail(slug)
     session = db.session.get(ParticipantSession, session_id)
     if session is None or session.study_id != study.id:
-        raise click.ClickException(f"study {slug!r} has no participant {session_id} (participant_id in "
-                                   "participants.csv)")
+        raise click.ClickException(
+            f"study {slug!r} has no participant {session_id} (participant_id in participants.csv)"
+        )
     return study, session
 
 
@@ -53,4 +56,3 @@ def exclude_command(slug, session_id, reason, username):
 def reinstate_command(slug, session_id, reason, username):
     session = _run(reinstate, slug, session_id, reason, username)
     click.echo(f"{slug}: participant {session.id} reinstated ({session.status}): {reason}")
-

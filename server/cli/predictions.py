@@ -1,5 +1,6 @@
 """`flask import-predictions` and `flask import-label-predictions`: models' answers for a study's stimuli (values,
 or ranked labels of the task's vocabulary), each file all or nothing."""
+
 from __future__ import annotations
 
 import time
@@ -18,13 +19,20 @@ from ..predictions import UNITS, import_predictions
 @click.option("--observer", required=True, help="model name, e.g. vgg19-iid-large")
 @click.option("--run", type=int, default=None, help="run number when the file has no run column [0]")
 @click.option("--condition", default=None, help="training condition when the file has no condition column ['']")
-@click.option("--unit", required=True, type=click.Choice(tuple(UNITS)),
-              help="what the prediction column holds: percent (0–100) or ratio (0–1); stored as percent")
+@click.option(
+    "--unit",
+    required=True,
+    type=click.Choice(tuple(UNITS)),
+    help="what the prediction column holds: percent (0–100) or ratio (0–1); stored as percent",
+)
 @click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
-@click.option("--disable-fk-triggers", is_flag=True,
-              help="PostgreSQL superusers only: switch off the per-row foreign-key triggers on predictions inside "
-                   "this import's transaction (the import checks the keys itself); several times faster "
-                   "(docs/operations.md)")
+@click.option(
+    "--disable-fk-triggers",
+    is_flag=True,
+    help="PostgreSQL superusers only: switch off the per-row foreign-key triggers on predictions inside "
+    "this import's transaction (the import checks the keys itself); several times faster "
+    "(docs/operations.md)",
+)
 def import_predictions_command(slug, file, observer, run, condition, unit, replace, disable_fk_triggers):
     started = time.perf_counter()
     try:
@@ -34,16 +42,18 @@ def import_predictions_command(slug, file, observer, run, condition, unit, repla
     click.echo(f"imported {importer.summary()} in {time.perf_counter() - started:.1f} s")
 
 
-
-@click.command("import-label-predictions",
-               help="Import a model's ranked labels or class probabilities (CSV or Parquet) for a sketch study.")
+@click.command(
+    "import-label-predictions",
+    help="Import a model's ranked labels or class probabilities (CSV or Parquet) for a sketch study.",
+)
 @click.argument("slug")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--observer", required=True, help="model name, e.g. clip-vit-b32")
 @click.option("--run", type=int, default=None, help="run number when the file has no run column [0]")
 @click.option("--condition", default=None, help="condition when the file has no condition column ['']")
-@click.option("--top-k", type=click.IntRange(min=1), default=None,
-              help="keep the k best-ranked labels per sketch (default: all)")
+@click.option(
+    "--top-k", type=click.IntRange(min=1), default=None, help="keep the k best-ranked labels per sketch (default: all)"
+)
 @click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
 def import_label_predictions_command(slug, file, observer, run, condition, top_k, replace):
     started = time.perf_counter()
@@ -52,5 +62,7 @@ def import_label_predictions_command(slug, file, observer, run, condition, top_k
     except ImportRefused as exc:
         raise click.ClickException(str(exc)) from None
     replaced = f", replacing {importer.replaced} earlier run(s)" if importer.replaced else ""
-    click.echo(f"imported {importer.written:,} ranked labels for {observer} ({importer.runs} run(s)) from "
-               f"{importer.rows:,} rows{replaced} in {time.perf_counter() - started:.1f} s")
+    click.echo(
+        f"imported {importer.written:,} ranked labels for {observer} ({importer.runs} run(s)) from "
+        f"{importer.rows:,} rows{replaced} in {time.perf_counter() - started:.1f} s"
+    )

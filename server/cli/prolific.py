@@ -1,6 +1,7 @@
 """`flask prolific …`: link a study to its Prolific study, sync submissions, approve, reject, pay bonuses, list the
 bonus batches. Each command that calls Prolific reads the submissions first (a sync), so it decides on what Prolific
 says now; every call is written to the study's audit log, with `--by` naming the researcher account."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -29,19 +30,26 @@ def _sync(study: Study, researcher_id: int | None) -> submissions.SyncReport:
         report = submissions.sync(study, _client(), researcher_id)
     except (ProlificError, submissions.NotLinked) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"{study.slug}: read {report.read} submission(s) of Prolific study {study.prolific_study_id} "
-               f"({report.study_status or 'status unknown'}, {report.places or '?'} places): "
-               + (", ".join(f"{n} {status}" for status, n in report.counts.items()) or "none"))
+    click.echo(
+        f"{study.slug}: read {report.read} submission(s) of Prolific study {study.prolific_study_id} "
+        f"({report.study_status or 'status unknown'}, {report.places or '?'} places): "
+        + (", ".join(f"{n} {status}" for status, n in report.counts.items()) or "none")
+    )
     if report.abandoned:
-        click.echo(f"  {report.abandoned} session(s) returned or timed out: marked abandoned, their condition slots "
-                   "are free again")
+        click.echo(
+            f"  {report.abandoned} session(s) returned or timed out: marked abandoned, their condition slots "
+            "are free again"
+        )
     for warning in report.warnings:
         click.echo(f"  warning: {warning}", err=True)
     return report
 
 
-@click.group("prolific", help="Run a study's Prolific side: submissions, approvals, rejections and bonuses "
-                              "(docs/prolific.md). Needs PROLIFIC_API_TOKEN in the environment.")
+@click.group(
+    "prolific",
+    help="Run a study's Prolific side: submissions, approvals, rejections and bonuses "
+    "(docs/prolific.md). Needs PROLIFIC_API_TOKEN in the environment.",
+)
 def prolific_cli():
     pass
 
@@ -56,12 +64,15 @@ def link_command(slug, prolific_id, username):
         raise click.ClickException(f"{prolific_id!r} is not a Prolific study id (letters and digits)")
     in_file = study.config.get("prolific", {}).get("study_id")
     if in_file and in_file != prolific_id:
-        raise click.ClickException(f"{slug}'s study.toml links it to Prolific study {in_file}: edit the file and "
-                                   "run `flask studies sync` instead")
+        raise click.ClickException(
+            f"{slug}'s study.toml links it to Prolific study {in_file}: edit the file and "
+            "run `flask studies sync` instead"
+        )
     previous = study.prolific_study_id
     study.prolific_study_id = prolific_id
-    audit.record(study, "prolific_link", by_researcher(username), "cli", prolific_study_id=prolific_id,
-                 previous=previous)
+    audit.record(
+        study, "prolific_link", by_researcher(username), "cli", prolific_study_id=prolific_id, previous=previous
+    )
     db.session.commit()
     click.echo(f"{slug} is linked to Prolific study {prolific_id}" + (f" (was {previous})" if previous else ""))
 
@@ -73,15 +84,19 @@ def sync_command(slug, username):
     study = study_or_fail(slug)
     _sync(study, by_researcher(username))
     shown = submissions.reconciliation(study)
-    for label, key in (("sessions with no submission", "n_no_submission"),
-                       ("submissions with no session (they never reached studyhive: check the study URL)",
-                        "n_no_session"),
-                       ("completed sessions whose submission is not AWAITING REVIEW or APPROVED", "n_unexpected")):
+    for label, key in (
+        ("sessions with no submission", "n_no_submission"),
+        ("submissions with no session (they never reached studyhive: check the study URL)", "n_no_session"),
+        ("completed sessions whose submission is not AWAITING REVIEW or APPROVED", "n_unexpected"),
+    ):
         click.echo(f"  {label}: {shown[key]}")
 
 
-@prolific_cli.command("approve", help="Approve the AWAITING REVIEW submissions of completed, not excluded sessions "
-                                      "(bulk, at most 1,000 a call). Shows what it would do unless given --yes.")
+@prolific_cli.command(
+    "approve",
+    help="Approve the AWAITING REVIEW submissions of completed, not excluded sessions "
+    "(bulk, at most 1,000 a call). Shows what it would do unless given --yes.",
+)
 @click.argument("slug")
 @click.option("--dry-run/--yes", "dry_run", default=True, help="only show what would happen (the default), or do it")
 @BY
@@ -96,16 +111,19 @@ def approve_command(slug, dry_run, username):
         click.echo("nothing to approve")
         return
     if dry_run:
-        click.echo(f"would approve {len(plan.approve)} submission(s): "
-                   + ", ".join(row.participant_id for row in plan.approve))
+        click.echo(
+            f"would approve {len(plan.approve)} submission(s): " + ", ".join(row.participant_id for row in plan.approve)
+        )
         click.echo("dry run: nothing sent. Run again with --yes to approve them (it cannot be undone).")
         return
     try:
         calls = reviews.approve(study, _client(), plan, researcher_id)
     except ProlificError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"approval of {len(plan.approve)} submission(s) sent in {calls} call(s); Prolific approves them "
-               "asynchronously, `flask prolific sync` shows the result")
+    click.echo(
+        f"approval of {len(plan.approve)} submission(s) sent in {calls} call(s); Prolific approves them "
+        "asynchronously, `flask prolific sync` shows the result"
+    )
 
 
 @prolific_cli.command("reject", help="Reject one participant's submission (it cannot be undone).")
@@ -132,9 +150,12 @@ def reject_command(slug, participant_id, category, message, yes, username):
     click.echo(f"{participant_id}: submission {row.submission_id} is {row.status}")
 
 
-@prolific_cli.command("bonus", help="Pay bonuses from FILE.csv (participant_id or prolific_pid, amount) or by "
-                                    "--per-correct answer, in one Prolific batch, at most once. Shows what it would "
-                                    "do unless given --yes.")
+@prolific_cli.command(
+    "bonus",
+    help="Pay bonuses from FILE.csv (participant_id or prolific_pid, amount) or by "
+    "--per-correct answer, in one Prolific batch, at most once. Shows what it would "
+    "do unless given --yes.",
+)
 @click.argument("slug")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--per-correct", help="instead of a file: this amount per correct test answer (the task type's rule)")
@@ -145,19 +166,23 @@ def bonus_command(slug, file, per_correct, max_amount, dry_run, username):
     study = study_or_fail(slug)
     if (file is None) == (per_correct is None):
         raise click.ClickException("give FILE.csv or --per-correct AMOUNT (one of them)")
-    max_cents = _amount(max_amount, "--max-amount") if max_amount else study.config.get("prolific", {}).get(
-        "max_bonus_cents", DEFAULT_MAX_BONUS_CENTS)
+    max_cents = (
+        _amount(max_amount, "--max-amount")
+        if max_amount
+        else study.config.get("prolific", {}).get("max_bonus_cents", DEFAULT_MAX_BONUS_CENTS)
+    )
     per_cents = _amount(per_correct, "--per-correct") if per_correct else None
     researcher_id = by_researcher(username)
     _sync(study, researcher_id)  # the ids are checked against the submissions Prolific has now
     try:
-        rows = (bonuses.from_csv(study, file, max_cents) if file
-                else bonuses.per_correct(study, per_cents, max_cents))
+        rows = bonuses.from_csv(study, file, max_cents) if file else bonuses.per_correct(study, per_cents, max_cents)
     except bonuses.BonusError as exc:
         raise click.ClickException(str(exc)) from None
     largest = max(cents for _, cents in rows.rows)
-    click.echo(f"{len(rows.rows)} bonus(es) from {rows.source}: {bonuses.money(rows.total_cents)} in all, the largest "
-               f"{bonuses.money(largest)} (the study's currency; Prolific adds its fees)")
+    click.echo(
+        f"{len(rows.rows)} bonus(es) from {rows.source}: {bonuses.money(rows.total_cents)} in all, the largest "
+        f"{bonuses.money(largest)} (the study's currency; Prolific adds its fees)"
+    )
     batch = bonuses.find_batch(study, rows)
     if dry_run:
         if batch is None:
@@ -173,8 +198,10 @@ def bonus_command(slug, file, per_correct, max_amount, dry_run, username):
         batch = bonuses.pay(study, _client(), rows, researcher_id, settle=settle, say=click.echo)
     except (bonuses.BonusError, ProlificError) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"paid: Prolific batch {batch.prolific_batch_id}, {bonuses.money(batch.amount_cents)}"
-               + (f" + fees {bonuses.money(batch.fees_cents)}" if batch.fees_cents is not None else ""))
+    click.echo(
+        f"paid: Prolific batch {batch.prolific_batch_id}, {bonuses.money(batch.amount_cents)}"
+        + (f" + fees {bonuses.money(batch.fees_cents)}" if batch.fees_cents is not None else "")
+    )
 
 
 def _amount(text: str, option: str) -> int:
@@ -196,5 +223,6 @@ def batches_command(slug):
         click.echo(f"{slug} has no bonus batches")
     for b in batches:
         when = f"paid {b.paid_at:%Y-%m-%d %H:%M} UTC" if b.paid_at else f"created {b.created_at:%Y-%m-%d %H:%M} UTC"
-        click.echo(f"#{b.id}\t{b.status}\t{b.prolific_batch_id or '-'}\t{bonuses.money(b.amount_cents)}\t{when}\t"
-                   f"{b.source}")
+        click.echo(
+            f"#{b.id}\t{b.status}\t{b.prolific_batch_id or '-'}\t{bonuses.money(b.amount_cents)}\t{when}\t{b.source}"
+        )

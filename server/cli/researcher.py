@@ -1,4 +1,5 @@
 """`flask researcher …`: researcher accounts, their study access and API tokens."""
+
 from __future__ import annotations
 
 import click
@@ -23,8 +24,14 @@ def create_command(username, password, admin):
         researcher = create_researcher(username, password, admin=admin)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"researcher {username!r} created" + (" (admin: sees every study)" if researcher.is_admin else
-                                                      f"; grant studies with `flask researcher grant {username} SLUG`"))
+    click.echo(
+        f"researcher {username!r} created"
+        + (
+            " (admin: sees every study)"
+            if researcher.is_admin
+            else f"; grant studies with `flask researcher grant {username} SLUG`"
+        )
+    )
 
 
 @researcher_cli.command("admin", help="Make a researcher an admin (sees every study), or not (--off).")
@@ -56,8 +63,13 @@ def revoke_command(username, slug):
 @researcher_cli.command("list", help="List researcher accounts and the studies each may see.")
 def list_command():
     for researcher in db.session.scalars(db.select(Researcher).order_by(Researcher.username)):
-        studies = "all studies (admin)" if researcher.is_admin else (
-            ", ".join(db.session.scalars(visible_studies(researcher).with_only_columns(Study.slug))) or "no studies")
+        studies = (
+            "all studies (admin)"
+            if researcher.is_admin
+            else (
+                ", ".join(db.session.scalars(visible_studies(researcher).with_only_columns(Study.slug))) or "no studies"
+            )
+        )
         click.echo(f"{researcher.username}\t{studies}")
 
 
@@ -92,6 +104,7 @@ def token_revoke_command(username, name):
 def token_list_command(username):
     researcher = researcher_or_fail(username)
     for t in db.session.scalars(db.select(ApiToken).filter_by(researcher_id=researcher.id).order_by(ApiToken.name)):
-        click.echo(f"{t.name}\tcreated {t.created_at:%Y-%m-%d %H:%M}\tlast used "
-                   f"{t.last_used_at.strftime('%Y-%m-%d %H:%M') if t.last_used_at else 'never'}")
-
+        click.echo(
+            f"{t.name}\tcreated {t.created_at:%Y-%m-%d %H:%M}\tlast used "
+            f"{t.last_used_at.strftime('%Y-%m-%d %H:%M') if t.last_used_at else 'never'}"
+        )

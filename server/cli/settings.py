@@ -1,4 +1,5 @@
 """`flask settings docs`: the list of settings in docs/operations.md, generated from server/config.py's table."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,10 +27,17 @@ def settings_cli():
     pass
 
 
-@settings_cli.command("docs", help="Print the Markdown table of every setting, or with --write put it into a "
-                                   "Markdown file between its settings markers.")
-@click.option("--write", "path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="the Markdown file to update (docs/operations.md)")
+@settings_cli.command(
+    "docs",
+    help="Print the Markdown table of every setting, or with --write put it into a "
+    "Markdown file between its settings markers.",
+)
+@click.option(
+    "--write",
+    "path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="the Markdown file to update (docs/operations.md)",
+)
 def docs_command(path):
     if path is None:
         click.echo(docs_table(), nl=False)

@@ -1,4 +1,5 @@
 """`flask stimuli export|import`: a study's stimuli as files for models, and imported stimuli from GPU runs."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,22 +21,45 @@ def stimuli_cli():
     pass
 
 
-@stimuli_cli.command("export", help="Write a study's test stimuli as model inputs plus manifest.csv; with "
-                                    "--training, a training set for models drawn by the same generator instead "
-                                    "(docs/models.md).")
+@stimuli_cli.command(
+    "export",
+    help="Write a study's test stimuli as model inputs plus manifest.csv; with "
+    "--training, a training set for models drawn by the same generator instead "
+    "(docs/models.md).",
+)
 @click.argument("slug")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--include-practice", is_flag=True, help="also write the practice stimuli")
-@click.option("--training", "n_training", type=int, default=None,
-              help="write N labelled training images instead of the test, none of them in the test's ratio bins")
+@click.option(
+    "--training",
+    "n_training",
+    type=int,
+    default=None,
+    help="write N labelled training images instead of the test, none of them in the test's ratio bins",
+)
 @click.option("--regime", help="with --training: the ratio-sampling regime, IID, COV, ADV or OOD")
-@click.option("--bins", "n_bins", type=int, default=None,
-              help="with --training: how many training ratio bins (Study II's downsampling) [half the candidates]")
+@click.option(
+    "--bins",
+    "n_bins",
+    type=int,
+    default=None,
+    help="with --training: how many training ratio bins (Study II's downsampling) [half the candidates]",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="with --training: seed of the sampling")
-@click.option("--validation", "n_validation", type=int, default=None,
-              help="with --training: validation images, from bins held out of every training set [N/3]")
-@click.option("--chart-type", "chart_types", type=int, multiple=True,
-              help="with --training: only these chart types (repeat the option) [all]")
+@click.option(
+    "--validation",
+    "n_validation",
+    type=int,
+    default=None,
+    help="with --training: validation images, from bins held out of every training set [N/3]",
+)
+@click.option(
+    "--chart-type",
+    "chart_types",
+    type=int,
+    multiple=True,
+    help="with --training: only these chart types (repeat the option) [all]",
+)
 def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, seed, n_validation, chart_types):
     study = get_study(slug)
     task = study and registry().get(study.task_type)
@@ -46,21 +70,42 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
             raise click.UsageError("--include-practice is for the test export, not with --training")
         test = test_stimuli(study)
         try:
-            drawn = export_training(task, study, test, out_dir, {
-                "n": n_training, "regime": regime, "bins": n_bins, "seed": seed, "chart_types": chart_types,
-                "validation": n_training // 3 if n_validation is None else n_validation})
+            drawn = export_training(
+                task,
+                study,
+                test,
+                out_dir,
+                {
+                    "n": n_training,
+                    "regime": regime,
+                    "bins": n_bins,
+                    "seed": seed,
+                    "chart_types": chart_types,
+                    "validation": n_training // 3 if n_validation is None else n_validation,
+                },
+            )
         except (ExportRefused, ConfigError) as exc:
             raise click.ClickException(str(exc)) from None
         distance = drawn.sampling.get("training_test_distance", {})
-        click.echo(f"{len(drawn.training)} training and {len(drawn.validation)} validation images written to "
-                   f"{out_dir} (manifest.csv, validation.csv, images/, sampling.json): "
-                   f"{drawn.sampling.get('condition', '')}"
-                   + (f", training–test distance {distance['stimuli']:.4f}" if "stimuli" in distance else ""))
+        click.echo(
+            f"{len(drawn.training)} training and {len(drawn.validation)} validation images written to "
+            f"{out_dir} (manifest.csv, validation.csv, images/, sampling.json): "
+            f"{drawn.sampling.get('condition', '')}"
+            + (f", training–test distance {distance['stimuli']:.4f}" if "stimuli" in distance else "")
+        )
         return
     seed_given = click.get_current_context().get_parameter_source("seed") is ParameterSource.COMMANDLINE
-    given = [flag for flag, value in (("--regime", regime), ("--bins", n_bins), ("--validation", n_validation),
-                                      ("--chart-type", chart_types), ("--seed", seed if seed_given else None))
-             if value not in (None, ())]
+    given = [
+        flag
+        for flag, value in (
+            ("--regime", regime),
+            ("--bins", n_bins),
+            ("--validation", n_validation),
+            ("--chart-type", chart_types),
+            ("--seed", seed if seed_given else None),
+        )
+        if value not in (None, ())
+    ]
     if given:
         raise click.UsageError(f"{', '.join(given)}: only with --training N")
     try:
@@ -73,8 +118,13 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
 @stimuli_cli.command("import", help="Import a study's stimuli from a manifest (CSV or JSON) and a folder of images.")
 @click.argument("slug")
 @click.argument("manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--images", "images_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="folder the manifest's file names are relative to")
+@click.option(
+    "--images",
+    "images_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="folder the manifest's file names are relative to",
+)
 @click.option("--replace", is_flag=True, help="replace stimuli whose content changed (only if no trials use them)")
 def import_command(slug, manifest, images_dir, replace):
     study = study_or_fail(slug)
@@ -83,6 +133,8 @@ def import_command(slug, manifest, images_dir, replace):
     except ImportRefused as exc:
         db.session.rollback()
         raise click.ClickException(f"{manifest}: {exc}") from None
-    click.echo(f"{slug}: {counts['rows']} rows — {counts['new']} new, {counts['replaced']} replaced, "
-               f"{counts['unchanged']} unchanged stimuli; "
-               f"{counts['files']} distinct images ({counts['files_added']} new)")
+    click.echo(
+        f"{slug}: {counts['rows']} rows — {counts['new']} new, {counts['replaced']} replaced, "
+        f"{counts['unchanged']} unchanged stimuli; "
+        f"{counts['files']} distinct images ({counts['files_added']} new)"
+    )

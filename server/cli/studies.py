@@ -1,5 +1,6 @@
 """`flask studies …`: load study files into the database, list them and their versions, open, pause or close a
 study; the study file's JSON Schema and key reference."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,11 @@ def studies_cli():
     pass
 
 
-@studies_cli.command("sync", help="Load or update every studies/<slug>/study.toml into the database; a changed "
-                                   "study file is kept as a new version (`flask studies versions`).")
+@studies_cli.command(
+    "sync",
+    help="Load or update every studies/<slug>/study.toml into the database; a changed "
+    "study file is kept as a new version (`flask studies versions`).",
+)
 @BY
 def sync_command(username):
     try:
@@ -32,8 +36,9 @@ def sync_command(username):
         raise click.ClickException(str(exc)) from None
     except IntegrityError:  # a sync running at the same time stored the same version number first
         db.session.rollback()
-        raise click.ClickException("another sync changed the studies at the same time; nothing was written: "
-                                   "run `flask studies sync` again") from None
+        raise click.ClickException(
+            "another sync changed the studies at the same time; nothing was written: run `flask studies sync` again"
+        ) from None
     for slug, outcome in report:
         click.echo(f"{slug}: {outcome}")
 
@@ -48,10 +53,16 @@ def schema_command(out):
         click.echo(text, nl=False)
 
 
-@studies_cli.command("keys", help="Print the Markdown reference of every study.toml key, made from the models; "
-                                  "--update FILE rewrites the reference between FILE's markers (docs/studies.md).")
-@click.option("--update", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="the Markdown file whose key reference to rewrite")
+@studies_cli.command(
+    "keys",
+    help="Print the Markdown reference of every study.toml key, made from the models; "
+    "--update FILE rewrites the reference between FILE's markers (docs/studies.md).",
+)
+@click.option(
+    "--update",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="the Markdown file whose key reference to rewrite",
+)
 def keys_command(update):
     if not update:
         click.echo(key_reference())
@@ -72,8 +83,11 @@ def list_command():
 _LOST = "; versions synced before study versions were kept (migration 0007) cannot be recovered"
 
 
-@studies_cli.command("versions", help="List a study's kept versions (number, hash, when, by whom, sessions), or "
-                                       "print one version's configuration as JSON with --show N.")
+@studies_cli.command(
+    "versions",
+    help="List a study's kept versions (number, hash, when, by whom, sessions), or "
+    "print one version's configuration as JSON with --show N.",
+)
 @click.argument("slug")
 @click.option("--show", "number", type=int, help="print version N's configuration (JSON)")
 def versions_command(slug, number):
@@ -83,8 +97,9 @@ def versions_command(slug, number):
         version = get_version(study, number)
         if version is None:
             lost = _LOST if kept and number < kept[0].version else ""
-            raise click.ClickException(f"{slug} has no kept version {number} (kept: "
-                                       f"{', '.join(str(v.version) for v in kept) or 'none'}){lost}")
+            raise click.ClickException(
+                f"{slug} has no kept version {number} (kept: {', '.join(str(v.version) for v in kept) or 'none'}){lost}"
+            )
         click.echo(json.dumps(version.config, indent=2, sort_keys=True, ensure_ascii=False))
         return
     click.echo("version\thash\tsynced (UTC)\tby\tsessions")
@@ -105,6 +120,7 @@ def _status_command(status: str, verb: str):
         study = study_or_fail(slug)
         changed = set_status(study, status, by_researcher(username), via="cli")
         click.echo(f"{slug}: {status}" if changed else f"{slug} is {status} already")
+
     return command
 
 

@@ -1,6 +1,7 @@
 """Every Prolific call that changes something, and every sync, goes to the study's audit log (study_events, shown
 on its dashboard page) with who made it and when: the researcher account (the dashboard's, or the CLI's `--by`),
 and for the command line also the operating-system user who ran it."""
+
 from __future__ import annotations
 
 import getpass

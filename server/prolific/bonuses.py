@@ -21,6 +21,7 @@ A batch is one set of (participant, amount) rows (bonus_batches.fingerprint is u
 same file again resumes or refuses, never pays twice. Two runs at once cannot both pay: every move to `paying` is an
 UPDATE conditional on the status and the attempt count it saw.
 """
+
 from __future__ import annotations
 
 import csv
@@ -75,8 +76,9 @@ class Bonuses:
 
 def _participants(study: Study) -> set[str]:
     """PROLIFIC_PIDs with a submission in the linked Prolific study (as the last sync read them)."""
-    return set(db.session.scalars(db.select(ProlificSubmission.participant_id)
-                                  .where(ProlificSubmission.study_id == study.id)))
+    return set(
+        db.session.scalars(db.select(ProlificSubmission.participant_id).where(ProlificSubmission.study_id == study.id))
+    )
 
 
 def parse_amount(text: str) -> int:
@@ -106,8 +108,12 @@ def from_csv(study: Study, path: Path, max_cents: int) -> Bonuses:
         raise BonusFileError([f"{path}: cannot be read as a UTF-8 CSV file ({exc})"]) from None
     id_columns = [c for c in ID_COLUMNS if c in header]
     if len(id_columns) != 1 or "amount" not in header:
-        raise BonusFileError([f"{path}: the header must name participant_id (or prolific_pid) and amount; it has "
-                              f"{', '.join(header) or 'nothing'}"])
+        raise BonusFileError(
+            [
+                f"{path}: the header must name participant_id (or prolific_pid) and amount; it has "
+                f"{', '.join(header) or 'nothing'}"
+            ]
+        )
     column = id_columns[0]
     known, problems, rows, first_row = _participants(study), [], [], {}
     for n, record in enumerate(records, 1):
@@ -116,8 +122,9 @@ def from_csv(study: Study, path: Path, max_cents: int) -> Bonuses:
             problems.append(f"row {n}, column {column}: empty")
         elif pid not in known:
             hint = " (studyhive's numeric participant ids are not Prolific's ids)" if pid.isdigit() else ""
-            problems.append(f"row {n}, column {column}: {pid} did not take part in Prolific study "
-                            f"{study.prolific_study_id}{hint}")
+            problems.append(
+                f"row {n}, column {column}: {pid} did not take part in Prolific study {study.prolific_study_id}{hint}"
+            )
         elif pid in first_row:
             problems.append(f"row {n}, column {column}: {pid} is on row {first_row[pid]} already")
         first_row.setdefault(pid, n)
@@ -147,15 +154,24 @@ def per_correct(study: Study, per_cents: int, max_cents: int) -> Bonuses:
     known = _participants(study)
     correct: Counter[str] = Counter()
     scores = db.session.execute(
-        db.select(PS.prolific_pid, Trial.score).join(Trial, Trial.session_id == PS.id)
-        .where(PS.study_id == study.id, PS.status == "completed", PS.outcome == "completed",
-               PS.prolific_pid.is_not(None), Trial.practice.is_(False)).execution_options(yield_per=5000))
+        db.select(PS.prolific_pid, Trial.score)
+        .join(Trial, Trial.session_id == PS.id)
+        .where(
+            PS.study_id == study.id,
+            PS.status == "completed",
+            PS.outcome == "completed",
+            PS.prolific_pid.is_not(None),
+            Trial.practice.is_(False),
+        )
+        .execution_options(yield_per=5000)
+    )
     for pid, score in scores:
         if pid in known and task.correct(score):
             correct[pid] += 1
     rows = [(pid, n * per_cents) for pid, n in sorted(correct.items())]
-    problems = [f"participant {pid}: {problem}" for pid, cents in rows
-                if (problem := _amount_problem(cents, max_cents))]
+    problems = [
+        f"participant {pid}: {problem}" for pid, cents in rows if (problem := _amount_problem(cents, max_cents))
+    ]
     if problems:
         raise BonusFileError(problems)
     if not rows:
@@ -172,29 +188,46 @@ def _amount_problem(cents: int, max_cents: int) -> str | None:
 
 
 def find_batch(study: Study, bonuses: Bonuses) -> BonusBatch | None:
-    return db.session.scalars(db.select(BonusBatch).filter_by(study_id=study.id,
-                                                              fingerprint=bonuses.fingerprint)).first()
+    return db.session.scalars(
+        db.select(BonusBatch).filter_by(study_id=study.id, fingerprint=bonuses.fingerprint)
+    ).first()
 
 
-def pay(study: Study, client: ProlificClient, bonuses: Bonuses, researcher_id: int | None, *, settle: timedelta,
-        via: str = "cli", say: Callable[[str], None] = print) -> BonusBatch:
+def pay(
+    study: Study,
+    client: ProlificClient,
+    bonuses: Bonuses,
+    researcher_id: int | None,
+    *,
+    settle: timedelta,
+    via: str = "cli",
+    say: Callable[[str], None] = print,
+) -> BonusBatch:
     """Create, record and pay the batch for these rows, or carry on with the one already recorded for them."""
     batch = find_batch(study, bonuses)
     if batch is None:
-        batch = BonusBatch(study_id=study.id, fingerprint=bonuses.fingerprint, source=bonuses.source[:256],
-                           amount_cents=bonuses.total_cents, researcher_id=researcher_id)
+        batch = BonusBatch(
+            study_id=study.id,
+            fingerprint=bonuses.fingerprint,
+            source=bonuses.source[:256],
+            amount_cents=bonuses.total_cents,
+            researcher_id=researcher_id,
+        )
         db.session.add(batch)
         try:
             db.session.flush()
-            db.session.add_all(BonusBatchRow(batch_id=batch.id, participant_id=pid, amount_cents=cents)
-                               for pid, cents in bonuses.rows)
+            db.session.add_all(
+                BonusBatchRow(batch_id=batch.id, participant_id=pid, amount_cents=cents) for pid, cents in bonuses.rows
+            )
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
             raise BonusError("another run recorded these rows a moment ago: let it finish, then run again") from None
     elif batch.status == "paid":
-        raise BonusError(f"these rows were paid on {batch.paid_at:%Y-%m-%d %H:%M} UTC as Prolific batch "
-                         f"{batch.prolific_batch_id}: nothing sent")
+        raise BonusError(
+            f"these rows were paid on {batch.paid_at:%Y-%m-%d %H:%M} UTC as Prolific batch "
+            f"{batch.prolific_batch_id}: nothing sent"
+        )
     else:
         say(f"carrying on with batch #{batch.id} ({batch.status}), recorded earlier for these rows")
     run = _Run(study, client, batch, researcher_id, via, say)
@@ -210,6 +243,7 @@ def pay(study: Study, client: ProlificClient, bonuses: Bonuses, researcher_id: i
 @dataclass
 class _Run:
     """One run of `pay` on a recorded batch: its calls to Prolific, each preceded by the state it may leave."""
+
     study: Study
     client: ProlificClient
     batch: BonusBatch
@@ -219,22 +253,31 @@ class _Run:
 
     def create(self, bonuses: Bonuses) -> None:
         batch = self.batch
-        self.say(f"creating a Prolific bonus batch: {len(bonuses.rows)} participants, "
-                 f"{money(bonuses.total_cents)} in all")
+        self.say(
+            f"creating a Prolific bonus batch: {len(bonuses.rows)} participants, {money(bonuses.total_cents)} in all"
+        )
         try:
-            answer = self.client.create_bonus_batch(linked_id(self.study),
-                                                    [(pid, Decimal(cents) / 100) for pid, cents in bonuses.rows])
+            answer = self.client.create_bonus_batch(
+                linked_id(self.study), [(pid, Decimal(cents) / 100) for pid, cents in bonuses.rows]
+            )
         except ProlificError as exc:
             self._log("prolific_bonus_create", f"failed: {exc}")
             raise
         amount = answer.get("amount")
         status = "created" if _cents(amount) == batch.amount_cents else "void"
-        self._move(batch.status, status=status, prolific_batch_id=str(answer.get("id")),
-                   fees_cents=_cents(answer.get("fees")), total_cents=_cents(answer.get("total_amount")))
+        self._move(
+            batch.status,
+            status=status,
+            prolific_batch_id=str(answer.get("id")),
+            fees_cents=_cents(answer.get("fees")),
+            total_cents=_cents(answer.get("total_amount")),
+        )
         self._log("prolific_bonus_create", status, amount_cents=amount, fees_cents=batch.fees_cents)
         if status == "void":
-            raise BonusError(f"Prolific's batch {batch.prolific_batch_id} totals {amount!r} cents, not the rows' "
-                             f"{batch.amount_cents}: it is not paid. Check the study's currency and the file")
+            raise BonusError(
+                f"Prolific's batch {batch.prolific_batch_id} totals {amount!r} cents, not the rows' "
+                f"{batch.amount_cents}: it is not paid. Check the study's currency and the file"
+            )
 
     def pay(self) -> None:
         batch = self.batch
@@ -245,16 +288,19 @@ class _Run:
             for row in rows:
                 row.baseline = paid[row.participant_id]
             db.session.commit()
-        self._move("created", batch.pay_attempts, status="paying", pay_attempts=batch.pay_attempts + 1,
-                   pay_started_at=utcnow())
+        self._move(
+            "created", batch.pay_attempts, status="paying", pay_attempts=batch.pay_attempts + 1, pay_started_at=utcnow()
+        )
         self.say(f"paying Prolific batch {batch.prolific_batch_id}")
         try:
             self.client.pay_bonus_batch(batch.prolific_batch_id)
         except PaymentUnknown as exc:
             self._log("prolific_bonus_pay", f"unknown: {exc}")
-            raise BonusError(f"{exc}. Whether batch {batch.prolific_batch_id} was paid is not known: run the same "
-                             "command again, and it reads the participants' bonus payments on Prolific before "
-                             "anything is paid again") from None
+            raise BonusError(
+                f"{exc}. Whether batch {batch.prolific_batch_id} was paid is not known: run the same "
+                "command again, and it reads the participants' bonus payments on Prolific before "
+                "anything is paid again"
+            ) from None
         except ProlificError as exc:  # Prolific certainly did not act (rate limited, or never reached)
             self._move("paying", batch.pay_attempts, status="created")
             self._log("prolific_bonus_pay", f"not paid: {exc}")
@@ -265,26 +311,31 @@ class _Run:
         """Decide a pay call of unknown outcome from the participants' bonus payments (module docstring)."""
         batch = self.batch
         rows = self._rows()
-        self.say(f"a pay call for batch {batch.prolific_batch_id} has no known outcome: reading {len(rows)} "
-                 "participants' bonus payments on Prolific")
+        self.say(
+            f"a pay call for batch {batch.prolific_batch_id} has no known outcome: reading {len(rows)} "
+            "participants' bonus payments on Prolific"
+        )
         now = self._payments(rows)
-        shown = [row for row in rows
-                 if row.amount_cents in (Counter(now[row.participant_id]) - Counter(row.baseline))]
+        shown = [row for row in rows if row.amount_cents in (Counter(now[row.participant_id]) - Counter(row.baseline))]
         if len(shown) == len(rows):
             self.say(f"every participant shows the bonus: batch {batch.prolific_batch_id} was paid; not paying again")
             self._paid("paid (found on Prolific)")
             return
         if shown:
-            raise BonusError(f"{len(shown)} of {len(rows)} participants show batch {batch.prolific_batch_id}'s "
-                             f"bonus, e.g. {shown[0].participant_id}, the others not: nothing sent. Check the "
-                             "bonuses on Prolific's site before doing anything else")
+            raise BonusError(
+                f"{len(shown)} of {len(rows)} participants show batch {batch.prolific_batch_id}'s "
+                f"bonus, e.g. {shown[0].participant_id}, the others not: nothing sent. Check the "
+                "bonuses on Prolific's site before doing anything else"
+            )
         started = batch.pay_started_at
         if started.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
             started = started.replace(tzinfo=UTC)
         if utcnow() - started < settle:
-            raise BonusError(f"no participant shows batch {batch.prolific_batch_id}'s bonus yet, but its last pay "
-                             f"call was at {started:%H:%M:%S} UTC and Prolific may still be processing it: nothing "
-                             f"sent. Run again after {started + settle:%H:%M} UTC")
+            raise BonusError(
+                f"no participant shows batch {batch.prolific_batch_id}'s bonus yet, but its last pay "
+                f"call was at {started:%H:%M:%S} UTC and Prolific may still be processing it: nothing "
+                f"sent. Run again after {started + settle:%H:%M} UTC"
+            )
         self.say(f"no participant shows the bonus: batch {batch.prolific_batch_id} was not paid")
         self._move("paying", batch.pay_attempts, status="created")
         self._log("prolific_bonus_pay", "not paid (found on Prolific)")
@@ -294,19 +345,27 @@ class _Run:
         self._log("prolific_bonus_pay", how, amount_cents=self.batch.amount_cents)
 
     def _rows(self) -> list[BonusBatchRow]:
-        return db.session.scalars(db.select(BonusBatchRow).filter_by(batch_id=self.batch.id)
-                                  .order_by(BonusBatchRow.participant_id)).all()
+        return db.session.scalars(
+            db.select(BonusBatchRow).filter_by(batch_id=self.batch.id).order_by(BonusBatchRow.participant_id)
+        ).all()
 
     def _payments(self, rows: list[BonusBatchRow]) -> dict[str, list[int]]:
         """Each participant's bonus payments (cents) on Prolific, over their submissions in the study."""
         submissions: dict[str, list[str]] = {}
         for pid, submission_id in db.session.execute(
-                db.select(ProlificSubmission.participant_id, ProlificSubmission.submission_id)
-                .where(ProlificSubmission.study_id == self.study.id)):
+            db.select(ProlificSubmission.participant_id, ProlificSubmission.submission_id).where(
+                ProlificSubmission.study_id == self.study.id
+            )
+        ):
             submissions.setdefault(pid, []).append(submission_id)
-        return {row.participant_id: [int(cents) for sid in submissions.get(row.participant_id, [])
-                                     for cents in self.client.submission(sid).get("bonus_payments") or []]
-                for row in rows}
+        return {
+            row.participant_id: [
+                int(cents)
+                for sid in submissions.get(row.participant_id, [])
+                for cents in self.client.submission(sid).get("bonus_payments") or []
+            ]
+            for row in rows
+        }
 
     def _move(self, expected: str, attempts: int | None = None, **values) -> None:
         """Change the batch's state only if it still is as this run saw it; commit."""
@@ -317,13 +376,22 @@ class _Run:
         moved = db.session.execute(db.update(table).where(*where).values(**values)).rowcount
         db.session.commit()
         if moved != 1:
-            raise BonusError(f"another run changed batch #{self.batch.id} meanwhile: nothing sent; run again to see "
-                             "its state")
+            raise BonusError(
+                f"another run changed batch #{self.batch.id} meanwhile: nothing sent; run again to see its state"
+            )
         db.session.refresh(self.batch)
 
     def _log(self, action: str, result: str, **detail) -> None:
-        audit.record(self.study, action, self.researcher_id, self.via, batch=self.batch.id,
-                     prolific_batch_id=self.batch.prolific_batch_id, result=result, **detail)
+        audit.record(
+            self.study,
+            action,
+            self.researcher_id,
+            self.via,
+            batch=self.batch.id,
+            prolific_batch_id=self.batch.prolific_batch_id,
+            result=result,
+            **detail,
+        )
         db.session.commit()
 
 

@@ -11,6 +11,7 @@ dashboard build a client from the app's configuration (server/cli/prolific.py).
 - A 4xx raises ProlificError with Prolific's `detail` (a string, a list, or {field: [messages]}).
 - Lists follow `_links.next`, and only on the API's own host: the token is sent nowhere else.
 """
+
 from __future__ import annotations
 
 import time
@@ -24,8 +25,20 @@ from urllib3.exceptions import NewConnectionError
 
 BULK_APPROVE_MAX = 1000  # submissions per bulk-approve call, as Prolific recommends
 MIN_REJECTION_MESSAGE = 100  # characters Prolific requires of a rejection's message
-REJECTION_CATEGORIES = ("TOO_QUICKLY", "TOO_SLOWLY", "FAILED_INSTRUCTIONS", "INCOMP_LONGITUDINAL", "FAILED_CHECK",
-                        "LOW_EFFORT", "MALINGERING", "NO_CODE", "BAD_CODE", "NO_DATA", "UNSUPP_DEVICE", "OTHER")
+REJECTION_CATEGORIES = (
+    "TOO_QUICKLY",
+    "TOO_SLOWLY",
+    "FAILED_INSTRUCTIONS",
+    "INCOMP_LONGITUDINAL",
+    "FAILED_CHECK",
+    "LOW_EFFORT",
+    "MALINGERING",
+    "NO_CODE",
+    "BAD_CODE",
+    "NO_DATA",
+    "UNSUPP_DEVICE",
+    "OTHER",
+)
 
 
 class ProlificError(Exception):
@@ -41,9 +54,18 @@ class PaymentUnknown(ProlificError):
 
 
 class ProlificClient:
-    def __init__(self, token: str, base_url: str, *, timeout: float = 30.0,
-                 connect_timeout: float = 5.0, attempts: int = 6, backoff: float = 1.0, backoff_cap: float = 30.0,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        token: str,
+        base_url: str,
+        *,
+        timeout: float = 30.0,
+        connect_timeout: float = 5.0,
+        attempts: int = 6,
+        backoff: float = 1.0,
+        backoff_cap: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         if not token:
             raise ProlificError("no Prolific API token: set PROLIFIC_API_TOKEN in the environment")
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
@@ -76,8 +98,11 @@ class ProlificClient:
         return self._call("GET", f"submissions/{quote(submission_id)}/")
 
     def reject(self, submission_id: str, message: str, category: str) -> dict[str, Any]:
-        return self._call("POST", f"submissions/{quote(submission_id)}/transition/",
-                          json={"action": "REJECT", "message": message, "rejection_category": category})
+        return self._call(
+            "POST",
+            f"submissions/{quote(submission_id)}/transition/",
+            json={"action": "REJECT", "message": message, "rejection_category": category},
+        )
 
     def bulk_approve(self, submission_ids: list[str]) -> dict[str, Any]:
         if not 0 < len(submission_ids) <= BULK_APPROVE_MAX:
@@ -99,24 +124,28 @@ class ProlificClient:
     def _url(self, path: str) -> str:
         return urljoin(self.base_url, path)
 
-    def _call(self, method: str, url: str, *, params: dict | None = None, json: Any = None,
-              idempotent: bool = True) -> dict[str, Any]:
+    def _call(
+        self, method: str, url: str, *, params: dict | None = None, json: Any = None, idempotent: bool = True
+    ) -> dict[str, Any]:
         url = url if "://" in url else self._url(url)
-        what = f"{method} {url[len(self.base_url):] if url.startswith(self.base_url) else url}"
+        what = f"{method} {url[len(self.base_url) :] if url.startswith(self.base_url) else url}"
         attempt = 0
         while True:
             attempt += 1
             last = attempt >= self.attempts
             try:
-                response = self._http.request(method, url, params=params, json=json,
-                                              timeout=(self.connect_timeout, self.timeout))
+                response = self._http.request(
+                    method, url, params=params, json=json, timeout=(self.connect_timeout, self.timeout)
+                )
             except requests.RequestException as exc:
                 if not idempotent and not _never_sent(exc):
-                    raise PaymentUnknown(f"{what}: no answer from Prolific ({type(exc).__name__}); "
-                                         "it may or may not have acted") from None
+                    raise PaymentUnknown(
+                        f"{what}: no answer from Prolific ({type(exc).__name__}); it may or may not have acted"
+                    ) from None
                 if last:
-                    raise ProlificError(f"{what}: Prolific could not be reached after {attempt} attempts "
-                                        f"({type(exc).__name__})") from None
+                    raise ProlificError(
+                        f"{what}: Prolific could not be reached after {attempt} attempts ({type(exc).__name__})"
+                    ) from None
                 self._wait(attempt, None)
                 continue
             status = response.status_code
@@ -126,14 +155,14 @@ class ProlificClient:
                 except ValueError:
                     if not idempotent:  # accepted all the same: nothing in its body is needed
                         return {}
-                    raise ProlificError(f"{what}: Prolific answered {status} with a body that is not JSON",
-                                        status) from None
+                    raise ProlificError(
+                        f"{what}: Prolific answered {status} with a body that is not JSON", status
+                    ) from None
             if status == 429 or status >= 500:
                 if status >= 500 and not idempotent:
                     raise PaymentUnknown(f"{what}: Prolific answered {status}; it may or may not have acted")
                 if last:
-                    raise ProlificError(f"{what}: Prolific answered {status} {attempt} times; try again later",
-                                        status)
+                    raise ProlificError(f"{what}: Prolific answered {status} {attempt} times; try again later", status)
                 self._wait(attempt, response.headers.get("Retry-After"))
                 continue
             error = PaymentUnknown if not idempotent else ProlificError
@@ -150,9 +179,13 @@ class ProlificClient:
 
 def from_config(config) -> ProlificClient:
     """A client set up from the app's PROLIFIC_API_* settings (server/config.py)."""
-    return ProlificClient(config["PROLIFIC_API_TOKEN"], config["PROLIFIC_API_URL"],
-                          timeout=config["PROLIFIC_API_TIMEOUT"], attempts=config["PROLIFIC_API_ATTEMPTS"],
-                          backoff=config["PROLIFIC_API_BACKOFF"])
+    return ProlificClient(
+        config["PROLIFIC_API_TOKEN"],
+        config["PROLIFIC_API_URL"],
+        timeout=config["PROLIFIC_API_TIMEOUT"],
+        attempts=config["PROLIFIC_API_ATTEMPTS"],
+        backoff=config["PROLIFIC_API_BACKOFF"],
+    )
 
 
 def _never_sent(exc: requests.RequestException) -> bool:
@@ -174,8 +207,9 @@ def _detail(response: requests.Response) -> str:
         return str(body)[:300]
     detail = error.get("detail") or error.get("title") or ""
     if isinstance(detail, dict):
-        return "; ".join(f"{field}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
-                         for field, v in detail.items())
+        return "; ".join(
+            f"{field}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for field, v in detail.items()
+        )
     if isinstance(detail, list):
         return "; ".join(map(str, detail))
     return str(detail)

@@ -2,6 +2,7 @@
 just read. Prolific's transitions cannot be undone, so approval takes only what the study's data supports: an
 AWAITING REVIEW submission that is its session's current one, whose session completed with the outcome
 `completed` and is not excluded. Every call goes to the audit log, whether Prolific accepted it or not."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -22,13 +23,19 @@ class ApprovalPlan:
 def approval_plan(study: Study) -> ApprovalPlan:
     """Which AWAITING REVIEW submissions to approve, and why each other one is left for the researcher."""
     PS = ParticipantSession
-    sessions = {sid: (status, outcome) for sid, status, outcome in db.session.execute(
-        db.select(PS.id, PS.status, PS.outcome).where(PS.study_id == study.id))}
+    sessions = {
+        sid: (status, outcome)
+        for sid, status, outcome in db.session.execute(
+            db.select(PS.id, PS.status, PS.outcome).where(PS.study_id == study.id)
+        )
+    }
     current = current_submissions(study)
     plan = ApprovalPlan([])
-    waiting = db.session.scalars(db.select(ProlificSubmission).where(
-        ProlificSubmission.study_id == study.id, ProlificSubmission.status == "AWAITING REVIEW")
-        .order_by(ProlificSubmission.participant_id))
+    waiting = db.session.scalars(
+        db.select(ProlificSubmission)
+        .where(ProlificSubmission.study_id == study.id, ProlificSubmission.status == "AWAITING REVIEW")
+        .order_by(ProlificSubmission.participant_id)
+    )
     for row in waiting:
         status, outcome = sessions.get(row.session_id, (None, None))
         if row.session_id is None:
@@ -48,17 +55,25 @@ def approval_plan(study: Study) -> ApprovalPlan:
     return plan
 
 
-def approve(study: Study, client: ProlificClient, plan: ApprovalPlan, researcher_id: int | None,
-            via: str = "cli") -> int:
+def approve(
+    study: Study, client: ProlificClient, plan: ApprovalPlan, researcher_id: int | None, via: str = "cli"
+) -> int:
     """Approve the plan's submissions in bulk calls of at most BULK_APPROVE_MAX; returns the number of calls.
     Prolific approves them asynchronously: the next sync shows them APPROVED."""
     ids = [row.submission_id for row in plan.approve]
     calls = 0
     for start in range(0, len(ids), BULK_APPROVE_MAX):
-        chunk = ids[start:start + BULK_APPROVE_MAX]
+        chunk = ids[start : start + BULK_APPROVE_MAX]
         # _audited calls the lambda before the loop moves on
-        _audited(study, "prolific_approve", researcher_id, via, lambda: client.bulk_approve(chunk),  # noqa: B023
-                 n=len(chunk), submission_ids=chunk)
+        _audited(
+            study,
+            "prolific_approve",
+            researcher_id,
+            via,
+            lambda: client.bulk_approve(chunk),  # noqa: B023
+            n=len(chunk),
+            submission_ids=chunk,
+        )
         calls += 1
     return calls
 
@@ -68,27 +83,46 @@ def check_rejection(category: str, message: str) -> None:
     if category not in REJECTION_CATEGORIES:
         raise ValueError(f"the category must be one of {', '.join(REJECTION_CATEGORIES)}")
     if len(message.strip()) < MIN_REJECTION_MESSAGE:
-        raise ValueError(f"the message has {len(message.strip())} characters; Prolific requires at least "
-                         f"{MIN_REJECTION_MESSAGE}, explaining to the participant why they are rejected")
+        raise ValueError(
+            f"the message has {len(message.strip())} characters; Prolific requires at least "
+            f"{MIN_REJECTION_MESSAGE}, explaining to the participant why they are rejected"
+        )
 
 
-def reject(study: Study, client: ProlificClient, participant_id: str, category: str, message: str,
-           researcher_id: int | None, via: str = "cli") -> ProlificSubmission:
+def reject(
+    study: Study,
+    client: ProlificClient,
+    participant_id: str,
+    category: str,
+    message: str,
+    researcher_id: int | None,
+    via: str = "cli",
+) -> ProlificSubmission:
     """Reject one participant's current submission (it must be AWAITING REVIEW)."""
     check_rejection(category, message)
-    row = db.session.scalars(db.select(ProlificSubmission).where(
-        ProlificSubmission.study_id == study.id, ProlificSubmission.participant_id == participant_id)
+    row = db.session.scalars(
+        db.select(ProlificSubmission)
+        .where(ProlificSubmission.study_id == study.id, ProlificSubmission.participant_id == participant_id)
         .order_by(ProlificSubmission.started_at.desc().nulls_last(), ProlificSubmission.submission_id.desc())
     ).first()
     if row is None:
         raise ValueError(f"{participant_id} has no submission in the Prolific study {study.prolific_study_id}")
     if row.status != "AWAITING REVIEW":
-        raise ValueError(f"{participant_id}'s submission {row.submission_id} is {row.status}: only a submission "
-                         "awaiting review can be rejected")
-    answer = _audited(study, "prolific_reject", researcher_id, via,
-                      lambda: client.reject(row.submission_id, message.strip(), category),
-                      participant_id=participant_id, submission_id=row.submission_id, category=category,
-                      message=message.strip())
+        raise ValueError(
+            f"{participant_id}'s submission {row.submission_id} is {row.status}: only a submission "
+            "awaiting review can be rejected"
+        )
+    answer = _audited(
+        study,
+        "prolific_reject",
+        researcher_id,
+        via,
+        lambda: client.reject(row.submission_id, message.strip(), category),
+        participant_id=participant_id,
+        submission_id=row.submission_id,
+        category=category,
+        message=message.strip(),
+    )
     row.status = answer.get("status") or "REJECTED"
     db.session.commit()
     return row

@@ -11,6 +11,7 @@ attention-check and bonus rules.
     no_consent = "C1NOCONS"
     incompatible_device = "C1DEVICE"
 """
+
 from __future__ import annotations
 
 import re
@@ -39,18 +40,30 @@ def _amount(value: int | float) -> int | float:
 
 
 # [prolific.codes]: a key per outcome (models.OUTCOMES), so a new outcome is a key here too.
-Codes = create_model("Codes", __base__=Table, **{outcome: (Code | None, Field(None, description=(
-    f"the Prolific completion code of a session that ends `{outcome}`"))) for outcome in OUTCOMES})
+Codes = create_model(
+    "Codes",
+    __base__=Table,
+    **{
+        outcome: (
+            Code | None,
+            Field(None, description=(f"the Prolific completion code of a session that ends `{outcome}`")),
+        )
+        for outcome in OUTCOMES
+    },
+)
 
 
 class ProlificTable(Table):
-    study_id: ProlificId | None = Field(None, description=(
-        "the linked Prolific study (or `flask prolific link SLUG ID`)"))
+    study_id: ProlificId | None = Field(
+        None, description=("the linked Prolific study (or `flask prolific link SLUG ID`)")
+    )
     codes: Codes = Field(Codes(), description="`[prolific.codes]`: one Prolific completion code per outcome")
-    attention_check_failures: int = Field(1, ge=1, description=(
-        "failed catch trials that make a failed attention check"))
-    max_bonus: Annotated[Number, AfterValidator(_amount)] | None = Field(None, description=(
-        "largest bonus per participant, in the study's currency (none: 10.00)"))
+    attention_check_failures: int = Field(
+        1, ge=1, description=("failed catch trials that make a failed attention check")
+    )
+    max_bonus: Annotated[Number, AfterValidator(_amount)] | None = Field(
+        None, description=("largest bonus per participant, in the study's currency (none: 10.00)")
+    )
 
 
 def config(table: ProlificTable | None) -> dict[str, Any]:
@@ -58,10 +71,16 @@ def config(table: ProlificTable | None) -> dict[str, Any]:
     so a study without one keeps its config, and version, as they were)."""
     if table is None:
         return {}
-    return {"prolific": {"study_id": table.study_id, "codes": table.codes.model_dump(exclude_none=True),
-                         "attention_check_failures": table.attention_check_failures,
-                         "max_bonus_cents": DEFAULT_MAX_BONUS_CENTS if table.max_bonus is None
-                         else int(Decimal(str(table.max_bonus)) * 100)}}
+    return {
+        "prolific": {
+            "study_id": table.study_id,
+            "codes": table.codes.model_dump(exclude_none=True),
+            "attention_check_failures": table.attention_check_failures,
+            "max_bonus_cents": DEFAULT_MAX_BONUS_CENTS
+            if table.max_bonus is None
+            else int(Decimal(str(table.max_bonus)) * 100),
+        }
+    }
 
 
 def completion_url(config: dict[str, Any], outcome: str) -> str | None:

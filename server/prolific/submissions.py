@@ -9,6 +9,7 @@ A RETURNED or TIMED-OUT current submission marks a started session abandoned: it
 the participant Prolific sends in their place finds room (conditions.occupancy also frees completed sessions whose
 place Prolific reopened). A timed-out participant who still finishes completes as usual.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -33,8 +34,10 @@ class NotLinked(ValueError):
 
 def linked_id(study: Study) -> str:
     if not study.prolific_study_id:
-        raise NotLinked(f"{study.slug} is not linked to a Prolific study: add `[prolific] study_id = \"…\"` to its "
-                        f"study.toml, or run `flask prolific link {study.slug} PROLIFIC_STUDY_ID`")
+        raise NotLinked(
+            f'{study.slug} is not linked to a Prolific study: add `[prolific] study_id = "…"` to its '
+            f"study.toml, or run `flask prolific link {study.slug} PROLIFIC_STUDY_ID`"
+        )
     return study.prolific_study_id
 
 
@@ -58,11 +61,18 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     warnings = code_warnings(study, prolific_study)
     now = utcnow()
     PS = ParticipantSession
-    sessions = {pid: (sid, entered_with) for sid, pid, entered_with in db.session.execute(
-        db.select(PS.id, PS.prolific_pid, PS.prolific_session_id)
-        .where(PS.study_id == study.id, PS.prolific_pid.is_not(None)))}
-    stored = {row.submission_id: row for row in db.session.scalars(
-        db.select(ProlificSubmission).where(ProlificSubmission.study_id == study.id))}
+    sessions = {
+        pid: (sid, entered_with)
+        for sid, pid, entered_with in db.session.execute(
+            db.select(PS.id, PS.prolific_pid, PS.prolific_session_id).where(
+                PS.study_id == study.id, PS.prolific_pid.is_not(None)
+            )
+        )
+    }
+    stored = {
+        row.submission_id: row
+        for row in db.session.scalars(db.select(ProlificSubmission).where(ProlificSubmission.study_id == study.id))
+    }
     current: dict[int, str] = {}  # session id -> status of its latest-started submission
     mismatched = 0
     for item in items:
@@ -83,25 +93,37 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     left = [sid for sid, status in current.items() if status in LEFT]
     abandoned = 0
     if left:  # only started sessions: a completion racing this sync wins
-        abandoned = db.session.execute(db.update(PS).where(PS.id.in_(left), PS.status == "started")
-                                       .values(status="abandoned")).rowcount
+        abandoned = db.session.execute(
+            db.update(PS).where(PS.id.in_(left), PS.status == "started").values(status="abandoned")
+        ).rowcount
     if mismatched:
-        warnings.append(f"{mismatched} submission(s) have another id than the SESSION_ID their session entered "
-                        "with (a participant who took the study again, or a study URL without {{%SESSION_ID%}})")
+        warnings.append(
+            f"{mismatched} submission(s) have another id than the SESSION_ID their session entered "
+            "with (a participant who took the study again, or a study URL without {{%SESSION_ID%}})"
+        )
     counts = _counts(row.status for row in stored.values())
     audit.record(study, "prolific_sync", researcher_id, via, read=len(items), abandoned=abandoned, counts=counts)
     db.session.commit()
-    return SyncReport(len(items), counts, abandoned, prolific_study.get("status"),
-                      prolific_study.get("total_available_places"), warnings)
+    return SyncReport(
+        len(items),
+        counts,
+        abandoned,
+        prolific_study.get("status"),
+        prolific_study.get("total_available_places"),
+        warnings,
+    )
 
 
 def code_warnings(study: Study, prolific_study: dict[str, Any]) -> list[str]:
     """The study's completion codes that the Prolific study does not know: participants sent there would be
     stuck with an unrecognised code."""
     known = {c.get("code") for c in prolific_study.get("completion_codes") or [] if isinstance(c, dict)}
-    return [f"completion code {code} ({outcome}) is not one of the Prolific study's completion codes "
-            f"({', '.join(sorted(filter(None, known))) or 'none'}): add it on Prolific or fix study.toml"
-            for outcome, code in sorted(study_codes(study.config).items()) if code not in known]
+    return [
+        f"completion code {code} ({outcome}) is not one of the Prolific study's completion codes "
+        f"({', '.join(sorted(filter(None, known))) or 'none'}): add it on Prolific or fix study.toml"
+        for outcome, code in sorted(study_codes(study.config).items())
+        if code not in known
+    ]
 
 
 def study_codes(config: dict[str, Any]) -> dict[str, str]:
@@ -133,8 +155,11 @@ def _counts(statuses) -> dict[str, int]:
 def current_submissions(study: Study) -> dict[int, ProlificSubmission]:
     """session id -> its current submission (the latest started; sync orders them the same way)."""
     PSub = ProlificSubmission
-    rows = db.session.scalars(db.select(PSub).where(PSub.study_id == study.id, PSub.session_id.is_not(None))
-                              .order_by(PSub.started_at.nulls_first(), PSub.submission_id))
+    rows = db.session.scalars(
+        db.select(PSub)
+        .where(PSub.study_id == study.id, PSub.session_id.is_not(None))
+        .order_by(PSub.started_at.nulls_first(), PSub.submission_id)
+    )
     return {row.session_id: row for row in rows}  # later rows replace earlier ones
 
 
@@ -145,25 +170,38 @@ def reconciliation(study: Study) -> dict[str, Any]:
     PS, PSub = ParticipantSession, ProlificSubmission
     last_sync = db.session.scalar(db.select(db.func.max(PSub.read_at)).where(PSub.study_id == study.id))
     counts = _counts(db.session.scalars(db.select(PSub.status).where(PSub.study_id == study.id)))
-    no_submission = (db.select(PS).where(PS.study_id == study.id, PS.prolific_pid.is_not(None),
-                                         ~db.select(PSub.id).where(PSub.session_id == PS.id).exists()))
+    no_submission = db.select(PS).where(
+        PS.study_id == study.id,
+        PS.prolific_pid.is_not(None),
+        ~db.select(PSub.id).where(PSub.session_id == PS.id).exists(),
+    )
     if last_sync is not None:  # sessions that began after the last read cannot have been seen yet
         no_submission = no_submission.where(PS.started_at <= last_sync)
     no_session = db.select(PSub).where(PSub.study_id == study.id, PSub.session_id.is_(None))
-    out: dict[str, Any] = {"prolific_study_id": study.prolific_study_id, "last_sync": _utc(last_sync),
-                           "counts": counts}
+    out: dict[str, Any] = {"prolific_study_id": study.prolific_study_id, "last_sync": _utc(last_sync), "counts": counts}
     for name, query, order in (("no_submission", no_submission, PS.id), ("no_session", no_session, PSub.id)):
         out[f"n_{name}"] = db.session.scalar(db.select(db.func.count()).select_from(query.subquery()))
         out[name] = db.session.scalars(query.order_by(order).limit(SHOWN)).all()
     current = current_submissions(study)
-    completed = db.session.execute(db.select(PS.id, PS.prolific_pid, PS.outcome)
-                                   .where(PS.study_id == study.id, PS.status == "completed").order_by(PS.id))
-    unexpected = [(s, current[s.id]) for s in completed
-                  if s.id in current and current[s.id].status not in EXPECTED_AFTER_COMPLETION]
+    completed = db.session.execute(
+        db.select(PS.id, PS.prolific_pid, PS.outcome)
+        .where(PS.study_id == study.id, PS.status == "completed")
+        .order_by(PS.id)
+    )
+    unexpected = [
+        (s, current[s.id])
+        for s in completed
+        if s.id in current and current[s.id].status not in EXPECTED_AFTER_COMPLETION
+    ]
     out["n_unexpected"], out["unexpected"] = len(unexpected), unexpected[:SHOWN]
-    out["outcomes"] = dict(db.session.execute(
-        db.select(PS.outcome, db.func.count()).where(PS.study_id == study.id, PS.outcome.is_not(None))
-        .group_by(PS.outcome).order_by(PS.outcome)).all())
+    out["outcomes"] = dict(
+        db.session.execute(
+            db.select(PS.outcome, db.func.count())
+            .where(PS.study_id == study.id, PS.outcome.is_not(None))
+            .group_by(PS.outcome)
+            .order_by(PS.outcome)
+        ).all()
+    )
     return out
 
 

@@ -1,5 +1,6 @@
 """The web layer: Flask blueprints and request handling. Views parse the request, call the domain (server/*.py) and
 render or answer JSON; no domain module imports this package."""
+
 from __future__ import annotations
 
 from . import api, files, guards, handlers, openapi, participant, researcher, security

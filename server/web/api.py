@@ -3,6 +3,7 @@
 Every view works on one autocommit connection and the session's cached facts (server/trialstore.py): participants
 make these requests by the thousand, so each costs a few single-statement round trips and no ORM unit of work. The
 operations are server/session_api.py's."""
+
 from __future__ import annotations
 
 from functools import wraps
@@ -41,10 +42,12 @@ def json_object() -> dict[str, Any]:
 def with_session(view):
     """Run the view on an autocommit connection with the token's session facts. The session comes first, so an
     unknown token is a 404 whatever the body."""
+
     @wraps(view)
     def wrapper(**kwargs):
         with trialstore.autocommit() as connection:
             return view(connection, session_api.lookup(connection, g.token), **kwargs)
+
     return wrapper
 
 

@@ -1,5 +1,6 @@
 """Files the pages load: imported assets by content hash, each task package's page files (its `static/` folder, as
 the task type's `assets` name them), and a study's vocabulary."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, send_from_directory

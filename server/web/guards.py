@@ -1,6 +1,7 @@
 """Who is asking, on the researcher pages: the logged-in researcher (the signed session cookie holds only their id),
 the decorators that guard the pages, API tokens for the export downloads, and per-study access (a study the
 researcher may not see answers 404, exactly like one that does not exist)."""
+
 from __future__ import annotations
 
 from functools import wraps
@@ -51,21 +52,27 @@ def login_required(view):
         if g.get("researcher") is None:
             return redirect(url_for("researcher.login", next=request.path))
         return view(*args, **kwargs)
+
     return wrapper
 
 
 def token_or_login_required(view):
     """For downloads scripts fetch: a logged-in session, or `Authorization: Bearer <token>` (401 if it is wrong)."""
+
     @wraps(view)
     def wrapper(*args, **kwargs):
         if "Authorization" in request.headers:
             g.researcher = researcher_from_bearer()
             if g.researcher is None:
-                return {"error": "invalid_token", "message": "unknown or revoked API token"}, 401, {
-                    "WWW-Authenticate": 'Bearer realm="studyhive"'}
+                return (
+                    {"error": "invalid_token", "message": "unknown or revoked API token"},
+                    401,
+                    {"WWW-Authenticate": 'Bearer realm="studyhive"'},
+                )
         elif g.get("researcher") is None:
             return redirect(url_for("researcher.login", next=request.path))
         return view(*args, **kwargs)
+
     return wrapper
 
 

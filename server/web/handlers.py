@@ -1,5 +1,6 @@
 """Errors as JSON for the participant API: `{"error": code, "message": ..., "field"?: ...}`, always 4xx for bad input.
 No stack trace or SQL ever reaches a response."""
+
 from __future__ import annotations
 
 from flask import jsonify, request

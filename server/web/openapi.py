@@ -1,6 +1,7 @@
 """The participant API as an OpenAPI 3.1 document, served at GET /api/openapi.json (docs/participant-api.md is the
 prose). tests/test_openapi.py checks it against the app: every participant route documented, every documented
 route served, and each example body accepted by its schema and by the server with a documented answer."""
+
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
@@ -35,180 +36,343 @@ BODY_ERRORS = {
     "413": _answer("body over 64 KiB"),
     "415": _answer("body not sent as application/json"),
 }
-TOKEN = {"name": "token", "in": "path", "required": True, "schema": {"type": "string", "maxLength": 64},
-         "description": "the session's token (from the entry redirect)"}
+TOKEN = {
+    "name": "token",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "maxLength": 64},
+    "description": "the session's token (from the entry redirect)",
+}
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
 
 SCHEMAS = {
     "Error": {
-        "type": "object", "required": ["error", "message"],
-        "properties": {"error": {"type": "string", "description": "machine-readable code"},
-                       "message": {"type": "string", "description": "a sentence for people"},
-                       "field": {"type": "string", "description": "the offending field, where one is at fault"},
-                       "missing": {"type": "array", "items": {"type": "integer"}},
-                       "missing_surveys": {"type": "array", "items": {"type": "string"}},
-                       "trial_index": {"type": "integer"}}},
+        "type": "object",
+        "required": ["error", "message"],
+        "properties": {
+            "error": {"type": "string", "description": "machine-readable code"},
+            "message": {"type": "string", "description": "a sentence for people"},
+            "field": {"type": "string", "description": "the offending field, where one is at fault"},
+            "missing": {"type": "array", "items": {"type": "integer"}},
+            "missing_surveys": {"type": "array", "items": {"type": "string"}},
+            "trial_index": {"type": "integer"},
+        },
+    },
     "Ok": {"type": "object", "required": ["ok"], "properties": {"ok": {"const": True}, "name": {"type": "string"}}},
     "PlanItem": {
-        "type": "object", "required": ["index", "stimulus_id", "practice", "stimulus_url"],
-        "properties": {"index": {"type": "integer", "minimum": 0}, "stimulus_id": {"type": "string"},
-                       "practice": {"type": "boolean"}, "stimulus_url": {"type": "string"},
-                       "feedback": {"type": "object"}, "presented": {"type": ["object", "null"]}}},
+        "type": "object",
+        "required": ["index", "stimulus_id", "practice", "stimulus_url"],
+        "properties": {
+            "index": {"type": "integer", "minimum": 0},
+            "stimulus_id": {"type": "string"},
+            "practice": {"type": "boolean"},
+            "stimulus_url": {"type": "string"},
+            "feedback": {"type": "object"},
+            "presented": {"type": ["object", "null"]},
+        },
+    },
     "SessionState": {
         "type": "object",
-        "required": ["token", "status", "accepts_answers", "platform", "study", "flow", "surveys_done", "surveys",
-                     "plan", "stored_indexes"],
+        "required": [
+            "token",
+            "status",
+            "accepts_answers",
+            "platform",
+            "study",
+            "flow",
+            "surveys_done",
+            "surveys",
+            "plan",
+            "stored_indexes",
+        ],
         "properties": {
-            "token": {"type": "string"}, "status": {"enum": list(SESSION_STATUSES)},
-            "accepts_answers": {"type": "boolean",
-                                "description": "false once the session has ended (completed, ended early, excluded)"},
+            "token": {"type": "string"},
+            "status": {"enum": list(SESSION_STATUSES)},
+            "accepts_answers": {
+                "type": "boolean",
+                "description": "false once the session has ended (completed, ended early, excluded)",
+            },
             "platform": {"enum": ["prolific", "labinthewild", "direct"]},
-            "study": {"type": "object", "required": ["slug", "version"],
-                      "properties": {"slug": {"type": "string"}, "version": {"type": "integer"}}},
+            "study": {
+                "type": "object",
+                "required": ["slug", "version"],
+                "properties": {"slug": {"type": "string"}, "version": {"type": "integer"}},
+            },
             "flow": {"type": "array", "items": {"type": "string"}},
             "surveys_done": {"type": "array", "items": {"type": "string"}},
             "surveys": {"type": "object", "additionalProperties": {"type": "object"}},
             "plan": {"type": "array", "items": {"$ref": "#/components/schemas/PlanItem"}},
-            "stored_indexes": {"type": "array", "items": {"type": "integer"}}}},
+            "stored_indexes": {"type": "array", "items": {"type": "integer"}},
+        },
+    },
     "Environment": {
-        "type": "object", "required": ["screen_width", "screen_height", "window_width", "window_height"],
-        "properties": {key: {"type": "integer", "minimum": 1, "maximum": 99_999}
-                       for key in ("screen_width", "screen_height", "window_width", "window_height")}},
+        "type": "object",
+        "required": ["screen_width", "screen_height", "window_width", "window_height"],
+        "properties": {
+            key: {"type": "integer", "minimum": 1, "maximum": 99_999}
+            for key in ("screen_width", "screen_height", "window_width", "window_height")
+        },
+    },
     "SurveyAnswers": {
-        "type": "object", "required": ["answers"],
-        "properties": {"answers": {"type": "object", "description": "field name → answer, fields as in the state's "
-                                                                    "`surveys` (consent: {\"agreed\": true})"}}},
+        "type": "object",
+        "required": ["answers"],
+        "properties": {
+            "answers": {
+                "type": "object",
+                "description": 'field name → answer, fields as in the state\'s `surveys` (consent: {"agreed": true})',
+            }
+        },
+    },
     "Trial": {
-        "type": "object", "additionalProperties": False,
+        "type": "object",
+        "additionalProperties": False,
         "required": ["trial_id", "trial_index", "stimulus_id", "response"],
         "properties": {
-            "trial_id": {"type": "string", "minLength": 8, "maxLength": 64,
-                         "description": "made by the client (uuid4); a resend repeats it"},
+            "trial_id": {
+                "type": "string",
+                "minLength": 8,
+                "maxLength": 64,
+                "description": "made by the client (uuid4); a resend repeats it",
+            },
             "trial_index": {"type": "integer", "minimum": 0, "description": "an index of the session's plan"},
             "stimulus_id": {"type": "string", "description": "the stimulus planned at that index"},
-            "response": {"type": "object", "description": "checked by the task type (ratio estimation: "
-                                                          "{\"percent\": 0–100})"},
+            "response": {
+                "type": "object",
+                "description": 'checked by the task type (ratio estimation: {"percent": 0–100})',
+            },
             "rt_ms": {"type": ["number", "null"], "minimum": 0, "maximum": MAX_RT_MS},
-            "client_time": {"type": ["string", "null"], "format": "date-time"}}},
+            "client_time": {"type": ["string", "null"], "format": "date-time"},
+        },
+    },
     "TrialStored": {
-        "type": "object", "required": ["stored", "trial_index"],
-        "properties": {"stored": {"const": True}, "trial_index": {"type": "integer"},
-                       "duplicate": {"const": True}}},
+        "type": "object",
+        "required": ["stored", "trial_index"],
+        "properties": {"stored": {"const": True}, "trial_index": {"type": "integer"}, "duplicate": {"const": True}},
+    },
     "Completed": {
-        "type": "object", "required": ["status", "outcome"],
-        "properties": {"status": {"const": "completed"},
-                       "outcome": {"enum": ["completed", "failed_attention_check"],
-                                   "description": "failed_attention_check: as many failed catch trials as the "
-                                                  "study's [prolific] attention_check_failures"},
-                       "redirect_url": {"type": "string", "description": "Prolific: the outcome's completion URL"},
-                       "results_url": {"type": "string"}}},
+        "type": "object",
+        "required": ["status", "outcome"],
+        "properties": {
+            "status": {"const": "completed"},
+            "outcome": {
+                "enum": ["completed", "failed_attention_check"],
+                "description": "failed_attention_check: as many failed catch trials as the "
+                "study's [prolific] attention_check_failures",
+            },
+            "redirect_url": {"type": "string", "description": "Prolific: the outcome's completion URL"},
+            "results_url": {"type": "string"},
+        },
+    },
     "EndEarly": {
-        "type": "object", "additionalProperties": False, "required": ["outcome"],
-        "properties": {"outcome": {"enum": list(EARLY_OUTCOMES)}}},
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["outcome"],
+        "properties": {"outcome": {"enum": list(EARLY_OUTCOMES)}},
+    },
     "Ended": {
-        "type": "object", "required": ["status", "outcome", "redirect_url"],
-        "properties": {"status": {"enum": list(SESSION_STATUSES)},
-                       "outcome": {"enum": [*OUTCOMES, None], "description": "the first outcome reported stands"},
-                       "redirect_url": {"type": ["string", "null"],
-                                        "description": "Prolific: the outcome's completion URL, when the study has "
-                                                       "a code for it; null: the page asks to return the study"}}},
+        "type": "object",
+        "required": ["status", "outcome", "redirect_url"],
+        "properties": {
+            "status": {"enum": list(SESSION_STATUSES)},
+            "outcome": {"enum": [*OUTCOMES, None], "description": "the first outcome reported stands"},
+            "redirect_url": {
+                "type": ["string", "null"],
+                "description": "Prolific: the outcome's completion URL, when the study has "
+                "a code for it; null: the page asks to return the study",
+            },
+        },
+    },
     "Summary": {"type": "object", "description": "the task type's numbers for the participant and the cohort"},
 }
 
-TRIAL_EXAMPLE = {"trial_id": "9b2d6a44-3f0e-4d7c-9a51-0c3f2b7e1d10", "trial_index": 0, "stimulus_id": "p1-s20-t50-v0",
-                 "response": {"percent": 42.5}, "rt_ms": 3456, "client_time": "2026-11-22T17:00:00.000Z"}
+TRIAL_EXAMPLE = {
+    "trial_id": "9b2d6a44-3f0e-4d7c-9a51-0c3f2b7e1d10",
+    "trial_index": 0,
+    "stimulus_id": "p1-s20-t50-v0",
+    "response": {"percent": 42.5},
+    "rt_ms": 3456,
+    "client_time": "2026-11-22T17:00:00.000Z",
+}
 ENVIRONMENT_EXAMPLE = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
 
 # The participant API's order (docs/participant-api.md, "Order"): consent first, nothing after the end.
 BEFORE_CONSENT = "`out_of_order` before consent (expected: consent)"
 ENDED = "`session_ended` (completed, ended early or excluded: nothing more is stored)"
 PATHS = {
-    "/api/sessions/{token}": {"get": {
-        "summary": "The session's state: plan, stored trials, answered surveys", "parameters": [TOKEN],
-        "responses": {"200": _answer("the state", "SessionState"), **ERRORS}}},
-    "/api/sessions/{token}/summary": {"get": {
-        "summary": "The participant's own result against those who completed", "parameters": [TOKEN],
-        "responses": {"200": _answer("the summary", "Summary"), **ERRORS}}},
-    "/api/sessions/{token}/environment": {"put": {
-        "summary": "Screen and window size (sent on every visit; the latest stand)", "parameters": [TOKEN],
-        "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/Environment"},
-                                                           ENVIRONMENT_EXAMPLE)},
-        "responses": {"200": _answer("stored", "Ok"), "409": _answer(ENDED), **BODY_ERRORS, **ERRORS}}},
-    "/api/sessions/{token}/surveys/{name}": {"put": {
-        "summary": "One questionnaire's answers; a repeat is acknowledged and the first answer stands",
-        "parameters": [TOKEN, {"name": "name", "in": "path", "required": True, "schema": {"type": "string"},
-                               "description": "a survey of the study's flow (consent, demographics, …)"}],
-        "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/SurveyAnswers"},
-                                                           {"answers": {"agreed": True}})},
-        "responses": {"200": _answer("stored (or already stored)", "Ok"), **BODY_ERRORS, **ERRORS,
-                      "409": _answer(f"{BEFORE_CONSENT} (any survey but consent), or {ENDED}"),
-                      "404": _answer("no session has this token, or the study has no such survey"),
-                      "422": _answer("an answer is invalid (`invalid_answer`, `field` names it)")}}},
-    "/api/sessions/{token}/trials": {"post": {
-        "summary": "Store one trial, idempotently (the client resends until it gets an answer)",
-        "parameters": [TOKEN],
-        "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/Trial"}, TRIAL_EXAMPLE)},
-        "responses": {"201": _answer("stored", "TrialStored"),
-                      "200": _answer("a repeat of a stored trial_id: nothing changed", "TrialStored"),
-                      "409": _answer("not stored: `trial_index_taken` (the index is stored under another trial_id; "
-                                     "the first answer stands), `trial_id_reused` (the trial_id is stored for "
-                                     f"another index: stored_index), {BEFORE_CONSENT}, or {ENDED}"),
-                      "422": _answer("index outside the plan, another stimulus, or an invalid response"),
-                      **BODY_ERRORS, **ERRORS}}},
-    "/api/sessions/{token}/complete": {"post": {
-        "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same)",
-        "parameters": [TOKEN],
-        "responses": {"200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
-                      "409": _answer("`trials_missing` (missing), `surveys_missing` (missing_surveys), "
-                                     f"{BEFORE_CONSENT}, or {ENDED} (other than completed)"),
-                      **ERRORS}}},
-    "/api/sessions/{token}/end": {"post": {
-        "summary": "End the session early: the participant declined consent or failed the browser check (frees "
-                   "its condition slot; a repeat answers the first outcome)",
-        "parameters": [TOKEN],
-        "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/EndEarly"},
-                                                           {"outcome": "incompatible_device"})},
-        "responses": {"200": _answer("recorded (or recorded before)", "Ended"),
-                      "409": _answer("`session_ended` (completed or excluded) or `consent_given` (no_consent "
-                                     "after consent was stored)"),
-                      **BODY_ERRORS, **ERRORS}}},
-    "/api/openapi.json": {"get": {
-        "summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1",
-                                                          "content": _json({"type": "object"})}}}},
-    "/study/{slug}": {"get": {
-        "summary": "Entry link (HTML): ?PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=… for Prolific, none otherwise",
-        "parameters": [SLUG] + [{"name": name, "in": "query", "required": False,
-                                 "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}}
-                                for name in ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")],
-        "responses": {"303": {"description": "to the session's page (new, or resumed for a known PROLIFIC_PID)"},
-                      "200": {"description": "a page: already completed, or not accepting participants",
-                              "content": HTML},
-                      "400": {"description": "an id in the link is not valid", "content": HTML},
-                      "404": {"description": "no such study", "content": HTML},
-                      "503": {"description": "the study cannot start sessions (e.g. every condition full)",
-                              "content": HTML}}}},
-    "/study/{slug}/s/{token}": {"get": {
-        "summary": "The study page (HTML; its configuration in #studyhive-config)", "parameters": [SLUG, TOKEN],
-        "responses": {"200": {"description": "the page", "content": HTML},
-                      "302": {"description": "a completed session's page sends to its end"},
-                      "404": {"description": "no such session", "content": HTML}}}},
-    "/study/{slug}/s/{token}/results": {"get": {
-        "summary": "Results page of a completed session (HTML)", "parameters": [SLUG, TOKEN],
-        "responses": {"200": {"description": "the page", "content": HTML},
-                      "302": {"description": "not completed yet: back to the study page"},
-                      "404": {"description": "no such session", "content": HTML}}}},
-    "/stimuli/{slug}/{key}": {"get": {
-        "summary": "A stimulus picture by its id (SVG, or the imported image)",
-        "parameters": [SLUG, {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}],
-        "responses": {"200": {"description": "the picture", "content": {"image/*": {}}},
-                      "404": {"description": "no such stimulus"}}}},
+    "/api/sessions/{token}": {
+        "get": {
+            "summary": "The session's state: plan, stored trials, answered surveys",
+            "parameters": [TOKEN],
+            "responses": {"200": _answer("the state", "SessionState"), **ERRORS},
+        }
+    },
+    "/api/sessions/{token}/summary": {
+        "get": {
+            "summary": "The participant's own result against those who completed",
+            "parameters": [TOKEN],
+            "responses": {"200": _answer("the summary", "Summary"), **ERRORS},
+        }
+    },
+    "/api/sessions/{token}/environment": {
+        "put": {
+            "summary": "Screen and window size (sent on every visit; the latest stand)",
+            "parameters": [TOKEN],
+            "requestBody": {
+                "required": True,
+                "content": _json({"$ref": "#/components/schemas/Environment"}, ENVIRONMENT_EXAMPLE),
+            },
+            "responses": {"200": _answer("stored", "Ok"), "409": _answer(ENDED), **BODY_ERRORS, **ERRORS},
+        }
+    },
+    "/api/sessions/{token}/surveys/{name}": {
+        "put": {
+            "summary": "One questionnaire's answers; a repeat is acknowledged and the first answer stands",
+            "parameters": [
+                TOKEN,
+                {
+                    "name": "name",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string"},
+                    "description": "a survey of the study's flow (consent, demographics, …)",
+                },
+            ],
+            "requestBody": {
+                "required": True,
+                "content": _json({"$ref": "#/components/schemas/SurveyAnswers"}, {"answers": {"agreed": True}}),
+            },
+            "responses": {
+                "200": _answer("stored (or already stored)", "Ok"),
+                **BODY_ERRORS,
+                **ERRORS,
+                "409": _answer(f"{BEFORE_CONSENT} (any survey but consent), or {ENDED}"),
+                "404": _answer("no session has this token, or the study has no such survey"),
+                "422": _answer("an answer is invalid (`invalid_answer`, `field` names it)"),
+            },
+        }
+    },
+    "/api/sessions/{token}/trials": {
+        "post": {
+            "summary": "Store one trial, idempotently (the client resends until it gets an answer)",
+            "parameters": [TOKEN],
+            "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/Trial"}, TRIAL_EXAMPLE)},
+            "responses": {
+                "201": _answer("stored", "TrialStored"),
+                "200": _answer("a repeat of a stored trial_id: nothing changed", "TrialStored"),
+                "409": _answer(
+                    "not stored: `trial_index_taken` (the index is stored under another trial_id; "
+                    "the first answer stands), `trial_id_reused` (the trial_id is stored for "
+                    f"another index: stored_index), {BEFORE_CONSENT}, or {ENDED}"
+                ),
+                "422": _answer("index outside the plan, another stimulus, or an invalid response"),
+                **BODY_ERRORS,
+                **ERRORS,
+            },
+        }
+    },
+    "/api/sessions/{token}/complete": {
+        "post": {
+            "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same)",
+            "parameters": [TOKEN],
+            "responses": {
+                "200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
+                "409": _answer(
+                    "`trials_missing` (missing), `surveys_missing` (missing_surveys), "
+                    f"{BEFORE_CONSENT}, or {ENDED} (other than completed)"
+                ),
+                **ERRORS,
+            },
+        }
+    },
+    "/api/sessions/{token}/end": {
+        "post": {
+            "summary": "End the session early: the participant declined consent or failed the browser check (frees "
+            "its condition slot; a repeat answers the first outcome)",
+            "parameters": [TOKEN],
+            "requestBody": {
+                "required": True,
+                "content": _json({"$ref": "#/components/schemas/EndEarly"}, {"outcome": "incompatible_device"}),
+            },
+            "responses": {
+                "200": _answer("recorded (or recorded before)", "Ended"),
+                "409": _answer(
+                    "`session_ended` (completed or excluded) or `consent_given` (no_consent after consent was stored)"
+                ),
+                **BODY_ERRORS,
+                **ERRORS,
+            },
+        }
+    },
+    "/api/openapi.json": {
+        "get": {
+            "summary": "This document",
+            "responses": {"200": {"description": "OpenAPI 3.1", "content": _json({"type": "object"})}},
+        }
+    },
+    "/study/{slug}": {
+        "get": {
+            "summary": "Entry link (HTML): ?PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=… for Prolific, none otherwise",
+            "parameters": [SLUG]
+            + [
+                {
+                    "name": name,
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
+                }
+                for name in ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+            ],
+            "responses": {
+                "303": {"description": "to the session's page (new, or resumed for a known PROLIFIC_PID)"},
+                "200": {"description": "a page: already completed, or not accepting participants", "content": HTML},
+                "400": {"description": "an id in the link is not valid", "content": HTML},
+                "404": {"description": "no such study", "content": HTML},
+                "503": {"description": "the study cannot start sessions (e.g. every condition full)", "content": HTML},
+            },
+        }
+    },
+    "/study/{slug}/s/{token}": {
+        "get": {
+            "summary": "The study page (HTML; its configuration in #studyhive-config)",
+            "parameters": [SLUG, TOKEN],
+            "responses": {
+                "200": {"description": "the page", "content": HTML},
+                "302": {"description": "a completed session's page sends to its end"},
+                "404": {"description": "no such session", "content": HTML},
+            },
+        }
+    },
+    "/study/{slug}/s/{token}/results": {
+        "get": {
+            "summary": "Results page of a completed session (HTML)",
+            "parameters": [SLUG, TOKEN],
+            "responses": {
+                "200": {"description": "the page", "content": HTML},
+                "302": {"description": "not completed yet: back to the study page"},
+                "404": {"description": "no such session", "content": HTML},
+            },
+        }
+    },
+    "/stimuli/{slug}/{key}": {
+        "get": {
+            "summary": "A stimulus picture by its id (SVG, or the imported image)",
+            "parameters": [SLUG, {"name": "key", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": {
+                "200": {"description": "the picture", "content": {"image/*": {}}},
+                "404": {"description": "no such stimulus"},
+            },
+        }
+    },
 }
 
 DOCUMENT = {
     "openapi": "3.1.0",
-    "info": {"title": "studyhive participant API", "version": "1",
-             "description": "Every JSON error is 4xx {error, message, field?} and writes nothing; a session is "
-                            "reached only by its token. See docs/participant-api.md."},
+    "info": {
+        "title": "studyhive participant API",
+        "version": "1",
+        "description": "Every JSON error is 4xx {error, message, field?} and writes nothing; a session is "
+        "reached only by its token. See docs/participant-api.md.",
+    },
     "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
     "paths": PATHS,
     "components": {"schemas": SCHEMAS},

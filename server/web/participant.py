@@ -1,5 +1,6 @@
 """Participant pages: entry from a Prolific / LabInTheWild link, the jsPsych page, results, and stimuli. Their paths
 are built in server/links.py."""
+
 from __future__ import annotations
 
 import re
@@ -36,20 +37,29 @@ def enter(slug):
         prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
         bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
         if bad:
-            return message("Link not valid", f"The link's {', '.join(bad)} is not a valid id. "
-                                             "Please return to Prolific and open the study again.", 400)
+            return message(
+                "Link not valid",
+                f"The link's {', '.join(bad)} is not a valid id. Please return to Prolific and open the study again.",
+                400,
+            )
         existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
         if existing is not None:
             return _resume(slug, existing)
     if study.status != "open":
-        return message("Not accepting participants",
-                       "This study is not accepting new participants at the moment. Thank you for your interest.")
+        return message(
+            "Not accepting participants",
+            "This study is not accepting new participants at the moment. Thank you for your interest.",
+        )
     try:
         session = sessions.find_or_create(study, prolific, request.user_agent.string)
     except conditions.StudyFull:
-        body, status = message("Study full", "Every place in this study is taken at the moment. Places of "
-                                             "participants who stop part-way open again later: please try again "
-                                             "in a while.", 503)
+        body, status = message(
+            "Study full",
+            "Every place in this study is taken at the moment. Places of "
+            "participants who stop part-way open again later: please try again "
+            "in a while.",
+            503,
+        )
         return body, status, {"Retry-After": "600"}
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
@@ -78,19 +88,32 @@ def run(slug, token):
     study = session.study
     task = registry().get(study.task_type)
     config = {
-        "token": token, "api": url_for("api.get_state", token=token), "slug": slug, "task_type": study.task_type,
-        "platform": session.platform, "title": study.title, "consent_html": study.config["consent"],
-        "instructions_html": study.config["instructions"], "min_width": study.config["min_width"],
+        "token": token,
+        "api": url_for("api.get_state", token=token),
+        "slug": slug,
+        "task_type": study.task_type,
+        "platform": session.platform,
+        "title": study.title,
+        "consent_html": study.config["consent"],
+        "instructions_html": study.config["instructions"],
+        "min_width": study.config["min_width"],
         "min_height": study.config["min_height"],
         # Early ends after which the page sends a Prolific participant on with that outcome's completion code
         # (POST /end answers the URL); for the others it asks them to return the study.
-        "coded_ends": [outcome for outcome in session_api.EARLY_OUTCOMES if session.platform == "prolific"
-                       and prolific_settings.completion_url(study.config, outcome)],
+        "coded_ends": [
+            outcome
+            for outcome in session_api.EARLY_OUTCOMES
+            if session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
+        ],
     }
     assets = registry().asset_urls(task)
-    return render_template("participant/study.html", config=config, title=study.title,
-                           scripts=[url for url in assets if url.endswith(".js")],
-                           stylesheets=[url for url in assets if url.endswith(".css")])
+    return render_template(
+        "participant/study.html",
+        config=config,
+        title=study.title,
+        scripts=[url for url in assets if url.endswith(".js")],
+        stylesheets=[url for url in assets if url.endswith(".css")],
+    )
 
 
 @bp.get("/study/<slug>/s/<token>/results")
@@ -107,8 +130,11 @@ def stimulus(slug, key):
     study = get_study(slug)
     task = study and registry().get(study.task_type)
     # Keys are printable ids; anything else (a NUL byte PostgreSQL would refuse) cannot name a stimulus.
-    stim = task and key.isprintable() and db.session.scalars(
-        db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
+    stim = (
+        task
+        and key.isprintable()
+        and db.session.scalars(db.select(Stimulus).filter_by(study_id=study.id, key=key)).first()
+    )
     if not stim:
         abort(404)
     rendered = task.render_stimulus(stim.key, stim.params)

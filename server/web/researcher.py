@@ -1,6 +1,7 @@
 """Researcher pages behind a login: the studies list, a dashboard page per study (progress, funnel, conditions,
 data quality, participants, results on demand, links, open/pause/close), the export downloads (also by API token)
 and the researcher's API tokens. Every study URL answers 404 to a researcher without access to that study."""
+
 from __future__ import annotations
 
 import base64
@@ -70,8 +71,13 @@ def logout():
 @login_required
 def index():
     studies = db.session.scalars(auth.visible_studies(g.researcher)).all()
-    return render_template("researcher/index.html", title="Studies", studies=studies,
-                           summaries=dashboard.study_summaries(studies), researcher=g.researcher)
+    return render_template(
+        "researcher/index.html",
+        title="Studies",
+        studies=studies,
+        summaries=dashboard.study_summaries(studies),
+        researcher=g.researcher,
+    )
 
 
 @bp.get("/studies/<slug>/")
@@ -79,23 +85,38 @@ def index():
 def study(slug):
     study = study_or_404(slug)
     events = db.session.execute(
-        db.select(StudyEvent, Researcher.username).outerjoin(Researcher, Researcher.id == StudyEvent.researcher_id)
-        .where(StudyEvent.study_id == study.id).order_by(StudyEvent.id.desc()).limit(20)).all()
+        db.select(StudyEvent, Researcher.username)
+        .outerjoin(Researcher, Researcher.id == StudyEvent.researcher_id)
+        .where(StudyEvent.study_id == study.id)
+        .order_by(StudyEvent.id.desc())
+        .limit(20)
+    ).all()
     prolific = None
     if study.prolific_study_id or study.config.get("platform") == "prolific":
         prolific = prolific_submissions.reconciliation(study)
     return render_template(
-        "researcher/study.html", title=study.slug, study=study, summary=dashboard.study_summaries([study])[study.id],
-        funnel=dashboard.funnel(study), conditions=dashboard.condition_counts(study),
-        flags=dashboard.quality_flags(study), links=study_links(study, request.url_root), events=events,
-        statuses=STATUS_ACTIONS, files=EXPORT_FILES, researcher=g.researcher, prolific=prolific)
+        "researcher/study.html",
+        title=study.slug,
+        study=study,
+        summary=dashboard.study_summaries([study])[study.id],
+        funnel=dashboard.funnel(study),
+        conditions=dashboard.condition_counts(study),
+        flags=dashboard.quality_flags(study),
+        links=study_links(study, request.url_root),
+        events=events,
+        statuses=STATUS_ACTIONS,
+        files=EXPORT_FILES,
+        researcher=g.researcher,
+        prolific=prolific,
+    )
 
 
 @bp.get("/studies/<slug>/progress.png")
 @login_required
 def progress_png(slug):
-    return Response(dashboard.progress_png(study_or_404(slug)), mimetype="image/png",
-                    headers={"Cache-Control": "no-store"})
+    return Response(
+        dashboard.progress_png(study_or_404(slug)), mimetype="image/png", headers={"Cache-Control": "no-store"}
+    )
 
 
 @bp.post("/studies/<slug>/status")
@@ -120,9 +141,10 @@ def prolific_sync(slug):
     except (ProlificError, prolific_submissions.NotLinked) as exc:
         flash(f"Prolific sync failed: {exc}")
     else:
-        flash(f"Read {report.read} submission(s) from Prolific"
-              + (f"; {report.abandoned} returned or timed-out session(s) freed their slots." if report.abandoned
-                 else "."))
+        flash(
+            f"Read {report.read} submission(s) from Prolific"
+            + (f"; {report.abandoned} returned or timed-out session(s) freed their slots." if report.abandoned else ".")
+        )
         for warning in report.warnings:
             flash(f"Warning: {warning}")
     return redirect(url_for(".study", slug=slug, _anchor="prolific"), 303)
@@ -134,9 +156,16 @@ def participants(slug):
     study = study_or_404(slug)
     page = request.args.get("page", 1, type=int)
     rows, pages = dashboard.participants_page(study, page)
-    return render_template("researcher/participants.html", title=f"{study.slug}: participants", study=study,
-                           rows=rows, page=min(max(page, 1), pages), pages=pages, fast_ms=dashboard.fast_ms(),
-                           task_flags=dashboard.task_flags(study))
+    return render_template(
+        "researcher/participants.html",
+        title=f"{study.slug}: participants",
+        study=study,
+        rows=rows,
+        page=min(max(page, 1), pages),
+        pages=pages,
+        fast_ms=dashboard.fast_ms(),
+        task_flags=dashboard.task_flags(study),
+    )
 
 
 @bp.get("/studies/<slug>/participants/<int:participant_id>")
@@ -147,9 +176,15 @@ def participant(slug, participant_id):
     if person is None or person.study_id != study.id:
         abort(404)
     columns = [c.name for c in trial_columns(study)]
-    return render_template("researcher/participant.html", title=f"{study.slug}: participant {person.id}",
-                           study=study, person=person, columns=columns,
-                           rows=list(trial_rows(study, session_id=person.id)), fast_ms=dashboard.fast_ms())
+    return render_template(
+        "researcher/participant.html",
+        title=f"{study.slug}: participant {person.id}",
+        study=study,
+        person=person,
+        columns=columns,
+        rows=list(trial_rows(study, session_id=person.id)),
+        fast_ms=dashboard.fast_ms(),
+    )
 
 
 @bp.post("/studies/<slug>/participants/<int:participant_id>/<any(exclude, reinstate):action>")
@@ -185,12 +220,18 @@ def results(slug):
     try:
         result = _analysis(study)
     except AnalysisError as exc:
-        return render_template("researcher/results.html", title=f"{study.slug}: results", study=study,
-                               problem=str(exc))
+        return render_template("researcher/results.html", title=f"{study.slug}: results", study=study, problem=str(exc))
     figures = [(name, "data:image/png;base64," + base64.b64encode(png).decode()) for name, png in result.figures()]
-    return render_template("researcher/results.html", title=f"{study.slug}: results", study=study, problem=None,
-                           text=result.report.text(), figures=figures, tables=list(result.tables()),
-                           outliers=result.outliers())
+    return render_template(
+        "researcher/results.html",
+        title=f"{study.slug}: results",
+        study=study,
+        problem=None,
+        text=result.report.text(),
+        figures=figures,
+        tables=list(result.tables()),
+        outliers=result.outliers(),
+    )
 
 
 @bp.get("/studies/<slug>/results/<table>.csv")
@@ -205,8 +246,11 @@ def results_table(slug, table):
     if table not in tables:
         abort(404)
     # The same bytes as the table's file from `flask analyze --out` (one writer), in chunks.
-    return Response(frame_csv(tables[table]), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{slug}-results-{table}.csv"'})
+    return Response(
+        frame_csv(tables[table]),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{slug}-results-{table}.csv"'},
+    )
 
 
 @bp.get("/studies/<slug>/<name>")
@@ -215,8 +259,11 @@ def download(slug, name):
     study = study_or_404(slug)
     if name not in export_files(study):
         abort(404)
-    return Response(stream_with_context(snapshot_csv(study, name)), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'})
+    return Response(
+        stream_with_context(snapshot_csv(study, name)),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'},
+    )
 
 
 @bp.route("/tokens", methods=["GET", "POST"])
@@ -228,10 +275,16 @@ def tokens():
             new_token = auth.create_token(g.researcher, request.form.get("name", ""))
         except ValueError as exc:
             flash(str(exc))
-    rows = db.session.scalars(db.select(ApiToken).filter_by(researcher_id=g.researcher.id)
-                              .order_by(ApiToken.created_at)).all()
-    return render_template("researcher/tokens.html", title="API tokens", tokens=rows, new_token=new_token,
-                           example_study=db.session.scalars(auth.visible_studies(g.researcher)).first())
+    rows = db.session.scalars(
+        db.select(ApiToken).filter_by(researcher_id=g.researcher.id).order_by(ApiToken.created_at)
+    ).all()
+    return render_template(
+        "researcher/tokens.html",
+        title="API tokens",
+        tokens=rows,
+        new_token=new_token,
+        example_study=db.session.scalars(auth.visible_studies(g.researcher)).first(),
+    )
 
 
 @bp.post("/tokens/revoke")

@@ -8,6 +8,7 @@ RATELIMIT_STORAGE_URI (a `limits` storage URI such as redis://host:6379, which n
 count shared (server/config.py). Only the login view asks: `limits` directly rather than
 Flask-Limiter, whose hooks run on every request, participants' trial saves included (docs/operations.md).
 """
+
 from flask import current_app, request
 from flask_wtf.csrf import CSRFProtect
 from limits import parse_many, storage, strategies
@@ -18,9 +19,11 @@ from .api import bp as api_bp
 csrf = CSRFProtect()
 
 # Scripts only from our own origin; jsPsych plugins set inline style attributes, so styles allow 'unsafe-inline'.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; font-src 'self' data:; "
-       "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
 
 
 class LoginLimit:

@@ -10,7 +10,7 @@ from scipy import integrate, optimize, stats
 # Study III stimuli: the ten Cleveland-McGill heights (rounded) and their 45 pairs minus the six unused.
 HEIGHTS = [10, 12, 15, 18, 21, 26, 32, 38, 46, 56]
 DROPPED = {(10, 46), (12, 56), (10, 32), (12, 38), (15, 46), (18, 56)}
-PAIRS = [(a, b) for i, a in enumerate(HEIGHTS) for b in HEIGHTS[i + 1:] if (a, b) not in DROPPED]
+PAIRS = [(a, b) for i, a in enumerate(HEIGHTS) for b in HEIGHTS[i + 1 :] if (a, b) not in DROPPED]
 
 #: Noise SD (percent) per chart type 1..5 for a participant of skill 1, and the skill levels in the population.
 SIGMA = np.array([1.5, 3.0, 4.5, 6.0, 7.5])
@@ -31,13 +31,13 @@ def true_mlae(sigma: float, skill=SKILL) -> float:
 
     a = optimize.brentq(lambda x: cdf(x) - 0.25, 0, 100 * sigma)
     b = optimize.brentq(lambda x: cdf(x) - 0.75, 0, 100 * sigma)
-    parts = [integrate.quad(lambda x, s=s: np.log2(x + 0.125) * 2 * stats.norm.pdf(x / s) / s, a, b)[0]
-             for s in scales]
+    parts = [integrate.quad(lambda x, s=s: np.log2(x + 0.125) * 2 * stats.norm.pdf(x / s) / s, a, b)[0] for s in scales]
     return 2 * float(np.mean(parts))
 
 
-def simulate_cohort(rng: np.random.Generator, n_participants: int = 60, design: str = "cm",
-                    n_random: int = 0) -> pd.DataFrame:
+def simulate_cohort(
+    rng: np.random.Generator, n_participants: int = 60, design: str = "cm", n_random: int = 0
+) -> pd.DataFrame:
     """Simulated ratio-judgement responses, one row per trial (25 trials: 5 chart types x 5).
 
     ``design="cm"``: everyone sees the same 5 pairs per type (Cleveland & McGill's crossed design).
@@ -59,8 +59,18 @@ def simulate_cohort(rng: np.random.Generator, n_participants: int = 60, design: 
                 else:
                     judged = true + rng.normal(0, SIGMA[t] * skill[p])
                 rows.append((f"p{p:02d}", t + 1, f"t{t + 1}-s{short}-t{tall}", short, tall, true, judged))
-    df = pd.DataFrame(rows, columns=["participant_id", "chart_type", "stimulus_id", "short_height",
-                                     "tall_height", "true_percent", "response_percent"])
+    df = pd.DataFrame(
+        rows,
+        columns=[
+            "participant_id",
+            "chart_type",
+            "stimulus_id",
+            "short_height",
+            "tall_height",
+            "true_percent",
+            "response_percent",
+        ],
+    )
     df["abs_error"] = (df["response_percent"] - df["true_percent"]).abs()
     df["log_error"] = np.log2(df["abs_error"] + 0.125)
     return df
@@ -71,8 +81,9 @@ def true_mlae_by_type() -> np.ndarray:
     return np.array([true_mlae(s) for s in SIGMA])
 
 
-def true_participant_mlae(sigma: float, per_participant: int = 5, skill=SKILL, n: int = 400_000,
-                          seed: int = 0) -> float:
+def true_participant_mlae(
+    sigma: float, per_participant: int = 5, skill=SKILL, n: int = 400_000, seed: int = 0
+) -> float:
     """Population value of the participant estimator: the midmean, over participants, of log2(MAE + 1/8) where a
     participant of skill s makes ``per_participant`` judgments with e ~ N(0, (sigma s)^2). No closed form: a
     Monte Carlo population of ``n`` participants (standard error about 0.002 log2 at the default)."""

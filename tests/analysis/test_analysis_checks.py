@@ -8,19 +8,21 @@ import analysis as A
 
 
 def _responses():
-    return pd.DataFrame({
-        "participant_id": ["p1", "p1", "p2", "p2", "p3", "p3"],
-        "stimulus_id": ["s1", "s2", "s3"] * 2,
-        "chart_type": [1, 2] * 3,
-        "run": [1, 1, 1, 2, 2, 2],
-        "observer": ["human", "human", "cnn", "cnn", "human", "cnn"],
-        "response_percent": [30.0, 40, 50, 60, 70, 80],
-        "true_percent": [25.0, 45, 50, 65, 60, 85],
-        "abs_error": [5.0, 5, 0, 5, 10, 5],
-        "log_error": [2.3, 2.3, -3, 2.3, 3.3, 2.3],
-        "distance": [0.1, 0.2, 0.3, 0.4, 0.5, 0.7],
-        "mae": [0.01, 0.03, 0.02, 0.05, 0.04, 0.06],
-    })
+    return pd.DataFrame(
+        {
+            "participant_id": ["p1", "p1", "p2", "p2", "p3", "p3"],
+            "stimulus_id": ["s1", "s2", "s3"] * 2,
+            "chart_type": [1, 2] * 3,
+            "run": [1, 1, 1, 2, 2, 2],
+            "observer": ["human", "human", "cnn", "cnn", "human", "cnn"],
+            "response_percent": [30.0, 40, 50, 60, 70, 80],
+            "true_percent": [25.0, 45, 50, 65, 60, 85],
+            "abs_error": [5.0, 5, 0, 5, 10, 5],
+            "log_error": [2.3, 2.3, -3, 2.3, 3.3, 2.3],
+            "distance": [0.1, 0.2, 0.3, 0.4, 0.5, 0.7],
+            "mae": [0.01, 0.03, 0.02, 0.05, 0.04, 0.06],
+        }
+    )
 
 
 # (name, call(df), numeric column used, key column used or None)
@@ -65,8 +67,9 @@ def test_empty_data_are_refused(name, call, numeric, key):
         call(_responses().iloc[0:0])
 
 
-@pytest.mark.parametrize("name, call, numeric, key", [c for c in CASES if c[0] != "add_errors"],
-                         ids=[i for i in IDS if i != "add_errors"])
+@pytest.mark.parametrize(
+    "name, call, numeric, key", [c for c in CASES if c[0] != "add_errors"], ids=[i for i in IDS if i != "add_errors"]
+)
 def test_missing_values_are_named(name, call, numeric, key):
     df = _responses()
     df.loc[2, numeric] = np.nan
@@ -103,6 +106,7 @@ def test_vector_inputs_are_checked():
         A.midmean([])
     with pytest.raises(ValueError, match="'x' must be numeric"):
         A.midmean([True, False])
+
 
 def test_bootstrap_arguments_are_checked():
     df = _responses()

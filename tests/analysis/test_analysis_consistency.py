@@ -47,8 +47,10 @@ def test_intra_consistency_pairs_of_runs():
     rng = np.random.default_rng(8)
     base = rng.gamma(2.0, 1.0, 20)
     runs = {1: base + rng.normal(0, 0.1, 20), 2: base + rng.normal(0, 0.5, 20), 3: rng.gamma(2.0, 1.0, 20)}
-    df = pd.DataFrame([(run, f"s{i}", v) for run, vals in runs.items() for i, v in enumerate(vals)],
-                      columns=["run", "stimulus_id", "abs_error"])
+    df = pd.DataFrame(
+        [(run, f"s{i}", v) for run, vals in runs.items() for i, v in enumerate(vals)],
+        columns=["run", "stimulus_id", "abs_error"],
+    )
     df = pd.concat([df, df.assign(abs_error=df.abs_error + 1.0)])  # two predictions per stimulus: mean + 0.5
     out = intra_consistency(df)
     assert list(out.columns) == ["a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
@@ -71,10 +73,13 @@ def test_intra_consistency_all_pairs_at_once_equals_pair_by_pair():
     """With every run covering every key the pairs come from one correlation matrix; they must equal
     analysis.pearson pair by pair (r, Fisher-z interval, p), and a run with a missing key falls back to it."""
     from analysis import pearson
+
     rng = np.random.default_rng(3)
     base = rng.gamma(2.0, 1.0, 12)
-    df = pd.DataFrame([(run, f"s{i}", v + rng.normal(0, 0.2 * run))
-                       for run in range(6) for i, v in enumerate(base)], columns=["run", "stimulus_id", "abs_error"])
+    df = pd.DataFrame(
+        [(run, f"s{i}", v + rng.normal(0, 0.2 * run)) for run in range(6) for i, v in enumerate(base)],
+        columns=["run", "stimulus_id", "abs_error"],
+    )
     fast = intra_consistency(df)
     assert len(fast) == 15
     wide = df.pivot(index="stimulus_id", columns="run", values="abs_error")

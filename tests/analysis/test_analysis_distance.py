@@ -24,7 +24,8 @@ def test_training_test_distance_matches_brute_force_1d():
 
 def test_training_test_distance_2d_height_pairs():
     assert training_test_distance(np.array([[0, 0], [3, 4]]), np.array([[0, 1], [0, 0]])) == pytest.approx(
-        (0 + np.hypot(3, 3)) / 2)
+        (0 + np.hypot(3, 3)) / 2
+    )
     rng = np.random.default_rng(1)
     test, train = rng.uniform(5, 85, (100, 2)), rng.uniform(5, 40, (60, 2))
     brute = np.sqrt(((test[:, None, :] - train[None, :, :]) ** 2).sum(-1)).min(axis=1).mean()

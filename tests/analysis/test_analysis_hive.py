@@ -3,6 +3,7 @@ scipy, and simulated cohorts: one built to match HIVE's GradCAM CUB distinction 
 chance, one below it and one without variance. The reference values are computed here from the papers' formulas
 (t = (mean − chance) / (s / √n), one-sided p = P(T ≥ t); Spearman's ρ as Pearson's r of the ranks of one value per
 match), not by our functions."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -25,8 +26,11 @@ HIVE_GRADCAM_CUB = [0] * 5 + [3] * 4 + [5] * 9 + [8] * 8 + [9] * 5 + [10] * 19
 
 
 def cohort(correct_counts, n_trials=10, model_correct=1):
-    rows = [{"participant_id": p, "practice": False, "model_correct": model_correct, "correct": int(i < k),
-             "confidence": 3} for p, k in enumerate(correct_counts) for i in range(n_trials)]
+    rows = [
+        {"participant_id": p, "practice": False, "model_correct": model_correct, "correct": int(i < k), "confidence": 3}
+        for p, k in enumerate(correct_counts)
+        for i in range(n_trials)
+    ]
     return pd.DataFrame(rows)
 
 
@@ -101,8 +105,14 @@ def test_a_cohort_without_variance_is_reported_for_what_it_is():
 
 
 def test_participant_accuracy_by_condition_by_hand():
-    trials = pd.DataFrame({"participant_id": [1, 1, 1, 1, 2, 2, 2, 2], "model_correct": [1, 1, 0, 0, 1, 1, 0, 0],
-                           "correct": [1, 0, 1, 1, 1, 1, 0, 0], "confidence": [4, 2, 3, 3, 5, 5, 1, 3]})
+    trials = pd.DataFrame(
+        {
+            "participant_id": [1, 1, 1, 1, 2, 2, 2, 2],
+            "model_correct": [1, 1, 0, 0, 1, 1, 0, 0],
+            "correct": [1, 0, 1, 1, 1, 1, 0, 0],
+            "confidence": [4, 2, 3, 3, 5, 5, 1, 3],
+        }
+    )
     per = participant_accuracy(trials).set_index(["participant_id", "condition"])
     assert per.loc[(1, "correct"), "accuracy"] == 50.0
     assert per.loc[(1, "incorrect"), "accuracy"] == 100.0
@@ -116,8 +126,14 @@ def test_participant_accuracy_by_condition_by_hand():
 
 def test_agreement_judged_correct_is_the_confirmation_bias_reading():
     # participant 0 believes everything; participant 1 believes correct predictions only
-    trials = pd.DataFrame({"participant_id": [0, 0, 0, 0, 1, 1, 1, 1], "model_correct": [1, 1, 0, 0] * 2,
-                           "judged_correct": [1, 1, 1, 1, 1, 1, 0, 0], "confidence": [1, 2, 1, 2, 1, 1, 4, 4]})
+    trials = pd.DataFrame(
+        {
+            "participant_id": [0, 0, 0, 0, 1, 1, 1, 1],
+            "model_correct": [1, 1, 0, 0] * 2,
+            "judged_correct": [1, 1, 1, 1, 1, 1, 0, 0],
+            "confidence": [1, 2, 1, 2, 1, 1, 4, 4],
+        }
+    )
     trials["correct"] = (trials["judged_correct"] == trials["model_correct"]).astype(int)
     s = accuracy_summary(participant_accuracy(trials), 50.0).set_index("condition")
     assert s.loc["correct", "judged_correct_percent"] == 100.0
@@ -127,13 +143,15 @@ def test_agreement_judged_correct_is_the_confirmation_bias_reading():
 
 def test_condition_tests_match_scipy():
     rng = np.random.default_rng(3)
-    trials = pd.concat([cohort(rng.integers(3, 10, 20), model_correct=1),
-                        cohort(rng.integers(0, 7, 20), model_correct=0)])
+    trials = pd.concat(
+        [cohort(rng.integers(3, 10, 20), model_correct=1), cohort(rng.integers(0, 7, 20), model_correct=0)]
+    )
     per = participant_accuracy(trials)
     tests = condition_tests(per).set_index("test")
     wide = per.pivot(index="participant_id", columns="condition", values="accuracy")
     assert tests.loc["welch", "p_val"] == pytest.approx(
-        stats.ttest_ind(wide["correct"], wide["incorrect"], equal_var=False).pvalue)
+        stats.ttest_ind(wide["correct"], wide["incorrect"], equal_var=False).pvalue
+    )
     assert tests.loc["paired", "p_val"] == pytest.approx(stats.ttest_rel(wide["correct"], wide["incorrect"]).pvalue)
     assert tests.loc["welch", "estimate"] == pytest.approx(wide["correct"].mean() - wide["incorrect"].mean())
 
@@ -154,17 +172,21 @@ def test_study_comparison_is_welch_between_studies():
     a = participant_accuracy(cohort([5, 6, 7, 8, 9]))
     b = participant_accuracy(cohort([1, 2, 3, 4, 4]))
     res = study_comparison(a, b).iloc[0]
-    assert res["p_val"] == pytest.approx(stats.ttest_ind([50, 60, 70, 80, 90], [10, 20, 30, 40, 40],
-                                                         equal_var=False).pvalue)
+    assert res["p_val"] == pytest.approx(
+        stats.ttest_ind([50, 60, 70, 80, 90], [10, 20, 30, 40, 40], equal_var=False).pvalue
+    )
     with pytest.raises(ValueError, match="condition"):
         study_comparison(a, b, condition="sometimes")
 
 
-RATED = pd.DataFrame({
-    "participant_id": [0, 0, 1, 1, 2, 2],
-    "stimulus_id": ["a", "b", "a", "b", "a", "c"],
-    "similarity_ratings": ["1;2", "4;3", "2;2", "4;4", "3;1", "1;4"],
-    "model_similarity": ["0.5;1.0", "3.5;2.0", "0.5;1.0", "3.5;2.0", "0.5;1.0", "0.2;2.9"]})
+RATED = pd.DataFrame(
+    {
+        "participant_id": [0, 0, 1, 1, 2, 2],
+        "stimulus_id": ["a", "b", "a", "b", "a", "c"],
+        "similarity_ratings": ["1;2", "4;3", "2;2", "4;4", "3;1", "1;4"],
+        "model_similarity": ["0.5;1.0", "3.5;2.0", "0.5;1.0", "3.5;2.0", "0.5;1.0", "0.2;2.9"],
+    }
+)
 
 
 def test_similarity_is_one_value_per_match_as_in_hive():
@@ -173,14 +195,13 @@ def test_similarity_is_one_value_per_match_as_in_hive():
     # match (a, 1) was rated 1, 2, 3 by three participants: its value is their mean, 2
     assert per.loc[("a", 1), "human"] == 2.0 and per.loc[("a", 1), "n_ratings"] == 3
     assert per.loc[("b", 2), "human"] == 3.5 and per.loc[("b", 2), "model"] == 2.0
-    assert len(per) == 6 and counts == {"trials_rated": 6, "trials_mismatched": 0, "ratings": 12,
-                                        "participants": 3}
+    assert len(per) == 6 and counts == {"trials_rated": 6, "trials_mismatched": 0, "ratings": 12, "participants": 3}
     # by hand from HIVE Sec. 5.4: Spearman's rho = Pearson's r of the (average) ranks of the six match values
     human = np.array([2.0, 5 / 3, 4.0, 3.5, 1.0, 4.0])  # a1, a2, b1, b2, c1, c2
     model = np.array([0.5, 1.0, 3.5, 2.0, 0.2, 2.9])
     rank_h, rank_m = stats.rankdata(human), stats.rankdata(model)
     rho = np.corrcoef(rank_h, rank_m)[0, 1]
-    t = rho * np.sqrt(4 / (1 - rho ** 2))
+    t = rho * np.sqrt(4 / (1 - rho**2))
     res = similarity_correlation(RATED, "protopnet").set_index("method")
     assert list(res.index) == ["spearman", "pearson"] and res.loc["spearman", "hive"]
     assert res.loc["spearman", "r"] == pytest.approx(rho, abs=1e-12)
@@ -189,7 +210,8 @@ def test_similarity_is_one_value_per_match_as_in_hive():
     z = np.arctanh(r)
     assert res.loc["pearson", "r"] == pytest.approx(r, abs=1e-12)
     assert (res.loc["pearson", "ci_low"], res.loc["pearson", "ci_high"]) == pytest.approx(
-        (np.tanh(z - stats.norm.ppf(0.975) / np.sqrt(3)), np.tanh(z + stats.norm.ppf(0.975) / np.sqrt(3))))
+        (np.tanh(z - stats.norm.ppf(0.975) / np.sqrt(3)), np.tanh(z + stats.norm.ppf(0.975) / np.sqrt(3)))
+    )
     assert (res["n"] == 6).all() and (res["n_ratings"] == 12).all() and (res["unit"] == "match").all()
     # ProtoTree: HIVE's coefficient is Pearson's r
     tree = similarity_correlation(RATED, "prototree")
@@ -201,36 +223,63 @@ def test_pooling_ratings_would_inflate_n_and_shrink_p():
     """HIVE's n is the number of matches: 40 participants rating the same 5 matches give n = 5, not 200."""
     rng = np.random.default_rng(0)
     model = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
-    rows = [{"participant_id": p, "stimulus_id": f"s{m}", "similarity_ratings": str(int(np.clip(
-        np.round(1 + 0.5 * m + rng.normal(0, 1)), 1, 4))), "model_similarity": str(model[m])}
-        for p in range(40) for m in range(5)]
+    rows = [
+        {
+            "participant_id": p,
+            "stimulus_id": f"s{m}",
+            "similarity_ratings": str(int(np.clip(np.round(1 + 0.5 * m + rng.normal(0, 1)), 1, 4))),
+            "model_similarity": str(model[m]),
+        }
+        for p in range(40)
+        for m in range(5)
+    ]
     res = similarity_correlation(pd.DataFrame(rows), "protopnet").set_index("method")
     assert (res["n"] == 5).all() and (res["n_ratings"] == 200).all()
 
 
 def test_similarity_degradations_are_counted_and_explained():
-    bad = pd.concat([RATED, pd.DataFrame({"participant_id": [3], "stimulus_id": ["a"],
-                                          "similarity_ratings": ["4"], "model_similarity": ["0.5;1.0"]})])
+    bad = pd.concat(
+        [
+            RATED,
+            pd.DataFrame(
+                {
+                    "participant_id": [3],
+                    "stimulus_id": ["a"],
+                    "similarity_ratings": ["4"],
+                    "model_similarity": ["0.5;1.0"],
+                }
+            ),
+        ]
+    )
     per, counts = match_similarity(bad)
     assert counts["trials_mismatched"] == 1 and counts["trials_rated"] == 7 and counts["ratings"] == 12
-    report = hive_report(people(4), bad.assign(practice=False, model_correct=1, correct=1, confidence=2),
-                         "hive-agreement", "protopnet")
+    report = hive_report(
+        people(4), bad.assign(practice=False, model_correct=1, correct=1, confidence=2), "hive-agreement", "protopnet"
+    )
     assert any("1 of 7 rated trial(s) left out" in n for n in report.notes)
     two = similarity_correlation(RATED[RATED["stimulus_id"] == "a"], "protopnet")
     assert two["r"].isna().all() and two["note"].str.contains("2 match").all()
     four = similarity_correlation(RATED[RATED["stimulus_id"] != "c"], "prototree").set_index("method")
     assert four.loc["pearson", "n"] == 4 and four.loc["pearson", "note"] == ""
-    three = RATED.assign(stimulus_id=["a", "b", "a", "b", "a", "b"], similarity_ratings="2;2",
-                         model_similarity=["1;2", "3;4", "1;2", "3;4", "1;2", "3;4"])
+    three = RATED.assign(
+        stimulus_id=["a", "b", "a", "b", "a", "b"],
+        similarity_ratings="2;2",
+        model_similarity=["1;2", "3;4", "1;2", "3;4", "1;2", "3;4"],
+    )
     flat = similarity_correlation(three, "protopnet")
     assert flat["r"].isna().all() and flat["note"].str.contains("same mean rating (2.00)", regex=False).all()
 
 
 def test_understanding_paired_tests_match_scipy():
     one, two, three = [2, 3, 3, 4, 2], [3, 3, 4, 4, 3], [2, 2, 3, 3, 2]
-    table = understanding_summary(people(5, hive_understanding_1_understanding=one,
-                                         hive_understanding_2_understanding=two,
-                                         hive_understanding_3_understanding=three))
+    table = understanding_summary(
+        people(
+            5,
+            hive_understanding_1_understanding=one,
+            hive_understanding_2_understanding=two,
+            hive_understanding_3_understanding=three,
+        )
+    )
     points = table[table["kind"] == "point"].set_index("point")
     assert points.loc["after preview", "mean"] == pytest.approx(2.8)
     assert points.loc["after task", "sd"] == pytest.approx(np.std(two, ddof=1))
@@ -240,14 +289,22 @@ def test_understanding_paired_tests_match_scipy():
 
 
 def test_tradeoff_gain_by_hand():
-    table = tradeoff_summary(people(4, hive_tradeoff_low_risk=[60, 65, 70, 65], hive_tradeoff_medium_risk=[70] * 4,
-                                    hive_tradeoff_high_risk=[80, 90, 100, 70]), reference=60).set_index("risk")
+    table = tradeoff_summary(
+        people(
+            4,
+            hive_tradeoff_low_risk=[60, 65, 70, 65],
+            hive_tradeoff_medium_risk=[70] * 4,
+            hive_tradeoff_high_risk=[80, 90, 100, 70],
+        ),
+        reference=60,
+    ).set_index("risk")
     assert table.loc["low", "mean_gain"] == 5.0
     assert table.loc["high", "mean_gain"] == 25.0
     assert table.loc["high", "sd_gain"] == pytest.approx(np.std([20, 30, 40, 10], ddof=1))
     # "must a model without explanations gain accuracy?": one-sided, gain > 0
-    assert table.loc["high", "p_val"] == pytest.approx(stats.ttest_1samp([20, 30, 40, 10], 0,
-                                                                         alternative="greater").pvalue)
+    assert table.loc["high", "p_val"] == pytest.approx(
+        stats.ttest_1samp([20, 30, 40, 10], 0, alternative="greater").pvalue
+    )
     assert np.isnan(table.loc["medium", "p_val"])  # everyone said 70: no spread, no test …
     assert table.loc["medium", "note"] == "all 4 gains equal (+10.0): no variance, so t is undefined"  # … and why
     assert table.loc["medium", "published_gain"] == 8.2
@@ -271,8 +328,9 @@ def test_survey_tables_name_missing_columns():
 
 
 def test_understanding_notes_unanswered_and_untestable():
-    table = understanding_summary(people(4, hive_understanding_1_understanding=[3, 3, None, 4],
-                                         hive_understanding_2_understanding=[4, 4, 3, 5]))
+    table = understanding_summary(
+        people(4, hive_understanding_1_understanding=[3, 3, None, 4], hive_understanding_2_understanding=[4, 4, 3, 5])
+    )
     points = table[table["kind"] == "point"].set_index("point")
     assert points.loc["after preview", "note"] == "1 of 4 participants did not answer"
     test = table[table["kind"] == "paired test"].iloc[0]
@@ -281,8 +339,7 @@ def test_understanding_notes_unanswered_and_untestable():
 
 def test_report_json_markdown_and_methods_carry_the_notes():
     trials = cohort(HIVE_GRADCAM_CUB).assign(stimulus_id="img")
-    report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, "hive-distinction", "gradcam",
-                         "CUB")
+    report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, "hive-distinction", "gradcam", "CUB")
     data = report.json()
     assert data["accuracy"][0]["verdict"] == "outperforms chance" and data["accuracy"][0]["alternative"] == "greater"
     assert data["tradeoff"][0]["note"].startswith("all 50 gains equal")
@@ -292,6 +349,14 @@ def test_report_json_markdown_and_methods_carry_the_notes():
     assert "| model prediction |" in md and "outperforms chance (p < 0.05)?" in md
     methods = report.methods()
     assert methods.startswith("# Methods: HIVE distinction study (GradCAM)")
-    for phrase in ("50 participants completed", "one-sided (H1: the mean exceeds chance)", "ddof = 1",
-                   "no outlier rule", "Welch", "Student (1908)", "## References", "pingouin"):
+    for phrase in (
+        "50 participants completed",
+        "one-sided (H1: the mean exceeds chance)",
+        "ddof = 1",
+        "no outlier rule",
+        "Welch",
+        "Student (1908)",
+        "## References",
+        "pingouin",
+    ):
         assert phrase in methods, phrase

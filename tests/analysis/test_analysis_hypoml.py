@@ -83,9 +83,9 @@ SET_H2 = {"confirmed": {"A1": "lower"}, "unproven": {}, "rejected": {"A1": "high
 
 CONDITIONAL = [
     # A2: R(M+,D+) v. R(M,D+)
-    ("A2", "higher", "H6", "rejected", "T1 T4 T7 F2 F3 F8"),    # (i)
-    ("A2", "higher", "H6", "unproven", "T1 T4 T7 F2 F3 F8"),    # (ii)
-    ("A2", "higher", "H6", "confirmed", ""),                    # (iii) explanation, treat cautiously
+    ("A2", "higher", "H6", "rejected", "T1 T4 T7 F2 F3 F8"),  # (i)
+    ("A2", "higher", "H6", "unproven", "T1 T4 T7 F2 F3 F8"),  # (ii)
+    ("A2", "higher", "H6", "confirmed", ""),  # (iii) explanation, treat cautiously
     ("A2", "lower", "H5", "rejected", "T2 T4 T8 F1 F3 F7"),
     ("A2", "lower", "H5", "unproven", "T2 T4 T8 F1 F3 F7"),
     ("A2", "lower", "H5", "confirmed", ""),
@@ -102,13 +102,12 @@ CONDITIONAL = [
     ("A3", "higher", "H1", "rejected", "T12 F11"),
     ("A3", "lower", "H2", "confirmed", "T8 T10 F7 F9"),
     ("A3", "lower", "H2", "unproven", "T10 F9"),
-    ("A3", "lower", "H2", "rejected", "T10 F9"),                # cautious, but still concluded
+    ("A3", "lower", "H2", "rejected", "T10 F9"),  # cautious, but still concluded
 ]
 SETTERS = {"H6": SET_H6, "H5": SET_H5, "H1": SET_H1, "H2": SET_H2}
 
 
-@pytest.mark.parametrize("analysis_id, outcome, spec", UNCONDITIONAL,
-                         ids=[f"{a}-{o}" for a, o, _ in UNCONDITIONAL])
+@pytest.mark.parametrize("analysis_id, outcome, spec", UNCONDITIONAL, ids=[f"{a}-{o}" for a, o, _ in UNCONDITIONAL])
 def test_unconditional_rule(analysis_id, outcome, spec):
     directions = {analysis_id: outcome}
     assert effects_of(directions, analysis_id) == parse(spec)
@@ -119,8 +118,9 @@ def test_unconditional_rule(analysis_id, outcome, spec):
         assert c[h] == want, h
 
 
-@pytest.mark.parametrize("analysis_id, outcome, cond, state, spec", CONDITIONAL,
-                         ids=[f"{a}-{o}-{c}-{s}" for a, o, c, s, _ in CONDITIONAL])
+@pytest.mark.parametrize(
+    "analysis_id, outcome, cond, state, spec", CONDITIONAL, ids=[f"{a}-{o}-{c}-{s}" for a, o, c, s, _ in CONDITIONAL]
+)
 def test_conditional_rule(analysis_id, outcome, cond, state, spec):
     setup = SETTERS[cond][state]
     directions = {**setup, analysis_id: outcome}
@@ -129,8 +129,7 @@ def test_conditional_rule(analysis_id, outcome, cond, state, spec):
     trace = hypoml_trace(directions)
     row = trace[trace["analysis"] == analysis_id].iloc[0]
     assert row["condition"] == f"{cond} {state}"
-    cautious = (analysis_id in ("A2", "A5") and state == "confirmed") or (
-        analysis_id == "A3" and state == "rejected")
+    cautious = (analysis_id in ("A2", "A5") and state == "confirmed") or (analysis_id == "A3" and state == "rejected")
     assert bool(row["caution"]) == cautious
 
 
@@ -152,11 +151,22 @@ def test_rule_table_matches_table_1():
         informs[r["analysis"]] |= {h for h, _ in r["then"]}
         if r["if"]:
             depends[r["analysis"]].add(r["if"]["hypothesis"])
-    assert informs == {"A1": {"H1", "H2", "H3", "H4", "H7", "H8"}, "A2": {"H1", "H2", "H3", "H4", "H7", "H8"},
-                       "A3": {"H7", "H8", "H9", "H10", "H11", "H12"}, "A4": {"H11", "H12"}, "A5": {"H11", "H12"},
-                       "A6": {"H5", "H6"}}
-    assert depends == {"A1": set(), "A2": {"H5", "H6"}, "A3": {"H1", "H2"}, "A4": set(), "A5": {"H5", "H6"},
-                       "A6": set()}
+    assert informs == {
+        "A1": {"H1", "H2", "H3", "H4", "H7", "H8"},
+        "A2": {"H1", "H2", "H3", "H4", "H7", "H8"},
+        "A3": {"H7", "H8", "H9", "H10", "H11", "H12"},
+        "A4": {"H11", "H12"},
+        "A5": {"H11", "H12"},
+        "A6": {"H5", "H6"},
+    }
+    assert depends == {
+        "A1": set(),
+        "A2": {"H5", "H6"},
+        "A3": {"H1", "H2"},
+        "A4": set(),
+        "A5": {"H5", "H6"},
+        "A6": set(),
+    }
     assert STAGES == (("A1", "A4", "A6"), ("A2", "A5"), ("A3",))
     # a condition is only ever on a hypothesis settled in an earlier step
     step = {a: i for i, s in enumerate(STAGES) for a in s}
@@ -254,8 +264,14 @@ def test_hsv_example_is_inconclusive_about_usefulness():
 def test_luminosity_pattern_from_data():
     res = hypoml_report(luminosity_sets())
     tests = res.tests.set_index("analysis")
-    assert tests["direction"].to_dict() == {"A1": "none", "A2": "none", "A3": "higher", "A4": "none",
-                                            "A5": "none", "A6": "none"}
+    assert tests["direction"].to_dict() == {
+        "A1": "none",
+        "A2": "none",
+        "A3": "higher",
+        "A4": "none",
+        "A5": "none",
+        "A6": "none",
+    }
     assert 0.01 < tests.loc["A3", "p_val"] < 0.05
     assert tests.loc["A6", "p_val"] == 1.0
     c = res.conclusions.set_index("hypothesis")["conclusion"]
@@ -299,7 +315,7 @@ def test_degenerate_differences():
     assert (tests["p_val"] == 1.0).all() and (tests["direction"] == "none").all()
     shifted = dict(same)
     shifted["M+,D+"] = pd.DataFrame({"id": range(n), "correctness": [1.0, 0.5] * 5})  # +0.5 on every other item
-    shifted["M,D"] = pd.DataFrame({"id": range(n), "correctness": [0.8, 0.3] * 5})     # constant shift of +0.2
+    shifted["M,D"] = pd.DataFrame({"id": range(n), "correctness": [0.8, 0.3] * 5})  # constant shift of +0.2
     tests = hypoml_tests(hypoml_items(shifted)).set_index("analysis")
     assert tests.loc["A1", "p_val"] == 0.0 and tests.loc["A1", "t"] == math.inf
     assert tests.loc["A1", "direction"] == "higher"
@@ -331,16 +347,19 @@ def test_accuracy_intervals():
 
 
 def test_uncertainty_weights_the_score():
-    sets = {k: pd.DataFrame({"id": ["a", "b", "c"], "correctness": [1, 1, 0], "uncertainty": [0.5, 1, 0.2]})
-            for k in hm.RESULT_SETS}
+    sets = {
+        k: pd.DataFrame({"id": ["a", "b", "c"], "correctness": [1, 1, 0], "uncertainty": [0.5, 1, 0.2]})
+        for k in hm.RESULT_SETS
+    }
     items = hypoml_items(sets)
     assert items.loc[items["result_set"] == "M,D", "score"].tolist() == [0.5, 1.0, 0.0]
     assert hypoml_report(sets).meta["score"] == "correctness × uncertainty"
 
 
 def test_correctness_from_labels_and_pairing_by_id():
-    base = pd.DataFrame({"id": ["x", "y", "z", "w"], "ground_truth": ["1", "2", "cat", "7"],
-                         "label": ["1.0", "3", "cat", ""]})  # "1" = "1.0" numerically; empty label is wrong
+    base = pd.DataFrame(
+        {"id": ["x", "y", "z", "w"], "ground_truth": ["1", "2", "cat", "7"], "label": ["1.0", "3", "cat", ""]}
+    )  # "1" = "1.0" numerically; empty label is wrong
     shuffled = base.iloc[[2, 0, 3, 1]]
     items = hypoml_items({"M,D": base, "M,D+": shuffled, "M+,D": base, "M+,D+": shuffled})
     for k in hm.RESULT_SETS:
@@ -362,8 +381,10 @@ def test_human_groups_work_the_same_way():
                     trials.append((group, f"{group}{p}", f"s{item}", version, int(rng.random() < prob)))
     df = pd.DataFrame(trials, columns=["group", "participant", "stimulus", "version", "correct"])
     per_item = df.groupby(["group", "version", "stimulus"], as_index=False)["correct"].mean()
-    sets = {f"{g},{v}": part.rename(columns={"stimulus": "id", "correct": "correctness"})
-            for (g, v), part in per_item.groupby(["group", "version"])}
+    sets = {
+        f"{g},{v}": part.rename(columns={"stimulus": "id", "correct": "correctness"})
+        for (g, v), part in per_item.groupby(["group", "version"])
+    }
     res = hypoml_report(sets)
     assert res.meta["n_items"] == 40
     assert res.tests.set_index("analysis").loc["A1", "direction"] == "higher"
@@ -387,27 +408,46 @@ def four(**override):
 SOURCES = ["md.csv", "mdp.csv", "mpd.csv", "mpdp.csv"]
 
 
-@pytest.mark.parametrize("frame, pattern", [
-    (pd.DataFrame({"item": ["a", "b"], "correctness": [1, 0]}), r"mpd\.csv: column 'id' is missing .*item"),
-    (pd.DataFrame({"id": ["a", "b"], "ground_truth": [1, 0]}),
-     r"mpd\.csv: column 'correctness' is missing, and so is 'label'"),
-    (pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": ["1", "0", "1.5"]}),
-     r"mpd\.csv: row 3 \(line 4\), column 'correctness': 1\.5 is outside \[0, 1\]"),
-    (pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": ["1", "yes", "0"]}),
-     r"mpd\.csv: row 2 \(line 3\), column 'correctness': 'yes' is not a \(finite\) number"),
-    (pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": ["1", "", "0"]}),
-     r"mpd\.csv: row 2 \(line 3\), column 'correctness': empty value"),
-    (pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": [1.0, -0.1, 0.0]}),
-     r"row 2 \(line 3\), column 'correctness': -0\.1 is outside"),
-    (pd.DataFrame({"id": ["i0", "i0", "i2"], "correctness": [1, 0, 1]}),
-     r"mpd\.csv: id 'i0' appears more than once \(rows 1 \(line 2\), 2 \(line 3\), column 'id'\)"),
-    (pd.DataFrame({"id": ["i0", "", "i2"], "correctness": [1, 0, 1]}), r"row 2 \(line 3\), column 'id': empty id"),
-    (pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": [1, 0, 1], "uncertainty": ["0.5", "x", "1"]}),
-     r"row 2 \(line 3\), column 'uncertainty': 'x' is not"),
-    (pd.DataFrame({"id": ["i0", "i1", "i2"], "ground_truth": ["a", "", "b"], "label": ["a", "b", "b"]}),
-     r"row 2 \(line 3\), column 'ground_truth': empty ground truth"),
-    (pd.DataFrame({"id": [], "correctness": []}), r"mpd\.csv: no rows"),
-])
+@pytest.mark.parametrize(
+    "frame, pattern",
+    [
+        (pd.DataFrame({"item": ["a", "b"], "correctness": [1, 0]}), r"mpd\.csv: column 'id' is missing .*item"),
+        (
+            pd.DataFrame({"id": ["a", "b"], "ground_truth": [1, 0]}),
+            r"mpd\.csv: column 'correctness' is missing, and so is 'label'",
+        ),
+        (
+            pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": ["1", "0", "1.5"]}),
+            r"mpd\.csv: row 3 \(line 4\), column 'correctness': 1\.5 is outside \[0, 1\]",
+        ),
+        (
+            pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": ["1", "yes", "0"]}),
+            r"mpd\.csv: row 2 \(line 3\), column 'correctness': 'yes' is not a \(finite\) number",
+        ),
+        (
+            pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": ["1", "", "0"]}),
+            r"mpd\.csv: row 2 \(line 3\), column 'correctness': empty value",
+        ),
+        (
+            pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": [1.0, -0.1, 0.0]}),
+            r"row 2 \(line 3\), column 'correctness': -0\.1 is outside",
+        ),
+        (
+            pd.DataFrame({"id": ["i0", "i0", "i2"], "correctness": [1, 0, 1]}),
+            r"mpd\.csv: id 'i0' appears more than once \(rows 1 \(line 2\), 2 \(line 3\), column 'id'\)",
+        ),
+        (pd.DataFrame({"id": ["i0", "", "i2"], "correctness": [1, 0, 1]}), r"row 2 \(line 3\), column 'id': empty id"),
+        (
+            pd.DataFrame({"id": ["i0", "i1", "i2"], "correctness": [1, 0, 1], "uncertainty": ["0.5", "x", "1"]}),
+            r"row 2 \(line 3\), column 'uncertainty': 'x' is not",
+        ),
+        (
+            pd.DataFrame({"id": ["i0", "i1", "i2"], "ground_truth": ["a", "", "b"], "label": ["a", "b", "b"]}),
+            r"row 2 \(line 3\), column 'ground_truth': empty ground truth",
+        ),
+        (pd.DataFrame({"id": [], "correctness": []}), r"mpd\.csv: no rows"),
+    ],
+)
 def test_bad_rows_are_named(frame, pattern):
     with pytest.raises(ValueError, match=pattern):
         hypoml_items(four(**{"M+,D": frame}), sources=SOURCES, lines=True)
@@ -510,13 +550,22 @@ def test_page_javascript_agrees_with_python_on_every_combination(page, tmp_path)
     for combo, got in zip(combos, js):
         ind, trace = hm._evaluate(combo)
         assert got["indicators"] == ind, combo
-        assert [{k: t[k] for k in ("step", "analysis", "direction", "rule", "condition", "hypothesis", "effect",
-                                   "caution")} for t in got["trace"]] == [
-            {k: t[k] for k in ("step", "analysis", "direction", "rule", "condition", "hypothesis", "effect",
-                               "caution")} for t in trace], combo
+        assert [
+            {k: t[k] for k in ("step", "analysis", "direction", "rule", "condition", "hypothesis", "effect", "caution")}
+            for t in got["trace"]
+        ] == [
+            {k: t[k] for k in ("step", "analysis", "direction", "rule", "condition", "hypothesis", "effect", "caution")}
+            for t in trace
+        ], combo
     # and the same significance test
-    cases = [(0.049, 0.1, 0.05), (0.05, 0.1, 0.05), (0.01, -0.2, 0.05), (0.5, 0.3, 0.6), (0.0, 0.0, 0.05),
-             (None, 0.2, 0.05)]
+    cases = [
+        (0.049, 0.1, 0.05),
+        (0.05, 0.1, 0.05),
+        (0.01, -0.2, 0.05),
+        (0.5, 0.3, 0.6),
+        (0.0, 0.0, 0.05),
+        (None, 0.2, 0.05),
+    ]
     got = page.evaluate("(cs) => cs.map(c => window.hypoml.direction({p_val: c[0], mean_diff: c[1]}, c[2]))", cases)
     assert got == [hm._direction(float("nan") if p is None else p, d, t) for p, d, t in cases]
     assert errors == []

@@ -25,18 +25,37 @@ def test_no_forbidden_import_statements():
 
 
 def test_importing_analysis_loads_no_flask_or_server():
-    code = ("import sys, analysis; "
-            f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}); print(bad); "
-            "sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, analysis; "
+        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}); print(bad); "
+        "sys.exit(1 if bad else 0)"
+    )
     proc = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_public_api():
-    expected = {"add_errors", "anova_by", "distance_error_correlation", "inter_consistency", "intra_consistency",
-                "iqr_outliers", "log_error", "mae", "midmean", "mlae", "observer_effect", "one_sample_t", "pearson",
-                "published", "published_mlae", "response_outliers", "training_test_distance", "tukey",
-                "two_sample_t"}
+    expected = {
+        "add_errors",
+        "anova_by",
+        "distance_error_correlation",
+        "inter_consistency",
+        "intra_consistency",
+        "iqr_outliers",
+        "log_error",
+        "mae",
+        "midmean",
+        "mlae",
+        "observer_effect",
+        "one_sample_t",
+        "pearson",
+        "published",
+        "published_mlae",
+        "response_outliers",
+        "training_test_distance",
+        "tukey",
+        "two_sample_t",
+    }
     # The core statistics stay public; whatever else is listed must really be there.
     assert expected <= set(analysis.__all__)
     assert all(callable(getattr(analysis, n)) for n in analysis.__all__)

@@ -16,6 +16,7 @@ Y = RNG.normal(0.0, 0.7, 31)
 
 # -------------------------------------------------------------------------------------- t-tests
 
+
 def test_one_sample_t_hand_values():
     # x = [1, 2, 3, 5], mu = 1: mean 2.75, s = sqrt(8.75 / 3), se = s / 2, t = 1.75 / se
     out = one_sample_t([1, 2, 3, 5], mu=1)
@@ -52,8 +53,11 @@ def test_one_sided_one_sample_t_matches_scipy_and_its_interval_is_one_sided(alte
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((ci.low, ci.high))
     # by hand: the one-sided bound uses t_{0.95}, not t_{0.975}
     se = X.std(ddof=1) / math.sqrt(X.size)
-    bound = X.mean() - stats.t.ppf(0.95, X.size - 1) * se if alternative == "greater" else \
-        X.mean() + stats.t.ppf(0.95, X.size - 1) * se
+    bound = (
+        X.mean() - stats.t.ppf(0.95, X.size - 1) * se
+        if alternative == "greater"
+        else X.mean() + stats.t.ppf(0.95, X.size - 1) * se
+    )
     assert (row["ci_low"] if alternative == "greater" else row["ci_high"]) == pytest.approx(bound)
     assert math.isinf(row["ci_high"] if alternative == "greater" else row["ci_low"])
 
@@ -112,6 +116,7 @@ def test_paired_t_matches_scipy():
 
 # --------------------------------------------------------------------------------------- ANOVA
 
+
 def test_anova_one_way_hand_values():
     # groups [1,2,3] and [4,5,6]: SS_between = 13.5, SS_within = 4, F = 13.5 / (4/4) = 13.5, eta^2 = 13.5/17.5
     df = pd.DataFrame({"g": ["a"] * 3 + ["b"] * 3, "v": [1, 2, 3, 4, 5, 6]})
@@ -147,6 +152,7 @@ def test_anova_two_way_hand_values():
 
 # --------------------------------------------------------------------------------------- Tukey
 
+
 def test_tukey_two_groups_hand_values():
     # with two groups Tukey's p equals Student's t-test p; diff -3, se sqrt(2/3), Hedges g = -3 * (1 - 3/15)
     df = pd.DataFrame({"g": ["a"] * 3 + ["b"] * 3, "v": [1, 2, 3, 4, 5, 6]})
@@ -173,11 +179,14 @@ def test_tukey_matches_scipy_tukey_hsd():
 
 # ------------------------------------------------------------------------------ observer effect
 
+
 def test_observer_effect_compares_each_model_with_humans():
-    df = pd.DataFrame({
-        "observer": ["human"] * X.size + ["vgg19"] * Y.size + ["resnet50"] * 10,
-        "log_error": np.r_[X, Y, RNG.normal(-1, 1, 10)],
-    })
+    df = pd.DataFrame(
+        {
+            "observer": ["human"] * X.size + ["vgg19"] * Y.size + ["resnet50"] * 10,
+            "log_error": np.r_[X, Y, RNG.normal(-1, 1, 10)],
+        }
+    )
     out = observer_effect(df)
     assert list(out.columns) == ["observer", *T_COLUMNS]
     assert list(out["observer"]) == ["vgg19", "resnet50"]
@@ -192,6 +201,7 @@ def test_observer_effect_compares_each_model_with_humans():
 
 
 # --------------------------------------------------------------------------------------- Pearson
+
 
 def test_pearson_hand_values():
     # x = [1,2,3,4], y = [1,3,2,4]: sum dxdy = 4, sum dx^2 = sum dy^2 = 5 -> r = 0.8

@@ -12,6 +12,7 @@ core = importlib.import_module("analysis.mlae")  # the module (the package attri
 
 # ----------------------------------------------------------------------------------------- midmean
 
+
 def test_midmean_hand_values():
     # sorted 1..7, 100; cut floor(8/4) = 2 at each end -> mean(3, 4, 5, 6)
     assert midmean([1, 2, 3, 4, 100, 5, 6, 7]) == 4.5
@@ -29,24 +30,35 @@ def test_midmean_matches_scipy():
 
 # ------------------------------------------------------------------------------ point estimates
 
+
 def _tiny():
     # group A: stimulus s1 -> [1, 2, 3, 4] midmean 2.5; s2 -> [0, 10] midmean 5 => MLAE 3.75
     # group B: stimulus s3 -> [7, -3, 1, 1, 20, 2, 2, 2] sorted [-3,1,1,2,2,2,7,20] -> mean(1,2,2,2) = 1.75
-    return pd.DataFrame({
-        "chart_type": ["A"] * 6 + ["B"] * 8,
-        "stimulus_id": ["s1"] * 4 + ["s2"] * 2 + ["s3"] * 8,
-        "participant_id": ["p1", "p2", "p3", "p4", "p1", "p2", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"],
-        "log_error": [4, 1, 3, 2, 0, 10, 7, -3, 1, 1, 20, 2, 2, 2],
-        "abs_error": [4, 1, 3, 2, 0, 10, 7, -3, 1, 1, 20, 2, 2, 2],
-    })
+    return pd.DataFrame(
+        {
+            "chart_type": ["A"] * 6 + ["B"] * 8,
+            "stimulus_id": ["s1"] * 4 + ["s2"] * 2 + ["s3"] * 8,
+            "participant_id": ["p1", "p2", "p3", "p4", "p1", "p2", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"],
+            "log_error": [4, 1, 3, 2, 0, 10, 7, -3, 1, 1, 20, 2, 2, 2],
+            "abs_error": [4, 1, 3, 2, 0, 10, 7, -3, 1, 1, 20, 2, 2, 2],
+        }
+    )
 
 
 def test_mlae_hand_values_and_columns():
     # pooled: group A log errors [4, 1, 3, 2, 0, 10] sorted [0,1,2,3,4,10], cut 1 each end -> mean(1,2,3,4) = 2.5
     #         group B [7, -3, 1, 1, 20, 2, 2, 2] sorted [-3,1,1,2,2,2,7,20], cut 2 -> mean(1,2,2,2) = 1.75
     out = mlae(_tiny(), n_boot=200)
-    assert list(out.columns) == ["chart_type", "mlae", "ci_low", "ci_high", "estimator", "resampled", "n_units",
-                                 "n_responses"]
+    assert list(out.columns) == [
+        "chart_type",
+        "mlae",
+        "ci_low",
+        "ci_high",
+        "estimator",
+        "resampled",
+        "n_units",
+        "n_responses",
+    ]
     assert list(out["chart_type"]) == ["A", "B"]
     np.testing.assert_allclose(out["mlae"], [2.5, 1.75])
     assert set(out["estimator"]) == {"pooled"} and set(out["resampled"]) == {"participant_id"}
@@ -94,8 +106,7 @@ def test_both_estimators_match_pandas_scipy_on_unbalanced_data(make_cohort):
     per_person = np.log2(df.groupby(["chart_type", "participant_id"])["abs_error"].mean() + 0.125)
     participant = per_person.groupby("chart_type").apply(lambda v: stats.trim_mean(v, 0.25))
     np.testing.assert_allclose(mlae(df, n_boot=10)["mlae"], pooled.to_numpy(), rtol=0, atol=1e-12)
-    np.testing.assert_allclose(mlae(df, "participant", n_boot=10)["mlae"], participant.to_numpy(), rtol=0,
-                               atol=1e-12)
+    np.testing.assert_allclose(mlae(df, "participant", n_boot=10)["mlae"], participant.to_numpy(), rtol=0, atol=1e-12)
 
 
 def test_weighted_resample_equals_replicated_data(make_cohort):
@@ -113,8 +124,9 @@ def test_weighted_resample_equals_replicated_data(make_cohort):
         reps = pd.concat([df[df["participant_id"] == u] for u, c in zip(units, counts[:, k]) for _ in range(c)])
         slow = reps.groupby("chart_type")["log_error"].apply(lambda v: stats.trim_mean(v, 0.25))
         np.testing.assert_allclose(fast[:, k], slow.reindex([1, 2, 3, 4, 5]).to_numpy(), atol=1e-12)
-        np.testing.assert_allclose(fast_mae[:, k], reps.groupby("chart_type")["abs_error"].mean().to_numpy(),
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            fast_mae[:, k], reps.groupby("chart_type")["abs_error"].mean().to_numpy(), atol=1e-12
+        )
 
 
 def test_unit_counts_are_resamples_of_all_units():
@@ -129,6 +141,7 @@ def test_unit_counts_are_resamples_of_all_units():
 
 
 # ------------------------------------------------------------------------ bootstrap by hand
+
 
 def test_bootstrap_resamples_participants_by_hand():
     # two participants with log errors 1 and 3: resampled midmeans are
@@ -165,8 +178,9 @@ def test_single_unit_resamples_its_responses_within_groups():
 
 
 def test_mae_hand_values_and_columns():
-    df = pd.DataFrame({"chart_type": [1, 1, 1, 2], "participant_id": ["a", "b", "b", "a"],
-                       "abs_error": [1.0, 2.0, 6.0, 5.0]})
+    df = pd.DataFrame(
+        {"chart_type": [1, 1, 1, 2], "participant_id": ["a", "b", "b", "a"], "abs_error": [1.0, 2.0, 6.0, 5.0]}
+    )
     out = mae(df, n_boot=100)
     assert list(out.columns) == ["chart_type", "mae", "ci_low", "ci_high", "resampled", "n_units", "n_responses"]
     np.testing.assert_allclose(out["mae"], [3.0, 5.0])
@@ -176,6 +190,7 @@ def test_mae_hand_values_and_columns():
 
 
 # ------------------------------------------------------------------ reproducibility and speed
+
 
 def test_bootstrap_is_reproducible_with_a_seed(cohort):
     a = mlae(cohort, n_boot=2000, seed=7)
@@ -192,6 +207,7 @@ def test_bootstrap_is_reproducible_with_a_seed(cohort):
 
 # ------------------------------------------------------------------------ simulated cohorts
 
+
 def test_simulated_cohort_recovers_true_mlae(cohort, true_mlae_by_type, true_participant_mlae_by_type):
     out = mlae(cohort)  # defaults: pooled, 10,000 participant resamples, 95 %
     assert list(out["n_units"]) == [60] * 5
@@ -205,8 +221,9 @@ def test_simulated_cohort_recovers_true_mlae(cohort, true_mlae_by_type, true_par
 
 
 @pytest.mark.parametrize("estimator", ["pooled", "participant"])
-def test_estimators_are_unbiased_with_nominal_coverage(make_cohort, true_mlae_by_type,
-                                                       true_participant_mlae_by_type, estimator):
+def test_estimators_are_unbiased_with_nominal_coverage(
+    make_cohort, true_mlae_by_type, true_participant_mlae_by_type, estimator
+):
     """A small seeded version of `make validate`: 60 Study III cohorts (56 × 25, random pairs)."""
     truth = true_mlae_by_type if estimator == "pooled" else true_participant_mlae_by_type
     rng = np.random.default_rng(99)

@@ -15,8 +15,15 @@ def test_iqr_outliers_hand_values():
     # fence = 7 + 3 * 4 = 19 -> only the 100 is out.
     df = _per_participant([1, 2, 3, 4, 5, 6, 7, 8, 100])
     out = iqr_outliers(df)
-    assert list(out.columns) == ["participant_id", "mean_abs_error", "excluded", "reason", "fence", "degenerate",
-                                 "degenerate_reason"]
+    assert list(out.columns) == [
+        "participant_id",
+        "mean_abs_error",
+        "excluded",
+        "reason",
+        "fence",
+        "degenerate",
+        "degenerate_reason",
+    ]
     assert (out["fence"] == 19).all() and not out["degenerate"].any()
     assert list(out.loc[out.excluded, "participant_id"]) == ["u8"]
     assert out.loc[out.excluded, "reason"].iloc[0] == "mean absolute error 100 > Q3 + 3×IQR = 19"
@@ -28,17 +35,21 @@ def test_iqr_outliers_hand_values():
 
 
 def test_iqr_outliers_averages_per_participant_and_formats_reason():
-    df = pd.DataFrame({
-        "participant_id": ["a", "a", "b", "b", "c", "c", "d", "d", "e", "e"],
-        "abs_error": [1.0, 3.0, 2.0, 2.0, 3.0, 1.0, 2.5, 1.5, 40.0, 6.2],
-    })
+    df = pd.DataFrame(
+        {
+            "participant_id": ["a", "a", "b", "b", "c", "c", "d", "d", "e", "e"],
+            "abs_error": [1.0, 3.0, 2.0, 2.0, 3.0, 1.0, 2.5, 1.5, 40.0, 6.2],
+        }
+    )
     out = iqr_outliers(df).set_index("participant_id")
     # means: a 2, b 2, c 2, d 2, e 23.1 -> Q1 = Q3 = 2, IQR = 0: the fence would be Q3 itself, so anybody a hair
     # above the others (5.1 against four 5.0s) would go; the rule is not applied and says why
     assert out.loc["e", "mean_abs_error"] == pytest.approx(23.1)
     assert not out["excluded"].any() and out["degenerate"].all() and out["fence"].isna().all()
-    assert out["degenerate_reason"].iloc[0] == ("the IQR of the 5 per-participant_id mean absolute errors is 0 "
-                                                "(Q1 = Q3 = 2), so the Q3 + 3×IQR fence is degenerate; nobody excluded")
+    assert out["degenerate_reason"].iloc[0] == (
+        "the IQR of the 5 per-participant_id mean absolute errors is 0 "
+        "(Q1 = Q3 = 2), so the Q3 + 3×IQR fence is degenerate; nobody excluded"
+    )
     near = iqr_outliers(_per_participant([5.0, 5.0, 5.0, 5.0, 5.1]))
     assert not near["excluded"].any() and near["degenerate"].all()
 

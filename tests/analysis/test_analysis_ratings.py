@@ -16,15 +16,21 @@ from analysis.ratings import agreement, correct_judgements, rating_distribution,
 from analysis.reports.ratings_study import ratings_report
 
 # Four participants, three statements; "arms" and "colour" name patterns the model uses.
-HAND = pd.DataFrame({
-    "participant_id": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
-    "statement_id": ["arms", "colour", "bg"] * 4,
-    "rating": [7, 5, 2, 6, 3, 1, 5, 4, 4, 2, 6, 3],
-})
+HAND = pd.DataFrame(
+    {
+        "participant_id": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+        "statement_id": ["arms", "colour", "bg"] * 4,
+        "rating": [7, 5, 2, 6, 3, 1, 5, 4, 4, 2, 6, 3],
+    }
+)
 RELEVANT = {"arms": True, "colour": True, "bg": False}
-STATEMENTS = pd.DataFrame({"statement_id": ["arms", "colour", "bg", "blocks"],
-                           "text": ["Arms.", "Colour.", "Background.", "Blocks."],
-                           "relevant": [True, True, False, False]})
+STATEMENTS = pd.DataFrame(
+    {
+        "statement_id": ["arms", "colour", "bg", "blocks"],
+        "text": ["Arms.", "Colour.", "Background.", "Blocks."],
+        "relevant": [True, True, False, False],
+    }
+)
 
 
 def test_doctests_run():
@@ -79,8 +85,9 @@ def test_agreement_interval_covers_the_population_share():
     rng = np.random.default_rng(5)
     covered = 0
     for _ in range(100):
-        df = pd.DataFrame({"participant_id": range(40), "statement_id": "s",
-                           "rating": np.where(rng.random(40) < 0.4, 6, 2)})
+        df = pd.DataFrame(
+            {"participant_id": range(40), "statement_id": "s", "rating": np.where(rng.random(40) < 0.4, 6, 2)}
+        )
         row = agreement(df, n_boot=400, seed=int(rng.integers(1000))).iloc[0]
         covered += row["ci_low"] <= 40 <= row["ci_high"]
     assert 85 <= covered <= 100  # nominal 95 %
@@ -114,8 +121,9 @@ def test_relevance_test_leaves_out_participants_with_one_kind_only():
 
 
 def test_relevance_test_without_variance_says_t_is_undefined():
-    same = pd.DataFrame({"participant_id": [1, 1, 2, 2, 3, 3], "statement_id": ["arms", "bg"] * 3,
-                         "rating": [6, 3, 7, 4, 5, 2]})  # every participant: relevant − irrelevant = +3
+    same = pd.DataFrame(
+        {"participant_id": [1, 1, 2, 2, 3, 3], "statement_id": ["arms", "bg"] * 3, "rating": [6, 3, 7, 4, 5, 2]}
+    )  # every participant: relevant − irrelevant = +3
     _, test = relevance_test(same.assign(relevant=same["statement_id"].map(RELEVANT)))
     row = test.iloc[0]
     assert np.isnan(row["t"]) and np.isnan(row["p_val"]) and row["estimate"] == 3.0
@@ -131,7 +139,12 @@ def test_correct_judgements_count_accepted_relevant_and_rejected_irrelevant_stat
     j = correct_judgements(df, n_boot=2000, seed=3).set_index("statement")
     # arms (relevant) 7, 6, 5, 2: accepted by 3; colour (relevant) 5, 3, 4, 6: accepted by 2 (the 4 is neutral)
     assert j.loc["arms", ["correct_judgement", "n_correct", "n_agree", "n_neutral", "n_disagree"]].tolist() == [
-        "accepted", 3, 3, 0, 1]
+        "accepted",
+        3,
+        3,
+        0,
+        1,
+    ]
     assert j.loc["colour", ["n_correct", "n_agree", "n_neutral", "n_disagree"]].tolist() == [2, 2, 1, 1]
     # bg (irrelevant) 2, 1, 4, 3: rejected by 3; agreeing with it would be the error
     assert j.loc["bg", ["correct_judgement", "n_correct", "percent_correct"]].tolist() == ["rejected", 3, 75.0]
@@ -157,22 +170,36 @@ def test_report_shows_correct_judgements_in_text_markdown_json_and_methods(tmp_p
     rows = {r["statement"]: r for r in data["statements"]}
     assert rows["bg"]["n_correct"] == 3 and rows["blocks"]["n_correct"] is None
     methods = report.methods()
-    for phrase in ("4 participants", "correctly accepted by a rating of 5–7", "correctly rejected by a rating of 1–3",
-                   "300 resamples", "seeded with 1", "two-sided paired t-test", "Schuessler", "## References"):
+    for phrase in (
+        "4 participants",
+        "correctly accepted by a rating of 5–7",
+        "correctly rejected by a rating of 1–3",
+        "300 resamples",
+        "seeded with 1",
+        "two-sided paired t-test",
+        "Schuessler",
+        "## References",
+    ):
         assert phrase in methods, phrase
 
 
-@pytest.mark.parametrize("bad, message", [
-    (0, "must hold integer ratings 1-7; got 0 "),
-    (8, "got 8 "),
-    (4.5, "got 4.5"),
-    (np.nan, "missing or infinite"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (0, "must hold integer ratings 1-7; got 0 "),
+        (8, "got 8 "),
+        (4.5, "got 4.5"),
+        (np.nan, "missing or infinite"),
+    ],
+)
 def test_ratings_outside_1_to_7_are_refused(bad, message):
     df = HAND.astype({"rating": float})
     df.loc[3, "rating"] = bad
-    for call in (lambda: rating_distribution(df), lambda: agreement(df),
-                 lambda: relevance_test(df.assign(relevant=True))):
+    for call in (
+        lambda: rating_distribution(df),
+        lambda: agreement(df),
+        lambda: relevance_test(df.assign(relevant=True)),
+    ):
         with pytest.raises(ValueError, match="column 'rating'") as err:
             call()
         assert message in str(err.value)
@@ -208,8 +235,17 @@ def test_report_joins_the_study_file_and_notes_unknown_statements(tmp_path):
     assert text.startswith("Hypothesis ratings — Demo (demo)")
     assert "arms" in text and "75.0 [" in text and "t(3) = " in text
     written = report.write(tmp_path)
-    assert [p.name for p in written] == ["statements.csv", "distribution.csv", "participants.csv", "test.csv",
-                                         "report.txt", "report.md", "report.json", "methods.md", "likert.png"]
+    assert [p.name for p in written] == [
+        "statements.csv",
+        "distribution.csv",
+        "participants.csv",
+        "test.csv",
+        "report.txt",
+        "report.md",
+        "report.json",
+        "methods.md",
+        "likert.png",
+    ]
     assert (tmp_path / "likert.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert pd.read_csv(tmp_path / "statements.csv")["statement"].tolist() == table["statement"].tolist()
 

@@ -1,4 +1,5 @@
 """The ratio report names its estimators and says why whenever a statistic is degraded or left out."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,10 +15,20 @@ def _cohort(errors_by_participant: dict[str, list[float]]):
         for i, err in enumerate(errors):
             chart_type, (short, tall) = i % 5 + 1, pairs[i // 5 % len(pairs)]
             true = 100 * short / tall
-            rows.append({"participant_id": pid, "practice": False, "stimulus_id": f"t{chart_type}-{short}-{tall}",
-                         "chart_type": chart_type, "short_height": short, "tall_height": tall,
-                         "true_percent": true, "response_percent": true + err, "abs_error": abs(err),
-                         "log_error": float(np.log2(abs(err) + 0.125))})
+            rows.append(
+                {
+                    "participant_id": pid,
+                    "practice": False,
+                    "stimulus_id": f"t{chart_type}-{short}-{tall}",
+                    "chart_type": chart_type,
+                    "short_height": short,
+                    "tall_height": tall,
+                    "true_percent": true,
+                    "response_percent": true + err,
+                    "abs_error": abs(err),
+                    "log_error": float(np.log2(abs(err) + 0.125)),
+                }
+            )
     sessions = pd.DataFrame({"participant_id": list(errors_by_participant), "status": "completed"})
     return sessions, pd.DataFrame(rows)
 
@@ -29,8 +40,15 @@ def _model(runs: int, pairs: int = 5, error=lambda run, k: 1.0 + k):
         for ct in range(1, 6):
             for k, (s, t) in enumerate(heights):
                 e = error(run, k)
-                base = {"observer": "cnn", "condition": "", "run": run, "chart_type": ct, "n": 1,
-                        "mean_abs_error": e, "mean_log_error": float(np.log2(e + 0.125))}
+                base = {
+                    "observer": "cnn",
+                    "condition": "",
+                    "run": run,
+                    "chart_type": ct,
+                    "n": 1,
+                    "mean_abs_error": e,
+                    "mean_log_error": float(np.log2(e + 0.125)),
+                }
                 cells.append({**base, "short_height": s, "tall_height": t, "true_percent": 100 * s / t})
                 stimuli.append({**base, "stimulus_id": f"m{ct}-{s}-{t}"})
     return pd.DataFrame(cells), pd.DataFrame(stimuli)

@@ -1,5 +1,6 @@
 """analysis.sketch_statistics and the sketch report (analysis.reports.sketch_study) against hand-computed values (and
 scipy / statsmodels where they compute the same thing)."""
+
 import math
 
 import numpy as np
@@ -26,19 +27,40 @@ from analysis.sketch_statistics import (
 
 def answers(rows):
     """(participant, sketch, concept, level, guess_1[, guess_2]) tuples → a responses frame."""
-    return pd.DataFrame([{"observer": "human", "participant_id": r[0], "sketch_id": r[1], "concept": r[2],
-                          "abstraction_level": float(r[3]), "producer": "human", "guess_1": r[4],
-                          "guess_2": r[5] if len(r) > 5 else None} for r in rows])
+    return pd.DataFrame(
+        [
+            {
+                "observer": "human",
+                "participant_id": r[0],
+                "sketch_id": r[1],
+                "concept": r[2],
+                "abstraction_level": float(r[3]),
+                "producer": "human",
+                "guess_1": r[4],
+                "guess_2": r[5] if len(r) > 5 else None,
+            }
+            for r in rows
+        ]
+    )
 
 
 # s1: A at level 4, guessed A, B, C (then A); s2: A at 8: A, A; s3: B at 4: A, C; s4: B at 8: B.
-DATA = answers([(1, "s1", "A", 4, "A"), (2, "s1", "A", 4, "B"), (3, "s1", "A", 4, "C", "A"),
-                (1, "s2", "A", 8, "A"), (2, "s2", "A", 8, "A"),
-                (1, "s3", "B", 4, "A"), (2, "s3", "B", 4, "C"),
-                (1, "s4", "B", 8, "B")])
+DATA = answers(
+    [
+        (1, "s1", "A", 4, "A"),
+        (2, "s1", "A", 4, "B"),
+        (3, "s1", "A", 4, "C", "A"),
+        (1, "s2", "A", 8, "A"),
+        (2, "s2", "A", 8, "A"),
+        (1, "s3", "B", 4, "A"),
+        (2, "s3", "B", 4, "C"),
+        (1, "s4", "B", 8, "B"),
+    ]
+)
 IDS = ["A", "B", "C", "D"]
-SIM = pd.DataFrame([[1.0, 0.9, 0.5, 0.1], [0.9, 1.0, 0.2, 0.3], [0.5, 0.2, 1.0, 0.4], [0.1, 0.3, 0.4, 1.0]],
-                   index=IDS, columns=IDS)
+SIM = pd.DataFrame(
+    [[1.0, 0.9, 0.5, 0.1], [0.9, 1.0, 0.2, 0.3], [0.5, 0.2, 1.0, 0.4], [0.1, 0.3, 0.4, 1.0]], index=IDS, columns=IDS
+)
 
 
 def test_accuracy_by_level_hand_values():
@@ -70,8 +92,9 @@ def test_entropy_per_sketch_in_bits():
 
 
 def test_probability_entropy_normalises():
-    p = pd.DataFrame({"observer": "m", "run": 0, "sketch_id": ["x"] * 3 + ["y"] * 3,
-                      "probability": [0.5, 0.25, 0.25, 2.0, 1.0, 1.0]})
+    p = pd.DataFrame(
+        {"observer": "m", "run": 0, "sketch_id": ["x"] * 3 + ["y"] * 3, "probability": [0.5, 0.25, 0.25, 2.0, 1.0, 1.0]}
+    )
     # [1/2, 1/4, 1/4]: 1/2·1 + 2·(1/4·2) = 1.5 bits; [2, 1, 1] normalises to the same.
     assert probability_entropy(p)["probability_entropy"].tolist() == pytest.approx([1.5, 1.5])
     assert probability_entropy(p.assign(probability=[1, 0, 0, 1, 0, 0]))["probability_entropy"].tolist() == [0, 0]
@@ -101,8 +124,7 @@ def test_semantic_rank_ties_share_their_mean_rank():
 
 
 def test_similarity_from_embedding_is_cosine():
-    sim = similarity_from_embedding(pd.DataFrame({"d1": [1.0, 0.0, 1.0], "d2": [0.0, 2.0, 1.0]},
-                                                 index=["a", "b", "c"]))
+    sim = similarity_from_embedding(pd.DataFrame({"d1": [1.0, 0.0, 1.0], "d2": [0.0, 2.0, 1.0]}, index=["a", "b", "c"]))
     assert sim.loc["a", "c"] == pytest.approx(1 / math.sqrt(2)) and sim.loc["a", "b"] == pytest.approx(0)
     with pytest.raises(ValueError, match="all-zero"):
         similarity_from_embedding(pd.DataFrame({"d1": [0.0, 1.0]}, index=["a", "b"]))
@@ -137,23 +159,40 @@ def test_split_half_with_two_people_hand_values():
 
 
 def test_split_half_snp_uses_the_same_ranks():
-    data = answers([(p, s, c, lvl, g) for p in range(1, 5)
-                    for s, c, lvl, g in [("s1", "A", 4, "B" if p % 2 else "C"), ("s2", "B", 4, "C" if p < 3 else "A"),
-                                         ("s3", "A", 8, "D"), ("s4", "B", 8, "B" if p == 1 else "A")]])
+    data = answers(
+        [
+            (p, s, c, lvl, g)
+            for p in range(1, 5)
+            for s, c, lvl, g in [
+                ("s1", "A", 4, "B" if p % 2 else "C"),
+                ("s2", "B", 4, "C" if p < 3 else "A"),
+                ("s3", "A", 8, "D"),
+                ("s4", "B", 8, "B" if p == 1 else "A"),
+            ]
+        ]
+    )
     rel = split_half_reliability(data, n_splits=30, similarity=SIM).set_index("measure")
     assert set(rel.index) == {"top1", "top3", "entropy", "snp"}
     # sketch_measures on a half computes the same SNP as from the precomputed ranks
     with_x = data.assign(semantic_x=semantic_x(data, SIM))
-    assert sketch_measures(with_x)["snp"].tolist() == pytest.approx(sketch_measures(data, SIM)["snp"].tolist(),
-                                                                    nan_ok=True)
+    assert sketch_measures(with_x)["snp"].tolist() == pytest.approx(
+        sketch_measures(data, SIM)["snp"].tolist(), nan_ok=True
+    )
 
 
 def test_human_model_alignment_matches_scipy_and_statsmodels():
     rng = np.random.default_rng(1)
     n = 24
-    human = pd.DataFrame({"observer": "human", "sketch_id": [f"s{i}" for i in range(n)],
-                          "concept": [f"c{i % 6}" for i in range(n)], "producer": "human",
-                          "abstraction_level": np.repeat([4.0, 8.0], n // 2), "top1": rng.uniform(size=n)})
+    human = pd.DataFrame(
+        {
+            "observer": "human",
+            "sketch_id": [f"s{i}" for i in range(n)],
+            "concept": [f"c{i % 6}" for i in range(n)],
+            "producer": "human",
+            "abstraction_level": np.repeat([4.0, 8.0], n // 2),
+            "top1": rng.uniform(size=n),
+        }
+    )
     model = human.assign(observer="clip", top1=0.6 * human["top1"] + rng.normal(scale=0.1, size=n))
     out = human_model_alignment(pd.concat([human, model]), n_boot=200).iloc[0]
     assert out["pearson_r"] == pytest.approx(stats.pearsonr(human["top1"], model["top1"])[0])
@@ -164,11 +203,36 @@ def test_human_model_alignment_matches_scipy_and_statsmodels():
 
 def test_catch_failures_and_report():
     trials = DATA.assign(catch=False, catch_failed=None)
-    trials = pd.concat([trials, pd.DataFrame([
-        {"participant_id": 1, "sketch_id": "c", "concept": "A", "abstraction_level": 32.0, "producer": "human",
-         "guess_1": "A", "catch": True, "catch_failed": False},
-        {"participant_id": 2, "sketch_id": "c", "concept": "A", "abstraction_level": 32.0, "producer": "human",
-         "guess_1": "B", "catch": True, "catch_failed": True}])], ignore_index=True).drop(columns="observer")
+    trials = pd.concat(
+        [
+            trials,
+            pd.DataFrame(
+                [
+                    {
+                        "participant_id": 1,
+                        "sketch_id": "c",
+                        "concept": "A",
+                        "abstraction_level": 32.0,
+                        "producer": "human",
+                        "guess_1": "A",
+                        "catch": True,
+                        "catch_failed": False,
+                    },
+                    {
+                        "participant_id": 2,
+                        "sketch_id": "c",
+                        "concept": "A",
+                        "abstraction_level": 32.0,
+                        "producer": "human",
+                        "guess_1": "B",
+                        "catch": True,
+                        "catch_failed": True,
+                    },
+                ]
+            ),
+        ],
+        ignore_index=True,
+    ).drop(columns="observer")
     failures = catch_failures(trials).set_index("participant_id")
     assert failures.loc[2, "n_failed"] == 1 and failures.loc[2, "failed_sketches"] == "c"
     assert failures.loc[1, "n_failed"] == 0
@@ -179,25 +243,55 @@ def test_catch_failures_and_report():
 
 
 def test_report_counts_what_it_leaves_out_and_writes_its_methods():
-    trials = pd.concat([DATA.assign(catch=False, catch_failed=None), pd.DataFrame([
-        {"participant_id": 1, "sketch_id": "c", "concept": "A", "abstraction_level": 32.0, "producer": "human",
-         "guess_1": "A", "catch": True, "catch_failed": False}])], ignore_index=True).drop(columns="observer")
+    trials = pd.concat(
+        [
+            DATA.assign(catch=False, catch_failed=None),
+            pd.DataFrame(
+                [
+                    {
+                        "participant_id": 1,
+                        "sketch_id": "c",
+                        "concept": "A",
+                        "abstraction_level": 32.0,
+                        "producer": "human",
+                        "guess_1": "A",
+                        "catch": True,
+                        "catch_failed": False,
+                    }
+                ]
+            ),
+        ],
+        ignore_index=True,
+    ).drop(columns="observer")
     model = DATA.drop(columns="participant_id").assign(observer="clip", run=1).iloc[[0, 3, 5]]  # s1, s2, s3
     report = sketch_report(trials, model, SIM, n_boot=40, n_splits=5, seed=7)
     alignment = report.tables["alignment"].set_index("measure")
     # s4 was answered by people only; for SNP, s2 (all right: no off-target guess) has no value on either side
-    assert alignment.loc["top1", "n_left_out"] == 1 and "1 sketch(es) answered by people only" in \
-        alignment.loc["top1", "note"]
+    assert (
+        alignment.loc["top1", "n_left_out"] == 1
+        and "1 sketch(es) answered by people only" in alignment.loc["top1", "note"]
+    )
     assert alignment.loc["snp", "n_sketches"] == 1 and "the fit needs at least 3" in alignment.loc["snp", "note"]
     reliability = report.tables["reliability"].set_index("measure")
-    assert reliability.loc["entropy", "n_splits_undefined"] == 5 and "5 of 5 splits" in reliability.loc["entropy",
-                                                                                                     "note"]
+    assert (
+        reliability.loc["entropy", "n_splits_undefined"] == 5 and "5 of 5 splits" in reliability.loc["entropy", "note"]
+    )
     m = report.meta
     assert m["n_catch_responses"] == 1 and m["n_boot_alignment"] == 4 and m["seed"] == 7
     assert any("4 resamples, a tenth of n_boot = 40" in n for n in m["notes"])
     assert any("no off-target top-1 guess" in n for n in m["notes"])
     methods = report.methods()
-    for phrase in ("3 participants", "8 answers", "1 answers to catch sketches", "40 resamples", "seed 7",
-                   "5 random splits", "Spearman–Brown", "4 resamples of sketches", "Mukherjee", "## References"):
+    for phrase in (
+        "3 participants",
+        "8 answers",
+        "1 answers to catch sketches",
+        "40 resamples",
+        "seed 7",
+        "5 random splits",
+        "Spearman–Brown",
+        "4 resamples of sketches",
+        "Mukherjee",
+        "## References",
+    ):
         assert phrase in methods, phrase
     assert "Notes" in report.text()

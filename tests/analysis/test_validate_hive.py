@@ -3,6 +3,7 @@ estimators and intervals on simulated cohorts at the papers' designs, with loose
 coverage's Monte Carlo SD is about 0.015, so the bounds sit some 3 SD beyond the expected values seen over seeds
 1-5). The rows also run the first replications through the report's functions and fail if they differ from the
 simulation's formulas."""
+
 import math
 
 import pytest

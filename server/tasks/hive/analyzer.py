@@ -1,5 +1,6 @@
 """The analysis of the HIVE task types (`flask analyze`, server/analyze.py runs it): analysis.reports.hive_study on the
 study's exports. The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,11 +19,19 @@ class HiveAnalyzer(Analyzer):
     options = frozenset()  # HIVE reports means ± SD and t-tests against chance: no bootstrap, no outlier rule
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
-        return {"sessions": load_sessions(study), "participants": pd.DataFrame(list(participant_rows(study))),
-                "trials": pd.DataFrame(list(trial_rows(study)))}
+        return {
+            "sessions": load_sessions(study),
+            "participants": pd.DataFrame(list(participant_rows(study))),
+            "trials": pd.DataFrame(list(trial_rows(study))),
+        }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> HiveReport:
         params = study.config["task"]
-        return hive_report(data["participants"], data["trials"], study.task_type, params["method"],
-                           params.get("dataset"), meta={"slug": study.slug, "title": study.title,
-                                                        **exclusions(data["participants"])})
+        return hive_report(
+            data["participants"],
+            data["trials"],
+            study.task_type,
+            params["method"],
+            params.get("dataset"),
+            meta={"slug": study.slug, "title": study.title, **exclusions(data["participants"])},
+        )

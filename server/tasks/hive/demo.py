@@ -5,6 +5,7 @@ explanation puts its heat on the object when the candidate is the true class and
 explanations pair a prototype patch with the matched region of the photo (boxed). The model is right on half of the
 test images. Images are small JPEGs drawn with a fixed seed, so the set is identical on every machine and
 re-syncing stores nothing new (assets are content-addressed)."""
+
 from __future__ import annotations
 
 import io
@@ -66,7 +67,7 @@ def _photo(rng: random.Random, cls: tuple[str, str]) -> tuple[Image.Image, tuple
 def _heatmap(photo: Image.Image, centre: tuple[int, int], spread: float, strength: float) -> Image.Image:
     """The photo under a red–yellow heat overlay peaking at `centre` (GradCAM/BagNet style)."""
     yy, xx = np.mgrid[0:SIZE, 0:SIZE]
-    heat = strength * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * spread ** 2))
+    heat = strength * np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * spread**2))
     colour = np.stack([np.full_like(heat, 255), 255 * (1 - heat), np.zeros_like(heat)], axis=-1)
     alpha = (0.65 * heat)[..., None]
     mixed = np.asarray(photo, dtype=float) * (1 - alpha) + colour * alpha
@@ -78,8 +79,9 @@ def _match(photo: Image.Image, prototype: Image.Image, centre: tuple[int, int]) 
     canvas = Image.new("RGB", (SIZE * 2 + 8, SIZE), "white")
     canvas.paste(prototype.resize((SIZE, SIZE)), (0, 0))
     boxed = photo.copy()
-    ImageDraw.Draw(boxed).rectangle((centre[0] - 24, centre[1] - 24, centre[0] + 24, centre[1] + 24),
-                                    outline=(255, 230, 0), width=3)
+    ImageDraw.Draw(boxed).rectangle(
+        (centre[0] - 24, centre[1] - 24, centre[0] + 24, centre[1] + 24), outline=(255, 230, 0), width=3
+    )
     canvas.paste(boxed, (SIZE + 8, 0))
     return canvas
 
@@ -134,8 +136,13 @@ def _draw(task_id: str, method: str, seed: int) -> tuple[list[dict], dict[str, b
         truth = by_rank[1] if correct else by_rank[rng.choice((2, 3, 4))]
         photo, centre = _photo(rng, four[truth - 1])
         files[f"{image_id}.jpg"] = _jpeg(photo)
-        row = {"image_id": image_id, "photo": f"{image_id}.jpg", "ground_truth": truth,
-               "model_correct": str(correct).lower(), "preview": str(preview).lower()}
+        row = {
+            "image_id": image_id,
+            "photo": f"{image_id}.jpg",
+            "ground_truth": truth,
+            "model_correct": str(correct).lower(),
+            "preview": str(preview).lower(),
+        }
         for k in range(1, 5):
             on_object = k == truth or (k == by_rank[1] and rng.random() < 0.5)
             focus = centre if on_object else (rng.randrange(20, SIZE - 20), rng.randrange(20, SIZE - 20))

@@ -22,6 +22,7 @@ candidates in decision order: 1 present/present, 2 present/absent, 3 absent/pres
 
 On the page, candidates are named by letters a–d assigned by a fixed shuffle of each image's candidates, so that
 neither the letters nor the manifest's numbering tell a participant which one the model predicted."""
+
 from __future__ import annotations
 
 import hashlib
@@ -56,17 +57,31 @@ DATASETS = ("CUB", "ImageNet")  # HIVE's; `dataset` names the published study a 
 class HiveParams(Table):
     method: Literal[METHODS] = Field("gradcam", description="the explanation method")
     n_trials: int = Field(10, ge=1, le=200, description="photos per participant")
-    correct_share: float = Field(0.5, ge=0, le=1, description=(
-        "share of those whose model prediction is correct (balanced by default)"))
+    correct_share: float = Field(
+        0.5, ge=0, le=1, description=("share of those whose model prediction is correct (balanced by default)")
+    )
     show_labels: bool = Field(False, description="show class labels with the explanations (HIVE hides them)")
-    preview: bool = Field(True, description=(
-        "one correct and one incorrect example (manifest rows with `preview = true`) in the `preview` flow step"))
-    similarity_ratings: bool | None = Field(None, validate_default=True, description=(
-        "ask a 1–4 similarity rating per prototype match (`hive-agreement` only; by default when its method is "
-        "`protopnet` or `prototree`)"))
-    dataset: Literal[DATASETS] | None = Field(None, description=(
-        "the HIVE study to compare with: `flask analyze` puts HIVE's published figures for the same task and "
-        "method beside ours"))
+    preview: bool = Field(
+        True,
+        description=(
+            "one correct and one incorrect example (manifest rows with `preview = true`) in the `preview` flow step"
+        ),
+    )
+    similarity_ratings: bool | None = Field(
+        None,
+        validate_default=True,
+        description=(
+            "ask a 1–4 similarity rating per prototype match (`hive-agreement` only; by default when its method is "
+            "`protopnet` or `prototree`)"
+        ),
+    )
+    dataset: Literal[DATASETS] | None = Field(
+        None,
+        description=(
+            "the HIVE study to compare with: `flask analyze` puts HIVE's published figures for the same task and "
+            "method beside ours"
+        ),
+    )
 
     @field_validator("similarity_ratings")
     @classmethod
@@ -128,6 +143,7 @@ def _joined(values) -> str | None:
 
 class HiveTask(DemoStimuli, ModelAnswers, Analysed):
     """What the HIVE task types share: the manifest, the trial list, the summary and the export columns."""
+
     chance: float  # chance accuracy of the task, a proportion
     # Whether a trial shows all four candidates (distinction, output prediction) or only the prediction.
     shows_all = True
@@ -137,37 +153,63 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
     analyzer = HiveAnalyzer()
     Params = HiveParams
     steps = ("preview",)
-    manifest_required = ("image_id", "photo", "ground_truth", "model_correct",
-                         *(f"candidate{k}_{part}" for k in CANDIDATES for part in ("rank", "explanation")))
+    manifest_required = (
+        "image_id",
+        "photo",
+        "ground_truth",
+        "model_correct",
+        *(f"candidate{k}_{part}" for k in CANDIDATES for part in ("rank", "explanation")),
+    )
     manifest_optional = ("preview", *(f"candidate{k}_{part}" for k in CANDIDATES for part in ("label", "similarity")))
     stimulus_columns = (
         Column("model_correct", "whether the model's top prediction is the true class (trials.csv: 1 or 0)", "integer"),
-        Column("ground_truth", "manifest candidate number (1–4) of the true class; 0: none of the four",
-               "integer"),
+        Column("ground_truth", "manifest candidate number (1–4) of the true class; 0: none of the four", "integer"),
         Column("predicted_candidate", "manifest candidate number of the model's top prediction (rank 1)", "integer"),
     )
     trial_columns = stimulus_columns + (
         Column("labels_shown", "1 if class labels were shown with the explanations", "integer"),
-        *(c for p in CANDIDATES for c in (
-            Column(f"option_{p}", f"manifest candidate number shown at position {p} (left to right); "
-                                  "empty if fewer were shown", "integer"),
-            Column(f"option_{p}_rank", f"the model's rank (1 = prediction) of the candidate at position {p}",
-                   "integer"))),
-        Column("choice_candidate", "manifest candidate number the participant picked (or reached, ProtoTree)",
-               "integer"),
+        *(
+            c
+            for p in CANDIDATES
+            for c in (
+                Column(
+                    f"option_{p}",
+                    f"manifest candidate number shown at position {p} (left to right); empty if fewer were shown",
+                    "integer",
+                ),
+                Column(
+                    f"option_{p}_rank", f"the model's rank (1 = prediction) of the candidate at position {p}", "integer"
+                ),
+            )
+        ),
+        Column(
+            "choice_candidate", "manifest candidate number the participant picked (or reached, ProtoTree)", "integer"
+        ),
         Column("choice_position", "display position (1–4) of the picked candidate", "integer"),
         Column("choice_rank", "the model's rank of the picked candidate", "integer"),
-        Column("decisions", "ProtoTree: the participant's decisions at the last two nodes, e.g. present;absent",
-               "text"),
-        Column("confidence", "agreement: 1 fairly / 2 somewhat confident correct, 3 somewhat / 4 fairly confident "
-                             "incorrect; other tasks: 1 (not at all) – 5 (very) confident", "integer"),
-        Column("judged_correct", "agreement: 1 if the participant judged the prediction correct (confidence 1–2)",
-               "integer"),
+        Column(
+            "decisions", "ProtoTree: the participant's decisions at the last two nodes, e.g. present;absent", "text"
+        ),
+        Column(
+            "confidence",
+            "agreement: 1 fairly / 2 somewhat confident correct, 3 somewhat / 4 fairly confident "
+            "incorrect; other tasks: 1 (not at all) – 5 (very) confident",
+            "integer",
+        ),
+        Column(
+            "judged_correct",
+            "agreement: 1 if the participant judged the prediction correct (confidence 1–2)",
+            "integer",
+        ),
         Column("correct", "1 if the answer was right for this task, else 0", "integer"),
-        Column("similarity_ratings", "agreement with prototypes: the participant's 1–4 rating per match, "
-                                     "';'-separated in match order", "text"),
-        Column("model_similarity", "the model's similarity score per match of the rated candidate, ';'-separated",
-               "text"),
+        Column(
+            "similarity_ratings",
+            "agreement with prototypes: the participant's 1–4 rating per match, ';'-separated in match order",
+            "text",
+        ),
+        Column(
+            "model_similarity", "the model's similarity score per match of the rated candidate, ';'-separated", "text"
+        ),
     )
 
     # ---------------------------------------------------------------------------------------- parameters
@@ -183,8 +225,11 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
                 raise ManifestError(f"candidate{k}_rank", f"must be an integer 1–4, not {text!r}")
             ranks[k] = int(text)
         if sorted(ranks.values()) != list(CANDIDATES):
-            raise ManifestError("candidate1_rank", "the four candidates' ranks must be 1, 2, 3 and 4, each once "
-                                                   f"(got {', '.join(str(ranks[k]) for k in CANDIDATES)})")
+            raise ManifestError(
+                "candidate1_rank",
+                "the four candidates' ranks must be 1, 2, 3 and 4, each once "
+                f"(got {', '.join(str(ranks[k]) for k in CANDIDATES)})",
+            )
         text = row["ground_truth"].strip()
         if text not in {"0", "1", "2", "3", "4"}:
             raise ManifestError("ground_truth", f"must be the true class's candidate number 1–4 (or 0), not {text!r}")
@@ -193,8 +238,11 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             raise ManifestError("ground_truth", f"{self.id} needs the true class among the four candidates (1–4)")
         model_correct = _flag(row["model_correct"], "model_correct")
         if model_correct != (truth != 0 and ranks[truth] == 1):
-            raise ManifestError("model_correct", f"says {str(model_correct).lower()}, but the true class "
-                                                 f"(candidate {truth}) has rank {ranks.get(truth, '—')}")
+            raise ManifestError(
+                "model_correct",
+                f"says {str(model_correct).lower()}, but the true class "
+                f"(candidate {truth}) has rank {ranks.get(truth, '—')}",
+            )
         letters = _letters_for(image_id)
         candidates = {}
         for k in CANDIDATES:
@@ -206,18 +254,30 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             if row.get(f"candidate{k}_similarity", "").strip():
                 similarity = _scores(row[f"candidate{k}_similarity"], f"candidate{k}_similarity")
                 if len(similarity) != len(explanation):
-                    raise ManifestError(f"candidate{k}_similarity",
-                                        f"{len(similarity)} score(s) for {len(explanation)} explanation image(s): "
-                                        "give one score per prototype match")
+                    raise ManifestError(
+                        f"candidate{k}_similarity",
+                        f"{len(similarity)} score(s) for {len(explanation)} explanation image(s): "
+                        "give one score per prototype match",
+                    )
             label = row.get(f"candidate{k}_label", "").strip() or None
             if label is not None and len(label) > 120:
                 raise ManifestError(f"candidate{k}_label", "at most 120 characters")
-            candidates[letters[k]] = {"candidate": k, "rank": ranks[k], "explanation": explanation,
-                                      "label": label, "similarity": similarity}
+            candidates[letters[k]] = {
+                "candidate": k,
+                "rank": ranks[k],
+                "explanation": explanation,
+                "label": label,
+                "similarity": similarity,
+            }
         # stimulus_columns name params keys: `flask stimuli export` writes them into the models' manifest
-        params = {"image_id": image_id, "photo": files.image("photo", row["photo"].strip()),
-                  "ground_truth": truth, "model_correct": model_correct,
-                  "predicted_candidate": next(k for k in CANDIDATES if ranks[k] == 1), "candidates": candidates}
+        params = {
+            "image_id": image_id,
+            "photo": files.image("photo", row["photo"].strip()),
+            "ground_truth": truth,
+            "model_correct": model_correct,
+            "predicted_candidate": next(k for k in CANDIDATES if ranks[k] == 1),
+            "candidates": candidates,
+        }
         params.update(self.extra_params(row, files))
         return StimulusSpec(image_id, params, practice=_flag(row.get("preview", ""), "preview"))
 
@@ -233,8 +293,10 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         n = params["n_trials"]
         n_right = round(n * params["correct_share"])
         if len(right) < n_right or len(wrong) < n - n_right:
-            raise ConfigError(f"the study needs {n_right} correct and {n - n_right} incorrect model predictions "
-                              f"but holds {len(right)} and {len(wrong)}: import more (flask stimuli import)")
+            raise ConfigError(
+                f"the study needs {n_right} correct and {n - n_right} incorrect model predictions "
+                f"but holds {len(right)} and {len(wrong)}: import more (flask stimuli import)"
+            )
         chosen = rng.sample(right, n_right) + rng.sample(wrong, n - n_right)
         rng.shuffle(chosen)
         items = [PlanItem(i, s.key, False, self.plan_extra(params, s.params, rng)) for i, s in enumerate(chosen)]
@@ -243,12 +305,21 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             for correct in (True, False):
                 pool = [s for s in stimuli if s.practice and s.params["model_correct"] is correct]
                 if not pool:
-                    raise ConfigError("task.preview needs one correct and one incorrect example: import stimuli "
-                                      "with preview = true for both")
+                    raise ConfigError(
+                        "task.preview needs one correct and one incorrect example: import stimuli "
+                        "with preview = true for both"
+                    )
                 examples.append(rng.choice(pool))
             # The examples tell the answers: which option the model predicted and which is the true class.
-            preview = [{"model_correct": s.params["model_correct"], **self.plan_extra(params, s.params, rng),
-                        "preview_of": s.key, **_answer_keys(s.params)} for s in examples]
+            preview = [
+                {
+                    "model_correct": s.params["model_correct"],
+                    **self.plan_extra(params, s.params, rng),
+                    "preview_of": s.key,
+                    **_answer_keys(s.params),
+                }
+                for s in examples
+            ]
             first = items[0]
             items[0] = PlanItem(first.index, first.stimulus_id, False, {**first.extra, "preview": preview})
         return items
@@ -265,11 +336,20 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         options = []
         for letter in letters:
             cand = stimulus["candidates"][letter]
-            options.append({"key": letter, "explanation": [asset_url(sha) for sha in cand["explanation"]],
-                            "label": cand["label"] if params["show_labels"] else None})
-        return {"photo_url": asset_url(stimulus["photo"]), "method": params["method"], "options": options,
-                "similarity_ratings": params["similarity_ratings"],
-                "presented": {"options": letters, "labels_shown": params["show_labels"]}}
+            options.append(
+                {
+                    "key": letter,
+                    "explanation": [asset_url(sha) for sha in cand["explanation"]],
+                    "label": cand["label"] if params["show_labels"] else None,
+                }
+            )
+        return {
+            "photo_url": asset_url(stimulus["photo"]),
+            "method": params["method"],
+            "options": options,
+            "similarity_ratings": params["similarity_ratings"],
+            "presented": {"options": letters, "labels_shown": params["show_labels"]},
+        }
 
     # ---------------------------------------------------------------------------------------- scoring
     def correct(self, score):
@@ -281,39 +361,51 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
 
         mine = accuracy(own) if own else None
         others = [accuracy(person) for person in cohort if person]
-        summary = {"accuracy_percent": mine, "n_trials": len(own), "cohort_size": len(others),
-                   "cohort_mean": statistics.fmean(others) if others else None}
+        summary = {
+            "accuracy_percent": mine,
+            "n_trials": len(own),
+            "cohort_size": len(others),
+            "cohort_mean": statistics.fmean(others) if others else None,
+        }
         lines = []
         if mine is not None:
-            lines.append(f"You answered {sum(s['correct'] for s in own)} of {len(own)} correctly "
-                         f"({mine:.0f} %).")
+            lines.append(f"You answered {sum(s['correct'] for s in own)} of {len(own)} correctly ({mine:.0f} %).")
         if others:
-            lines.append(f"The {len(others)} other participants so far answered {summary['cohort_mean']:.0f} % "
-                         "correctly on average.")
+            lines.append(
+                f"The {len(others)} other participants so far answered {summary['cohort_mean']:.0f} % "
+                "correctly on average."
+            )
         return {**summary, "lines": lines}
 
     def trial_row(self, stimulus, response, score, presented):
         cands = stimulus.get("candidates", {})
         shown = (presented or {}).get("options", [])
         predicted = next((c["candidate"] for c in cands.values() if c["rank"] == 1), None)
-        row = {"model_correct": int(bool(stimulus.get("model_correct"))),
-               "ground_truth": stimulus.get("ground_truth"), "predicted_candidate": predicted,
-               "labels_shown": int(bool((presented or {}).get("labels_shown")))}
+        row = {
+            "model_correct": int(bool(stimulus.get("model_correct"))),
+            "ground_truth": stimulus.get("ground_truth"),
+            "predicted_candidate": predicted,
+            "labels_shown": int(bool((presented or {}).get("labels_shown"))),
+        }
         for p in CANDIDATES:
             cand = cands.get(shown[p - 1]) if p <= len(shown) else None
             row[f"option_{p}"] = cand and cand["candidate"]
             row[f"option_{p}_rank"] = cand and cand["rank"]
         choice = score.get("choice")
         picked = cands.get(choice) if choice else None
-        row.update({
-            "choice_candidate": picked and picked["candidate"],
-            "choice_position": shown.index(choice) + 1 if choice in shown else None,
-            "choice_rank": picked and picked["rank"],
-            "decisions": _joined(response.get("decisions")),
-            "confidence": response.get("confidence"), "judged_correct": score.get("judged_correct"),
-            "correct": score.get("correct"), "similarity_ratings": _joined(response.get("similarity")),
-            "model_similarity": _joined(score.get("model_similarity")),
-        })
+        row.update(
+            {
+                "choice_candidate": picked and picked["candidate"],
+                "choice_position": shown.index(choice) + 1 if choice in shown else None,
+                "choice_rank": picked and picked["rank"],
+                "decisions": _joined(response.get("decisions")),
+                "confidence": response.get("confidence"),
+                "judged_correct": score.get("judged_correct"),
+                "correct": score.get("correct"),
+                "similarity_ratings": _joined(response.get("similarity")),
+                "model_similarity": _joined(score.get("model_similarity")),
+            }
+        )
         return row
 
     def generate_demo(self, params, out_dir):
@@ -351,17 +443,24 @@ class HiveAgreement(HiveTask):
         # similarity scores in match order.
         matches = len(shown["options"][0]["explanation"])
         ratings = response.get("similarity")
-        if (not isinstance(ratings, list) or len(ratings) != matches
-                or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 4 for r in ratings)):
-            raise ResponseError("response.similarity", f"response.similarity must be {matches} integer(s) 1–4, one "
-                                                       "per match shown")
+        if (
+            not isinstance(ratings, list)
+            or len(ratings) != matches
+            or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 4 for r in ratings)
+        ):
+            raise ResponseError(
+                "response.similarity", f"response.similarity must be {matches} integer(s) 1–4, one per match shown"
+            )
         return {**clean, "similarity": ratings}
 
     def score(self, stimulus, response):
         judged = response["confidence"] <= 2
         predicted = next(c for c in stimulus["candidates"].values() if c["rank"] == 1)
-        return {"judged_correct": int(judged), "correct": int(judged == stimulus["model_correct"]),
-                "model_similarity": predicted["similarity"] if "similarity" in response else None}
+        return {
+            "judged_correct": int(judged),
+            "correct": int(judged == stimulus["model_correct"]),
+            "model_similarity": predicted["similarity"] if "similarity" in response else None,
+        }
 
 
 class HiveChoice(HiveTask):
@@ -375,8 +474,9 @@ class HiveChoice(HiveTask):
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
         options = [option["key"] for option in shown["options"]]
         if response.get("choice") not in options:
-            raise ResponseError("response.choice", "response.choice must be one of the options shown: "
-                                                   f"{', '.join(options)}")
+            raise ResponseError(
+                "response.choice", f"response.choice must be one of the options shown: {', '.join(options)}"
+            )
         return {"choice": response["choice"], "confidence": _int_choice(response, "confidence", 1, 5)}
 
     @abstractmethod
@@ -416,8 +516,9 @@ class HiveProtoTree(HiveTask):
     manifest_optional = HiveTask.manifest_optional + ("path",)
 
     def extra_params(self, row, files):
-        nodes = {name: files.image(f"node_{name}", row[f"node_{name}"].strip())
-                 for name in ("root", "present", "absent")}
+        nodes = {
+            name: files.image(f"node_{name}", row[f"node_{name}"].strip()) for name in ("root", "present", "absent")
+        }
         path = files.image("path", row["path"].strip()) if row.get("path", "").strip() else None
         return {"nodes": nodes, "path": path}
 
@@ -434,15 +535,17 @@ class HiveProtoTree(HiveTask):
 
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
-            raise ResponseError("response", 'response must be an object like '
-                                            '{"decisions": ["present", "absent"], "confidence": 3}')
+            raise ResponseError(
+                "response", 'response must be an object like {"decisions": ["present", "absent"], "confidence": 3}'
+            )
         unknown = set(response) - {"decisions", "confidence"}
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
         decisions = response.get("decisions")
         if not isinstance(decisions, list) or len(decisions) != 2 or any(d not in DECISIONS for d in decisions):
-            raise ResponseError("response.decisions",
-                                'response.decisions must be two of "present"/"absent" (root node, then next)')
+            raise ResponseError(
+                "response.decisions", 'response.decisions must be two of "present"/"absent" (root node, then next)'
+            )
         return {"decisions": decisions, "confidence": _int_choice(response, "confidence", 1, 5)}
 
     def score(self, stimulus, response):

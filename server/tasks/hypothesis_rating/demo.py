@@ -10,6 +10,7 @@ spine of four blocks with a pair of arm blocks (one above, one below) at either 
 
 The simulated model score is P(peaky) = logistic(4·arm + 2·colour + noise), with arm and colour the standardised
 class evidence of the image; `column` is left out of the manifest, so the task bins the images by score."""
+
 from __future__ import annotations
 
 import colorsys

@@ -15,6 +15,7 @@ Every trial's `presented` (copied into its stored row) holds the statement, its 
 order and the grid's image ids. Whether a statement is true (a relevant pattern) never goes to the page; the
 analysis takes it from the study file. A trial's stimulus id is the grid's first image (top of column 1): ratings
 are about the whole grid, which `presented` records in full."""
+
 from __future__ import annotations
 
 import bisect
@@ -48,27 +49,44 @@ class Statement(Table):
 class RatingParams(Table):
     rows: int = Field(30, ge=1, le=200, description="images per grid column")
     columns: int = Field(5, ge=1, le=20, description="grid columns, from low to high model score")
-    sampling: Literal[SAMPLING] = Field("fixed", description=(
-        "`fixed`: the same images for everyone; `per-participant`: drawn anew for each participant"))
-    score_edges: list[Number] | None = Field(None, description=(
-        "the score boundaries between the columns (`columns` − 1 increasing numbers); none: bins of equal size "
-        "by score rank"))
+    sampling: Literal[SAMPLING] = Field(
+        "fixed",
+        description=("`fixed`: the same images for everyone; `per-participant`: drawn anew for each participant"),
+    )
+    score_edges: list[Number] | None = Field(
+        None,
+        description=(
+            "the score boundaries between the columns (`columns` − 1 increasing numbers); none: bins of equal size "
+            "by score rank"
+        ),
+    )
     column_labels: list[str] | None = Field(None, description="a heading per column (`columns` texts)")
-    question: str = Field("How much do you agree with this statement about the model?", description=(
-        "asked with every statement"))
-    scale_labels: list[str] = Field(["Strongly disagree", "Strongly agree"], min_length=2, max_length=2,
-                                    description="the labels of ratings 1 and 7")
-    statements: list[Statement] = Field(min_length=1, description=(
-        "the statements to rate, `[[task.statements]]` tables with `id`, `text` and `relevant`"))
+    question: str = Field(
+        "How much do you agree with this statement about the model?", description=("asked with every statement")
+    )
+    scale_labels: list[str] = Field(
+        ["Strongly disagree", "Strongly agree"], min_length=2, max_length=2, description="the labels of ratings 1 and 7"
+    )
+    statements: list[Statement] = Field(
+        min_length=1,
+        description=("the statements to rate, `[[task.statements]]` tables with `id`, `text` and `relevant`"),
+    )
 
     @field_validator("score_edges")
     @classmethod
     def _edges_fit_the_columns(cls, edges: list[Number] | None, info: ValidationInfo) -> list[Number] | None:
-        if edges is not None and "columns" in info.data and (
-                len(edges) != info.data["columns"] - 1 or not all(math.isfinite(e) for e in edges)
-                or any(a >= b for a, b in zip(edges, edges[1:]))):
-            raise problem(f"expected {info.data['columns'] - 1} increasing numbers (the boundaries between the "
-                          "columns)")
+        if (
+            edges is not None
+            and "columns" in info.data
+            and (
+                len(edges) != info.data["columns"] - 1
+                or not all(math.isfinite(e) for e in edges)
+                or any(a >= b for a, b in zip(edges, edges[1:]))
+            )
+        ):
+            raise problem(
+                f"expected {info.data['columns'] - 1} increasing numbers (the boundaries between the columns)"
+            )
         return edges
 
     @field_validator("column_labels")
@@ -130,8 +148,9 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
                 raise ManifestError("column", f"{row['column']!r} is not a column number (1, 2, …)") from None
             if column < 1:
                 raise ManifestError("column", "columns are numbered from 1")
-        return StimulusSpec(key, {"image": files.image("file", row["file"]), "score": score, "label": row["label"],
-                                  "column": column})
+        return StimulusSpec(
+            key, {"image": files.image("file", row["file"]), "score": score, "label": row["label"], "column": column}
+        )
 
     def generate_demo(self, params, out_dir: Path) -> Path:
         return write_demo(out_dir)
@@ -142,17 +161,34 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
         statements = list(params["statements"])
         rng.shuffle(statements)
         order = [s["id"] for s in statements]
-        page = {"column_labels": params["column_labels"] or _score_labels(params, columns),
-                "question": params["question"], "scale_labels": params["scale_labels"]}
+        page = {
+            "column_labels": params["column_labels"] or _score_labels(params, columns),
+            "question": params["question"],
+            "scale_labels": params["scale_labels"],
+        }
         # The page reads the statement and the grid from `presented`, so what is stored is what was shown.
-        return [PlanItem(i, grid[0][0], False, {
-            **page, "presented": {"statement_id": s["id"], "statement_text": s["text"], "statement_position": i,
-                                  "statement_order": order, "grid": grid}})
-            for i, s in enumerate(statements)]
+        return [
+            PlanItem(
+                i,
+                grid[0][0],
+                False,
+                {
+                    **page,
+                    "presented": {
+                        "statement_id": s["id"],
+                        "statement_text": s["text"],
+                        "statement_position": i,
+                        "statement_order": order,
+                        "grid": grid,
+                    },
+                },
+            )
+            for i, s in enumerate(statements)
+        ]
 
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
-            raise ResponseError("response", "response must be an object like {\"rating\": 5}")
+            raise ResponseError("response", 'response must be an object like {"rating": 5}')
         unknown = set(response) - {"rating"}
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
@@ -172,9 +208,13 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
     def trial_row(self, stimulus, response, score, presented):
         presented = presented or {}
         rating = response.get("rating")
-        return {"statement_id": presented.get("statement_id"), "statement_text": presented.get("statement_text"),
-                "statement_position": presented.get("statement_position"), "rating": rating,
-                "agree": None if rating is None else int(rating >= AGREE_FROM)}
+        return {
+            "statement_id": presented.get("statement_id"),
+            "statement_text": presented.get("statement_text"),
+            "statement_position": presented.get("statement_position"),
+            "rating": rating,
+            "agree": None if rating is None else int(rating >= AGREE_FROM),
+        }
 
     def render_stimulus(self, key, params):
         return params["image"]
@@ -231,6 +271,12 @@ def _score_labels(params: dict[str, Any], columns: list[list[StimulusSpec]]) -> 
     edges = params["score_edges"]
     if edges is not None:
         bounds = [None, *edges, None]
-        return [f"score < {bounds[1]:g}" if i == 0 else f"score ≥ {bounds[i]:g}" if bounds[i + 1] is None
-                else f"{bounds[i]:g} – {bounds[i + 1]:g}" for i in range(len(columns))]
+        return [
+            f"score < {bounds[1]:g}"
+            if i == 0
+            else f"score ≥ {bounds[i]:g}"
+            if bounds[i + 1] is None
+            else f"{bounds[i]:g} – {bounds[i + 1]:g}"
+            for i in range(len(columns))
+        ]
     return [f"{images[-1].params['score']:.2f} – {images[0].params['score']:.2f}" for images in columns]

@@ -19,6 +19,7 @@ run (its stimuli are resampled). Those rows are loaded only then, and the pooled
 :mod:`analysis.reports.ratio_study`, whose RatioReport renders itself (text, Markdown, JSON, ``methods.md``,
 figures).
 """
+
 from __future__ import annotations
 
 import math
@@ -46,12 +47,13 @@ MAX_POOLED_MODEL_ROWS = 250_000
 def model_cells_query(study: Study, dialect: str = "postgresql"):
     """One GROUP BY over predictions ⨝ test stimuli ⨝ model_runs → one row per (run, chart type, height pair)."""
     params = Stimulus.params
-    stimuli = (db.select(Stimulus.id.label("stimulus_id"),
-                         params["chart_type"].as_integer().label("chart_type"),
-                         params["short_height"].as_integer().label("short_height"),
-                         params["tall_height"].as_integer().label("tall_height"),
-                         params["true_percent"].as_float().label("true_percent"))
-               .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False)))
+    stimuli = db.select(
+        Stimulus.id.label("stimulus_id"),
+        params["chart_type"].as_integer().label("chart_type"),
+        params["short_height"].as_integer().label("short_height"),
+        params["tall_height"].as_integer().label("tall_height"),
+        params["true_percent"].as_float().label("true_percent"),
+    ).where(Stimulus.study_id == study.id, Stimulus.practice.is_(False))
     if dialect == "postgresql":
         # OFFSET 0 keeps PostgreSQL from flattening the subquery: the JSON is read once per stimulus and the few
         # stimuli become the hash side of the join. Flattened, or as a MATERIALIZED CTE (which the planner probes
@@ -59,16 +61,23 @@ def model_cells_query(study: Study, dialect: str = "postgresql"):
         stimuli = stimuli.offset(0)
     stimuli = stimuli.subquery("test_stimuli")
     abs_error = func.abs(Prediction.value - stimuli.c.true_percent)
-    return (db.select(Prediction.run_id, stimuli.c.chart_type, stimuli.c.short_height, stimuli.c.tall_height,
-                      func.avg(stimuli.c.true_percent).label("true_percent"),
-                      func.count().label("n"),
-                      func.avg(abs_error).label("mean_abs_error"),
-                      func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"))
-            .select_from(Prediction)
-            .join(stimuli, stimuli.c.stimulus_id == Prediction.stimulus_id)
-            .join(ModelRun, ModelRun.id == Prediction.run_id)
-            .where(ModelRun.study_id == study.id)
-            .group_by(Prediction.run_id, stimuli.c.chart_type, stimuli.c.short_height, stimuli.c.tall_height))
+    return (
+        db.select(
+            Prediction.run_id,
+            stimuli.c.chart_type,
+            stimuli.c.short_height,
+            stimuli.c.tall_height,
+            func.avg(stimuli.c.true_percent).label("true_percent"),
+            func.count().label("n"),
+            func.avg(abs_error).label("mean_abs_error"),
+            func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"),
+        )
+        .select_from(Prediction)
+        .join(stimuli, stimuli.c.stimulus_id == Prediction.stimulus_id)
+        .join(ModelRun, ModelRun.id == Prediction.run_id)
+        .where(ModelRun.study_id == study.id)
+        .group_by(Prediction.run_id, stimuli.c.chart_type, stimuli.c.short_height, stimuli.c.tall_height)
+    )
 
 
 def model_stimuli_query(study: Study, run_ids: list[int]):
@@ -76,13 +85,19 @@ def model_stimuli_query(study: Study, run_ids: list[int]):
     params = Stimulus.params
     abs_error = func.abs(Prediction.value - params["true_percent"].as_float())
     # chart_type through min(): PostgreSQL cannot match a JSON path with bound parameters in SELECT and GROUP BY
-    return (db.select(Prediction.run_id, Prediction.stimulus_id,
-                      func.min(params["chart_type"].as_integer()).label("chart_type"),
-                      func.count().label("n"), func.avg(abs_error).label("mean_abs_error"),
-                      func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"))
-            .join(Stimulus, Stimulus.id == Prediction.stimulus_id)
-            .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False), Prediction.run_id.in_(run_ids))
-            .group_by(Prediction.run_id, Prediction.stimulus_id))
+    return (
+        db.select(
+            Prediction.run_id,
+            Prediction.stimulus_id,
+            func.min(params["chart_type"].as_integer()).label("chart_type"),
+            func.count().label("n"),
+            func.avg(abs_error).label("mean_abs_error"),
+            func.avg(func.ln(abs_error + literal(LOG_OFFSET, Float))).label("mean_ln_error"),
+        )
+        .join(Stimulus, Stimulus.id == Prediction.stimulus_id)
+        .where(Stimulus.study_id == study.id, Stimulus.practice.is_(False), Prediction.run_id.in_(run_ids))
+        .group_by(Prediction.run_id, Prediction.stimulus_id)
+    )
 
 
 def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, estimator: str) -> pd.DataFrame | None:
@@ -97,7 +112,8 @@ def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, es
         raise AnalysisError(
             f"--mlae pooled: the models have {int(cells['n'].sum()):,} predictions on test stimuli; the pooled "
             f"estimator's bootstrap over runs takes at most {MAX_POOLED_MODEL_ROWS:,} (use --mlae participant, "
-            f"which needs one value per run and chart type)")
+            f"which needs one value per run and chart type)"
+        )
     rows = db.session.execute(model_stimuli_query(study, wanted["run_id"].astype(int).tolist())).mappings().all()
     out = pd.DataFrame(rows, columns=["run_id", "stimulus_id", "chart_type", "n", "mean_abs_error", "mean_ln_error"])
     out = out.merge(wanted, on="run_id", how="inner")
@@ -106,26 +122,52 @@ def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, es
 
 
 def load_model_runs(study: Study) -> pd.DataFrame:
-    runs = pd.DataFrame(db.session.execute(
-        db.select(ModelRun.id.label("run_id"), ModelRun.observer, ModelRun.condition, ModelRun.run)
-        .where(ModelRun.study_id == study.id)).mappings().all(),
-        columns=["run_id", "observer", "condition", "run"])
+    runs = pd.DataFrame(
+        db.session.execute(
+            db.select(ModelRun.id.label("run_id"), ModelRun.observer, ModelRun.condition, ModelRun.run).where(
+                ModelRun.study_id == study.id
+            )
+        )
+        .mappings()
+        .all(),
+        columns=["run_id", "observer", "condition", "run"],
+    )
     runs["condition"] = runs["condition"].fillna("")
     return runs
 
 
 def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
     query = model_cells_query(study, db.session.connection().dialect.name)
-    cells = pd.DataFrame(db.session.execute(query).mappings().all(),
-                         columns=["run_id", "chart_type", "short_height", "tall_height", "true_percent", "n",
-                                  "mean_abs_error", "mean_ln_error"])
+    cells = pd.DataFrame(
+        db.session.execute(query).mappings().all(),
+        columns=[
+            "run_id",
+            "chart_type",
+            "short_height",
+            "tall_height",
+            "true_percent",
+            "n",
+            "mean_abs_error",
+            "mean_ln_error",
+        ],
+    )
     cells = cells.merge(runs, on="run_id", how="inner")
     cells["mean_log_error"] = cells["mean_ln_error"].astype(float) / LN2
     return cells.drop(columns=["run_id", "mean_ln_error"])
 
 
-TRIAL_COLUMNS = ["participant_id", "practice", "stimulus_id", "chart_type", "short_height", "tall_height",
-                 "true_percent", "response_percent", "abs_error", "log_error"]
+TRIAL_COLUMNS = [
+    "participant_id",
+    "practice",
+    "stimulus_id",
+    "chart_type",
+    "short_height",
+    "tall_height",
+    "true_percent",
+    "response_percent",
+    "abs_error",
+    "log_error",
+]
 
 
 def load_trials(study: Study) -> pd.DataFrame:
@@ -134,17 +176,33 @@ def load_trials(study: Study) -> pd.DataFrame:
 
 class RatioEstimationAnalyzer(Analyzer):
     """flask analyze for ratio-estimation studies: the Study III report (analysis.reports.ratio_study)."""
+
     options = frozenset({"mlae", "exclude_outliers", "n_boot", "seed"})
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         runs = load_model_runs(study)
         cells = load_model_cells(study, runs)
-        return {"sessions": load_sessions(study), "trials": load_trials(study), "model_cells": cells,
-                "model_stimuli": load_model_stimuli(study, runs, cells, options.mlae)}
+        return {
+            "sessions": load_sessions(study),
+            "trials": load_trials(study),
+            "model_cells": cells,
+            "model_stimuli": load_model_stimuli(study, runs, cells, options.mlae),
+        }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> RatioReport:
-        return ratio_report(data["sessions"], data["trials"], data["model_cells"], data["model_stimuli"],
-                            mlae_estimator=options.mlae, exclude_outliers=options.exclude_outliers,
-                            n_boot=options.n_boot, seed=options.seed,
-                            meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
-                                  "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"]})
+        return ratio_report(
+            data["sessions"],
+            data["trials"],
+            data["model_cells"],
+            data["model_stimuli"],
+            mlae_estimator=options.mlae,
+            exclude_outliers=options.exclude_outliers,
+            n_boot=options.n_boot,
+            seed=options.seed,
+            meta={
+                "slug": study.slug,
+                "title": study.title,
+                "task_type": study.task_type,
+                "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"],
+            },
+        )

@@ -16,6 +16,7 @@ above its bottom line — that row distance is "the height". (Haehn et al. leave
 because an SVG <rect> is closed and the two renderings must agree.) In SVG a line through pixel column c has its
 centre at c + 0.5, hence the +0.5 offsets and shape-rendering="crispEdges".
 """
+
 from __future__ import annotations
 
 import functools
@@ -33,28 +34,33 @@ from PIL import Image
 
 HEIGHTS = (10, 12, 15, 18, 21, 26, 32, 38, 46, 56)  # C–M's 10·10^((i-1)/12), rounded to integers
 CHART_TYPES = (1, 2, 3, 4, 5)
-CHART_TYPE_NAMES = {1: "adjacent bars", 2: "aligned stacked bars", 3: "separated bars",
-                    4: "unaligned stacked bars", 5: "divided bar"}
+CHART_TYPE_NAMES = {
+    1: "adjacent bars",
+    2: "aligned stacked bars",
+    3: "separated bars",
+    4: "unaligned stacked bars",
+    5: "divided bar",
+}
 # Pairs whose unrounded C–M ratios (0.18 / 0.32 groups) C–M left out; removing them empties index distances 8 and 6.
 EXCLUDED_PAIRS = frozenset({(10, 46), (12, 56), (10, 32), (12, 38), (15, 46), (18, 56)})
 
-SIZE = 100                # canvas is SIZE × SIZE pixels / viewBox units
-BASE_ROW = SIZE - 1       # the baseline is the bottom pixel row
-MIN_HEIGHT, MAX_HEIGHT = 5, 85   # target-height domain of the CNN experiments; ids outside it are rejected
+SIZE = 100  # canvas is SIZE × SIZE pixels / viewBox units
+BASE_ROW = SIZE - 1  # the baseline is the bottom pixel row
+MIN_HEIGHT, MAX_HEIGHT = 5, 85  # target-height domain of the CNN experiments; ids outside it are rejected
 
 # Grouped types (1, 3): Haehn et al.'s ten 7-px bars, 2-px gaps, an 8-px gap between the two groups of five.
 BAR_LEFTS = (2, 11, 20, 29, 38, 55, 64, 73, 82, 91)
 BAR_WIDTH = 7
 DISTRACTOR_BAR_RANGE = (10, 92)  # unmarked bar heights, inclusive (Haehn: randint(10, 93))
-MARK_LIFT = 5                    # grouped types: the dot sits 5 px above the baseline
+MARK_LIFT = 5  # grouped types: the dot sits 5 px above the baseline
 
 # Stacked types (2, 4, 5): two stacks of five segments, x = 10–40 and 60–90.
 STACK_LEFTS = (10, 60)
 STACK_WIDTH = 30
 SEGMENTS = 5
-STACK_MAX_TOTAL = 93    # Haehn et al. keep every stack at most 93 px tall (6 px of headroom)
-MIN_SEGMENT = 3         # an unmarked segment needs >= 2 white rows between its lines to read as a segment
-PREFERRED_SEGMENT = 8   # Haehn's lower bound for unmarked segments when the budget allows it
+STACK_MAX_TOTAL = 93  # Haehn et al. keep every stack at most 93 px tall (6 px of headroom)
+MIN_SEGMENT = 3  # an unmarked segment needs >= 2 white rows between its lines to read as a segment
+PREFERRED_SEGMENT = 8  # Haehn's lower bound for unmarked segments when the budget allows it
 # Divided bar: both targets plus three visible segments share one stack of <= 93 px, so short + tall <= 84.
 # Of the 39 study pairs this drops (32, 56), (38, 56) and (46, 56) from type 5 only; every ratio group survives.
 TYPE5_MAX_TOTAL = STACK_MAX_TOTAL - (SEGMENTS - 2) * MIN_SEGMENT
@@ -91,8 +97,9 @@ class BarStimulus:
         if self.chart_type not in CHART_TYPES:
             raise ValueError(f"chart type must be one of 1–5, got {self.chart_type}")
         if not MIN_HEIGHT <= self.short < self.tall <= MAX_HEIGHT:
-            raise ValueError(f"need {MIN_HEIGHT} <= short < tall <= {MAX_HEIGHT}, got short={self.short}, "
-                             f"tall={self.tall}")
+            raise ValueError(
+                f"need {MIN_HEIGHT} <= short < tall <= {MAX_HEIGHT}, got short={self.short}, tall={self.tall}"
+            )
         if self.variant < 0:
             raise ValueError(f"variant must be >= 0, got {self.variant}")
 
@@ -109,8 +116,9 @@ class BarStimulus:
         """Inverse of `stimulus_id`; only canonical ids (no signs, spaces or leading zeros) are accepted."""
         m = _ID_RE.fullmatch(stimulus_id) if isinstance(stimulus_id, str) else None
         if m is None:
-            raise ValueError(f"malformed bar-chart stimulus id {stimulus_id!r}; expected e.g. 't1-s10-t12-v0' "
-                             f"or 'p3-s14-t60-v0'")
+            raise ValueError(
+                f"malformed bar-chart stimulus id {stimulus_id!r}; expected e.g. 't1-s10-t12-v0' or 'p3-s14-t60-v0'"
+            )
         if not all(_CANONICAL_INT.fullmatch(g) for g in m.groups()[1:]):
             raise ValueError(f"malformed bar-chart stimulus id {stimulus_id!r}: numbers must not have leading zeros")
         kind, chart_type, short, tall, variant = m.groups()
@@ -128,18 +136,18 @@ def practice_stimuli() -> tuple[BarStimulus, ...]:
 
 @dataclass(frozen=True)
 class Rect:
-    x: int        # left edge column
-    y: int        # bottom edge, pixels above the baseline
-    width: int    # columns from the left line to the right line
-    height: int   # rows from the bottom line to the top line
+    x: int  # left edge column
+    y: int  # bottom edge, pixels above the baseline
+    width: int  # columns from the left line to the right line
+    height: int  # rows from the bottom line to the top line
 
 
 @dataclass(frozen=True)
 class ChartLayout:
     stimulus: BarStimulus
-    bars: tuple[Rect, ...]                 # grouped: left to right; stacked: left stack bottom-up, then right stack
+    bars: tuple[Rect, ...]  # grouped: left to right; stacked: left stack bottom-up, then right stack
     marks: tuple[tuple[float, float], ...]  # dot centres, image coordinates (x right, y down), at pixel centres
-    marked: tuple[int, ...] = ()            # indices into `bars` of the two marked rects, same order as `marks`
+    marked: tuple[int, ...] = ()  # indices into `bars` of the two marked rects, same order as `marks`
 
 
 def _segment_range(budget: int, n: int) -> tuple[int, int] | None:
@@ -158,8 +166,11 @@ def _type4_feasible(a: int, b: int) -> bool:
     ra, rb = _segment_range(STACK_MAX_TOTAL - a, 4), _segment_range(STACK_MAX_TOTAL - b, 4)
     if ra is None or rb is None:
         return False
-    return any(ba != bb and ba + a != bb + b
-               for ba in range(4 * ra[0], 4 * ra[1] + 1) for bb in range(4 * rb[0], 4 * rb[1] + 1))
+    return any(
+        ba != bb and ba + a != bb + b
+        for ba in range(4 * ra[0], 4 * ra[1] + 1)
+        for bb in range(4 * rb[0], 4 * rb[1] + 1)
+    )
 
 
 def fits(chart_type: int, short: int, tall: int) -> bool:
@@ -214,14 +225,16 @@ def layout(stim: BarStimulus) -> ChartLayout:
     """Geometry of one stimulus. Raises ValueError if the pair can't be drawn as this type (see `fits`)."""
     t, s, h = stim.chart_type, stim.short, stim.tall
     if not fits(t, s, h):
-        raise ValueError(f"{stim.stimulus_id}: heights {s} and {h} do not fit a type-{t} chart "
-                         f"({CHART_TYPE_NAMES[t]}) on the {SIZE}x{SIZE} canvas")
+        raise ValueError(
+            f"{stim.stimulus_id}: heights {s} and {h} do not fit a type-{t} chart "
+            f"({CHART_TYPE_NAMES[t]}) on the {SIZE}x{SIZE} canvas"
+        )
     rng = _rng(stim.stimulus_id)
     # Which target is on the left / at the bottom is part of the picture, so it is random too.
     first, second = (s, h) if rng.random() < 0.5 else (h, s)
 
     if t in (1, 3):
-        marked = (1, 2) if t == 1 else (1, 6)   # adjacent in group one / 2nd bar of each group
+        marked = (1, 2) if t == 1 else (1, 6)  # adjacent in group one / 2nd bar of each group
         heights = [rng.randint(*DISTRACTOR_BAR_RANGE) for _ in BAR_LEFTS]
         heights[marked[0]], heights[marked[1]] = first, second
         bars = tuple(Rect(x, 0, BAR_WIDTH, v) for x, v in zip(BAR_LEFTS, heights))
@@ -268,14 +281,18 @@ def render_svg(chart: ChartLayout) -> str:
     """Standalone SVG for people. No width/height so the page can scale it; title says nothing about the answer."""
     rects = "".join(
         f'<rect x="{_svg_num(r.x + 0.5)}" y="{_svg_num(BASE_ROW - r.y - r.height + 0.5)}" '
-        f'width="{r.width}" height="{r.height}"/>' for r in chart.bars)
+        f'width="{r.width}" height="{r.height}"/>'
+        for r in chart.bars
+    )
     dots = "".join(f'<circle cx="{_svg_num(x)}" cy="{_svg_num(y)}" r="1"/>' for x, y in chart.marks)
     # The background is a <path>, not a <rect>, so every <rect> in the document is a bar.
-    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
-            f'<title>Bar chart ({CHART_TYPE_NAMES[chart.stimulus.chart_type]}), two parts marked with a dot</title>'
-            '<path d="M0 0H100V100H0Z" fill="#fff"/>'
-            f'<g fill="none" stroke="#000" stroke-width="1" shape-rendering="crispEdges">{rects}</g>'
-            f'<g fill="#000">{dots}</g></svg>')
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        f"<title>Bar chart ({CHART_TYPE_NAMES[chart.stimulus.chart_type]}), two parts marked with a dot</title>"
+        '<path d="M0 0H100V100H0Z" fill="#fff"/>'
+        f'<g fill="none" stroke="#000" stroke-width="1" shape-rendering="crispEdges">{rects}</g>'
+        f'<g fill="#000">{dots}</g></svg>'
+    )
 
 
 def render_array(chart: ChartLayout) -> np.ndarray:
@@ -283,8 +300,8 @@ def render_array(chart: ChartLayout) -> np.ndarray:
     img = np.full((SIZE, SIZE), 255, dtype=np.uint8)
     for r in chart.bars:
         top, bottom, left, right = BASE_ROW - r.y - r.height, BASE_ROW - r.y, r.x, r.x + r.width
-        img[top:bottom + 1, left] = img[top:bottom + 1, right] = 0
-        img[top, left:right + 1] = img[bottom, left:right + 1] = 0
+        img[top : bottom + 1, left] = img[top : bottom + 1, right] = 0
+        img[top, left : right + 1] = img[bottom, left : right + 1] = 0
     for x, y in chart.marks:
         img[int(y), int(x)] = 0  # a single pixel, as in Haehn et al.
     return img

@@ -22,6 +22,7 @@ How a training set is made (the paper's steps, with studyhive's human test as th
    (the paper: "randomly select a bin … then randomly select a (short, tall) pair that yields a ratio within it");
    the renderer draws it exactly as it draws the test (ratio_charts), distractors seeded by the stimulus id.
 """
+
 from __future__ import annotations
 
 import functools
@@ -67,8 +68,7 @@ def _farthest(pool: list[int], chosen: list[int], rng: random.Random) -> int:
     return rng.choice(sorted(b for b, gap in gaps.items() if gap == best))
 
 
-def selection_order(regime: str, candidates: Sequence[int], test_bins: Sequence[int],
-                    rng: random.Random) -> list[int]:
+def selection_order(regime: str, candidates: Sequence[int], test_bins: Sequence[int], rng: random.Random) -> list[int]:
     """Every candidate bin, in the order the regime picks them (the training bins are a prefix)."""
     pool = sorted(candidates)
     if regime == "IID":
@@ -81,7 +81,7 @@ def selection_order(regime: str, candidates: Sequence[int], test_bins: Sequence[
         keyed = sorted((-gap[b], rng.random(), b) for b in pool)
         return [b for *_, b in keyed]
     if regime == "COV":
-        order = [pool[0], pool[-1]][:len(pool)]
+        order = [pool[0], pool[-1]][: len(pool)]
         rest = [b for b in pool if b not in order]
         while rest:
             order.append(_farthest(rest, order, rng))
@@ -93,6 +93,7 @@ def selection_order(regime: str, candidates: Sequence[int], test_bins: Sequence[
 @dataclass(frozen=True)
 class TrainingPlan:
     """Which bins a training set uses and why; `images` draws its stimuli."""
+
     regime: str
     n_bins: int
     seed: int
@@ -104,7 +105,7 @@ class TrainingPlan:
 
     @property
     def training_bins(self) -> tuple[int, ...]:
-        return tuple(sorted(self.order[:self.n_bins]))
+        return tuple(sorted(self.order[: self.n_bins]))
 
     @property
     def condition(self) -> str:
@@ -122,8 +123,9 @@ def _usable(bins: Sequence[int], chart_types: Sequence[int]) -> list[int]:
     return [b for b in bins if any(b in domain(t) for t in chart_types)]
 
 
-def plan(test_pairs: Sequence[tuple[int, int]], regime: str, n_bins: int | None, seed: int,
-         chart_types: Sequence[int]) -> TrainingPlan:
+def plan(
+    test_pairs: Sequence[tuple[int, int]], regime: str, n_bins: int | None, seed: int, chart_types: Sequence[int]
+) -> TrainingPlan:
     """The bins of a training set for a test made of `test_pairs` (short, tall); ConfigError names a bad option."""
     if regime is None:
         raise ConfigError(f"--regime is required with --training: one of {', '.join(REGIMES)}")
@@ -139,28 +141,33 @@ def plan(test_pairs: Sequence[tuple[int, int]], regime: str, n_bins: int | None,
     free = [b for b in RATIO_BINS if b not in test_bins]
     # The validation split depends on the test only, never on --seed or --regime: every condition shares it.
     digest = hashlib.sha256((VALIDATION_SALT + ",".join(map(str, test_bins))).encode()).digest()
-    validation = sorted(random.Random(int.from_bytes(digest[:8], "big")).sample(free, min(VALIDATION_BINS,
-                                                                                       len(free) // 2)))
+    validation = sorted(
+        random.Random(int.from_bytes(digest[:8], "big")).sample(free, min(VALIDATION_BINS, len(free) // 2))
+    )
     candidates = _usable([b for b in free if b not in validation], types)
     most = len(candidates) // 2 if regime == "OOD" else len(candidates)
     k = default_bins(candidates) if n_bins is None else n_bins
     if not 1 <= k <= most:
-        raise ConfigError(f"--bins must be 1–{most} for {regime} ({len(candidates)} candidate bins"
-                          + (", of which OOD takes at most the lowest half)" if regime == "OOD" else ")")
-                          + f", got {k}")
+        raise ConfigError(
+            f"--bins must be 1–{most} for {regime} ({len(candidates)} candidate bins"
+            + (", of which OOD takes at most the lowest half)" if regime == "OOD" else ")")
+            + f", got {k}"
+        )
     order = selection_order(regime, candidates, test_bins, random.Random(seed))
     return TrainingPlan(regime, k, seed, types, test_bins, tuple(validation), tuple(candidates), tuple(order))
 
 
-def draw(bins: Sequence[int], n: int, chart_types: Sequence[int], rng: random.Random,
-         first_variant: int = 0) -> list[charts.BarStimulus]:
+def draw(
+    bins: Sequence[int], n: int, chart_types: Sequence[int], rng: random.Random, first_variant: int = 0
+) -> list[charts.BarStimulus]:
     """`n` stimuli from `bins`: chart type, then a bin drawable as that type, then a pair in it (all uniform).
     Variants count up from `first_variant`, so every id (and so every picture) in one set is distinct."""
     usable = {t: [b for b in sorted(bins) if b in domain(t)] for t in chart_types}
     empty = [t for t, b in usable.items() if not b]
     if empty:
-        raise ConfigError(f"no bin of {', '.join(map(str, sorted(bins)))} can be drawn as chart type "
-                          f"{', '.join(map(str, empty))}")
+        raise ConfigError(
+            f"no bin of {', '.join(map(str, sorted(bins)))} can be drawn as chart type {', '.join(map(str, empty))}"
+        )
     out = []
     for i in range(n):
         chart_type = rng.choice(chart_types)
@@ -169,8 +176,15 @@ def draw(bins: Sequence[int], n: int, chart_types: Sequence[int], rng: random.Ra
     return out
 
 
-def training_set(test_pairs: Sequence[tuple[int, int]], n: int, n_validation: int, regime: str,
-                 n_bins: int | None, seed: int, chart_types: Sequence[int]):
+def training_set(
+    test_pairs: Sequence[tuple[int, int]],
+    n: int,
+    n_validation: int,
+    regime: str,
+    n_bins: int | None,
+    seed: int,
+    chart_types: Sequence[int],
+):
     """(training stimuli, validation stimuli, sampling record) for `flask stimuli export --training`."""
     for name, value in (("--training", n), ("--validation", n_validation)):
         if not isinstance(value, int) or not 0 <= value <= MAX_IMAGES or (name == "--training" and value < 1):
@@ -181,11 +195,19 @@ def training_set(test_pairs: Sequence[tuple[int, int]], n: int, n_validation: in
     validation = draw(p.validation_bins, n_validation, p.chart_types, rng, first_variant=n) if n_validation else []
     test_ratios = [s / t for s, t in test_pairs]
     sampling: dict[str, Any] = {
-        "regime": p.regime, "condition": p.condition, "bins": p.n_bins, "seed": seed,
-        "chart_types": list(p.chart_types), "n_training": n, "n_validation": len(validation),
-        "bin_width": 0.01, "bins_are": "ratio-bin midpoints in hundredths (bin 18 holds ratios in [0.175, 0.185))",
-        "test_bins": list(p.test_bins), "validation_bins": list(p.validation_bins),
-        "candidate_bins": list(p.candidate_bins), "selection_order": list(p.order),
+        "regime": p.regime,
+        "condition": p.condition,
+        "bins": p.n_bins,
+        "seed": seed,
+        "chart_types": list(p.chart_types),
+        "n_training": n,
+        "n_validation": len(validation),
+        "bin_width": 0.01,
+        "bins_are": "ratio-bin midpoints in hundredths (bin 18 holds ratios in [0.175, 0.185))",
+        "test_bins": list(p.test_bins),
+        "validation_bins": list(p.validation_bins),
+        "candidate_bins": list(p.candidate_bins),
+        "selection_order": list(p.order),
         "training_bins": list(p.training_bins),
         # The seed paper's training-test distance: mean over test samples of the distance to the nearest training
         # sample, in ratio units; per stimulus (each test stimulus vs each training image) and per bin midpoint.

@@ -2,6 +2,7 @@
 
 A participant sees 5 practice trials (one per chart type, heights outside the C–M ten, with feedback), then
 `trials_per_type` test trials per chart type, each from a different ratio group, all types intermixed."""
+
 from __future__ import annotations
 
 import statistics
@@ -21,12 +22,18 @@ MAX_GROUPS = min(len(charts.ratio_groups_for_type(t)) for t in charts.CHART_TYPE
 
 
 class RatioParams(Table):
-    trials_per_type: int = Field(5, ge=1, le=MAX_GROUPS, description=(
-        f"test trials per chart type; each from a different ratio group (at most {MAX_GROUPS})"))
-    variants: int = Field(1, ge=1, le=1000, description=(
-        "renderings (random unmarked bars) per chart type × height pair"))
-    practice: bool = Field(True, description=(
-        "5 practice trials first, one per chart type, heights outside the ten, with feedback"))
+    trials_per_type: int = Field(
+        5,
+        ge=1,
+        le=MAX_GROUPS,
+        description=(f"test trials per chart type; each from a different ratio group (at most {MAX_GROUPS})"),
+    )
+    variants: int = Field(
+        1, ge=1, le=1000, description=("renderings (random unmarked bars) per chart type × height pair")
+    )
+    practice: bool = Field(
+        True, description=("5 practice trials first, one per chart type, heights outside the ten, with feedback")
+    )
 
 
 class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
@@ -36,8 +43,12 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
     analyzer = RatioEstimationAnalyzer()
     Params = RatioParams
     stimulus_columns = (
-        Column("chart_type", "Cleveland–McGill bar-chart type 1–5 (1 adjacent, 2 aligned stacked, 3 separated, "
-                             "4 unaligned stacked, 5 divided bar)", "integer"),
+        Column(
+            "chart_type",
+            "Cleveland–McGill bar-chart type 1–5 (1 adjacent, 2 aligned stacked, 3 separated, "
+            "4 unaligned stacked, 5 divided bar)",
+            "integer",
+        ),
         Column("short_height", "height of the shorter marked bar, pixels of the 100×100 chart", "integer"),
         Column("tall_height", "height of the taller marked bar, pixels of the 100×100 chart", "integer"),
         Column("true_percent", "100 × short_height / tall_height"),
@@ -77,7 +88,7 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
 
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
-            raise ResponseError("response", "response must be an object like {\"percent\": 42.5}")
+            raise ResponseError("response", 'response must be an object like {"percent": 42.5}')
         unknown = set(response) - {"percent"}
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
@@ -99,24 +110,35 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
 
         mine = mean_error(own) if own else None
         others = [mean_error(person) for person in cohort if person]
-        summary = {"mean_abs_error": mine, "cohort_size": len(others),
-                   "cohort_median": statistics.median(others) if others else None,
-                   "more_accurate_than_percent": (100 * sum(o > mine for o in others) / len(others)
-                                                  if others and mine is not None else None)}
+        summary = {
+            "mean_abs_error": mine,
+            "cohort_size": len(others),
+            "cohort_median": statistics.median(others) if others else None,
+            "more_accurate_than_percent": (
+                100 * sum(o > mine for o in others) / len(others) if others and mine is not None else None
+            ),
+        }
         lines = []
         if mine is not None:
             lines.append(f"Your judgments were off by {mine:.1f} percentage points on average.")
         if summary["more_accurate_than_percent"] is not None:
-            lines.append(f"The median of the {len(others)} other participants so far is "
-                         f"{summary['cohort_median']:.1f} points: you were more accurate than "
-                         f"{summary['more_accurate_than_percent']:.0f} % of them.")
+            lines.append(
+                f"The median of the {len(others)} other participants so far is "
+                f"{summary['cohort_median']:.1f} points: you were more accurate than "
+                f"{summary['more_accurate_than_percent']:.0f} % of them."
+            )
         return {**summary, "lines": lines}
 
     def trial_row(self, stimulus, response, score, presented):
-        return {"chart_type": stimulus.get("chart_type"), "short_height": stimulus.get("short_height"),
-                "tall_height": stimulus.get("tall_height"), "true_percent": stimulus.get("true_percent"),
-                "response_percent": response.get("percent"), "abs_error": score.get("abs_error"),
-                "log_error": score.get("log_error")}
+        return {
+            "chart_type": stimulus.get("chart_type"),
+            "short_height": stimulus.get("short_height"),
+            "tall_height": stimulus.get("tall_height"),
+            "true_percent": stimulus.get("true_percent"),
+            "response_percent": response.get("percent"),
+            "abs_error": score.get("abs_error"),
+            "log_error": score.get("log_error"),
+        }
 
     def render_stimulus(self, key, params):
         return "image/svg+xml", charts.render_svg(charts.layout(charts.BarStimulus.parse(key))).encode()
@@ -126,13 +148,26 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
 
     def training_set(self, test, options):
         training, validation, how = sampling.training_set(
-            [(p["short_height"], p["tall_height"]) for p in test], options["n"], options["validation"],
-            options["regime"], options["bins"], options["seed"], options["chart_types"] or charts.CHART_TYPES)
-        return TrainingSet([StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in training],
-                           [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in validation], how)
+            [(p["short_height"], p["tall_height"]) for p in test],
+            options["n"],
+            options["validation"],
+            options["regime"],
+            options["bins"],
+            options["seed"],
+            options["chart_types"] or charts.CHART_TYPES,
+        )
+        return TrainingSet(
+            [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in training],
+            [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in validation],
+            how,
+        )
 
 
 def _stimulus_params(stim: charts.BarStimulus) -> dict[str, Any]:
-    return {"chart_type": stim.chart_type, "short_height": stim.short, "tall_height": stim.tall,
-            "variant": stim.variant, "true_percent": stim.true_percent}
-
+    return {
+        "chart_type": stim.chart_type,
+        "short_height": stim.short,
+        "tall_height": stim.tall,
+        "variant": stim.variant,
+        "true_percent": stim.true_percent,
+    }

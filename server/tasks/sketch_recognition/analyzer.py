@@ -2,6 +2,7 @@
 analysis.reports.sketch_study on the completed participants' trials and the imported label predictions. The study's
 optional `semantic_space` parameter names a concept similarity or embedding CSV for the semantic neighbour
 preference."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,27 +29,61 @@ class SketchAnalyzer(Analyzer):
     max_n_boot = 2000
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
-        columns = ["participant_id", "stimulus_id", "concept", "abstraction_level", "producer", "catch",
-                   "catch_failed", "guess_1", "guess_2", "guess_3"]
+        columns = [
+            "participant_id",
+            "stimulus_id",
+            "concept",
+            "abstraction_level",
+            "producer",
+            "catch",
+            "catch_failed",
+            "guess_1",
+            "guess_2",
+            "guess_3",
+        ]
         trials = pd.DataFrame(([row[c] for c in columns] for row in trial_rows(study)), columns=columns)
-        predictions = pd.DataFrame(db.session.execute(
-            db.select(ModelRun.observer, ModelRun.condition, ModelRun.run, Stimulus.key.label("sketch_id"),
-                      Stimulus.params.label("params"), LabelPrediction.rank, LabelPrediction.label_id,
-                      LabelPrediction.probability)
-            .join(ModelRun, ModelRun.id == LabelPrediction.run_id)
-            .join(Stimulus, Stimulus.id == LabelPrediction.stimulus_id)
-            .where(ModelRun.study_id == study.id)).all(),
-            columns=["observer", "condition", "run", "sketch_id", "params", "rank", "label_id", "probability"])
-        return {"sessions": load_sessions(study), "trials": trials.rename(columns={"stimulus_id": "sketch_id"}),
-                "predictions": predictions, "similarity": _semantic_space(study.config["task"])}
+        predictions = pd.DataFrame(
+            db.session.execute(
+                db.select(
+                    ModelRun.observer,
+                    ModelRun.condition,
+                    ModelRun.run,
+                    Stimulus.key.label("sketch_id"),
+                    Stimulus.params.label("params"),
+                    LabelPrediction.rank,
+                    LabelPrediction.label_id,
+                    LabelPrediction.probability,
+                )
+                .join(ModelRun, ModelRun.id == LabelPrediction.run_id)
+                .join(Stimulus, Stimulus.id == LabelPrediction.stimulus_id)
+                .where(ModelRun.study_id == study.id)
+            ).all(),
+            columns=["observer", "condition", "run", "sketch_id", "params", "rank", "label_id", "probability"],
+        )
+        return {
+            "sessions": load_sessions(study),
+            "trials": trials.rename(columns={"stimulus_id": "sketch_id"}),
+            "predictions": predictions,
+            "similarity": _semantic_space(study.config["task"]),
+        }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> SketchReport:
         s = data["sessions"]
         trials = completed(data).astype({"abstraction_level": float, "catch": bool})
-        return sketch_report(trials, model_responses(data["predictions"]), data["similarity"],
-                             n_boot=min(options.n_boot, self.max_n_boot), seed=options.seed,
-                             meta={"slug": study.slug, "title": study.title, "task_type": study.task_type,
-                                   "recruited": len(s), **exclusions(s)})
+        return sketch_report(
+            trials,
+            model_responses(data["predictions"]),
+            data["similarity"],
+            n_boot=min(options.n_boot, self.max_n_boot),
+            seed=options.seed,
+            meta={
+                "slug": study.slug,
+                "title": study.title,
+                "task_type": study.task_type,
+                "recruited": len(s),
+                **exclusions(s),
+            },
+        )
 
 
 def model_responses(predictions):
@@ -57,18 +92,25 @@ def model_responses(predictions):
     if predictions.empty:
         return None
     condition = predictions["condition"].fillna("")
-    p = predictions.assign(observer=np.where(condition == "", predictions["observer"],
-                                             predictions["observer"] + " [" + condition + "]"))
-    wide = (p[p["rank"] <= MAX_GUESSES].pivot_table(index=["observer", "run", "sketch_id"], columns="rank",
-                                                     values="label_id", aggfunc="first")
-            .rename(columns=lambda r: f"guess_{r}").reset_index())
+    p = predictions.assign(
+        observer=np.where(condition == "", predictions["observer"], predictions["observer"] + " [" + condition + "]")
+    )
+    wide = (
+        p[p["rank"] <= MAX_GUESSES]
+        .pivot_table(index=["observer", "run", "sketch_id"], columns="rank", values="label_id", aggfunc="first")
+        .rename(columns=lambda r: f"guess_{r}")
+        .reset_index()
+    )
     stimuli = p.drop_duplicates("sketch_id").set_index("sketch_id")["params"]
     for key in ("concept", "abstraction_level", "producer"):
         wide[key] = wide["sketch_id"].map(lambda k, key=key: stimuli[k][key])
     if p["probability"].notna().any():
         given = p.dropna(subset=["probability"])
-        wide = wide.merge(probability_entropy(given[["observer", "run", "sketch_id", "probability"]]),
-                          on=["observer", "run", "sketch_id"], how="left")
+        wide = wide.merge(
+            probability_entropy(given[["observer", "run", "sketch_id", "probability"]]),
+            on=["observer", "run", "sketch_id"],
+            how="left",
+        )
     return pd.DataFrame(wide).astype({"abstraction_level": float})
 
 

@@ -10,6 +10,7 @@ Scoring is by unique id: top-1 means the first guess is the concept's unique id,
 labels repeat ("bat" the animal and the club), the label-level match (same label text, any unique id) is scored
 as well; the analysis reports both. A catch trial passes when the concept's label is among the guesses (label
 level: an attention check must not fail someone over a homonym)."""
+
 from __future__ import annotations
 
 import math
@@ -40,25 +41,41 @@ def _existing_csv(space: str) -> str:
     except vocab.VocabularyError:
         found = False
     if not found:
-        raise problem("expected a concept similarity or embedding CSV that exists (a path relative to the studies "
-                      "folder)")
+        raise problem(
+            "expected a concept similarity or embedding CSV that exists (a path relative to the studies folder)"
+        )
     return space
 
 
 class SketchParams(Table):
-    vocabulary: NonBlank = Field(vocab.BUILTIN, description=(
-        "the 1,854 THINGS concepts (built in, `server/data/things_labels.tsv`), or a TSV/CSV file with `label`, "
-        "`unique_id`, optional `category`, as a path relative to the studies folder (e.g. "
-        "`\"my-study/labels.tsv\"`). Duplicate unique ids are refused with the row named; the file's hash versions "
-        "the study."))
-    trials: int = Field(32, ge=1, le=10_000, description=(
-        "sketches per participant, dealt round-robin over concepts (no concept repeats before all were shown)"))
-    catch_trials: int = Field(1, ge=0, le=10_000, description=(
-        "catch sketches (manifest `catch = true`) mixed in, never first"))
-    semantic_space: Annotated[str, AfterValidator(_existing_csv)] = Field("", description=(
-        "optional concept similarity (square CSV, ids as first column and header) or embedding (ids, then "
-        "dimensions) for the semantic neighbour preference of `flask analyze`; path relative to the studies "
-        "folder"))
+    vocabulary: NonBlank = Field(
+        vocab.BUILTIN,
+        description=(
+            "the 1,854 THINGS concepts (built in, `server/data/things_labels.tsv`), or a TSV/CSV file with `label`, "
+            "`unique_id`, optional `category`, as a path relative to the studies folder (e.g. "
+            '`"my-study/labels.tsv"`). Duplicate unique ids are refused with the row named; the file\'s hash versions '
+            "the study."
+        ),
+    )
+    trials: int = Field(
+        32,
+        ge=1,
+        le=10_000,
+        description=(
+            "sketches per participant, dealt round-robin over concepts (no concept repeats before all were shown)"
+        ),
+    )
+    catch_trials: int = Field(
+        1, ge=0, le=10_000, description=("catch sketches (manifest `catch = true`) mixed in, never first")
+    )
+    semantic_space: Annotated[str, AfterValidator(_existing_csv)] = Field(
+        "",
+        description=(
+            "optional concept similarity (square CSV, ids as first column and header) or embedding (ids, then "
+            "dimensions) for the semantic neighbour preference of `flask analyze`; path relative to the studies "
+            "folder"
+        ),
+    )
 
 
 class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
@@ -68,8 +85,9 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
     analyzer = SketchAnalyzer()
     Params = SketchParams
     model_answers = "labels"
-    quality_flags = (QualityFlag("catch_failed", "Failed attention checks (catch trials)", "Failed checks",
-                                 attention_check=True),)
+    quality_flags = (
+        QualityFlag("catch_failed", "Failed attention checks (catch trials)", "Failed checks", attention_check=True),
+    )
     manifest_required = ("sketch_id", "image", "concept", "abstraction_level", "producer")
     manifest_optional = ("catch",)
     stimulus_columns = (
@@ -79,18 +97,25 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         Column("producer", "who drew the sketch: human, or the generating model's name", "text"),
         Column("catch", "an obvious sketch shown as an attention check", "boolean"),
     )
-    trial_columns = stimulus_columns + tuple(
-        c for rank in range(1, MAX_GUESSES + 1) for c in (
-            Column(f"guess_{rank}", f"unique id of the participant's guess ranked {rank} (empty if none)", "text"),
-            Column(f"guess_{rank}_label", f"label of guess {rank}", "text"),
-            Column(f"guess_{rank}_rt_ms", f"ms from the sketch appearing to guess {rank} being chosen"))
-    ) + (
-        Column("n_guesses", "how many guesses the participant gave (1–3)", "integer"),
-        Column("top1_correct", "guess 1 is the concept's unique id", "boolean"),
-        Column("top3_correct", "one of the guesses is the concept's unique id", "boolean"),
-        Column("top1_label_match", "guess 1 has the concept's label (any unique id of that label)", "boolean"),
-        Column("top3_label_match", "one of the guesses has the concept's label", "boolean"),
-        Column("catch_failed", "catch trials only: the concept's label is not among the guesses", "boolean"),
+    trial_columns = (
+        stimulus_columns
+        + tuple(
+            c
+            for rank in range(1, MAX_GUESSES + 1)
+            for c in (
+                Column(f"guess_{rank}", f"unique id of the participant's guess ranked {rank} (empty if none)", "text"),
+                Column(f"guess_{rank}_label", f"label of guess {rank}", "text"),
+                Column(f"guess_{rank}_rt_ms", f"ms from the sketch appearing to guess {rank} being chosen"),
+            )
+        )
+        + (
+            Column("n_guesses", "how many guesses the participant gave (1–3)", "integer"),
+            Column("top1_correct", "guess 1 is the concept's unique id", "boolean"),
+            Column("top3_correct", "one of the guesses is the concept's unique id", "boolean"),
+            Column("top1_label_match", "guess 1 has the concept's label (any unique id of that label)", "boolean"),
+            Column("top3_label_match", "one of the guesses has the concept's label", "boolean"),
+            Column("catch_failed", "catch trials only: the concept's label is not among the guesses", "boolean"),
+        )
     )
 
     # ------------------------------------------------------------------ study file
@@ -108,16 +133,17 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
     def stimulus_from_manifest(self, row, files, params):
         sketch_id = row["sketch_id"]
         if not SKETCH_ID.match(sketch_id):
-            raise ManifestError("sketch_id", f"{sketch_id!r} is not a valid id (1–128 of A–Z a–z 0–9 . _ -, "
-                                             "starting with a letter or digit)")
+            raise ManifestError(
+                "sketch_id",
+                f"{sketch_id!r} is not a valid id (1–128 of A–Z a–z 0–9 . _ -, starting with a letter or digit)",
+            )
         vocabulary = _vocabulary(params, ManifestError, "concept")
         concept = row["concept"]
         entry = vocabulary.get(concept)
         if entry is None:
             namesakes = [e.unique_id for e in vocabulary.entries if e.label.lower() == concept.lower()]
             hint = f" (the label {concept!r} has the unique ids {', '.join(namesakes)})" if namesakes else ""
-            raise ManifestError("concept", f"{concept!r} is not a unique id of the vocabulary "
-                                           f"{vocabulary.name}{hint}")
+            raise ManifestError("concept", f"{concept!r} is not a unique id of the vocabulary {vocabulary.name}{hint}")
         try:
             level = float(row["abstraction_level"])
         except ValueError:
@@ -133,10 +159,17 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         image = files.image("image", row["image"])
         if files.pending[image][0] not in SKETCH_TYPES:
             raise ManifestError("image", f"{row['image']!r} is {files.pending[image][0]}; sketches are PNG or SVG")
-        return StimulusSpec(sketch_id, {
-            "image": image, "concept": concept, "concept_label": entry.label,
-            "abstraction_level": int(level) if level.is_integer() else level,
-            "producer": producer, "catch": flag in TRUE})
+        return StimulusSpec(
+            sketch_id,
+            {
+                "image": image,
+                "concept": concept,
+                "concept_label": entry.label,
+                "abstraction_level": int(level) if level.is_integer() else level,
+                "producer": producer,
+                "catch": flag in TRUE,
+            },
+        )
 
     def generate_demo(self, params, out_dir):
         return write_demo(out_dir)
@@ -154,8 +187,9 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
             raise ConfigError(str(exc)) from None
         outside = sorted(s.key for s in stimuli if s.params["concept"] not in vocabulary)
         if outside:
-            raise ConfigError(f"{len(outside)} sketch(es) show concepts outside the vocabulary {vocabulary.name}, "
-                              f"e.g. {outside[0]!r}")
+            raise ConfigError(
+                f"{len(outside)} sketch(es) show concepts outside the vocabulary {vocabulary.name}, e.g. {outside[0]!r}"
+            )
         # Spread the trials over concepts: a random order of each concept's sketches, dealt round-robin across the
         # concepts (in random order), so no concept repeats before every concept has been shown once.
         by_concept: dict[str, list[StimulusSpec]] = defaultdict(list)
@@ -166,7 +200,7 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
             rng.shuffle(pile)
         rng.shuffle(piles)
         dealt = [pile[i] for i in range(max(map(len, piles))) for pile in piles if i < len(pile)]
-        chosen = dealt[:params["trials"]]
+        chosen = dealt[: params["trials"]]
         rng.shuffle(chosen)
         # Catch trials go anywhere but first: an attention check needs some task before it.
         for s in rng.sample(catch, min(params["catch_trials"], len(catch))):
@@ -177,8 +211,9 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
 
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict) or set(response) != {"guesses"}:
-            raise ResponseError("response", 'response must be an object like {"guesses": [{"label_id": "bat1", '
-                                            '"rt_ms": 2300}]}')
+            raise ResponseError(
+                "response", 'response must be an object like {"guesses": [{"label_id": "bat1", "rt_ms": 2300}]}'
+            )
         guesses = response["guesses"]
         if not isinstance(guesses, list) or not 1 <= len(guesses) <= MAX_GUESSES:
             raise ResponseError("response.guesses", f"give 1 to {MAX_GUESSES} guesses, ranked")
@@ -205,9 +240,14 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         labels = [g["label"].lower() for g in response["guesses"]]
         concept_label = stimulus["concept_label"].lower()
         catch = bool(stimulus.get("catch"))
-        return {"top1": ids[0] == stimulus["concept"], "top3": stimulus["concept"] in ids,
-                "top1_label": labels[0] == concept_label, "top3_label": concept_label in labels,
-                "catch": catch, "catch_failed": (concept_label not in labels) if catch else None}
+        return {
+            "top1": ids[0] == stimulus["concept"],
+            "top3": stimulus["concept"] in ids,
+            "top1_label": labels[0] == concept_label,
+            "top3_label": concept_label in labels,
+            "catch": catch,
+            "catch_failed": (concept_label not in labels) if catch else None,
+        }
 
     def correct(self, score):
         return None if score.get("catch") else bool(score["top1"])  # the first guess names the concept
@@ -223,21 +263,38 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         if mine is not None:
             lines.append(f"Your first guess named the drawn object in {mine:.0f} % of the sketches.")
         if others and mine is not None:
-            lines.append(f"The {len(others)} other participants so far managed {statistics.median(others):.0f} % "
-                         "(median).")
-        return {"top1_percent": mine, "cohort_size": len(others),
-                "cohort_median": statistics.median(others) if others else None, "lines": lines}
+            lines.append(
+                f"The {len(others)} other participants so far managed {statistics.median(others):.0f} % (median)."
+            )
+        return {
+            "top1_percent": mine,
+            "cohort_size": len(others),
+            "cohort_median": statistics.median(others) if others else None,
+            "lines": lines,
+        }
 
     def trial_row(self, stimulus, response, score, presented):
         row = {c: stimulus.get(c) for c in ("concept", "concept_label", "abstraction_level", "producer", "catch")}
         guesses = response.get("guesses", [])
         for rank in range(1, MAX_GUESSES + 1):
             guess = guesses[rank - 1] if rank <= len(guesses) else {}
-            row.update({f"guess_{rank}": guess.get("label_id"), f"guess_{rank}_label": guess.get("label"),
-                        f"guess_{rank}_rt_ms": guess.get("rt_ms")})
-        row.update({"n_guesses": len(guesses), "top1_correct": score.get("top1"), "top3_correct": score.get("top3"),
-                    "top1_label_match": score.get("top1_label"), "top3_label_match": score.get("top3_label"),
-                    "catch_failed": score.get("catch_failed")})
+            row.update(
+                {
+                    f"guess_{rank}": guess.get("label_id"),
+                    f"guess_{rank}_label": guess.get("label"),
+                    f"guess_{rank}_rt_ms": guess.get("rt_ms"),
+                }
+            )
+        row.update(
+            {
+                "n_guesses": len(guesses),
+                "top1_correct": score.get("top1"),
+                "top3_correct": score.get("top3"),
+                "top1_label_match": score.get("top1_label"),
+                "top3_label_match": score.get("top3_label"),
+                "catch_failed": score.get("catch_failed"),
+            }
+        )
         return row
 
     def vocabulary(self, params):
