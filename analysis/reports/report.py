@@ -12,6 +12,7 @@ which tables are written as CSV.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,7 +26,7 @@ __all__ = ["Report"]
 
 
 @dataclass
-class Report:
+class Report(ABC):
     """What a study's analysis computed, and every way it is rendered.
 
     Attributes
@@ -41,14 +42,14 @@ class Report:
     #: The tables written as CSV (``write``, and the dashboard's downloads), in order.
     csv_tables: ClassVar[tuple[str, ...]] = ()
 
+    @abstractmethod
     def document(self, brief: bool = False) -> Document:
         """The report's content; ``brief`` for a screen (:meth:`text`), where a family may list fewer rows than
         in ``report.md`` and say where the rest are."""
-        raise NotImplementedError
 
+    @abstractmethod
     def methods(self) -> str:
         """``methods.md``: what was computed, in words ready for a Methods section (:mod:`analysis.reports.methods`)."""
-        raise NotImplementedError
 
     def figures(self, out_dir: Path) -> list[Path]:
         """Draw the report's figures (PNG) into ``out_dir``; their paths (none by default)."""
