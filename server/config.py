@@ -117,7 +117,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "TASK_PACKAGES",
         PACKAGES,
-        'the task packages to register (server/registry.py; README, "For developers")',
+        "the task packages to register; installed distributions add theirs through the entry point group "
+        '`studyhive.task_types` (server/registry.py; README, "For developers")',
         shown="the built-in ones, server/tasks/builtin.py",
     ),
     # Researchers' logins and pages
