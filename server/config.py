@@ -117,7 +117,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "TASK_PACKAGES",
         PACKAGES,
-        'the task packages to register (server/registry.py; README, "For developers")',
+        'the task packages to register (server/tasktype/registry.py; README, "For developers")',
         shown="the built-in ones, server/tasks/builtin.py",
     ),
     # Researchers' logins and pages
