@@ -74,7 +74,9 @@ UNDERSTANDING = (
 )
 UNDERSTANDING_POINTS = ("after preview", "after task", "after score")
 RISKS = ("low", "medium", "high")
-TRADEOFF_REFERENCE = 60.0  # the explained model's accuracy stated in the hive_tradeoff survey (server/surveys.py)
+TRADEOFF_REFERENCE = (
+    60.0  # the explained model's accuracy stated in the hive_tradeoff survey (server/studies/surveys.py)
+)
 
 ACCURACY_COLUMNS = [
     "condition",

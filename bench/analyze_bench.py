@@ -11,10 +11,10 @@ import sys
 
 import sqlalchemy as sa
 
-from server import session_api, sessions, trialstore
 from server.db import db
 from server.models import ModelRun, ParticipantSession
-from server.studies import get_study
+from server.participation import session_api, sessions, trialstore
+from server.studies.definitions import get_study
 from server.tasks.ratio_estimation.charts import BarStimulus
 
 from .common import SLUG, Bench, Result, timer

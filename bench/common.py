@@ -22,7 +22,7 @@ from server import create_app
 from server.config import PROJECT_ROOT, database_url
 from server.db import db
 from server.models import Stimulus
-from server.studies import get_study, sync_studies
+from server.studies.definitions import get_study, sync_studies
 
 DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 BENCH_DATABASE = "studyhive_bench"

@@ -7,7 +7,7 @@ an emptied `predictions` table (TRUNCATE, CHECKPOINT), it times:
 
 - `flask import-predictions` on the CSV and on the Parquet file: a fresh process, start-up included, every check
   done; binary COPY (the default) and, on the CSV, text COPY of pyarrow-written CSV (the alternative we measured).
-  With `--disable-fk-triggers` (a superuser's shortcut: server/predictions.py, _set_row_checks_aside) and, up to
+  With `--disable-fk-triggers` (a superuser's shortcut: server/imports/predictions.py, _set_row_checks_aside) and, up to
   FK_CHECKS_ON_MAX_ROWS, without it, as the app's own role imports (PostgreSQL's per-row foreign-key triggers on),
   and as a table owner who is no superuser could speed that up: the two foreign keys dropped, the import, the keys
   re-added NOT VALID and VALIDATEd (one join over the table instead of a lookup per row; emulated around the command);
@@ -234,7 +234,7 @@ def run(bench: Bench) -> list[Result]:
                     rows,
                     f"{OURS} (CSV, text COPY, {SHORTCUT})",
                     SHORTCUT,
-                    prelude="import server.predictions as p; p.COPY_FORMAT = 'csv'",
+                    prelude="import server.imports.predictions as p; p.COPY_FORMAT = 'csv'",
                 )
             )
             if rows <= FK_CHECKS_ON_MAX_ROWS:

@@ -37,7 +37,7 @@ from flask_migrate import upgrade
 from analysis import published
 from server import create_app
 from server.config import PROJECT_ROOT
-from server.studies import sync_studies
+from server.studies.definitions import sync_studies
 from tests.helpers import take_study3_like_people
 
 from .common import markdown_table

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 from server import create_app  # noqa: E402
 from server.db import db, dispose_engines  # noqa: E402
 from server.models import ParticipantSession, Stimulus, Study  # noqa: E402
-from server.studies import sync_studies  # noqa: E402
+from server.studies.definitions import sync_studies  # noqa: E402
 from tests.helpers import answer_surveys, enter, take_study3_like_people  # noqa: E402
 
 TIME_COLUMNS = {"started_at", "consented_at", "completed_at", "created_at", "excluded_at", "duration_s"}

@@ -24,11 +24,11 @@ import sqlalchemy as sa
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server import create_app  # noqa: E402
-from server.auth import create_researcher  # noqa: E402
 from server.db import db, utcnow  # noqa: E402
 from server.models import ParticipantSession, Stimulus, SurveyResponse, Trial  # noqa: E402
-from server.registry import registry  # noqa: E402
-from server.studies import get_study, sync_studies  # noqa: E402
+from server.researchers.auth import create_researcher  # noqa: E402
+from server.studies.definitions import get_study, sync_studies  # noqa: E402
+from server.tasktype.registry import registry  # noqa: E402
 
 PG_SERVER = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 PG_DATABASE = "studyhive_dashboard_bench"

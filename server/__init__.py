@@ -16,7 +16,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # Imported here, not at the top: `import server.<module>` (modelruns, the benchmarks, the task packages' own
     # imports) must not load the whole web app and CLI, and those import server's submodules themselves.
-    from . import cli, db, registry, web
+    from . import cli, db, web
+    from .tasktype import registry
 
     for module in (db, registry, web, cli):
         module.init_app(app)

@@ -118,7 +118,7 @@ SETTINGS: tuple[Setting, ...] = (
         "TASK_PACKAGES",
         PACKAGES,
         "the task packages to register; installed distributions add theirs through the entry point group "
-        '`studyhive.task_types` (server/registry.py; README, "For developers")',
+        '`studyhive.task_types` (server/tasktype/registry.py; README, "For developers")',
         shown="the built-in ones, server/tasks/builtin.py",
     ),
     # Researchers' logins and pages

@@ -55,9 +55,9 @@ def snapshot() -> Iterator[None]:
         db.session.rollback()  # read only: nothing to commit; releases the snapshot (and SQLite's read lock)
 
 
-# The participant API's engine (server/trialstore.py): the same database through a pool of its own whose connections
-# are in autocommit mode from the start. Switching a pooled connection into autocommit and back costs more CPU than
-# the trial save's INSERT itself; the ORM's engine keeps transactions.
+# The participant API's engine (server/participation/trialstore.py): the same database through a pool of its own whose
+# connections are in autocommit mode from the start. Switching a pooled connection into autocommit and back costs more
+# CPU than the trial save's INSERT itself; the ORM's engine keeps transactions.
 AUTOCOMMIT_BIND = "autocommit"
 
 

@@ -19,7 +19,7 @@ SESSION_STATUSES = ("started", "completed", "abandoned", "excluded")
 # How a session ended, as the participant's platform is told: on Prolific each outcome has its own completion code.
 OUTCOMES = ("completed", "failed_attention_check", "no_consent", "incompatible_device")
 # Prolific submission statuses, and those whose place Prolific offers to someone else: their session holds no
-# condition slot (server/conditions.py).
+# condition slot (server/studies/conditions.py).
 PROLIFIC_STATUSES = (
     "RESERVED",
     "ACTIVE",
@@ -53,7 +53,7 @@ class Study(db.Model):
 
 class StudyVersion(db.Model):
     """A study's configuration as a sync stored it: one row per version, added when the parsed file's hash changes
-    (server/study_versions.py). Versions synced before this table existed (migration 0007) are not kept."""
+    (server/studies/versions.py). Versions synced before this table existed (migration 0007) are not kept."""
 
     __tablename__ = "study_versions"
     __table_args__ = (UniqueConstraint("study_id", "version"),)
@@ -98,8 +98,8 @@ class ParticipantSession(db.Model):
     condition: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="started")
     outcome: Mapped[str | None] = mapped_column(String(32))  # one of OUTCOMES once the session has ended
-    # Set by a researcher's exclusion (server/exclusion.py); the status it had, so reinstating restores it. Who did
-    # it is in the audit log (study_events).
+    # Set by a researcher's exclusion (server/researchers/exclusion.py); the status it had, so reinstating restores it.
+    # Who did it is in the audit log (study_events).
     exclusion_reason: Mapped[str | None] = mapped_column(Text)
     excluded_at: Mapped[datetime | None] = mapped_column(Timestamp)
     status_before_exclusion: Mapped[str | None] = mapped_column(String(16))

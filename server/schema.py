@@ -1,7 +1,7 @@
 """Validating study files' tables with pydantic models: one error message shape for every key of study.toml.
 
-Each table is a model (`Table`): the study file's top level (server/studies.py), `[[conditions]]`
-(server/conditions.py), `[prolific]` (server/prolific/settings.py) and every task type's `[task]` (its `Params`,
+Each table is a model (`Table`): the study file's top level (server/studies/definitions.py), `[[conditions]]`
+(server/studies/conditions.py), `[prolific]` (server/prolific/settings.py) and every task type's `[task]` (its `Params`,
 declared in its own package). `validate` checks a table against its model and reports every problem at once, each as
 `where: what`, e.g. `min_width: expected an integer, got "wide"` or `task.n_trials: expected at most 200, got 500`.
 The same models give the JSON Schema for editors (`flask studies schema`) and the key reference in docs/studies.md

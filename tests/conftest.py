@@ -12,9 +12,9 @@ import pytest
 from werkzeug.serving import make_server
 
 from server import create_app
-from server.auth import create_researcher
 from server.db import db, dispose_engines
-from server.studies import sync_studies
+from server.researchers.auth import create_researcher
+from server.studies.definitions import sync_studies
 
 BACKEND = os.environ.get("STUDYHIVE_TEST_DB", "sqlite")
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from server.db import db, dispose_engines
 from server.models import Stimulus
-from server.studies import get_study, sync_studies
+from server.studies.definitions import get_study, sync_studies
 from tests.conftest import ROOT, make_app
 from tests.fake_prolific import FakeProlific
 from tests.helpers import answer_surveys

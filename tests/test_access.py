@@ -6,9 +6,9 @@ import hashlib
 
 import pytest
 
-from server.auth import create_researcher, grant
 from server.db import db
 from server.models import ApiToken, ParticipantSession, Stimulus, Study
+from server.researchers.auth import create_researcher, grant
 from tests.helpers import DEMOGRAPHICS, answer_all, enter
 
 PID_A = "aaaaaaaaaaaaaaaaaaaaaaaa"

@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 from server.db import _add_sqlite_math, _sqlite_ln, db
-from server.export import trial_rows
 from server.models import ModelRun, Prediction, Stimulus, Study
-from server.studies import get_study
+from server.results.export import trial_rows
+from server.studies.definitions import get_study
 from tests.helpers import answer_surveys, enter, trial_body
 
 N_NORMAL = 20

@@ -131,7 +131,7 @@ def test_bad_entry_links(client):
 
 def test_server_errors_reveal_nothing(app, client, session, monkeypatch):
     token, plan = session
-    from server import session_api
+    from server.participation import session_api
 
     def explode(*args):
         raise RuntimeError("SELECT secret FROM internals")

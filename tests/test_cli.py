@@ -9,7 +9,7 @@ from PIL import Image
 
 from server.db import db
 from server.models import ParticipantSession, Stimulus
-from server.studies import get_study
+from server.studies.definitions import get_study
 from tests.helpers import enter
 
 STUDY3 = Path(__file__).resolve().parent.parent / "studies" / "study3" / "study.toml"

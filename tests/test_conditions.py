@@ -1,5 +1,6 @@
-"""Between-subjects conditions (server/conditions.py): balanced assignment under a crowd of simultaneous entries,
-one session per PROLIFIC_PID, quotas, abandoned sessions freeing their slot, and the condition reaching the task."""
+"""Between-subjects conditions (server/studies/conditions.py): balanced assignment under a crowd of simultaneous
+entries, one session per PROLIFIC_PID, quotas, abandoned sessions freeing their slot, and the condition reaching the
+task."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from sqlalchemy import func
 
 from server.db import db, dispose_engines, utcnow
 from server.models import ParticipantSession
-from server.studies import StudyFileError, load_study_file, sync_studies
+from server.studies.definitions import StudyFileError, load_study_file, sync_studies
 from tests.conftest import ROOT, make_app
 from tests.helpers import enter
 

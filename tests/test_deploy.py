@@ -15,11 +15,11 @@ import yaml
 from flask_migrate import upgrade
 
 from server import create_app
-from server.auth import create_researcher
 from server.config import default_config
 from server.db import db, dispose_engines
 from server.models import Stimulus, Study
-from server.studies import sync_studies
+from server.researchers.auth import create_researcher
+from server.studies.definitions import sync_studies
 from tests.conftest import BACKEND, PG_URL, ROOT, make_app
 from tests.helpers import take_study3_like_people
 

@@ -10,7 +10,7 @@ import pytest
 
 from server.db import db
 from server.models import Trial
-from server.studies import get_study
+from server.studies.definitions import get_study
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, answer_all, answer_surveys, enter, trial_body
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from server.db import db
 from server.models import ParticipantSession, SurveyResponse, Trial
-from server.surveys import SURVEYS, validate_answers
+from server.studies.surveys import SURVEYS, validate_answers
 from tests.helpers import PROLIFIC, enter, trial_body
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -16,9 +16,9 @@ from scipy import stats
 from server.db import db
 from server.exceptions import ConfigError, ResponseError
 from server.models import Stimulus, Trial
-from server.registry import registry
-from server.studies import get_study
+from server.studies.definitions import get_study
 from server.tasks.hive.demo import write_demo
+from server.tasktype.registry import registry
 from tests.helpers import enter
 
 ROW = {
@@ -164,7 +164,7 @@ def test_prototree_manifest(app, runner, images, tmp_path):
 
 def specs(task, tmp_path, method="gradcam"):
     """The demo set as stored stimuli (parsed by the task itself)."""
-    from server.manifest_files import ManifestFiles, read_manifest
+    from server.tasktype.manifest_files import ManifestFiles, read_manifest
 
     manifest = write_demo(task.id, method, tmp_path / task.id)
     files = ManifestFiles(manifest.parent)

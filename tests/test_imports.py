@@ -40,7 +40,13 @@ def modules(package) -> list[str]:
 
 def test_every_module_imports_on_its_own():
     names = modules(server) + modules(analysis)
-    assert {"server.tasks.hive.analyzer", "server.web.api", "analysis.reports.ratio_study"} <= set(names)
+    assert {
+        "server.tasks.hive.analyzer",
+        "server.web.api",
+        "server.participation.session_api",  # the walk reaches every area
+        "server.tasktype.contract",
+        "analysis.reports.ratio_study",
+    } <= set(names)
     done = subprocess.run([sys.executable, "-c", ZYGOTE, *names], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []

@@ -13,9 +13,9 @@ from sqlalchemy import func
 from server.db import db
 from server.exceptions import ManifestError
 from server.models import Asset, Stimulus
-from server.registry import registry
-from server.studies import sync_studies
-from server.tasktype import Column, ImportedStimuli, ModelAnswers, PlanItem, StimulusSpec
+from server.studies.definitions import sync_studies
+from server.tasktype.contract import Column, ImportedStimuli, ModelAnswers, PlanItem, StimulusSpec
+from server.tasktype.registry import registry
 from tests.helpers import enter
 
 STUDY = """title = "Photo labels"

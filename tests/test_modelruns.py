@@ -17,7 +17,7 @@ from modelruns.architectures import ARCHITECTURES, VGG19, build
 from modelruns.data import DataError, read_images
 from modelruns.predict import read_metadata
 from modelruns.train import Options, RunError, load_weights, train
-from server.predictions import OPTIONAL, REQUIRED
+from server.imports.predictions import OPTIONAL, REQUIRED
 from server.tasks.ratio_estimation import charts as charts
 from tests.conftest import ROOT
 
@@ -46,7 +46,8 @@ def tiny_set(folder, n=24, offset=0):
 def test_importing_the_server_never_loads_torch():
     code = (
         "import sys; from server import create_app; create_app({'SQLALCHEMY_DATABASE_URI': 'sqlite://', "
-        "'SECRET_KEY': 'x'}); import analysis, server.analyze, server.stimuli, server.predictions; "
+        "'SECRET_KEY': 'x'}); import analysis, server.results.analyze, server.stimuli.for_models, "
+        "server.imports.predictions; "
         "print('torch' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

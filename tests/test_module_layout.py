@@ -1,10 +1,13 @@
 """The layout of the project's own code, read from its source (ast, nothing imported): a private name (``_x``) never
-crosses a module boundary, and no module of analysis/ is named like a module or package of server/ -- two
-``hive.py`` (or ``errors.py``) in one project make every traceback, grep and import ambiguous."""
+crosses a module boundary, no module of analysis/ is named like a module or package of server/ -- two
+``hive.py`` (or ``errors.py``) in one project make every traceback, grep and import ambiguous -- and server/ is
+grouped by area: its top level is the foundation and one package per area, each placed in .importlinter's layers
+with a contract listing the areas it may import."""
 
 from __future__ import annotations
 
 import ast
+import configparser
 from pathlib import Path
 
 import pytest
@@ -156,3 +159,47 @@ def test_no_analysis_module_is_named_like_a_server_module():
     }
     assert not clashes, f"same basename in analysis/ and server/: {clashes}"
     assert "reports" in analysis and "render" in analysis  # the walk reaches subpackages
+
+
+#: server/'s top-level modules: the app factory and the foundation every area uses. Anything else is an area's.
+FOUNDATION = {"__init__", "config", "db", "models", "exceptions", "schema"}
+#: Packages at server/'s top level that are not domain areas: the edges, the task packages, and data folders.
+EDGES = {"web", "cli", "tasks"}
+
+
+def _contracts() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / ".importlinter", encoding="utf-8")
+    return parser
+
+
+def _layers(contract) -> list[list[str]]:
+    """A layers contract's layers, top first, each the list of its names (``a | b`` and ``a : b`` alike)."""
+    return [
+        [name.strip() for name in line.replace(":", "|").split("|")] for line in contract["layers"].strip().splitlines()
+    ]
+
+
+def test_server_top_level_is_the_foundation_and_packages():
+    modules = {p.stem for p in (ROOT / "server").glob("*.py")}
+    assert modules == FOUNDATION, f"server/ holds modules outside any area: {sorted(modules - FOUNDATION)}"
+
+
+def test_every_area_is_a_layer_with_its_edges():
+    contracts = _contracts()
+    areas = {p.parent.name for p in (ROOT / "server").glob("*/__init__.py") if p.parent.name not in EDGES}
+    assert {"tasktype", "studies", "stimuli", "participation", "imports", "results", "researchers"} <= areas
+    layered = {name for layer in _layers(contracts["importlinter:contract:layers"]) for name in layer}
+    assert areas <= layered, f"areas missing from the layers contract: {sorted(areas - layered)}"
+    for area in areas:
+        edges = contracts[f"importlinter:contract:{area}-edges"]
+        assert edges["type"] == "forbidden" and edges["source_modules"].split() == [f"server.{area}"]
+
+
+def test_no_layer_groups_more_than_six():
+    """A layer of many ``:`` (or ``|``) names says nothing about how they depend on each other."""
+    contracts = _contracts()
+    for section in contracts.sections():
+        if contracts[section].get("type") == "layers":
+            big = [layer for layer in _layers(contracts[section]) if len(layer) > 6]
+            assert not big, f"{section}: layers of more than six names: {big}"

@@ -5,9 +5,9 @@ what is expected. Also the save path's cost: one statement once consent is known
 import pytest
 from sqlalchemy import event
 
-from server import trialstore
 from server.db import AUTOCOMMIT_BIND, db
 from server.models import ParticipantSession, SurveyResponse, Trial
+from server.participation import trialstore
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, agree, answer_all, enter, trial_body
 
 SCREEN = {"screen_width": 1920, "screen_height": 1080, "window_width": 1400, "window_height": 900}

@@ -7,10 +7,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-import server.predictions
+import server.imports.predictions
 from server.db import db
 from server.models import ModelRun, Prediction, Stimulus, Study
-from server.studies import get_study
+from server.studies.definitions import get_study
 from tests.conftest import BACKEND
 
 
@@ -320,15 +320,15 @@ def test_problem_in_a_late_batch_rolls_back_batches_already_written(
     runner, keys, tmp_path, earlier, monkeypatch, kind, last_row, message
 ):
     """Small batches, so the first runs are COPYed/inserted before the bad last row is read: all must go."""
-    monkeypatch.setattr(server.predictions, "CSV_BLOCK_BYTES", 2048)
-    monkeypatch.setattr(server.predictions, "PARQUET_BATCH_ROWS", 100)
-    written, write = [], server.predictions.Importer._write
+    monkeypatch.setattr(server.imports.predictions, "CSV_BLOCK_BYTES", 2048)
+    monkeypatch.setattr(server.imports.predictions, "PARQUET_BATCH_ROWS", 100)
+    written, write = [], server.imports.predictions.Importer._write
 
     def counting_write(self, run_id, stimulus_id, value):
         written.append(len(value))
         write(self, run_id, stimulus_id, value)
 
-    monkeypatch.setattr(server.predictions.Importer, "_write", counting_write)
+    monkeypatch.setattr(server.imports.predictions.Importer, "_write", counting_write)
     rows = [(key, 50, run) for run in range(5) for key in keys]
     rows[-1] = (keys[-1] if last_row[0] == "KEY" else last_row[0], *last_row[1:])
     path = tmp_path / f"late.{kind}"

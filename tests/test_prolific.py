@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from server import conditions
 from server.db import db
 from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent
 from server.prolific import reviews
-from server.studies import StudyFileError, get_study, load_study_file
+from server.studies import conditions
+from server.studies.definitions import StudyFileError, get_study, load_study_file
 from tests.prolific_study import (
     CODES,
     PROLIFIC_STUDY,

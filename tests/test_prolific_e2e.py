@@ -11,10 +11,10 @@ import signal
 
 import pytest
 
-from server import conditions
 from server.db import db
 from server.models import BonusBatch, ParticipantSession, StudyEvent
-from server.studies import get_study
+from server.studies import conditions
+from server.studies.definitions import get_study
 from tests.prolific_study import (
     CODES,
     PROLIFIC_STUDY,

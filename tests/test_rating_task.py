@@ -22,7 +22,7 @@ from server.exceptions import ConfigError, ResponseError
 from server.models import Asset, ParticipantSession, Stimulus, Study, Trial
 from server.tasks.hypothesis_rating import HypothesisRating
 from server.tasks.hypothesis_rating.demo import demo_images, write_demo
-from server.tasktype import StimulusSpec
+from server.tasktype.contract import StimulusSpec
 from tests.helpers import answer_surveys, enter
 
 SLUG = "two4two-demo"

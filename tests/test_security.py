@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import OperationalError
 
-from server.auth import create_researcher
 from server.config import default_config
 from server.db import db, dispose_engines, snapshot
 from server.models import ParticipantSession, Study, StudyEvent
-from server.studies import sync_studies
+from server.researchers.auth import create_researcher
+from server.studies.definitions import sync_studies
 from tests.conftest import make_app
 from tests.helpers import enter
 

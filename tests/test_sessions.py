@@ -171,7 +171,7 @@ def test_one_token_never_reaches_another_session(client):
 
 def test_paused_study_turns_new_participants_away_but_lets_running_ones_finish(app, client):
     token = enter(client, **PROLIFIC)
-    from server.studies import get_study
+    from server.studies.definitions import get_study
 
     get_study("study3").status = "paused"
     db.session.commit()

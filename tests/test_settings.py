@@ -13,7 +13,7 @@ from flask import Flask
 
 from server.cli.settings import with_table
 from server.config import SETTINGS, default_config, load
-from server.surveys import SURVEYS
+from server.studies.surveys import SURVEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = {setting.name for setting in SETTINGS}
@@ -31,7 +31,7 @@ def server_modules():
 
 def is_config(node: ast.AST) -> bool:
     """app.config, current_app.config, or a parameter named config (prolific.client.from_config). Study configs
-    (study.config, `config` in studies.py) have lower-case keys, which KEY leaves out."""
+    (study.config, `config` in server/studies/definitions.py) have lower-case keys, which KEY leaves out."""
     return (isinstance(node, ast.Attribute) and node.attr == "config") or (
         isinstance(node, ast.Name) and node.id == "config"
     )

@@ -12,7 +12,7 @@ from sqlalchemy import func
 from server.db import db
 from server.exceptions import ConfigError
 from server.models import Stimulus, Trial
-from server.studies import get_study
+from server.studies.definitions import get_study
 from server.tasks.sketch_recognition import SketchRecognition
 from tests.helpers import answer_surveys, enter
 
@@ -130,8 +130,8 @@ def test_bad_rows_import_nothing(runner, images, tmp_path, change, expected):
 def test_plan_spreads_concepts_and_puts_catch_trials_after_the_first():
     import random
 
-    from server import vocabulary
-    from server.tasktype import StimulusSpec
+    from server.tasktype import vocabulary
+    from server.tasktype.contract import StimulusSpec
 
     concepts = ["apple", "bat1", "cup", "drum"]
     stimuli = [StimulusSpec(f"{c}-{i}", {"concept": c, "catch": False}) for c in concepts for i in range(3)]

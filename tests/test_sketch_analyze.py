@@ -8,7 +8,7 @@ import numpy as np
 
 from server.db import db
 from server.models import Stimulus
-from server.studies import get_study, sync_studies
+from server.studies.definitions import get_study, sync_studies
 from tests.helpers import answer_surveys, enter
 
 

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from server.db import db, dispose_engines
-from server.studies import StudyFileError, get_study, load_study_file, with_key_reference
+from server.studies.definitions import StudyFileError, get_study, load_study_file, with_key_reference
 from tests.conftest import ROOT, make_app
 
 BASE = """title = "Bars"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from server.auth import create_researcher
 from server.db import db
 from server.models import ParticipantSession, StudyVersion
-from server.studies import get_study
+from server.researchers.auth import create_researcher
+from server.studies.definitions import get_study
 from tests.helpers import enter
 
 STUDY3 = Path(__file__).resolve().parent.parent / "studies" / "study3" / "study.toml"
@@ -80,7 +80,7 @@ def test_a_session_points_at_the_version_it_entered_under(runner, client, study_
 
 
 def test_a_study_with_conditions_sets_the_version_too(runner, client, study_file):
-    # entries of a study with conditions take the study's row lock first (server/conditions.py): the other path
+    # entries of a study with conditions take the study's row lock first (server/studies/conditions.py): the other path
     study_file.write_text(study_file.read_text() + '[[conditions]]\nname = "a"\n[[conditions]]\nname = "b"\n')
     assert "updated (version 2)" in runner.invoke(args=["studies", "sync"]).output
     token = enter(client)

@@ -10,17 +10,17 @@ from contextlib import contextmanager
 import pytest
 
 from server.db import db, dispose_engines
-from server.registry import registry
-from server.studies import sync_studies
+from server.studies.definitions import sync_studies
 from server.tasks.builtin import PACKAGES
-from server.tasktype import TaskType
+from server.tasktype.contract import TaskType
+from server.tasktype.registry import registry
 from tests.conftest import make_app
 from tests.helpers import answer_surveys, enter
 
 PACKAGE = '''
     """A two-stimulus yes/no task, written by tests/test_task_packages.py."""
     from server.exceptions import ConfigError, ResponseError
-    from server.tasktype import Column, GeneratedStimuli, PlanItem, StimulusSpec
+    from server.tasktype.contract import Column, GeneratedStimuli, PlanItem, StimulusSpec
 
 
     class TinyChoice(GeneratedStimuli):
@@ -202,7 +202,7 @@ def test_a_task_type_from_two_sources_is_refused_naming_both(lib, tmp_path):
     "line, message",
     [
         ("tiny = tinyep:TinyChoice", "the entry point's name must be the task type's id, 'tiny-choice'"),
-        ("tiny-choice = tinyep:PACKAGE_NOTE", "'a note' is not a subclass of server.tasktype.TaskType"),
+        ("tiny-choice = tinyep:PACKAGE_NOTE", "'a note' is not a subclass of server.tasktype.contract.TaskType"),
         (
             "tiny-choice = tinyep:Unfinished",
             "task type Unfinished does not define build_plan, render_stimulus, stimuli, validate_response",

@@ -6,9 +6,9 @@ import random
 import pytest
 
 from server.exceptions import ConfigError, ResponseError
-from server.registry import TaskRegistry, registry
 from server.tasks.ratio_estimation import RatioEstimation
 from server.tasks.ratio_estimation.charts import HEIGHTS, BarStimulus
+from server.tasktype.registry import TaskRegistry, registry
 
 
 def test_registry_refuses_duplicate_ids_and_tolerates_unknown_ones(app):

@@ -15,7 +15,7 @@ from analysis import training_test_distance
 from server.db import db
 from server.exceptions import ConfigError
 from server.models import Stimulus
-from server.studies import get_study
+from server.studies.definitions import get_study
 from server.tasks.ratio_estimation import charts as charts
 from server.tasks.ratio_estimation import sampling as sampling
 

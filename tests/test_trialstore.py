@@ -1,12 +1,12 @@
-"""The participant API's per-process caches (server/trialstore.py): what they keep, when they let go."""
+"""The participant API's per-process caches (server/participation/trialstore.py): what they keep, when they let go."""
 
 from datetime import timedelta
 
 from flask.testing import FlaskClient
 
-from server import trialstore
 from server.db import db, utcnow
 from server.models import ParticipantSession, Study, Trial
+from server.participation import trialstore
 from tests.helpers import PROLIFIC, enter, trial_body
 
 

@@ -5,8 +5,8 @@ import shutil
 
 import pytest
 
-from server import vocabulary as vocab
-from server.studies import StudyFileError, sync_studies
+from server.studies.definitions import StudyFileError, sync_studies
+from server.tasktype import vocabulary as vocab
 
 
 def parse(text, name="labels.tsv"):

@@ -4,7 +4,7 @@
 already aggregated per (run, chart type, height pair) -- and returns a :class:`RatioReport`: every number of the
 report as DataFrames, plus the per-height-pair tables the figures draw, and renders it through the methods every
 report has (:class:`analysis.reports.report.Report`). Nothing here reads a database or imports Flask:
-``server/analyze.py`` does the reading (and the aggregation of millions of predictions in SQL).
+``server/results/analyze.py`` does the reading (and the aggregation of millions of predictions in SQL).
 
 How the numbers are made
 ------------------------
@@ -587,7 +587,7 @@ def ratio_report(
         One row per session (participant recruited): ``participant_id``, ``status`` (``started``,
         ``completed``, ``excluded``).
     trials : pandas.DataFrame
-        The tidy trials of ``server.export.trial_rows`` (practice included; it is dropped here):
+        The tidy trials of ``server.results.export.trial_rows`` (practice included; it is dropped here):
         ``participant_id``, ``practice``, ``stimulus_id``, ``chart_type``, ``short_height``, ``tall_height``,
         ``true_percent``, ``abs_error`` (percentage points), ``log_error``.
     model_cells : pandas.DataFrame, optional

@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from server import create_app
 from server.config import PROJECT_ROOT
 from server.db import dispose_engines
-from server.studies import sync_studies
-from server.trialstore import STUDY_TTL
+from server.participation.trialstore import STUDY_TTL
+from server.studies.definitions import sync_studies
 
 from . import psiturk
 from .profile import Profile

@@ -1,5 +1,5 @@
 """The CLI layer: `flask <command>` for researchers and operators. Commands parse their options, call the domain
-(server/*.py) and turn its errors into click errors; no domain module imports this package."""
+(server/<area>/) and turn its errors into click errors; no domain module imports this package."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@
     flask analyze study3 [--out DIR] [--format text|json] [--mlae participant|pooled]
                          [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
 
-server/analyze.py's run_analysis does the work (the dashboard's results page calls it too); an option the study's
-analysis does not use is refused, not ignored."""
+server/results/analyze.py's run_analysis does the work (the dashboard's results page calls it too); an option the
+study's analysis does not use is refused, not ignored."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..analyze import FLAGS, Options, run_analysis
 from ..exceptions import AnalysisError
+from ..results.analyze import FLAGS, Options, run_analysis
 
 
 @click.command("analyze", help="Report a study's statistics: people (and imported models) against the literature.")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import click
 
-from ..auth import get_researcher
 from ..models import Researcher, Study
-from ..studies import get_study
+from ..researchers.auth import get_researcher
+from ..studies.definitions import get_study
 
 #: `--by NAME`: the researcher account a command's change is logged as (the audit log).
 BY = click.option("--by", "username", help="researcher account to log as the one who did it")

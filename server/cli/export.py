@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..export import write_export
+from ..results.export import write_export
 from .common import study_or_fail
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..db import db
-from ..links import study_links
 from ..models import Researcher, Study
+from ..participation.links import study_links
 
 
 @click.command("links", help="Print the participant links of every study and the researcher login.")

@@ -6,8 +6,8 @@ import click
 from flask.cli import AppGroup
 
 from ..db import db
-from ..exclusion import ExclusionError, exclude, reinstate
 from ..models import ParticipantSession, Study
+from ..researchers.exclusion import ExclusionError, exclude, reinstate
 from .common import BY, by_researcher, study_or_fail
 
 participants_cli = AppGroup(

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from ..exceptions import ImportRefused
-from ..label_predictions import import_label_predictions
-from ..predictions import UNITS, import_predictions
+from ..imports.label_predictions import import_label_predictions
+from ..imports.predictions import UNITS, import_predictions
 
 
 @click.command("import-predictions", help="Import a model's predictions (CSV or Parquet) for a study's stimuli.")

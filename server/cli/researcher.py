@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from ..auth import create_researcher, create_token, grant, revoke, revoke_token, visible_studies
 from ..db import db
 from ..models import ApiToken, Researcher, Study
+from ..researchers.auth import create_researcher, create_token, grant, revoke, revoke_token, visible_studies
 from .common import researcher_or_fail, study_or_fail
 
 

@@ -9,10 +9,10 @@ from click.core import ParameterSource
 
 from ..db import db
 from ..exceptions import ConfigError, ImportRefused
-from ..manifests import import_manifest
-from ..registry import registry
-from ..stimuli import ExportRefused, export_test, export_training, test_stimuli
-from ..studies import get_study
+from ..stimuli.for_models import ExportRefused, export_test, export_training, test_stimuli
+from ..stimuli.manifests import import_manifest
+from ..studies.definitions import get_study
+from ..tasktype.registry import registry
 from .common import study_or_fail
 
 

@@ -13,8 +13,15 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..models import Study
-from ..studies import StudyFileError, json_schema, key_reference, set_status, sync_studies, with_key_reference
-from ..study_versions import get_version, versions
+from ..studies.definitions import (
+    StudyFileError,
+    json_schema,
+    key_reference,
+    set_status,
+    sync_studies,
+    with_key_reference,
+)
+from ..studies.versions import get_version, versions
 from .common import BY, by_researcher, study_or_fail
 
 

@@ -37,8 +37,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import db, utcnow
 from ..models import BonusBatch, BonusBatchRow, ParticipantSession, ProlificSubmission, Study, Trial
-from ..registry import registry
-from ..tasktype import TaskType
+from ..tasktype.contract import TaskType
+from ..tasktype.registry import registry
 from . import audit
 from .client import PaymentUnknown, ProlificClient, ProlificError
 from .submissions import linked_id

@@ -1,4 +1,4 @@
-"""The web layer: Flask blueprints and request handling. Views parse the request, call the domain (server/*.py) and
+"""The web layer: Flask blueprints and request handling. Views parse the request, call the domain (server/<area>/) and
 render or answer JSON; no domain module imports this package."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Participant JSON API (docs/participant-api.md). A session is reached only through its token.
 
-Every view works on one autocommit connection and the session's cached facts (server/trialstore.py): participants
-make these requests by the thousand, so each costs a few single-statement round trips and no ORM unit of work. The
-operations are server/session_api.py's."""
+Every view works on one autocommit connection and the session's cached facts (server/participation/trialstore.py):
+participants make these requests by the thousand, so each costs a few single-statement round trips and no ORM unit of
+work. The operations are server/participation/session_api.py's."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
 
-from .. import session_api, trialstore
 from ..exceptions import APIError
+from ..participation import session_api, trialstore
 
 PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.ResearcherCookies skips its cookie)
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")

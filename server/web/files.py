@@ -8,8 +8,8 @@ from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from ..db import db
 from ..exceptions import ConfigError
 from ..models import Asset
-from ..registry import registry
-from ..studies import get_study
+from ..studies.definitions import get_study
+from ..tasktype.registry import registry
 
 bp = Blueprint("files", __name__)
 

@@ -9,9 +9,9 @@ from functools import wraps
 from flask import abort, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 
-from ..auth import can_see, token_owner
 from ..db import db
 from ..models import Researcher, Study
+from ..researchers.auth import can_see, token_owner
 from .api import PREFIX as API_PREFIX
 
 

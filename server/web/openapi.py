@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from ..models import OUTCOMES, SESSION_STATUSES
-from ..session_api import EARLY_OUTCOMES, MAX_RT_MS
+from ..participation.session_api import EARLY_OUTCOMES, MAX_RT_MS
 
 bp = Blueprint("openapi", __name__)
 

@@ -1,5 +1,5 @@
 """Participant pages: entry from a Prolific / LabInTheWild link, the jsPsych page, results, and stimuli. Their paths
-are built in server/links.py."""
+are built in server/participation/links.py."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import re
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from .. import conditions, session_api, sessions
 from ..db import db
 from ..exceptions import ConfigError
 from ..models import ParticipantSession, Stimulus
+from ..participation import session_api, sessions
 from ..prolific import settings as prolific_settings
-from ..registry import registry
-from ..studies import get_study
+from ..studies import conditions
+from ..studies.definitions import get_study
+from ..tasktype.registry import registry
 from .files import send_asset
 
 bp = Blueprint("participant", __name__)

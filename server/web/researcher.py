@@ -24,16 +24,17 @@ from flask import (
 
 from analysis.safe_csv import frame_csv
 
-from .. import auth, dashboard, exclusion
-from ..analyze import Options, run_analysis
 from ..db import db
 from ..exceptions import AnalysisError
-from ..export import export_files, snapshot_csv, trial_columns, trial_rows
-from ..links import study_links
 from ..models import STUDY_STATUSES, ApiToken, ParticipantSession, Researcher, StudyEvent
+from ..participation.links import study_links
 from ..prolific import submissions as prolific_submissions
 from ..prolific.client import ProlificError, from_config
-from ..studies import set_status
+from ..researchers import auth, exclusion
+from ..results import dashboard
+from ..results.analyze import Options, run_analysis
+from ..results.export import export_files, snapshot_csv, trial_columns, trial_rows
+from ..studies.definitions import set_status
 from .guards import login_required, study_or_404, token_or_login_required
 from .security import login_limit
 

@@ -184,7 +184,7 @@ function parseAnswers(fields, response) {
   return answers;
 }
 
-/** One questionnaire of the flow (definitions come from the server: server/surveys.py). */
+/** One questionnaire of the flow (definitions come from the server: server/studies/surveys.py). */
 function survey(name, definition) {
   let problem = ""; // the server's objection to the last submission; the form is shown again until it is ""
   const intro = definition.intro ? `<p>${escapeHtml(definition.intro)}</p>` : "";

@@ -1,5 +1,5 @@
-"""The analysis of the HIVE task types (`flask analyze`, server/analyze.py runs it): analysis.reports.hive_study on the
-study's exports. The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
+"""The analysis of the HIVE task types (`flask analyze`, server/results/analyze.py runs it): analysis.reports.hive_study
+on the study's exports. The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pandas as pd
 
 from analysis.reports.hive_study import HiveReport, hive_report
 
-from ...analyze import Options, exclusions, load_sessions
-from ...export import participant_rows, trial_rows
 from ...models import Study
-from ...tasktype import Analyzer
+from ...results.analyze import Options, exclusions, load_sessions
+from ...results.export import participant_rows, trial_rows
+from ...tasktype.contract import Analyzer
 
 
 class HiveAnalyzer(Analyzer):

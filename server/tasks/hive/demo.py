@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from ...manifest_files import write_manifest
+from ...tasktype.manifest_files import write_manifest
 
 SIZE = 160
 SHAPES = ("circle", "square", "triangle", "diamond")

@@ -34,10 +34,10 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from ...assets import asset_url
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import Table, problem
-from ...tasktype import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
+from ...tasktype.assets import asset_url
+from ...tasktype.contract import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
 from .analyzer import HiveAnalyzer
 from .demo import write_demo
 

@@ -1,4 +1,4 @@
-"""The analysis of hypothesis-rating (Two4Two) studies (`flask analyze`, server/analyze.py runs it):
+"""The analysis of hypothesis-rating (Two4Two) studies (`flask analyze`, server/results/analyze.py runs it):
 analysis.ratings on completed participants' ratings, with each statement's relevance taken from the study file."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pandas as pd
 
 from analysis.reports.ratings_study import RatingsReport, ratings_report
 
-from ...analyze import Options, completed, exclusions, load_sessions
-from ...export import trial_rows
 from ...models import Study
-from ...tasktype import Analyzer
+from ...results.analyze import Options, completed, exclusions, load_sessions
+from ...results.export import trial_rows
+from ...tasktype.contract import Analyzer
 
 
 class HypothesisRatingAnalyzer(Analyzer):

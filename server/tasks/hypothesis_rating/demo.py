@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from ...manifest_files import write_manifest
+from ...tasktype.manifest_files import write_manifest
 
 SIZE = 96
 N_IMAGES = 100

@@ -28,7 +28,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import NonBlank, Number, Table, matching, problem
-from ...tasktype import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
+from ...tasktype.contract import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
 from .analyzer import HypothesisRatingAnalyzer
 from .demo import write_demo
 

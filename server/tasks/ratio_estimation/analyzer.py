@@ -1,7 +1,7 @@
-"""The analysis of ratio-estimation studies (`flask analyze`, server/analyze.py runs it): the Study III report,
+"""The analysis of ratio-estimation studies (`flask analyze`, server/results/analyze.py runs it): the Study III report,
 people vs imported model predictions. It reads, in one database snapshot:
 
-- the sessions (recruited, completed) and the human trials via ``server.export.trial_rows`` (a study has at most
+- the sessions (recruited, completed) and the human trials via ``server.results.export.trial_rows`` (a study has at most
   some tens of thousands; they are loaded into pandas);
 - the models' predictions, which may be millions (the seed study: 800 models × 20,000), **aggregated in the
   database** by one GROUP BY over predictions ⨝ stimuli ⨝ model_runs to one row per
@@ -31,12 +31,12 @@ from sqlalchemy.types import Float
 
 from analysis.reports.ratio_study import RatioReport, ratio_report
 
-from ...analyze import Options, exclusions, load_sessions
 from ...db import db
 from ...exceptions import AnalysisError
-from ...export import trial_rows
 from ...models import ModelRun, Prediction, Stimulus, Study
-from ...tasktype import Analyzer
+from ...results.analyze import Options, exclusions, load_sessions
+from ...results.export import trial_rows
+from ...tasktype.contract import Analyzer
 
 LN2 = math.log(2.0)
 LOG_OFFSET = 0.125  # Cleveland & McGill's 1/8 (analysis.judgement_errors.LOG_OFFSET)

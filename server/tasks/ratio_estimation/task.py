@@ -14,7 +14,7 @@ from analysis.judgement_errors import log_error
 
 from ...exceptions import ResponseError
 from ...schema import Table
-from ...tasktype import Analysed, Column, GeneratedStimuli, PlanItem, StimulusSpec, TrainingSet, TrainingSets
+from ...tasktype.contract import Analysed, Column, GeneratedStimuli, PlanItem, StimulusSpec, TrainingSet, TrainingSets
 from . import charts, sampling
 from .analyzer import RatioEstimationAnalyzer
 

@@ -1,4 +1,4 @@
-"""The analysis of sketch-recognition studies (`flask analyze`, server/analyze.py runs it):
+"""The analysis of sketch-recognition studies (`flask analyze`, server/results/analyze.py runs it):
 analysis.reports.sketch_study on the completed participants' trials and the imported label predictions. The study's
 optional `semantic_space` parameter names a concept similarity or embedding CSV for the semantic neighbour
 preference."""
@@ -13,12 +13,12 @@ import pandas as pd
 from analysis.reports.sketch_study import SketchReport, sketch_report
 from analysis.sketch_statistics import probability_entropy, similarity_from_embedding
 
-from ... import vocabulary as vocab
-from ...analyze import Options, completed, exclusions, load_sessions
 from ...db import db
-from ...export import trial_rows
 from ...models import LabelPrediction, ModelRun, Stimulus, Study
-from ...tasktype import Analyzer
+from ...results.analyze import Options, completed, exclusions, load_sessions
+from ...results.export import trial_rows
+from ...tasktype import vocabulary as vocab
+from ...tasktype.contract import Analyzer
 
 MAX_GUESSES = 3  # ranked guesses per sketch: people give up to three, models are scored on their three best
 

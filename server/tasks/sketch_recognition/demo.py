@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from ...manifest_files import write_manifest
+from ...tasktype.manifest_files import write_manifest
 
 Stroke = list[tuple[float, float]]
 SIZE = 256

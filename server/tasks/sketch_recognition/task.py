@@ -1,5 +1,5 @@
 """Sketch recognition (the sketch-abstraction benchmark's recognition task): "What is this object?" for imported
-sketches, answered with one to three ranked labels from the study's vocabulary (server/vocabulary.py).
+sketches, answered with one to three ranked labels from the study's vocabulary (server/tasktype/vocabulary.py).
 
 Stimuli come from `flask stimuli import <study> MANIFEST --images DIR`, one row per sketch: `sketch_id`, `image`
 (PNG or SVG), `concept` (a unique id of the study's vocabulary), `abstraction_level` (a positive number: drawing
@@ -21,10 +21,10 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from ... import vocabulary as vocab
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import NonBlank, Table, problem
-from ...tasktype import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, QualityFlag, StimulusSpec
+from ...tasktype import vocabulary as vocab
+from ...tasktype.contract import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, QualityFlag, StimulusSpec
 from .analyzer import MAX_GUESSES, SketchAnalyzer
 from .demo import write_demo
 

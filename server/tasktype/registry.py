@@ -20,7 +20,7 @@ from pathlib import Path
 
 from flask import current_app
 
-from .tasktype import TaskType
+from .contract import TaskType
 
 EXTENSION_KEY = "studyhive.tasks"
 ENTRY_POINT_GROUP = "studyhive.task_types"
@@ -113,7 +113,7 @@ class TaskRegistry:
 def _instance(task_type, source: str) -> TaskType:
     """An instance of a task type class, or a ValueError naming `source` when it is not one that can be used."""
     if not (isinstance(task_type, type) and issubclass(task_type, TaskType)):
-        raise ValueError(f"{source}: {task_type!r} is not a subclass of server.tasktype.TaskType")
+        raise ValueError(f"{source}: {task_type!r} is not a subclass of server.tasktype.contract.TaskType")
     if task_type.__abstractmethods__:
         raise ValueError(
             f"{source}: task type {task_type.__name__} does not define "

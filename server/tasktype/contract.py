@@ -25,7 +25,7 @@ hooks, and columns read from the rows (as export.RAW_COLUMNS' JSON does for an u
 name no planned stimulus, are what that issue adds to the export and the trial API.
 
 Besides the ``TASK_PACKAGES`` setting, a type may come from an installed distribution's entry point in the group
-``studyhive.task_types`` (server/registry.py).
+``studyhive.task_types`` (server/tasktype/registry.py).
 
 Task code receives parsed data only — never the request — and never commits: the caller owns the transaction. Its
 errors are server.exceptions' ConfigError, ManifestError and ResponseError."""
@@ -38,15 +38,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from . import schema
+from .. import schema
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from analysis.reports.report import Report
 
+    from ..models import Study
     from .manifest_files import ManifestFiles
-    from .models import Study
     from .vocabulary import Vocabulary
 
 
@@ -102,10 +102,10 @@ class QualityFlag:
 
 
 class Analyzer(ABC):
-    """`flask analyze` and the dashboard's results for a task type: read the data, compute the report. server/analyze.py
-    runs it (load in one snapshot, the generic checks, compute); the report, an analysis.reports.report.Report,
-    renders itself (text, Markdown, JSON, methods, figures, a folder). Statistics live in the Flask-free `analysis`
-    package."""
+    """`flask analyze` and the dashboard's results for a task type: read the data, compute the report.
+    server/results/analyze.py runs it (load in one snapshot, the generic checks, compute); the report, an
+    analysis.reports.report.Report, renders itself (text, Markdown, JSON, methods, figures, a folder). Statistics live
+    in the Flask-free `analysis` package."""
 
     # The `flask analyze` options this analysis uses (mlae, exclude_outliers, n_boot, seed); others are refused.
     options: ClassVar[frozenset[str]] = frozenset()

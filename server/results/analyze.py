@@ -18,12 +18,12 @@ import pandas as pd
 
 from analysis.reports.report import Report
 
-from .db import db, snapshot
-from .exceptions import AnalysisError
-from .models import ParticipantSession, Study
-from .registry import registry
-from .studies import get_study
-from .tasktype import Analysed, Analyzer
+from ..db import db, snapshot
+from ..exceptions import AnalysisError
+from ..models import ParticipantSession, Study
+from ..studies.definitions import get_study
+from ..tasktype.contract import Analysed, Analyzer
+from ..tasktype.registry import registry
 
 #: The command line's spelling of each option, for messages about them.
 FLAGS = {

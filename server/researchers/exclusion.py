@@ -3,16 +3,16 @@ reinstating it, from the dashboard or `flask participants exclude|reinstate`. Th
 the audit log with who did it; the session keeps its rows (exports show status and reason) and every analysis leaves
 it out. Reinstating restores the status it had before.
 
-An excluded session holds no condition slot (server/conditions.py counts completed and running sessions only), so
-the next newcomer takes its condition and a balanced design can be refilled with analysable people. It does not
+An excluded session holds no condition slot (server/studies/conditions.py counts completed and running sessions only),
+so the next newcomer takes its condition and a balanced design can be refilled with analysable people. It does not
 reopen a Prolific place: the participant did submit; add places on Prolific to recruit a replacement. Reinstating
 puts the session back in its slot, which may fill a condition past its quota."""
 
 from __future__ import annotations
 
-from .db import utcnow
-from .models import ParticipantSession, Study
-from .prolific import audit
+from ..db import utcnow
+from ..models import ParticipantSession, Study
+from ..prolific import audit
 
 
 class ExclusionError(ValueError):

@@ -28,7 +28,7 @@ from typing import Any
 from flask import current_app
 
 BUILTIN = "things"
-BUILTIN_FILE = Path(__file__).resolve().parent / "data" / "things_labels.tsv"
+BUILTIN_FILE = Path(__file__).resolve().parents[1] / "data" / "things_labels.tsv"
 MAX_VOCABULARY_BYTES = 5 * 1024 * 1024
 MAX_ID_LENGTH = 128
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import hashlib
 
-from .db import db
-from .models import Asset
+from ..db import db
+from ..models import Asset
 
 # Recognised by their first bytes, never by file name: a renamed file cannot smuggle in another type.
 SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"))

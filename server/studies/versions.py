@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from .db import db
-from .models import ParticipantSession, Researcher, Study, StudyVersion
-from .prolific.audit import os_user
+from ..db import db
+from ..models import ParticipantSession, Researcher, Study, StudyVersion
+from ..prolific.audit import os_user
 
 
 def record(study: Study, researcher_id: int | None, via: str) -> StudyVersion:

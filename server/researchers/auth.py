@@ -17,8 +17,8 @@ import secrets
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from .db import db, utcnow
-from .models import ApiToken, Researcher, Study, StudyAccess
+from ..db import db, utcnow
+from ..models import ApiToken, Researcher, Study, StudyAccess
 
 MIN_PASSWORD = 8
 TOKEN_PREFIX = "shk_"  # recognisable in a leaked script or a secret scanner

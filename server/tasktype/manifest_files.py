@@ -1,4 +1,4 @@
-"""Stimulus manifest files, shared by the task packages and the importer (server/manifests.py): resolving a
+"""Stimulus manifest files, shared by the task packages and the importer (server/stimuli/manifests.py): resolving a
 manifest's image names to assets, and reading and writing manifests (the demo generators write theirs)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import csv
 import json
 from pathlib import Path
 
+from ..exceptions import ImportRefused, ManifestError
 from .assets import asset_id, sniff
-from .exceptions import ImportRefused, ManifestError
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 

@@ -17,11 +17,11 @@ from sqlalchemy.orm import defer
 
 from analysis.safe_csv import rows_csv
 
-from .db import db, snapshot
-from .models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
-from .registry import registry
-from .surveys import SURVEYS
-from .tasktype import Column
+from ..db import db, snapshot
+from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
+from ..studies.surveys import SURVEYS
+from ..tasktype.contract import Column
+from ..tasktype.registry import registry
 
 VERSION_NOTE = (
     "version of the study file the session ran under (`flask studies versions <slug> --show N` prints "
@@ -165,7 +165,7 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
     ):
         person = answers.setdefault(session_id, {})
         person.update({_survey_column(name, k): v for k, v in values.items()})
-        if name == "consent":  # stored only when given (server/surveys.py)
+        if name == "consent":  # stored only when given (server/studies/surveys.py)
             person["consented_at"] = _iso(created_at)
     prolific_status = dict(
         db.session.execute(

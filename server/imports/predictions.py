@@ -51,12 +51,12 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from .db import db
-from .exceptions import ImportRefused
-from .models import LabelPrediction, ModelRun, Prediction, Stimulus
-from .registry import registry
-from .studies import get_study
-from .tasktype import ModelAnswers
+from ..db import db
+from ..exceptions import ImportRefused
+from ..models import LabelPrediction, ModelRun, Prediction, Stimulus
+from ..studies.definitions import get_study
+from ..tasktype.contract import ModelAnswers
+from ..tasktype.registry import registry
 
 REQUIRED = ("stimulus_id", "prediction")
 OPTIONAL = ("run", "condition")

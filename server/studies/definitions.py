@@ -1,6 +1,6 @@
 """Study definitions: `studies/<slug>/study.toml`, loaded into the database by `flask studies sync`.
 
-A study's version counts the edits of its file; each is kept (server/study_versions.py), and every session records
+A study's version counts the edits of its file; each is kept (server/studies/versions.py), and every session records
 the version it ran under."""
 
 from __future__ import annotations
@@ -15,17 +15,18 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from . import conditions, study_versions
+from ..db import db
+from ..exceptions import ConfigError
+from ..models import STUDY_STATUSES, Stimulus, Study, StudyEvent
+from ..prolific import settings as prolific_settings
+from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
+from ..stimuli.manifests import import_manifest
+from ..tasktype.contract import DemoStimuli, GeneratedStimuli
+from ..tasktype.registry import registry
+from . import conditions
+from . import versions as study_versions
 from .conditions import DEFAULT_ABANDON_MINUTES, AbandonMinutes, Conditions
-from .db import db
-from .exceptions import ConfigError
-from .manifests import import_manifest
-from .models import STUDY_STATUSES, Stimulus, Study, StudyEvent
-from .prolific import settings as prolific_settings
-from .registry import registry
-from .schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from .surveys import SURVEYS
-from .tasktype import DemoStimuli, GeneratedStimuli
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")

@@ -20,10 +20,10 @@ from typing import Any
 from flask import current_app
 from matplotlib.figure import Figure
 
-from .db import db
-from .models import ParticipantSession, Study, SurveyResponse, Trial
-from .registry import registry
-from .tasktype import QualityFlag
+from ..db import db
+from ..models import ParticipantSession, Study, SurveyResponse, Trial
+from ..tasktype.contract import QualityFlag
+from ..tasktype.registry import registry
 
 PAGE_SIZE = 50
 

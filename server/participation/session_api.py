@@ -1,6 +1,6 @@
 """The participant API's operations (server/web/api.py) on the cached Core path: state for the page, environment,
 survey and trial saves, the results summary, completion and early ends. Each works on one autocommit connection and
-the session's cached facts (server/trialstore.py says why), and answers bad input with an APIError.
+the session's cached facts (server/participation/trialstore.py says why), and answers bad input with an APIError.
 
 Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
 double click, a retry racing its original) still store one row."""
@@ -13,14 +13,14 @@ from typing import Any
 
 from sqlalchemy import bindparam
 
+from ..db import db, utcnow
+from ..exceptions import APIError, ResponseError
+from ..models import ParticipantSession, SurveyResponse, Trial
+from ..prolific import settings as prolific_settings
+from ..studies.surveys import SURVEYS, validate_answers
+from ..tasktype.registry import registry
 from . import links, trialstore
-from .db import db, utcnow
-from .exceptions import APIError, ResponseError
-from .models import ParticipantSession, SurveyResponse, Trial
-from .prolific import settings as prolific_settings
-from .registry import registry
 from .sessions import well_formed
-from .surveys import SURVEYS, validate_answers
 
 TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
 # Printable ASCII: a page's crypto.randomUUID() and any id a script makes up, never a control character (PostgreSQL
@@ -30,8 +30,8 @@ MAX_RT_MS = 24 * 3600 * 1000
 SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
 # Outcomes the page reports before the task ends: the participant declined consent or failed the browser check.
 EARLY_OUTCOMES = ("no_consent", "incompatible_device")
-# Built once (server/trialstore.py says why). Only the first completion is recorded: a repeat or a second tab
-# leaves completed_at as it was. A session that Prolific's sync marked abandoned (timed out) and then finishes after
+# Built once (server/participation/trialstore.py says why). Only the first completion is recorded: a repeat or a second
+# tab leaves completed_at as it was. A session that Prolific's sync marked abandoned (timed out) and then finishes after
 # all completes; one that ended otherwise (excluded, or ended early by the participant) changes no more.
 PS = ParticipantSession
 SAVE_ENVIRONMENT = (
@@ -76,7 +76,7 @@ def session_ended() -> APIError:
 
 def require_consent(connection, session: trialstore.SessionFacts, what: str) -> None:
     """Before consent only the environment, consent itself and an early end are taken (the flow starts with
-    consent: server/studies.py)."""
+    consent: server/studies/definitions.py)."""
     if trialstore.consented(connection, session):
         return
     if not trialstore.is_open(*trialstore.status(connection, session.id)):
@@ -88,7 +88,8 @@ def require_consent(connection, session: trialstore.SessionFacts, what: str) -> 
 
 def lookup(connection, token: str) -> trialstore.SessionFacts:
     """The session with this token (404 if there is none), usually from this worker's cache. The participant API
-    works on these facts and Core statements on an autocommit connection (server/trialstore.py says why)."""
+    works on these facts and Core statements on an autocommit connection (server/participation/trialstore.py says
+    why)."""
     session = trialstore.session_facts(connection, token) if well_formed(token) else None
     if session is None:
         raise unknown_session()

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .db import db
-from .models import Asset, Stimulus, Study
-from .tasktype import ModelAnswers, TaskType, TrainingSet, TrainingSets
+from ..db import db
+from ..models import Asset, Stimulus, Study
+from ..tasktype.contract import ModelAnswers, TaskType, TrainingSet, TrainingSets
 
 EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg"}
 

@@ -4,7 +4,7 @@ Prolific or LabInTheWild for each study (`flask links` and the study page of the
 
 from __future__ import annotations
 
-from .models import Study
+from ..models import Study
 
 PROLIFIC_QUERY = "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
 

@@ -23,10 +23,10 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from .db import db, utcnow
-from .exceptions import ConfigError
-from .models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study
-from .schema import SchemaError, Table, matching, problem
+from ..db import db, utcnow
+from ..exceptions import ConfigError
+from ..models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study
+from ..schema import SchemaError, Table, matching, problem
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_ABANDON_MINUTES = 60

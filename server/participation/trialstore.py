@@ -29,8 +29,8 @@ from flask import current_app
 from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .db import AUTOCOMMIT_BIND, db, utcnow
-from .models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from ..db import AUTOCOMMIT_BIND, db, utcnow
+from ..models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).

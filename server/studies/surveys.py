@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .exceptions import ResponseError
+from ..exceptions import ResponseError
 
 EDUCATION = (
     "less than high school",

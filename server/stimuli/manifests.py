@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .assets import store as store_assets
-from .db import db
-from .exceptions import ImportRefused, ManifestError
-from .manifest_files import ManifestFiles, read_manifest
-from .models import Stimulus, Study, Trial
-from .registry import registry
-from .tasktype import GeneratedStimuli, ImportedStimuli, StimulusSpec
+from ..db import db
+from ..exceptions import ImportRefused, ManifestError
+from ..models import Stimulus, Study, Trial
+from ..tasktype.assets import store as store_assets
+from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
+from ..tasktype.manifest_files import ManifestFiles, read_manifest
+from ..tasktype.registry import registry
 
 
 def import_manifest(study: Study, manifest: Path, images: Path, replace: bool = False) -> dict[str, int]:

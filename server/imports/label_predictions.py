@@ -11,7 +11,7 @@ export`) and `label_id` (a unique id of the study's vocabulary), plus `rank` (1 
 - class probabilities: rows with probability and no rank; the ranks are then assigned by descending probability
   (ties in file order). `--top-k N` keeps only the N most probable labels per sketch (all by default).
 
-Import rules are those of `flask import-predictions` (server/predictions.py), whose problem report, column
+Import rules are those of `flask import-predictions` (server/imports/predictions.py), whose problem report, column
 conversions and file sniffing are reused here: nothing is written unless the whole file is good; every problem is
 reported with its column and first data rows; each (observer, run, condition) becomes one `model_runs` row
 (unit "labels"), replacing an earlier import only with --replace; rows go to PostgreSQL by COPY. The file is read
@@ -32,9 +32,12 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from .db import db
-from .exceptions import ConfigError, ImportRefused
-from .models import LabelPrediction, ModelRun, Prediction, Stimulus
+from ..db import db
+from ..exceptions import ConfigError, ImportRefused
+from ..models import LabelPrediction, ModelRun, Prediction, Stimulus
+from ..studies.definitions import get_study
+from ..tasktype.contract import ModelAnswers
+from ..tasktype.registry import registry
 from .predictions import (
     COMPRESSION,
     CONDITION_LENGTH,
@@ -45,9 +48,6 @@ from .predictions import (
     numeric_column,
     text_column,
 )
-from .registry import registry
-from .studies import get_study
-from .tasktype import ModelAnswers
 
 REQUIRED = ("stimulus_id", "label_id")
 OPTIONAL = ("rank", "probability", "run", "condition")

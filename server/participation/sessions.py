@@ -1,6 +1,6 @@
 """Participant sessions through the ORM: entry (a new session in its condition, with its plan, or the one a
 PROLIFIC_PID already has) and finding a session by token for the participant pages. The participant API's requests
-go through server/session_api.py instead: the cached Core path.
+go through server/participation/session_api.py instead: the cached Core path.
 
 Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
 double click, a retry racing its original) still store one row."""
@@ -14,18 +14,19 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from . import conditions, study_versions
-from .db import db
-from .models import ParticipantSession, Stimulus, Study
-from .registry import registry
-from .tasktype import GeneratedStimuli, ImportedStimuli, StimulusSpec
+from ..db import db
+from ..models import ParticipantSession, Stimulus, Study
+from ..studies import conditions
+from ..studies import versions as study_versions
+from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
+from ..tasktype.registry import registry
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
     """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
-    entry), that one. A study with conditions assigns them under its row lock (server/conditions.py); the plans
+    entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
     are drawn before, one per condition, so entries hold the lock only for a count and an insert."""
     task = registry().get(study.task_type)
     plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
@@ -75,7 +76,7 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
         return task.build_plan_from(params, stimuli, rng)
     if isinstance(task, GeneratedStimuli):
         return task.build_plan(params, rng)
-    return []  # no fixed plan: the task's page decides its trials (server/tasktype.py)
+    return []  # no fixed plan: the task's page decides its trials (server/tasktype/contract.py)
 
 
 def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
