@@ -7,10 +7,9 @@ feedback shows the correct value, which must not bring the trial back to be answ
 import pytest
 from playwright.sync_api import expect
 
-from server.db import db
-from server.models import ParticipantSession, Trial
 from tests.helpers import DEMOGRAPHICS, enter
 from tests.test_hive_e2e import answer_trial as answer_hive
+from tests.test_hive_e2e import stored
 
 # The questionnaires each study asks before its task, answered through the API so the page starts at instructions.
 BEFORE_TASK = {
@@ -55,16 +54,6 @@ TRIALS = {
     "sketch-demo": (answer_sketch, ".sh-sketch-image", "src", lambda item: item["stimulus_url"]),
     **{slug: (answer_hive, ".sh-hive-photo img", "src", lambda item: item["photo_url"]) for slug in HIVE},
 }
-
-
-def stored(slug):
-    db.session.rollback()  # read what the server thread committed
-    return db.session.scalars(
-        db.select(Trial)
-        .join(ParticipantSession)
-        .where(ParticipantSession.study.has(slug=slug))
-        .order_by(Trial.trial_index)
-    ).all()
 
 
 @pytest.mark.parametrize("slug", list(TRIALS))
