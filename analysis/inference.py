@@ -27,7 +27,16 @@ from ._checks import (
     check_same_length,
 )
 
-__all__ = ["one_sample_t", "two_sample_t", "anova_by", "tukey", "observer_effect", "pearson"]
+__all__ = [
+    "one_sample_t",
+    "two_sample_t",
+    "anova_by",
+    "tukey",
+    "rm_anova",
+    "pairwise_within",
+    "observer_effect",
+    "pearson",
+]
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -276,6 +285,166 @@ def tukey(df: pd.DataFrame, dv: str, between: str) -> pd.DataFrame:
             "hedges": res["hedges"].to_numpy(dtype=float),
         }
     )
+
+
+RM_ANOVA_COLUMNS = ["source", "ddof1", "ddof2", "f", "p_unc", "p_gg", "epsilon", "ng2", "n", "n_dropped", "note"]
+
+
+def _wide(df: pd.DataFrame, dv: str, within: str, subject: str, where: str) -> tuple[pd.DataFrame, int]:
+    """Subjects × levels of the mean of ``dv`` per cell, complete subjects only; and how many were dropped."""
+    check_frame(df, numeric=dv, keys=[within, subject], where=where)
+    check_levels(df, within, 2, where=where)
+    wide = df.groupby([subject, within], sort=True)[dv].mean().unstack(within)
+    complete = wide.dropna()
+    return complete, len(wide) - len(complete)
+
+
+def _residual_ss(y: np.ndarray) -> float:
+    """Subject × condition interaction (the error term of a one-way repeated-measures ANOVA):
+    :math:`\\sum_{ij} (y_{ij} - \\bar y_{i\\cdot} - \\bar y_{\\cdot j} + \\bar y)^2`."""
+    r = y - y.mean(axis=1, keepdims=True) - y.mean(axis=0, keepdims=True) + y.mean()
+    return float((r**2).sum())
+
+
+def rm_anova(df: pd.DataFrame, dv: str, within: str, subject: str) -> pd.DataFrame:
+    """One-way repeated-measures ANOVA with the Greenhouse–Geisser correction (pingouin.rm_anova).
+
+    With *n* complete subjects and *k* levels, :math:`y_{ij}` the mean of ``dv`` of subject *i* at level *j*:
+
+    .. math:: F = \\frac{SS_\\text{effect}/(k-1)}{SS_\\text{error}/((k-1)(n-1))}, \\quad
+              SS_\\text{effect} = n \\sum_j (\\bar y_{\\cdot j} - \\bar y)^2, \\quad
+              SS_\\text{error} = \\sum_{ij} (y_{ij} - \\bar y_{i\\cdot} - \\bar y_{\\cdot j} + \\bar y)^2
+
+    Greenhouse & Geisser (1959): with :math:`\\tilde S` the double-centred covariance matrix of the *k* levels,
+    :math:`\\varepsilon = \\operatorname{tr}(\\tilde S)^2 / ((k-1)\\operatorname{tr}(\\tilde S^2))` and
+    :math:`p_{GG} = P(F_{\\varepsilon(k-1),\\,\\varepsilon(k-1)(n-1)} > F)`. Effect size: generalized η²
+    (Bakeman 2005), pingouin's ``ng2``.
+
+    Subjects without a value at every level are dropped (listwise, as pingouin does) and counted. When the F ratio
+    is undefined -- fewer than two complete subjects, or no error variance (every subject's profile parallel to
+    the mean profile, e.g. every answer exact) -- the numbers are NaN and ``note`` says why; nothing raises.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy data, one or more rows per (subject, level) (averaged).
+    dv : str
+        Numeric dependent variable.
+    within : str
+        Within-subject factor (at least two levels).
+    subject : str
+        Subject identifier.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: ``source`` (``within``), ``ddof1`` (k − 1), ``ddof2`` ((k − 1)(n − 1), uncorrected), ``f``,
+        ``p_unc``, ``p_gg`` (Greenhouse–Geisser corrected), ``epsilon``, ``ng2``, ``n`` (complete subjects),
+        ``n_dropped`` (subjects missing a level), ``note`` ("" when every number is defined).
+
+    References
+    ----------
+    Greenhouse, S. W., & Geisser, S. (1959). On methods in the analysis of profile data. Psychometrika 24, 95–112.
+
+    See Also
+    --------
+    pingouin.rm_anova
+    """
+    wide, dropped = _wide(df, dv, within, subject, "rm_anova")
+    n, k = wide.shape
+    row = dict.fromkeys(RM_ANOVA_COLUMNS, np.nan)
+    row.update(source=within, ddof1=k - 1, ddof2=(k - 1) * max(n - 1, 0), n=n, n_dropped=dropped, note="")
+    y = wide.to_numpy(dtype=float)
+    total = float(((y - y.mean()) ** 2).sum()) if n else 0.0
+    if n < 2:
+        row["note"] = (
+            f"{n} participant(s) with every {within}: the F test needs two or more (no error degrees of freedom)"
+        )
+    elif _residual_ss(y) <= 1e-12 * max(total, 1.0):
+        row["note"] = (
+            f"no error variance: every participant's means differ from the {within} means by the same constant "
+            "(e.g. every answer equally accurate), so F = effect / error is undefined"
+        )
+    else:
+        long = wide.stack().rename(dv).reset_index()
+        with _quiet_pingouin():
+            res = pg.rm_anova(data=long, dv=dv, within=within, subject=subject, correction=True, detailed=False)
+        r = res.iloc[0]
+        row.update(
+            f=float(r["F"]),
+            p_unc=float(r["p_unc"]),
+            p_gg=float(r.get("p_GG_corr", r["p_unc"])),
+            epsilon=float(r["eps"]),
+            ng2=float(r["ng2"]),
+        )
+    if dropped:
+        row["note"] = "; ".join(
+            filter(None, [row["note"], f"{dropped} participant(s) without every {within} dropped (listwise)"])
+        )
+    out = pd.DataFrame([row], columns=RM_ANOVA_COLUMNS)
+    return out.astype({"ddof1": "int64", "ddof2": "int64", "n": "int64", "n_dropped": "int64"})
+
+
+PAIRWISE_COLUMNS = ["a", "b", "estimate", "t", "dof", "p_unc", "p_holm", "hedges", "n", "note"]
+
+
+def pairwise_within(df: pd.DataFrame, dv: str, within: str, subject: str) -> pd.DataFrame:
+    """Paired t-tests between every two levels of a within-subject factor, Holm-adjusted (pingouin.pairwise_tests).
+
+    For levels *a* < *b*, :math:`d_i = y_{ia} - y_{ib}` over the complete subjects,
+    :math:`t = \\bar d / (s_d / \\sqrt n)` with n − 1 dof, two-sided; Holm (1979): the *m* p-values sorted
+    ascending, :math:`p^{H}_{(i)} = \\max_{j \\le i} \\min(1, (m - j + 1)\\, p_{(j)})`.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy data, one or more rows per (subject, level) (averaged).
+    dv, within, subject : str
+        As for :func:`rm_anova` (complete subjects only, the same ones).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair: ``a``, ``b``, ``estimate`` (mean of ``y_a − y_b``), ``t``, ``dof``, ``p_unc``,
+        ``p_holm``, ``hedges`` (Hedges' g), ``n`` (subjects), ``note`` (why t is undefined: constant differences
+        or fewer than two subjects; those pairs are left out of the Holm family).
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand. J. Statistics 6, 65–70.
+
+    See Also
+    --------
+    pingouin.pairwise_tests
+    """
+    wide, _ = _wide(df, dv, within, subject, "pairwise_within")
+    n = len(wide)
+    rows = []
+    for a, b in ((a, b) for i, a in enumerate(wide.columns) for b in wide.columns[i + 1 :]):
+        d = (wide[a] - wide[b]).to_numpy(dtype=float)
+        row = dict.fromkeys(PAIRWISE_COLUMNS, np.nan)
+        row.update(a=a, b=b, estimate=float(d.mean()) if n else np.nan, dof=float(n - 1), n=n, note="")
+        if n < 2:
+            row["note"] = "needs two or more participants with both types"
+        elif np.ptp(d) <= 1e-12 * max(float(np.abs(d).max()), 1.0):
+            row["note"] = "every participant's difference is the same: t undefined (no variance)"
+        rows.append(row)
+    out = pd.DataFrame(rows, columns=PAIRWISE_COLUMNS)
+    ok = out["note"] == ""
+    if ok.any():
+        long = wide.stack().rename(dv).reset_index()
+        keep = set(out.loc[ok, "a"]) | set(out.loc[ok, "b"])
+        with _quiet_pingouin():
+            res = pg.pairwise_tests(
+                data=long[long[within].isin(keep)], dv=dv, within=within, subject=subject, padjust="none"
+            )
+        by_pair = {(r.A, r.B): r for r in res.itertuples(index=False)}
+        for i in out.index[ok]:
+            r = by_pair[(out.at[i, "a"], out.at[i, "b"])]
+            out.loc[i, ["t", "p_unc", "hedges"]] = [float(r.T), float(r.p_unc), float(r.hedges)]
+        # Holm over the defined tests only (pingouin's padjust would count pairs this function left out)
+        out.loc[ok, "p_holm"] = pg.multicomp(out.loc[ok, "p_unc"].to_numpy(dtype=float), method="holm")[1]
+    return out.astype({"n": "int64"})
 
 
 def observer_effect(

@@ -4,7 +4,8 @@ MLAE comes in the two estimators of the literature, chosen by name (:data:`ESTIM
 
 * ``pooled`` -- the midmean of all log errors of a condition (Cleveland & McGill 1984; Heer & Bostock 2010);
 * ``participant`` -- each participant's log2(MAE + 1/8) over their judgments of the condition, then the midmean
-  across participants (Haehn et al. 2018; the estimator Jiang et al. compare with).
+  across participants (Haehn et al. 2018's analysis code, per run; Jiang et al.'s text does not say which of the
+  two they used).
 
 Both are recomputed on every bootstrap resample from per-row weights (how many times the row's resampling unit
 was drawn), so resampling 10,000 times is a handful of vectorised array passes rather than 10,000 pandas
@@ -29,7 +30,7 @@ ESTIMATORS = {
     "pooled": "midmean of all log2(|judged - true| + 1/8) of the condition (Cleveland & McGill 1984; "
     "Heer & Bostock 2010)",
     "participant": "per participant log2(MAE + 1/8) over their judgments of the condition, midmean across "
-    "participants (Haehn et al. 2018; Jiang et al.)",
+    "participants (Haehn et al. 2018, per run)",
 }
 
 #: Proportion cut from each end for a midmean (the mean of the middle half).
@@ -229,7 +230,7 @@ def mlae(
 
     .. math:: \\text{MLAE}_g = \\operatorname{midmean}\\{\\, e_r : r \\in R_g \\,\\}
 
-    ``participant`` (Haehn et al. 2018, the estimator Jiang et al. compare with: one value per participant)
+    ``participant`` (Haehn et al. 2018's code, one value per run; here one per participant)
 
     .. math:: \\text{MLAE}_g = \\operatorname{midmean}_{u}\\; \\log_2\\Big(\\frac{1}{|R_{g,u}|}
               \\sum_{r \\in R_{g,u}} |\\text{judged}_r - \\text{true}_r| + 1/8\\Big)

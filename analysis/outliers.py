@@ -33,8 +33,9 @@ def iqr_outliers(
     all answered perfectly) the fence collapses onto Q3 and would exclude anybody a hair above it; the rule is
     then not applied: nobody is excluded and the ``degenerate`` columns say why.
 
-    This is the rule of Study III ("participants whose errors exceeded three times the interquartile range
-    were excluded", 7 of 63), read as Tukey's "far out" fence with *k* = 3. Only the **upper** fence is
+    This is this product's reading of Study III's sentence ("participants ... as their errors exceeded three
+    times the interquartile range", 7 of 63 excluded), which does not say of what the IQR was taken: here the
+    IQR of the participants' mean errors, Tukey's "far out" fence with *k* = 3. Only the **upper** fence is
     used: errors are non-negative and the rule is meant to catch people who did not do the task (random or
     inverted answers), which shows as a large error; an unusually *small* error is good performance, not a
     reason to exclude.
@@ -73,7 +74,8 @@ def iqr_outliers(
     why = (
         (
             f"the IQR of the {len(means)} per-{unit} mean {label}s is 0 (Q1 = Q3 = {_fmt(q3)}), so the "
-            f"Q3 + {k:g}×IQR fence is degenerate; nobody excluded"
+            f"Q3 + {k:g}×IQR fence cannot separate anyone (it would flag anybody a hair above Q3); the rule was "
+            "not applied and nobody was excluded by it"
         )
         if degenerate
         else ""

@@ -174,15 +174,18 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     # Human MLAE per type equals the papers' estimators recomputed by hand from `flask export`'s trials.csv.
     trials = exported_test_trials(runner, tmp_path, used)
     ml = pd.DataFrame(data["mlae"])
+    # The default is the published rows' estimator (pooled); --mlae participant is Haehn et al.'s.
+    pooled = ml
+    pooled_h = pooled[pooled["kind"] == "human"].set_index("chart_type")
+    assert pooled_h.index.tolist() == [1, 2, 3, 4, 5] and set(pooled["estimator"]) == {"pooled"}
+    assert data["meta"]["options"]["mlae_estimator"] == "pooled"
+    assert pooled_h["mlae"].tolist() == pytest.approx(reference_pooled_mlae(trials), abs=1e-9)
+    ml = pd.DataFrame(json.loads(analyze(runner, "--format", "json", "--mlae", "participant").stdout)["mlae"])
     human = ml[ml["kind"] == "human"].set_index("chart_type")
-    assert human.index.tolist() == [1, 2, 3, 4, 5] and set(human["estimator"]) == {"participant"}
+    assert set(human["estimator"]) == {"participant"}
     assert human["mlae"].tolist() == pytest.approx(reference_participant_mlae(trials), abs=1e-9)
     assert (human["ci_low"] < human["mlae"]).all() and (human["mlae"] < human["ci_high"]).all()
     assert set(ml["estimator"]) == {"participant", "pooled"}  # published rows keep their papers' estimator
-    pooled = pd.DataFrame(json.loads(analyze(runner, "--format", "json", "--mlae", "pooled").stdout)["mlae"])
-    pooled_h = pooled[pooled["kind"] == "human"].set_index("chart_type")
-    assert set(pooled_h["estimator"]) == {"pooled"}
-    assert pooled_h["mlae"].tolist() == pytest.approx(reference_pooled_mlae(trials), abs=1e-9)
     # Human MAE is the mean |noise| we drew (practice answers were 0 and do not count).
     mae = pd.DataFrame(data["mae"])
     h_all = mae[(mae["kind"] == "human") & (mae["chart_type"] == "all")].iloc[0]
@@ -223,10 +226,12 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
 
     # Effects and consistency.
     eff = pd.DataFrame(data["effects"])
-    anova = eff[eff["test"] == "one-way ANOVA"].iloc[0]
-    assert (anova["df1"], anova["df2"]) == (4, 5 * N_NORMAL - 5) and 0 < anova["effect_size"] < 1
-    assert (eff["test"] == "Tukey HSD").sum() == 10
+    anova = eff[eff["test"] == "repeated-measures ANOVA, Greenhouse–Geisser"].iloc[0]
+    assert (anova["df1"], anova["df2"]) == (4, 4 * (N_NORMAL - 1)) and 0 < anova["effect_size"] < 1
+    assert 0 < anova["epsilon"] <= 1 and anova["n"] == N_NORMAL
+    assert (eff["test"] == "paired t-test, Holm").sum() == 10
     obs = eff[eff["effect"] == "observer"].set_index("term")
+    assert obs.loc["cnn-exact - humans", "test"] == "Welch t-test" and obs.loc["cnn-exact - humans", "n"] == 22
     assert obs.loc["cnn-exact - humans", "estimate"] < 0 and obs.loc["cnn-exact - humans", "p_val"] < 0.05
     cons = pd.DataFrame(data["consistency"])
     inter = cons[cons["kind"] == "inter"].set_index("observer")
@@ -279,8 +284,8 @@ def test_out_writes_tables_report_and_figures(runner, cohort, tmp_path):
     assert {"participant_id", "outlier", "analysed", "reason"} <= set(participants.columns)
     assert participants["outlier"].sum() == 2
     methods = (tmp_path / "methods.md").read_text()
-    assert "participant estimator" in methods and "2 of 22 completed participants" in methods
-    assert "500 resamples (seed 0)" in methods and "Haehn" in methods
+    assert "pooled estimator" in methods and "2 of 22 completed participants were above it" in methods
+    assert "500 resamples (seed 0)" in methods and "this analysis reads that as" in methods
     md = (tmp_path / "report.md").read_text()
     assert md.startswith("# study3") and "| observer |" in md
     for name in ("mlae.png", "error_by_ratio.png", "human_vs_model.png"):

@@ -24,6 +24,10 @@ REFERENCES = {
     "(the study3 source paper; see docs/studies.md).",
     "tukey1977": "Tukey, J. W. (1977). Exploratory Data Analysis. Addison-Wesley.",
     "efron1993": "Efron, B., & Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman & Hall.",
+    "greenhouse1959": "Greenhouse, S. W., & Geisser, S. (1959). On methods in the analysis of profile data. "
+    "Psychometrika 24(2), 95–112.",
+    "holm1979": "Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scandinavian Journal of "
+    "Statistics 6(2), 65–70.",
     "fisher1921": "Fisher, R. A. (1921). On the 'probable error' of a coefficient of correlation deduced from a "
     "small sample. Metron 1, 3–32.",
     "kim2022": "Kim, S. S. Y., Meister, N., Ramaswamy, V. V., Fong, R., & Russakovsky, O. (2022). HIVE: Evaluating "

@@ -9,26 +9,34 @@ report has (:class:`analysis.reports.report.Report`). Nothing here reads a datab
 How the numbers are made
 ------------------------
 
-* **Participants.** Sessions that did not complete are not analysed. Among completed ones, the 3×IQR rule
-  (:func:`analysis.iqr_outliers`) on each participant's mean absolute error over *test* trials flags outliers;
-  they are excluded unless ``exclude_outliers=False``, and reported either way. Practice trials never count.
+* **Participants.** Sessions that did not complete are not analysed. Among completed ones, this product's reading
+  of Study III's outlier sentence -- a participant's mean absolute error over *test* trials above Q3 + 3×IQR of
+  all participants' means (:func:`analysis.iqr_outliers`) -- flags outliers; they are excluded unless
+  ``exclude_outliers=False``, and reported either way. With IQR = 0 the rule cannot separate anyone and is not
+  applied (said in words). Practice trials never count.
 * **MLAE** per chart type, by the estimator named in ``mlae_estimator`` (:data:`analysis.mlae.ESTIMATORS`):
-  ``participant`` (default; Haehn et al. 2018 and Jiang et al.: per participant log2(MAE + 1/8), midmean across
-  participants) or ``pooled`` (Cleveland & McGill 1984, Heer & Bostock 2010: midmean of all log errors).
+  ``pooled`` (default: Cleveland & McGill 1984, Heer & Bostock 2010, the estimator of the published rows printed
+  beside: midmean of all log errors) or ``participant`` (Haehn et al. 2018: per participant log2(MAE + 1/8),
+  midmean across participants).
   Models take the **same** estimator with their runs in the participants' place: intervals resample runs, or,
   for a model with one run, its test stimuli. Every row of the table is the same quantity; the published rows
   say which estimator their paper used.
 * **MAE** (mean absolute error) in percentage points and in ratio units (percent / 100, as the paper's human
   0.056 vs CNN 0.013): the mean of all judgments (predictions); intervals resample participants (runs; the
   stimuli of a single run).
-* **Chart-type effect** (humans): one-way ANOVA of each participant's mean log error per chart type on chart
-  type (:func:`analysis.anova_by`, η²) and Tukey's HSD (:func:`analysis.tukey`). The rows are treated as
-  independent, as in the paper's GLM, although each participant contributes one row per type.
-* **Observer effect**: for each model, Welch's t-test (:func:`analysis.two_sample_t`) of the mean absolute error
-  per (chart type, height pair) cell, model minus humans, in percentage points.
+* **Intervals over fewer than 10 units** (participants or runs) carry the coverage ``make validate`` measured at
+  that n (:func:`analysis.coverage.small_sample_note`); with one unit the interval resamples its stimuli.
+* **Chart-type effect** (humans): repeated-measures ANOVA of each participant's mean log error per chart type,
+  Greenhouse–Geisser corrected (:func:`analysis.inference.rm_anova`; participants missing a type are dropped and
+  counted), post hoc paired t-tests with Holm's correction (:func:`analysis.inference.pairwise_within`).
+* **Observer effect**: for each model, with participants and runs as the units: Welch's t-test
+  (:func:`analysis.two_sample_t`) of each run's against each participant's mean absolute error (mean over chart
+  types of the unit's MAE per type, so both sides weigh the types alike), model minus humans, percentage points.
+  A model with one run: a one-sample t-test of participants' MAE against the run's (its run-to-run spread unknown).
 * **Consistency**: Pearson r of mean absolute error per height pair (short, tall), each side first averaged
-  per (chart type, height pair) cell then over chart types -- humans vs each model
-  (:func:`analysis.inter_consistency`) and between the runs of one model (:func:`analysis.intra_consistency`).
+  per (chart type, height pair) cell, the two joined on the cells both have, then averaged over chart types --
+  humans vs each model (:func:`analysis.inter_consistency`) and between the runs of one model
+  (:func:`analysis.intra_consistency`).
 """
 
 from __future__ import annotations
@@ -46,7 +54,8 @@ from matplotlib.lines import Line2D
 
 from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
-from ..inference import anova_by, fisher_z_note, tukey, two_sample_t
+from ..coverage import SMALL_SAMPLE, small_sample_note
+from ..inference import fisher_z_note, one_sample_t, pairwise_within, rm_anova, two_sample_t
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae
@@ -94,8 +103,9 @@ PUBLISHED_LABELS = {"ClevelandMcGill1984": "Cleveland & McGill 1984", "HeerBosto
 
 #: The estimator each published MLAE row was computed with (their papers tabulate midmeans of all judgments).
 PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pooled"}
-#: Below this many runs a model's interval over runs under-covers (bench/validate/ratio.py); the report says so.
-FEW_RUNS = 20
+#: How the chart-type and observer tests are named in every output.
+RM_TEST = "repeated-measures ANOVA, Greenhouse–Geisser"
+PAIR_TEST = "paired t-test, Holm"
 RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
 
 
@@ -195,7 +205,8 @@ def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers
     if completed.empty:
         raise ValueError("ratio_report: no completed participant has test trials; nothing to analyse")
     flags = iqr_outliers(completed, value="abs_error", unit="participant_id", k=k).set_index("participant_id")
-    if flags["degenerate"].any():
+    rule_applied = not flags["degenerate"].any()
+    if not rule_applied:
         notes.append(f"outlier rule not applied: {flags['degenerate_reason'].iloc[0]}")
 
     rows = []
@@ -228,7 +239,7 @@ def _participants(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers
         rows, columns=["participant_id", "status", "n_test_trials", "mean_abs_error", "outlier", "analysed", "reason"]
     )
     analysed_ids = table.loc[table["analysed"], "participant_id"]
-    return table, completed[completed["participant_id"].isin(analysed_ids)].copy()
+    return table, completed[completed["participant_id"].isin(analysed_ids)].copy(), rule_applied
 
 
 def _human_cells(trials: pd.DataFrame) -> pd.DataFrame:
@@ -261,14 +272,13 @@ def _model_source(o, run_parts, stim_parts, need_stimuli: bool) -> tuple[pd.Data
 def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, seed, notes) -> pd.DataFrame:
     frames = []
     h = mlae(trials, estimator, group="chart_type", unit="participant_id", n_boot=n_boot, seed=seed)
-    frames.append(h.assign(kind="human", observer=HUMANS, condition="", label=HUMANS, unit="participants", note=""))
+    note = small_sample_note(trials["participant_id"].nunique(), "participants", f"mlae_{estimator}")
+    if note:
+        notes.append(f"MLAE of {HUMANS}: {note}")
+    frames.append(h.assign(kind="human", observer=HUMANS, condition="", label=HUMANS, unit="participants", note=note))
     for o in observers.itertuples(index=False):
         rows, note = _model_source(o, run_parts, stim_parts, estimator == "pooled")
-        if 2 <= o.n_runs < FEW_RUNS:
-            note = (
-                f"interval over {o.n_runs} runs: a bootstrap over so few runs is too narrow (make validate: 5 "
-                f"runs cover about 0.89 of 0.95, 30 runs 0.95)"
-            )
+        note = note or small_sample_note(o.n_runs, "runs", f"mlae_{estimator}")
         m = mlae(
             rows,
             estimator,
@@ -337,7 +347,7 @@ def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, see
     ]
 
 
-def _mae_rows(kind, observer, condition, label, res, scope_col, unit):
+def _mae_rows(kind, observer, condition, label, res, scope_col, unit, note=""):
     rows = []
     for r in res.to_dict("records"):
         scope = "all" if scope_col is None else str(int(r[scope_col]))
@@ -358,21 +368,28 @@ def _mae_rows(kind, observer, condition, label, res, scope_col, unit):
                 "unit": unit,
                 "n_judgments": r["n_responses"],
                 "resampled": RESAMPLED.get(r["resampled"], r["resampled"]),
+                "note": note,
             }
         )
     return rows
 
 
-def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed) -> pd.DataFrame:
+def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed, notes) -> pd.DataFrame:
     rows = []
+    note = small_sample_note(trials["participant_id"].nunique(), "participants", "mae")
+    if note:
+        notes.append(f"MAE of {HUMANS}: {note}")
     for group in (None, "chart_type"):
         res = mae(trials, value="abs_error", group=group, unit="participant_id", n_boot=n_boot, seed=seed)
-        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants")
+        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants", note)
     for o in observers.itertuples(index=False):
-        source, _ = _model_source(o, run_parts, stim_parts, need_stimuli=False)
+        source, note = _model_source(o, run_parts, stim_parts, need_stimuli=False)
+        note = note or small_sample_note(o.n_runs, "runs", "mae")
+        if note:
+            notes.append(f"MAE of {o.label}: {note}")
         for group in (None, "chart_type"):
             res = mae(source, value="mean_abs_error", group=group, unit="run", weight="n", n_boot=n_boot, seed=seed)
-            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group, "runs")
+            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group, "runs", note)
     for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
         label = f"Jiang et al. 2025: {p.condition}"
         rows.append(
@@ -392,6 +409,7 @@ def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed) -> pd.Dat
                 "unit": "participants" if p.condition == "humans" else "",
                 "n_judgments": pd.NA,
                 "resampled": "",
+                "note": "",
             }
         )
     out = pd.DataFrame(rows)
@@ -414,6 +432,7 @@ EFFECT_COLUMNS = [
     "ci_low",
     "ci_high",
     "n",
+    "epsilon",
     "note",
 ]
 
@@ -425,81 +444,117 @@ def _effect_row(**kw) -> dict[str, Any]:
     return row
 
 
-def _effects(trials, human_cells, obs_parts, observers, notes) -> pd.DataFrame:
-    rows = []
-    per_pt = (
-        trials.groupby(["participant_id", "chart_type"], sort=True)["log_error"]
-        .mean()
-        .rename("mean_log_error")
-        .reset_index()
-    )
-    per_pt["chart_type"] = per_pt["chart_type"].astype("int64")
+def _chart_type_effect(trials, notes) -> list[dict[str, Any]]:
+    """Repeated-measures ANOVA (GG) of participant × type mean log error, then Holm-adjusted paired t-tests."""
     effect = "chart type (humans)"
-    try:
-        if len(per_pt) - per_pt["chart_type"].nunique() < 1:  # anova_by fails with a KeyError when no residual dof
-            raise ValueError("needs at least two participants per chart type (no residual degrees of freedom)")
-        a = anova_by(per_pt, dv="mean_log_error", between="chart_type").iloc[0]
+    if trials["chart_type"].nunique() < 2:
+        why = "only one chart type has analysed trials: nothing to compare"
+        notes.append(f"chart-type effect not computed: {why}")
+        return [_effect_row(effect=effect, test=RM_TEST, term="chart_type", note=why)]
+    a = rm_anova(trials, dv="log_error", within="chart_type", subject="participant_id").iloc[0]
+    if a["note"]:
+        notes.append(f"chart-type effect ({RM_TEST}): {a['note']}")
+    rows = [
+        _effect_row(
+            effect=effect,
+            test=RM_TEST,
+            term="chart_type",
+            statistic=a["f"],
+            df1=a["ddof1"],
+            df2=a["ddof2"],
+            p_val=a["p_gg"],
+            effect_size=a["ng2"],
+            effect_size_kind="generalized_eta_sq",
+            n=a["n"],
+            epsilon=a["epsilon"],
+            note=a["note"] or "per-participant mean log error per chart type; p Greenhouse–Geisser corrected",
+        )
+    ]
+    if a["n"] < 2:  # the paired tests need the same two participants
+        return rows
+    for t in pairwise_within(trials, dv="log_error", within="chart_type", subject="participant_id").itertuples():
         rows.append(
             _effect_row(
                 effect=effect,
-                test="one-way ANOVA",
-                term="chart_type",
-                statistic=a["f"],
-                df1=a["ddof1"],
-                df2=a["ddof2"],
-                p_val=a["p_val"],
-                effect_size=a["eta_sq"],
-                effect_size_kind="eta_sq",
-                n=len(per_pt),
-                note="per-participant mean log error per chart type",
+                test=PAIR_TEST,
+                term=f"type {t.a} - type {t.b}",
+                statistic=t.t,
+                df1=t.dof,
+                p_val=t.p_holm,
+                effect_size=t.hedges,
+                effect_size_kind="hedges_g",
+                estimate=t.estimate,
+                n=t.n,
+                note=t.note or "difference of mean log error; p Holm-adjusted",
             )
         )
-        for t in tukey(per_pt, dv="mean_log_error", between="chart_type").itertuples(index=False):
-            rows.append(
-                _effect_row(
-                    effect=effect,
-                    test="Tukey HSD",
-                    term=f"type {t.a} - type {t.b}",
-                    statistic=t.t,
-                    p_val=t.p_tukey,
-                    effect_size=t.hedges,
-                    effect_size_kind="hedges_g",
-                    estimate=t.diff,
-                    n=len(per_pt),
-                    note="difference of mean log error",
-                )
+    return rows
+
+
+def _unit_mae(df: pd.DataFrame, unit: str, value: str, weight: str | None) -> pd.Series:
+    """Each unit's MAE: the mean over chart types of its (weighted) MAE per type, so that a participant's 5 judgments
+    per type and a run's 39 predictions per type weigh the types alike."""
+    w = df[weight] if weight else pd.Series(1.0, index=df.index)
+    per_type = df.assign(_wx=w * df[value], _w=w).groupby([unit, "chart_type"])[["_wx", "_w"]].sum().eval("_wx / _w")
+    return per_type.groupby(level=0).mean()
+
+
+def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
+    """Model − humans in MAE (pp) with participants and runs as units (see the module docstring)."""
+    kw = dict(effect="observer", term=f"{label} - {HUMANS}")
+    units = f"{len(runs)} run(s) vs {len(people)} participant(s), each its mean over chart types of MAE per type"
+    if len(people) < 2:
+        return _effect_row(**kw, test="Welch t-test", note=f"not computed: needs two or more participants ({units})")
+    if len(runs) == 1:
+        test = "one-sample t-test vs the run"
+        if people.std(ddof=1) == 0:
+            return _effect_row(**kw, test=test, note=f"not computed: every participant's MAE is the same ({units})")
+        t = one_sample_t(people, mu=float(runs.iloc[0])).iloc[0]
+        # flip to model − humans
+        t = t.copy()
+        t["t"], t["estimate"], t["cohen_d"] = -t["t"], float(runs.iloc[0]) - t["estimate"], -t["cohen_d"]
+        t["ci_low"], t["ci_high"] = float(runs.iloc[0]) - t["ci_high"], float(runs.iloc[0]) - t["ci_low"]
+        note = f"one run: its MAE taken as fixed (run-to-run spread unknown); {units}"
+    else:
+        test = "Welch t-test"
+        if people.std(ddof=1) == 0 and runs.std(ddof=1) == 0:
+            return _effect_row(**kw, test=test, note=f"not computed: every unit's MAE is the same ({units})")
+        with warnings.catch_warnings():  # runs with one constant error are a valid (if extreme) sample
+            warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
+            t = two_sample_t(runs, people, welch=True).iloc[0]
+        note = units
+        if len(runs) < SMALL_SAMPLE:
+            note += (
+                f"; fewer than {SMALL_SAMPLE} runs: the test over runs rejects a true null more often than 5 % "
+                "(make validate's type-I table)"
             )
-    except ValueError as exc:
-        notes.append(f"chart-type effect not computed: {exc}")
-        rows.append(_effect_row(effect=effect, test="one-way ANOVA", term="chart_type", note=str(exc)))
+    return _effect_row(
+        **kw,
+        test=test,
+        statistic=t["t"],
+        df1=t["dof"],
+        p_val=t["p_val"],
+        effect_size=t["cohen_d"],
+        effect_size_kind="cohen_d",
+        estimate=t["estimate"],
+        ci_low=t["ci_low"],
+        ci_high=t["ci_high"],
+        n=len(people) + len(runs),
+        note=note,
+    )
+
+
+def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
+    rows = _chart_type_effect(trials, notes)
+    people = _unit_mae(trials, "participant_id", "abs_error", None)
     for o in observers.itertuples(index=False):
-        cells = obs_parts[(o.observer, o.condition)]
-        kw = dict(effect="observer", test="Welch t-test", term=f"{o.label} - {HUMANS}")
-        try:
-            with warnings.catch_warnings():  # a model with one constant error is a valid (if extreme) sample
-                warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
-                t = two_sample_t(cells["mean_abs_error"], human_cells["mean_abs_error"], welch=True).iloc[0]
-            rows.append(
-                _effect_row(
-                    **kw,
-                    statistic=t["t"],
-                    df1=t["dof"],
-                    p_val=t["p_val"],
-                    effect_size=t["cohen_d"],
-                    effect_size_kind="cohen_d",
-                    estimate=t["estimate"],
-                    ci_low=t["ci_low"],
-                    ci_high=t["ci_high"],
-                    n=t["n"],
-                    note=f"mean absolute error (pp) per (chart type, height pair): "
-                    f"{len(cells)} model vs {len(human_cells)} human cells",
-                )
-            )
-        except ValueError as exc:
-            notes.append(f"observer effect of {o.label} not computed: {exc}")
-            rows.append(_effect_row(**kw, note=str(exc)))
+        runs = _unit_mae(run_parts[(o.observer, o.condition)], "run", "mean_abs_error", "n")
+        row = _observer_row(o.label, people, runs)
+        if row["note"].startswith("not computed") or "fewer than" in row["note"]:
+            notes.append(f"observer effect of {o.label}: {row['note']}")
+        rows.append(row)
     out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
-    for c in ("df1", "df2"):
+    for c in ("df1", "df2", "epsilon"):
         out[c] = out[c].astype(float)
     out["n"] = pd.array([None if pd.isna(v) else int(v) for v in out["n"]], dtype="Int64")
     return out
@@ -513,15 +568,20 @@ def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.Data
     key = "short_height, tall_height"
     for o in observers.itertuples(index=False):
         cells = obs_parts[(o.observer, o.condition)]
+        # like with like: each height pair averaged over the chart types both observers have for it
+        shared = human_cells[CELL].merge(cells[CELL], on=CELL)
         row = {
             "kind": "inter",
             "observer": o.label,
             "a": HUMANS,
             "b": o.label,
-            "note": f"mean absolute error per height pair ({key})",
+            "note": f"mean absolute error per height pair ({key}) over the {len(shared)} (chart type, height pair) "
+            f"cells both have (humans {len(human_cells)}, model {len(cells)})",
         }
         try:
-            res = inter_consistency(human_cells, cells, key=PAIR, value="mean_abs_error").iloc[0]
+            res = inter_consistency(
+                human_cells.merge(shared, on=CELL), cells.merge(shared, on=CELL), key=PAIR, value="mean_abs_error"
+            ).iloc[0]
             row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
             if res["n"] <= 3:
                 row["note"] += f"; {fisher_z_note(int(res['n']))}"
@@ -572,11 +632,12 @@ def ratio_report(
     model_cells: pd.DataFrame | None = None,
     model_stimuli: pd.DataFrame | None = None,
     *,
-    mlae_estimator: str = "participant",
+    mlae_estimator: str = "pooled",
     exclude_outliers: bool = True,
     n_boot: int = 10_000,
     seed: int = 0,
     k: float = 3.0,
+    notes: list[str] | None = None,
     meta: dict[str, Any] | None = None,
 ) -> RatioReport:
     """Build the Study III report of a ratio-estimation study.
@@ -597,13 +658,15 @@ def ratio_report(
         Models' errors per (observer, condition, run, test stimulus), columns :data:`MODEL_STIMULUS_COLUMNS`:
         needed for every model by ``mlae_estimator="pooled"``, and for a single-run model's intervals (else they
         resample height-pair cells, and a note says so).
-    mlae_estimator : {"participant", "pooled"}, default "participant"
-        The MLAE estimator of every row (:data:`analysis.mlae.ESTIMATORS`).
+    mlae_estimator : {"pooled", "participant"}, default "pooled"
+        The MLAE estimator of every row (:data:`analysis.mlae.ESTIMATORS`); pooled is the published rows' own.
     exclude_outliers : bool, default True
         Drop the 3×IQR outliers from the analysis (they are reported either way).
     n_boot, seed : bootstrap resamples and seed of every interval.
     k : float, default 3
         IQR fence multiplier.
+    notes : list of str, optional
+        What the caller already degraded (e.g. the estimator it fell back to), first in the report's notes.
     meta : dict, optional
         Extra items for ``report.meta`` (e.g. the study's slug and title).
 
@@ -613,11 +676,11 @@ def ratio_report(
         If no completed participant has test trials.
     """
     check_choice(mlae_estimator, ESTIMATORS, "mlae_estimator", where="ratio_report")
-    notes: list[str] = []
+    notes = list(notes or [])
     trials = trials.copy()
     for c in ("chart_type", "short_height", "tall_height"):
         trials[c] = pd.to_numeric(trials[c], errors="coerce")
-    participants, used = _participants(sessions, trials, exclude_outliers, k, notes)
+    participants, used, rule_applied = _participants(sessions, trials, exclude_outliers, k, notes)
     for c in ("chart_type", "short_height", "tall_height"):
         used[c] = used[c].astype("int64")
     for c in ("true_percent", "abs_error", "log_error"):
@@ -639,8 +702,8 @@ def ratio_report(
     tables = {
         "participants": participants,
         "mlae": _mlae_table(used, run_parts, stim_parts, observers, mlae_estimator, n_boot, seed, notes),
-        "mae": _mae_table(used, run_parts, stim_parts, observers, n_boot, seed),
-        "effects": _effects(used, human_cells, obs_parts, observers, notes),
+        "mae": _mae_table(used, run_parts, stim_parts, observers, n_boot, seed, notes),
+        "effects": _effects(used, run_parts, observers, notes),
         "consistency": _consistency(human_cells, obs_parts, run_parts, observers, notes),
     }
 
@@ -666,6 +729,7 @@ def ratio_report(
         "not_completed": int((~status.isin(["completed", "excluded"])).sum()),
         "session_excluded": int((status == "excluded").sum()),
         "outliers": n_outliers,
+        "outlier_rule_applied": rule_applied,
         "outliers_excluded": n_outliers if exclude_outliers else 0,
         "analysed": int(participants["analysed"].sum()),
         "trials_used": len(used),
@@ -728,7 +792,8 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         [
             f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} "
             f"resamples, seed {opt['seed']}, 95% percentile intervals; outliers "
-            f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (3×IQR rule)"
+            f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (Q3 + 3×IQR of participants' mean "
+            "absolute error: this product's reading of Study III's rule)"
         ],
     )
 
@@ -741,9 +806,15 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         lines.append(["session marked excluded", str(c["session_excluded"]), "not analysed"])
     lines.append(
         [
-            "outliers (3×IQR)",
+            "outliers (Q3 + 3×IQR)",
             str(c["outliers"]),
             "mean absolute error over test trials; " + ("excluded" if opt["exclude_outliers"] else "kept"),
+        ]
+        if c["outlier_rule_applied"]
+        else [
+            "outliers (Q3 + 3×IQR)",
+            MISSING,
+            "rule not applied: the IQR of participants' mean errors is 0, so it cannot separate anyone",
         ]
     )
     lines.append(["analysed", str(c["analysed"]), f"{c['trials_used']} test trials used (practice never counts)"])
@@ -778,7 +849,7 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         ],
     )
     ml = t["mlae"]
-    rows = []
+    rows, flagged = [], []
     for label in [HUMANS, *shown, *PUBLISHED_LABELS.values()]:
         sub = ml[ml["label"] == label].set_index("chart_type")
         if sub.empty:
@@ -791,6 +862,9 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         else:
             n_runs = meta_runs(meta, label)
             n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
+        if first["note"] and first["kind"] != "published":
+            n += " †"
+            flagged.append(f"† {label}: {first['note']}")
         rows.append(
             [label, n]
             + [
@@ -801,6 +875,7 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
     section.blocks += [
         Table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5),
         *more_note,
+        *([Items(flagged)] if flagged else []),
     ]
     differs = ml.loc[(ml["kind"] == "published") & (ml["note"] != ""), "note"]
     if len(differs):
@@ -809,15 +884,17 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
 
     ma = t["mae"]
     ma = ma[ma["chart_type"] == "all"]
-    rows = []
+    rows, flagged = [], []
     for label in [HUMANS, *shown, *ma.loc[ma["kind"] == "published", "label"]]:
         sub = ma[ma["label"] == label]
         if sub.empty:
             continue
         r = sub.iloc[0]
+        if r["note"]:
+            flagged.append(f"† {label}: {r['note']}")
         rows.append(
             [
-                label,
+                label + (" †" if r["note"] else ""),
                 with_interval(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
                 with_interval(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
                 num(r["n_judgments"], 0),
@@ -830,42 +907,57 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
                 Paragraph("all chart types; mean [95% CI]"),
                 Table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr"),
                 *more_note,
+                *([Items(flagged)] if flagged else []),
             ],
         )
     )
 
     e = t["effects"]
     section = Section(
-        "Chart-type effect (humans)", [Paragraph("one-way ANOVA of per-participant mean log error per type")]
-    )
-    a = e[e["test"] == "one-way ANOVA"]
-    if len(a) and math.isfinite(a.iloc[0]["statistic"]):
-        a = a.iloc[0]
-        tk = e[e["test"] == "Tukey HSD"]
-        rows = [
-            [r.term, num(r.estimate, 3), num(r.statistic, 2), p_value(r.p_val), num(r.effect_size, 2)]
-            for r in tk.itertuples(index=False)
-        ]
-        section.blocks += [
+        "Chart-type effect (humans)",
+        [
             Paragraph(
-                f"F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, "
-                f"{p_value(a['p_val'], prefix=True)}, η² = {num(a['effect_size'], 3)}  "
-                f"(n = {int(a['n'])} participant × type means)"
-            ),
-            Table(["Tukey HSD", "diff", "t", "p", "g"], rows, "lrrrr"),
+                f"{RM_TEST} (pingouin rm_anova) of each participant's mean log error per type; post hoc: "
+                f"{PAIR_TEST} (pingouin pairwise_tests), within participants"
+            )
+        ],
+    )
+    a = e[e["test"] == RM_TEST].iloc[0]
+    if math.isfinite(a["statistic"]):
+        section.blocks.append(
+            Paragraph(
+                f"F({int(a['df1'])}, {int(a['df2'])}) = {num(a['statistic'], 2)}, ε = {num(a['epsilon'], 3)}, "
+                f"{p_value(a['p_val'], prefix=True)} (Greenhouse–Geisser), generalized η² = "
+                f"{num(a['effect_size'], 3)}  (n = {int(a['n'])} participants with every type)"
+            )
+        )
+        if "dropped" in a["note"]:
+            section.blocks.append(Paragraph(a["note"]))
+    else:
+        section.blocks.append(Paragraph(f"F not computed: {a['note']}"))
+    pw = e[e["test"] == PAIR_TEST]
+    if len(pw):
+        rows = [
+            [r.term, num(r.estimate, 3), num(r.statistic, 2), num(r.df1, 0), p_value(r.p_val), num(r.effect_size, 2)]
+            for r in pw.itertuples(index=False)
         ]
-    elif len(a):
-        section.blocks.append(Paragraph(f"not computed: {a.iloc[0]['note']}"))
+        section.blocks.append(Table([PAIR_TEST, "diff", "t", "df", "p (Holm)", "g"], rows, "lrrrrr"))
+        undefined = pw.loc[~np.isfinite(pw["statistic"].astype(float)), "note"]
+        if len(undefined):
+            section.blocks.append(Paragraph(f"t not computed for {len(undefined)} pair(s): {undefined.iloc[0]}"))
     doc.sections.append(section)
 
     if models:
         ob = e[e["effect"] == "observer"].set_index("term")
-        rows = []
+        rows, flagged = [], []
         for label in shown:
             r = ob.loc[f"{label} - {HUMANS}"]
+            if r["note"].startswith("not computed") or "fewer than" in r["note"] or r["note"].startswith("one run"):
+                flagged.append(f"† {label}: {r['note']}")
             rows.append(
                 [
-                    label,
+                    label + (" †" if flagged and flagged[-1].startswith(f"† {label}:") else ""),
+                    r["test"],
                     with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
                     num(r["statistic"], 2),
                     num(r["df1"], 1),
@@ -877,9 +969,14 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
             Section(
                 "Observer effect",
                 [
-                    Paragraph("Welch t-test of mean absolute error (pp) per (chart type, height pair), model − humans"),
-                    Table(["model", "diff [95% CI]", "t", "df", "p", "d"], rows, "lrrrrr"),
+                    Paragraph(
+                        "mean absolute error (pp), model − humans, with participants and runs as units: each unit's "
+                        "mean over chart types of its MAE per type; Welch t-test of runs vs participants (one run: "
+                        "one-sample t-test of participants against it)"
+                    ),
+                    Table(["model", "test", "diff [95% CI]", "t", "df", "p", "d"], rows, "llrrrrr"),
                     *more_note,
+                    *([Items(flagged)] if flagged else []),
                 ],
             )
         )
@@ -908,7 +1005,10 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
             Section(
                 "Consistency",
                 [
-                    Paragraph("Pearson r of mean absolute error per height pair (short, tall)"),
+                    Paragraph(
+                        "Pearson r of mean absolute error per height pair (short, tall), over the (chart type, "
+                        "height pair) cells both observers have"
+                    ),
                     Table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl"),
                     *more_note,
                 ],
@@ -931,14 +1031,23 @@ def _methods(report: RatioReport) -> str:
     """``methods.md`` of a ratio-estimation report: what was computed, in words ready for a Methods section."""
     meta, c, opt = report.meta, report.meta["counts"], report.meta["options"]
     est = opt["mlae_estimator"]
-    refs = ["cleveland1984", "efron1993", "tukey1977"] + (
-        ["heer2010"] if est == "pooled" else ["haehn2018", "jiang2025"]
+    refs = ["cleveland1984", "efron1993", "tukey1977", "jiang2025"] + (
+        ["heer2010"] if est == "pooled" else ["haehn2018"]
     )
-    excluded = (
-        f"{c['outliers']} of {c['completed']} completed participants had a mean absolute error above "
-        f"Q3 + {opt['iqr_k']:g}×IQR of the participants' means (Tukey's far-out fence, the rule of Jiang et "
-        f"al.'s Study III) and were " + ("excluded" if opt["exclude_outliers"] else "kept (--keep-outliers)")
+    rule = (
+        f"Outliers: Jiang et al.'s Study III excluded participants \"whose errors exceeded three times the "
+        f"interquartile range\"; this analysis reads that as a participant's mean absolute error above "
+        f"Q3 + {opt['iqr_k']:g}×IQR of all participants' means (Tukey's far-out fence, upper side only)"
     )
+    if c["outlier_rule_applied"]:
+        excluded = f"{rule}: {c['outliers']} of {c['completed']} completed participants were above it and " + (
+            "excluded" if opt["exclude_outliers"] else "kept (--keep-outliers)"
+        )
+    else:
+        excluded = (
+            f"{rule}. Here the IQR of the {c['completed']} participants' means is 0, so the fence cannot separate "
+            "anyone: the rule was not applied and nobody was excluded by it"
+        )
     paragraphs = [
         f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
         f"did not complete were not analysed"
@@ -950,19 +1059,32 @@ def _methods(report: RatioReport) -> str:
         "error (MAE) is the mean of all judgments, in percentage points and ratio units.",
         "**Intervals.** 95 % percentile bootstrap intervals (Efron & Tibshirani 1993) with "
         f"{opt['n_boot']:,} resamples (seed {opt['seed']}); participants are resampled with replacement, keeping "
-        "each participant's judgments together across chart types.",
-        "**Tests.** Chart-type effect: one-way ANOVA of each participant's mean log error per chart type (η²) with "
-        "Tukey's HSD; all tests two-sided, α = 0.05.",
+        "each participant's judgments together across chart types"
+        + (
+            "; with a single participant there is nobody to resample, so the interval resamples that participant's "
+            "judgments within each chart type and describes that person on these stimuli, not people in general."
+            if c["analysed"] == 1
+            else "."
+        )
+        + f" Intervals over fewer than {SMALL_SAMPLE} participants or runs are flagged with the coverage that "
+        "`make validate` measured at that number of units (analysis/data/bootstrap_coverage.csv).",
+        f"**Tests.** Chart-type effect: {RM_TEST} correction (Greenhouse & Geisser 1959) of each participant's mean "
+        "log error per chart type, generalized η²; participants without every type are left out (listwise); post "
+        "hoc paired t-tests with Holm's (1979) correction. All tests two-sided, α = 0.05.",
     ]
+    refs += ["greenhouse1959", "holm1979"]
     if c["model_observers"]:
         refs.append("fisher1921")
         paragraphs.append(
             f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
             f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
             "the same estimators with its runs in the participants' place (intervals resample runs; a single run's "
-            "resample its test stimuli). Observer effect: Welch's t-test of the mean absolute error per (chart "
-            "type, height pair) cell, model − humans, two-sided. Human–model consistency: Pearson's r of the mean "
-            "absolute error per height pair, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 pairs)."
+            "resample its test stimuli). Observer effect, with participants and runs as the units: each unit's MAE "
+            "(mean over chart types of its MAE per type), Welch's t-test of runs against participants, model − "
+            "humans, two-sided (a model with one run: one-sample t-test of participants against the run's MAE). "
+            "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
+            "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
+            "pairs)."
         )
     if meta["notes"]:
         paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))

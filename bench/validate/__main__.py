@@ -4,7 +4,10 @@ of its 95 % interval. A table, not a test (tests/analysis keep small seeded vers
 
     VALIDATE_REPS=500 VALIDATE_SEED=1 python -m bench.validate
 
-Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`.
+Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`; a module may
+add ``tables(seed) -> list[(title, columns, rows)]``, printed after the main table (the ratio module's type-I table,
+VALIDATE_TYPE1_REPS cohorts, and its small-sample coverage table, VALIDATE_COVERAGE_REPS, which it also writes to
+analysis/data/bootstrap_coverage.csv).
 """
 
 from __future__ import annotations
@@ -34,11 +37,19 @@ def main() -> None:
         rows += importlib.import_module(name).rows(reps, seed)
     lines = [COLUMNS] + [tuple(_cell(row.get(c, "")) for c in COLUMNS) for row in rows]
     print(markdown_table(lines))
-    missed = [r for r in rows if r.get("goal") == "missed"]
+    missed = []
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for title, columns, table_rows in module.tables(seed) if hasattr(module, "tables") else ():
+            lines = [columns] + [tuple(_cell(row.get(c, "")) for c in columns) for row in table_rows]
+            print(f"\n{title}\n")
+            print(markdown_table(lines))
+            missed += [r for r in table_rows if r.get("goal") == "missed"]
+    missed += [r for r in rows if r.get("goal") == "missed"]
     print(
         f"\n{len(rows)} rows, {reps} replications each, seed {seed}, {time.perf_counter() - start:.0f} s; "
         f"goals missed: {len(missed)}"
-        + "".join(f"\n- {r['statistic']} ({r['estimator']}): {r['note']}" for r in missed)
+        + "".join(f"\n- {r.get('statistic', r.get('test'))}: {r['note']}" for r in missed)
     )
 
 

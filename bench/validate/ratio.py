@@ -5,17 +5,24 @@ random height pairs of 39 per chart type), from the generating model of tests/an
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
 
-from analysis import mae, mlae, pearson
-from tests.analysis.conftest import SIGMA, SKILL, simulate_cohort, true_mlae, true_participant_mlae
+from analysis import anova_by, mae, mlae, pearson, two_sample_t
+from analysis.coverage import COVERAGE_COLUMNS, COVERAGE_FILE, SMALL_SAMPLE
+from analysis.inference import pairwise_within, rm_anova
+from tests.analysis.conftest import PAIRS, SIGMA, SKILL, simulate_cohort, true_mlae, true_participant_mlae
 
 N_PARTICIPANTS = 56
 N_BOOT = 1000
 MLAE_BIAS_GOAL = 0.02
 DESIGN = f"Study III: {N_PARTICIPANTS} × 25, random pairs"
+COVERAGE_PATH = Path(__file__).resolve().parents[2] / "analysis" / "data" / COVERAGE_FILE
 
 
 def _row(statistic, estimator, design, reps, truth, estimates, hits, bias_goal=None, note=""):
@@ -172,3 +179,300 @@ def rows(reps: int, seed: int) -> list[dict]:
     return (
         _human_rows(reps, rng) + _model_rows(reps, rng, 5) + _model_rows(reps, rng, 30) + _consistency_rows(reps, rng)
     )
+
+
+# --------------------------------------------------------------------------------------------------
+# Coverage of the bootstrap interval below ten units (written to analysis/data/bootstrap_coverage.csv, which the
+# reports quote through analysis.coverage.small_sample_note).
+
+COVERAGE_NS = tuple(range(1, SMALL_SAMPLE))
+RUN_SIGMA = SIGMA / 4  # a model's runs: a quarter of people's noise, skill spread like people's
+
+
+def _runs_cohort(rng: np.random.Generator, n_runs: int) -> pd.DataFrame:
+    """n runs, each predicting all 39 height pairs of every chart type once, |e| ~ |N(0, (σ_type/4 · skill)²)|."""
+    e = np.abs(rng.normal(0.0, 1.0, (n_runs, 5, len(PAIRS))))
+    e *= RUN_SIGMA[None, :, None] * rng.choice(SKILL, n_runs)[:, None, None]
+    df = pd.DataFrame(
+        {
+            "run": np.repeat(np.arange(n_runs), 5 * len(PAIRS)),
+            "chart_type": np.tile(np.repeat(np.arange(1, 6), len(PAIRS)), n_runs),
+            "abs_error": e.ravel(),
+        }
+    )
+    df["log_error"] = np.log2(df["abs_error"] + 0.125)
+    return df
+
+
+def _coverage_truths(sigma: np.ndarray, per_unit: int) -> dict[str, np.ndarray]:
+    return {
+        "mlae_pooled": np.array([true_mlae(s) for s in sigma]),
+        "mlae_participant": np.array([true_participant_mlae(s, per_participant=per_unit) for s in sigma]),
+        "mae": sigma * SKILL.mean() * np.sqrt(2 / np.pi),
+    }
+
+
+def coverage_rows(reps: int, seed: int) -> list[dict]:
+    """Coverage of the 95 % percentile interval at n = 1..9 participants (Study III design: 5 judgments per type)
+    and n = 1..9 runs (39 predictions per type). Each cohort contributes the share of its 5 chart types whose
+    interval covers; the Monte Carlo interval is mean ± 1.96 SE of those shares over cohorts (types of one cohort
+    share its units, so they are not independent)."""
+    rng = np.random.default_rng(seed)
+    designs = {
+        "participants": (_coverage_truths(SIGMA, 5), "Study III: n × 25, random pairs", "participant_id"),
+        "runs": (_coverage_truths(RUN_SIGMA, len(PAIRS)), "n runs × 195 stimuli", "run"),
+    }
+    out = []
+    for unit, (truths, design, column) in designs.items():
+        for n in COVERAGE_NS:
+            shares = {k: [] for k in truths}
+            for i in range(reps):
+                df = (
+                    simulate_cohort(rng, n_participants=n, design="study3")
+                    if unit == "participants"
+                    else _runs_cohort(rng, n)
+                )
+                for stat in truths:
+                    if stat == "mae":
+                        res = mae(df, unit=column, n_boot=N_BOOT, seed=i)
+                    else:
+                        res = mlae(df, stat.removeprefix("mlae_"), unit=column, n_boot=N_BOOT, seed=i)
+                    shares[stat].append(_covers(res, truths[stat]).mean())
+            for stat, s in shares.items():
+                s = np.asarray(s)
+                half = 1.96 * s.std(ddof=1) / np.sqrt(len(s))
+                out.append(
+                    {
+                        "unit": unit,
+                        "statistic": stat,
+                        "n_units": n,
+                        "reps": reps,
+                        "nominal": 0.95,
+                        "coverage": round(float(s.mean()), 4),
+                        "mc_low": round(float(max(s.mean() - half, 0.0)), 4),
+                        "mc_high": round(float(min(s.mean() + half, 1.0)), 4),
+                        "design": design,
+                    }
+                )
+    return out
+
+
+def write_coverage(rows_: list[dict], reps: int, seed: int, path: Path = COVERAGE_PATH) -> None:
+    header = (
+        f"# Written by `make validate` (VALIDATE_COVERAGE_REPS={reps} VALIDATE_SEED={seed} python -m bench.validate; "
+        "bench/validate/ratio.py coverage_rows): coverage of the 95 % percentile bootstrap interval of the population "
+        f"value with n < {SMALL_SAMPLE} resampled units, {N_BOOT} resamples. analysis.coverage quotes it. "
+        "Do not edit.\n"
+    )
+    path.write_text(header + pd.DataFrame(rows_, columns=COVERAGE_COLUMNS).to_csv(index=False), encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------------
+# Type-I error of the chart-type and observer tests on null cohorts of the demo's design, vectorised: the closed
+# forms below are the product's tests (analysis.inference) computed for all cohorts at once; _check_closed_forms
+# compares them with the product's functions on the first cohorts.
+
+ALPHA = 0.05
+TYPE1_PARTICIPANTS = 56  # Study III's analysed participants
+#: Runs of the simulated model in the observer null: below SMALL_SAMPLE the report warns that the test over runs is
+#: liberal; from there on its rate must contain 0.05.
+TYPE1_RUNS = (2, 5, SMALL_SAMPLE, 30)
+CHUNK = 500  # cohorts simulated at once (memory: CHUNK × runs × 195 floats)
+NULL_SIGMA = 4.5  # the same noise for every chart type: no type effect
+
+
+def _null_people(rng: np.random.Generator, reps: int, n: int, sigma) -> tuple[np.ndarray, np.ndarray]:
+    """(reps, n, 5 types, 5 trials) absolute errors of people with a random skill (the participant effect) and the
+    (reps, n, 5, 5) index of the height pair each judged (5 random pairs of 39 per type)."""
+    skill = rng.choice(SKILL, (reps, n, 1, 1))
+    e = np.abs(rng.normal(0.0, 1.0, (reps, n, 5, 5))) * np.asarray(sigma).reshape(1, 1, -1, 1) * skill
+    pairs = np.argsort(rng.random((reps, n, 5, len(PAIRS))), axis=-1)[..., :5]
+    return e, pairs
+
+
+def _rm_anova_p(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(reps, n, k) participant × type means -> (p_GG, p of the old one-way ANOVA), per cohort."""
+    n, k = y.shape[1:]
+    row, col, grand = y.mean(2, keepdims=True), y.mean(1, keepdims=True), y.mean((1, 2), keepdims=True)
+    ss_eff = n * ((col - grand) ** 2).sum((1, 2))
+    ss_err = ((y - row - col + grand) ** 2).sum((1, 2))
+    f = (ss_eff / (k - 1)) / (ss_err / ((k - 1) * (n - 1)))
+    c = y - col
+    cov = np.einsum("rij,rik->rjk", c, c) / (n - 1)
+    h = np.eye(k) - 1.0 / k
+    s = h @ cov @ h
+    eps = np.trace(s, axis1=1, axis2=2) ** 2 / ((k - 1) * np.einsum("rij,rji->r", s, s))
+    p_gg = stats.f.sf(f, eps * (k - 1), eps * (k - 1) * (n - 1))
+    ss_within = ((y - col) ** 2).sum((1, 2))
+    f_old = (ss_eff / (k - 1)) / (ss_within / (n * k - k))
+    return p_gg, stats.f.sf(f_old, k - 1, n * k - k)
+
+
+def _holm_any(y: np.ndarray) -> np.ndarray:
+    """Whether Holm's paired t-tests over all type pairs reject anything: iff the smallest p < α / m."""
+    _, n, k = y.shape
+    a, b = np.triu_indices(k, 1)
+    d = y[:, :, a] - y[:, :, b]
+    t = d.mean(1) / (d.std(1, ddof=1) / np.sqrt(n))
+    p = 2 * stats.t.sf(np.abs(t), n - 1)
+    return p.min(1) < ALPHA / len(a)
+
+
+def _welch_p(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Welch's two-sided p of mean(x) − mean(y) per row."""
+    vx, vy = x.var(1, ddof=1) / x.shape[1], y.var(1, ddof=1) / y.shape[1]
+    t = (x.mean(1) - y.mean(1)) / np.sqrt(vx + vy)
+    dof = (vx + vy) ** 2 / (vx**2 / (x.shape[1] - 1) + vy**2 / (y.shape[1] - 1))
+    return 2 * stats.t.sf(np.abs(t), dof)
+
+
+def _observer_null(rng, reps: int, n: int, n_runs: int) -> tuple[np.ndarray, np.ndarray]:
+    """People and a model whose runs come from the same population (skill × σ_type): p of the new test (Welch,
+    per-participant MAE vs per-run MAE, each the mean over types of the unit's MAE per type) and of the old one
+    (Welch over (type, pair) cells: people's mean error per cell vs the model's, runs pooled)."""
+    e, pairs = _null_people(rng, reps, n, SIGMA)
+    run_e = np.abs(rng.normal(0.0, 1.0, (reps, n_runs, 5, len(PAIRS))))
+    run_e *= SIGMA.reshape(1, 1, -1, 1) * rng.choice(SKILL, (reps, n_runs, 1, 1))
+    p_new = _welch_p(e.mean((2, 3)), run_e.mean((2, 3)))
+    cell = (np.arange(5).reshape(1, 1, -1, 1) * len(PAIRS) + pairs).reshape(reps, -1)
+    flat = (cell + np.arange(reps)[:, None] * 5 * len(PAIRS)).ravel()
+    sums = np.bincount(flat, e.reshape(-1), minlength=reps * 5 * len(PAIRS)).reshape(reps, -1)
+    counts = np.bincount(flat, minlength=reps * 5 * len(PAIRS)).reshape(reps, -1)
+    human_cells = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    model_cells = run_e.mean(1).reshape(reps, -1)
+    p_old = np.array(
+        [_welch_p(model_cells[r][None], human_cells[r][~np.isnan(human_cells[r])][None])[0] for r in range(reps)]
+    )
+    return p_new, p_old
+
+
+def _check_closed_forms(rng: np.random.Generator) -> None:
+    """The vectorised tests equal the product's (analysis.inference) on a few null cohorts; stop if not."""
+    e, _ = _null_people(rng, 3, TYPE1_PARTICIPANTS, NULL_SIGMA)
+    y = np.log2(e + 0.125).mean(3)
+    p_gg, p_old = _rm_anova_p(y)
+    any_holm = _holm_any(y)
+    for r in range(3):
+        long = pd.DataFrame(
+            {
+                "pid": np.repeat(np.arange(y.shape[1]), 5),
+                "chart_type": np.tile(np.arange(1, 6), y.shape[1]),
+                "y": y[r].ravel(),
+            }
+        )
+        rm = rm_anova(long, "y", "chart_type", "pid").iloc[0]
+        old = anova_by(long, "y", "chart_type").iloc[0]
+        holm = pairwise_within(long, "y", "chart_type", "pid")["p_holm"].min() < ALPHA
+        x, z = rng.normal(0, 1, 40), rng.normal(0.3, 2, 7)
+        welch = two_sample_t(x, z).iloc[0]["p_val"]
+        if not (
+            np.isclose(rm["p_gg"], p_gg[r], rtol=1e-9)
+            and np.isclose(old["p_val"], p_old[r], rtol=1e-9)
+            and holm == any_holm[r]
+            and np.isclose(welch, _welch_p(x[None], z[None])[0], rtol=1e-9)
+        ):
+            raise AssertionError("bench/validate/ratio.py: a vectorised test differs from analysis.inference")
+
+
+def _rate_row(test: str, role: str, design: str, rejected: np.ndarray, note: str = "", goal: str = "") -> dict:
+    """``goal``: "" (the interval must contain 0.05), "at most" (a family-wise rate: Holm keeps it ≤ 0.05 by
+    construction) or "warned" (the report warns at this design)."""
+    k, n = int(rejected.sum()), rejected.size
+    low, high = (float(v) for v in proportion_confint(k, n, ALPHA, method="wilson"))
+    rate = k / n
+    ok = low <= ALPHA if goal == "at most" else low <= ALPHA <= high
+    verdict = "met" if ok else "missed"
+    if role == "old":
+        verdict = "at 0.05" if ok else "off 0.05"
+    elif goal == "warned":
+        verdict = "warned" if not ok else "met"
+    return {
+        "test": test,
+        "role": role,
+        "design": design,
+        "cohorts": n,
+        "type_i": rate,
+        "mc_low": low,
+        "mc_high": high,
+        "goal": verdict,
+        "note": note,
+    }
+
+
+TYPE1_COLUMNS = ("test", "role", "design", "cohorts", "type_i", "mc_low", "mc_high", "goal", "note")
+
+
+def type1_rows(reps: int, seed: int) -> list[dict]:
+    """Rejection rate at α = 0.05 on ``reps`` null cohorts (no type effect; no observer effect), with the Wilson
+    95 % Monte Carlo interval; the new tests' intervals must contain 0.05."""
+    rng = np.random.default_rng(seed)
+    _check_closed_forms(rng)
+    n = TYPE1_PARTICIPANTS
+    e, _ = _null_people(rng, reps, n, NULL_SIGMA)
+    y = np.log2(e + 0.125).mean(3)  # participant × type mean log error
+    p_gg, p_old = _rm_anova_p(y)
+    design = f"{n} participants × 5 types × 5 trials, skill random effect, no type effect"
+    rows_ = [
+        _rate_row("chart type: repeated-measures ANOVA, Greenhouse–Geisser", "new", design, p_gg < ALPHA),
+        _rate_row(
+            "chart type: one-way ANOVA over participant × type means",
+            "old",
+            design,
+            p_old < ALPHA,
+            "treats a participant's 5 means as independent",
+        ),
+        _rate_row(
+            "chart type: paired t-tests, Holm (any pair)",
+            "new",
+            design,
+            _holm_any(y),
+            "family-wise over 10 pairs; Holm holds it at most 0.05",
+            goal="at most",
+        ),
+    ]
+    for n_runs in TYPE1_RUNS:
+        p_new, p_old = (
+            np.concatenate(p)
+            for p in zip(*(_observer_null(rng, min(CHUNK, reps - start), n, n_runs) for start in range(0, reps, CHUNK)))
+        )
+        d = f"{n} participants × 25 vs {n_runs} runs × 195, same error population"
+        few = n_runs < SMALL_SAMPLE
+        rows_ += [
+            _rate_row(
+                "observer: Welch, participants vs runs (units)",
+                "new",
+                d,
+                p_new < ALPHA,
+                f"fewer than {SMALL_SAMPLE} runs: the report warns" if few else "",
+                goal="warned" if few else "",
+            ),
+            _rate_row(
+                "observer: Welch over (type, pair) cells",
+                "old",
+                d,
+                p_old < ALPHA,
+                "cells share participants and runs",
+            ),
+        ]
+    return rows_
+
+
+def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
+    """The type-I table and the small-sample coverage table (also written to analysis/data/bootstrap_coverage.csv)."""
+    type1_reps = int(os.environ.get("VALIDATE_TYPE1_REPS", "5000"))
+    coverage_reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
+    coverage = coverage_rows(coverage_reps, seed)
+    write_coverage(coverage, coverage_reps, seed)
+    return [
+        (
+            f"Type-I error at α = 0.05 ({type1_reps} null cohorts, Wilson 95 % Monte Carlo interval)",
+            TYPE1_COLUMNS,
+            type1_rows(type1_reps, seed),
+        ),
+        (
+            f"Coverage of the 95 % bootstrap interval below {SMALL_SAMPLE} units ({coverage_reps} cohorts per row; "
+            f"written to analysis/data/{COVERAGE_FILE})",
+            tuple(COVERAGE_COLUMNS),
+            coverage,
+        ),
+    ]

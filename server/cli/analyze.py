@@ -1,6 +1,6 @@
 """`flask analyze <slug>`: the statistics a paper reports, people vs imported model predictions, for one study.
 
-    flask analyze study3 [--out DIR] [--format text|json] [--mlae participant|pooled]
+    flask analyze study3 [--out DIR] [--format text|json] [--mlae pooled|participant]
                          [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
 
 server/results/analyze.py's run_analysis does the work (the dashboard's results page calls it too); an option the
@@ -37,12 +37,12 @@ from ..results.analyze import FLAGS, Options, run_analysis
 @click.option(
     "--mlae",
     "mlae",
-    type=click.Choice(["participant", "pooled"]),
-    default="participant",
+    type=click.Choice(["pooled", "participant"]),
+    default="pooled",
     show_default=True,
-    help="MLAE estimator (ratio estimation): participant = per participant "
-    "log2(MAE + 1/8), midmean across participants (Haehn et al. 2018, Jiang et al.); pooled = midmean of "
-    "all judgments (Cleveland & McGill 1984, Heer & Bostock 2010). Models take the same, runs for people",
+    help="MLAE estimator (ratio estimation): pooled = midmean of all judgments (Cleveland & McGill 1984, Heer & "
+    "Bostock 2010: the published rows printed beside); participant = per participant log2(MAE + 1/8), midmean "
+    "across participants (Haehn et al. 2018, per run). Models take the same, runs for people",
 )
 @click.option(
     "--exclude-outliers/--keep-outliers",

@@ -36,7 +36,7 @@ FLAGS = {
 
 @dataclass(frozen=True)
 class Options:
-    mlae: str = "participant"
+    mlae: str = "pooled"  # the published rows' estimator (ratio estimation); --mlae participant for Haehn et al.'s
     exclude_outliers: bool = True
     n_boot: int = 10_000
     seed: int = 0

@@ -48,7 +48,8 @@ def test_iqr_outliers_averages_per_participant_and_formats_reason():
     assert not out["excluded"].any() and out["degenerate"].all() and out["fence"].isna().all()
     assert out["degenerate_reason"].iloc[0] == (
         "the IQR of the 5 per-participant_id mean absolute errors is 0 "
-        "(Q1 = Q3 = 2), so the Q3 + 3×IQR fence is degenerate; nobody excluded"
+        "(Q1 = Q3 = 2), so the Q3 + 3×IQR fence cannot separate anyone (it would flag anybody a hair above Q3); "
+        "the rule was not applied and nobody was excluded by it"
     )
     near = iqr_outliers(_per_participant([5.0, 5.0, 5.0, 5.0, 5.1]))
     assert not near["excluded"].any() and near["degenerate"].all()

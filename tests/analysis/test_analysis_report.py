@@ -57,7 +57,13 @@ def _model(runs: int, pairs: int = 5, error=lambda run, k: 1.0 + k):
 def test_every_mlae_row_names_its_estimator_and_published_rows_say_when_they_differ():
     rng = np.random.default_rng(1)
     sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(8)})
-    report = ratio_report(sessions, trials, n_boot=200)
+    # the default is the published rows' own estimator (pooled); the participant one is a flag away and differs
+    pooled = ratio_report(sessions, trials, n_boot=200)
+    assert set(pooled.tables["mlae"]["estimator"]) == {"pooled"}
+    assert (pooled.tables["mlae"].query("kind == 'published'")["note"] == "").all()
+    assert "estimator: pooled" in pooled.text() and "estimator: pooled" in pooled.markdown()
+    assert pooled.json()["meta"]["options"]["mlae_estimator"] == "pooled"
+    report = ratio_report(sessions, trials, mlae_estimator="participant", n_boot=200)
     ml = pd.DataFrame(report.json()["mlae"])
     assert set(ml.loc[ml["kind"] == "human", "estimator"]) == {"participant"}
     published = ml[ml["kind"] == "published"]
@@ -65,8 +71,6 @@ def test_every_mlae_row_names_its_estimator_and_published_rows_say_when_they_dif
     assert published["note"].str.contains("published with the pooled estimator").all()
     text = report.text()
     assert "estimator: participant" in text and "pooled estimator (differs)" in text
-    pooled = ratio_report(sessions, trials, mlae_estimator="pooled", n_boot=200)
-    assert (pooled.tables["mlae"].query("kind == 'published'")["note"] == "").all()
     with pytest.raises(ValueError, match="unknown mlae_estimator 'stimulus'"):
         ratio_report(sessions, trials, mlae_estimator="stimulus")
 
@@ -89,11 +93,11 @@ def test_single_run_model_resamples_its_stimuli_and_fisher_interval_needs_four_p
     rng = np.random.default_rng(2)
     sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(6)})
     cells, stimuli = _model(runs=1, pairs=5, error=lambda run, k: 1.0 + k)
-    with_stimuli = ratio_report(sessions, trials, cells, stimuli, n_boot=200)
+    with_stimuli = ratio_report(sessions, trials, cells, stimuli, mlae_estimator="participant", n_boot=200)
     model = with_stimuli.tables["mlae"].query("kind == 'model'")
-    assert set(model["resampled"]) == {"stimuli"} and (model["note"] == "").all()
+    assert set(model["resampled"]) == {"stimuli"} and model["note"].str.startswith("one run: the MLAE").all()
     assert (model["ci_low"] < model["ci_high"]).all()
-    without = ratio_report(sessions, trials, cells, n_boot=200)
+    without = ratio_report(sessions, trials, cells, mlae_estimator="participant", n_boot=200)
     assert without.tables["mlae"].query("kind == 'model'")["note"].str.contains("resamples").all()
     assert any("MLAE of cnn: one run" in n for n in without.meta["notes"])
     with pytest.raises(ValueError, match="pooled MLAE of cnn needs its per-stimulus errors"):
@@ -101,7 +105,7 @@ def test_single_run_model_resamples_its_stimuli_and_fisher_interval_needs_four_p
     # humans and the model share only 5 pairs here, 3 after dropping the model's unmatched ones: no interval
     few_cells, _ = _model(runs=1, pairs=3)
     few_cells[["short_height", "tall_height"]] = [[10, 46], [12, 38], [18, 56]] * (len(few_cells) // 3)
-    few = ratio_report(sessions, trials, few_cells, n_boot=50)
+    few = ratio_report(sessions, trials, few_cells, mlae_estimator="participant", n_boot=50)
     inter = few.tables["consistency"].query("kind == 'inter'").iloc[0]
     assert inter["n"] == 3 and np.isnan(inter["ci_low"]) and "Fisher-z interval needs n > 3" in inter["note"]
     assert any("Fisher-z interval needs n > 3" in n for n in few.meta["notes"])
@@ -111,12 +115,12 @@ def test_models_take_the_same_estimator_over_runs():
     rng = np.random.default_rng(3)
     sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(6)})
     cells, stimuli = _model(runs=4, error=lambda run, k: 1.0 + run + k)
-    report = ratio_report(sessions, trials, cells, stimuli, n_boot=300)
+    report = ratio_report(sessions, trials, cells, stimuli, mlae_estimator="participant", n_boot=300)
     model = report.tables["mlae"].query("kind == 'model'").set_index("chart_type")
     per_run = [np.log2(np.mean([1.0 + run + k for k in range(5)]) + 0.125) for run in range(4)]
     assert model.loc[1, "mlae"] == pytest.approx(np.mean(sorted(per_run)[1:3]))  # midmean of 4 runs: cut 1 each end
     assert set(model["resampled"]) == {"runs"} and (model["n_units"] == 4).all()
-    assert model["note"].str.startswith("interval over 4 runs: a bootstrap over so few runs is too narrow").all()
+    assert model["note"].str.startswith("interval over 4 runs, fewer than 10: a bootstrap over so few runs").all()
     assert any("MLAE of cnn: interval over 4 runs" in n for n in report.meta["notes"])
     pooled = ratio_report(sessions, trials, cells, stimuli, mlae_estimator="pooled", n_boot=300)
     logs = sorted(np.log2(1.0 + run + k + 0.125) for run in range(4) for k in range(5))
@@ -128,7 +132,7 @@ def test_methods_paragraph_states_what_was_computed():
     errors = {f"p{i}": list(rng.normal(0, 5, 25)) for i in range(9)}
     errors["wild"] = list(rng.uniform(-60, 60, 25))
     sessions, trials = _cohort(errors)
-    report = ratio_report(sessions, trials, n_boot=321, seed=9)
+    report = ratio_report(sessions, trials, mlae_estimator="participant", n_boot=321, seed=9)
     text = report.methods()
     assert text.startswith("# Methods:")
     assert "participant estimator" in text and "Haehn" in text

@@ -11,11 +11,13 @@ people vs imported model predictions. It reads, in one database snapshot:
   this is at most 195 rows per run (156,000 for 800 runs). Pooling runs and renderings per (observer, condition,
   cell) and correlating runs with each other both need nothing finer.
 
-The ``participant`` MLAE estimator (the default) needs no finer grain for models: each run's log2(MAE + 1/8) per
+The ``participant`` MLAE estimator needs no finer grain for models: each run's log2(MAE + 1/8) per
 chart type comes from these cells. Two things need one row per (run, test stimulus) (:func:`model_stimuli_query`):
 the ``pooled`` estimator (a midmean of single errors) for every model, and the interval of a model with a single
-run (its stimuli are resampled). Those rows are loaded only then, and the pooled estimator refuses more than
-:data:`MAX_POOLED_MODEL_ROWS` of them (its bootstrap costs rows × resamples). The statistics themselves live in
+run (its stimuli are resampled). Those rows are loaded only then, and the pooled estimator (the default, that of
+the published rows) takes at most :data:`MAX_POOLED_MODEL_ROWS` predictions (its bootstrap costs rows × resamples):
+above that, asked for by name it is refused; as the default the report uses the participant estimator for every
+row and says why. The statistics themselves live in
 :mod:`analysis.reports.ratio_study`, whose RatioReport renders itself (text, Markdown, JSON, ``methods.md``,
 figures).
 """
@@ -100,7 +102,22 @@ def model_stimuli_query(study: Study, run_ids: list[int]):
     )
 
 
-def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, estimator: str) -> pd.DataFrame | None:
+def mlae_estimator(cells: pd.DataFrame, options: Options) -> tuple[str, str]:
+    """The estimator to use and, when it is not the one asked for, why: the default (pooled) falls back to
+    ``participant`` when the models have too many predictions for its bootstrap; ``--mlae pooled`` is refused."""
+    predictions = int(cells["n"].sum()) if len(cells) else 0
+    if options.mlae != "pooled" or predictions <= MAX_POOLED_MODEL_ROWS:
+        return options.mlae, ""
+    why = (
+        f"the models have {predictions:,} predictions on test stimuli; the pooled estimator's bootstrap over runs "
+        f"takes at most {MAX_POOLED_MODEL_ROWS:,}"
+    )
+    if "mlae" in options.given:
+        raise AnalysisError(f"--mlae pooled: {why} (use --mlae participant, which needs one value per run and type)")
+    return "participant", f"MLAE estimator participant instead of the default pooled: {why}"
+
+
+def load_model_stimuli(study: Study, runs: pd.DataFrame, estimator: str) -> pd.DataFrame | None:
     """Per-stimulus errors of the runs that need them (all for ``pooled``; single-run observers otherwise)."""
     if runs.empty:
         return None
@@ -108,12 +125,6 @@ def load_model_stimuli(study: Study, runs: pd.DataFrame, cells: pd.DataFrame, es
     wanted = runs if estimator == "pooled" else runs[per_observer == 1]
     if wanted.empty:
         return None
-    if estimator == "pooled" and cells["n"].sum() > MAX_POOLED_MODEL_ROWS:
-        raise AnalysisError(
-            f"--mlae pooled: the models have {int(cells['n'].sum()):,} predictions on test stimuli; the pooled "
-            f"estimator's bootstrap over runs takes at most {MAX_POOLED_MODEL_ROWS:,} (use --mlae participant, "
-            f"which needs one value per run and chart type)"
-        )
     rows = db.session.execute(model_stimuli_query(study, wanted["run_id"].astype(int).tolist())).mappings().all()
     out = pd.DataFrame(rows, columns=["run_id", "stimulus_id", "chart_type", "n", "mean_abs_error", "mean_ln_error"])
     out = out.merge(wanted, on="run_id", how="inner")
@@ -182,11 +193,14 @@ class RatioEstimationAnalyzer(Analyzer):
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         runs = load_model_runs(study)
         cells = load_model_cells(study, runs)
+        estimator, why = mlae_estimator(cells, options)
         return {
             "sessions": load_sessions(study),
             "trials": load_trials(study),
             "model_cells": cells,
-            "model_stimuli": load_model_stimuli(study, runs, cells, options.mlae),
+            "model_stimuli": load_model_stimuli(study, runs, estimator),
+            "mlae": estimator,
+            "notes": [why] if why else [],
         }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> RatioReport:
@@ -195,10 +209,11 @@ class RatioEstimationAnalyzer(Analyzer):
             data["trials"],
             data["model_cells"],
             data["model_stimuli"],
-            mlae_estimator=options.mlae,
+            mlae_estimator=data["mlae"],
             exclude_outliers=options.exclude_outliers,
             n_boot=options.n_boot,
             seed=options.seed,
+            notes=data["notes"],
             meta={
                 "slug": study.slug,
                 "title": study.title,
