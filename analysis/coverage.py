@@ -88,12 +88,14 @@ def small_sample_note(n_units: int, unit: str = "participants", statistic: str =
         f"(nominal {row['nominal']:.2f}; `make validate`, {int(row['reps'])} simulated cohorts)"
     )
     what = STATISTICS[statistic]
+    narrow = row is not None and row["mc_high"] < row["nominal"]
     if n_units == 1:
         return (
             f"one {one}: the {what} interval resamples that {one}'s {inside} (stimuli), so it describes this {one} "
             f"on these stimuli, not {unit} in general; its coverage of the population value: {measured}"
         )
     return (
-        f"interval over {n_units} {unit}, fewer than {SMALL_SAMPLE}: a bootstrap over so few {unit} is too "
-        f"narrow; measured coverage of the {what} interval: {measured}"
+        f"interval over {n_units} {unit}, fewer than {SMALL_SAMPLE}"
+        + (f": a bootstrap over so few {unit} is too narrow" if narrow else "")
+        + f"; measured coverage of the {what} interval: {measured}"
     )

@@ -344,3 +344,15 @@ def test_sqlite_ln_fallback_is_registered_only_when_missing():
     _add_sqlite_math(bare, None)
     assert bare.registered
     assert bare.execute("select ln(2.125) / ln(2)").fetchone()[0] == pytest.approx(EXACT_MLAE)
+
+
+def test_all_exact_answers_are_analysed_and_the_f_test_says_why_it_is_missing(runner, client):
+    """#23 row 1: every answer exact -> no error variance; `flask analyze` used to stop with KeyError: 'F'."""
+    for _ in range(3):
+        _participant(client, lambda item: _true(item["stimulus_id"])[3])
+    text = analyze(runner, "--n-boot", "100").output
+    assert "F not computed: no error variance" in text and "repeated-measures ANOVA, Greenhouse–Geisser" in text
+    assert "rule not applied: the IQR of participants' mean errors is 0" in text
+    data = json.loads(analyze(runner, "--format", "json", "--n-boot", "100").stdout)
+    (rm,) = [r for r in data["effects"] if r["test"] == "repeated-measures ANOVA, Greenhouse–Geisser"]
+    assert rm["statistic"] is None and rm["p_val"] is None and "no error variance" in rm["note"]

@@ -3,6 +3,7 @@ for every estimator and interval the reports print, its bias against the true po
 of its 95 % interval. A table, not a test (tests/analysis keep small seeded versions of these checks).
 
     VALIDATE_REPS=500 VALIDATE_SEED=1 python -m bench.validate
+    VALIDATE_MODULES=bench.validate.ratio python -m bench.validate   # one study family's rows and tables
 
 Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`; a module may
 add ``tables(seed) -> list[(title, columns, rows)]``, printed after the main table (the ratio module's type-I table,
@@ -32,13 +33,14 @@ def main() -> None:
     reps = int(os.environ.get("VALIDATE_REPS", "500"))
     seed = int(os.environ.get("VALIDATE_SEED", "1"))
     start = time.perf_counter()
+    modules = os.environ.get("VALIDATE_MODULES", ",".join(MODULES)).split(",")
     rows = []
-    for name in MODULES:
+    for name in modules:
         rows += importlib.import_module(name).rows(reps, seed)
     lines = [COLUMNS] + [tuple(_cell(row.get(c, "")) for c in COLUMNS) for row in rows]
     print(markdown_table(lines))
     missed = []
-    for name in MODULES:
+    for name in modules:
         module = importlib.import_module(name)
         for title, columns, table_rows in module.tables(seed) if hasattr(module, "tables") else ():
             lines = [columns] + [tuple(_cell(row.get(c, "")) for c in columns) for row in table_rows]

@@ -120,7 +120,7 @@ def test_models_take_the_same_estimator_over_runs():
     per_run = [np.log2(np.mean([1.0 + run + k for k in range(5)]) + 0.125) for run in range(4)]
     assert model.loc[1, "mlae"] == pytest.approx(np.mean(sorted(per_run)[1:3]))  # midmean of 4 runs: cut 1 each end
     assert set(model["resampled"]) == {"runs"} and (model["n_units"] == 4).all()
-    assert model["note"].str.startswith("interval over 4 runs, fewer than 10: a bootstrap over so few runs").all()
+    assert model["note"].str.startswith("interval over 4 runs, fewer than 10").all()
     assert any("MLAE of cnn: interval over 4 runs" in n for n in report.meta["notes"])
     pooled = ratio_report(sessions, trials, cells, stimuli, mlae_estimator="pooled", n_boot=300)
     logs = sorted(np.log2(1.0 + run + k + 0.125) for run in range(4) for k in range(5))
