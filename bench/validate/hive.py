@@ -167,8 +167,12 @@ def _accuracy_rows(rng, reps: int) -> list[dict]:
     for r in range(min(SPOT, reps)):
         ours = accuracy_summary(_per_participant(correct[r], incorrect[r]), 25.0, "greater").set_index("condition")
         for c in res:
-            for key in ("mean", "ci_low", "ci_high", "one_sided_low", "t"):
+            for key in ("mean", "t"):
                 _same(ours.loc[c, key], res[c][key][r], f"accuracy {c} {key}")
+            # the one-sided test's interval: its lower bound clipped to the scale, closed by the scale's top
+            low = np.maximum(res[c]["one_sided_low"][r], 0.0)
+            _same(ours.loc[c, "ci_low"], low, f"accuracy {c} one-sided bound")
+            _same(ours.loc[c, "ci_high"], np.where(np.isnan(low), np.nan, 100.0), f"accuracy {c} top")
             _same(ours.loc[c, "p_val"], res[c]["p_greater"][r], f"accuracy {c} p")
     rows = []
     for c, label in (("correct", "correct predictions, 5 trials"), ("all", "all trials, 10")):

@@ -192,8 +192,9 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         ),
         Column(
             "confidence",
-            "agreement: 1 fairly / 2 somewhat confident correct, 3 somewhat / 4 fairly confident "
-            "incorrect; other tasks: 1 (not at all) – 5 (very) confident",
+            "agreement: the page's order, 1 fairly / 2 somewhat confident correct, 3 somewhat / 4 fairly confident "
+            "incorrect (HIVE's Table 1 reports the reverse, higher = more confident the prediction is correct: "
+            "5 minus this; the report converts it); other tasks: 1 (not at all) – 5 (very) confident",
             "integer",
         ),
         Column(
