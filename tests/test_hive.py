@@ -574,3 +574,17 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
         assert rows[condition]["significant"] == (want["p_val"] < 0.05)
     text = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path)]).output
     assert "outperforms chance (p < 0.05)?" in text and "p (one-sided)" in text
+
+
+def test_tradeoff_accepts_any_accuracy_and_states_the_reference(app):
+    """Issue #23 row 11: a gain below 0 (an accuracy under the stated 60 %) can be entered, so the one-sided test of
+    gain > 0 is not decided by the form; the question says what the answer is compared with."""
+    from server.studies.surveys import SURVEYS, validate_answers
+
+    intro = SURVEYS["hive_tradeoff"]["intro"]
+    assert "correct 60 % of the time" in intro and "0–100 %" in intro and "below 60" in intro
+    answers = {"low_risk": 0, "medium_risk": 45, "high_risk": 100, "reason": "explanations matter"}
+    assert validate_answers("hive_tradeoff", answers) == answers
+    for value in (-1, 101):
+        with pytest.raises(ResponseError, match="between 0 and 100"):
+            validate_answers("hive_tradeoff", {**answers, "low_risk": value})
