@@ -213,7 +213,6 @@ def test_plan_refuses_what_the_study_cannot_give(app, tmp_path):
         {"n_trials": 0},
         {"correct_share": 2},
         {"show_labels": "yes"},
-        {"similarity_ratings": True},
         {"dataset": "COCO"},
         {"colour": 1},
     ):
@@ -239,11 +238,12 @@ def stim(ranks=(3, 1, 2, 4), truth=2, similarity=None):
     }
 
 
-def shown(keys="abcd", matches=1, similarity_ratings=False):
+def shown(keys="abcd", matches=1, similarity_ratings=False, output_prediction=False):
     """A plan item as the page gets it: what validate_response checks an answer against."""
     return {
         "options": [{"key": k, "explanation": ["x"] * matches} for k in keys],
         "similarity_ratings": similarity_ratings,
+        "output_prediction": output_prediction,
     }
 
 
@@ -588,3 +588,51 @@ def test_tradeoff_accepts_any_accuracy_and_states_the_reference(app):
     for value in (-1, 101):
         with pytest.raises(ResponseError, match="between 0 and 100"):
             validate_answers("hive_tradeoff", {**answers, "low_risk": value})
+
+
+def test_distinction_can_ask_similarity_ratings_and_output_prediction_in_the_same_trial(app):
+    """Issue #23 row 12: HIVE's ProtoPNet distinction collected similarity ratings of every option's matches, and
+    its GradCAM / BagNet participants said which option is correct and which the model predicts: both are options of
+    hive-distinction, refused elsewhere."""
+    task = registry().get("hive-distinction")
+    params = task.parse_params({"method": "protopnet", "similarity_ratings": True, "output_prediction": True})
+    assert params["similarity_ratings"] and params["output_prediction"]
+    assert not task.parse_params({"method": "protopnet"})["similarity_ratings"]  # off unless asked for
+    for other in ("hive-output-prediction", "hive-prototree"):
+        for bad in ({"similarity_ratings": True}, {"output_prediction": True}):
+            with pytest.raises(ConfigError):
+                registry().get(other).parse_params(bad)
+    with pytest.raises(ConfigError, match="beside distinction only"):
+        registry().get("hive-agreement").parse_params({"output_prediction": True})
+
+    plan = shown("bdac", matches=2, similarity_ratings=True, output_prediction=True)
+    ratings = {"b": [1, 2], "d": [3, 4], "a": [4, 4], "c": [2, 1]}
+    answer = {"choice": "a", "confidence": 4, "predicted": "c", "predicted_confidence": 2, "similarity": ratings}
+    assert task.validate_response(answer, {}, plan) == answer
+    for change, field in (
+        ({"predicted": None}, "response.predicted"),
+        ({"predicted": "e"}, "response.predicted"),
+        ({"predicted_confidence": 6}, "response.predicted_confidence"),
+        ({"similarity": {**ratings, "b": [1]}}, "response.similarity.b"),
+        ({"similarity": {**ratings, "b": [1, 5]}}, "response.similarity.b"),
+        ({"similarity": {"a": [1, 1]}}, "response.similarity"),
+        ({"similarity": [1, 2, 3, 4, 4, 4, 2, 1]}, "response.similarity"),
+    ):
+        with pytest.raises(ResponseError) as err:
+            task.validate_response({**answer, **change}, {}, plan)
+        assert err.value.field == field, change
+    with pytest.raises(ResponseError, match="unknown"):  # neither is asked unless the study says so
+        task.validate_response(answer, {}, shown("bdac", matches=2))
+
+    # candidates 1–4 are letters d, c, a, b; the model predicts candidate 2 (c); the truth is candidate 3 (a)
+    s = stim(ranks=(3, 1, 2, 4), truth=3)
+    for k, letter in enumerate("dcab", 1):
+        s["candidates"][letter]["similarity"] = [k + 0.1, k + 0.2]
+    score = task.score(s, answer)
+    assert (score["correct"], score["output_choice"], score["output_correct"]) == (1, "c", 1)
+    assert score["model_similarity"] == [1.1, 1.2, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2]  # candidate order, not display
+    row = task.trial_row(s, answer, score, {"options": list("bdac"), "labels_shown": False})
+    assert row["similarity_ratings"] == "3;4;2;1;4;4;1;2"  # d, c, a, b: the same matches as model_similarity
+    assert row["model_similarity"] == "1.1;1.2;2.1;2.2;3.1;3.2;4.1;4.2"
+    assert (row["output_choice_candidate"], row["output_confidence"], row["output_correct"]) == (2, 2, 1)
+    assert set(row) == {c.name for c in task.trial_columns}

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from .._checks import check_choice, check_frame
 from ..hive_statistics import (
+    ACCURACY_COLUMNS,
     ALPHA,
     CI_KINDS,
     COEFFICIENT_NAMES,
@@ -39,6 +40,10 @@ from .render import MISSING, Document, Items, Section, Table, interval, is_missi
 from .report import Report
 
 __all__ = ["HiveReport", "hive_report"]
+
+
+#: the columns :func:`_published_beside` adds to an accuracy summary
+PUBLISHED_COLUMNS = ["published_mean", "published_sd", "published_n", "published_confidence"]
 
 
 def published_study(task_type: str, dataset: str | None, labels: bool = False) -> str | None:
@@ -75,7 +80,15 @@ class HiveReport(Report):
     understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or why it is missing."""
 
     notes: list[str] = field(default_factory=list)
-    csv_tables = ("accuracy", "per_participant", "conditions", "similarity", "understanding", "tradeoff")
+    csv_tables = (
+        "accuracy",
+        "output_prediction",
+        "per_participant",
+        "conditions",
+        "similarity",
+        "understanding",
+        "tradeoff",
+    )
 
     def document(self, brief: bool = False) -> Document:
         return _document(self)
@@ -99,6 +112,21 @@ def _alternative_words(alternative: str, chance: float) -> str:
             "outperform chance"
         )
     return f"two-sided (H1: mean accuracy ≠ {chance:g} %), as HIVE's Table 1 asks whether accuracy differs from chance"
+
+
+def _output_prediction(
+    test: pd.DataFrame, method: str, dataset: str | None, labels: bool
+) -> tuple[pd.DataFrame, str | None]:
+    """Output prediction asked in the same trials as distinction (study option ``output_prediction``): its accuracy
+    as the output-prediction task's (chance 25 %, one-sided), beside HIVE's output-prediction row; empty when not
+    asked."""
+    if "output_correct" not in test.columns or test["output_correct"].isna().all():
+        return pd.DataFrame(columns=[*ACCURACY_COLUMNS, *PUBLISHED_COLUMNS]), None
+    asked = test[test["output_correct"].notna()]
+    _, chance, alternative = TASKS["hive-output-prediction"]
+    per = participant_accuracy(asked, correct="output_correct", confidence="output_confidence")
+    study = published_study("hive-output-prediction", dataset, labels)
+    return _published_beside(accuracy_summary(per, chance, alternative), study, method), study
 
 
 def hive_report(
@@ -152,6 +180,7 @@ def hive_report(
     study = published_study(task_type, dataset, labels)
     accuracy = _published_beside(accuracy_summary(per, chance, alternative), study, method)
     similarity = similarity_correlation(test, method)
+    output, output_study = _output_prediction(test, method, dataset, labels)
     n_other = len(participants) - len(done)
     notes = [
         f"Participants: {len(done)} completed; {n_other} other session(s) (not completed) and their "
@@ -197,6 +226,12 @@ def hive_report(
             + (f"HIVE's coefficient for {METHOD_NAMES[method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
             + f"p two-sided: Spearman's exact over every permutation below {EXACT_BELOW} matches, otherwise (and "
             "Pearson's) t with n − 2 dof."
+            + (
+                " Distinction: every option's matches were rated, as in HIVE's ProtoPNet distinction study (its "
+                "ρ = −0.25, p = 0.49 correlates these ratings with the model's scores)."
+                if task_type == "hive-distinction"
+                else ""
+            )
         )
         if counts["trials_mismatched"]:
             text += (
@@ -215,6 +250,7 @@ def hive_report(
     for name, frame, key in (
         ("accuracy", accuracy, "condition"),
         ("similarity", similarity, "method"),
+        ("output prediction", output, "condition"),
         ("tradeoff", trade, "risk"),
     ):
         for r in frame.to_dict("records"):
@@ -227,6 +263,7 @@ def hive_report(
         "dataset": dataset,
         "labels": labels,
         "published_study": study,
+        "output_published_study": output_study,
         "chance": chance,
         "alternative": alternative,
         "alpha": ALPHA,
@@ -242,6 +279,7 @@ def hive_report(
         notes=notes,
         tables={
             "accuracy": accuracy,
+            "output_prediction": output,
             "per_participant": per,
             "conditions": condition_tests(per),
             "similarity": similarity,
@@ -254,6 +292,38 @@ def hive_report(
 def _pm(mean, sd) -> str:
     """ "71.2 ± 33.3": mean ± SD over participants, or MISSING without a mean (no published row)."""
     return MISSING if is_missing(mean) else f"{num(mean, 1)} ± {num(sd, 1)}"
+
+
+def _accuracy_section(acc: pd.DataFrame, title: str, greater: bool, study: str | None) -> Section:
+    """HIVE's Table 1 / 2 layout of an :func:`accuracy_summary` (with the published columns beside)."""
+    rows = []
+    for r in acc.itertuples(index=False):
+        published_cell = _pm(r.published_mean, r.published_sd)
+        if not is_missing(r.published_confidence):
+            published_cell += f" ({num(r.published_confidence, 1)})"
+        rows.append(
+            [
+                r.condition,
+                str(r.n),
+                f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
+                _bound(r.ci_low, r.ci_high, greater),
+                _stat(r.t, r.note),
+                p_value(r.p_val),
+                r.verdict,
+                published_cell,
+            ]
+        )
+    header = [
+        "model prediction",
+        "n",
+        "ours",
+        "95 % lower bound (one-sided)" if greater else "95 % CI (two-sided)",
+        "t",
+        "p (one-sided)" if greater else "p (two-sided)",
+        "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
+        f"HIVE 2022 ({study})" if study else "HIVE 2022",
+    ]
+    return Section(title, [Table(header, rows, "lrrrrrll")])
 
 
 def _bound(low, high, one_sided: bool) -> str:
@@ -284,51 +354,28 @@ def _document(report: HiveReport) -> Document:
     )
     acc = report.tables["accuracy"]
     agreement = m["task_type"] == "hive-agreement"
-    rows = []
-    for r in acc.itertuples(index=False):
-        published_cell = _pm(r.published_mean, r.published_sd)
-        if not is_missing(r.published_confidence):
-            published_cell += f" ({num(r.published_confidence, 1)})"
-        rows.append(
-            [
-                r.condition,
-                str(r.n),
-                f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
-                _bound(r.ci_low, r.ci_high, greater),
-                _stat(r.t, r.note),
-                p_value(r.p_val),
-                r.verdict,
-                published_cell,
-            ]
-        )
     scale = (
         "confidence 1–4, higher = more confident the prediction is correct"
         if agreement
         else "confidence 1–5, higher = more confident"
     )
+    title = "Table 1 (agreement)" if agreement else f"Table 2 ({task})"
     doc.sections.append(
-        Section(
-            f"Table 1 (agreement): accuracy, mean ± SD over participants (mean {scale})"
-            if agreement
-            else f"Table 2 ({task}): accuracy, mean ± SD over participants (mean {scale})",
-            [
-                Table(
-                    [
-                        "model prediction",
-                        "n",
-                        "ours",
-                        "95 % lower bound (one-sided)" if greater else "95 % CI (two-sided)",
-                        "t",
-                        "p (one-sided)" if greater else "p (two-sided)",
-                        "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
-                        f"HIVE 2022 ({m['published_study']})" if m.get("published_study") else "HIVE 2022",
-                    ],
-                    rows,
-                    "lrrrrrll",
-                )
-            ],
+        _accuracy_section(
+            acc, f"{title}: accuracy, mean ± SD over participants (mean {scale})", greater, m.get("published_study")
         )
     )
+    output = report.tables["output_prediction"]
+    if len(output):
+        doc.sections.append(
+            _accuracy_section(
+                output,
+                "Table 2 (output prediction, asked in the same trials): accuracy, mean ± SD over participants (mean "
+                "confidence 1–5)",
+                True,
+                m.get("output_published_study"),
+            )
+        )
     if agreement:
         rows = [
             [r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
@@ -521,6 +568,18 @@ def _methods(report: HiveReport) -> str:
             "and, since every participant saw both, with a paired t-test of their differences; both two-sided."
         )
         text += "".join(f" The {r.test} test was not run: {r.note}." for r in cond.itertuples() if r.note)
+        paragraphs.append(text)
+    output = t["output_prediction"]
+    if len(output):
+        text = (
+            "**Output prediction.** In the same trials, participants also picked the option they thought the model "
+            "predicted, with its own confidence (1–5), as HIVE asked of its GradCAM and BagNet participants; its "
+            "accuracy is analysed as the output-prediction task's: mean ± SD over participants, one-sided "
+            "one-sample t-test against 25 % chance with its one-sided 95 % lower bound, clipped to [0, 100] %."
+        )
+        text += "".join(
+            f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in output.itertuples() if r.note
+        )
         paragraphs.append(text)
     sim = t["similarity"]
     if len(sim):

@@ -260,3 +260,54 @@ def test_degenerate_cohorts_write_every_output_and_say_what_is_missing(tmp_path,
         content = (tmp_path / name).read_text()
         assert "nan" not in content.lower().replace("nanc", "")  # "financ…" never occurs; NaN must not
     assert words in (tmp_path / "report.md").read_text() or words in (tmp_path / "methods.md").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- row 12
+
+
+def test_distinction_with_similarity_ratings_and_output_prediction_reports_both():
+    """The trials.csv columns a distinction study with both options writes (server/tasks/hive/task.py trial_row):
+    similarity ratings of every option's matches in candidate order, and output_correct / output_confidence."""
+    rng = np.random.default_rng(5)
+    model = {f"img{i}": [0.1 * (i + 1), 0.3, 0.5 + 0.05 * i] for i in range(4)}  # 4 images × 3 matches = 12
+    rows = []
+    for p in range(6):
+        for i, (image, scores) in enumerate(model.items()):
+            rows.append(
+                {
+                    "participant_id": p,
+                    "stimulus_id": image,
+                    "practice": False,
+                    "model_correct": i % 2,
+                    "correct": int(rng.random() < 0.6),
+                    "confidence": 4,
+                    "output_correct": int((p + i) % 3 == 0),
+                    "output_confidence": 2,
+                    "similarity_ratings": ";".join(str(int(rng.integers(1, 5))) for _ in scores),
+                    "model_similarity": ";".join(f"{v:g}" for v in scores),
+                }
+            )
+    trials = pd.DataFrame(rows)
+    report = hive_report(people(6), trials, "hive-distinction", "protopnet", "CUB")
+    sim = report.tables["similarity"].set_index("method")
+    assert sim.loc["spearman", "hive"] and sim.loc["spearman", "n"] == 12  # one value per match, HIVE's Spearman
+    per_match = trials.assign(
+        h=trials["similarity_ratings"].str.split(";"), m=trials["model_similarity"].str.split(";")
+    )
+    per_match = per_match.explode(["h", "m"]).assign(
+        k=lambda d: d.groupby(["participant_id", "stimulus_id"]).cumcount()
+    )
+    means = per_match.astype({"h": float, "m": float}).groupby(["stimulus_id", "k"])[["h", "m"]].mean()
+    rho = stats.spearmanr(means["h"], means["m"]).statistic
+    assert sim.loc["spearman", "r"] == pytest.approx(rho)
+    assert sim.loc["spearman", "p_val"] == pytest.approx(stats.spearmanr(means["h"], means["m"]).pvalue)  # n ≥ 10
+    out = report.tables["output_prediction"].set_index("condition")
+    acc = trials.groupby("participant_id")["output_correct"].mean() * 100
+    assert out.loc["all", "mean"] == pytest.approx(acc.mean()) and out.loc["all", "alternative"] == "greater"
+    assert out.loc["all", "mean_confidence"] == 2.0
+    assert report.meta["output_published_study"] == "output prediction CUB"
+    text = report.text()
+    assert "output prediction, asked in the same trials" in text and "ProtoPNet distinction" in " ".join(report.notes)
+    assert "**Output prediction.**" in report.methods()
+    plain = hive_report(people(6), trials.drop(columns=["output_correct"]), "hive-distinction", "protopnet")
+    assert plain.tables["output_prediction"].empty and "output prediction, asked" not in plain.text()
