@@ -91,7 +91,7 @@ class HiveParams(Table):
         None,
         description=(
             "the HIVE study to compare with: `flask analyze` puts HIVE's published figures for the same task and "
-            "method beside ours"
+            "method beside ours (ImageNet with `show_labels`: HIVE's studies that showed class labels)"
         ),
     )
 
