@@ -636,3 +636,50 @@ def test_distinction_can_ask_similarity_ratings_and_output_prediction_in_the_sam
     assert row["model_similarity"] == "1.1;1.2;2.1;2.2;3.1;3.2;4.1;4.2"
     assert (row["output_choice_candidate"], row["output_confidence"], row["output_correct"]) == (2, 2, 1)
     assert set(row) == {c.name for c in task.trial_columns}
+
+
+def truth_of(item):
+    """The option key of the true class of a plan item (the page never gets it; the test reads the stimulus)."""
+    params = stimulus_params("hive-distinction")[item["stimulus_id"]]
+    return next(k for k, c in params["candidates"].items() if c["candidate"] == params["ground_truth"])
+
+
+def ratings_for(item):
+    matches = len(item["options"][0]["explanation"])
+    return {"similarity": [2] * matches} if item["similarity_ratings"] else {}
+
+
+@pytest.mark.parametrize(
+    ("slug", "n", "respond", "words"),
+    [
+        ("hive-agreement", 1, lambda item: {"confidence": 1, **ratings_for(item)}, "1 participant: a t-test needs"),
+        ("hive-agreement", 3, lambda item: {"confidence": 2, **ratings_for(item)}, "all 3 participants at 100 %"),
+        ("hive-distinction", 3, lambda item: {"choice": truth_of(item), "confidence": 5}, "at 100 %"),
+        (
+            "hive-distinction",
+            3,
+            lambda item: {
+                "choice": next(k for k in item["presented"]["options"] if k != truth_of(item)),
+                "confidence": 1,
+            },
+            "all 3 participants at 0 %",
+        ),
+    ],
+    ids=["one participant", "all equal answers", "all correct", "all wrong"],
+)
+def test_flask_analyze_degenerate_cohorts_exit_0_and_say_what_is_missing(
+    app, client, runner, tmp_path, slug, n, respond, words
+):
+    """Issue #23 point 1 for HIVE: `flask analyze` on degenerate cohorts exits 0, writes every output, and says in
+    words what could not be computed; its JSON has no NaN."""
+    for _ in range(n):
+        answer_everything(client, slug, respond)
+    result = runner.invoke(args=["analyze", slug, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert words in result.output
+    out = runner.invoke(args=["analyze", slug, "--format", "json"])
+    assert out.exit_code == 0
+    data = json.loads(out.output, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert any(words in note for note in data["notes"])
+    for name in ("report.txt", "report.md", "methods.md"):
+        assert "nan" not in (tmp_path / "out" / name).read_text().lower().split()
