@@ -76,8 +76,9 @@ def _published_beside(summary: pd.DataFrame, study: str | None, method: str) -> 
 
 @dataclass
 class HiveReport(Report):
-    """Everything :func:`hive_report` computed: ``tables`` (accuracy, per_participant, conditions, similarity,
-    understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or why it is missing."""
+    """Everything :func:`hive_report` computed: ``tables`` (accuracy, output_prediction, per_participant,
+    conditions, similarity, understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or
+    why it is missing."""
 
     notes: list[str] = field(default_factory=list)
     csv_tables = (
@@ -160,8 +161,9 @@ def hive_report(
     Returns
     -------
     HiveReport
-        Tables ``accuracy``, ``per_participant``, ``conditions``, ``similarity``, ``understanding``,
-        ``tradeoff``; ``notes`` (how each statistic was computed and what was left out, with counts).
+        Tables ``accuracy``, ``output_prediction`` (empty unless a distinction study asked it in the same
+        trials), ``per_participant``, ``conditions``, ``similarity``, ``understanding``, ``tradeoff``; ``notes``
+        (how each statistic was computed and what was left out, with counts).
     """
     check_choice(task_type, TASKS, "task_type", where="hive_report")
     check_choice(method, METHOD_NAMES, "method", where="hive_report")
