@@ -9,6 +9,7 @@ import uuid
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from PIL import Image
 from scipy import stats
@@ -683,3 +684,28 @@ def test_flask_analyze_degenerate_cohorts_exit_0_and_say_what_is_missing(
     assert any(words in note for note in data["notes"])
     for name in ("report.txt", "report.md", "methods.md"):
         assert "nan" not in (tmp_path / "out" / name).read_text().lower().split()
+
+
+def test_analyzer_compares_a_labelled_imagenet_study_with_hives_with_labels_row(app):
+    """study.toml `show_labels` picks HIVE's ImageNet studies that showed class labels (Table 2's with-labels
+    columns) for the published comparison."""
+    from types import SimpleNamespace
+
+    from server.tasks.hive.analyzer import HiveAnalyzer
+
+    trials = pd.DataFrame(
+        {"participant_id": [1, 1, 2, 2], "practice": False, "model_correct": 1, "correct": [1, 0, 1, 1]}
+    )
+    data = {
+        "participants": pd.DataFrame({"participant_id": [1, 2], "status": "completed", "exclusion_reason": None}),
+        "trials": trials.assign(stimulus_id="img", confidence=3),
+    }
+    for labels, published in ((True, 49.2), (False, 51.2)):
+        study = SimpleNamespace(
+            slug="s",
+            title="S",
+            task_type="hive-distinction",
+            config={"task": {"method": "gradcam", "dataset": "ImageNet", "show_labels": labels}},
+        )
+        report = HiveAnalyzer().compute(study, data, None)
+        assert report.tables["accuracy"].iloc[0]["published_mean"] == published
