@@ -33,14 +33,15 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ._checks import check_choice, check_frame, check_number
 from .inference import one_sample_t, pearson, two_sample_t
 from .published import published
+from .rank_correlation import spearman
 
 __all__ = [
     "accuracy_summary",
+    "agreement_confidence",
     "condition_tests",
     "match_similarity",
     "participant_accuracy",
@@ -67,6 +68,13 @@ METHOD_NAMES = {"gradcam": "GradCAM", "bagnet": "BagNet", "protopnet": "ProtoPNe
 SIMILARITY_COEFFICIENT = {"protopnet": "spearman", "prototree": "pearson"}
 COEFFICIENT_NAMES = {"spearman": "Spearman's rho", "pearson": "Pearson's r"}
 CONDITIONS = ("correct", "incorrect", "all")
+#: an accuracy's scale, percent: the interval of a mean accuracy is clipped to it
+ACCURACY_RANGE = (0.0, 100.0)
+#: alternative of the test against chance → the interval reported with it
+CI_KINDS = {
+    "greater": "one-sided 95 % lower bound (t), clipped to [0, 100]",
+    "two-sided": "two-sided 95 % t interval, clipped to [0, 100]",
+}
 UNDERSTANDING = (
     "hive_understanding_1_understanding",
     "hive_understanding_2_understanding",
@@ -74,9 +82,11 @@ UNDERSTANDING = (
 )
 UNDERSTANDING_POINTS = ("after preview", "after task", "after score")
 RISKS = ("low", "medium", "high")
-TRADEOFF_REFERENCE = (
-    60.0  # the explained model's accuracy stated in the hive_tradeoff survey (server/studies/surveys.py)
-)
+#: the agreement scale's lowest plus highest point (1 + 4): reversing a 1–4 answer c gives 5 − c
+AGREEMENT_SCALE_SUM = 5
+#: the explained model's accuracy the hive_tradeoff survey states (server/studies/surveys.py): this product's choice,
+#: HIVE's text gives none
+TRADEOFF_REFERENCE = 60.0
 
 ACCURACY_COLUMNS = [
     "condition",
@@ -85,9 +95,10 @@ ACCURACY_COLUMNS = [
     "sd",
     "ci_low",
     "ci_high",
-    "one_sided_low",
     "chance",
     "alternative",
+    "ci_kind",
+    "ci_clipped",
     "t",
     "dof",
     "p_val",
@@ -106,6 +117,7 @@ SIMILARITY_COLUMNS = [
     "unit",
     "r",
     "p_val",
+    "p_method",
     "n",
     "ci_low",
     "ci_high",
@@ -114,7 +126,20 @@ SIMILARITY_COLUMNS = [
     "note",
 ]
 UNDERSTANDING_COLUMNS = ["kind", "point", "n", "mean", "sd", "t", "dof", "p_val", "note"]
-TRADEOFF_COLUMNS = ["risk", "n", "mean_minimum", "mean_gain", "sd_gain", "t", "p_val", "published_gain", "note"]
+TRADEOFF_COLUMNS = [
+    "risk",
+    "n",
+    "mean_minimum",
+    "mean_gain",
+    "sd_gain",
+    "n_below",
+    "n_equal",
+    "n_above",
+    "t",
+    "p_val",
+    "published_gain",
+    "note",
+]
 
 
 def participant_accuracy(
@@ -164,6 +189,31 @@ def participant_accuracy(
         rows,
         columns=["participant_id", "condition", "n_trials", "accuracy", "mean_confidence", "judged_correct_percent"],
     )
+
+
+def agreement_confidence(stored) -> pd.Series:
+    """The agreement task's confidence on HIVE's orientation: higher = more confident the prediction is correct.
+
+    The page stores the answer as the position of the option it showed, 1 "fairly confident the prediction is
+    correct" … 4 "fairly confident it is incorrect" (trials.csv ``confidence``; the codebook says so, and stored data
+    keep that coding). HIVE's Table 1 reports the mean confidence the other way round: 72.4 % of correct predictions
+    judged correct with a mean confidence of 2.9 is possible only if "correct" answers are the high ones (on the
+    stored coding every "correct" judgement is 1 or 2, so the mean could not exceed 0.724 · 2 + 0.276 · 4 = 2.55).
+
+    .. math:: c_{\\text{HIVE}} = 5 - c_{\\text{stored}}
+
+    Parameters
+    ----------
+    stored : array-like
+        Stored agreement confidences, 1–4 (non-numbers become NaN).
+
+    Returns
+    -------
+    pandas.Series
+        4 fairly confident correct, 3 somewhat confident correct, 2 somewhat confident incorrect, 1 fairly confident
+        incorrect.
+    """
+    return AGREEMENT_SCALE_SUM - pd.to_numeric(pd.Series(stored), errors="coerce")
 
 
 def _groups(df: pd.DataFrame, participant: str):
@@ -218,9 +268,11 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: 
 
     ``alternative = "greater"`` (HIVE's Table 2: do participants *outperform* chance?) gives
     :math:`p = P(T_{n-1} \\ge t)`; ``"two-sided"`` (Table 1: do they *differ* from chance?)
-    :math:`p = 2\\,P(T_{n-1} \\ge |t|)`. The 95 % interval of the mean is the two-sided t interval
-    :math:`\\bar a \\pm t_{0.975,\\,n-1}\\, s_a/\\sqrt n`; ``one_sided_low`` is the bound that matches the one-sided
-    test, :math:`\\bar a - t_{0.95,\\,n-1}\\, s_a/\\sqrt n` (p < 0.05 exactly when it exceeds chance).
+    :math:`p = 2\\,P(T_{n-1} \\ge |t|)`. The interval matches the test, so that it excludes chance exactly when
+    p < 0.05: a one-sided test gets the one-sided 95 % lower bound :math:`[\\bar a - t_{0.95,\\,n-1}\\,
+    s_a/\\sqrt n,\\ 100]`, a two-sided one the t interval :math:`\\bar a \\pm t_{0.975,\\,n-1}\\, s_a/\\sqrt n`. An
+    accuracy lies in [0, 100], so both are clipped to it (``ci_clipped`` says when that moved a bound: with few or
+    very spread participants the t interval reaches past the scale, e.g. [−76.8, 210.1] for 0, 100, 100 %).
 
     Parameters
     ----------
@@ -235,8 +287,9 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: 
     -------
     pandas.DataFrame
         One row per condition present (correct, incorrect, all): ``n``, ``mean``, ``sd``, ``ci_low``/``ci_high``
-        (two-sided 95 % t interval of the mean), ``one_sided_low`` (one-sided 95 % lower bound; NaN when the test is
-        two-sided), ``chance``, ``alternative``, ``t``, ``dof``, ``p_val``, ``cohen_d``, ``significant`` (p < 0.05;
+        (the 95 % interval of the mean that matches the test, clipped to [0, 100]), ``chance``, ``alternative``,
+        ``ci_kind`` (:data:`CI_KINDS`: which interval it is, in words), ``ci_clipped`` (True when clipping moved a
+        bound), ``t``, ``dof``, ``p_val``, ``cohen_d``, ``significant`` (p < 0.05;
         None when the test is undefined), ``verdict`` (in words: "outperforms chance", "below chance (does not
         outperform it)", "above chance; t undefined", …), ``note`` (why a value is missing or what the verdict
         rests on; "" otherwise), ``mean_confidence``, ``judged_correct_percent`` and ``judged_correct_sd``
@@ -265,10 +318,16 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: 
         if len(acc) > 1 and acc.std() > 0:
             test = one_sample_t(acc, mu=chance, alternative=alternative).iloc[0]
             row.update({k: test[k] for k in ("t", "dof", "p_val", "cohen_d")})
-            two = test if alternative == "two-sided" else one_sample_t(acc, mu=chance).iloc[0]
-            row.update(ci_low=two["ci_low"], ci_high=two["ci_high"])
+            low, high = float(test["ci_low"]), float(test["ci_high"])
             if alternative == "greater":
-                row["one_sided_low"] = test["ci_low"]
+                high = ACCURACY_RANGE[1]  # the one-sided interval [low, ∞) ends at the scale's top, not clipped
+            bottom, top = ACCURACY_RANGE
+            row.update(
+                ci_low=max(low, bottom),
+                ci_high=min(high, top),
+                ci_kind=CI_KINDS[alternative],
+                ci_clipped=bool(low < bottom or high > top),
+            )
         row["significant"], row["verdict"], row["note"] = _verdict(acc, chance, alternative, row.get("p_val", np.nan))
         rows.append(row)
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS)
@@ -418,9 +477,11 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
     scores (HIVE Sec. 5.4), **one value per match**: each match's mean rating (:func:`match_similarity`) against the
     model's score, so n is the number of matches, not of ratings.
 
-    Spearman's ρ is Pearson's r of the ranks (average ranks for ties); Pearson's r is
-    :func:`analysis.inference.pearson`. Both test ρ = 0 two-sided with :math:`t = r\\sqrt{(n-2)/(1-r^2)}`, n − 2
-    dof, as HIVE's p-values do (ρ = −0.25, p = 0.49 and ρ = −0.52, p = 0.12 are n = 10). Pearson's r has a
+    Spearman's ρ is Pearson's r of the ranks (average ranks for ties), :func:`analysis.rank_correlation.spearman`:
+    below 10 matches its two-sided p is exact (the share of all n! pairings at least as extreme; the t approximation
+    gives p = 0 for ρ = 1 at n = 3, where the exact p is 1/3), from 10 on it is the t approximation HIVE's p-values
+    agree with (ρ = −0.25, p = 0.49 and ρ = −0.52, p = 0.12 are n = 10). Pearson's r is
+    :func:`analysis.inference.pearson`, tested two-sided with :math:`t = r\\sqrt{(n-2)/(1-r^2)}`, n − 2 dof. It has a
     Fisher-z 95 % interval :math:`\\tanh(\\operatorname{artanh} r \\pm 1.96/\\sqrt{n-3})`; ρ has none (HIVE
     reports ρ and p).
 
@@ -436,9 +497,9 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
     -------
     pandas.DataFrame
         Rows ``method`` = "spearman" and "pearson": ``hive`` (HIVE's coefficient for this explanation method),
-        ``unit`` ("match"), ``r``, ``p_val``, ``n`` (matches), ``ci_low``, ``ci_high``, ``n_ratings`` (ratings
-        averaged), ``n_participants``, ``note`` (why r is missing: fewer than 3 matches, constant means; or why
-        there is no interval). Empty when nothing was rated.
+        ``unit`` ("match"), ``r``, ``p_val``, ``p_method`` (exact or t), ``n`` (matches), ``ci_low``, ``ci_high``,
+        ``n_ratings`` (ratings averaged), ``n_participants``, ``note`` (why r is missing: fewer than 3 matches,
+        constant means; or why there is no interval). Empty when nothing was rated.
     """
     check_frame(trials, keys="participant_id", where="similarity_correlation")
     if "similarity_ratings" not in trials.columns or "model_similarity" not in trials.columns:
@@ -464,10 +525,22 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
             row["note"] = why
         elif coef == "pearson":
             res = pearson(per["human"], per["model"], confidence=CONFIDENCE).iloc[0]
-            row.update(r=res["r"], p_val=res["p_val"], ci_low=res["ci_low"], ci_high=res["ci_high"], note=res["note"])
+            row.update(
+                r=res["r"],
+                p_val=res["p_val"],
+                p_method="t (n − 2 dof)",
+                ci_low=res["ci_low"],
+                ci_high=res["ci_high"],
+                note=res["note"],
+            )
         else:
-            rho, p_rho = stats.spearmanr(per["human"], per["model"])
-            row.update(r=float(rho), p_val=float(p_rho), note="no interval for Spearman's rho (HIVE reports rho and p)")
+            res = spearman(per["human"], per["model"]).iloc[0]
+            row.update(
+                r=res["rho"],
+                p_val=res["p_val"],
+                p_method=res["p_method"],
+                note="no interval for Spearman's rho (HIVE reports rho and p)",
+            )
         rows.append(row)
     return pd.DataFrame(rows, columns=SIMILARITY_COLUMNS)
 
@@ -532,8 +605,14 @@ def understanding_summary(participants: pd.DataFrame, columns=UNDERSTANDING) -> 
 
 def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REFERENCE) -> pd.DataFrame:
     """Interpretability–accuracy tradeoff: the accuracy gain a model without explanations must have over the
-    explained model (stated accuracy ``reference``) before a participant would use it, per risk level, and a
-    one-sided one-sample t-test of whether that gain exceeds 0 (HIVE reports the means only).
+    explained model (stated accuracy ``reference``) before a participant would use it, per risk level, how many
+    participants asked for less (gain below 0: they would give up accuracy for explanations), the same or more, and
+    a one-sided one-sample t-test of HIVE's reading "participants require the baseline model to have a higher
+    accuracy" (H1: mean gain > 0; HIVE reports the means only).
+
+    The question accepts any accuracy 0–100, so a gain below 0 can be given and the test is not decided by the
+    design; answers stored while it accepted only 60–100 (``reference`` and up) analyse the same way, but cannot
+    contain a gain below 0 — the note says so when none is.
 
     .. math:: \\text{gain}_p = \\text{minimum accuracy}_p - \\text{reference}, \\qquad
               t = \\frac{\\overline{\\text{gain}}}{s/\\sqrt n}, \\quad p = P(T_{n-1} \\ge t)
@@ -541,15 +620,16 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
     Parameters
     ----------
     participants : pandas.DataFrame
-        One row per participant with ``hive_tradeoff_{low,medium,high}_risk`` (percent, 60–100).
+        One row per participant with ``hive_tradeoff_{low,medium,high}_risk`` (percent, 0–100).
     reference : float, default 60
-        The explained model's accuracy the question states, percent.
+        The explained model's accuracy the question states, percent (this product's choice; HIVE states none).
 
     Returns
     -------
     pandas.DataFrame
         One row per risk level answered: ``risk``, ``n``, ``mean_minimum``, ``mean_gain``, ``sd_gain``
-        (ddof = 1), ``t``, ``p_val`` (one-sided, gain > 0), ``published_gain`` (HIVE's mean), ``note`` (who did not
+        (ddof = 1), ``n_below``, ``n_equal``, ``n_above`` (participants whose gain is below, at, above 0), ``t``,
+        ``p_val`` (one-sided, gain > 0), ``published_gain`` (HIVE's mean), ``note`` (who did not
         answer; why there is no test).
     """
     check_frame(participants, keys="participant_id", where="tradeoff_summary")
@@ -571,12 +651,20 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
         )
         why = _t_note(gain, "gains")
         notes += [why] if why else []
+        if not (gain < 0).any():
+            notes.append(
+                f"no gain below 0 (an accuracy under {reference:g} %); answers given while the question accepted "
+                f"only {reference:g}–100 % could not go below"
+            )
         row = {
             "risk": risk,
             "n": len(gain),
             "mean_minimum": minimum.mean(),
             "mean_gain": gain.mean(),
             "sd_gain": gain.std(ddof=DDOF),
+            "n_below": int((gain < 0).sum()),
+            "n_equal": int((gain == 0).sum()),
+            "n_above": int((gain > 0).sum()),
             "published_gain": pub.get(f"{risk} risk", np.nan),
             "note": "; ".join(notes),
         }

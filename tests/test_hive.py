@@ -9,6 +9,7 @@ import uuid
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from PIL import Image
 from scipy import stats
@@ -213,7 +214,6 @@ def test_plan_refuses_what_the_study_cannot_give(app, tmp_path):
         {"n_trials": 0},
         {"correct_share": 2},
         {"show_labels": "yes"},
-        {"similarity_ratings": True},
         {"dataset": "COCO"},
         {"colour": 1},
     ):
@@ -239,11 +239,12 @@ def stim(ranks=(3, 1, 2, 4), truth=2, similarity=None):
     }
 
 
-def shown(keys="abcd", matches=1, similarity_ratings=False):
+def shown(keys="abcd", matches=1, similarity_ratings=False, output_prediction=False):
     """A plan item as the page gets it: what validate_response checks an answer against."""
     return {
         "options": [{"key": k, "explanation": ["x"] * matches} for k in keys],
         "similarity_ratings": similarity_ratings,
+        "output_prediction": output_prediction,
     }
 
 
@@ -574,3 +575,137 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
         assert rows[condition]["significant"] == (want["p_val"] < 0.05)
     text = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path)]).output
     assert "outperforms chance (p < 0.05)?" in text and "p (one-sided)" in text
+
+
+def test_tradeoff_accepts_any_accuracy_and_states_the_reference(app):
+    """Issue #23 row 11: a gain below 0 (an accuracy under the stated 60 %) can be entered, so the one-sided test of
+    gain > 0 is not decided by the form; the question says what the answer is compared with."""
+    from server.studies.surveys import SURVEYS, validate_answers
+
+    intro = SURVEYS["hive_tradeoff"]["intro"]
+    assert "correct 60 % of the time" in intro and "0–100 %" in intro and "below 60" in intro
+    answers = {"low_risk": 0, "medium_risk": 45, "high_risk": 100, "reason": "explanations matter"}
+    assert validate_answers("hive_tradeoff", answers) == answers
+    for value in (-1, 101):
+        with pytest.raises(ResponseError, match="between 0 and 100"):
+            validate_answers("hive_tradeoff", {**answers, "low_risk": value})
+
+
+def test_distinction_can_ask_similarity_ratings_and_output_prediction_in_the_same_trial(app):
+    """Issue #23 row 12: HIVE's ProtoPNet distinction collected similarity ratings of every option's matches, and
+    its GradCAM / BagNet participants said which option is correct and which the model predicts: both are options of
+    hive-distinction, refused elsewhere."""
+    task = registry().get("hive-distinction")
+    params = task.parse_params({"method": "protopnet", "similarity_ratings": True, "output_prediction": True})
+    assert params["similarity_ratings"] and params["output_prediction"]
+    assert not task.parse_params({"method": "protopnet"})["similarity_ratings"]  # off unless asked for
+    for other in ("hive-output-prediction", "hive-prototree"):
+        for bad in ({"similarity_ratings": True}, {"output_prediction": True}):
+            with pytest.raises(ConfigError):
+                registry().get(other).parse_params(bad)
+    with pytest.raises(ConfigError, match="beside distinction only"):
+        registry().get("hive-agreement").parse_params({"output_prediction": True})
+
+    plan = shown("bdac", matches=2, similarity_ratings=True, output_prediction=True)
+    ratings = {"b": [1, 2], "d": [3, 4], "a": [4, 4], "c": [2, 1]}
+    answer = {"choice": "a", "confidence": 4, "predicted": "c", "predicted_confidence": 2, "similarity": ratings}
+    assert task.validate_response(answer, {}, plan) == answer
+    for change, field in (
+        ({"predicted": None}, "response.predicted"),
+        ({"predicted": "e"}, "response.predicted"),
+        ({"predicted_confidence": 6}, "response.predicted_confidence"),
+        ({"similarity": {**ratings, "b": [1]}}, "response.similarity.b"),
+        ({"similarity": {**ratings, "b": [1, 5]}}, "response.similarity.b"),
+        ({"similarity": {"a": [1, 1]}}, "response.similarity"),
+        ({"similarity": [1, 2, 3, 4, 4, 4, 2, 1]}, "response.similarity"),
+    ):
+        with pytest.raises(ResponseError) as err:
+            task.validate_response({**answer, **change}, {}, plan)
+        assert err.value.field == field, change
+    with pytest.raises(ResponseError, match="unknown"):  # neither is asked unless the study says so
+        task.validate_response(answer, {}, shown("bdac", matches=2))
+
+    # candidates 1–4 are letters d, c, a, b; the model predicts candidate 2 (c); the truth is candidate 3 (a)
+    s = stim(ranks=(3, 1, 2, 4), truth=3)
+    for k, letter in enumerate("dcab", 1):
+        s["candidates"][letter]["similarity"] = [k + 0.1, k + 0.2]
+    score = task.score(s, answer)
+    assert (score["correct"], score["output_choice"], score["output_correct"]) == (1, "c", 1)
+    assert score["model_similarity"] == [1.1, 1.2, 2.1, 2.2, 3.1, 3.2, 4.1, 4.2]  # candidate order, not display
+    row = task.trial_row(s, answer, score, {"options": list("bdac"), "labels_shown": False})
+    assert row["similarity_ratings"] == "3;4;2;1;4;4;1;2"  # d, c, a, b: the same matches as model_similarity
+    assert row["model_similarity"] == "1.1;1.2;2.1;2.2;3.1;3.2;4.1;4.2"
+    assert (row["output_choice_candidate"], row["output_confidence"], row["output_correct"]) == (2, 2, 1)
+    assert set(row) == {c.name for c in task.trial_columns}
+
+
+def truth_of(item):
+    """The option key of the true class of a plan item (the page never gets it; the test reads the stimulus)."""
+    params = stimulus_params("hive-distinction")[item["stimulus_id"]]
+    return next(k for k, c in params["candidates"].items() if c["candidate"] == params["ground_truth"])
+
+
+def ratings_for(item):
+    matches = len(item["options"][0]["explanation"])
+    return {"similarity": [2] * matches} if item["similarity_ratings"] else {}
+
+
+@pytest.mark.parametrize(
+    ("slug", "n", "respond", "words"),
+    [
+        ("hive-agreement", 1, lambda item: {"confidence": 1, **ratings_for(item)}, "1 participant: a t-test needs"),
+        ("hive-agreement", 3, lambda item: {"confidence": 2, **ratings_for(item)}, "all 3 participants at 100 %"),
+        ("hive-distinction", 3, lambda item: {"choice": truth_of(item), "confidence": 5}, "at 100 %"),
+        (
+            "hive-distinction",
+            3,
+            lambda item: {
+                "choice": next(k for k in item["presented"]["options"] if k != truth_of(item)),
+                "confidence": 1,
+            },
+            "all 3 participants at 0 %",
+        ),
+    ],
+    ids=["one participant", "all equal answers", "all correct", "all wrong"],
+)
+def test_flask_analyze_degenerate_cohorts_exit_0_and_say_what_is_missing(
+    app, client, runner, tmp_path, slug, n, respond, words
+):
+    """Issue #23 point 1 for HIVE: `flask analyze` on degenerate cohorts exits 0, writes every output, and says in
+    words what could not be computed; its JSON has no NaN."""
+    for _ in range(n):
+        answer_everything(client, slug, respond)
+    result = runner.invoke(args=["analyze", slug, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert words in result.output
+    out = runner.invoke(args=["analyze", slug, "--format", "json"])
+    assert out.exit_code == 0
+    data = json.loads(out.output, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert any(words in note for note in data["notes"])
+    for name in ("report.txt", "report.md", "methods.md"):
+        assert "nan" not in (tmp_path / "out" / name).read_text().lower().split()
+
+
+def test_analyzer_compares_a_labelled_imagenet_study_with_hives_with_labels_row(app):
+    """study.toml `show_labels` picks HIVE's ImageNet studies that showed class labels (Table 2's with-labels
+    columns) for the published comparison."""
+    from types import SimpleNamespace
+
+    from server.tasks.hive.analyzer import HiveAnalyzer
+
+    trials = pd.DataFrame(
+        {"participant_id": [1, 1, 2, 2], "practice": False, "model_correct": 1, "correct": [1, 0, 1, 1]}
+    )
+    data = {
+        "participants": pd.DataFrame({"participant_id": [1, 2], "status": "completed", "exclusion_reason": None}),
+        "trials": trials.assign(stimulus_id="img", confidence=3),
+    }
+    for labels, published in ((True, 49.2), (False, 51.2)):
+        study = SimpleNamespace(
+            slug="s",
+            title="S",
+            task_type="hive-distinction",
+            config={"task": {"method": "gradcam", "dataset": "ImageNet", "show_labels": labels}},
+        )
+        report = HiveAnalyzer().compute(study, data, None)
+        assert report.tables["accuracy"].iloc[0]["published_mean"] == published

@@ -1,15 +1,17 @@
 """Each HIVE demo study in headless Chromium, start to finish: consent, the optional demographics, the method
-explained, the preview, understanding three times, 10 trials (with a reload after the fourth), the score, the
-tradeoff and feedback. Every trial is stored exactly once, with the order the options were shown in, and the export
-has one row per trial."""
+explained, the preview, understanding three times, 10 trials (with a reload after the fourth; the method description
+reopened from the trial screen, as HIVE allows at any time), the score, the tradeoff and feedback. Every trial is
+stored exactly once, with the order the options were shown in, and the export has one row per trial."""
 
 import csv
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from server.db import db
 from server.models import ParticipantSession, Stimulus, SurveyResponse, Trial
+from server.studies.definitions import sync_studies
 
 STUDIES = ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree")
 
@@ -30,10 +32,24 @@ def understanding(page, value):
     page.get_by_role("button", name="Continue").click()
 
 
+def reopen_description(page):
+    """The method description opens over the trial and closes back to it (issue #23 row 12)."""
+    dialog = page.locator("dialog.sh-hive-description")
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name="How the model works").click()
+    expect(dialog).to_be_visible()
+    expect(dialog.get_by_role("heading", name="How the model decides")).to_be_visible()
+    dialog.get_by_role("button", name="Back to the task").click()
+    expect(dialog).to_be_hidden()
+
+
 def answer_trial(page, slug, index):
     """Answer trial `index`; returns what the page should send."""
     submit = page.locator("form.sh-hive button[type=submit]")
     expect(submit).to_be_enabled()  # every image has loaded
+    expect(page.get_by_role("button", name="How the model works")).to_be_visible()  # on every trial screen
+    if index in (0, 7):
+        reopen_description(page)
     if slug == "hive-agreement":
         ratings = page.locator("fieldset[data-name^=similarity-]")
         values = [(index + m) % 4 + 1 for m in range(ratings.count())]
@@ -66,8 +82,8 @@ def answer_trial(page, slug, index):
     return expected
 
 
-@pytest.mark.parametrize("slug", STUDIES)
-def test_hive_study_end_to_end(app, live_server, page, runner, tmp_path, slug):
+def start(page, live_server, slug):
+    """From the study link to the first understanding question: consent, demographics, the method, the preview."""
     page.goto(f"{live_server}/study/{slug}")
     page.get_by_role("button", name="I agree").click()
     expect(page.get_by_role("heading", name="About you")).to_be_visible()
@@ -82,8 +98,12 @@ def test_hive_study_end_to_end(app, live_server, page, runner, tmp_path, slug):
     expect(page.get_by_role("heading", name="Example 2 of 2")).to_be_visible()
     expect(page.locator(".sh-hive-preview")).to_contain_text("wrong")
     page.get_by_role("button", name="Continue").click()
-    understanding(page, 2)
 
+
+@pytest.mark.parametrize("slug", STUDIES)
+def test_hive_study_end_to_end(app, live_server, page, runner, tmp_path, slug):
+    start(page, live_server, slug)
+    understanding(page, 2)
     expected = []
     for index in range(10):
         expected.append(answer_trial(page, slug, index))
@@ -136,3 +156,55 @@ def test_hive_study_end_to_end(app, live_server, page, runner, tmp_path, slug):
         shown = [cands[k] for k in trial.presented["options"]]
         assert [int(row[f"option_{p}"]) for p in range(1, len(shown) + 1)] == shown
         assert row["correct"] in ("0", "1")
+
+
+def test_distinction_asks_similarity_ratings_and_output_prediction_in_one_trial(app, live_server, page, tmp_path):
+    """A ProtoPNet distinction study with both study.toml options: each trial rates every option's matches and asks
+    which option the model chose, and the server stores that one answer (issue #23 row 12)."""
+    folder = tmp_path / "studies" / "hive-distinction-both"
+    folder.mkdir(parents=True)
+    toml = (Path(__file__).parents[1] / "studies" / "hive-distinction" / "study.toml").read_text()
+    options = "similarity_ratings = true\noutput_prediction = true\nshow_labels = false"
+    (folder / "study.toml").write_text(
+        toml.replace('method = "gradcam"', 'method = "protopnet"').replace("show_labels = false", options, 1)
+    )
+    sync_studies(folder.parent)
+    slug = "hive-distinction-both"
+    start(page, live_server, slug)
+    understanding(page, 2)
+    reopen_description(page)
+    cards = page.locator(".sh-hive-card")
+    expect(cards).to_have_count(4)
+    keys = [cards.nth(i).locator("input[name=choice]").get_attribute("value") for i in range(4)]
+    ratings = {}
+    for i, key in enumerate(keys):
+        scales = cards.nth(i).locator("fieldset[data-name^=similarity-]")
+        assert scales.count() >= 1
+        ratings[key] = [(i + m) % 4 + 1 for m in range(scales.count())]
+    cards.nth(1).locator("input[name=choice]").check()
+    page.locator("input[name=confidence][value='4']").check()
+    submit = page.locator("form.sh-hive button[type=submit]")
+    submit.click()
+    expect(page.locator("form.sh-hive .sh-error")).to_contain_text("rate the similarity of every match")
+    for i, key in enumerate(keys):
+        for m, value in enumerate(ratings[key]):
+            # rating a match leaves the picked option as it is: the scales are outside the card's label
+            cards.nth(i).locator(f"input[name=similarity-{i}-{m}][value='{value}']").check()
+    expect(cards.nth(1).locator("input[name=choice]")).to_be_checked()
+    submit.click()
+    expect(page.locator("form.sh-hive .sh-error")).to_contain_text("which option the model chose")
+    page.locator("input[name=predicted]").nth(2).check()
+    page.locator("input[name=predicted_confidence][value='2']").check()
+    submit.click()
+    expect(page.locator("form.sh-hive")).to_have_count(1)  # the next trial
+    page.wait_for_function(
+        "() => Object.keys(localStorage).every((k) => JSON.parse(localStorage.getItem(k) || '[]').length === 0)"
+    )
+    (trial,) = stored(slug)
+    assert trial.response == {
+        "choice": keys[1],
+        "confidence": 4,
+        "predicted": keys[2],
+        "predicted_confidence": 2,
+        "similarity": ratings,
+    }

@@ -224,12 +224,14 @@ practice = 1""",
 def test_each_task_types_table_is_checked_by_its_own_model(studies):
     head = 'title = "T"\nconsent = "c"\n'
     cases = {
-        "hive-distinction": (
-            'method = "lime"\nn_trials = 500\nsimilarity_ratings = true',
+        "hive-output-prediction": (
+            'method = "lime"\nn_trials = 500\nsimilarity_ratings = true\noutput_prediction = true',
             [
                 'task.method: expected one of "gradcam", "bagnet", "protopnet" or "prototree", got "lime"',
                 "task.n_trials: expected at most 200, got 500",
-                "task.similarity_ratings: similarity ratings are asked in the agreement task only",
+                "task.similarity_ratings: similarity ratings are asked in the agreement and distinction tasks only",
+                "task.output_prediction: output prediction is asked beside distinction only (alone: task type "
+                "hive-output-prediction)",
             ],
         ),
         "hive-prototree": (

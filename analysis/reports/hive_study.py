@@ -14,7 +14,9 @@ from matplotlib.figure import Figure
 
 from .._checks import check_choice, check_frame
 from ..hive_statistics import (
+    ACCURACY_COLUMNS,
     ALPHA,
+    CI_KINDS,
     COEFFICIENT_NAMES,
     DDOF,
     METHOD_NAMES,
@@ -22,6 +24,7 @@ from ..hive_statistics import (
     TASKS,
     TRADEOFF_REFERENCE,
     accuracy_summary,
+    agreement_confidence,
     condition_tests,
     match_similarity,
     participant_accuracy,
@@ -30,6 +33,7 @@ from ..hive_statistics import (
     understanding_summary,
 )
 from ..published import published
+from ..rank_correlation import EXACT_BELOW
 from .exclusions import exclusion_note
 from .methods import methods_document
 from .render import MISSING, Document, Items, Section, Table, interval, is_missing, num, p_value
@@ -38,28 +42,54 @@ from .report import Report
 __all__ = ["HiveReport", "hive_report"]
 
 
-def _published_beside(summary: pd.DataFrame, task_type: str, method: str, dataset: str | None) -> pd.DataFrame:
-    """HIVE's published mean ± SD for the same task, method and dataset, beside ours (NaN where none)."""
-    out = summary.assign(published_mean=np.nan, published_sd=np.nan, published_n=pd.NA)
+#: the columns :func:`_published_beside` adds to an accuracy summary
+PUBLISHED_COLUMNS = ["published_mean", "published_sd", "published_n", "published_confidence"]
+
+
+def published_study(task_type: str, dataset: str | None, labels: bool = False) -> str | None:
+    """HIVE's name (published_results.csv ``study``) of the study a product study replicates: "distinction CUB",
+    "agreement ImageNet", "output prediction ImageNet with labels" (Table 2's ImageNet studies that showed the
+    ground-truth class labels); None without a dataset."""
     if not dataset:
+        return None
+    return f"{TASKS[task_type][0]} {dataset}" + (" with labels" if labels else "")
+
+
+def _published_beside(summary: pd.DataFrame, study: str | None, method: str) -> pd.DataFrame:
+    """HIVE's published mean ± SD (and, for agreement, Table 1's mean confidence) for the same study and method,
+    beside ours (NaN where HIVE has none)."""
+    out = summary.assign(published_mean=np.nan, published_sd=np.nan, published_n=pd.NA, published_confidence=np.nan)
+    if not study:
         return out
     table = published("HIVE2022")
-    study = f"{TASKS[task_type][0]} {dataset}"
     for i, row in out.iterrows():
         hit = table[(table["study"] == study) & (table["condition"] == f"{METHOD_NAMES[method]} {row['condition']}")]
-        if len(hit):
-            out.loc[i, ["published_mean", "published_sd"]] = [hit["value"].iloc[0], hit["spread"].iloc[0]]
-            out.loc[i, "published_n"] = hit["n"].iloc[0]
+        accuracy = hit[hit["measure"] == "accuracy"]
+        if len(accuracy):
+            out.loc[i, ["published_mean", "published_sd"]] = [accuracy["value"].iloc[0], accuracy["spread"].iloc[0]]
+            out.loc[i, "published_n"] = accuracy["n"].iloc[0]
+        confidence = hit[hit["measure"] == "mean confidence"]
+        if len(confidence):
+            out.loc[i, "published_confidence"] = confidence["value"].iloc[0]
     return out
 
 
 @dataclass
 class HiveReport(Report):
-    """Everything :func:`hive_report` computed: ``tables`` (accuracy, per_participant, conditions, similarity,
-    understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or why it is missing."""
+    """Everything :func:`hive_report` computed: ``tables`` (accuracy, output_prediction, per_participant,
+    conditions, similarity, understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or
+    why it is missing."""
 
     notes: list[str] = field(default_factory=list)
-    csv_tables = ("accuracy", "per_participant", "conditions", "similarity", "understanding", "tradeoff")
+    csv_tables = (
+        "accuracy",
+        "output_prediction",
+        "per_participant",
+        "conditions",
+        "similarity",
+        "understanding",
+        "tradeoff",
+    )
 
     def document(self, brief: bool = False) -> Document:
         return _document(self)
@@ -85,6 +115,21 @@ def _alternative_words(alternative: str, chance: float) -> str:
     return f"two-sided (H1: mean accuracy ≠ {chance:g} %), as HIVE's Table 1 asks whether accuracy differs from chance"
 
 
+def _output_prediction(
+    test: pd.DataFrame, method: str, dataset: str | None, labels: bool
+) -> tuple[pd.DataFrame, str | None]:
+    """Output prediction asked in the same trials as distinction (study option ``output_prediction``): its accuracy
+    as the output-prediction task's (chance 25 %, one-sided), beside HIVE's output-prediction row; empty when not
+    asked."""
+    if "output_correct" not in test.columns or test["output_correct"].isna().all():
+        return pd.DataFrame(columns=[*ACCURACY_COLUMNS, *PUBLISHED_COLUMNS]), None
+    asked = test[test["output_correct"].notna()]
+    _, chance, alternative = TASKS["hive-output-prediction"]
+    per = participant_accuracy(asked, correct="output_correct", confidence="output_confidence")
+    study = published_study("hive-output-prediction", dataset, labels)
+    return _published_beside(accuracy_summary(per, chance, alternative), study, method), study
+
+
 def hive_report(
     participants: pd.DataFrame,
     trials: pd.DataFrame,
@@ -92,6 +137,7 @@ def hive_report(
     method: str,
     dataset: str | None = None,
     meta: dict[str, Any] | None = None,
+    labels: bool = False,
 ) -> HiveReport:
     """The HIVE report of one study: completed participants' test trials only.
 
@@ -108,12 +154,16 @@ def hive_report(
     dataset : str, optional
         HIVE's dataset the study replicates (e.g. "CUB"); the published figures for the same task and method are
         shown beside ours. None: no published comparison.
+    labels : bool, default False
+        Whether the study showed class labels (study.toml ``show_labels``): HIVE's ImageNet studies with labels
+        are the published comparison then.
 
     Returns
     -------
     HiveReport
-        Tables ``accuracy``, ``per_participant``, ``conditions``, ``similarity``, ``understanding``,
-        ``tradeoff``; ``notes`` (how each statistic was computed and what was left out, with counts).
+        Tables ``accuracy``, ``output_prediction`` (empty unless a distinction study asked it in the same
+        trials), ``per_participant``, ``conditions``, ``similarity``, ``understanding``, ``tradeoff``; ``notes``
+        (how each statistic was computed and what was left out, with counts).
     """
     check_choice(task_type, TASKS, "task_type", where="hive_report")
     check_choice(method, METHOD_NAMES, "method", where="hive_report")
@@ -124,10 +174,15 @@ def hive_report(
     test = trials[completed & ~practice]
     if test.empty:
         raise ValueError("hive_report: no test trials of completed participants")
+    agreement = task_type == "hive-agreement"
+    if agreement and "confidence" in test.columns:
+        test = test.assign(confidence=agreement_confidence(test["confidence"]).to_numpy())
     _, chance, alternative = TASKS[task_type]
     per = participant_accuracy(test)
-    accuracy = _published_beside(accuracy_summary(per, chance, alternative), task_type, method, dataset)
+    study = published_study(task_type, dataset, labels)
+    accuracy = _published_beside(accuracy_summary(per, chance, alternative), study, method)
     similarity = similarity_correlation(test, method)
+    output, output_study = _output_prediction(test, method, dataset, labels)
     n_other = len(participants) - len(done)
     notes = [
         f"Participants: {len(done)} completed; {n_other} other session(s) (not completed) and their "
@@ -136,15 +191,32 @@ def hive_report(
         f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
         f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
         f"{_alternative_words(alternative, chance)}; "
-        f"significant at p < {ALPHA:g}; 95 % t interval of the mean.",
+        f"significant at p < {ALPHA:g}; interval: {CI_KINDS[alternative]}, so it excludes chance exactly when the "
+        "test is significant.",
     ]
+    clipped = accuracy.loc[accuracy["ci_clipped"].eq(True), "condition"].tolist()
+    if clipped:
+        notes.append(
+            f"Interval ({', '.join(clipped)}): the t interval reached past the accuracy scale and is clipped to "
+            "[0, 100] %."
+        )
+    if study:
+        found = accuracy["published_mean"].notna().any()
+        notes.append(
+            f"Published: HIVE's {study} study, {METHOD_NAMES[method]}"
+            + ("" if found else ": HIVE reports no figures for it, so none are shown")
+            + "."
+        )
     excluded = exclusion_note(meta or {})
     if excluded:  # they are among the sessions not completed above
         notes.append(f"Exclusions: {excluded}.")
-    if task_type == "hive-agreement":
+    if agreement:
         notes.append(
-            "Agreement: a confidence of 1–2 counts as judging the prediction correct. Accuracy on "
-            "incorrect predictions is the share judged incorrect; '% judged correct' is the share believed."
+            "Agreement: confidence on HIVE's orientation, 4 fairly / 3 somewhat confident the prediction is "
+            "correct, 2 somewhat / 1 fairly confident it is incorrect (trials.csv stores the page's order, 1 fairly "
+            "confident correct … 4 fairly confident incorrect; converted as 5 − stored). A confidence of 3–4 counts "
+            "as judging the prediction correct. Accuracy on incorrect predictions is the share judged incorrect; "
+            "'% judged correct' is the share believed."
         )
     counts = match_similarity(test)[1] if len(similarity) else {}
     if counts:
@@ -154,7 +226,14 @@ def hive_report(
             f"against the model's score: {similarity['n'].iloc[0]} matches from {counts['ratings']} ratings by "
             f"{counts['participants']} participants; "
             + (f"HIVE's coefficient for {METHOD_NAMES[method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
-            + "p two-sided (t with n − 2 dof)."
+            + f"p two-sided: Spearman's exact over every permutation below {EXACT_BELOW} matches, otherwise (and "
+            "Pearson's) t with n − 2 dof."
+            + (
+                " Distinction: every option's matches were rated, as in HIVE's ProtoPNet distinction study (its "
+                "ρ = −0.25, p = 0.49 correlates these ratings with the model's scores)."
+                if task_type == "hive-distinction"
+                else ""
+            )
         )
         if counts["trials_mismatched"]:
             text += (
@@ -164,17 +243,29 @@ def hive_report(
         notes.append(text)
     notes.append(
         f"Tradeoff: required gain = the stated minimum accuracy − {TRADEOFF_REFERENCE:g} % (the explained "
-        "model's accuracy given in the question); one-sided t-test of gain > 0."
+        f"model's accuracy given in the question; {TRADEOFF_REFERENCE:g} % is this product's choice, HIVE states "
+        "none); answers 0–100 % are accepted, so a gain can be below 0 (counted per risk); one-sided t-test of "
+        "H1: mean gain > 0, HIVE's reading that participants require a model without explanations to be more "
+        "accurate."
     )
-    for name, frame in (("accuracy", accuracy), ("similarity", similarity)):
-        for r in frame.itertuples(index=False):
-            if r.note and not (name == "similarity" and r.note.startswith("no interval for Spearman")):
-                notes.append(f"{name} ({getattr(r, 'condition', None) or r.method}): {r.note}")
+    trade = tradeoff_summary(done)
+    for name, frame, key in (
+        ("accuracy", accuracy, "condition"),
+        ("similarity", similarity, "method"),
+        ("output prediction", output, "condition"),
+        ("tradeoff", trade, "risk"),
+    ):
+        for r in frame.to_dict("records"):
+            if r["note"] and not (name == "similarity" and r["note"].startswith("no interval for Spearman")):
+                notes.append(f"{name} ({r[key]}): {r['note']}")
     meta = {
         **(meta or {}),
         "task_type": task_type,
         "method": method,
         "dataset": dataset,
+        "labels": labels,
+        "published_study": study,
+        "output_published_study": output_study,
         "chance": chance,
         "alternative": alternative,
         "alpha": ALPHA,
@@ -190,11 +281,12 @@ def hive_report(
         notes=notes,
         tables={
             "accuracy": accuracy,
+            "output_prediction": output,
             "per_participant": per,
             "conditions": condition_tests(per),
             "similarity": similarity,
             "understanding": understanding_summary(done),
-            "tradeoff": tradeoff_summary(done),
+            "tradeoff": trade,
         },
     )
 
@@ -202,6 +294,45 @@ def hive_report(
 def _pm(mean, sd) -> str:
     """ "71.2 ± 33.3": mean ± SD over participants, or MISSING without a mean (no published row)."""
     return MISSING if is_missing(mean) else f"{num(mean, 1)} ± {num(sd, 1)}"
+
+
+def _accuracy_section(acc: pd.DataFrame, title: str, greater: bool, study: str | None) -> Section:
+    """HIVE's Table 1 / 2 layout of an :func:`accuracy_summary` (with the published columns beside)."""
+    rows = []
+    for r in acc.itertuples(index=False):
+        published_cell = _pm(r.published_mean, r.published_sd)
+        if not is_missing(r.published_confidence):
+            published_cell += f" ({num(r.published_confidence, 1)})"
+        rows.append(
+            [
+                r.condition,
+                str(r.n),
+                f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
+                _bound(r.ci_low, r.ci_high, greater),
+                _stat(r.t, r.note),
+                p_value(r.p_val),
+                r.verdict,
+                published_cell,
+            ]
+        )
+    header = [
+        "model prediction",
+        "n",
+        "ours",
+        "95 % lower bound (one-sided)" if greater else "95 % CI (two-sided)",
+        "t",
+        "p (one-sided)" if greater else "p (two-sided)",
+        "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
+        f"HIVE 2022 ({study})" if study else "HIVE 2022",
+    ]
+    return Section(title, [Table(header, rows, "lrrrrrll")])
+
+
+def _bound(low, high, one_sided: bool) -> str:
+    """The interval that goes with the test: "≥ 25.4 %" (one-sided lower bound) or "[24.7, 31.3]" (two-sided)."""
+    if one_sided:
+        return MISSING if is_missing(low) else f"≥ {num(low, 1)} %"
+    return interval(low, high, 1)
 
 
 def _stat(value, note: str, digits: int = 2) -> str:
@@ -225,43 +356,28 @@ def _document(report: HiveReport) -> Document:
     )
     acc = report.tables["accuracy"]
     agreement = m["task_type"] == "hive-agreement"
-    rows = []
-    for r in acc.itertuples(index=False):
-        rows.append(
-            [
-                r.condition,
-                str(r.n),
-                f"{_pm(r.mean, r.sd)} ({num(r.mean_confidence, 2)})",
-                interval(r.ci_low, r.ci_high, 1),
-                _stat(r.t, r.note),
-                p_value(r.p_val),
-                r.verdict,
-                _pm(r.published_mean, r.published_sd),
-            ]
-        )
+    scale = (
+        "confidence 1–4, higher = more confident the prediction is correct"
+        if agreement
+        else "confidence 1–5, higher = more confident"
+    )
+    title = "Table 1 (agreement)" if agreement else f"Table 2 ({task})"
     doc.sections.append(
-        Section(
-            "Table 1 (agreement): accuracy, mean ± SD over participants (mean confidence)"
-            if agreement
-            else f"Table 2 ({task}): accuracy, mean ± SD over participants (mean confidence)",
-            [
-                Table(
-                    [
-                        "model prediction",
-                        "n",
-                        "ours",
-                        "95 % CI",
-                        "t",
-                        "p (one-sided)" if greater else "p",
-                        "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
-                        "HIVE 2022",
-                    ],
-                    rows,
-                    "lrrrrrll",
-                )
-            ],
+        _accuracy_section(
+            acc, f"{title}: accuracy, mean ± SD over participants (mean {scale})", greater, m.get("published_study")
         )
     )
+    output = report.tables["output_prediction"]
+    if len(output):
+        doc.sections.append(
+            _accuracy_section(
+                output,
+                "Table 2 (output prediction, asked in the same trials): accuracy, mean ± SD over participants (mean "
+                "confidence 1–5)",
+                True,
+                m.get("output_published_study"),
+            )
+        )
     if agreement:
         rows = [
             [r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
@@ -306,7 +422,7 @@ def _document(report: HiveReport) -> Document:
                 "Similarity: people's ratings vs the model's scores, one value per match",
                 [
                     Table(
-                        ["coefficient", "HIVE's", "r", "95 % CI", "p", "matches (n)", "ratings", "note"],
+                        ["coefficient", "HIVE's", "r", "95 % CI", "p", "p from", "matches (n)", "ratings", "note"],
                         [
                             [
                                 COEFFICIENT_NAMES[r.method],
@@ -314,13 +430,14 @@ def _document(report: HiveReport) -> Document:
                                 _stat(r.r, r.note),
                                 interval(r.ci_low, r.ci_high),
                                 p_value(r.p_val),
+                                r.p_method if isinstance(r.p_method, str) else MISSING,
                                 str(r.n),
                                 str(r.n_ratings),
                                 r.note,
                             ]
                             for r in sim.itertuples(index=False)
                         ],
-                        "llrrrrrl",
+                        "llrrrlrrl",
                     )
                 ],
             )
@@ -353,15 +470,26 @@ def _document(report: HiveReport) -> Document:
     if len(trade):
         doc.sections.append(
             Section(
-                "Interpretability–accuracy tradeoff: required accuracy gain (points)",
+                f"Interpretability–accuracy tradeoff: required accuracy gain over the stated {TRADEOFF_REFERENCE:g} % "
+                "(points)",
                 [
                     Table(
-                        ["risk", "n", "ours", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"],
+                        [
+                            "risk",
+                            "n",
+                            "ours",
+                            "below / at / above 0",
+                            "t",
+                            "p (gain > 0, one-sided)",
+                            "HIVE 2022",
+                            "note",
+                        ],
                         [
                             [
                                 r.risk,
                                 str(r.n),
                                 _pm(r.mean_gain, r.sd_gain),
+                                f"{r.n_below} / {r.n_equal} / {r.n_above}",
                                 _stat(r.t, r.note),
                                 p_value(r.p_val),
                                 num(r.published_gain, 1),
@@ -369,7 +497,7 @@ def _document(report: HiveReport) -> Document:
                             ]
                             for r in trade.itertuples(index=False)
                         ],
-                        "lrrrrrl",
+                        "lrrrrrrl",
                     )
                 ],
             )
@@ -411,11 +539,23 @@ def _methods(report: HiveReport) -> str:
     )
     text = (
         "**Accuracy.** Each participant's accuracy is the percentage of their trials answered correctly"
-        + (" (a confidence of 1–2 on the 4-point scale counts as judging the prediction correct)" if agreement else "")
+        + (
+            " (a confidence of 3–4 on HIVE's 4-point scale, higher = more confident the prediction is correct, counts "
+            "as judging the prediction correct; the page stores the reverse order, 1 = fairly confident correct, "
+            "converted as 5 − stored)"
+            if agreement
+            else ""
+        )
         + ", computed for trials on which the model's prediction was correct, incorrect, and for all trials. We "
-        f"report the mean and standard deviation over participants (ddof = {m['ddof']}) with the two-sided 95 % t "
-        f"interval of the mean, and test the mean against chance ({m['chance']:g} %) with a one-sample t-test "
-        f"(Student, 1908), {side}; significant at p < {m['alpha']:g}."
+        f"report the mean and standard deviation over participants (ddof = {m['ddof']}), test the mean against "
+        f"chance ({m['chance']:g} %) with a one-sample t-test (Student, 1908), {side}; significant at "
+        f"p < {m['alpha']:g}, and give the interval that matches the test: the "
+        + (
+            "one-sided 95 % lower bound of the mean (mean − t(0.95, n − 1) · SD/√n)"
+            if m["alternative"] == "greater"
+            else "two-sided 95 % t interval of the mean"
+        )
+        + ", clipped to the accuracy scale [0, 100] %."
     )
     text += "".join(
         f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in t["accuracy"].itertuples() if r.note
@@ -431,6 +571,18 @@ def _methods(report: HiveReport) -> str:
         )
         text += "".join(f" The {r.test} test was not run: {r.note}." for r in cond.itertuples() if r.note)
         paragraphs.append(text)
+    output = t["output_prediction"]
+    if len(output):
+        text = (
+            "**Output prediction.** In the same trials, participants also picked the option they thought the model "
+            "predicted, with its own confidence (1–5), as HIVE asked of its GradCAM and BagNet participants; its "
+            "accuracy is analysed as the output-prediction task's: mean ± SD over participants, one-sided "
+            "one-sample t-test against 25 % chance with its one-sided 95 % lower bound, clipped to [0, 100] %."
+        )
+        text += "".join(
+            f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in output.itertuples() if r.note
+        )
+        paragraphs.append(text)
     sim = t["similarity"]
     if len(sim):
         first = sim.iloc[0]
@@ -442,8 +594,9 @@ def _methods(report: HiveReport) -> str:
             "match as in HIVE (whose p-values correspond to n = 10)"
         )
         text += (f", with {COEFFICIENT_NAMES[coef]}, HIVE's coefficient for {method}" if coef else "") + (
-            "; Spearman's ρ (Spearman, 1904) and Pearson's r are both given, p two-sided from t with n − 2 degrees of "
-            "freedom, and Pearson's r with a 95 % Fisher-z interval (Fisher, 1921)."
+            "; Spearman's ρ (Spearman, 1904) and Pearson's r are both given, p two-sided: for ρ exact below "
+            f"{EXACT_BELOW} matches (the share of all n! pairings at least as extreme), otherwise and for r from t "
+            "with n − 2 degrees of freedom; Pearson's r with a 95 % Fisher-z interval (Fisher, 1921)."
         )
         refs += ["spearman1904", "fisher1921"]
         if pd.notna(first["r"]) or not first["note"]:
@@ -466,13 +619,18 @@ def _methods(report: HiveReport) -> str:
         text = (
             "**Survey answers.** Self-rated understanding (1–5) at the three points is reported as mean ± SD and "
             "compared between points with two-sided paired t-tests; the interpretability–accuracy tradeoff as the "
-            f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % a model without explanations would need, "
-            "mean ± SD, with a one-sided one-sample t-test of gain > 0 (HIVE reports the means only)."
+            f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % (this product's reference; HIVE states none) a "
+            "model without explanations would need, mean ± SD, with the number of participants whose gain is below, "
+            "at and above 0 (any accuracy 0–100 % is accepted) and a one-sided one-sample t-test of H1: gain > 0 "
+            "(HIVE reports the means only)."
         )
         text += "".join(f" Understanding {r.point}: {r.note}." for r in und.itertuples() if r.note)
         text += "".join(f" Tradeoff, {r.risk} risk: {r.note}." for r in trade.itertuples() if r.note)
         paragraphs.append(text)
-    paragraphs.append("No resampling or random numbers are involved: every interval is a t (or Fisher-z) interval.")
+    paragraphs.append(
+        "No resampling or random numbers are involved: every interval is a t (or Fisher-z) interval, and every "
+        "p-value a t-test's or an exact permutation count."
+    )
     return methods_document(f"HIVE {task} study ({method})", paragraphs, refs)
 
 

@@ -26,6 +26,7 @@ the same numbers (to 1e-9), so the rows validate the statistics as printed.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -39,6 +40,7 @@ from analysis.ratings import correct_judgements
 N_PARTICIPANTS = 50  # HIVE Sec. 5.1: 50 participants per study
 N_PER_CONDITION = 5  # 10 images per participant, half with a correct model prediction (correct_share 0.5)
 N_MATCHES = 10  # HIVE's similarity p-values (rho = -0.25, p = 0.49; rho = -0.52, p = 0.12) are those of n = 10
+N_FEW_MATCHES = 6  # a smaller study, below analysis.rank_correlation.EXACT_BELOW: Spearman's p is exact there
 CUTS = (-1.0, 0.0, 1.0)  # latent similarity → rating 1-4
 N_ITEMS = 10_000  # HypoML's test sets
 N_TWO4TWO = 30  # Two4Two's study
@@ -167,8 +169,12 @@ def _accuracy_rows(rng, reps: int) -> list[dict]:
     for r in range(min(SPOT, reps)):
         ours = accuracy_summary(_per_participant(correct[r], incorrect[r]), 25.0, "greater").set_index("condition")
         for c in res:
-            for key in ("mean", "ci_low", "ci_high", "one_sided_low", "t"):
+            for key in ("mean", "t"):
                 _same(ours.loc[c, key], res[c][key][r], f"accuracy {c} {key}")
+            # the one-sided test's interval: its lower bound clipped to the scale, closed by the scale's top
+            low = np.maximum(res[c]["one_sided_low"][r], 0.0)
+            _same(ours.loc[c, "ci_low"], low, f"accuracy {c} one-sided bound")
+            _same(ours.loc[c, "ci_high"], np.where(np.isnan(low), np.nan, 100.0), f"accuracy {c} top")
             _same(ours.loc[c, "p_val"], res[c]["p_greater"][r], f"accuracy {c} p")
     rows = []
     for c, label in (("correct", "correct predictions, 5 trials"), ("all", "all trials, 10")):
@@ -278,6 +284,59 @@ def _similarity_trials(ratings: np.ndarray, scores: np.ndarray) -> pd.DataFrame:
             "model_similarity": np.tile([repr(float(s)) for s in scores], n_p),
         }
     )
+
+
+def _exact_spearman_p(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise two-sided exact p of Spearman's rho: the share of all n! orderings of y's ranks whose |rho| is at
+    least the observed one (the permutation null, enumerated)."""
+    rx, ry = stats.rankdata(x, axis=1), stats.rankdata(y, axis=1)
+    rx, ry = rx - rx.mean(axis=1, keepdims=True), ry - ry.mean(axis=1, keepdims=True)
+    scale = np.sqrt((rx**2).sum(axis=1) * (ry**2).sum(axis=1))
+    rho = (rx * ry).sum(axis=1) / scale
+    orders = np.array(list(itertools.permutations(range(x.shape[1]))))
+    null = np.einsum("rpk,rk->rp", ry[:, orders], rx) / scale[:, None]
+    return (np.abs(null) >= np.abs(rho)[:, None] - 1e-9).mean(axis=1)
+
+
+def _few_matches_rows(rng, reps: int) -> list[dict]:
+    """Spearman's test at rho = 0 with fewer matches than HIVE's 10: the exact p the report prints there, beside the
+    t approximation it replaced (which called rho = 1 at 3 matches p = 0)."""
+    n = N_FEW_MATCHES
+    where = f"HIVE Sec. 5.4 design with {n} matches × {N_PARTICIPANTS} raters, ratings 1–4; latent rho = 0"
+    q, s = rng.standard_normal((reps, n)), rng.standard_normal((reps, n))
+    ratings = 1 + sum((q[:, None, :] + rng.standard_normal((reps, N_PARTICIPANTS, n)) > c).astype(int) for c in CUTS)
+    means = ratings.mean(axis=1)
+    exact = _exact_spearman_p(means, s)
+    with np.errstate(divide="ignore"):  # |rho| = 1 happens at 6 matches: t = ±∞, p = 0
+        approx = _pearson_rows(stats.rankdata(means, axis=1), stats.rankdata(s, axis=1))["p"]
+    for r in range(min(SPOT, reps)):
+        ours = similarity_correlation(_similarity_trials(ratings[r], s[r]), "protopnet").set_index("method")
+        _same(ours.loc["spearman", "p_val"], exact[r], "exact spearman")
+    limit = 0.05 + 3 * math.sqrt(0.05 * 0.95 / reps)  # the level, plus 3 Monte Carlo SE
+    rows = []
+    for estimator, p, printed in (("exact permutation p", exact, True), ("t approximation (replaced)", approx, False)):
+        rejected = p < 0.05
+        rate = float(rejected.mean())
+        rows.append(
+            _row(
+                f"HIVE similarity test, {n} matches, at rho = 0",
+                f"Spearman's rho of match means, {estimator}, two-sided p < 0.05",
+                where,
+                reps,
+                0.05,
+                rejected.astype(float),
+                ~rejected,
+                goal=("met" if rate <= limit else "missed") if printed else "n/a",
+                note=f"rejection rate {rate:.3f}; "
+                + (
+                    f"an exact test of a discrete statistic holds the level (rate ≤ 0.05 + 3 MC SE = {limit:.3f}) "
+                    "rather than reaching it"
+                    if printed
+                    else "no longer printed below 10 matches"
+                ),
+            )
+        )
+    return rows
 
 
 def _similarity_rows(rng, reps: int) -> list[dict]:
@@ -457,10 +516,11 @@ def _two4two_rows(rng, reps: int, n_boot: int = 2000) -> list[dict]:
 def rows(reps: int, seed: int) -> list[dict]:
     """The validation rows of the HIVE, HypoML and Two4Two statistics: ``reps`` simulated cohorts each, from a
     generator seeded with ``seed`` (one independent stream per group of rows)."""
-    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)]
+    streams = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5)]
     return [
         *_accuracy_rows(streams[0], reps),
         *_similarity_rows(streams[1], reps),
+        *_few_matches_rows(streams[4], reps),
         *_hypoml_rows(streams[2], reps),
         *_two4two_rows(streams[3], reps),
     ]

@@ -124,14 +124,16 @@ SURVEYS: dict[str, dict[str, Any]] = {
         "intro": (
             "Imagine choosing between the model you just saw, which is correct 60 % of the time and explains its "
             "predictions, and another model that gives no explanations. For each situation, what is the lowest "
-            "accuracy (60–100 %) the model without explanations would need for you to use it instead?"
+            "accuracy (0–100 %) the model without explanations would need for you to use it instead? Compare it "
+            "with the 60 % of the model with explanations: a number below 60 means you would take the model "
+            "without explanations even if it were less accurate."
         ),
         "fields": [
             {
                 "name": "low_risk",
                 "label": "Low risk, e.g. recognising bird species for a school project (%)",
                 "type": "integer",
-                "min": 60,
+                "min": 0,
                 "max": 100,
                 "required": True,
             },
@@ -139,7 +141,7 @@ SURVEYS: dict[str, dict[str, Any]] = {
                 "name": "medium_risk",
                 "label": "Medium risk, e.g. recognising products at a self-checkout (%)",
                 "type": "integer",
-                "min": 60,
+                "min": 0,
                 "max": 100,
                 "required": True,
             },
@@ -147,7 +149,7 @@ SURVEYS: dict[str, dict[str, Any]] = {
                 "name": "high_risk",
                 "label": "High risk, e.g. understanding the road for a self-driving car (%)",
                 "type": "integer",
-                "min": 60,
+                "min": 0,
                 "max": 100,
                 "required": True,
             },

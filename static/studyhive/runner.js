@@ -251,7 +251,16 @@ function taskTrials(task, remaining, resuming) {
   return trials;
 }
 
-const ctx = { record };
+/**
+ * The study's instructions as one block of HTML, for a task whose trials let the participant reopen them (HIVE: "the
+ * participant can access the method description at any time during the task").
+ */
+function instructionsHtml() {
+  return StudyhiveTasks[config.task_type].instructionsPages(config)
+    .map((page) => `<section class="sh-message">${page}</section>`).join("");
+}
+
+const ctx = { record, instructionsHtml };
 
 /**
  * The study's flow (study.toml `flow`) as one timeline, skipping what this session has done: answered surveys,

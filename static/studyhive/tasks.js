@@ -5,7 +5,8 @@
  *                                participant submits the answer, before showing anything that could sway it (a
  *                                practice trial's correct answer): record() queues it in localStorage at once, so
  *                                a reload from then on resumes at the next trial.
- *                                `response` is what the server's task type validates.
+ *                                `response` is what the server's task type validates. ctx.instructionsHtml()
+ *                                gives the instructions pages as one HTML block, for trials that reopen them.
  *   instructionsPages(config) -> the HTML pages shown before the first trial.
  *   steps (optional)          -> {name: (state, ctx) -> [jsPsych trials]} for flow steps the task adds
  *                                (server side: TaskType.steps), e.g. a preview of examples.

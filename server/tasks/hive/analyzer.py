@@ -1,5 +1,6 @@
 """The analysis of the HIVE task types (`flask analyze`, server/results/analyze.py runs it): analysis.reports.hive_study
-on the study's exports. The study's `dataset` parameter (e.g. "CUB") picks the published HIVE row shown beside ours."""
+on the study's exports. The study's `dataset` parameter (e.g. "CUB") and `show_labels` pick the published HIVE rows
+shown beside ours (ImageNet studies ran with and without class labels)."""
 
 from __future__ import annotations
 
@@ -34,4 +35,5 @@ class HiveAnalyzer(Analyzer):
             params["method"],
             params.get("dataset"),
             meta={"slug": study.slug, "title": study.title, **exclusions(data["participants"])},
+            labels=bool(params.get("show_labels")),
         )

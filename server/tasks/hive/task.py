@@ -8,6 +8,9 @@ shape, scoring, chance level and jsPsych trial, and each has its own analysis (t
   (binarised: 1–2 "correct", 3–4 "incorrect"; chance 50 %). Prototype methods add a 1–4 similarity rating per
   prototype–region match.
 - ``hive-distinction``: the four candidates' explanations side by side; pick the correct class; confidence 1–5.
+  Optionally (study.toml) also a 1–4 similarity rating per prototype match of every option, and, in the same
+  trial, which option the model predicts with its own confidence (HIVE's ProtoPNet distinction collected the
+  ratings; its GradCAM and BagNet participants answered both questions).
 - ``hive-output-prediction``: the same display; pick the class the model predicts; confidence 1–5.
 - ``hive-prototree``: the decision path down to the last two nodes; present/absent at each picks one of four leaves.
 
@@ -52,6 +55,7 @@ DECISIONS = ("present", "absent")
 # ProtoTree: (decision at the root, decision at the second node) → leaf = candidate number
 LEAVES = {("present", "present"): 1, ("present", "absent"): 2, ("absent", "present"): 3, ("absent", "absent"): 4}
 DATASETS = ("CUB", "ImageNet")  # HIVE's; `dataset` names the published study a report compares with
+SIMILARITY_TASKS = ("hive-agreement", "hive-distinction")  # the task types that can ask similarity ratings
 
 
 class HiveParams(Table):
@@ -71,26 +75,43 @@ class HiveParams(Table):
         None,
         validate_default=True,
         description=(
-            "ask a 1–4 similarity rating per prototype match (`hive-agreement` only; by default when its method is "
-            "`protopnet` or `prototree`)"
+            "ask a 1–4 similarity rating per prototype match: `hive-agreement` (by default when its method is "
+            "`protopnet` or `prototree`) or `hive-distinction` (every option's matches, as HIVE's ProtoPNet "
+            "distinction study did; off by default); the report correlates them with the model's scores"
+        ),
+    )
+    output_prediction: bool = Field(
+        False,
+        description=(
+            "`hive-distinction` only: ask in the same trial which option the model predicts, with its own "
+            "confidence (HIVE asked both); the report adds output-prediction accuracy"
         ),
     )
     dataset: Literal[DATASETS] | None = Field(
         None,
         description=(
             "the HIVE study to compare with: `flask analyze` puts HIVE's published figures for the same task and "
-            "method beside ours"
+            "method beside ours (ImageNet with `show_labels`: HIVE's studies that showed class labels)"
         ),
     )
 
     @field_validator("similarity_ratings")
     @classmethod
-    def _agreement_only(cls, value: bool | None, info: ValidationInfo) -> bool | None:
-        agreement = (info.context or {}).get("task_type") == "hive-agreement"
+    def _similarity_tasks(cls, value: bool | None, info: ValidationInfo) -> bool | None:
+        task_type = (info.context or {}).get("task_type")
         if value is None and "method" in info.data:
-            return agreement and info.data["method"] in PROTOTYPE_METHODS
-        if value and not agreement:
-            raise problem("similarity ratings are asked in the agreement task only")
+            return task_type == "hive-agreement" and info.data["method"] in PROTOTYPE_METHODS
+        if value and task_type not in SIMILARITY_TASKS:
+            raise problem("similarity ratings are asked in the agreement and distinction tasks only")
+        return value
+
+    @field_validator("output_prediction")
+    @classmethod
+    def _distinction_only(cls, value: bool, info: ValidationInfo) -> bool:
+        if value and (info.context or {}).get("task_type") != "hive-distinction":
+            raise problem(
+                "output prediction is asked beside distinction only (alone: task type hive-output-prediction)"
+            )
         return value
 
 
@@ -139,6 +160,29 @@ def _answer_keys(stimulus: dict[str, Any]) -> dict[str, str | None]:
 
 def _joined(values) -> str | None:
     return None if values is None else ";".join(str(v) for v in values)
+
+
+def _by_candidate(stimulus: dict[str, Any], per_option: dict[str, list] | list | None) -> list | None:
+    """Per-match values of several options (distinction: {letter: [...]}) as one list in manifest candidate order,
+    so that match m of an image is the same match for every participant whatever order the page showed; a list
+    (agreement: one option) as it is."""
+    if not isinstance(per_option, dict):
+        return per_option
+    order = sorted(per_option, key=lambda k: stimulus["candidates"][k]["candidate"])
+    if any(per_option[k] is None for k in order):
+        return None
+    return [v for k in order for v in per_option[k]]
+
+
+def _ratings(value: Any, matches: int, field: str) -> list[int]:
+    """One 1–4 similarity rating per match shown, as the page asks them."""
+    if (
+        not isinstance(value, list)
+        or len(value) != matches
+        or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 4 for r in value)
+    ):
+        raise ResponseError(field, f"{field} must be {matches} integer(s) 1–4, one per match shown")
+    return value
 
 
 class HiveTask(DemoStimuli, ModelAnswers, Analysed):
@@ -192,8 +236,9 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         ),
         Column(
             "confidence",
-            "agreement: 1 fairly / 2 somewhat confident correct, 3 somewhat / 4 fairly confident "
-            "incorrect; other tasks: 1 (not at all) – 5 (very) confident",
+            "agreement: the page's order, 1 fairly / 2 somewhat confident correct, 3 somewhat / 4 fairly confident "
+            "incorrect (HIVE's Table 1 reports the reverse, higher = more confident the prediction is correct: "
+            "5 minus this; the report converts it); other tasks: 1 (not at all) – 5 (very) confident",
             "integer",
         ),
         Column(
@@ -201,14 +246,24 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             "agreement: 1 if the participant judged the prediction correct (confidence 1–2)",
             "integer",
         ),
+        Column(
+            "output_choice_candidate",
+            "distinction with output_prediction: manifest candidate number the participant thinks the model predicts",
+            "integer",
+        ),
+        Column("output_confidence", "distinction with output_prediction: its confidence, 1–5", "integer"),
+        Column("output_correct", "distinction with output_prediction: 1 if that is the model's prediction", "integer"),
         Column("correct", "1 if the answer was right for this task, else 0", "integer"),
         Column(
             "similarity_ratings",
-            "agreement with prototypes: the participant's 1–4 rating per match, ';'-separated in match order",
+            "the participant's 1–4 rating per prototype match, ';'-separated in match order (distinction: every "
+            "option's matches, in manifest candidate order 1–4)",
             "text",
         ),
         Column(
-            "model_similarity", "the model's similarity score per match of the rated candidate, ';'-separated", "text"
+            "model_similarity",
+            "the model's similarity score per rated match, ';'-separated in the same order",
+            "text",
         ),
     )
 
@@ -348,6 +403,7 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             "method": params["method"],
             "options": options,
             "similarity_ratings": params["similarity_ratings"],
+            "output_prediction": params.get("output_prediction", False),
             "presented": {"options": letters, "labels_shown": params["show_labels"]},
         }
 
@@ -393,6 +449,7 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             row[f"option_{p}_rank"] = cand and cand["rank"]
         choice = score.get("choice")
         picked = cands.get(choice) if choice else None
+        output = cands.get(score.get("output_choice")) if score.get("output_choice") else None
         row.update(
             {
                 "choice_candidate": picked and picked["candidate"],
@@ -401,8 +458,11 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
                 "decisions": _joined(response.get("decisions")),
                 "confidence": response.get("confidence"),
                 "judged_correct": score.get("judged_correct"),
+                "output_choice_candidate": output and output["candidate"],
+                "output_confidence": response.get("predicted_confidence"),
+                "output_correct": score.get("output_correct"),
                 "correct": score.get("correct"),
-                "similarity_ratings": _joined(response.get("similarity")),
+                "similarity_ratings": _joined(_by_candidate(stimulus, response.get("similarity"))),
                 "model_similarity": _joined(score.get("model_similarity")),
             }
         )
@@ -442,16 +502,7 @@ class HiveAgreement(HiveTask):
         # One rating per match the trial showed, as the page asks them: the analysis pairs them with the model's
         # similarity scores in match order.
         matches = len(shown["options"][0]["explanation"])
-        ratings = response.get("similarity")
-        if (
-            not isinstance(ratings, list)
-            or len(ratings) != matches
-            or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 4 for r in ratings)
-        ):
-            raise ResponseError(
-                "response.similarity", f"response.similarity must be {matches} integer(s) 1–4, one per match shown"
-            )
-        return {**clean, "similarity": ratings}
+        return {**clean, "similarity": _ratings(response.get("similarity"), matches, "response.similarity")}
 
     def score(self, stimulus, response):
         judged = response["confidence"] <= 2
@@ -469,23 +520,54 @@ class HiveChoice(HiveTask):
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", 'response must be an object like {"choice": "b", "confidence": 4}')
-        unknown = set(response) - {"choice", "confidence"}
+        rated, output = shown.get("similarity_ratings"), shown.get("output_prediction")
+        allowed = {"choice", "confidence"} | ({"similarity"} if rated else set())
+        allowed |= {"predicted", "predicted_confidence"} if output else set()
+        unknown = set(response) - allowed
         if unknown:
             raise ResponseError("response", f"unknown response field(s): {', '.join(sorted(unknown))}")
         options = [option["key"] for option in shown["options"]]
-        if response.get("choice") not in options:
-            raise ResponseError(
-                "response.choice", f"response.choice must be one of the options shown: {', '.join(options)}"
-            )
-        return {"choice": response["choice"], "confidence": _int_choice(response, "confidence", 1, 5)}
+        clean = {}
+        for field in ("choice", "predicted") if output else ("choice",):
+            if response.get(field) not in options:
+                raise ResponseError(
+                    f"response.{field}", f"response.{field} must be one of the options shown: {', '.join(options)}"
+                )
+            clean[field] = response[field]
+        clean["confidence"] = _int_choice(response, "confidence", 1, 5)
+        if output:
+            clean["predicted_confidence"] = _int_choice(response, "predicted_confidence", 1, 5)
+        if rated:
+            # {option key: one rating per match of that option}, for every option shown
+            ratings = response.get("similarity")
+            if not isinstance(ratings, dict) or set(ratings) != set(options):
+                raise ResponseError(
+                    "response.similarity",
+                    f"response.similarity must rate the matches of every option: {', '.join(options)}",
+                )
+            clean["similarity"] = {
+                o["key"]: _ratings(ratings[o["key"]], len(o["explanation"]), f"response.similarity.{o['key']}")
+                for o in shown["options"]
+            }
+        return clean
 
     @abstractmethod
     def target(self, stimulus) -> int:
         """The candidate number a right answer picks."""
 
     def score(self, stimulus, response):
-        picked = stimulus["candidates"][response["choice"]]
-        return {"choice": response["choice"], "correct": int(picked["candidate"] == self.target(stimulus))}
+        cands = stimulus["candidates"]
+        picked = cands[response["choice"]]
+        score = {"choice": response["choice"], "correct": int(picked["candidate"] == self.target(stimulus))}
+        if "predicted" in response:
+            score.update(
+                output_choice=response["predicted"], output_correct=int(cands[response["predicted"]]["rank"] == 1)
+            )
+        if "similarity" in response:
+            score["model_similarity"] = _by_candidate(
+                stimulus, {k: cands[k]["similarity"] for k in response["similarity"]}
+            )
+        return score
 
 
 class HiveDistinction(HiveChoice):

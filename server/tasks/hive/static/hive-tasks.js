@@ -1,7 +1,7 @@
 /*
  * HIVE task types (server/tasks/hive/task.py) for the generic runner: one trial per plan item through the "hive" plugin,
  * default instructions per explanation method, and the "preview" step (one correct and one incorrect example,
- * taken from the first plan item's `preview`).
+ * taken from the first plan item's `preview`). Every trial can reopen the instructions (the method description).
  */
 window.StudyhiveTasks = window.StudyhiveTasks || {};
 
@@ -40,6 +40,8 @@ window.StudyhiveTasks = window.StudyhiveTasks || {};
           photo_url: planItem.photo_url,
           options: planItem.options,
           similarity_ratings: Boolean(planItem.similarity_ratings),
+          output_prediction: Boolean(planItem.output_prediction),
+          description: ctx.instructionsHtml(),
           nodes: planItem.nodes || null,
           path_url: planItem.path_url || null,
           on_finish: (data) => ctx.record(planItem, data.response, data.rt_ms),

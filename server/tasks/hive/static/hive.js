@@ -2,11 +2,14 @@
  * jsPsych 8 plugin "hive": one trial of a HIVE task (server/tasks/hive/task.py) on a photo and a model's explanations.
  *   mode "agreement":  the prediction's explanation; optional 1–4 similarity rating per prototype match; then a
  *                      4-point confidence that the prediction is correct.
- *   mode "choice":     four explanations side by side; pick one (distinction / output prediction); confidence 1–5.
+ *   mode "choice":     four explanations side by side; pick one (distinction / output prediction); confidence 1–5;
+ *                      optionally a 1–4 similarity rating per match of every option, and (distinction) which option
+ *                      the model predicts with its own confidence, in the same trial.
  *   mode "prototree":  the path so far, then present/absent at the last two nodes, which reaches one of four
  *                      leaves; confidence 1–5.
  * Options arrive in their display order (randomised by the server at plan time). Every control is disabled after
- * the first submit, so a double click records one answer.
+ * the first submit, so a double click records one answer. With a `description` (the study's instructions), every
+ * trial has a button that reopens it in a dialog, as HIVE lets participants read the method description at any time.
  */
 var jsPsychHive = (function (jspsych) {
   "use strict";
@@ -23,15 +26,22 @@ var jsPsychHive = (function (jspsych) {
       photo_url: { type: ParameterType.STRING, default: undefined },
       /** [{key, explanation: [urls], label}] in display order. */
       options: { type: ParameterType.COMPLEX, default: [] },
-      /** agreement: ask a 1–4 similarity rating per explanation image (prototype match). */
+      /** agreement, choice: ask a 1–4 similarity rating per explanation image (prototype match) of every option. */
       similarity_ratings: { type: ParameterType.BOOL, default: false },
+      /** choice (distinction): also ask which option the model predicts, with its own confidence. */
+      output_prediction: { type: ParameterType.BOOL, default: false },
+      /** HTML of the method description, reopened from a button on the trial; none: no button. */
+      description: { type: ParameterType.HTML_STRING, default: "" },
       /** prototree: {root, present, absent} prototype urls and the path image so far (or null). */
       nodes: { type: ParameterType.COMPLEX, default: null },
       path_url: { type: ParameterType.STRING, default: null },
       button_label: { type: ParameterType.STRING, default: "Next" },
     },
     data: {
-      /** The response the server validates: {confidence, similarity?} | {choice, confidence} | {decisions, confidence}. */
+      /**
+       * The response the server validates: {confidence, similarity?} | {choice, confidence, similarity?,
+       * predicted?, predicted_confidence?} | {decisions, confidence}.
+       */
       response: { type: ParameterType.COMPLEX },
       rt_ms: { type: ParameterType.INT },
     },
@@ -55,6 +65,11 @@ var jsPsychHive = (function (jspsych) {
   function explanationImages(option, cls) {
     return option.explanation.map((url, i) =>
       `<img class="${cls}" src="${escapeHtml(url)}" alt="Explanation ${i + 1}" draggable="false">`).join("");
+  }
+
+  /** Radio names may not hold arbitrary keys: options are named by their index in the display order. */
+  function similarityName(optionIndex, match) {
+    return `similarity-${optionIndex}-${match}`;
   }
 
   function label(option) {
@@ -84,13 +99,21 @@ var jsPsychHive = (function (jspsych) {
           `</h3>${label(option)}${matches}</div></div>` +
           radios("confidence", AGREEMENT_SCALE, "How confident are you that the model's prediction is correct?");
       } else if (trial.mode === "choice") {
+        // The ratings sit outside each card's label, so that rating a match does not pick the option.
+        const ratings = (option, i) => trial.similarity_ratings
+          ? option.explanation.map((_, m) => radios(similarityName(i, m), SIMILARITY_SCALE,
+            `How similar are the two parts of match ${m + 1}?`)).join("") : "";
         const cards = trial.options.map((option, i) =>
-          `<label class="sh-hive-card"><input type="radio" name="choice" value="${escapeHtml(option.key)}">` +
-          `<span class="sh-hive-card-title">Option ${i + 1}</span>${label(option)}` +
-          `${explanationImages(option, "sh-hive-expl")}</label>`).join("");
+          `<div class="sh-hive-card"><label class="sh-hive-pick"><input type="radio" name="choice" ` +
+          `value="${escapeHtml(option.key)}"><span class="sh-hive-card-title">Option ${i + 1}</span>${label(option)}` +
+          `${explanationImages(option, "sh-hive-expl")}</label>${ratings(option, i)}</div>`).join("");
+        const predicted = trial.output_prediction
+          ? radios("predicted", trial.options.map((option, i) => [option.key, `Option ${i + 1}`]),
+            "Which option did the <strong>model choose</strong> as its prediction?") +
+            radios("predicted_confidence", FIVE_SCALE, "How confident are you in that answer?") : "";
         body = `<div class="sh-hive-row">${photo}</div><p class="sh-prompt">${trial.question}</p>` +
           `<fieldset class="sh-hive-cards" data-name="choice"><legend class="sh-hidden">Options</legend>${cards}</fieldset>` +
-          radios("confidence", FIVE_SCALE, "How confident are you in your answer?");
+          radios("confidence", FIVE_SCALE, "How confident are you in your answer?") + predicted;
       } else {
         const nodes = trial.nodes;
         const decision = (name, url, caption) =>
@@ -110,11 +133,21 @@ var jsPsychHive = (function (jspsych) {
           `<div class="sh-hive-leaves">${leaves}</div>` +
           radios("confidence", FIVE_SCALE, "How confident are you in your answer?");
       }
-      display_element.innerHTML = `<form class="sh-hive" novalidate>${body}` +
+      const help = trial.description
+        ? '<button type="button" class="jspsych-btn sh-hive-help">How the model works</button>' : "";
+      const dialog = trial.description
+        ? `<dialog class="sh-hive-description" aria-label="How the model works">${trial.description}` +
+          '<p><button type="button" class="jspsych-btn sh-hive-close">Back to the task</button></p></dialog>' : "";
+      display_element.innerHTML = `<form class="sh-hive" novalidate>${help}${body}` +
         '<p class="sh-error" role="alert"></p>' +
-        `<button type="submit" class="jspsych-btn sh-primary">${escapeHtml(trial.button_label)}</button></form>`;
+        `<button type="submit" class="jspsych-btn sh-primary">${escapeHtml(trial.button_label)}</button></form>${dialog}`;
 
       const form = display_element.querySelector("form");
+      if (trial.description) {
+        const box = display_element.querySelector("dialog.sh-hive-description");
+        form.querySelector(".sh-hive-help").addEventListener("click", () => box.showModal());
+        box.querySelector(".sh-hive-close").addEventListener("click", () => box.close());
+      }
       const error = form.querySelector(".sh-error");
       const next = form.querySelector("button[type=submit]");
       const value = (name) => {
@@ -176,6 +209,20 @@ var jsPsychHive = (function (jspsych) {
           const choice = value("choice");
           if (choice === null) problem = "Please pick one of the options.";
           response = { choice, confidence: Number(confidence) };
+          if (trial.similarity_ratings) {
+            const ratings = trial.options.map((option, i) =>
+              option.explanation.map((_, m) => value(similarityName(i, m))));
+            if (!problem && ratings.flat().some((r) => r === null)) problem = "Please rate the similarity of every match.";
+            response.similarity = Object.fromEntries(trial.options.map((option, i) => [option.key, ratings[i].map(Number)]));
+          }
+          if (trial.output_prediction) {
+            const predicted = value("predicted");
+            const sure = value("predicted_confidence");
+            if (!problem && (predicted === null || sure === null)) {
+              problem = "Please say which option the model chose, and how confident you are.";
+            }
+            Object.assign(response, { predicted, predicted_confidence: Number(sure) });
+          }
         } else {
           const root = value("node-root");
           const second = root && value(`node-${root}`);
