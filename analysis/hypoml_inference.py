@@ -489,8 +489,6 @@ def hypoml_items(
             problems.append(f"{names[k]} has {len(extra)} id(s) not in {names['M,D']}: {_ids_text(extra)}")
     if problems:
         raise ValueError("the four result sets must hold the same ids (paired items); " + "; ".join(problems))
-    if len(ref) < 2:
-        raise ValueError(f"{names['M,D']}: needs at least 2 items for a paired t-test, got {len(ref)}")
 
     order = {i: n for n, i in enumerate(ref)}
     parts = []
@@ -523,7 +521,7 @@ def _scores(items: pd.DataFrame) -> dict[str, np.ndarray]:
 # --------------------------------------------------------------------------------------------------
 # Statistics
 
-ACCURACY_COLUMNS = ["result_set", "label", "n", "accuracy", "sd", "ci_low", "ci_high", "ci_method"]
+ACCURACY_COLUMNS = ["result_set", "label", "n", "accuracy", "sd", "ci_low", "ci_high", "ci_method", "note"]
 TEST_COLUMNS = [
     "analysis",
     "step",
@@ -554,7 +552,10 @@ def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
     .. math:: \\frac{\\hat p + z^2/2n \\pm z\\sqrt{\\hat p(1-\\hat p)/n + z^2/4n^2}}{1 + z^2/n},
 
     otherwise (graded correctness or uncertainty weights) the t interval
-    :math:`\\bar x \\pm t_{1-\\alpha/2,\\,n-1}\\, s/\\sqrt n`.
+    :math:`\\bar x \\pm t_{1-\\alpha/2,\\,n-1}\\, s/\\sqrt n`, clipped to [0, 1] (a score is in [0, 1], so an
+    accuracy cannot leave it; ``ci_method`` then says "t, clipped to [0, 1]"). The t interval is not computed for
+    one item (no s) or when every score is the same (s = 0: a zero-width interval would claim certainty); ``note``
+    says so.
 
     Parameters
     ----------
@@ -567,7 +568,8 @@ def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Four rows (R(M,D), R(M,D+), R(M+,D), R(M+,D+)): ``result_set``, ``label``, ``n``, ``accuracy``, ``sd``,
-        ``ci_low``, ``ci_high``, ``ci_method`` (``"wilson"`` or ``"t"``).
+        ``ci_low``, ``ci_high``, ``ci_method`` (``"wilson"``, ``"t"``, ``"t, clipped to [0, 1]"`` or ``"none"``),
+        ``note`` (why there is no interval; "" otherwise).
 
     Examples
     --------
@@ -583,16 +585,26 @@ def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
         n = x.size
         mean = float(x.mean())
         sd = float(x.std(ddof=1)) if n > 1 else math.nan
+        note = ""
         if np.isin(x, (0.0, 1.0)).all():
             z = stats.norm.ppf(0.5 + level / 2)
             denom = 1 + z * z / n
             centre = (mean + z * z / (2 * n)) / denom
             half = z / denom * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
             low, high, method = max(0.0, centre - half), min(1.0, centre + half), "wilson"
+        elif n < 2 or not sd > 1e-12 * max(1.0, mean):  # s = 0 up to rounding, as in _paired_t
+            low, high, method = math.nan, math.nan, "none"
+            note = (
+                "one item: no standard deviation, so no t interval"
+                if n < 2
+                else f"every score is {mean:.4f} (s = 0): no t interval"
+            )
         else:
             half = stats.t.ppf(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
-            low, high, method = mean - half, mean + half, "t"
-        rows.append([k, result_label(k), n, mean, sd, low, high, method])
+            low, high, method = max(0.0, mean - half), min(1.0, mean + half), "t"
+            if (low, high) != (mean - half, mean + half):
+                method = "t, clipped to [0, 1]"
+        rows.append([k, result_label(k), n, mean, sd, low, high, method, note])
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS)
 
 
@@ -602,13 +614,22 @@ def _paired_t(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, fl
 
     Degenerate case, said rather than left to pingouin's division by zero: when every difference is the same
     (s_d = 0), t is 0 and p = 1 if that difference is 0 (the two sets agree item by item), and t = ±∞, p = 0
-    otherwise (every item moved by the same amount), which is the limit scipy.stats.ttest_rel returns.
+    otherwise (every item moved by the same amount), which is the limit scipy.stats.ttest_rel returns. With one
+    item there is no s_d: t, p, d_z and the interval are missing (NaN, never significant) and the note says so.
     """
     d = a - b
     n = d.size
     mean = float(d.mean())
-    sd = float(d.std(ddof=1))
     dof = n - 1
+    if n < 2:
+        return {
+            "mean_diff": mean,
+            **dict.fromkeys(("ci_low", "ci_high", "t", "p_val", "cohen_dz"), math.nan),
+            "dof": float(dof),
+            "n": n,
+            "note": "one item: a paired t-test needs at least 2, so no t, p or interval (counted as no difference)",
+        }
+    sd = float(d.std(ddof=1))
     note = ""
     if not sd > 1e-12 * max(1.0, abs(mean)):
         if abs(mean) <= 1e-12:
@@ -663,7 +684,8 @@ def hypoml_tests(items: pd.DataFrame, threshold: float = 0.05, ci: float = 95) -
               p = 2\\,P(T_{n-1} \\ge |t|),\\quad d_z = \\bar d / s_d
 
     An analysis is ``"higher"`` when p < ``threshold`` and d̄ > 0, ``"lower"`` when p < ``threshold`` and
-    d̄ < 0, ``"none"`` otherwise (R_a ≈ R_b). When every d_i is equal, p is 1 if they are 0 and 0 otherwise.
+    d̄ < 0, ``"none"`` otherwise (R_a ≈ R_b). When every d_i is equal, p is 1 if they are 0 and 0 otherwise; with
+    one item p is missing and the outcome "none".
 
     Parameters
     ----------

@@ -196,6 +196,7 @@ def hypoml_text(result: HypoMLResult) -> str:
         [row if named else row[:-1] for row in rows],
         "lrrrl" + ("l" if named else ""),
     )
+    out += [f"  {r.label}: {r.note}" for r in result.accuracy.itertuples(index=False) if r.note]
     out += ["", "Reasoning (which analysis moved which hypothesis)"]
     for (step, analysis), g in result.trace.groupby(["step", "analysis"], sort=False):
         first = g.iloc[0]
