@@ -246,6 +246,8 @@ DEGENERATE = {
     "all answers equal": ([[0.7] * 8] * 4, "R(M,D): every score is 0.7000 (s = 0): no t interval"),
     "all correct": ([[1] * 8] * 4, "A1: the two sets score every item the same (s_d = 0): t = 0, p = 1"),
     "all wrong": ([[0] * 8] * 4, "A6: the two sets score every item the same (s_d = 0): t = 0, p = 1"),
+    # one condition not run: R(M,D+)'s file has the header and no rows
+    "one result set missing": ([[1, 0, 1, 0], [], [1, 1, 1, 0], [1, 1, 1, 1]], "A6: R(M,D+) has no rows"),
     # one participant's answers per set: 0/1 per stimulus, M+ on D+ right where the others are wrong
     "one participant": (
         [[1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0], [1, 1, 1, 1, 1, 1]],

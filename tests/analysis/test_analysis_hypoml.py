@@ -445,7 +445,6 @@ SOURCES = ["md.csv", "mdp.csv", "mpd.csv", "mpdp.csv"]
             pd.DataFrame({"id": ["i0", "i1", "i2"], "ground_truth": ["a", "", "b"], "label": ["a", "b", "b"]}),
             r"row 2 \(line 3\), column 'ground_truth': empty ground truth",
         ),
-        (pd.DataFrame({"id": [], "correctness": []}), r"mpd\.csv: no rows"),
     ],
 )
 def test_bad_rows_are_named(frame, pattern):
@@ -597,3 +596,29 @@ def test_one_item_and_constant_graded_scores_have_no_interval_or_test_and_say_wh
     same = {k: pd.DataFrame({"id": range(6), "correctness": 1, "uncertainty": 0.7}) for k in hm.RESULT_SETS}
     acc = hypoml_accuracy(hypoml_items(same)).iloc[0]
     assert acc["ci_method"] == "none" and acc["note"] == "every score is 0.7000 (s = 0): no t interval"
+
+
+def test_a_result_set_without_rows_leaves_its_analyses_untested():
+    # #23 point 1, "one condition missing": R(M+,D+) was not run (its file has a header and no rows).
+    sets = {k: pd.DataFrame({"id": range(8), "correctness": [1, 0] * 4}) for k in hm.RESULT_SETS}
+    sets["M,D+"] = pd.DataFrame({"id": range(8), "correctness": [1, 1, 1, 1, 1, 1, 1, 0]})
+    sets["M+,D+"] = pd.DataFrame({"id": [], "correctness": []})
+    res = hypoml_report(sets)
+    assert res.meta["missing"] == ["R(M+,D+)"] and res.meta["n_items"] == 8
+    tests = res.tests.set_index("analysis")
+    untested = ["A1", "A2", "A3"]  # the three that compare R(M+,D+)
+    assert tests.loc[untested, "p_val"].isna().all() and (tests.loc[untested, "direction"] == "none").all()
+    why = "R(M+,D+) has no rows, so no t, p or interval (counted as no difference)"
+    assert (tests.loc[untested, "note"] == why).all()
+    # the others are tested as before: A6 compares R(M,D+) (7 of 8) with R(M,D) (4 of 8)
+    ref = stats.ttest_rel(sets["M,D+"]["correctness"], sets["M,D"]["correctness"])
+    assert tests.loc["A6", "p_val"] == pytest.approx(ref.pvalue) and tests.loc["A6", "note"] == ""
+    acc = res.accuracy.set_index("result_set").loc["M+,D+"]
+    assert acc["n"] == 0 and math.isnan(acc["accuracy"]) and acc["note"] == "no rows: this condition was not run"
+    text = hypoml_text(res)
+    assert "Not run (no rows): R(M+,D+)" in text and "A1: R(M+,D+) has no rows" in text
+    data = json.loads(json.dumps(hypoml_json(res)), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert data["meta"]["missing"] == ["R(M+,D+)"] and data["accuracies"][3]["accuracy"] is None
+    assert "R(M+,D+)" in hypoml_html(res)
+    with pytest.raises(ValueError, match="none of the four result sets has rows"):
+        hypoml_items({k: pd.DataFrame({"id": [], "correctness": []}) for k in hm.RESULT_SETS})
