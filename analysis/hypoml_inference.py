@@ -360,8 +360,6 @@ def _one_set(df: object, key: str, src: str, lines: bool, cols: dict[str, str]) 
                 f"from (correctness = 1 where '{cols['label']}' equals '{cols['ground_truth']}'); "
                 f"columns present: {have}"
             )
-    if len(df) == 0:
-        raise ValueError(f"{src}: no rows")
     for c in set(cols.values()):
         if isinstance(df.get(c), pd.DataFrame):
             raise ValueError(f"{src}: column '{c}' appears more than once")
@@ -397,7 +395,7 @@ def _one_set(df: object, key: str, src: str, lines: bool, cols: dict[str, str]) 
         out["uncertainty"] = _numbers(df, cols["uncertainty"], src, lines)
     else:
         out["uncertainty"] = np.nan
-    return out
+    return out.astype({"correctness": float, "uncertainty": float})
 
 
 def hypoml_items(
@@ -434,13 +432,16 @@ def hypoml_items(
     pandas.DataFrame
         One row per (result set, item): ``result_set`` (``"M,D"`` …), ``id`` (as text), ``ground_truth``,
         ``label`` (as given, or missing), ``correctness`` (in [0, 1]), ``uncertainty`` (NaN when not given) and
-        ``score``. Items are in the order of R(M,D) within every result set.
+        ``score``. Items are in the order of R(M,D) (or of the first result set with rows) within every result
+        set. A result set whose file has a header but no rows is a condition that was not run: it has no rows
+        here, and :func:`hypoml_tests` leaves the analyses that use it untested.
 
     Raises
     ------
     ValueError
         If a column is missing, a value is empty, not a number or outside [0, 1], an id repeats, the uncertainty
-        column is present in some sets but not all, or the ids differ between the sets. The message names the
+        column is present in some sets with rows but not all, the ids differ between the sets with rows, or no set
+        has rows. The message names the
         file (``sources``), the row(s) and the column, or the ids that do not match.
 
     Examples
@@ -466,31 +467,34 @@ def hypoml_items(
         "correctness": correctness,
     }
     sets = {k: _one_set(frames[k], k, names[k], lines, cols) for k in RESULT_SETS}
+    # A set without rows is a condition that was not run: it pairs with nothing and its analyses go untested.
+    given = [k for k in RESULT_SETS if len(sets[k])]
+    if not given:
+        raise ValueError("hypoml: none of the four result sets has rows")
 
-    with_unc = [k for k in RESULT_SETS if uncertainty in frames[k].columns]
-    if with_unc and len(with_unc) < 4:
-        without = [names[k] for k in RESULT_SETS if k not in with_unc]
+    with_unc = [k for k in given if uncertainty in frames[k].columns]
+    if with_unc and len(with_unc) < len(given):
+        without = [names[k] for k in given if k not in with_unc]
         raise ValueError(
             f"column '{uncertainty}' is in {', '.join(names[k] for k in with_unc)} but missing from "
             f"{', '.join(without)}: give it for all four result sets or for none"
         )
 
-    ref = sets["M,D"]["id"]
+    first = given[0]
+    ref = sets[first]["id"]
     ref_set = set(ref)
     problems = []
-    for k in RESULT_SETS[1:]:
+    for k in given[1:]:
         other = sets[k]["id"]
         other_set = set(other)
         lacks = [i for i in ref if i not in other_set]
         extra = [i for i in other if i not in ref_set]
         if lacks:
-            problems.append(f"{names[k]} lacks {len(lacks)} id(s) of {names['M,D']}: {_ids_text(lacks)}")
+            problems.append(f"{names[k]} lacks {len(lacks)} id(s) of {names[first]}: {_ids_text(lacks)}")
         if extra:
-            problems.append(f"{names[k]} has {len(extra)} id(s) not in {names['M,D']}: {_ids_text(extra)}")
+            problems.append(f"{names[k]} has {len(extra)} id(s) not in {names[first]}: {_ids_text(extra)}")
     if problems:
         raise ValueError("the four result sets must hold the same ids (paired items); " + "; ".join(problems))
-    if len(ref) < 2:
-        raise ValueError(f"{names['M,D']}: needs at least 2 items for a paired t-test, got {len(ref)}")
 
     order = {i: n for n, i in enumerate(ref)}
     parts = []
@@ -511,19 +515,25 @@ def _scores(items: pd.DataFrame) -> dict[str, np.ndarray]:
     if not isinstance(items, pd.DataFrame) or not {"result_set", "score"} <= set(items.columns):
         raise ValueError("hypoml: expected the DataFrame of hypoml_items (columns 'result_set' and 'score')")
     out = {k: items.loc[items["result_set"] == k, "score"].to_numpy(dtype=float) for k in RESULT_SETS}
-    sizes = {len(v) for v in out.values()}
-    if len(sizes) != 1 or 0 in sizes:
+    sizes = {len(v) for v in out.values()} - {0}  # a set without rows: a condition not run
+    if len(sizes) != 1:
         raise ValueError(
-            "hypoml: the items must hold the same number (> 0) of rows for each of the four result "
-            "sets (use hypoml_items)"
+            "hypoml: the items must hold the same number of rows for each result set that has rows, and one set "
+            "at least must have rows (use hypoml_items)"
         )
     return out
+
+
+def missing_sets(items: pd.DataFrame) -> list[str]:
+    """The result sets without rows (conditions not run), as labels ("R(M+,D+)")."""
+    return [result_label(k) for k, x in _scores(items).items() if x.size == 0]
 
 
 # --------------------------------------------------------------------------------------------------
 # Statistics
 
-ACCURACY_COLUMNS = ["result_set", "label", "n", "accuracy", "sd", "ci_low", "ci_high", "ci_method"]
+_NO_ROWS = "no rows: this condition was not run"
+ACCURACY_COLUMNS = ["result_set", "label", "n", "accuracy", "sd", "ci_low", "ci_high", "ci_method", "note"]
 TEST_COLUMNS = [
     "analysis",
     "step",
@@ -554,7 +564,10 @@ def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
     .. math:: \\frac{\\hat p + z^2/2n \\pm z\\sqrt{\\hat p(1-\\hat p)/n + z^2/4n^2}}{1 + z^2/n},
 
     otherwise (graded correctness or uncertainty weights) the t interval
-    :math:`\\bar x \\pm t_{1-\\alpha/2,\\,n-1}\\, s/\\sqrt n`.
+    :math:`\\bar x \\pm t_{1-\\alpha/2,\\,n-1}\\, s/\\sqrt n`, clipped to [0, 1] (a score is in [0, 1], so an
+    accuracy cannot leave it; ``ci_method`` then says "t, clipped to [0, 1]"). The t interval is not computed for
+    one item (no s) or when every score is the same (s = 0: a zero-width interval would claim certainty); ``note``
+    says so.
 
     Parameters
     ----------
@@ -567,7 +580,8 @@ def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Four rows (R(M,D), R(M,D+), R(M+,D), R(M+,D+)): ``result_set``, ``label``, ``n``, ``accuracy``, ``sd``,
-        ``ci_low``, ``ci_high``, ``ci_method`` (``"wilson"`` or ``"t"``).
+        ``ci_low``, ``ci_high``, ``ci_method`` (``"wilson"``, ``"t"``, ``"t, clipped to [0, 1]"`` or ``"none"``),
+        ``note`` (why there is no interval, or no accuracy for a set without rows; "" otherwise).
 
     Examples
     --------
@@ -581,18 +595,31 @@ def hypoml_accuracy(items: pd.DataFrame, ci: float = 95) -> pd.DataFrame:
     rows = []
     for k, x in _scores(items).items():
         n = x.size
+        if n == 0:
+            rows.append([k, result_label(k), 0, math.nan, math.nan, math.nan, math.nan, "none", _NO_ROWS])
+            continue
         mean = float(x.mean())
         sd = float(x.std(ddof=1)) if n > 1 else math.nan
+        note = ""
         if np.isin(x, (0.0, 1.0)).all():
             z = stats.norm.ppf(0.5 + level / 2)
             denom = 1 + z * z / n
             centre = (mean + z * z / (2 * n)) / denom
             half = z / denom * math.sqrt(mean * (1 - mean) / n + z * z / (4 * n * n))
             low, high, method = max(0.0, centre - half), min(1.0, centre + half), "wilson"
+        elif n < 2 or not sd > 1e-12 * max(1.0, mean):  # s = 0 up to rounding, as in _paired_t
+            low, high, method = math.nan, math.nan, "none"
+            note = (
+                "one item: no standard deviation, so no t interval"
+                if n < 2
+                else f"every score is {mean:.4f} (s = 0): no t interval"
+            )
         else:
             half = stats.t.ppf(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
-            low, high, method = mean - half, mean + half, "t"
-        rows.append([k, result_label(k), n, mean, sd, low, high, method])
+            low, high, method = max(0.0, mean - half), min(1.0, mean + half), "t"
+            if (low, high) != (mean - half, mean + half):
+                method = "t, clipped to [0, 1]"
+        rows.append([k, result_label(k), n, mean, sd, low, high, method, note])
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS)
 
 
@@ -602,13 +629,16 @@ def _paired_t(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, fl
 
     Degenerate case, said rather than left to pingouin's division by zero: when every difference is the same
     (s_d = 0), t is 0 and p = 1 if that difference is 0 (the two sets agree item by item), and t = ±∞, p = 0
-    otherwise (every item moved by the same amount), which is the limit scipy.stats.ttest_rel returns.
+    otherwise (every item moved by the same amount), which is the limit scipy.stats.ttest_rel returns. With one
+    item there is no s_d: t, p, d_z and the interval are missing (NaN, never significant) and the note says so.
     """
     d = a - b
     n = d.size
     mean = float(d.mean())
-    sd = float(d.std(ddof=1))
     dof = n - 1
+    if n < 2:
+        return _untested(mean, n, "one item: a paired t-test needs at least 2")
+    sd = float(d.std(ddof=1))
     note = ""
     if not sd > 1e-12 * max(1.0, abs(mean)):
         if abs(mean) <= 1e-12:
@@ -639,6 +669,17 @@ def _paired_t(a: np.ndarray, b: np.ndarray, level: float = 0.95) -> dict[str, fl
     }
 
 
+def _untested(mean_diff: float, n: int, why: str) -> dict[str, Any]:
+    """The row of an analysis that could not be tested: no t, p or interval, and the note says why."""
+    return {
+        "mean_diff": mean_diff,
+        **dict.fromkeys(("ci_low", "ci_high", "t", "p_val", "cohen_dz"), math.nan),
+        "dof": float(max(n - 1, 0)),
+        "n": n,
+        "note": f"{why}, so no t, p or interval (counted as no difference)",
+    }
+
+
 def _direction(p_val: float, mean_diff: float, threshold: float) -> str:
     """ "higher" / "lower" when p < threshold (by the sign of the mean difference), else "none".
 
@@ -663,7 +704,9 @@ def hypoml_tests(items: pd.DataFrame, threshold: float = 0.05, ci: float = 95) -
               p = 2\\,P(T_{n-1} \\ge |t|),\\quad d_z = \\bar d / s_d
 
     An analysis is ``"higher"`` when p < ``threshold`` and d̄ > 0, ``"lower"`` when p < ``threshold`` and
-    d̄ < 0, ``"none"`` otherwise (R_a ≈ R_b). When every d_i is equal, p is 1 if they are 0 and 0 otherwise.
+    d̄ < 0, ``"none"`` otherwise (R_a ≈ R_b). When every d_i is equal, p is 1 if they are 0 and 0 otherwise; with
+    one item, or when a compared set has no rows (a condition not run), the analysis is not tested: p is missing,
+    the outcome "none" and the note says why.
 
     Parameters
     ----------
@@ -689,7 +732,11 @@ def hypoml_tests(items: pd.DataFrame, threshold: float = 0.05, ci: float = 95) -
     step = {a: i + 2 for i, stage in enumerate(STAGES) for a in stage}
     rows = []
     for name, (a, b) in ANALYSES.items():
-        res = _paired_t(scores[a], scores[b], level)
+        empty = [result_label(k) for k in (a, b) if scores[k].size == 0]
+        if empty:
+            res = _untested(math.nan, 0, f"{' and '.join(empty)} {'has' if len(empty) == 1 else 'have'} no rows")
+        else:
+            res = _paired_t(scores[a], scores[b], level)
         rows.append(
             {
                 "analysis": name,
@@ -697,8 +744,8 @@ def hypoml_tests(items: pd.DataFrame, threshold: float = 0.05, ci: float = 95) -
                 "a": a,
                 "b": b,
                 "comparison": comparison_label(name),
-                "mean_a": float(scores[a].mean()),
-                "mean_b": float(scores[b].mean()),
+                "mean_a": float(scores[a].mean()) if scores[a].size else math.nan,
+                "mean_b": float(scores[b].mean()) if scores[b].size else math.nan,
                 **res,
                 "significant": bool(res["p_val"] < thr),
                 "direction": _direction(res["p_val"], res["mean_diff"], thr),

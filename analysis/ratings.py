@@ -50,6 +50,7 @@ JUDGEMENT_COLUMNS = [
     "percent_correct",
     "ci_low",
     "ci_high",
+    "ci_method",
 ]
 
 
@@ -159,7 +160,8 @@ def agreement(
     -------
     pandas.DataFrame
         One row per statement (order of first appearance): ``statement``, ``n_participants``, ``n_ratings``,
-        ``mean_rating``, ``median_rating``, ``percent_agree``, ``ci_low``, ``ci_high``.
+        ``mean_rating``, ``median_rating``, ``percent_agree``, ``ci_low``, ``ci_high``, ``ci_method``
+        (``"wilson"`` or ``"bootstrap"``).
 
     Examples
     --------
@@ -175,7 +177,9 @@ def agreement(
         raise ValueError(f"{where}: 'agree_from' must be a rating 1-7, got {agree_from!r}")
     rows = []
     for key, group in df.groupby(statement, sort=False):
-        share, low, high, n_people = _share(group[rating] >= agree_from, group[participant], n_boot, seed, level)
+        share, low, high, n_people, method = _share(
+            group[rating] >= agree_from, group[participant], n_boot, seed, level
+        )
         rows.append(
             {
                 "statement": key,
@@ -186,6 +190,7 @@ def agreement(
                 "percent_agree": share,
                 "ci_low": low,
                 "ci_high": high,
+                "ci_method": method,
             }
         )
     return pd.DataFrame(
@@ -199,13 +204,17 @@ def agreement(
             "percent_agree",
             "ci_low",
             "ci_high",
+            "ci_method",
         ],
     )
 
 
-def _share(hit: pd.Series, people: pd.Series, n_boot: int, seed: int, level: float) -> tuple[float, float, float, int]:
-    """Percent of ratings with ``hit`` and its 95 % interval. When every participant gave one rating (a plain
-    Two4Two study) the share is a binomial proportion and the interval is Wilson's score interval: the percentile
+def _share(
+    hit: pd.Series, people: pd.Series, n_boot: int, seed: int, level: float
+) -> tuple[float, float, float, int, str]:
+    """Percent of ratings with ``hit``, its 95 % interval, the participants and the interval's method ("wilson" or
+    "bootstrap"; both stay inside [0, 100], as a proportion's bounds). When every participant gave one rating (a
+    plain Two4Two study) the share is a binomial proportion and the interval is Wilson's score interval: the percentile
     bootstrap of a share of 30 covers only ~91 % (`make validate`). Otherwise the percentile bootstrap over
     participants (each resample draws the participants with replacement, each bringing all their ratings), from a
     generator seeded with ``seed``."""
@@ -213,12 +222,12 @@ def _share(hit: pd.Series, people: pd.Series, n_boot: int, seed: int, level: flo
     a, n = counts["sum"].to_numpy(dtype=float), counts["count"].to_numpy(dtype=float)
     if (n == 1).all():
         wilson = stats.binomtest(int(a.sum()), a.size).proportion_ci(level / 100, method="wilson")
-        return float(100 * a.mean()), 100 * wilson.low, 100 * wilson.high, int(a.size)
+        return float(100 * a.mean()), 100 * wilson.low, 100 * wilson.high, int(a.size), "wilson"
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, a.size, size=(n_boot, a.size))
     boot = 100 * a[idx].sum(axis=1) / n[idx].sum(axis=1)
     low, high = np.percentile(boot, [(100 - level) / 2, (100 + level) / 2])
-    return float(100 * a.sum() / n.sum()), float(low), float(high), int(a.size)
+    return float(100 * a.sum() / n.sum()), float(low), float(high), int(a.size), "bootstrap"
 
 
 def correct_judgements(
@@ -262,7 +271,8 @@ def correct_judgements(
     pandas.DataFrame
         One row per statement (order of first appearance): ``statement``, ``relevant``, ``correct_judgement``
         ("accepted" for relevant, "rejected" for irrelevant statements), ``n_participants``, ``n_ratings``,
-        ``n_agree``, ``n_neutral``, ``n_disagree``, ``n_correct``, ``percent_correct``, ``ci_low``, ``ci_high``.
+        ``n_agree``, ``n_neutral``, ``n_disagree``, ``n_correct``, ``percent_correct``, ``ci_low``, ``ci_high``,
+        ``ci_method`` (as :func:`agreement`'s).
 
     Examples
     --------
@@ -289,7 +299,7 @@ def correct_judgements(
         is_relevant = bool(kinds[0])
         agree, disagree = group[rating] >= agree_from, group[rating] <= disagree_to
         hit = agree if is_relevant else disagree
-        share, low, high, n_people = _share(hit, group[participant], n_boot, seed, level)
+        share, low, high, n_people, method = _share(hit, group[participant], n_boot, seed, level)
         rows.append(
             {
                 "statement": key,
@@ -304,6 +314,7 @@ def correct_judgements(
                 "percent_correct": share,
                 "ci_low": low,
                 "ci_high": high,
+                "ci_method": method,
             }
         )
     return pd.DataFrame(rows, columns=JUDGEMENT_COLUMNS)

@@ -201,10 +201,16 @@ def sketch_measures(responses: pd.DataFrame, similarity: pd.DataFrame | None = N
     class probabilities, the mean ``probability_entropy`` instead), and, with a similarity matrix (or a
     ``semantic_x`` column, see :func:`semantic_x`), the sketch's SNP: ``1 − mean x`` over its off-target answers.
 
+    ``entropy_basis`` says what each entropy is the entropy of (:data:`ENTROPY_BASES`): people's answers, a model's
+    class probabilities, or the top-1 labels of a model's runs when it was imported with ranks only. An observer
+    that gave one answer per sketch and no class probabilities (a ranks-only model with one run, a single
+    participant) has no response distribution: its entropy would be 0 bits by construction, so it is left missing
+    with the basis "none".
+
     Returns
     -------
     DataFrame with columns observer, sketch_id, concept, abstraction_level, producer, n_responses, top1, top3,
-    entropy and (with `similarity`) snp.
+    entropy, entropy_basis and (with `similarity`) snp.
     """
     data = _responses(responses, "sketch_measures")
     keys = list(KEYS)
@@ -215,12 +221,19 @@ def sketch_measures(responses: pd.DataFrame, similarity: pd.DataFrame | None = N
     p = counts / counts.groupby(level=keys).transform("sum")
     # + 0.0: a sketch everyone named alike has entropy 0, not −0
     entropy = ((-(p * np.log2(p))).groupby(level=keys).sum() + 0.0).rename("entropy").reset_index()
-    if "probability_entropy" in data:
-        given = data.groupby(keys)["probability_entropy"].mean().rename("model_entropy").reset_index()
-        entropy = entropy.merge(given, on=keys)
-        entropy["entropy"] = entropy["model_entropy"].fillna(entropy["entropy"])
-        entropy = entropy.drop(columns="model_entropy")
     out = out.merge(entropy, on=keys)
+    given = (
+        data.groupby(keys)["probability_entropy"].mean().reindex(pd.MultiIndex.from_frame(out[keys])).to_numpy()
+        if "probability_entropy" in data
+        else np.full(len(out), np.nan)
+    )
+    # One answer per sketch everywhere: no distribution of answers, whatever the sketch.
+    single = out.groupby("observer")["n_responses"].transform("max").to_numpy() <= 1
+    human = (out["observer"] == "human").to_numpy()
+    out["entropy_basis"] = np.select(
+        [np.isfinite(given), single, human], ["probabilities", "none", "answers"], default="runs"
+    )
+    out["entropy"] = np.where(np.isfinite(given), given, np.where(single, np.nan, out["entropy"]))
     if similarity is not None or "semantic_x" in data:
         x = data["semantic_x"] if "semantic_x" in data else semantic_x(data, similarity)
         snp = (1 - data.assign(x=x).groupby(keys)["x"].mean()).rename("snp").reset_index()  # NaN: none off target
@@ -266,6 +279,14 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 
 MEASURES = ("top1", "top3", "entropy", "snp")
+#: What a per-sketch entropy is the entropy of (:func:`sketch_measures`' ``entropy_basis``), in words.
+ENTROPY_BASES = {
+    "answers": "people's top-1 guesses",
+    "probabilities": "the model's renormalised class probabilities",
+    "runs": "the top-1 labels of the model's runs (imported with ranks only: not a response distribution)",
+    "none": "not computed: one answer per sketch and no class probabilities, so no distribution of responses (its "
+    "entropy would be 0 bits by construction)",
+}
 RELIABILITY_COLUMNS = [
     "producer",
     "measure",

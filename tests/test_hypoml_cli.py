@@ -233,3 +233,48 @@ def test_html_page_offline_and_threshold_changes_conclusions(runner, csvs, tmp_p
     page.hover('.cell[data-hypothesis="H12"][data-analysis="A4"]')  # so does a cell of its column
     assert "hl" in page.get_attribute('.result[data-result="M,D"]', "class")
     assert "hl" not in page.get_attribute('.result[data-result="M+,D+"]', "class")
+
+
+def frames_of(scores):
+    """Four result sets with the given per-item correctness (one list per set, in the command's order)."""
+    return [pd.DataFrame({"id": [f"i{k}" for k in range(len(s))], "correctness": s}) for s in scores]
+
+
+DEGENERATE = {
+    # name: (four sets' correctness, words the text report must hold)
+    "one item": ([[1], [0], [1], [1]], "A1: one item: a paired t-test needs at least 2"),
+    "all answers equal": ([[0.7] * 8] * 4, "R(M,D): every score is 0.7000 (s = 0): no t interval"),
+    "all correct": ([[1] * 8] * 4, "A1: the two sets score every item the same (s_d = 0): t = 0, p = 1"),
+    "all wrong": ([[0] * 8] * 4, "A6: the two sets score every item the same (s_d = 0): t = 0, p = 1"),
+    # one condition not run: R(M,D+)'s file has the header and no rows
+    "one result set missing": ([[1, 0, 1, 0], [], [1, 1, 1, 0], [1, 1, 1, 1]], "A6: R(M,D+) has no rows"),
+    # one participant's answers per set: 0/1 per stimulus, M+ on D+ right where the others are wrong
+    "one participant": (
+        [[1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0], [1, 0, 1, 0, 1, 0], [1, 1, 1, 1, 1, 1]],
+        "A4: the two sets score every item the same",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DEGENERATE)
+def test_degenerate_result_sets_exit_0_and_say_what_is_missing(runner, tmp_path, case):
+    # #23 point 1: before, one item was refused (exit 1) and a constant graded score got a zero-width "interval".
+    scores, phrase = DEGENERATE[case]
+    paths = write(tmp_path, frames_of(scores))
+    text = runner.invoke(args=["hypoml", *paths, "--out", str(tmp_path / "out")])
+    assert text.exit_code == 0, text.output
+    assert phrase in text.output and "nan" not in text.output.lower()
+    as_json = runner.invoke(args=["hypoml", *paths, "--format", "json"])
+    assert as_json.exit_code == 0, as_json.output
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON")
+
+    data = json.loads(as_json.stdout, parse_constant=refuse)
+    for row in data["comparisons"]:
+        assert row["p_val"] is not None or row["note"], row
+    for row in data["accuracies"]:
+        assert row["ci_low"] is not None or row["note"], row
+        assert row["ci_low"] is None or 0 <= row["ci_low"] <= row["accuracy"] <= row["ci_high"] <= 1
+    written = json.loads((tmp_path / "out" / "hypoml.json").read_text(), parse_constant=refuse)
+    assert written["comparisons"] == data["comparisons"]

@@ -449,3 +449,26 @@ def test_flask_analyze_reports_the_simulated_cohort(cohort, runner, tmp_path):
 def test_flask_analyze_refuses_a_study_without_completed_participants(app, runner):
     result = runner.invoke(args=["analyze", SLUG])
     assert result.exit_code != 0 and "no completed participants yet" in result.output
+
+
+@pytest.mark.parametrize("n_people", [1, 3])
+def test_flask_analyze_of_one_participant_or_equal_answers_says_what_is_missing(app, client, runner, n_people):
+    # #23 point 1: one participant (no paired test), or everyone answering 4 (no variance): exit 0, said in words.
+    for _ in range(n_people):
+        token = enter(client, slug=SLUG)
+        answer_surveys(client, token)
+        for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
+            assert rate(client, token, item, 4).status_code == 201
+        assert client.post(f"/api/sessions/{token}/complete").status_code == 200
+    result = runner.invoke(args=["analyze", SLUG, "--format", "json", "--n-boot", "100"])
+    assert result.exit_code == 0, result.output
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON")
+
+    report = json.loads(result.stdout, parse_constant=refuse)
+    why = "got 1" if n_people == 1 else "no variance, so t is undefined"
+    assert any(why in n for n in report["meta"]["notes"])
+    assert report["test"][0]["t"] is None
+    text = runner.invoke(args=["analyze", SLUG, "--n-boot", "100"])
+    assert text.exit_code == 0 and why in text.output

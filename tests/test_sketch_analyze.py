@@ -107,3 +107,35 @@ def test_analyze_sketch_study(app, client, runner, tmp_path):
     assert model == {2.0: 0.0, 4.0: 0.0, 8.0: 1.0}
     assert as_json["snp"] and all(0 <= r["mean_snp"] <= 1 for r in as_json["snp"])
     assert {r["measure"] for r in as_json["alignment"]} == {"top1", "top3", "entropy", "snp"}
+
+
+def test_analyze_one_participant_and_a_ranks_only_model_says_there_is_no_entropy(app, client, runner, tmp_path):
+    # #23 row 13 and point 1: one run of ranked labels (no probabilities) and one participant; each gives one
+    # answer per sketch, whose "entropy" was printed as 0.000 bits at every level.
+    take_part(client, lambda p: [p["concept"]])
+    preds = tmp_path / "ranks.csv"
+    rows = ["stimulus_id,label_id,rank"]
+    for key, params in db.session.execute(
+        db.select(Stimulus.key, Stimulus.params).filter_by(study_id=get_study("sketch-demo").id)
+    ):
+        rows += [f"{key},{params['concept']},1", f"{key},bowl,2"]
+    preds.write_text("\n".join(rows) + "\n")
+    imported = runner.invoke(args=["import-label-predictions", "sketch-demo", str(preds), "--observer", "ranker"])
+    assert imported.exit_code == 0, imported.output
+
+    result = runner.invoke(args=["analyze", "sketch-demo", "--format", "json", "--n-boot", "40"])
+    assert result.exit_code == 0, result.output
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON")
+
+    report = json.loads(result.output.split("\nwrote")[0], parse_constant=refuse)
+    assert report["entropy"] and all(r["mean_entropy"] is None for r in report["entropy"])
+    assert {r["entropy_basis"] for r in report["entropy"]} == {"none"}
+    notes = report["meta"]["notes"]
+    for observer in ("human", "ranker"):
+        assert any(n.startswith(f"entropy of {observer}: not computed: one answer per sketch") for n in notes)
+    assert any("split-half reliability: not computed, 1 participant" in n for n in notes)
+    text = runner.invoke(args=["analyze", "sketch-demo", "--n-boot", "40"])
+    assert text.exit_code == 0 and "entropy of ranker: not computed" in text.output
+    assert "0.000" not in text.output.split("Response entropy")[1].split("Semantic neighbour")[0]

@@ -26,6 +26,7 @@ from ..hypoml_inference import (
     hypoml_items,
     hypoml_tests,
     hypoml_trace,
+    missing_sets,
     result_label,
 )
 from ..safe_csv import write_frame
@@ -74,7 +75,8 @@ def hypoml_report(
     HypoMLResult
         ``threshold``, ``items`` (:func:`hypoml_items`), ``accuracy`` (:func:`hypoml_accuracy`), ``tests``
         (:func:`hypoml_tests`), ``conclusions`` (:func:`hypoml_infer`), ``trace`` (:func:`hypoml_trace`) and
-        ``meta`` (``n_items``, ``score``, ``sources``, ``ci``).
+        ``meta`` (``n_items``, ``missing`` (result sets without rows: conditions not run), ``score``, ``sources``,
+        ``ci``).
     """
     thr = check_threshold(threshold, "hypoml")
     items = hypoml_items(results, sources=sources, lines=lines, **columns)
@@ -86,7 +88,8 @@ def hypoml_report(
         else {k: str(v) for k, v in as_named(sources, "sources").items()}
     )
     meta = {
-        "n_items": int((items["result_set"] == "M,D").sum()),
+        "n_items": int(items["result_set"].value_counts().max()),
+        "missing": missing_sets(items),
         "score": "correctness × uncertainty" if weighted else "correctness",
         "sources": {result_label(k): names[k] for k in RESULT_SETS},
         "ci": float(ci),
@@ -144,7 +147,13 @@ def hypoml_text(result: HypoMLResult) -> str:
         The report, ending in a newline.
     """
     m = result.meta
-    out = [f"HypoML: {m['n_items']} paired items, score = {m['score']}, threshold p < {result.threshold:g}", ""]
+    out = [f"HypoML: {m['n_items']} paired items, score = {m['score']}, threshold p < {result.threshold:g}"]
+    if m.get("missing"):
+        out.append(
+            f"Not run (no rows): {', '.join(m['missing'])}; the analyses that use it are not tested and move no "
+            "hypothesis"
+        )
+    out.append("")
     out.append("Conclusions (indicator sum: > 0 confirmed, 0 unproven, < 0 rejected)")
     out += text_table(
         ["", "", "conclusion", "indicator", "hypothesis", "moved by"],
@@ -196,6 +205,7 @@ def hypoml_text(result: HypoMLResult) -> str:
         [row if named else row[:-1] for row in rows],
         "lrrrl" + ("l" if named else ""),
     )
+    out += [f"  {r.label}: {r.note}" for r in result.accuracy.itertuples(index=False) if r.note]
     out += ["", "Reasoning (which analysis moved which hypothesis)"]
     for (step, analysis), g in result.trace.groupby(["step", "analysis"], sort=False):
         first = g.iloc[0]

@@ -33,6 +33,9 @@ from .report import Report
 
 __all__ = ["RatingsReport", "likert_plot", "ratings_report"]
 
+#: A percentile bootstrap over fewer participants than this is flagged (issue #23 point 3).
+MIN_UNITS = 10
+
 
 @dataclass
 class RatingsReport(Report):
@@ -111,7 +114,7 @@ def ratings_report(
     rated = rated.assign(relevant=rated["relevant"].astype(bool))
     if len(rated):
         judged = correct_judgements(rated, participant, statement, rating, "relevant", n_boot=n_boot, seed=seed)
-        judged = judged.drop(columns=["relevant", "n_participants", "n_ratings"]).rename(
+        judged = judged.drop(columns=["relevant", "n_participants", "n_ratings", "ci_method"]).rename(
             columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"}
         )
         table = table.merge(judged, on="statement", how="left").astype(
@@ -123,6 +126,13 @@ def ratings_report(
             correct_ci_low=np.nan,
             correct_ci_high=np.nan,
         ).drop(columns=["ci_low", "ci_high"], errors="ignore")
+    few = table[(table["ci_method"] == "bootstrap") & (table["n_participants"] < MIN_UNITS)]
+    if len(few):
+        notes.append(
+            f"the intervals of {', '.join(map(str, few['statement']))} resample fewer than {MIN_UNITS} participants "
+            "(some rated a statement more than once, so the percentile bootstrap over participants is used): with so "
+            "few units it covers less than 95 %"
+        )
     try:
         per, test = relevance_test(rated, participant, rating, "relevant")
         if test["note"].iloc[0]:

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from .._checks import check_frame
 from ..sketch_statistics import (
     CELL,
+    ENTROPY_BASES,
     RELIABILITY_COLUMNS,
     accuracy_by_level,
     catch_failures,
@@ -79,7 +80,7 @@ def sketch_report(
         else pd.concat([people, model_responses], ignore_index=True)
     )
     measures = sketch_measures(responses, similarity)
-    entropy = measures.groupby(CELL, as_index=False).agg(
+    entropy = measures.groupby([*CELL, "entropy_basis"], as_index=False).agg(
         n_sketches=("entropy", "size"), mean_entropy=("entropy", "mean"), sd_entropy=("entropy", "std")
     )
     n_people = int(people["participant_id"].nunique())
@@ -89,6 +90,11 @@ def sketch_report(
         if catch.any()
         else []
     )
+    notes += [
+        f"entropy of {observer}: {ENTROPY_BASES[basis]}"
+        for (observer, basis), _ in measures.groupby(["observer", "entropy_basis"])
+        if basis in ("runs", "none")
+    ]
     if similarity is not None:
         per_group = semantic_neighbour_preference(responses, similarity)
         snp = per_group.groupby(CELL, as_index=False).agg(n_groups=("snp", "size"), mean_snp=("snp", "mean"))
@@ -118,8 +124,10 @@ def sketch_report(
     for r in alignment.itertuples(index=False):
         if r.note:
             notes.append(f"alignment ({r.observer}, {r.producer}, {r.measure}): {r.note}")
+    accuracy = accuracy_by_level(responses, n_boot=n_boot, seed=seed)
+    notes += _few_units(accuracy, alignment)
     tables = {
-        "accuracy": accuracy_by_level(responses, n_boot=n_boot, seed=seed),
+        "accuracy": accuracy,
         "entropy": entropy,
         "snp": snp,
         "reliability": reliability,
@@ -141,6 +149,31 @@ def sketch_report(
         "notes": notes,
     }
     return SketchReport(meta, tables)
+
+
+#: A percentile bootstrap over fewer units than this is flagged: it covers less than its nominal level.
+MIN_UNITS = 10
+
+
+def _few_units(accuracy: pd.DataFrame, alignment: pd.DataFrame) -> list[str]:
+    """Warnings for the intervals that resample fewer than :data:`MIN_UNITS` sketches: with so few units a
+    percentile bootstrap interval covers less than 95 % (issue #23 point 3; not measured for this design)."""
+    notes = []
+    few = accuracy[accuracy["n_sketches"] < MIN_UNITS]
+    if len(few):
+        cells = ", ".join(f"{r.observer}/{r.producer}/{r.abstraction_level:g}" for r in few.itertuples(index=False))
+        notes.append(
+            f"accuracy intervals of {len(few)} of {len(accuracy)} observer × producer × level cells resample fewer "
+            f"than {MIN_UNITS} sketches ({cells}): a percentile bootstrap over so few units covers less than 95 %"
+        )
+    few = alignment[(alignment["n_sketches"] < MIN_UNITS) & alignment["adjusted_r2_ci_low"].notna()]
+    if len(few):
+        rows = ", ".join(f"{r.observer}/{r.producer}/{r.measure}" for r in few.itertuples(index=False))
+        notes.append(
+            f"alignment intervals of {len(few)} row(s) resample fewer than {MIN_UNITS} sketches ({rows}): a "
+            "percentile bootstrap over so few units covers less than 95 %"
+        )
+    return notes
 
 
 def _table(df: pd.DataFrame, columns: list[str]) -> Table:
@@ -180,8 +213,15 @@ def _document(report: SketchReport) -> Document:
                 ],
             ),
             Section(
-                "Response entropy (bits) of top-1 guesses per sketch",
-                [_table(t["entropy"], ["observer", "producer", "abstraction_level", "n_sketches", "mean_entropy"])],
+                "Response entropy (bits) per sketch (basis: answers = people's top-1 guesses, probabilities = a "
+                "model's class probabilities, runs = a ranks-only model's top-1 labels across runs, not a response "
+                "distribution; none = one answer per sketch, not computed)",
+                [
+                    _table(
+                        t["entropy"],
+                        ["observer", "producer", "abstraction_level", "entropy_basis", "n_sketches", "mean_entropy"],
+                    )
+                ],
             ),
             Section(
                 "Semantic neighbour preference (AUC; 0.5 = unrelated guesses)",
@@ -302,7 +342,10 @@ def _methods(report: SketchReport) -> str:
             if m["similarity"]
             else "; semantic neighbour preference was not computed (no semantic space given)"
         )
-        + ".",
+        + ". An observer with one answer per sketch and no class probabilities (one participant; a model imported "
+        "with ranks only and run once) has no response distribution, so no entropy; a ranks-only model run several "
+        "times gets the entropy of its runs' top-1 labels, which is labelled as such (entropy_basis) and is not a "
+        "response entropy.",
         f"**Intervals.** Accuracy intervals are 95 % percentile bootstrap intervals (Efron & Tibshirani, 1993) from "
         f"{m['n_boot']:,} resamples of the sketches within each concept × abstraction-level stratum (each sketch "
         f"bringing all its answers), seed {m['seed']}.",

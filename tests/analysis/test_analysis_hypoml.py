@@ -445,7 +445,6 @@ SOURCES = ["md.csv", "mdp.csv", "mpd.csv", "mpdp.csv"]
             pd.DataFrame({"id": ["i0", "i1", "i2"], "ground_truth": ["a", "", "b"], "label": ["a", "b", "b"]}),
             r"row 2 \(line 3\), column 'ground_truth': empty ground truth",
         ),
-        (pd.DataFrame({"id": [], "correctness": []}), r"mpd\.csv: no rows"),
     ],
 )
 def test_bad_rows_are_named(frame, pattern):
@@ -467,8 +466,6 @@ def test_id_mismatch_names_the_ids():
 def test_other_refusals():
     with pytest.raises(ValueError, match=r"column 'uncertainty' is in mdp\.csv but missing from md\.csv, mpd"):
         hypoml_items(four(**{"M,D+": good(uncertainty=[1, 1, 1])}), sources=SOURCES)
-    with pytest.raises(ValueError, match="at least 2 items"):
-        hypoml_items({k: good(1) for k in hm.RESULT_SETS})
     with pytest.raises(ValueError, match="lacks the result set"):
         hypoml_items({"M,D": good()})
     with pytest.raises(ValueError, match="unknown result set 'M,X'"):
@@ -569,3 +566,59 @@ def test_page_javascript_agrees_with_python_on_every_combination(page, tmp_path)
     got = page.evaluate("(cs) => cs.map(c => window.hypoml.direction({p_val: c[0], mean_diff: c[1]}, c[2]))", cases)
     assert got == [hm._direction(float("nan") if p is None else p, d, t) for p, d, t in cases]
     assert errors == []
+
+
+def test_accuracy_t_interval_stays_inside_0_1_and_says_when_clipped():
+    # #23 point 3: graded scores near 1, the t interval mean ± t s/√n reaches past 1.
+    x = np.array([1.0] * 10 + [0.1, 1.0])
+    sets = {k: pd.DataFrame({"id": range(12), "correctness": x}) for k in hm.RESULT_SETS}
+    row = hypoml_accuracy(hypoml_items(sets)).iloc[0]
+    lo, hi = stats.t.interval(0.95, 11, loc=x.mean(), scale=stats.sem(x))
+    assert hi > 1 and row["ci_high"] == 1.0 and row["ci_low"] == pytest.approx(lo)
+    assert row["ci_method"] == "t, clipped to [0, 1]" and row["note"] == ""
+    inside = {k: pd.DataFrame({"id": range(5), "correctness": [0.4, 0.5, 0.6, 0.5, 0.45]}) for k in hm.RESULT_SETS}
+    assert hypoml_accuracy(hypoml_items(inside))["ci_method"].eq("t").all()
+
+
+def test_one_item_and_constant_graded_scores_have_no_interval_or_test_and_say_why():
+    one = {k: pd.DataFrame({"id": ["i0"], "correctness": [0.5]}) for k in hm.RESULT_SETS}
+    res = hypoml_report(one)
+    acc = res.accuracy.iloc[0]
+    assert acc["ci_method"] == "none" and math.isnan(acc["ci_low"]) and acc["note"].startswith("one item")
+    tests = res.tests
+    assert tests["p_val"].isna().all() and (tests["direction"] == "none").all() and (tests["dof"] == 0).all()
+    assert tests["note"].str.startswith("one item: a paired t-test needs at least 2").all()
+    assert (res.conclusions["conclusion"] == "unproven").all()
+    text = hypoml_text(res)
+    assert "A1: one item: a paired t-test needs at least 2" in text and "R(M,D): one item: no standard" in text
+    data = json.loads(json.dumps(hypoml_json(res)), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert data["comparisons"][0]["p_val"] is None and data["accuracies"][0]["ci_low"] is None
+    same = {k: pd.DataFrame({"id": range(6), "correctness": 1, "uncertainty": 0.7}) for k in hm.RESULT_SETS}
+    acc = hypoml_accuracy(hypoml_items(same)).iloc[0]
+    assert acc["ci_method"] == "none" and acc["note"] == "every score is 0.7000 (s = 0): no t interval"
+
+
+def test_a_result_set_without_rows_leaves_its_analyses_untested():
+    # #23 point 1, "one condition missing": R(M+,D+) was not run (its file has a header and no rows).
+    sets = {k: pd.DataFrame({"id": range(8), "correctness": [1, 0] * 4}) for k in hm.RESULT_SETS}
+    sets["M,D+"] = pd.DataFrame({"id": range(8), "correctness": [1, 1, 1, 1, 1, 1, 1, 0]})
+    sets["M+,D+"] = pd.DataFrame({"id": [], "correctness": []})
+    res = hypoml_report(sets)
+    assert res.meta["missing"] == ["R(M+,D+)"] and res.meta["n_items"] == 8
+    tests = res.tests.set_index("analysis")
+    untested = ["A1", "A2", "A3"]  # the three that compare R(M+,D+)
+    assert tests.loc[untested, "p_val"].isna().all() and (tests.loc[untested, "direction"] == "none").all()
+    why = "R(M+,D+) has no rows, so no t, p or interval (counted as no difference)"
+    assert (tests.loc[untested, "note"] == why).all()
+    # the others are tested as before: A6 compares R(M,D+) (7 of 8) with R(M,D) (4 of 8)
+    ref = stats.ttest_rel(sets["M,D+"]["correctness"], sets["M,D"]["correctness"])
+    assert tests.loc["A6", "p_val"] == pytest.approx(ref.pvalue) and tests.loc["A6", "note"] == ""
+    acc = res.accuracy.set_index("result_set").loc["M+,D+"]
+    assert acc["n"] == 0 and math.isnan(acc["accuracy"]) and acc["note"] == "no rows: this condition was not run"
+    text = hypoml_text(res)
+    assert "Not run (no rows): R(M+,D+)" in text and "A1: R(M+,D+) has no rows" in text
+    data = json.loads(json.dumps(hypoml_json(res)), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert data["meta"]["missing"] == ["R(M+,D+)"] and data["accuracies"][3]["accuracy"] is None
+    assert "R(M+,D+)" in hypoml_html(res)
+    with pytest.raises(ValueError, match="none of the four result sets has rows"):
+        hypoml_items({k: pd.DataFrame({"id": [], "correctness": []}) for k in hm.RESULT_SETS})

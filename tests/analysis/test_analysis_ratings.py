@@ -256,3 +256,67 @@ def test_report_without_irrelevant_ratings_says_why_there_is_no_test():
     assert np.isnan(report.tables["test"].iloc[0]["t"])
     assert any("no relevant-vs-irrelevant test" in n for n in report.meta["notes"])
     assert "not computed: needs at least 2 participants" in report.text()
+
+
+def no_nan(report) -> dict:
+    """The report's JSON read back refusing NaN and ±Infinity."""
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON")
+
+    return json.loads(json.dumps(report.json(), allow_nan=True), parse_constant=refuse)
+
+
+def rate(people, rating, statements=("arms", "colour", "bg", "blocks")):
+    return pd.DataFrame(
+        [{"participant_id": p, "statement_id": s, "rating": rating(p, s)} for p in people for s in statements]
+    )
+
+
+KIND = dict(zip(STATEMENTS["statement_id"], STATEMENTS["relevant"]))
+DEGENERATE = {
+    # name: (ratings, words the report must hold)
+    "one participant": (
+        rate([1], lambda p, s: 6 if KIND[s] else 2),
+        "no relevant-vs-irrelevant test: needs at least 2 participants who rated both relevant and irrelevant "
+        "statements, got 1",
+    ),
+    "all ratings equal": (rate(range(5), lambda p, s: 4), "every participant's difference is +0.00: no variance"),
+    "all correct": (rate(range(5), lambda p, s: 7 if KIND[s] else 1), "every participant's difference is +6.00"),
+    "all wrong": (rate(range(5), lambda p, s: 1 if KIND[s] else 7), "every participant's difference is -6.00"),
+    "irrelevant statements missing": (
+        rate(range(5), lambda p, s: 1 + (p + len(s)) % 7, ("arms", "colour")),
+        "statements in the study file that nobody rated: bg, blocks",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DEGENERATE)
+def test_degenerate_cohorts_are_reported_in_words(case, tmp_path):
+    ratings_, phrase = DEGENERATE[case]
+    report = ratings_report(ratings_, STATEMENTS, n_boot=100)
+    assert {p.name for p in report.write(tmp_path)} >= {"report.json", "report.md", "methods.md", "likert.png"}
+    data = no_nan(report)
+    text, markdown = report.text(), report.markdown()
+    assert phrase in text and phrase in markdown and phrase[1:] in report.methods()
+    assert any(phrase in n for n in data["meta"]["notes"])
+    assert "nan" not in (text + markdown + report.methods()).lower()
+    for row in data["statements"]:
+        for low, high in (("ci_low", "ci_high"), ("correct_ci_low", "correct_ci_high")):
+            assert row[low] is None or 0 <= row[low] <= row[high] <= 100
+
+
+def test_bootstrap_over_fewer_than_ten_participants_is_flagged():
+    # Each participant rates "arms" twice: the percentile bootstrap over participants, with 5 of them.
+    twice = pd.concat([rate(range(5), lambda p, s: 1 + (p * 3 + len(s)) % 7)] * 2, ignore_index=True)
+    report = ratings_report(twice, STATEMENTS, n_boot=200)
+    statements = report.tables["statements"].set_index("statement")
+    assert (statements["ci_method"] == "bootstrap").all() and (statements["n_participants"] == 5).all()
+    warning = "the intervals of arms, colour, bg, blocks resample fewer than 10 participants"
+    assert warning in report.text() and any(n.startswith(warning) for n in report.meta["notes"])
+    # ten participants, or one rating each (Wilson's interval, no resampling): no warning
+    ten = pd.concat([rate(range(10), lambda p, s: 1 + (p * 3 + len(s)) % 7)] * 2, ignore_index=True)
+    assert not any("fewer than 10" in n for n in ratings_report(ten, STATEMENTS, n_boot=200).meta["notes"])
+    once = ratings_report(rate(range(5), lambda p, s: 1 + p), STATEMENTS, n_boot=200)
+    assert set(once.tables["statements"]["ci_method"]) == {"wilson"}
+    assert not any("fewer than 10" in n for n in once.meta["notes"])

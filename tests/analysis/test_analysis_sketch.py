@@ -1,6 +1,7 @@
 """analysis.sketch_statistics and the sketch report (analysis.reports.sketch_study) against hand-computed values (and
 scipy / statsmodels where they compute the same thing)."""
 
+import json
 import math
 
 import numpy as np
@@ -295,3 +296,172 @@ def test_report_counts_what_it_leaves_out_and_writes_its_methods():
     ):
         assert phrase in methods, phrase
     assert "Notes" in report.text()
+
+
+def no_nan(report) -> dict:
+    """The report's JSON as written, read back refusing NaN and ±Infinity."""
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON")
+
+    return json.loads(json.dumps(report.json(), allow_nan=True), parse_constant=refuse)
+
+
+def ranks_only(guess, runs=(1,)):
+    """A model imported with ranks only (no class probabilities): one answer per run and sketch of DATA."""
+    sketches = DATA.drop_duplicates("sketch_id")
+    return pd.concat(
+        [
+            sketches.drop(columns="participant_id").assign(observer="clip", run=run, guess_1=guess(sketches, run))
+            for run in runs
+        ],
+        ignore_index=True,
+    )
+
+
+def test_ranks_only_model_gets_no_response_entropy():
+    # Issue #23 row 13: one top-1 label per sketch has entropy 0 by construction; before, "0.000 bits" at every level.
+    trials = DATA.assign(catch=False, catch_failed=None).drop(columns="observer")
+    report = sketch_report(trials, ranks_only(lambda s, run: s["concept"]), None, n_boot=20, n_splits=3)
+    entropy = report.tables["entropy"]
+    model = entropy[entropy["observer"] == "clip"]
+    assert model["mean_entropy"].isna().all() and set(model["entropy_basis"]) == {"none"}
+    # people keep theirs: s1 has 3 different guesses → log2 3; s3 two → 1 bit (level 4 mean: (log2 3 + 1) / 2)
+    human = entropy[entropy["observer"] == "human"].set_index("abstraction_level")
+    assert human.loc[4.0, "mean_entropy"] == pytest.approx((math.log2(3) + 1) / 2)
+    assert set(human["entropy_basis"]) == {"answers"}
+    note = "entropy of clip: not computed: one answer per sketch and no class probabilities"
+    for text in (report.text(), report.markdown(), report.methods()):
+        assert note[1:] in text  # methods.md starts each note with a capital
+    assert "ranks only" in report.methods()
+    data = no_nan(report)
+    assert any(n.startswith(note) for n in data["meta"]["notes"])
+    assert all(r["mean_entropy"] is None for r in data["entropy"] if r["observer"] == "clip")
+    alignment = report.tables["alignment"].set_index("measure")
+    assert math.isnan(alignment.loc["entropy", "adjusted_r2"])
+    assert "without a defined entropy on one side" in alignment.loc["entropy", "note"]
+
+
+def test_ranks_only_model_with_runs_is_labelled_as_not_a_response_entropy():
+    trials = DATA.assign(catch=False, catch_failed=None).drop(columns="observer")
+    # run 1 names the concept, run 2 "D": two labels per sketch → 1 bit, across runs rather than a distribution
+    model = ranks_only(lambda s, run: s["concept"] if run == 1 else "D", runs=(1, 2))
+    report = sketch_report(trials, model, None, n_boot=20, n_splits=3)
+    clip = report.tables["entropy"].query("observer == 'clip'")
+    assert set(clip["entropy_basis"]) == {"runs"} and clip["mean_entropy"].tolist() == pytest.approx([1.0, 1.0])
+    assert any("not a response distribution" in n for n in report.meta["notes"])
+    assert "runs = a ranks-only model's top-1 labels across runs" in report.text()
+
+
+def test_model_probabilities_are_the_entropy_basis():
+    trials = DATA.assign(catch=False, catch_failed=None).drop(columns="observer")
+    model = ranks_only(lambda s, run: s["concept"]).assign(probability_entropy=0.5)
+    report = sketch_report(trials, model, None, n_boot=20, n_splits=3)
+    clip = report.tables["entropy"].query("observer == 'clip'")
+    assert set(clip["entropy_basis"]) == {"probabilities"} and (clip["mean_entropy"] == 0.5).all()
+    assert not any(n.startswith("entropy of") for n in report.meta["notes"])
+
+
+SKETCHES = [(f"d{i}", c, lvl) for i, (c, lvl) in enumerate((c, lvl) for c in "AB" for lvl in (4, 8) for _ in range(3))]
+
+
+def cohort(people, guess, levels=(4, 8)):
+    return pd.DataFrame(
+        [
+            {
+                "participant_id": p,
+                "sketch_id": s,
+                "concept": c,
+                "abstraction_level": float(lvl),
+                "producer": "human",
+                "catch": False,
+                "catch_failed": None,
+                "guess_1": guess(p, s, c, lvl),
+            }
+            for p in people
+            for s, c, lvl in SKETCHES
+            if lvl in levels
+        ]
+    )
+
+
+def model_of(guess):
+    return pd.DataFrame(
+        [
+            {"observer": "clip", "run": 1, "sketch_id": s, "concept": c, "abstraction_level": float(lvl)}
+            | {"producer": "human", "guess_1": guess(s, c, lvl)}
+            for s, c, lvl in SKETCHES
+        ]
+    )
+
+
+DEGENERATE = {
+    # name: (people's trials, model responses, words the report must hold)
+    "one participant": (
+        cohort([1], lambda p, s, c, lvl: c if lvl == 8 else "C"),
+        model_of(lambda s, c, lvl: c),
+        ["split-half reliability: not computed, 1 participant", "entropy of human: not computed"],
+    ),
+    "all answers equal": (
+        cohort(range(4), lambda p, s, c, lvl: "A"),
+        model_of(lambda s, c, lvl: "A"),
+        ["reliability (human, entropy): r undefined in 5 of 5 splits", "alignment (clip, human, entropy)"],
+    ),
+    "all correct": (
+        cohort(range(4), lambda p, s, c, lvl: c),
+        model_of(lambda s, c, lvl: c),
+        ["8 of 8 observer × concept × level groups have no off-target top-1 guess", "adjusted R² undefined"],
+    ),
+    "all wrong": (
+        cohort(range(4), lambda p, s, c, lvl: "D"),
+        model_of(lambda s, c, lvl: "C"),
+        ["reliability (human, top1): r undefined in 5 of 5 splits", "adjusted R² undefined"],
+    ),
+    "one level missing": (
+        cohort(range(4), lambda p, s, c, lvl: c if (p + int(s[1:])) % 2 else "C", levels=(4,)),
+        model_of(lambda s, c, lvl: c),
+        ["6 sketch(es) answered by clip only"],
+    ),
+    "one model run": (
+        cohort(range(4), lambda p, s, c, lvl: "ABCD"[(p + int(s[1:])) % 4]),
+        model_of(lambda s, c, lvl: "ABCD"[int(s[1:]) % 4]),
+        ["entropy of clip: not computed: one answer per sketch"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DEGENERATE)
+def test_degenerate_cohorts_are_reported_in_words(case, tmp_path):
+    trials, model, phrases = DEGENERATE[case]
+    report = sketch_report(trials, model, SIM, n_boot=40, n_splits=5)
+    written = {p.name for p in report.write(tmp_path)}
+    assert {"report.json", "report.md", "report.txt", "methods.md", "accuracy_by_level.png"} <= written
+    data = no_nan(report)
+    text, markdown = report.text(), report.markdown()
+    for phrase in phrases:
+        assert phrase in text and phrase in markdown, phrase
+        assert any(phrase in n for n in data["meta"]["notes"]), phrase
+    assert "nan" not in (text + markdown + report.methods()).lower()
+    # six sketches per cell: every accuracy interval is flagged as resting on fewer than 10 units
+    assert any("resample fewer than 10 sketches" in n for n in data["meta"]["notes"])
+    for row in data["accuracy"]:
+        assert 0 <= row["top1_ci_low"] <= row["top1_accuracy"] <= row["top1_ci_high"] <= 1
+
+
+def test_intervals_over_ten_sketches_or_more_are_not_flagged():
+    many = pd.DataFrame(
+        [
+            {"participant_id": p, "sketch_id": f"x{i}", "concept": "AB"[i % 2], "abstraction_level": 4.0}
+            | {"producer": "human", "catch": False, "catch_failed": None, "guess_1": "AB"[(i + p) % 3 % 2]}
+            for p in range(3)
+            for i in range(10)
+        ]
+    )
+    report = sketch_report(many, None, None, n_boot=20, n_splits=3)
+    assert report.tables["accuracy"]["n_sketches"].tolist() == [10]
+    assert not any("fewer than 10" in n for n in report.meta["notes"])
+    few = sketch_report(many[many["sketch_id"] != "x9"], None, None, n_boot=20, n_splits=3)
+    assert any(
+        n.startswith("accuracy intervals of 1 of 1 observer × producer × level cells resample fewer than 10 sketches")
+        for n in few.meta["notes"]
+    )
