@@ -2,9 +2,11 @@
 
 A percentile bootstrap that resamples *n* units (participants, or a model's runs) cannot see spread between units
 it did not draw, so below about ten units its 95 % interval covers the population value less often than 95 %; with
-one unit there is nothing to resample across and the interval resamples that unit's stimuli instead, which
-describes that one person (or run), not the population. ``make validate`` (``bench/validate/ratio.py``) measures the
-coverage at every n below :data:`SMALL_SAMPLE` on simulated cohorts and writes it to
+one unit there is nothing to resample across: the MLAE and MAE intervals resample that unit's stimuli instead, which
+describes that one person (or run), not the population, and the others (a share over participants, a sketch
+accuracy) redraw the one unit and have no width. ``make validate`` (``bench/validate/ratio.py``, ``sketch.py``,
+``ratings.py``, through ``coverage.py``) measures the coverage at every n below :data:`SMALL_SAMPLE` on simulated
+cohorts of the demo designs, with the reports' own interval functions, and writes it to
 ``analysis/data/bootstrap_coverage.csv`` (committed; its first lines name the command). :func:`small_sample_note`
 quotes that file; no coverage figure is written in code.
 
@@ -33,10 +35,24 @@ SMALL_SAMPLE = 10
 #: The data file ``make validate`` writes (in ``analysis/data``).
 COVERAGE_FILE = "bootstrap_coverage.csv"
 COVERAGE_COLUMNS = ["unit", "statistic", "n_units", "reps", "nominal", "coverage", "mc_low", "mc_high", "design"]
-#: unit -> (one of them, what a single one's interval resamples instead)
-UNITS = {"participants": ("participant", "judgments"), "runs": ("run", "predictions")}
-#: statistic -> how the note names it
-STATISTICS = {"mlae_pooled": "MLAE (pooled)", "mlae_participant": "MLAE (participant)", "mae": "MAE"}
+#: unit -> one of them
+UNITS = {"participants": "participant", "runs": "run", "sketches": "sketch"}
+#: What the interval over one unit does: it resamples that unit's own observations (MLAE and MAE: the unit's
+#: judgments within each type), or it redraws that one unit every time (a share over participants, an accuracy over
+#: one sketch per concept), so it has no width.
+STIMULI, SAME_UNIT = "stimuli", "same unit"
+#: unit -> what a single one's observations are called, where its interval resamples them
+INSIDE = {"participants": "judgments", "runs": "predictions"}
+#: statistic -> (how the note names it, what its interval over one unit does)
+STATISTICS = {
+    "mlae_pooled": ("MLAE (pooled)", STIMULI),
+    "mlae_participant": ("MLAE (participant)", STIMULI),
+    "mae": ("MAE", STIMULI),
+    "top1_accuracy": ("top-1 accuracy", SAME_UNIT),
+    "top3_accuracy": ("top-3 accuracy", SAME_UNIT),
+    "percent_agree": ("% agreeing", SAME_UNIT),
+    "percent_correct": ("% correctly judged", SAME_UNIT),
+}
 
 
 @lru_cache(maxsize=1)
@@ -68,8 +84,9 @@ def small_sample_note(n_units: int, unit: str = "participants", statistic: str =
     ----------
     n_units : int
         How many units the interval resampled (1 means it resampled the unit's stimuli).
-    unit : {"participants", "runs"}
-    statistic : {"mlae_pooled", "mlae_participant", "mae"}
+    unit : {"participants", "runs", "sketches"}
+    statistic : one of :data:`STATISTICS`: {"mlae_pooled", "mlae_participant", "mae"} (ratio report),
+        {"top1_accuracy", "top3_accuracy"} (sketch report), {"percent_agree", "percent_correct"} (ratings report)
 
     Returns
     -------
@@ -79,7 +96,7 @@ def small_sample_note(n_units: int, unit: str = "participants", statistic: str =
     """
     if n_units >= SMALL_SAMPLE:
         return ""
-    one, inside = UNITS[unit]
+    one = UNITS[unit]
     row = measured_coverage(n_units, unit, statistic)
     measured = (
         f"not measured at n = {n_units} (run `make validate`)"
@@ -87,12 +104,17 @@ def small_sample_note(n_units: int, unit: str = "participants", statistic: str =
         else f"{row['coverage']:.2f} [{row['mc_low']:.2f}, {row['mc_high']:.2f}] at n = {n_units} "
         f"(nominal {row['nominal']:.2f}; `make validate`, {int(row['reps'])} simulated cohorts)"
     )
-    what = STATISTICS[statistic]
+    what, one_unit = STATISTICS[statistic]
     narrow = row is not None and row["mc_high"] < row["nominal"]
+    if n_units == 1 and one_unit == STIMULI:
+        return (
+            f"one {one}: the {what} interval resamples that {one}'s {INSIDE[unit]} (stimuli), so it describes this "
+            f"{one} on these stimuli, not {unit} in general; its coverage of the population value: {measured}"
+        )
     if n_units == 1:
         return (
-            f"one {one}: the {what} interval resamples that {one}'s {inside} (stimuli), so it describes this {one} "
-            f"on these stimuli, not {unit} in general; its coverage of the population value: {measured}"
+            f"one {one}: the {what} interval redraws that {one} in every resample, so it has no width and says "
+            f"nothing about {unit} in general; its coverage of the population value: {measured}"
         )
     return (
         f"interval over {n_units} {unit}, fewer than {SMALL_SAMPLE}"

@@ -7,8 +7,9 @@ of its 95 % interval. A table, not a test (tests/analysis keep small seeded vers
 
 Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`; a module may
 add ``tables(seed) -> list[(title, columns, rows)]``, printed after the main table (the ratio module's type-I table,
-VALIDATE_TYPE1_REPS cohorts, and its small-sample coverage table, VALIDATE_COVERAGE_REPS, which it also writes to
-analysis/data/bootstrap_coverage.csv).
+VALIDATE_TYPE1_REPS cohorts, and its small-sample coverage table, VALIDATE_COVERAGE_REPS; the sketch and ratings
+modules' coverage tables: each writes its rows to analysis/data/bootstrap_coverage.csv through
+bench/validate/coverage.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 
 from bench.common import markdown_table
 
-MODULES = ("bench.validate.ratio", "bench.validate.hive")
+MODULES = ("bench.validate.ratio", "bench.validate.hive", "bench.validate.sketch", "bench.validate.ratings")
 COLUMNS = ("statistic", "estimator", "design", "reps", "true", "mean", "bias", "coverage", "goal", "note")
 
 

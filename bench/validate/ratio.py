@@ -6,7 +6,6 @@ random height pairs of 39 per chart type), from the generating model of tests/an
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,13 +15,13 @@ from statsmodels.stats.proportion import proportion_confint
 from analysis import anova_by, mae, mlae, pearson, two_sample_t
 from analysis.coverage import COVERAGE_COLUMNS, COVERAGE_FILE, SMALL_SAMPLE
 from analysis.inference import pairwise_within, rm_anova
+from bench.validate.coverage import coverage_row, write_coverage
 from tests.analysis.conftest import PAIRS, SIGMA, SKILL, simulate_cohort, true_mlae, true_participant_mlae
 
 N_PARTICIPANTS = 56
 N_BOOT = 1000
 MLAE_BIAS_GOAL = 0.02
 DESIGN = f"Study III: {N_PARTICIPANTS} × 25, random pairs"
-COVERAGE_PATH = Path(__file__).resolve().parents[2] / "analysis" / "data" / COVERAGE_FILE
 
 
 def _row(statistic, estimator, design, reps, truth, estimates, hits, bias_goal=None, note=""):
@@ -215,8 +214,8 @@ def _coverage_truths(sigma: np.ndarray, per_unit: int) -> dict[str, np.ndarray]:
 def coverage_rows(reps: int, seed: int) -> list[dict]:
     """Coverage of the 95 % percentile interval at n = 1..9 participants (Study III design: 5 judgments per type)
     and n = 1..9 runs (39 predictions per type). Each cohort contributes the share of its 5 chart types whose
-    interval covers; the Monte Carlo interval is mean ± 1.96 SE of those shares over cohorts (types of one cohort
-    share its units, so they are not independent)."""
+    interval covers (types of one cohort share its units, so they are not independent): 200 cohorts hold 1,000
+    intervals, and the Monte Carlo interval is over cohorts (:func:`bench.validate.coverage.coverage_row`)."""
     rng = np.random.default_rng(seed)
     designs = {
         "participants": (_coverage_truths(SIGMA, 5), "Study III: n × 25, random pairs", "participant_id"),
@@ -238,33 +237,8 @@ def coverage_rows(reps: int, seed: int) -> list[dict]:
                     else:
                         res = mlae(df, stat.removeprefix("mlae_"), unit=column, n_boot=N_BOOT, seed=i)
                     shares[stat].append(_covers(res, truths[stat]).mean())
-            for stat, s in shares.items():
-                s = np.asarray(s)
-                half = 1.96 * s.std(ddof=1) / np.sqrt(len(s))
-                out.append(
-                    {
-                        "unit": unit,
-                        "statistic": stat,
-                        "n_units": n,
-                        "reps": reps,
-                        "nominal": 0.95,
-                        "coverage": round(float(s.mean()), 4),
-                        "mc_low": round(float(max(s.mean() - half, 0.0)), 4),
-                        "mc_high": round(float(min(s.mean() + half, 1.0)), 4),
-                        "design": design,
-                    }
-                )
+            out += [coverage_row(unit, stat, n, s, design) for stat, s in shares.items()]
     return out
-
-
-def write_coverage(rows_: list[dict], reps: int, seed: int, path: Path = COVERAGE_PATH) -> None:
-    header = (
-        f"# Written by `make validate` (VALIDATE_COVERAGE_REPS={reps} VALIDATE_SEED={seed} python -m bench.validate; "
-        "bench/validate/ratio.py coverage_rows): coverage of the 95 % percentile bootstrap interval of the population "
-        f"value with n < {SMALL_SAMPLE} resampled units, {N_BOOT} resamples. analysis.coverage quotes it. "
-        "Do not edit.\n"
-    )
-    path.write_text(header + pd.DataFrame(rows_, columns=COVERAGE_COLUMNS).to_csv(index=False), encoding="utf-8")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,8 @@ from scipy import stats
 import analysis.ratings as ratings
 from analysis.ratings import agreement, correct_judgements, rating_distribution, relevance_test
 from analysis.reports.ratings_study import ratings_report
+
+COVERAGE_CSV = Path(__file__).resolve().parents[2] / "analysis" / "data" / "bootstrap_coverage.csv"
 
 # Four participants, three statements; "arms" and "colour" name patterns the model uses.
 HAND = pd.DataFrame(
@@ -314,9 +317,26 @@ def test_bootstrap_over_fewer_than_ten_participants_is_flagged():
     assert (statements["ci_method"] == "bootstrap").all() and (statements["n_participants"] == 5).all()
     warning = "the intervals of arms, colour, bg, blocks resample fewer than 10 participants"
     assert warning in report.text() and any(n.startswith(warning) for n in report.meta["notes"])
+    # issue #23 point 3: the note quotes the coverage `make validate` wrote for this n, read here from the file
+    table = pd.read_csv(COVERAGE_CSV, comment="#")
+    note = next(n for n in report.meta["notes"] if n.startswith(warning))
+    for statistic, name in (("percent_agree", "% agreeing"), ("percent_correct", "% correctly judged")):
+        row = table.query(f"unit == 'participants' and statistic == '{statistic}' and n_units == 5").iloc[0]
+        quoted = f"{name} interval: {row['coverage']:.2f} [{row['mc_low']:.2f}, {row['mc_high']:.2f}] at n = 5"
+        assert quoted in note and quoted in report.text() and quoted in report.markdown()
     # ten participants, or one rating each (Wilson's interval, no resampling): no warning
     ten = pd.concat([rate(range(10), lambda p, s: 1 + (p * 3 + len(s)) % 7)] * 2, ignore_index=True)
     assert not any("fewer than 10" in n for n in ratings_report(ten, STATEMENTS, n_boot=200).meta["notes"])
     once = ratings_report(rate(range(5), lambda p, s: 1 + p), STATEMENTS, n_boot=200)
     assert set(once.tables["statements"]["ci_method"]) == {"wilson"}
     assert not any("fewer than 10" in n for n in once.meta["notes"])
+
+
+def test_one_participant_rated_twice_gets_a_zero_width_interval_and_says_so():
+    twice = pd.concat([rate([1], lambda p, s: 6)] * 2, ignore_index=True)
+    report = ratings_report(twice, STATEMENTS, n_boot=200)
+    statements = report.tables["statements"]
+    assert (statements["ci_low"] == statements["ci_high"]).all()
+    note = next(n for n in report.meta["notes"] if "resample fewer than 10" in n)
+    assert "one participant: the % agreeing interval redraws that participant in every resample" in note
+    assert "no width" in note and "at n = 1" in note

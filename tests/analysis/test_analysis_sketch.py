@@ -3,6 +3,7 @@ scipy / statsmodels where they compute the same thing)."""
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,7 @@ import pytest
 import statsmodels.formula.api as smf
 from scipy import stats
 
+from analysis import coverage
 from analysis.reports.sketch_study import sketch_report
 from analysis.sketch_statistics import (
     accuracy_by_level,
@@ -24,6 +26,8 @@ from analysis.sketch_statistics import (
     sketch_measures,
     split_half_reliability,
 )
+
+COVERAGE_CSV = Path(__file__).resolve().parents[2] / "analysis" / "data" / "bootstrap_coverage.csv"
 
 
 def answers(rows):
@@ -461,7 +465,21 @@ def test_intervals_over_ten_sketches_or_more_are_not_flagged():
     assert report.tables["accuracy"]["n_sketches"].tolist() == [10]
     assert not any("fewer than 10" in n for n in report.meta["notes"])
     few = sketch_report(many[many["sketch_id"] != "x9"], None, None, n_boot=20, n_splits=3)
-    assert any(
-        n.startswith("accuracy intervals of 1 of 1 observer × producer × level cells resample fewer than 10 sketches")
-        for n in few.meta["notes"]
-    )
+    prefix = "accuracy intervals of 1 of 1 observer × producer × level cells resample fewer than 10 sketches"
+    note = next(n for n in few.meta["notes"] if n.startswith(prefix))
+    # issue #23 point 3: the coverage `make validate` wrote for 9 sketches, read here from the file
+    table = pd.read_csv(COVERAGE_CSV, comment="#")
+    for statistic, name in (("top1_accuracy", "top-1 accuracy"), ("top3_accuracy", "top-3 accuracy")):
+        row = table.query(f"unit == 'sketches' and statistic == '{statistic}' and n_units == 9").iloc[0]
+        quoted = f"{name} interval: {row['coverage']:.2f} [{row['mc_low']:.2f}, {row['mc_high']:.2f}] at n = 9"
+        assert quoted in note and quoted in few.text() and quoted in few.markdown()
+
+
+def test_a_sample_size_make_validate_did_not_measure_says_so(monkeypatch):
+    table = pd.read_csv(COVERAGE_CSV, comment="#")
+    monkeypatch.setattr(coverage, "coverage_table", lambda: table[table["unit"] != "sketches"])
+    assert coverage.measured_coverage(4, "sketches", "top1_accuracy") is None
+    note = coverage.small_sample_note(4, "sketches", "top1_accuracy")
+    assert note.startswith("interval over 4 sketches, fewer than 10; measured coverage of the top-1 accuracy")
+    assert note.endswith("not measured at n = 4 (run `make validate`)")
+    assert coverage.small_sample_note(10, "sketches", "top3_accuracy") == ""
