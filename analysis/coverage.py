@@ -3,10 +3,11 @@
 A percentile bootstrap that resamples *n* units (participants, or a model's runs) cannot see spread between units
 it did not draw, so below about ten units its 95 % interval covers the population value less often than 95 %; with
 one unit there is nothing to resample across: the MLAE and MAE intervals resample that unit's stimuli instead, which
-describes that one person (or run), not the population, and the others (a share over participants, a sketch
-accuracy) redraw the one unit and have no width. ``make validate`` (``bench/validate/ratio.py``, ``sketch.py``,
-``ratings.py``, through ``coverage.py``) measures the coverage at every n below :data:`SMALL_SAMPLE` on simulated
-cohorts of the demo designs, with the reports' own interval functions, and writes it to
+describes that one person (or run), not the population, the sketch accuracy over one sketch resamples its answers,
+and the shares over participants redraw the one unit and have no width. ``make validate``
+(``bench/validate/ratio.py``, ``sketch.py``, ``ratings.py``, through ``coverage.py``) measures the coverage at
+every n below :data:`SMALL_SAMPLE` on simulated cohorts of the demo designs, with the reports' own interval
+functions, and writes it to
 ``analysis/data/bootstrap_coverage.csv`` (committed; its first lines name the command). :func:`small_sample_note`
 quotes that file; no coverage figure is written in code.
 
@@ -38,18 +39,22 @@ COVERAGE_COLUMNS = ["unit", "statistic", "n_units", "reps", "nominal", "coverage
 #: unit -> one of them
 UNITS = {"participants": "participant", "runs": "run", "sketches": "sketch"}
 #: What the interval over one unit does: it resamples that unit's own observations (MLAE and MAE: the unit's
-#: judgments within each type), or it redraws that one unit every time (a share over participants, an accuracy over
-#: one sketch per concept), so it has no width.
+#: judgments within each type; a sketch accuracy: the sketch's answers), or it redraws that one unit every time (a
+#: share over participants), so it has no width.
 STIMULI, SAME_UNIT = "stimuli", "same unit"
-#: unit -> what a single one's observations are called, where its interval resamples them
-INSIDE = {"participants": "judgments", "runs": "predictions"}
+#: unit -> what a single one's observations are called, where its interval resamples them, and what they are
+INSIDE = {
+    "participants": ("judgments (stimuli)", "stimuli"),
+    "runs": ("predictions (stimuli)", "stimuli"),
+    "sketches": ("answers", "answers"),
+}
 #: statistic -> (how the note names it, what its interval over one unit does)
 STATISTICS = {
     "mlae_pooled": ("MLAE (pooled)", STIMULI),
     "mlae_participant": ("MLAE (participant)", STIMULI),
     "mae": ("MAE", STIMULI),
-    "top1_accuracy": ("top-1 accuracy", SAME_UNIT),
-    "top3_accuracy": ("top-3 accuracy", SAME_UNIT),
+    "top1_accuracy": ("top-1 accuracy", STIMULI),
+    "top3_accuracy": ("top-3 accuracy", STIMULI),
     "percent_agree": ("% agreeing", SAME_UNIT),
     "percent_correct": ("% correctly judged", SAME_UNIT),
 }
@@ -107,9 +112,10 @@ def small_sample_note(n_units: int, unit: str = "participants", statistic: str =
     what, one_unit = STATISTICS[statistic]
     narrow = row is not None and row["mc_high"] < row["nominal"]
     if n_units == 1 and one_unit == STIMULI:
+        observations, these = INSIDE[unit]
         return (
-            f"one {one}: the {what} interval resamples that {one}'s {INSIDE[unit]} (stimuli), so it describes this "
-            f"{one} on these stimuli, not {unit} in general; its coverage of the population value: {measured}"
+            f"one {one}: the {what} interval resamples that {one}'s {observations}, so it describes this {one} on "
+            f"these {these}, not {unit} in general; its coverage of the population value: {measured}"
         )
     if n_units == 1:
         return (

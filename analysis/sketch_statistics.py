@@ -42,19 +42,54 @@ def _responses(df: pd.DataFrame, where: str) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------------- accuracy
 
 
+#: How a sketch interval resampled (the ``ci_method`` column). The benchmark's bootstrap draws sketches within each
+#: concept × abstraction level stratum (S.5.3); when a stratum holds one sketch (the demo's layout: one sketch per
+#: concept, producer and level) every resample redraws it, so the interval has no width. Then the concepts are
+#: resampled instead, each with all its sketches (a cluster bootstrap: it also counts the spread between concepts,
+#: which the benchmark holds fixed), and with a single concept, its own rows.
+CI_STRATIFIED = "stratified within concept × level (paper)"
+CI_CONCEPTS = "concepts resampled: strata hold one sketch"
+CI_ANSWERS = "answers resampled: the cell holds one sketch"
+CI_SKETCHES = "sketches resampled: one concept"
+
+
+def _resampling_plan(units: pd.DataFrame, strata: list[str], last_resort: str) -> tuple[str, np.ndarray, list]:
+    """How to resample ``units`` (rows numbered 0..n − 1, with sketch_id, concept and the ``strata`` columns) so the
+    interval has width: the benchmark's sketches within strata when every stratum holds at least two; else the
+    concepts (one stratum of concept clusters) when there are two or more; else the rows themselves, named
+    ``last_resort``.
+
+    Returns the method (``CI_*``), each row's cluster number (numbered in order of appearance, so the paper's case
+    draws as it always did) and each stratum's cluster numbers.
+    """
+    if (units.groupby(strata)["sketch_id"].nunique() >= 2).all():
+        labels = units.groupby([*strata, "sketch_id"], sort=False).ngroup().to_numpy()
+        groups = sorted(units.groupby(strata).indices.items())
+        return CI_STRATIFIED, labels, [np.unique(labels[rows]) for _, rows in groups]
+    if units["concept"].nunique() >= 2:
+        labels = units.groupby("concept", sort=False).ngroup().to_numpy()
+        return CI_CONCEPTS, labels, [np.unique(labels)]
+    labels = np.arange(len(units))
+    return last_resort, labels, [labels]
+
+
 def accuracy_by_level(responses: pd.DataFrame, *, n_boot: int = 2000, ci: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """Top-1 and top-3 accuracy per observer, producer and abstraction level, with bootstrap CIs.
 
     Accuracy is the proportion of answers whose first guess (top-1) or any guess (top-3) is the concept:
     ``acc = (1/n) Σ_i 1[concept_i ∈ guesses_i]``. The confidence interval is the percentile interval of ``n_boot``
-    stratified bootstrap resamples: sketches are drawn with replacement within each concept × abstraction level
-    stratum (so every resample has the same number of sketches of each concept at each level, as in the benchmark,
-    S.5.3), each drawn sketch bringing all its answers.
+    bootstrap resamples. Where every concept of the cell has at least two sketches, it is the benchmark's
+    stratified bootstrap (S.5.3): sketches are drawn with replacement within each concept × abstraction level
+    stratum (so every resample has the same number of sketches of each concept at each level), each drawn sketch
+    bringing all its answers. Where a concept has one sketch, that stratum would redraw it every time, so the
+    concepts are drawn with replacement instead, each with all its sketches and answers; a cell of one sketch
+    resamples its answers. ``ci_method`` names which (:data:`CI_STRATIFIED`, :data:`CI_CONCEPTS`,
+    :data:`CI_ANSWERS`).
 
     Returns
     -------
     DataFrame with columns observer, producer, abstraction_level, n_sketches, n_responses, top1_accuracy,
-    top1_ci_low, top1_ci_high, top3_accuracy, top3_ci_low, top3_ci_high.
+    top1_ci_low, top1_ci_high, top3_accuracy, top3_ci_low, top3_ci_high, ci_method.
     """
     where = "accuracy_by_level"
     data = _responses(responses, where)
@@ -64,21 +99,19 @@ def accuracy_by_level(responses: pd.DataFrame, *, n_boot: int = 2000, ci: float 
     alpha = (1 - ci) / 2
     rows = []
     for key, cell in data.groupby(CELL, sort=True):
-        per_sketch = (
-            cell.groupby(["concept", "sketch_id"])
-            .agg(n=("top1", "size"), top1=("top1", "sum"), top3=("top3", "sum"))
-            .reset_index()
-        )
-        # Per stratum, the positions of its sketches; a resample draws as many positions with replacement.
-        strata = [group.index.to_numpy() for _, group in per_sketch.groupby("concept")]
-        counts = per_sketch[["n", "top1", "top3"]].to_numpy(dtype=float)
-        draws = np.concatenate([rng.choice(idx, size=(n_boot, idx.size), replace=True) for idx in strata], axis=1)
+        cell = cell.sort_values(["concept", "sketch_id"], kind="stable").reset_index(drop=True)
+        method, labels, strata = _resampling_plan(cell, ["concept"], CI_ANSWERS)
+        # Per cluster (sketch, concept or answer): answers, top-1 and top-3 hits; a resample draws as many clusters
+        # of each stratum with replacement.
+        hits = [np.bincount(labels, weights=cell[c].to_numpy(float)) for c in ("top1", "top3")]
+        counts = np.column_stack([np.bincount(labels), *hits]).astype(float)
+        draws = np.concatenate([rng.choice(ids, size=(n_boot, ids.size), replace=True) for ids in strata], axis=1)
         totals = counts[draws].sum(axis=1)  # n_boot × (n, top1, top3)
         boot1, boot3 = totals[:, 1] / totals[:, 0], totals[:, 2] / totals[:, 0]
         rows.append(
             {
                 **dict(zip(CELL, key)),
-                "n_sketches": len(per_sketch),
+                "n_sketches": cell["sketch_id"].nunique(),
                 "n_responses": len(cell),
                 "top1_accuracy": cell["top1"].mean(),
                 "top1_ci_low": np.quantile(boot1, alpha),
@@ -86,6 +119,7 @@ def accuracy_by_level(responses: pd.DataFrame, *, n_boot: int = 2000, ci: float 
                 "top3_accuracy": cell["top3"].mean(),
                 "top3_ci_low": np.quantile(boot3, alpha),
                 "top3_ci_high": np.quantile(boot3, 1 - alpha),
+                "ci_method": method,
             }
         )
     return pd.DataFrame(rows)
@@ -307,6 +341,7 @@ ALIGNMENT_COLUMNS = [
     "adjusted_r2",
     "adjusted_r2_ci_low",
     "adjusted_r2_ci_high",
+    "ci_method",
     "n_left_out",
     "note",
 ]
@@ -431,7 +466,9 @@ def human_model_alignment(
 ) -> pd.DataFrame:
     """Human–model alignment per model, producer and measure (S.5.3): Pearson r between the human and the model
     per-sketch values, and the adjusted R² of ``model ~ human * C(abstraction_level)`` (:func:`adjusted_r2`), with a
-    percentile CI from sketches resampled within concept × abstraction level.
+    percentile CI from sketches resampled within concept × abstraction level, or, where a stratum holds one sketch,
+    from concepts resampled with all their sketches (one concept: its sketches); ``ci_method`` names which (see
+    :func:`accuracy_by_level`).
 
     Parameters
     ----------
@@ -440,8 +477,9 @@ def human_model_alignment(
     Returns
     -------
     DataFrame with columns observer, producer, measure, n_sketches, pearson_r, adjusted_r2, adjusted_r2_ci_low,
-    adjusted_r2_ci_high, n_left_out (sketches of the producer that only one side answered, or whose measure is
-    undefined on a side, e.g. SNP without an off-target answer) and note (those counts; why a value is missing).
+    adjusted_r2_ci_high, ci_method ("" without an interval), n_left_out (sketches of the producer that only one side
+    answered, or whose measure is undefined on a side, e.g. SNP without an off-target answer) and note (those
+    counts; why a value is missing).
     """
     where = "human_model_alignment"
     check_frame(
@@ -466,11 +504,14 @@ def human_model_alignment(
                 level = pair["abstraction_level"].to_numpy()
                 point = adjusted_r2(y, x, level) if len(pair) > 2 else np.nan
                 low = high = np.nan
+                method = ""
                 if len(pair) > 2:
-                    strata = [g.index.to_numpy() for _, g in pair.groupby(["concept", "abstraction_level"])]
+                    method, labels, strata = _resampling_plan(pair, ["concept", "abstraction_level"], CI_SKETCHES)
+                    members = [np.flatnonzero(labels == k) for k in range(labels.max() + 1)]
                     boots = []
                     for _ in range(n_boot):
-                        idx = np.concatenate([rng.choice(s, size=s.size, replace=True) for s in strata])
+                        drawn = [rng.choice(ids, size=ids.size, replace=True) for ids in strata]
+                        idx = np.concatenate([members[k] for ids in drawn for k in ids])
                         boots.append(adjusted_r2(y[idx], x[idx], level[idx]))
                     boots = np.array(boots)
                     if np.isfinite(boots).any():
@@ -499,6 +540,7 @@ def human_model_alignment(
                         "adjusted_r2": point,
                         "adjusted_r2_ci_low": low,
                         "adjusted_r2_ci_high": high,
+                        "ci_method": method,
                         "n_left_out": only["left"] + only["right"] + undefined,
                         "note": "; ".join(notes),
                     }

@@ -15,6 +15,7 @@ from .._checks import check_frame
 from ..coverage import SMALL_SAMPLE, small_sample_note
 from ..sketch_statistics import (
     CELL,
+    CI_STRATIFIED,
     ENTROPY_BASES,
     RELIABILITY_COLUMNS,
     accuracy_by_level,
@@ -126,6 +127,7 @@ def sketch_report(
         if r.note:
             notes.append(f"alignment ({r.observer}, {r.producer}, {r.measure}): {r.note}")
     accuracy = accuracy_by_level(responses, n_boot=n_boot, seed=seed)
+    notes += _ci_methods(accuracy, alignment)
     notes += _few_units(accuracy, alignment)
     tables = {
         "accuracy": accuracy,
@@ -150,6 +152,20 @@ def sketch_report(
         "notes": notes,
     }
     return SketchReport(meta, tables)
+
+
+def _ci_methods(accuracy: pd.DataFrame, alignment: pd.DataFrame) -> list[str]:
+    """One note per interval table and resampling other than the benchmark's (``ci_method``): where its strata hold
+    one sketch, the stratified bootstrap would redraw the same sketches and have no width."""
+    notes = []
+    for name, table in (("accuracy", accuracy), ("alignment", alignment)):
+        other = table[~table["ci_method"].isin([CI_STRATIFIED, ""])]
+        for method, rows in other.groupby("ci_method"):
+            notes.append(
+                f"{name} intervals of {len(rows)} of {len(table)} rows: {method}, since sketches resampled within "
+                "concept × level (the benchmark's bootstrap) would redraw the same sketches and have no width"
+            )
+    return notes
 
 
 def _few_units(accuracy: pd.DataFrame, alignment: pd.DataFrame) -> list[str]:
@@ -193,7 +209,7 @@ def _document(report: SketchReport) -> Document:
         ],
         [
             Section(
-                "Accuracy by abstraction level (95% CI: sketches resampled within concept × level)",
+                "Accuracy by abstraction level (95% CI: bootstrap, resampling as ci_method says)",
                 [
                     _table(
                         t["accuracy"],
@@ -207,6 +223,7 @@ def _document(report: SketchReport) -> Document:
                             "top1_ci_low",
                             "top1_ci_high",
                             "top3_accuracy",
+                            "ci_method",
                         ],
                     )
                 ],
@@ -249,7 +266,7 @@ def _document(report: SketchReport) -> Document:
             ),
             Section(
                 f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
-                f"{m.get('n_boot_alignment', '?')} resamples within concept × level)",
+                f"{m.get('n_boot_alignment', '?')} resamples, as ci_method says)",
                 [
                     _table(
                         t["alignment"],
@@ -262,6 +279,7 @@ def _document(report: SketchReport) -> Document:
                             "adjusted_r2",
                             "adjusted_r2_ci_low",
                             "adjusted_r2_ci_high",
+                            "ci_method",
                             "n_left_out",
                         ],
                     )
@@ -346,8 +364,12 @@ def _methods(report: SketchReport) -> str:
         "times gets the entropy of its runs' top-1 labels, which is labelled as such (entropy_basis) and is not a "
         "response entropy.",
         f"**Intervals.** Accuracy intervals are 95 % percentile bootstrap intervals (Efron & Tibshirani, 1993) from "
-        f"{m['n_boot']:,} resamples of the sketches within each concept × abstraction-level stratum (each sketch "
-        f"bringing all its answers), seed {m['seed']}.",
+        f"{m['n_boot']:,} resamples, seed {m['seed']}: of the sketches within each concept × abstraction-level "
+        "stratum (each sketch bringing all its answers), as the benchmark did, where every stratum holds at least two "
+        "sketches; where a stratum holds one, that bootstrap would redraw the same sketches and have no width, so the "
+        "concepts were resampled instead, each with all its sketches (a cluster bootstrap, which also counts the "
+        "spread between concepts), and a cell of one sketch resampled its answers; ci_method names the resampling "
+        "of each interval.",
     ]
     if len(t["reliability"]):
         paragraphs.append(
@@ -362,8 +384,9 @@ def _methods(report: SketchReport) -> str:
         paragraphs.append(
             "**Human–model alignment.** Per model, producer and measure, the Pearson r of the per-sketch human and "
             "model values and the adjusted R² of the OLS fit model ~ human × abstraction level, with a 95 % "
-            f"percentile interval from {m['n_boot_alignment']:,} resamples of sketches within concept × level (a tenth "
-            "of the accuracy bootstrap's, since each resample refits the regression); sketches answered by one side "
+            f"percentile interval from {m['n_boot_alignment']:,} resamples (a tenth of the accuracy bootstrap's, since "
+            "each resample refits the regression) of sketches within concept × level, or of concepts where a stratum "
+            "holds one sketch (ci_method); sketches answered by one side "
             "only or without a defined measure are left out and counted (n_left_out)."
         )
     if m.get("notes"):

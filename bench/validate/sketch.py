@@ -5,7 +5,8 @@ The simulated cohort has the demo study's layout (studies/sketch-demo, server/ta
 sketch per concept in each observer × producer × level cell, so a cell of n sketches holds n concepts. Concept c's
 sketch is recognised with probability ``expit(a + b_c + e)``, ``e ~ N(0, τ²)`` the sketch's own difficulty, and top-3
 with ``expit(a + 1 + b_c + e)``; each sketch gets :data:`ANSWERS` people's answers. The population value is the
-accuracy over sketches of those concepts (the stratified bootstrap keeps the concepts fixed):
+accuracy over sketches of those concepts (the concepts fixed, as in the benchmark; with one sketch per concept the
+interval resamples the concepts, or a single sketch's answers: ``ci_method``):
 ``(1/n) Σ_c E_e[expit(a + b_c + e)]``, by Gauss–Hermite quadrature. The interval is the product's own
 (:func:`analysis.sketch_statistics.accuracy_by_level`), one per cohort and statistic."""
 

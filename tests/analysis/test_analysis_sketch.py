@@ -74,9 +74,30 @@ def test_accuracy_by_level_hand_values():
     assert acc.loc[4.0, "top1_accuracy"] == pytest.approx(0.2) and acc.loc[4.0, "top3_accuracy"] == pytest.approx(0.4)
     assert acc.loc[8.0, "top1_accuracy"] == 1.0 and acc.loc[4.0, "n_sketches"] == 2
     assert acc.loc[4.0, "n_responses"] == 5
-    # One sketch per concept × level stratum: every resample is the data itself, so the CI is the point.
-    assert acc.loc[4.0, ["top1_ci_low", "top1_ci_high"]].tolist() == pytest.approx([0.2, 0.2])
+    # One sketch per concept × level stratum: the paper's bootstrap would redraw the data itself (a zero-width CI
+    # at the point), so the concepts are resampled; level 8 is all correct, so every resample is 1.
+    assert set(acc["ci_method"]) == {"concepts resampled: strata hold one sketch"}
     assert acc.loc[8.0, ["top3_ci_low", "top3_ci_high"]].tolist() == [1.0, 1.0]
+
+
+def test_one_sketch_per_stratum_resamples_concepts():
+    # Level 4 of DATA: concept A (s1: 1 of 3 right), concept B (s3: 0 of 2). Two concepts drawn with replacement:
+    # AA 2/6, AB or BA 1/5, BB 0/4 with p = 1/4, 1/2, 1/4; the 90 % interval is [0, 1/3], the middle 40 % is 1/5.
+    level4 = DATA[DATA["abstraction_level"] == 4]
+    wide = accuracy_by_level(level4, n_boot=4000, ci=0.9, seed=3).iloc[0]
+    assert (wide["top1_ci_low"], wide["top1_ci_high"]) == pytest.approx((0.0, 1 / 3))
+    assert wide["ci_method"] == "concepts resampled: strata hold one sketch"
+    middle = accuracy_by_level(level4, n_boot=4000, ci=0.4, seed=3).iloc[0]
+    assert (middle["top1_ci_low"], middle["top1_ci_high"]) == pytest.approx((0.2, 0.2))
+
+
+def test_one_sketch_resamples_its_answers():
+    # One sketch, 2 of 4 answers right: resampled answers give k/4, k ~ Binomial(4, 1/2); P(0) = 1/16 > 5 % and
+    # P(≤ 3) = 15/16 < 95 %, so the 90 % interval is [0, 1].
+    one = answers([(p, "s", "A", 4, "A" if p < 2 else "B") for p in range(4)])
+    acc = accuracy_by_level(one, n_boot=4000, ci=0.9, seed=3).iloc[0]
+    assert (acc["top1_ci_low"], acc["top1_ci_high"]) == (0.0, 1.0)
+    assert acc["ci_method"] == "answers resampled: the cell holds one sketch"
 
 
 def test_accuracy_bootstrap_resamples_within_strata():
@@ -87,6 +108,26 @@ def test_accuracy_bootstrap_resamples_within_strata():
     assert (acc["top1_ci_low"], acc["top1_ci_high"]) == (0.5, 0.5)  # the middle 40 % is 1/2
     wide = accuracy_by_level(two, n_boot=4000, ci=0.9, seed=3).iloc[0]
     assert (wide["top1_ci_low"], wide["top1_ci_high"]) == (0.0, 1.0)
+    assert wide["ci_method"] == "stratified within concept × level (paper)"
+
+
+def test_stratified_bootstrap_draws_sketches_within_each_concept():
+    # Two concepts with two sketches each: the paper's bootstrap, recomputed here from S.5.3 with the same generator
+    # (per concept in sorted order, as many sketches drawn with replacement; each brings its answers).
+    rows = [(1, "a1", "A", 4, "A"), (2, "a1", "A", 4, "A"), (1, "a2", "A", 4, "B")]
+    rows += [(1, "b1", "B", 4, "B"), (1, "b2", "B", 4, "C"), (2, "b2", "B", 4, "C"), (3, "b2", "B", 4, "B")]
+    seed, n_boot = 7, 500
+    rng = np.random.default_rng(seed)
+    sketches = {"A": [(2, 2), (1, 0)], "B": [(1, 1), (3, 1)]}  # (answers, right) per sketch
+    boot = np.zeros((n_boot, 2))
+    for concept in ("A", "B"):
+        counts = np.array(sketches[concept], dtype=float)
+        boot += counts[rng.choice(2, size=(n_boot, 2), replace=True)].sum(axis=1)
+    expected = np.quantile(boot[:, 1] / boot[:, 0], [0.025, 0.975])
+    acc = accuracy_by_level(answers(rows), n_boot=n_boot, seed=seed).iloc[0]
+    assert acc["ci_method"] == "stratified within concept × level (paper)"
+    assert [acc["top1_ci_low"], acc["top1_ci_high"]] == pytest.approx(expected.tolist(), abs=1e-12)
+    assert acc["top1_ci_low"] < acc["top1_ci_high"]
 
 
 def test_entropy_per_sketch_in_bits():
@@ -294,7 +335,7 @@ def test_report_counts_what_it_leaves_out_and_writes_its_methods():
         "seed 7",
         "5 random splits",
         "Spearman–Brown",
-        "4 resamples of sketches",
+        "4 resamples (a tenth",
         "Mukherjee",
         "## References",
     ):
@@ -450,6 +491,19 @@ def test_degenerate_cohorts_are_reported_in_words(case, tmp_path):
     assert any("resample fewer than 10 sketches" in n for n in data["meta"]["notes"])
     for row in data["accuracy"]:
         assert 0 <= row["top1_ci_low"] <= row["top1_accuracy"] <= row["top1_ci_high"] <= 1
+
+
+def test_report_names_the_resampling_where_strata_hold_one_sketch():
+    # DATA has the demo's layout (one sketch per concept and level): concepts resampled, said in every output.
+    report = sketch_report(DATA.assign(catch=False, catch_failed=None), n_boot=200, n_splits=5)
+    data = no_nan(report)
+    text, markdown = report.text(), report.markdown()
+    assert {row["ci_method"] for row in data["accuracy"]} == {"concepts resampled: strata hold one sketch"}
+    note = "accuracy intervals of 2 of 2 rows: concepts resampled: strata hold one sketch"
+    assert note in text and note in markdown and any(n.startswith(note) for n in data["meta"]["notes"])
+    assert "ci_method" in text and "ci_method" in markdown and "concepts were resampled" in report.methods()
+    level4 = next(row for row in data["accuracy"] if row["abstraction_level"] == 4)
+    assert level4["top1_ci_low"] < level4["top1_ci_high"]
 
 
 def test_intervals_over_ten_sketches_or_more_are_not_flagged():
