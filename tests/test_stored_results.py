@@ -169,7 +169,7 @@ def test_a_study_edit_bumps_the_generation_and_an_unchanged_sync_does_not(app, r
 
 def test_a_second_recompute_is_refused_while_one_runs(app, client, auth, runner, three, monkeypatch):
     launched = []
-    monkeypatch.setattr(stored, "launch", lambda slug, options: launched.append((slug, options)))
+    monkeypatch.setattr(stored, "launch", lambda slug, options, env: launched.append((slug, options)))
     auth.login()
     with stored.recompute_lock(study3().id) as taken:
         assert taken

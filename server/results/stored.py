@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import fcntl
-import os
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,6 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
 from analysis.reports.render import jsonable
 from analysis.safe_csv import frame_csv
@@ -167,21 +165,15 @@ def _flags(options: dict[str, Any]) -> list[str]:
     return [arg for name, value in options.items() for arg in flags[name](value)]
 
 
-def launch(slug: str, options: Options) -> subprocess.Popen:
+def launch(slug: str, options: Options, env: dict[str, str]) -> subprocess.Popen:
     """Start `flask analyze SLUG --store` with `options` (those the study's analysis uses) as a process of its own,
-    at lower priority, against this app's database and studies, and return at once. A thread of this process only
+    at lower priority, in the environment `env` (config.child_environment: this app's database and studies), and
+    return at once. A thread of this process only
     waits for it to end, so that it leaves no zombie; the work and the lock are the child's."""
     _, analyzer = analysed_study(slug)
     used = used_options(analyzer, options)
     if analyzer.max_n_boot and used.get("n_boot", 0) > analyzer.max_n_boot:
         used["n_boot"] = analyzer.max_n_boot
-    config = current_app.config
-    env = {
-        **os.environ,
-        "DATABASE_URL": make_url(config["SQLALCHEMY_DATABASE_URI"]).render_as_string(hide_password=False),
-        "STUDYHIVE_STUDIES_DIR": str(config["STUDIES_DIR"]),
-        "SECRET_KEY": config["SECRET_KEY"],
-    }
     command = [sys.executable, "-m", "flask", "--app", "server", "analyze", slug, "--store", *_flags(used)]
     process = subprocess.Popen(
         ["nice", "-n", str(NICENESS), *command],

@@ -22,6 +22,7 @@ from flask import (
     url_for,
 )
 
+from ..config import child_environment
 from ..db import db
 from ..exceptions import AnalysisError
 from ..models import (
@@ -253,7 +254,9 @@ def recompute(slug):
         flash("A recompute is already running; reload this page in a moment.")
     else:
         try:
-            stored.launch(study.slug, _recompute_options(stored.latest(study.id)))
+            stored.launch(
+                study.slug, _recompute_options(stored.latest(study.id)), child_environment(current_app.config)
+            )
         except AnalysisError as exc:
             flash(f"Cannot recompute: {exc}")
         else:
