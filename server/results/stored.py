@@ -38,9 +38,11 @@ from .analyze import AnalysisResult, DataProblem, Options, analysed_study, run_a
 #: The first key of the two-key advisory locks (pg_try_advisory_lock(int, int)) this module takes; the second is
 #: the study's id. "SH" "RS": studyhive results.
 LOCK_NAMESPACE = 0x5348_5253
-#: A recompute started from the page runs at this niceness: the app server's workers share the machine's cores
-#: with it and come first.
-NICENESS = 10
+#: A recompute started from the page runs under Linux's SCHED_IDLE policy (util-linux's chrt, in every Debian
+#: image): it gets a core only when the app server's workers and PostgreSQL leave one free, so participants' saves
+#: come first; during a launch it takes longer instead. `nice -n 10` still cost the launch's saves a p99 of
+#: 15 to 24 ms on 2 cores (docs/operations.md).
+SCHEDULER = ["chrt", "--idle", "0"]
 
 
 class Busy(AnalysisError):
@@ -167,16 +169,16 @@ def _flags(options: dict[str, Any]) -> list[str]:
 
 def launch(slug: str, options: Options, env: dict[str, str]) -> subprocess.Popen:
     """Start `flask analyze SLUG --store` with `options` (those the study's analysis uses) as a process of its own,
-    at lower priority, in the environment `env` (config.child_environment: this app's database and studies), and
-    return at once. A thread of this process only
-    waits for it to end, so that it leaves no zombie; the work and the lock are the child's."""
+    at idle priority (SCHEDULER), in the environment `env` (config.child_environment: this app's database and
+    studies), and return at once. A thread of this process only waits for it to end, so that it leaves no zombie;
+    the work and the lock are the child's."""
     _, analyzer = analysed_study(slug)
     used = used_options(analyzer, options)
     if analyzer.max_n_boot and used.get("n_boot", 0) > analyzer.max_n_boot:
         used["n_boot"] = analyzer.max_n_boot
     command = [sys.executable, "-m", "flask", "--app", "server", "analyze", slug, "--store", *_flags(used)]
     process = subprocess.Popen(
-        ["nice", "-n", str(NICENESS), *command],
+        [*SCHEDULER, *command],
         cwd=Path(current_app.root_path).parent,
         env=env,
         stdin=subprocess.DEVNULL,
