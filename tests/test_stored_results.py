@@ -67,7 +67,7 @@ def test_the_page_serves_the_stored_result_without_computing(app, client, auth, 
     assert 'id="current"' in html and 'id="stale"' not in html and 'id="result-age"' in html
     report = html.split('id="report"', 1)[1].split('id="figures"', 1)[0]
     assert "<pre" not in html and report.count('<table class="report-table">') >= 3  # HTML tables, not a text block
-    assert re.search(r"<th[^>]*>MLAE", report) or "MLAE" in report
+    assert "<th>observer</th>" in report and '<td class="num">' in report  # numbers right-aligned
     assert html.count('src="data:image/png;base64,') == 3  # the figures `flask analyze --out` writes
     assert not re.search(r"\d\.\d{8,}", re.sub(r'src="data:[^"]*"', "", html))  # rounded for reading
     assert '<form method="post" action="/researcher/studies/study3/results/recompute"' in html
