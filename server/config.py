@@ -238,6 +238,19 @@ def load(app, test_config: Mapping[str, Any] | None = None) -> None:
             app.config[setting.name] = setting.derive(app.config, Path(app.instance_path))
 
 
+def child_environment(config: Mapping[str, Any]) -> dict[str, str]:
+    """The environment of a `flask` command the app starts (the results page's recompute, server/results/stored.py):
+    this process's, with the settings the two must share -- the database, the study files, the secret key -- set
+    through their variables to the app's values, whichever source gave those."""
+    url = make_url(config["SQLALCHEMY_DATABASE_URI"]).render_as_string(hide_password=False)
+    return {
+        **os.environ,
+        "DATABASE_URL": url,
+        "STUDYHIVE_STUDIES_DIR": str(config["STUDIES_DIR"]),
+        "SECRET_KEY": str(config["SECRET_KEY"]),
+    }
+
+
 def docs_table() -> str:
     """The Markdown table of every setting, as docs/operations.md has it."""
     lines = ["| setting | environment variable | default | what it does |", "| --- | --- | --- | --- |"]

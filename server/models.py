@@ -4,7 +4,8 @@ so a new task type needs no migration and a stored type the code no longer knows
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Connection, ForeignKey, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime
 
@@ -286,3 +287,66 @@ class BonusBatchRow(db.Model):
     # The participant's bonus_payments (cents) on Prolific before the batch's first pay call: what a payment of
     # unknown outcome is judged against.
     baseline: Mapped[list[int] | None] = mapped_column(JSON)
+
+
+class DataGeneration(db.Model):
+    """How often the data a study's analysis reads has changed: a counter :func:`bump_generation` raises in the
+    same transaction as each such change (a session completing or ending, an exclusion or reinstatement, an import
+    of model predictions or stimuli, a sync that changes the study). A stored result computed at an older
+    generation is stale. Trial saves do not bump it: an analysis reads completed sessions only, and the save path
+    stays one statement. No row: generation 0."""
+
+    __tablename__ = "data_generations"
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), primary_key=True)
+    generation: Mapped[int] = mapped_column(default=0)
+    changed_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+_UPSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+
+
+def bump_generation(study_id: int, connection: Connection | None = None) -> None:
+    """Raise the study's data generation by one, in the caller's transaction: the ORM session's, or `connection`'s
+    (the participant API's completion opens one for its UPDATE and this). Every change an analysis would see calls
+    this; it lives with the models because every area below the results makes such changes. One upsert, so the
+    first bump of a study needs no row made beforehand and concurrent bumps never lose a count."""
+    table = DataGeneration.__table__
+    dialect = (connection or db.session.get_bind()).dialect.name
+    insert = _UPSERTS[dialect](table).values(study_id=study_id, generation=1, changed_at=utcnow())
+    statement = insert.on_conflict_do_update(
+        index_elements=[table.c.study_id],
+        set_={"generation": table.c.generation + 1, "changed_at": insert.excluded.changed_at},
+    )
+    (connection or db.session).execute(statement)
+
+
+def current_generation(study_id: int) -> int:
+    """The study's data generation now (0 before its first change)."""
+    value = db.session.scalar(db.select(DataGeneration.generation).where(DataGeneration.study_id == study_id))
+    return value or 0
+
+
+class StoredResult(db.Model):
+    """A study's analysis as `flask analyze SLUG --store` (or the results page's Recompute button) last computed it
+    with one set of options: the report's JSON, its HTML, figures and CSV tables, or the problem that stopped it,
+    and the data generation it read. The results page and its downloads serve these rows; nothing on a request
+    computes an analysis."""
+
+    __tablename__ = "analysis_results"
+    __table_args__ = (UniqueConstraint("study_id", "options_key"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
+    # The options the study's analysis uses, as "name=value;…" (server/results/stored.py options_key), and as JSON.
+    options_key: Mapped[str] = mapped_column(String(200))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    generation: Mapped[int]
+    computed_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    duration_s: Mapped[float]
+    problem: Mapped[str | None] = mapped_column(Text)  # why there is no report (no completed participant, …)
+    html: Mapped[str | None] = mapped_column(Text)  # the report's HTML (Report.html), escaped
+    figures: Mapped[list[list[str]]] = mapped_column(JSON, default=list)  # [name, base64 PNG] pairs
+    outliers: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    table_names: Mapped[list[str]] = mapped_column(JSON, default=list)  # the CSV downloads, in order
+    # Large, read only by a download or an API client: loaded when asked for.
+    tables: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, deferred=True)  # name -> CSV text
+    report: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)  # Report.json()

@@ -1,6 +1,7 @@
 """The researcher dashboard: studies list, study page (funnel, conditions, data quality, links, events), participant
-pages, results on demand, open/pause/close from page and CLI — and, in headless Chromium, a researcher watching a
-participant's progress, pausing the study and downloading the CSV."""
+pages, the stored results' figures (tests/test_stored_results.py has the rest), open/pause/close from page and CLI —
+and, in headless Chromium, a researcher watching a participant's progress, pausing the study and downloading the
+CSV."""
 
 import csv
 import io
@@ -150,49 +151,18 @@ def test_participant_list_is_paginated(app, client, auth):
 def test_results_page_draws_the_figures_flask_analyze_writes(app, client, auth, runner, tmp_path):
     """The page draws each figure on its own (Report.figures): the same ones `--out` writes, here for
     the rating study, whose figure is not the ratio study's three."""
-    app.config["DASHBOARD_N_BOOT"] = 50
     for rating in (2, 5, 7):
         token = enter(client, slug="two4two-demo")
         answer_surveys(client, token)
         rate_all(client, token, rating)
         assert client.post(f"/api/sessions/{token}/complete").status_code == 200
+    stored = runner.invoke(args=["analyze", "two4two-demo", "--n-boot", "50", "--out", str(tmp_path), "--store"])
+    assert stored.exit_code == 0, stored.output
     auth.login()
     html = client.get("/researcher/studies/two4two-demo/results").get_data(as_text=True)
     shown = re.findall(r"<figcaption>([\w.]+)</figcaption>", html)
-    assert runner.invoke(args=["analyze", "two4two-demo", "--n-boot", "50", "--out", str(tmp_path)]).exit_code == 0
     assert shown == sorted(p.name for p in tmp_path.glob("*.png")) == ["likert.png"]
     assert html.count('src="data:image/png;base64,') == 1
-
-
-def test_results_page_recomputes_the_analysis(app, client, auth):
-    app.config["DASHBOARD_N_BOOT"] = 50
-    auth.login()
-    empty = client.get("/researcher/studies/study3/results").get_data(as_text=True)
-    assert 'id="no-results"' in empty and "no completed participants" in empty
-    for i in range(4):
-        token = enter(client)
-        answer_all(client, token, percent_for=lambda item, i=i: 20.0 + 10 * i + item["index"] % 7)
-        assert client.post(f"/api/sessions/{token}/complete").status_code == 200
-    html = client.get("/researcher/studies/study3/results").get_data(as_text=True)
-    assert html.count('src="data:image/png;base64,') == 3  # the same figures as `flask analyze --out`
-    assert "MLAE" in html.split('id="report"', 1)[1]  # the report's text
-    # numbers rounded for reading: no table of 16-digit floats, the tables are downloads
-    assert not re.search(r"\d\.\d{8,}", re.sub(r'src="data:[^"]*"', "", html))
-    links = re.findall(r'href="(/researcher/studies/study3/results/[a-z_]+\.csv)"', html)
-    assert [link.rsplit("/", 1)[1] for link in links] == [
-        "participants.csv",
-        "mlae.csv",
-        "mae.csv",
-        "effects.csv",
-        "consistency.csv",
-    ]
-    mlae = client.get(links[1])
-    assert mlae.status_code == 200 and mlae.mimetype == "text/csv"
-    rows = list(csv.DictReader(io.StringIO(mlae.get_data(as_text=True))))
-    assert rows and {"observer", "chart_type", "mlae"} <= set(rows[0])
-    assert client.get("/researcher/studies/study3/results/nope.csv").status_code == 404
-    client.post("/researcher/logout")
-    assert client.get(links[1]).status_code == 302  # a login (or an API token) is needed, like every download
 
 
 def test_open_pause_close_from_the_cli(app, client, runner):

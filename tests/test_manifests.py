@@ -12,7 +12,7 @@ from sqlalchemy import func
 
 from server.db import db
 from server.exceptions import ManifestError
-from server.models import Asset, Stimulus
+from server.models import Asset, Stimulus, Study, current_generation
 from server.studies.definitions import sync_studies
 from server.tasktype.contract import Column, ImportedStimuli, ModelAnswers, PlanItem, StimulusSpec
 from server.tasktype.registry import registry
@@ -160,6 +160,29 @@ def test_changed_stimulus_needs_replace(runner, study, tmp_path):
     replaced = runner.invoke(args=["stimuli", "import", "photos", str(changed), "--images", str(study), "--replace"])
     assert replaced.exit_code == 0 and "1 replaced" in replaced.output
     assert db.session.scalars(db.select(Stimulus.params).filter_by(key="a")).one()["label"] == "cherry"
+
+
+def test_an_import_that_changes_stimuli_bumps_the_data_generation(runner, study, tmp_path):
+    """Analyses read the stimuli (their true values): a stored result is stale after an import that changes them,
+    not after one that changes nothing or is refused (tests/test_stored_results.py has the other changes)."""
+
+    def generation():
+        db.session.rollback()
+        return current_generation(db.session.scalars(db.select(Study.id).filter_by(slug="photos")).one())
+
+    manifest = str(write_manifest(tmp_path / "m.csv", GOOD))
+    before = generation()
+    assert runner.invoke(args=["stimuli", "import", "photos", manifest, "--images", str(study)]).exit_code == 0
+    assert generation() == before + 1
+    assert runner.invoke(args=["stimuli", "import", "photos", manifest, "--images", str(study)]).exit_code == 0
+    assert generation() == before + 1  # unchanged
+    changed = str(write_manifest(tmp_path / "m2.csv", [{**GOOD[0], "label": "cherry"}]))
+    assert runner.invoke(args=["stimuli", "import", "photos", changed, "--images", str(study)]).exit_code != 0
+    assert generation() == before + 1  # refused: nothing written
+    assert (
+        runner.invoke(args=["stimuli", "import", "photos", changed, "--images", str(study), "--replace"]).exit_code == 0
+    )
+    assert generation() == before + 2
 
 
 def test_generated_stimuli_cannot_be_imported_and_empty_study_is_not_ready(runner, client, study, tmp_path):

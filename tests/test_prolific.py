@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from server.db import db
-from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent
+from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent, current_generation
 from server.prolific import reviews
 from server.studies import conditions
 from server.studies.definitions import StudyFileError, get_study, load_study_file
@@ -205,6 +205,25 @@ def test_the_export_has_outcomes_and_prolific_statuses(app, client, fake, runner
     ]
     codebook = (tmp_path / "out" / "codebook.csv").read_text()
     assert "participants.csv,outcome," in codebook and "participants.csv,prolific_status," in codebook
+
+
+def test_a_sync_that_abandons_sessions_bumps_the_data_generation(app, client, fake, runner):
+    """A returned participant's started session becomes abandoned: the sessions an analysis reads changed, so a
+    stored result is stale (tests/test_stored_results.py); a sync that changes no session leaves it current."""
+    _, submission, _ = arrive(client, fake, 1)
+
+    def generation():
+        db.session.rollback()
+        return current_generation(get_study(SLUG).id)
+
+    before = generation()
+    assert invoke(runner, "sync", SLUG).exit_code == 0
+    assert generation() == before
+    fake.set_status(submission, "RETURNED")
+    assert invoke(runner, "sync", SLUG).exit_code == 0
+    assert generation() == before + 1
+    assert invoke(runner, "sync", SLUG).exit_code == 0
+    assert generation() == before + 1
 
 
 # ------------------------------------------------------------------------------------------- sync and dashboard

@@ -98,14 +98,13 @@ def test_results_tables_of_analyze_and_the_results_page(app, client, auth, runne
     )
     assert imported.exit_code == 0, imported.output
     out = tmp_path / "out"
-    result = runner.invoke(args=["analyze", "study3", "--out", str(out), "--n-boot", "200"])
+    result = runner.invoke(args=["analyze", "study3", "--out", str(out), "--n-boot", "200", "--store"])
     assert result.exit_code == 0, result.output
 
     mlae = pd.read_csv(out / "mlae.csv", keep_default_na=False)
     assert set(mlae.loc[mlae["kind"] == "model", "observer"]) == {"'@cnn-2pp"}
     effects = pd.read_csv(out / "effects.csv")
     assert effects["statistic"].dtype == float and (effects["statistic"] < 0).any()  # read back as numbers
-    app.config["DASHBOARD_N_BOOT"] = 200
     auth.login()
     tables = ("participants", "mlae", "mae", "effects", "consistency")
     for name in tables:

@@ -5,7 +5,8 @@ import pytest
 from sqlalchemy import func
 
 from server.db import db
-from server.models import LabelPrediction, ModelRun
+from server.models import LabelPrediction, ModelRun, current_generation
+from server.studies.definitions import get_study
 
 
 def write(path, text):
@@ -22,6 +23,12 @@ def stored():
     ]
 
 
+def generation():
+    """The sketch study's data generation: an import bumps it, a refused one does not (tests/test_stored_results.py)."""
+    db.session.rollback()
+    return current_generation(get_study("sketch-demo").id)
+
+
 def run(runner, path, *args):
     return runner.invoke(args=["import-label-predictions", "sketch-demo", str(path), "--observer", "clip", *args])
 
@@ -30,8 +37,10 @@ def test_top_k_labels_import(runner, tmp_path):
     path = write(
         tmp_path / "p.csv", "stimulus_id,label_id,rank\ncup-human-2,cup,1\ncup-human-2,bat2,2\nfish-human-8,fish,1\n"
     )
+    before = generation()
     result = run(runner, path)
     assert result.exit_code == 0, result.output
+    assert generation() == before + 1
     assert "imported 3 ranked labels for clip (1 run(s))" in result.output
     assert sorted(stored()) == [(1, "cup", None), (1, "fish", None), (2, "bat2", None)]
     model_run = db.session.scalars(db.select(ModelRun)).one()
@@ -74,7 +83,9 @@ def test_probabilities_are_ranked_and_top_k_kept(runner, tmp_path):
     ],
 )
 def test_bad_files_import_nothing(runner, tmp_path, text, expected):
+    before = generation()
     result = run(runner, write(tmp_path / "p.csv", text))
+    assert generation() == before
     assert result.exit_code != 0 and "nothing imported" in result.output
     assert expected in result.output
     assert stored() == [] and db.session.scalar(db.select(func.count(ModelRun.id))) == 0

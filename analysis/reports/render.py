@@ -15,12 +15,14 @@ Conventions, the same in every report and every format:
 * **JSON** (:func:`jsonable`, :func:`records`): numpy scalars as Python numbers, every missing or non-finite number as
   ``null``; the numbers themselves are never rounded.
 * **Documents**: a report is a :class:`Document` (a title, lead lines and :class:`Section` s of :class:`Paragraph`,
-  :class:`Table` and :class:`Items` blocks) that :func:`render_text` and :func:`render_markdown` lay out, so the
-  printed report and ``report.md`` hold the same sentences and tables by construction.
+  :class:`Table` and :class:`Items` blocks) that :func:`render_text`, :func:`render_markdown` and
+  :func:`render_html` lay out, so the printed report, ``report.md`` and the dashboard's results page hold the same
+  sentences and tables by construction.
 """
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,6 +49,7 @@ __all__ = [
     "p_value",
     "page_format",
     "records",
+    "render_html",
     "render_markdown",
     "render_text",
     "table",
@@ -328,3 +331,36 @@ def render_markdown(doc: Document) -> str:
         blocks.append([f"## {section.heading}"])
         blocks += [_markdown_block(block) for block in section.blocks]
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+
+
+_NUMERIC = ' class="num"'  # a right-aligned ("r") column's cells
+
+
+def _html_block(block: Paragraph | Table | Items) -> str:
+    if isinstance(block, Paragraph):
+        return f"<p>{html.escape(block.text)}</p>"
+    if isinstance(block, Table):
+        if not block.rows:
+            return f'<p class="empty">{html.escape(block.empty)}</p>'
+        _check_shape(block.header, block.rows, block.align)
+
+        def cells(tag: str, row: Sequence[Any]) -> str:
+            return "".join(
+                f"<{tag}{_NUMERIC if a == 'r' else ''}>{html.escape(str(c))}</{tag}>" for c, a in zip(row, block.align)
+            )
+
+        head = f"<thead><tr>{cells('th', block.header)}</tr></thead>"
+        body = "".join(f"<tr>{cells('td', row)}</tr>" for row in block.rows)
+        return f'<table class="report-table">{head}<tbody>{body}</tbody></table>'
+    return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in block.items) + "</ul>"
+
+
+def render_html(doc: Document) -> str:
+    """``doc`` as an HTML fragment for a page: the title as ``<h2>``, the lead lines as paragraphs, each section a
+    ``<section>`` with an ``<h3>``, its tables as ``<table>`` (numeric columns, "r", with class ``num``), lists as
+    ``<ul>``. Every text is escaped, so the fragment can be inserted into a page as it is."""
+    parts = [f"<h2>{html.escape(doc.title)}</h2>", *(f'<p class="lead">{html.escape(line)}</p>' for line in doc.lead)]
+    for section in doc.sections:
+        blocks = "".join(_html_block(block) for block in section.blocks)
+        parts.append(f"<section><h3>{html.escape(section.heading)}</h3>{blocks}</section>")
+    return '<article class="report">' + "".join(parts) + "</article>\n"

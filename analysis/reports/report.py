@@ -1,11 +1,11 @@
 """The one interface of every study report: a :class:`Report` holds what the statistics computed (``meta`` and the
 ``tables``) and offers the same methods whatever the study family -- :meth:`~Report.text`,
-:meth:`~Report.markdown`, :meth:`~Report.json`, :meth:`~Report.methods`, :meth:`~Report.figures` and
-:meth:`~Report.write` -- the way pingouin gives every test the same shape.
+:meth:`~Report.markdown`, :meth:`~Report.html`, :meth:`~Report.json`, :meth:`~Report.methods`,
+:meth:`~Report.figures` and :meth:`~Report.write` -- the way pingouin gives every test the same shape.
 
 A family's report (``ratio_study.RatioReport``, ``hive_study.HiveReport``, ...) states only what is its own: its
-:meth:`~Report.document` (the sections, paragraphs and tables, laid out as text and Markdown by
-:mod:`analysis.reports.render`, so the two cannot say different things), its Methods paragraphs, its figures and
+:meth:`~Report.document` (the sections, paragraphs and tables, laid out as text, Markdown and HTML by
+:mod:`analysis.reports.render`, so they cannot say different things), its Methods paragraphs, its figures and
 which tables are written as CSV.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from ..tables import write_tables
-from .render import Document, jsonable, records, render_markdown, render_text
+from .render import Document, jsonable, records, render_html, render_markdown, render_text
 
 __all__ = ["Report"]
 
@@ -62,6 +62,11 @@ class Report(ABC):
     def markdown(self) -> str:
         """The report as Markdown (``report.md``)."""
         return render_markdown(self.document())
+
+    def html(self) -> str:
+        """The report as an HTML fragment, tables as ``<table>`` (the dashboard's results page): the screen's
+        content, as :meth:`text`."""
+        return render_html(self.document(brief=True))
 
     def json(self) -> dict[str, Any]:
         """Plain JSON data: ``meta`` and every table as records; numbers unrounded, NaN and ±∞ as None."""

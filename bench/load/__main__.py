@@ -5,7 +5,9 @@ side, two app servers behind nginx, then faults. One table per run, also saved i
                                       # the first also runs the two-server and fault scenarios
     LOAD_LEVELS=200,1000              # capacity: connections, each save sent when the last is answered
     LOAD_SECONDS=20                   # measured window of a capacity run, from the first acknowledged save
-    LOAD_LAUNCH=1000@60/3             # the Prolific launch: participants @ arrival seconds / seconds between saves
+    LOAD_LAUNCH=1000@60/3             # the Prolific launch: participants @ arrival seconds / seconds between saves;
+                                      # run alone, then with a researcher on the results page (reload every 2 s,
+                                      # Recompute every 10 s: bench/load/researcher.py)
     LOAD_PSITURK=200                  # psiTurk 3.3.1 at this many connections (0: skip)
     LOAD_TWO=1                        # two app servers behind nginx: study edited, then one server killed
     LOAD_PROFILE=1                    # py-spy on the workers during a capacity-200 run: where a save's CPU goes
@@ -14,6 +16,8 @@ side, two app servers behind nginx, then faults. One table per run, also saved i
                                         # a minute offline in Chromium; then pgbench's ceiling
     LOAD_QUIET=1.0 LOAD_QUIET_WAIT=1800 # wait (at most that many seconds in all) for the 1-minute load to drop
                                         # below 1.0 before each scenario; unset: no waiting
+    LOAD_ONLY=launch,launch-results   # run only these scenarios (unset: all): capacity, psiturk, launch,
+                                      # launch-results, two, profile, floor, faults (with pgbench's ceiling)
 
 gunicorn runs with gunicorn.conf.py (access log off, STUDYHIVE_ACCESS_LOG=0) on 127.0.0.1 against PostgreSQL in
 its own database `studyhive_load` (dropped and migrated afresh; the server of TEST_DATABASE_URL, or
@@ -51,6 +55,14 @@ FLOOR = int(os.environ.get("LOAD_FLOOR", 200))
 FAULTS = [f for f in os.environ.get("LOAD_FAULTS", "kill,pgrestart,offline").split(",") if f]
 QUIET = float(os.environ["LOAD_QUIET"]) if os.environ.get("LOAD_QUIET") else None
 QUIET_BUDGET = [float(os.environ.get("LOAD_QUIET_WAIT", 1800))]
+SCENARIOS = ("capacity", "psiturk", "launch", "launch-results", "two", "profile", "floor", "faults")
+ONLY = [s for s in os.environ.get("LOAD_ONLY", "").split(",") if s]
+if set(ONLY) - set(SCENARIOS):
+    sys.exit(f"LOAD_ONLY: unknown scenario(s) {', '.join(sorted(set(ONLY) - set(SCENARIOS)))}; known: {SCENARIOS}")
+
+
+def wanted(scenario: str) -> bool:
+    return not ONLY or scenario in ONLY
 
 
 def wait_for_quiet():
@@ -108,35 +120,38 @@ def main() -> int:
         rows.append(make())
         print_table(rows[-1:])
 
-    for kind in SERVERS:
+    for kind in SERVERS if wanted("capacity") else ():
         for level in LEVELS:
             add(lambda: scenarios.capacity(url, kind, level, SECONDS))  # noqa: B023
-    if PSITURK:
+    if PSITURK and wanted("psiturk"):
         add(lambda: scenarios.psiturk_capacity(PSITURK, SECONDS))
     if LAUNCH and LAUNCH != "0":
         participants, arrival, pacing = (float(x) for x in re.split(r"[@/]", LAUNCH))
         for kind in SERVERS:
-            add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing))  # noqa: B023
-    if TWO:
+            for with_results in (False, True):
+                if wanted("launch-results" if with_results else "launch"):
+                    add(lambda: scenarios.launch(url, kind, int(participants), arrival, pacing, with_results))  # noqa: B023
+    if TWO and wanted("two"):
         add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS))
         add(lambda: scenarios.two_servers(url, SERVERS[0], 200, SECONDS, kill=True))
-    if PROFILE:
+    if PROFILE and wanted("profile"):
         for kind in SERVERS:
             wait_for_quiet()
             profiled, layers, views = scenarios.save_profile(url, kind)
             rows.append(profiled)
             profiles.append((kind, profiled, layers, views))
-    if FLOOR:
+    if FLOOR and wanted("floor"):
         for kind in SERVERS:
             add(lambda: http_floor(FLOOR, SECONDS, kind))  # noqa: B023
-    with Server(url, kind=SERVERS[0]) as server:
-        if "kill" in FAULTS:
-            add(lambda: run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))
-        if "offline" in FAULTS:
-            add(lambda: faults.offline_browser(server))
-        rows.append(pgbench_ceiling(server))
-    if "pgrestart" in FAULTS:
-        add(lambda: faults.postgres_restart(run_crowd))
+    if wanted("faults"):
+        with Server(url, kind=SERVERS[0]) as server:
+            if "kill" in FAULTS:
+                add(lambda: run_crowd(server, 200, SECONDS, "kill-9-worker", during=faults.kill_worker))
+            if "offline" in FAULTS:
+                add(lambda: faults.offline_browser(server))
+            rows.append(pgbench_ceiling(server))
+        if "pgrestart" in FAULTS:
+            add(lambda: faults.postgres_restart(run_crowd))
     out = io.StringIO()
     print_table(rows, out)
     for kind, profiled, layers, views in profiles:

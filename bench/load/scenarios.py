@@ -4,6 +4,7 @@ database is checked after every run (every acknowledged save stored once)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -19,7 +20,7 @@ from server.db import dispose_engines
 from server.participation.trialstore import STUDY_TTL
 from server.studies.definitions import sync_studies
 
-from . import psiturk
+from . import psiturk, researcher
 from .profile import Profile
 from .proxy import Proxy
 from .setup import Server, verify
@@ -107,31 +108,47 @@ def capacity(url: str, kind: str, participants: int, seconds: float = SECONDS) -
     return row(f"capacity-{participants}", kind, result, verify(url, result), window=seconds, load=load)
 
 
-def launch(url: str, kind: str, participants: int = 1000, arrival: float = 60, pacing: float = 3) -> Row:
+def launch(
+    url: str,
+    kind: str,
+    participants: int = 1000,
+    arrival: float = 60,
+    pacing: float = 3,
+    with_results: bool = False,
+) -> Row:
     """A Prolific study published with distribution rate 0: `participants` arrive within `arrival` seconds (evenly,
-    one connection each), each saves a trial every `pacing` seconds, then completes."""
+    one connection each), each saves a trial every `pacing` seconds, then completes. `with_results`: meanwhile a
+    researcher reloads the study's results page every 2 s and presses Recompute every 10 s
+    (bench/load/researcher.py)."""
     load = load_average()
+    if with_results:
+        researcher.ensure_account(url)
     with Server(url, kind=kind) as server:
         server.reset()
-        result = run_wrk(
-            server.base,
-            participants,
-            prefix=f"launch{kind[:2]}",
-            arrival=arrival,
-            pacing=pacing,
-            hard_seconds=30 * pacing + 300,
-            cpu_groups=groups(server),
-        )
+        with researcher.Researcher(server.base) if with_results else contextlib.nullcontext() as watcher:
+            result = run_wrk(
+                server.base,
+                participants,
+                prefix=f"launch{'r' if with_results else ''}{kind[:2]}",
+                arrival=arrival,
+                pacing=pacing,
+                hard_seconds=30 * pacing + 300,
+                cpu_groups=groups(server),
+            )
     elapsed = result.ended_at - result.started_at
     cores = sum(v for k, v in result.cpu.items() if k != "client") / elapsed
     offered = participants / pacing
+    notes = [f"≈{offered:.0f} saves/s offered at the peak; server {cores:.2f} cores on average over {elapsed:.0f} s"]
+    if watcher:
+        notes.append(watcher.summary(url))
     return row(
-        f"Prolific launch: {participants} in {arrival:.0f} s, a save every {pacing:g} s",
+        f"Prolific launch: {participants} in {arrival:.0f} s, a save every {pacing:g} s"
+        + (", researcher on the results page" if with_results else ""),
         kind,
         result,
         verify(url, result),
         load=load,
-        note=f"≈{offered:.0f} saves/s offered at the peak; server {cores:.2f} cores on average over {elapsed:.0f} s",
+        note="; ".join(notes),
     )
 
 

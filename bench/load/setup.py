@@ -210,10 +210,15 @@ class Server:
         return pids
 
     def reset(self):
-        """Empty the participant tables between scenarios (the study and its stimuli stay)."""
+        """Empty the participant tables and the stored results between scenarios (the study and its stimuli stay)."""
         engine = sa.create_engine(self.url)
         with engine.begin() as connection:
-            connection.execute(sa.text("TRUNCATE participant_sessions, trials, survey_responses CASCADE"))
+            connection.execute(
+                sa.text(
+                    "TRUNCATE participant_sessions, trials, survey_responses, analysis_results, data_generations "
+                    "CASCADE"
+                )
+            )
         engine.dispose()
 
 

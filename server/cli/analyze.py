@@ -1,10 +1,11 @@
 """`flask analyze <slug>`: the statistics a paper reports, people vs imported model predictions, for one study.
 
     flask analyze study3 [--out DIR] [--format text|json] [--mlae pooled|participant]
-                         [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
+                         [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S] [--store]
 
-server/results/analyze.py's run_analysis does the work (the dashboard's results page calls it too); an option the
-study's analysis does not use is refused, not ignored."""
+server/results/analyze.py's run_analysis does the work; an option the study's analysis does not use is refused, not
+ignored. `--store` also keeps the result in the database for the dashboard's results page and its downloads
+(server/results/stored.py), one recompute per study at a time: the page's Recompute button runs this command."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import click
 from click.core import ParameterSource
 
 from ..exceptions import AnalysisError
+from ..results import stored
 from ..results.analyze import FLAGS, Options, run_analysis
 
 
@@ -58,15 +60,32 @@ from ..results.analyze import FLAGS, Options, run_analysis
     help="bootstrap resamples per confidence interval",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the bootstrap")
-def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed):
+@click.option(
+    "--store",
+    is_flag=True,
+    help="also store the result (or the problem that stopped it) with the data generation it read, for the "
+    "dashboard's results page; refused while another recompute of the study runs",
+)
+def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed, store):
     context = click.get_current_context()
     given = frozenset(name for name in FLAGS if context.get_parameter_source(name) is ParameterSource.COMMANDLINE)
+    options = Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed, given=given)
     try:
-        result = run_analysis(
-            slug, Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed, given=given)
-        )
+        if store:
+            row, result = stored.recompute(slug, options)
+        else:
+            result = run_analysis(slug, options)
     except AnalysisError as exc:
         raise click.ClickException(str(exc)) from None
+    if store:
+        outcome = f"the problem ({row.problem})" if result is None else "the result"
+        click.echo(
+            f"stored {outcome} of {slug}'s data generation {row.generation} ({row.options_key or 'no options'}), "
+            f"computed in {row.duration_s:.1f} s",
+            err=(fmt == "json" or result is None),
+        )
+        if result is None:
+            raise click.exceptions.Exit(1)
     if fmt == "json":
         click.echo(json.dumps(result.report.json(), indent=1, ensure_ascii=False, allow_nan=False))
     else:

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from ..db import db
 from ..exceptions import ConfigError, ImportRefused
-from ..models import LabelPrediction, ModelRun, Prediction, Stimulus
+from ..models import LabelPrediction, ModelRun, Prediction, Stimulus, bump_generation
 from ..studies.definitions import get_study
 from ..tasktype.contract import ModelAnswers
 from ..tasktype.registry import registry
@@ -360,6 +360,7 @@ def import_label_predictions(
         for batch in _batches(path):
             importer.batch(batch)
         importer.write(importer.finish())
+        bump_generation(study.id)  # the analysis compares people with the models: a stored result is stale
     except BaseException:
         db.session.rollback()
         raise

@@ -53,7 +53,7 @@ from tqdm import tqdm
 
 from ..db import db
 from ..exceptions import ImportRefused
-from ..models import LabelPrediction, ModelRun, Prediction, Stimulus
+from ..models import LabelPrediction, ModelRun, Prediction, Stimulus, bump_generation
 from ..studies.definitions import get_study
 from ..tasktype.contract import ModelAnswers
 from ..tasktype.registry import registry
@@ -689,6 +689,7 @@ def import_predictions(
             except BaseException:
                 db.session.rollback()
                 raise
+        bump_generation(study.id)  # the analysis compares people with the models: a stored result is stale
         db.session.commit()
         return importer
     raise AssertionError("the text reading of a CSV file does not retry")

@@ -15,7 +15,7 @@ from sqlalchemy import bindparam
 
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
-from ..models import ParticipantSession, SurveyResponse, Trial
+from ..models import ParticipantSession, SurveyResponse, Trial, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import SURVEYS, validate_answers
 from ..tasktype.registry import registry
@@ -290,9 +290,20 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
     failed = failures >= prolific_settings.attention_check_failures(study.config)
     outcome = "failed_attention_check" if failed else "completed"
-    if not connection.execute(COMPLETE, {"session_id": session.id, "now": utcnow(), "outcome": outcome}).rowcount:
+    if not _end_session(COMPLETE, session, outcome):
         return complete(connection, session)  # another request ended the session meanwhile: answer as it stands
     return _completed(connection, session, outcome)
+
+
+def _end_session(statement, session: trialstore.SessionFacts, outcome: str) -> bool:
+    """Run COMPLETE or END and, if it ended the session, bump the study's data generation (a stored result of the
+    study is stale from then on) in the same transaction, on the ORM's engine: the autocommit connection would
+    commit the two apart. Once per session, so the trial saves stay one statement each. True if it ended it."""
+    with db.engine.begin() as transaction:
+        ended = transaction.execute(statement, {"session_id": session.id, "now": utcnow(), "outcome": outcome}).rowcount
+        if ended:
+            bump_generation(session.study_id, transaction)
+    return bool(ended)
 
 
 def _completed(connection, session: trialstore.SessionFacts, outcome: str) -> dict[str, Any]:
@@ -319,7 +330,7 @@ def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> d
         raise session_ended()
     if outcome == "no_consent" and trialstore.consented(connection, session):
         raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
-    connection.execute(END, {"session_id": session.id, "outcome": outcome, "now": utcnow()})
+    _end_session(END, session, outcome)
     status, recorded = trialstore.status(connection, session.id)
     study = trialstore.study_facts(connection, session.study_id)
     url = session.platform == "prolific" and recorded and prolific_settings.completion_url(study.config, recorded)

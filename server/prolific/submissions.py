@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ..db import db, utcnow
-from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study
+from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study, bump_generation
 from . import audit
 from .client import ProlificClient
 
@@ -96,6 +96,8 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
         abandoned = db.session.execute(
             db.update(PS).where(PS.id.in_(left), PS.status == "started").values(status="abandoned")
         ).rowcount
+    if abandoned:  # the sessions an analysis reads changed status: a stored result is stale
+        bump_generation(study.id)
     if mismatched:
         warnings.append(
             f"{mismatched} submission(s) have another id than the SESSION_ID their session entered "

@@ -1,7 +1,8 @@
 """Excluding a participant's session (failed attention checks, a duplicate person, a broken session) and
 reinstating it, from the dashboard or `flask participants exclude|reinstate`. The reason is required and goes to
 the audit log with who did it; the session keeps its rows (exports show status and reason) and every analysis leaves
-it out. Reinstating restores the status it had before.
+it out. Reinstating restores the status it had before. Both bump the study's data generation (models.bump_generation):
+a stored result is stale from then on.
 
 An excluded session holds no condition slot (server/studies/conditions.py counts completed and running sessions only),
 so the next newcomer takes its condition and a balanced design can be refilled with analysable people. It does not
@@ -11,7 +12,7 @@ puts the session back in its slot, which may fill a condition past its quota."""
 from __future__ import annotations
 
 from ..db import utcnow
-from ..models import ParticipantSession, Study
+from ..models import ParticipantSession, Study, bump_generation
 from ..prolific import audit
 
 
@@ -35,6 +36,7 @@ def exclude(study: Study, session: ParticipantSession, reason: str | None, resea
     session.status = "excluded"
     session.exclusion_reason = reason
     session.excluded_at = utcnow()
+    bump_generation(study.id)
     audit.record(
         study,
         "participant_excluded",
@@ -66,3 +68,4 @@ def reinstate(
     )
     session.status = restored
     session.status_before_exclusion = session.exclusion_reason = session.excluded_at = None
+    bump_generation(study.id)

@@ -1,8 +1,11 @@
-"""The one way a study is analysed, for `flask analyze` (server/cli/analyze.py) and the dashboard's results page
-alike: :func:`run_analysis` finds the study's task type's analyzer (Analysed.analyzer), refuses options it does not
-use, loads everything in one database snapshot, checks that there is something to analyse, computes the report
-and returns it as an :class:`AnalysisResult`; the report renders itself, the same way for every task type.
-Problems are AnalysisError, with a message for the user.
+"""The one way a study is analysed, for `flask analyze` (server/cli/analyze.py) and, through the stored results
+(stored.py), the dashboard's results page: :func:`run_analysis` finds the study's task type's analyzer
+(Analysed.analyzer), refuses options it does not use, loads everything in one database snapshot (with the study's
+data generation), checks that there is something to analyse, computes the report and returns it as an
+:class:`AnalysisResult`; the report renders itself, the same way for every task type. Problems are AnalysisError,
+with a message for the user; those of the data themselves (nothing to analyse yet, an input the statistics refuse)
+are its subclass DataProblem, which carries the data generation it was found at, so that it can be stored as that
+generation's outcome.
 
 The analyzers live in the task packages (server/tasks/<type>/analyzer.py); the statistics in the Flask-free
 `analysis` package. The helpers below are what several analyzers read the same way."""
@@ -20,7 +23,7 @@ from analysis.reports.report import Report
 
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
-from ..models import ParticipantSession, Study
+from ..models import ParticipantSession, Study, current_generation
 from ..studies.definitions import get_study
 from ..tasktype.contract import Analysed, Analyzer
 from ..tasktype.registry import registry
@@ -44,13 +47,22 @@ class Options:
     given: frozenset[str] = frozenset()
 
 
+class DataProblem(AnalysisError):
+    """The study's data cannot be analysed as they stand (at data generation `generation`)."""
+
+    def __init__(self, message: str, generation: int):
+        super().__init__(message)
+        self.generation = generation
+
+
 @dataclass
 class AnalysisResult:
-    """A computed report (analysis.reports.report.Report: text, Markdown, JSON, methods, figures, a folder) and the
-    study it is of."""
+    """A computed report (analysis.reports.report.Report: text, Markdown, JSON, methods, figures, a folder), the
+    study it is of and the study's data generation it was computed from (models.DataGeneration)."""
 
     study: Study  # detached: slug, title and task type stay readable
     report: Report
+    generation: int = 0
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The report's tables that are written as CSV, in order."""
@@ -69,29 +81,41 @@ class AnalysisResult:
         return participants.loc[participants["outlier"].astype(bool)].to_dict("records")
 
 
+def analysed_study(slug: str) -> tuple[Study, Analyzer]:
+    """The study `slug` and its task type's analyzer; AnalysisError if there is no such study or its task type has
+    no analysis."""
+    study = get_study(slug)
+    if study is None:
+        raise AnalysisError(f"no study named {slug!r} (see `flask studies list`)")
+    task = registry().get(study.task_type)
+    if not isinstance(task, Analysed):
+        supported = sorted(i for i in registry().ids() if isinstance(registry().get(i), Analysed))
+        raise AnalysisError(
+            f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) "
+            f"yet; supported: {', '.join(supported)}"
+        )
+    return study, task.analyzer
+
+
+def used_options(analyzer: Analyzer, options: Options) -> dict[str, Any]:
+    """The values of the options the analysis uses (name → value, by name): what tells two of its results apart."""
+    return {name: getattr(options, name) for name in sorted(analyzer.options)}
+
+
 def run_analysis(slug: str, options: Options) -> AnalysisResult:
     """Analyse study `slug` as `options` ask; raise AnalysisError saying why not."""
     with snapshot():
-        study = get_study(slug)
-        if study is None:
-            raise AnalysisError(f"no study named {slug!r} (see `flask studies list`)")
-        task = registry().get(study.task_type)
-        if not isinstance(task, Analysed):
-            supported = sorted(i for i in registry().ids() if isinstance(registry().get(i), Analysed))
-            raise AnalysisError(
-                f"flask analyze does not support task type {study.task_type!r} (study {slug!r}) "
-                f"yet; supported: {', '.join(supported)}"
-            )
-        analyzer = task.analyzer
+        study, analyzer = analysed_study(slug)
         _check_options(analyzer, study, options)
         data = analyzer.load(study, options)
+        generation = current_generation(study.id)  # in the snapshot: the generation of exactly these data
         db.session.expunge(study)  # keep slug/title readable after the snapshot ends
-    _check_completed(study, data)
+    _check_completed(study, data, generation)
     try:
         report = analyzer.compute(study, data, options)
     except ValueError as exc:  # the analysis package names the input problem
-        raise AnalysisError(f"cannot analyse {slug!r}: {exc}") from None
-    return AnalysisResult(study, report)
+        raise DataProblem(f"cannot analyse {slug!r}: {exc}", generation) from None
+    return AnalysisResult(study, report, generation)
 
 
 def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:
@@ -107,7 +131,7 @@ def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:
         raise AnalysisError(f"--n-boot: {study.task_type} studies take at most {most:,} resamples")
 
 
-def _check_completed(study: Study, data: dict[str, Any]) -> None:
+def _check_completed(study: Study, data: dict[str, Any], generation: int) -> None:
     """Refuse a study without a completed participant who has a (test) trial: there is nothing to analyse."""
     sessions, trials = data["sessions"], data["trials"]
     done = set(sessions.loc[sessions["status"] == "completed", "participant_id"])
@@ -117,9 +141,10 @@ def _check_completed(study: Study, data: dict[str, Any]) -> None:
             analysed &= ~trials["practice"].astype(bool)
         if analysed.any():
             return
-    raise AnalysisError(
+    raise DataProblem(
         f"study {study.slug!r} has no completed participants yet ({len(sessions)} session(s) "
-        f"recruited, {len(done)} completed); nothing to analyse"
+        f"recruited, {len(done)} completed); nothing to analyse",
+        generation,
     )
 
 

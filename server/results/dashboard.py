@@ -34,6 +34,15 @@ def _utc(value: datetime | None) -> datetime | None:
     return value
 
 
+def age(when: datetime) -> str:
+    """How long ago `when` was, for a reader: "40 s", "12 min", "3 h", "2 days"."""
+    seconds = max(0, int((datetime.now(UTC) - _utc(when)).total_seconds()))
+    for unit, size in (("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit}"
+    return f"{seconds} s"
+
+
 def study_summaries(studies: list[Study]) -> dict[int, dict[str, Any]]:
     """Per study: sessions started / completed / excluded, median duration of the completed ones, last activity."""
     ids = [s.id for s in studies]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..db import db
 from ..exceptions import ImportRefused, ManifestError
-from ..models import Stimulus, Study, Trial
+from ..models import Stimulus, Study, Trial, bump_generation
 from ..tasktype.assets import store as store_assets
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
 from ..tasktype.manifest_files import ManifestFiles, read_manifest
@@ -71,6 +71,8 @@ def import_manifest(study: Study, manifest: Path, images: Path, replace: bool = 
         elif old.params != spec.params:
             old.params, old.practice = spec.params, spec.practice
             changed += 1
+    if new or changed:  # analyses read the stimuli's parameters (the true values): a stored result is stale
+        bump_generation(study.id)
     db.session.commit()
     return {
         "rows": len(rows),

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from ..db import db
 from ..exceptions import ConfigError
-from ..models import STUDY_STATUSES, Stimulus, Study, StudyEvent
+from ..models import STUDY_STATUSES, Stimulus, Study, StudyEvent, bump_generation
 from ..prolific import settings as prolific_settings
 from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from ..stimuli.manifests import import_manifest
@@ -237,6 +237,7 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
     for config in configs:
         digest = config_hash(config)
         study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
+        changed = study is None or study.config_hash != digest
         if study is None:
             study = Study(
                 slug=config["slug"],
@@ -267,6 +268,8 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
             study.prolific_study_id = linked
             outcome += f", linked to Prolific study {linked}"
         added = _sync_stimuli(study)
+        if changed or added:  # a new version or new stimuli: a stored result is stale
+            bump_generation(study.id)
         report.append((study.slug, outcome + (f", {added} new stimuli" if added else "")))
     db.session.commit()
     for i, (slug, outcome) in enumerate(report):

@@ -1,10 +1,10 @@
 """Researcher pages behind a login: the studies list, a dashboard page per study (progress, funnel, conditions,
-data quality, participants, results on demand, links, open/pause/close), the export downloads (also by API token)
-and the researcher's API tokens. Every study URL answers 404 to a researcher without access to that study."""
+data quality, participants, stored results and their recompute, links, open/pause/close), the export downloads (also
+by API token) and the researcher's API tokens. Every study URL answers 404 to a researcher without access to that
+study."""
 
 from __future__ import annotations
 
-import base64
 from urllib.parse import urlparse
 
 from flask import (
@@ -22,17 +22,24 @@ from flask import (
     url_for,
 )
 
-from analysis.safe_csv import frame_csv
-
+from ..config import child_environment
 from ..db import db
 from ..exceptions import AnalysisError
-from ..models import STUDY_STATUSES, ApiToken, ParticipantSession, Researcher, StudyEvent
+from ..models import (
+    STUDY_STATUSES,
+    ApiToken,
+    ParticipantSession,
+    Researcher,
+    StoredResult,
+    StudyEvent,
+    current_generation,
+)
 from ..participation.links import study_links
 from ..prolific import submissions as prolific_submissions
 from ..prolific.client import ProlificError, from_config
 from ..researchers import auth, exclusion
-from ..results import dashboard
-from ..results.analyze import Options, run_analysis
+from ..results import dashboard, stored
+from ..results.analyze import Options
 from ..results.export import export_files, snapshot_csv, trial_columns, trial_rows
 from ..studies.definitions import set_status
 from .guards import login_required, study_or_404, token_or_login_required
@@ -209,46 +216,71 @@ def exclusion_change(slug, participant_id, action):
     return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
 
 
-def _analysis(study):
-    """`flask analyze` on demand, with the dashboard's (smaller) number of bootstrap resamples."""
-    return run_analysis(study.slug, Options(n_boot=current_app.config["DASHBOARD_N_BOOT"]))
+def _recompute_options(shown: StoredResult | None) -> Options:
+    """What the Recompute button computes: the options of the result on the page, or at first the dashboard's
+    (fewer bootstrap resamples than the command line's publication numbers)."""
+    if shown is None:
+        return Options(n_boot=current_app.config["DASHBOARD_N_BOOT"])
+    return Options(**shown.options)
 
 
 @bp.get("/studies/<slug>/results")
 @login_required
 def results(slug):
+    """The study's stored result (the latest `flask analyze --store`, or the Recompute button's), its age and whether
+    the data changed since: never computed on the request."""
     study = study_or_404(slug)
-    try:
-        result = _analysis(study)
-    except AnalysisError as exc:
-        return render_template("researcher/results.html", title=f"{study.slug}: results", study=study, problem=str(exc))
-    figures = [(name, "data:image/png;base64," + base64.b64encode(png).decode()) for name, png in result.figures()]
+    shown = stored.latest(study.id)
+    generation = current_generation(study.id)
     return render_template(
         "researcher/results.html",
         title=f"{study.slug}: results",
         study=study,
-        problem=None,
-        text=result.report.text(),
-        figures=figures,
-        tables=list(result.tables()),
-        outliers=result.outliers(),
+        shown=shown,
+        stale=shown is not None and shown.generation < generation,
+        generation=generation,
+        age=dashboard.age(shown.computed_at) if shown else None,
+        running=stored.running(study.id),
     )
+
+
+@bp.post("/studies/<slug>/results/recompute")
+@login_required
+def recompute(slug):
+    """The results page's Recompute button: `flask analyze SLUG --store` in a process of its own (one at a time
+    per study); the page shows its result once stored."""
+    study = study_or_404(slug)
+    if stored.running(study.id):
+        flash("A recompute is already running; reload this page in a moment.")
+    else:
+        try:
+            stored.launch(
+                study.slug, _recompute_options(stored.latest(study.id)), child_environment(current_app.config)
+            )
+        except AnalysisError as exc:
+            flash(f"Cannot recompute: {exc}")
+        else:
+            flash("Recompute started; reload this page in a moment to see its result.")
+    return redirect(url_for(".results", slug=slug), 303)
 
 
 @bp.get("/studies/<slug>/results/<table>.csv")
 @token_or_login_required
 def results_table(slug, table):
-    """One table of the results as CSV, recomputed like the results page."""
+    """One table of the stored result as CSV: 404 for a table it does not have, 409 (JSON) while none is stored."""
     study = study_or_404(slug)
-    try:
-        tables = _analysis(study).tables()
-    except AnalysisError:
+    shown = stored.latest(study.id)
+    if shown is None or shown.problem is not None:
+        why = "no result is stored" if shown is None else f"the stored result has no tables: {shown.problem}"
+        return {
+            "error": "no_stored_result",
+            "message": f"{why}; recompute it on the results page or with `flask analyze {slug} --store`",
+        }, 409
+    if table not in shown.table_names:
         abort(404)
-    if table not in tables:
-        abort(404)
-    # The same bytes as the table's file from `flask analyze --out` (one writer), in chunks.
+    # The same bytes as the table's file from `flask analyze --out` (one writer), stored when computed.
     return Response(
-        frame_csv(tables[table]),
+        shown.tables[table],
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{slug}-results-{table}.csv"'},
     )
