@@ -111,6 +111,10 @@ class ParticipantSession(db.Model):
     screen_height: Mapped[int | None]
     window_width: Mapped[int | None]
     window_height: Mapped[int | None]
+    # When the page of a plan-less task (a researcher's jsPsych experiment) said its timeline finished: completion
+    # needs it. `flag`: why a completion was refused ("too_few_rows"), for the researchers to look at.
+    timeline_finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    flag: Mapped[str | None] = mapped_column(String(32))
     # The participant's trial list, fixed at entry so a reload resumes the very same list.
     plan: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
@@ -138,7 +142,8 @@ class Trial(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("participant_sessions.id", ondelete="CASCADE"))
     trial_index: Mapped[int]
     client_trial_id: Mapped[str] = mapped_column(String(64))
-    stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"))
+    # None for a plan-less row (a researcher's jsPsych experiment): its trial_index is drawn by the server.
+    stimulus_id: Mapped[int | None] = mapped_column(ForeignKey("stimuli.id"))
     practice: Mapped[bool]
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     score: Mapped[dict[str, Any]] = mapped_column(JSON)

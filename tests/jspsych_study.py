@@ -1,0 +1,113 @@
+"""Researchers' jsPsych experiments for the tests (issue #24): written as a researcher writes them, with script tags
+pointing at the jsPsych files this server has (static/vendor: jsPsych 8.3.0)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+from server.db import db, dispose_engines
+from server.studies.definitions import sync_studies
+from tests.conftest import make_app
+
+STUDY_TOML = """title = "{title}"
+task_type = "jspsych"
+consent = "<p>Do you agree to take part?</p>"
+min_width = 0
+min_height = 0
+flow = ["consent", "task"]
+
+[task]
+min_rows = {min_rows}
+resume = "{resume}"
+"""
+
+HEAD = """<!DOCTYPE html>
+<html>
+<head>
+  <title>My experiment</title>
+  <script src="/static/vendor/jspsych.js"></script>
+  <script src="/static/vendor/plugin-html-button-response.js"></script>
+  <link href="/static/vendor/jspsych.css" rel="stylesheet">
+</head>
+<body></body>
+"""
+
+# Timeline variables in a random order, a field added by on_finish, a debrief computed from jsPsych.data, and the
+# experiment's own on_finish: what the jsPsych tutorial does.
+EXPERIMENT = (
+    HEAD
+    + """<script>
+  var ownRows = 0;
+  var jsPsych = initJsPsych({
+    on_data_update: function () { ownRows += 1; },
+    on_finish: function () { document.body.setAttribute("data-own-finish", "yes"); },
+  });
+  var words = [{word: "red", answer: 0}, {word: "green", answer: 1}, {word: "blue", answer: 0},
+               {word: "pink", answer: 1}, {word: "grey", answer: 0}, {word: "gold", answer: 1}];
+  var trial = {
+    type: jsPsychHtmlButtonResponse,
+    stimulus: function () { return "<p class='word'>" + jsPsych.evaluateTimelineVariable("word") + "</p>"; },
+    choices: ["left", "right"],
+    data: {task: "word", word: jsPsych.timelineVariable("word"), answer: jsPsych.timelineVariable("answer")},
+    on_finish: function (data) { data.correct = data.response === data.answer; },
+  };
+  var debrief = {
+    type: jsPsychHtmlButtonResponse,
+    stimulus: function () {
+      var n = jsPsych.data.get().filter({task: "word"}).count();
+      return "<p id='debrief'>You answered " + n + " words.</p>";
+    },
+    choices: ["Done"],
+  };
+  var welcome = {type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Begin"]};
+  jsPsych.run([welcome, {timeline: [trial], timeline_variables: words, randomize_order: true}, debrief]);
+</script>
+</html>
+"""
+)
+
+# Researcher script that tries to act as a logged-in researcher: read a researcher page, the page around it, and
+# the studyhive origin's storage and cookies.
+SNOOP = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  var report = {};
+  try { report.parent = String(parent.document.body.innerHTML.length); } catch (e) { report.parent = "blocked"; }
+  try { report.cookie = document.cookie || "none"; } catch (e) { report.cookie = "blocked"; }
+  try { report.storage = String(localStorage.length); } catch (e) { report.storage = "blocked"; }
+  fetch("/researcher/", {credentials: "include"})
+    .then(function (r) { return r.text(); })
+    .then(function (text) { report.fetch = text.slice(0, 200); })
+    .catch(function () { report.fetch = "blocked"; })
+    .then(function () { document.body.setAttribute("data-report", JSON.stringify(report)); });
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Hello</p>", choices: ["OK"]}]);
+</script>
+</html>
+"""
+)
+
+
+def write_study(studies: Path, slug: str, html: str = EXPERIMENT, min_rows: int = 8, resume: str = "replay") -> Path:
+    folder = studies / slug
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "study.toml").write_text(STUDY_TOML.format(title=slug, min_rows=min_rows, resume=resume))
+    (folder / "experiment.html").write_text(html)
+    return folder
+
+
+@contextmanager
+def jspsych_app(tmp_path: Path, **studies: str):
+    """An app whose studies are the given slug → experiment HTML, synced."""
+    for slug, html in studies.items():
+        write_study(tmp_path / "studies", slug, html)
+    app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"))
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+        sync_studies(Path(app.config["STUDIES_DIR"]))
+        yield app
+        db.session.remove()
+        db.drop_all()
+        dispose_engines()
