@@ -1,5 +1,5 @@
-"""Researchers' jsPsych experiments for the tests (issue #24): written as a researcher writes them, with script tags
-pointing at the jsPsych files this server has (static/vendor: jsPsych 8.3.0)."""
+"""Researchers' jsPsych experiments for the tests (issue #24): written as a researcher writes them, their script tags
+pointing at unpkg, synced against the fake npm registry (jsPsych 8.3.0 and its button plugin from node_modules)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from server.db import db, dispose_engines
 from server.studies.definitions import sync_studies
 from tests.conftest import make_app
+from tests.fake_npm_registry import FakeRegistry
 
 STUDY_TOML = """title = "{title}"
 task_type = "jspsych"
@@ -26,9 +27,9 @@ HEAD = """<!DOCTYPE html>
 <html>
 <head>
   <title>My experiment</title>
-  <script src="/static/vendor/jspsych.js"></script>
-  <script src="/static/vendor/plugin-html-button-response.js"></script>
-  <link href="/static/vendor/jspsych.css" rel="stylesheet">
+  <script src="https://unpkg.com/jspsych@8.3.0"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-button-response@2"></script>
+  <link href="https://unpkg.com/jspsych@8.3.0/css/jspsych.css" rel="stylesheet">
 </head>
 <body></body>
 """
@@ -99,15 +100,19 @@ def write_study(studies: Path, slug: str, html: str = EXPERIMENT, min_rows: int 
 
 @contextmanager
 def jspsych_app(tmp_path: Path, **studies: str):
-    """An app whose studies are the given slug → experiment HTML, synced."""
+    """An app whose studies are the given slug → experiment HTML, synced against a fake npm registry."""
     for slug, html in studies.items():
         write_study(tmp_path / "studies", slug, html)
-    app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"))
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-        sync_studies(Path(app.config["STUDIES_DIR"]))
-        yield app
-        db.session.remove()
-        db.drop_all()
-        dispose_engines()
+    registry = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
+    app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"), NPM_REGISTRY_URL=registry.url)
+    try:
+        with app.app_context():
+            db.drop_all()
+            db.create_all()
+            sync_studies(Path(app.config["STUDIES_DIR"]))
+            yield app
+            db.session.remove()
+            db.drop_all()
+            dispose_engines()
+    finally:
+        registry.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import uuid
 from pathlib import Path
 
@@ -98,11 +99,9 @@ def test_the_experiment_page_is_sandboxed_and_its_inline_script_allowed_by_hash(
     assert f"'sha256-{base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()}'" in csp
     # the runtime right after the jsPsych script, before the experiment's own code
     html = frame.data.decode()
-    assert (
-        html.index('src="/static/vendor/jspsych.js"')
-        < html.index("/tasks/jspsych/runtime.js")
-        < html.index("initJsPsych({")
-    )
+    jspsych = re.search(r'<script src="/pkg/[0-9a-f]{64}/index.browser.min.js"></script>', html)
+    assert jspsych and jspsych.end() == html.index('<script src="/tasks/jspsych/runtime.js">')
+    assert html.index("/tasks/jspsych/runtime.js") < html.index("initJsPsych({")
 
 
 def test_before_consent_the_experiment_page_sends_back_to_studyhives_own(client):
@@ -113,10 +112,10 @@ def test_before_consent_the_experiment_page_sends_back_to_studyhives_own(client)
 @pytest.mark.parametrize(
     "html, message",
     [
-        (None, "experiment.html: the experiment file does not exist"),
-        (HEAD + "<script>var x = 1;</script>", "experiment.html: <script>: no inline script calls initJsPsych()"),
-        (HEAD + "<script>jsPsych.init({timeline: []});</script>", "jsPsych 6 or older"),
-        ("<script>var jsPsych = initJsPsych();</script>", "experiment.html: no <script> tag loads jsPsych"),
+        (None, "experiment.html: study.toml: the experiment file experiment.html is not in the study folder"),
+        (HEAD + "<script>var x = 1;</script>", "experiment.html: <script>: no script calls initJsPsych()"),
+        (HEAD + "<script>jsPsych.init({timeline: []});</script>", "<script>: jsPsych 6 and older are not supported"),
+        ("<script>var jsPsych = initJsPsych();</script>", "experiment.html: <script src=…jspsych…>: no script tag"),
     ],
 )
 def test_a_page_that_cannot_run_is_a_sync_error_and_the_previous_version_keeps_serving(app, client, html, message):

@@ -243,7 +243,8 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
         task = registry().get(config["task_type"])
         if isinstance(task, PlanLessRows):  # prepared before anything is written: an error keeps the old version
             try:
-                prepared = task.prepare(path.parent, config["slug"], config["task"])
+                current = db.session.scalars(db.select(Study.config).filter_by(slug=config["slug"])).first()
+                prepared = task.prepare(path.parent, config["task"], current)
             except ConfigError as exc:
                 raise StudyFileError(path, str(exc)) from None
             config.update(prepared.config)

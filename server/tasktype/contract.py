@@ -291,9 +291,10 @@ class PlanLessRows(TaskType):
     at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and `min_rows` rows."""
 
     @abstractmethod
-    def prepare(self, study_dir: Path, slug: str, params: dict[str, Any]) -> Prepared:
-        """Read the study's files; raise ConfigError naming the file (and tag) when they cannot run. Nothing is
-        written when it raises, so the study's previous version keeps serving."""
+    def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
+        """Read the study's files (`previous`: the configuration of its current version, None for a new study);
+        raise ConfigError naming the file (and tag) when they cannot run. Nothing is written when it raises, so the
+        study's previous version keeps serving."""
 
     @abstractmethod
     def min_rows(self, params: dict[str, Any], prepared: dict[str, Any]) -> int:

@@ -166,19 +166,14 @@ def experiment(slug, token):
 
 @bp.get("/study/<slug>/x/<int:version>/<path:name>")
 def experiment_file(slug, version, name):
-    """A study version's experiment page (with studyhive's runtime after the jsPsych script) or one of its files.
-    The page's Content-Security-Policy sandboxes it (an opaque origin, even opened on its own): its script cannot
-    read studyhive's pages or cookies."""
+    """A study version's experiment page, with studyhive's runtime after the jsPsych script (its packages and
+    files are served by content: server/web/files.py). Its Content-Security-Policy sandboxes it (an opaque origin,
+    even opened on its own): its script cannot read studyhive's pages or cookies."""
     study = get_study(slug)
     config = study and isinstance(registry().get(study.task_type), PlanLessRows) and _version_config(study, version)
-    if not config:
+    if not config or name != config["task"]["experiment"]:
         abort(404)
     prepared = config["experiment"]
-    if name != config["task"]["experiment"]:
-        sha = prepared["files"].get(name)
-        if sha is None:
-            abort(404)
-        return send_asset(sha)
     response = make_response(db.session.get(Asset, prepared["html"]).data)
     response.mimetype = "text/html"
     response.headers["Content-Security-Policy"] = experiment_csp(prepared["script_hashes"])

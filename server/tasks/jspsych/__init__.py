@@ -1,5 +1,6 @@
-"""Researchers' own jsPsych experiments (issue #24): the task type (task.py), the page's preparation at sync
-(experiment.py) and the runtime the experiment's page gets (static/)."""
+"""Researchers' own jsPsych experiments (issue #24): the task type (task.py); experiment.py prepares a study's page
+and its packages at sync (npm.py reads the registry); static/ holds the page around the experiment (host.js) and the
+runtime injected into it (runtime.js)."""
 
 from .task import JsPsychExperiment
 

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import mimetypes
 from pathlib import Path
 from typing import Any, Literal
 
+from flask import current_app
 from pydantic import Field
 
-from ...exceptions import ConfigError, ResponseError
+from ...exceptions import ResponseError
 from ...schema import Table
 from ...tasktype.contract import PlanLessRows, Prepared
-from .experiment import RUNTIME_MARKER, ExperimentError, prepare_experiment
+from .experiment import RUNTIME_MARKER, prepare_experiment
+from .npm import Registry
 
 RESUME = ("replay", "restart", "none")
 # studyhive's runtime, right after the jsPsych script (a task package's page file: server/tasktype/registry.py).
@@ -45,22 +46,27 @@ class JsPsychExperiment(PlanLessRows):
     assets = ("start.js",)
     Params = JsPsychParams
 
-    def prepare(self, study_dir: Path, slug: str, params: dict[str, Any]) -> Prepared:
-        try:
-            page = prepare_experiment(study_dir, params["experiment"], registry=None, offline_packages_dir=None)
-        except ExperimentError as exc:
-            raise ConfigError(f"task.experiment: {exc}") from None
+    def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
+        """The page with every URL served by studyhive and the runtime after jsPsych's script (experiment.py), its
+        packages pinned (checked against the previous version's pins when the study carries them itself)."""
+        registry = Registry(current_app.config["NPM_REGISTRY_URL"], timeout=current_app.config["NPM_REGISTRY_TIMEOUT"])
+        packages = study_dir / "packages"
+        page = prepare_experiment(
+            study_dir,
+            params["experiment"],
+            registry=registry,
+            offline_packages_dir=packages if packages.is_dir() else None,
+            pinned=(previous or {}).get("packages"),
+        )
         html = page.html.replace(RUNTIME_MARKER, RUNTIME_TAG, 1).encode()
-        files = {hashlib.sha256(html).hexdigest(): ("text/html", html)}
-        names = {}
-        for name, data in page.files.items():
-            sha = hashlib.sha256(data).hexdigest()
-            files[sha] = (mimetypes.guess_type(name)[0] or "application/octet-stream", data)
-            names[name] = sha
+        sha = hashlib.sha256(html).hexdigest()
+        files = {key: (page.mimetypes[key], data) for key, data in page.files.items()}
+        files[sha] = ("text/html", html)
         experiment = {
-            "html": hashlib.sha256(html).hexdigest(),
+            "html": sha,
+            "jspsych_version": page.jspsych_version,
             "jspsych_major": page.jspsych_major,
-            "files": names,
+            "study_files": page.study_files_manifest,
             "script_hashes": page.inline_script_hashes,
         }
         return Prepared({"experiment": experiment, "packages": page.pins}, files)
