@@ -4,7 +4,7 @@ so a new task type needs no migration and a stored type the code no longer knows
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, ForeignKey, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, ForeignKey, Integer, LargeBinary, Sequence, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime
 
@@ -152,6 +152,10 @@ class Trial(db.Model):
     rt_ms: Mapped[int | None]
     client_time: Mapped[datetime | None] = mapped_column(Timestamp)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+# The trial_index of plan-less rows on PostgreSQL (migration 0009; server/participation/trialstore.py says why).
+PLAN_LESS_TRIAL_INDEX = Sequence("plan_less_trial_index", data_type=Integer, metadata=db.metadata)
 
 
 class Asset(db.Model):

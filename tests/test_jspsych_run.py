@@ -16,6 +16,7 @@ import pytest
 from server.db import db
 from server.models import ParticipantSession, Study, Trial
 from server.studies.definitions import StudyFileError, sync_studies
+from server.web.openapi import ROW_EXAMPLE
 from tests.helpers import enter
 from tests.jspsych_study import EXPERIMENT, HEAD, jspsych_app, write_study
 
@@ -131,3 +132,12 @@ def test_a_page_that_cannot_run_is_a_sync_error_and_the_previous_version_keeps_s
     study = db.session.scalars(db.select(Study).filter_by(slug="own")).one()
     assert study.version == 1
     assert b"initJsPsych({" in client.get("/study/own/x/1/experiment.html").data
+
+
+def test_the_documented_row_example_is_stored(client):
+    token = enter(client, slug="own")
+    assert client.post(f"/api/sessions/{token}/rows", json=ROW_EXAMPLE).status_code == 201
+    assert client.post(f"/api/sessions/{token}/rows", json=ROW_EXAMPLE).get_json() == {
+        "stored": True,
+        "duplicate": True,
+    }

@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import AUTOCOMMIT_BIND, db, utcnow
-from ..models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
@@ -68,7 +68,7 @@ SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id ==
 # A plan-less row's trial_index (migration 0009): PostgreSQL draws it from a sequence, so concurrent saves of one
 # session never take the same one; SQLite writes one statement at a time, so the session's next index is free.
 PLAN_LESS_INDEX = {
-    "postgresql": db.func.nextval("plan_less_trial_index"),
+    "postgresql": PLAN_LESS_TRIAL_INDEX.next_value(),
     "sqlite": db.select(db.func.coalesce(db.func.max(Trial.trial_index), -1) + 1)
     .where(Trial.session_id == bindparam("session_id"))
     .scalar_subquery(),
