@@ -44,7 +44,7 @@ EXPERIMENT = (
     on_data_update: function () { ownRows += 1; },
     on_finish: function () { document.body.setAttribute("data-own-finish", "yes"); },
   });
-  var words = [{word: "red", answer: 0}, {word: "green", answer: 1}, {word: "blue", answer: 0},
+  var words = [{word: "cyan", answer: 0}, {word: "green", answer: 1}, {word: "blue", answer: 0},
                {word: "pink", answer: 1}, {word: "grey", answer: 0}, {word: "gold", answer: 1}];
   var trial = {
     type: jsPsychHtmlButtonResponse,
@@ -67,6 +67,38 @@ EXPERIMENT = (
 </html>
 """
 )
+
+# jsPsych 7 as its tutorial writes it: a version range, keyboard responses, jsPsych.randomization.shuffle at the top
+# level (before run: the seed must already be set), on_finish adding a field, and endExperiment in a trial's
+# on_finish once four words are answered.
+EXPERIMENT7 = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="https://unpkg.com/jspsych@^7.3"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-keyboard-response@1.1.3"></script>
+  <link href="https://unpkg.com/jspsych@7.3.4/css/jspsych.css" rel="stylesheet">
+</head>
+<body></body>
+<script>
+  var jsPsych = initJsPsych({on_finish: function () { document.body.setAttribute("data-own-finish", "yes"); }});
+  var words = jsPsych.randomization.shuffle(["oak", "elm", "ash", "yew", "fir", "box"]);
+  var timeline = [{type: jsPsychHtmlKeyboardResponse, stimulus: "<p>Press a key to begin</p>"}];
+  words.forEach(function (word, i) {
+    timeline.push({
+      type: jsPsychHtmlKeyboardResponse,
+      stimulus: "<p class='word'>" + word + "</p>",
+      choices: ["f", "j"],
+      data: {task: "word", word: word},
+      on_finish: function (data) {
+        data.correct = data.response === "f";
+        if (i === 3) jsPsych.endExperiment("<p id='ended'>Thank you</p>");
+      },
+    });
+  });
+  jsPsych.run(timeline);
+</script>
+</html>
+"""
 
 # Researcher script that tries to act as a logged-in researcher: read a researcher page, the page around it, and
 # the studyhive origin's storage and cookies.
@@ -99,11 +131,15 @@ def write_study(studies: Path, slug: str, html: str = EXPERIMENT, min_rows: int 
 
 
 @contextmanager
-def jspsych_app(tmp_path: Path, **studies: str):
-    """An app whose studies are the given slug → experiment HTML, synced against a fake npm registry."""
+def jspsych_app(tmp_path: Path, **studies: str | tuple[str, int]):
+    """An app whose studies are the given slug → experiment HTML (or (HTML, min_rows)), synced against a fake npm
+    registry."""
     for slug, html in studies.items():
-        write_study(tmp_path / "studies", slug, html)
-    registry = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
+        html, min_rows = html if isinstance(html, tuple) else (html, 8)
+        write_study(tmp_path / "studies", slug, html, min_rows)
+    registry = FakeRegistry(
+        folders=("jspsych", "@jspsych/plugin-html-button-response", "jspsych7", "plugin-html-keyboard-response-1")
+    )
     app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"), NPM_REGISTRY_URL=registry.url)
     try:
         with app.app_context():

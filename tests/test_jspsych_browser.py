@@ -15,14 +15,14 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession, Trial
 from server.researchers.auth import create_researcher
-from tests.jspsych_study import EXPERIMENT, SNOOP, jspsych_app
+from tests.jspsych_study import EXPERIMENT, EXPERIMENT7, SNOOP, jspsych_app
 
 OFFLINE_S = 30  # the issue's "30 s offline": long enough for sync.js's retries to back off several times
 
 
 @pytest.fixture
 def app(tmp_path):
-    with jspsych_app(tmp_path, own=EXPERIMENT, snoop=SNOOP) as app:
+    with jspsych_app(tmp_path, own=EXPERIMENT, own7=(EXPERIMENT7, 5), snoop=SNOOP) as app:
         yield app
 
 
@@ -36,6 +36,14 @@ def stored_rows(token):
             .order_by(Trial.trial_index)
         )
     )
+
+
+def rows_arrive(token, n, timeout=5.0):
+    """The stored rows once there are n (the page sends them in the background)."""
+    deadline = time.monotonic() + timeout
+    while len(rows := stored_rows(token)) < n and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return rows
 
 
 def session(token):
@@ -52,8 +60,13 @@ def start(page, live_server, slug):
     return page.url.split("/s/", 1)[1].split("/", 1)[0]
 
 
+def experiment_frame(page):
+    return next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+
+
 def answer(frame, button):
-    """Answer the word on screen and wait for the next screen (each word is shown once)."""
+    """Answer the word on screen and wait for the next screen (each word is shown once, and none is part of another
+    screen's text)."""
     word = frame.locator(".word").text_content()
     frame.get_by_role("button", name=button).click()
     expect(frame.locator("#jspsych-content")).not_to_contain_text(word)
@@ -65,12 +78,13 @@ def test_reload_and_offline_lose_and_duplicate_nothing(page, live_server, app):
     frame.get_by_role("button", name="Begin").click()
     answer(frame, "left")
     answer(frame, "left")
+    assert len(rows_arrive(token, 3)) == 3
     page.context.set_offline(True)
     answer(frame, "right")
     answer(frame, "right")
     expect(page.locator("#studyhive-notice")).to_contain_text("Connection lost")
     time.sleep(OFFLINE_S)
-    assert len(stored_rows(token)) == 3  # welcome and two words; the two answered offline wait on this device
+    assert len(stored_rows(token)) == 3  # the two answered offline wait on this device
     page.context.set_offline(False)
     answer(frame, "left")  # the fifth word, then reload at once: it may still be queued
     page.reload()
@@ -80,7 +94,7 @@ def test_reload_and_offline_lose_and_duplicate_nothing(page, live_server, app):
     frame.get_by_role("button", name="Done").click()
     expect(page.get_by_role("button", name="Continue")).to_be_visible()
 
-    experiment = next(f for f in page.frames if f.url.split("#")[0].endswith("/x/1/experiment.html"))
+    experiment = experiment_frame(page)
     data = experiment.evaluate("jsPsych.data.get().values()")
     rows = stored_rows(token)
     assert len(rows) == 8 and rows == json.loads(json.dumps(data))  # one for one, in order, none twice
@@ -111,3 +125,50 @@ def test_researcher_script_cannot_read_researcher_pages(page, live_server, app):
     expect(page.locator("body[data-report]")).to_have_count(1)
     found = json.loads(page.locator("body").get_attribute("data-report"))
     assert found["fetch"] == "blocked" and found["cookie"] == "blocked"
+
+
+def press(page, key):
+    """Answer the word on screen by key and wait for the next screen."""
+    frame = page.frame_locator("#studyhive-experiment")
+    word = frame.locator(".word").text_content()
+    frame.locator(".jspsych-display-element").press(key)
+    expect(frame.locator("#jspsych-content")).not_to_contain_text(word)
+
+
+def test_jspsych7_from_a_cdn_resumes_and_ends_early_beside_jspsych8(page, live_server, app):
+    """Only this server is reached (the CDN tags were pinned at sync); the jsPsych 8 study runs on the same server."""
+    asked = []
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(live_server)
+            else (asked.append(route.request.url), route.abort())[1]
+        ),
+    )
+    token = start(page, live_server, "own7")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator("p", has_text="Press a key to begin").wait_for()
+    frame.locator(".jspsych-display-element").press("f")
+    press(page, "f")
+    press(page, "j")
+    page.reload()
+    press(page, "f")  # the third word: the welcome and two words were replayed, in the seeded order
+    press(page, "j")  # the fourth: its on_finish calls endExperiment
+    expect(frame.locator("#ended")).to_have_text("Thank you")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    experiment = experiment_frame(page)
+    assert experiment.evaluate("jsPsych.version()").startswith("7.")
+    data = experiment.evaluate("jsPsych.data.get().values()")
+    rows = stored_rows(token)
+    assert len(rows) == 5 and rows == json.loads(json.dumps(data))
+    assert [r["correct"] for r in rows[1:]] == [True, False, True, False]
+    assert experiment.evaluate("document.body.getAttribute('data-own-finish')") == "yes"
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert session(token).status == "completed" and asked == []
+
+    other = start(page, live_server, "own")  # jsPsych 8 on the same server
+    page.frame_locator("#studyhive-experiment").get_by_role("button", name="Begin").click()
+    assert experiment_frame(page).evaluate("jsPsych.version()").startswith("8.")
+    assert len(rows_arrive(other, 1)) == 1 and asked == []
