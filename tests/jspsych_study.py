@@ -131,12 +131,11 @@ def write_study(studies: Path, slug: str, html: str = EXPERIMENT, min_rows: int 
 
 
 @contextmanager
-def jspsych_app(tmp_path: Path, **studies: str | tuple[str, int]):
-    """An app whose studies are the given slug → experiment HTML (or (HTML, min_rows)), synced against a fake npm
-    registry."""
-    for slug, html in studies.items():
-        html, min_rows = html if isinstance(html, tuple) else (html, 8)
-        write_study(tmp_path / "studies", slug, html, min_rows)
+def jspsych_app(tmp_path: Path, **studies: str | tuple):
+    """An app whose studies are the given slug → experiment HTML, or (HTML, min_rows[, resume]), synced against a
+    fake npm registry."""
+    for slug, given in studies.items():
+        write_study(tmp_path / "studies", slug, *(given if isinstance(given, tuple) else (given,)))
     registry = FakeRegistry(
         folders=("jspsych", "@jspsych/plugin-html-button-response", "jspsych7", "plugin-html-keyboard-response-1")
     )

@@ -22,7 +22,8 @@ OFFLINE_S = 30  # the issue's "30 s offline": long enough for sync.js's retries 
 
 @pytest.fixture
 def app(tmp_path):
-    with jspsych_app(tmp_path, own=EXPERIMENT, own7=(EXPERIMENT7, 5), snoop=SNOOP) as app:
+    studies = {"own7": (EXPERIMENT7, 5), "again": (EXPERIMENT, 8, "restart"), "once": (EXPERIMENT, 8, "none")}
+    with jspsych_app(tmp_path, own=EXPERIMENT, snoop=SNOOP, **studies) as app:
         yield app
 
 
@@ -172,3 +173,23 @@ def test_jspsych7_from_a_cdn_resumes_and_ends_early_beside_jspsych8(page, live_s
     page.frame_locator("#studyhive-experiment").get_by_role("button", name="Begin").click()
     assert experiment_frame(page).evaluate("jsPsych.version()").startswith("8.")
     assert len(rows_arrive(other, 1)) == 1 and asked == []
+
+
+def test_restart_starts_over_and_none_does_not_continue(page, live_server, app):
+    token = start(page, live_server, "again")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.get_by_role("button", name="Begin").click()
+    answer(frame, "left")
+    rows_arrive(token, 2)
+    page.reload()
+    frame.get_by_role("button", name="Begin").click()  # from the start; what was stored stays
+    answer(frame, "left")
+    assert experiment_frame(page).evaluate("jsPsych.data.get().count()") == 2 and len(rows_arrive(token, 4)) == 4
+
+    token = start(page, live_server, "once")
+    frame.get_by_role("button", name="Begin").click()
+    rows_arrive(token, 1)
+    page.reload()
+    expect(page.locator("#studyhive-notice")).to_contain_text("cannot be continued")
+    expect(frame.locator("#jspsych-content")).to_have_count(0)  # run() waits for rows that never come
+    assert len(stored_rows(token)) == 1

@@ -330,7 +330,7 @@ def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.
     if not connection.scalar(TIMELINE_FINISHED, {"id": session.id}):
         raise APIError(409, "timeline_not_finished", "the experiment has not said that its timeline finished")
     stored = trialstore.row_count(connection, session.id)
-    needed = task.min_rows(study.config["task"], study.config.get("experiment", {}))
+    needed = task.min_rows(study.config["task"])
     if stored < needed:
         connection.execute(FLAG, {"session_id": session.id, "flag": "too_few_rows"})
         raise APIError(

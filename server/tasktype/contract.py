@@ -297,7 +297,7 @@ class PlanLessRows(TaskType):
         study's previous version keeps serving."""
 
     @abstractmethod
-    def min_rows(self, params: dict[str, Any], prepared: dict[str, Any]) -> int:
+    def min_rows(self, params: dict[str, Any]) -> int:
         """Rows a session must have stored before it may complete."""
 
     @abstractmethod
