@@ -275,7 +275,12 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
     params = study.config["task"]
     row = body.get("row")
     limit = task.row_limit(params)
-    if len(json.dumps(row, separators=(",", ":")).encode()) > limit:
+    try:
+        # NaN and Infinity parse (Python's json) but PostgreSQL refuses them in JSON: a 422, not a failed INSERT.
+        size = len(json.dumps(row, separators=(",", ":"), allow_nan=False).encode())
+    except ValueError:
+        raise APIError(422, "invalid_response", "a row must not hold NaN or Infinity", field="row") from None
+    if size > limit:
         raise row_too_large(limit)
     try:
         response = task.validate_response(row, params, {})
@@ -304,10 +309,9 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
 
 
 def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
-    """A plan-less session's stored rows in order, for the page to replay after a reload, and how it resumes."""
-    study, _ = plan_less(connection, session)
+    """A plan-less session's stored rows in order, for the page to replay after a reload."""
+    plan_less(connection, session)
     return {
-        "resume": study.config["task"]["resume"],
         "rows": [
             {"trial_id": trial_id, "row": row} for trial_id, row in trialstore.stored_rows(connection, session.id)
         ],

@@ -166,9 +166,8 @@ SCHEMAS = {
     },
     "Rows": {
         "type": "object",
-        "required": ["resume", "rows"],
+        "required": ["rows"],
         "properties": {
-            "resume": {"enum": ["replay", "restart", "none"], "description": "study.toml [task] resume"},
             "rows": {
                 "type": "array",
                 "description": "the stored rows in the order they were stored",
@@ -324,7 +323,7 @@ PATHS = {
                 "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
                 "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
                 "413": _answer("`row_too_large`: the row is over the study's row_limit_kb (default 64 KB)"),
-                "422": _answer("the row is not a JSON object (`invalid_response`)"),
+                "422": _answer("the row is not a JSON object, or holds NaN or Infinity (`invalid_response`)"),
                 "400": BODY_ERRORS["400"],
                 "415": BODY_ERRORS["415"],
                 "405": ERRORS["405"],
