@@ -100,6 +100,21 @@ EXPERIMENT7 = """<!DOCTYPE html>
 </html>
 """
 
+# jsPsych 8's abortExperiment in a trial's on_finish: the timeline ends there, and that counts as finished.
+ABORTING = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  jsPsych.run([
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Begin"],
+     on_finish: function () { jsPsych.abortExperiment("<p id='aborted'>Stopped early</p>"); }},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Never shown</p>", choices: ["No"]},
+  ]);
+</script>
+</html>
+"""
+)
+
 # Researcher script that tries to act as a logged-in researcher: read a researcher page, the page around it, and
 # the studyhive origin's storage and cookies.
 SNOOP = (

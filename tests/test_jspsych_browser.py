@@ -15,14 +15,19 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession, Trial
 from server.researchers.auth import create_researcher
-from tests.jspsych_study import EXPERIMENT, EXPERIMENT7, SNOOP, jspsych_app
+from tests.jspsych_study import ABORTING, EXPERIMENT, EXPERIMENT7, SNOOP, jspsych_app
 
 OFFLINE_S = 30  # the "30 s offline": long enough for sync.js's retries to back off several times
 
 
 @pytest.fixture
 def app(tmp_path):
-    studies = {"own7": (EXPERIMENT7, 5), "again": (EXPERIMENT, 8, "restart"), "once": (EXPERIMENT, 8, "none")}
+    studies = {
+        "own7": (EXPERIMENT7, 5),
+        "again": (EXPERIMENT, 8, "restart"),
+        "once": (EXPERIMENT, 8, "none"),
+        "abort": (ABORTING, 1),
+    }
     with jspsych_app(tmp_path, own=EXPERIMENT, snoop=SNOOP, **studies) as app:
         yield app
 
@@ -193,3 +198,13 @@ def test_restart_starts_over_and_none_does_not_continue(page, live_server, app):
     expect(page.locator("#studyhive-notice")).to_contain_text("cannot be continued")
     expect(frame.locator("#jspsych-content")).to_have_count(0)  # run() waits for rows that never come
     assert len(stored_rows(token)) == 1
+
+
+def test_abort_experiment_finishes_the_timeline(page, live_server, app):
+    token = start(page, live_server, "abort")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.get_by_role("button", name="Begin").click()
+    expect(frame.locator("#aborted")).to_have_text("Stopped early")
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert len(stored_rows(token)) == 1 and session(token).status == "completed"
