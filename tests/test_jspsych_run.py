@@ -145,3 +145,13 @@ def test_the_documented_row_example_is_stored(client):
         "stored": True,
         "duplicate": True,
     }
+
+
+def test_once_studyhives_steps_are_done_the_study_page_goes_on_to_the_experiment(client):
+    token = enter(client, slug="own", consent=False)
+    assert client.get(f"/study/own/s/{token}").status_code == 200  # consent first, on studyhive's own page
+    client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}})
+    again = client.get(f"/study/own/s/{token}")  # a reload after consent: the experiment, not consent again
+    assert again.status_code == 302 and again.headers["Location"].endswith(f"/study/own/s/{token}/experiment")
+    assert client.get("/study/own/x/2/experiment.html").status_code == 404  # no such version
+    assert client.get("/study/own/x/1/other.html").status_code == 404
