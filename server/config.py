@@ -121,6 +121,20 @@ SETTINGS: tuple[Setting, ...] = (
         '`studyhive.task_types` (server/tasktype/registry.py; README, "For developers")',
         shown="the built-in ones, server/tasks/builtin.py",
     ),
+    Setting(
+        "NPM_REGISTRY_URL",
+        "https://registry.npmjs.org",
+        "the npm registry `flask studies sync` fetches the packages of jsPsych experiments from "
+        "(docs/own-experiments.md; the tests point it at a fake)",
+        env="NPM_REGISTRY_URL",
+    ),
+    Setting(
+        "NPM_REGISTRY_TIMEOUT",
+        30.0,
+        "seconds to wait for the npm registry's answer",
+        env="NPM_REGISTRY_TIMEOUT",
+        parse=float,
+    ),
     # Researchers' logins and pages
     Setting(
         "SECRET_KEY",

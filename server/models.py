@@ -4,7 +4,18 @@ so a new task type needs no migration and a stored type the code no longer knows
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Connection, ForeignKey, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Connection,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    Sequence,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import DateTime
@@ -112,6 +123,10 @@ class ParticipantSession(db.Model):
     screen_height: Mapped[int | None]
     window_width: Mapped[int | None]
     window_height: Mapped[int | None]
+    # When the page of a plan-less task (a researcher's jsPsych experiment) said its timeline finished: completion
+    # needs it. `flag`: why a completion was refused ("too_few_rows"), for the researchers to look at.
+    timeline_finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    flag: Mapped[str | None] = mapped_column(String(32))
     # The participant's trial list, fixed at entry so a reload resumes the very same list.
     plan: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
 
@@ -139,7 +154,8 @@ class Trial(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("participant_sessions.id", ondelete="CASCADE"))
     trial_index: Mapped[int]
     client_trial_id: Mapped[str] = mapped_column(String(64))
-    stimulus_id: Mapped[int] = mapped_column(ForeignKey("stimuli.id"))
+    # None for a plan-less row (a researcher's jsPsych experiment): its trial_index is drawn by the server.
+    stimulus_id: Mapped[int | None] = mapped_column(ForeignKey("stimuli.id"))
     practice: Mapped[bool]
     response: Mapped[dict[str, Any]] = mapped_column(JSON)
     score: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -148,6 +164,10 @@ class Trial(db.Model):
     rt_ms: Mapped[int | None]
     client_time: Mapped[datetime | None] = mapped_column(Timestamp)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+
+
+# The trial_index of plan-less rows on PostgreSQL (migration 0009; server/participation/trialstore.py says why).
+PLAN_LESS_TRIAL_INDEX = Sequence("plan_less_trial_index", data_type=Integer, metadata=db.metadata)
 
 
 class Asset(db.Model):

@@ -110,7 +110,7 @@ def errors_of(path: Path) -> list[str]:
         (
             ('"ratio-estimation"', '"mind-reading"'),
             'task_type: "mind-reading" is not registered (known: hive-agreement, '
-            "hive-distinction, hive-output-prediction, hive-prototree, hypothesis-rating, ratio-estimation, "
+            "hive-distinction, hive-output-prediction, hive-prototree, hypothesis-rating, jspsych, ratio-estimation, "
             "sketch-recognition)",
         ),
         # [[conditions]]

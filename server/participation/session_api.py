@@ -7,6 +7,7 @@ double click, a retry racing its original) still store one row."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +19,7 @@ from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, SurveyResponse, Trial, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import SURVEYS, validate_answers
+from ..tasktype.contract import PlanLessRows
 from ..tasktype.registry import registry
 from . import links, trialstore
 from .sessions import well_formed
@@ -50,6 +52,16 @@ END = (
     .where(PS.id == bindparam("session_id"), trialstore.OPEN)
     .values(status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
 )
+# A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time.
+ROW_FIELDS = {"trial_id", "row", "client_time"}
+# The page of a plan-less task says its timeline finished (completion needs it); the first time stands.
+FINISH_TIMELINE = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.timeline_finished_at.is_(None))
+    .values(timeline_finished_at=bindparam("now"), last_seen_at=bindparam("now"))
+)
+TIMELINE_FINISHED = db.select(PS.timeline_finished_at.is_not(None)).where(PS.id == bindparam("id"))
+FLAG = db.update(PS).where(PS.id == bindparam("session_id")).values(flag=bindparam("flag"))
 # Test-trial scores of the study's completed sessions and of the asking one (which may still be running).
 COHORT_SCORES = (
     db.select(Trial.session_id, Trial.score)
@@ -232,6 +244,104 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     }
 
 
+def plan_less(connection, session: trialstore.SessionFacts) -> tuple[trialstore.StudyFacts, PlanLessRows]:
+    """The session's study and task type, which must be plan-less (a researcher's jsPsych experiment)."""
+    study = trialstore.study_facts(connection, session.study_id)
+    task = registry().get(study.task_type)
+    if not isinstance(task, PlanLessRows):
+        raise APIError(404, "no_rows", "this study's trials follow a plan: send them to /trials")
+    return study, task
+
+
+def row_too_large(limit: int) -> APIError:
+    return APIError(413, "row_too_large", f"a row may hold at most {limit // 1024} KB of JSON", field="row")
+
+
+def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Store one row a plan-less task's page recorded: 201 stored, 200 a repeat of its trial_id (the first stands);
+    its trial_index is drawn by the server (trialstore.PLAN_LESS_INDEX), as the page's own restarts after a reload."""
+    require_consent(connection, session, "a row")
+    study, task = plan_less(connection, session)
+    unknown = set(body) - ROW_FIELDS
+    if unknown:
+        raise APIError(
+            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
+        )
+    trial_id = body.get("trial_id")
+    if not isinstance(trial_id, str) or not TRIAL_ID.match(trial_id):
+        raise APIError(
+            400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters", field="trial_id"
+        )
+    params = study.config["task"]
+    row = body.get("row")
+    limit = task.row_limit(params)
+    try:
+        # NaN and Infinity parse (Python's json) but PostgreSQL refuses them in JSON: a 422, not a failed INSERT.
+        size = len(json.dumps(row, separators=(",", ":"), allow_nan=False).encode())
+    except ValueError:
+        raise APIError(422, "invalid_response", "a row must not hold NaN or Infinity", field="row") from None
+    if size > limit:
+        raise row_too_large(limit)
+    try:
+        response = task.validate_response(row, params, {})
+    except ResponseError as exc:
+        raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
+    rt = response.get("rt")
+    numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= MAX_RT_MS
+    record = {
+        "session_id": session.id,
+        "client_trial_id": trial_id,
+        "stimulus_id": None,
+        "practice": False,
+        "response": response,
+        "score": {},
+        "presented": None,
+        "rt_ms": round(rt) if numeric else None,
+        "client_time": _parse_time(body.get("client_time")),
+        "created_at": utcnow(),
+    }
+    if trialstore.insert_row_unless_stored(connection, record):
+        trialstore.touch(connection, session)
+        return 201, {"stored": True}
+    if trialstore.index_of_trial_id(connection, session.id, trial_id) is not None:
+        return 200, {"stored": True, "duplicate": True}
+    raise session_ended()
+
+
+def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
+    """A plan-less session's stored rows in order, for the page to replay after a reload."""
+    plan_less(connection, session)
+    return {
+        "rows": [
+            {"trial_id": trial_id, "row": row} for trial_id, row in trialstore.stored_rows(connection, session.id)
+        ],
+    }
+
+
+def finish_timeline(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
+    """Record the page's "timeline finished" (jsPsych's timeline ended, or endExperiment/abortExperiment)."""
+    require_consent(connection, session, "the end of the timeline")
+    plan_less(connection, session)
+    if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow()}).rowcount:
+        if not trialstore.is_open(*trialstore.status(connection, session.id)):
+            raise session_ended()
+    return {"timeline_finished": True}
+
+
+def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows):
+    """A plan-less session completes once its page said the timeline finished and it holds the study's minimum of
+    rows; a finished one with fewer is flagged for the researchers (never completed, so never auto-approved)."""
+    if not connection.scalar(TIMELINE_FINISHED, {"id": session.id}):
+        raise APIError(409, "timeline_not_finished", "the experiment has not said that its timeline finished")
+    stored = trialstore.row_count(connection, session.id)
+    needed = task.min_rows(study.config["task"])
+    if stored < needed:
+        connection.execute(FLAG, {"session_id": session.id, "flag": "too_few_rows"})
+        raise APIError(
+            409, "too_few_rows", f"{stored} row(s) stored, the study needs {needed}", stored=stored, needed=needed
+        )
+
+
 def _parse_time(value: Any) -> datetime | None:
     """An ISO 8601 timestamp as UTC (none given: UTC). A wrong device clock is kept; a time outside the years
     2–9998 is refused, as 0001-01-01T00:00+14:00 (1 BC in UTC) could be stored but not read back, and a day's
@@ -286,7 +396,10 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
         raise APIError(
             409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}", missing_surveys=missing_surveys
         )
-    keys = registry().get(study.task_type).attention_checks()
+    task = registry().get(study.task_type)
+    if isinstance(task, PlanLessRows):
+        _check_rows(connection, session, study, task)
+    keys = task.attention_checks()
     failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
     failed = failures >= prolific_settings.attention_check_failures(study.config)
     outcome = "failed_attention_check" if failed else "completed"

@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import AUTOCOMMIT_BIND, db, utcnow
-from ..models import ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study, SurveyResponse, Trial
 
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
@@ -65,6 +65,20 @@ INDEX_OF_TRIAL_ID = db.select(Trial.trial_index).where(
     Trial.session_id == bindparam("id"), Trial.client_trial_id == bindparam("trial_id")
 )
 SURVEYS_DONE = db.select(SurveyResponse.name).where(SurveyResponse.session_id == bindparam("id"))
+# A plan-less row's trial_index (migration 0009): PostgreSQL draws it from a sequence, so concurrent saves of one
+# session never take the same one; SQLite writes one statement at a time, so the session's next index is free.
+PLAN_LESS_INDEX = {
+    "postgresql": PLAN_LESS_TRIAL_INDEX.next_value(),
+    "sqlite": db.select(db.func.coalesce(db.func.max(Trial.trial_index), -1) + 1)
+    .where(Trial.session_id == bindparam("session_id"))
+    .scalar_subquery(),
+}
+STORED_ROWS = (
+    db.select(Trial.client_trial_id, Trial.response)
+    .where(Trial.session_id == bindparam("id"))
+    .order_by(Trial.trial_index)
+)
+ROW_COUNT = db.select(db.func.count()).where(Trial.session_id == bindparam("id"))
 
 
 @dataclass
@@ -176,11 +190,24 @@ def insert_unless_stored(connection: Connection, table: Table, row: dict[str, An
     return connection.execute(statements[key], row).rowcount == 1
 
 
-def _insert_while_open(table: Table, columns: list[str], dialect: str):
+def insert_row_unless_stored(connection: Connection, row: dict[str, Any]) -> bool:
+    """insert_unless_stored for a plan-less trial (no trial_index in `row`: PLAN_LESS_INDEX draws it)."""
+    statements = _caches().statements
+    key = ("plan-less trials", connection.dialect.name)
+    if key not in statements:
+        statements[key] = _insert_while_open(
+            Trial.__table__, list(row), key[1], {"trial_index": PLAN_LESS_INDEX[key[1]]}
+        )
+    return connection.execute(statements[key], row).rowcount == 1
+
+
+def _insert_while_open(table: Table, columns: list[str], dialect: str, computed: dict[str, Any] | None = None):
     values = [bindparam(c, type_=table.c[c].type) for c in columns]
     if dialect == "postgresql":
         # A SELECT list's parameters have no column to take a type from (PostgreSQL would read them as text).
         values = [db.cast(value, table.c[c].type) for value, c in zip(values, columns)]
+    if computed:
+        columns, values = [*columns, *computed], [*values, *computed.values()]
     session_open = db.exists().where(PS.id == bindparam("session_id"), OPEN)
     # preserve_rowcount: SQLAlchemy reads the count only when asked.
     return (
@@ -201,6 +228,15 @@ def index_of_trial_id(connection: Connection, session_id: int, trial_id: str) ->
 
 def stored_indexes(connection: Connection, session_id: int) -> list[int]:
     return list(connection.scalars(STORED_INDEXES, {"id": session_id}))
+
+
+def stored_rows(connection: Connection, session_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """(client trial id, row) of a plan-less session's stored rows, in the order they were stored."""
+    return [tuple(row) for row in connection.execute(STORED_ROWS, {"id": session_id})]
+
+
+def row_count(connection: Connection, session_id: int) -> int:
+    return connection.scalar(ROW_COUNT, {"id": session_id})
 
 
 def surveys_done(connection: Connection, session_id: int) -> set[str]:

@@ -21,7 +21,8 @@ from ..models import STUDY_STATUSES, Stimulus, Study, StudyEvent, bump_generatio
 from ..prolific import settings as prolific_settings
 from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from ..stimuli.manifests import import_manifest
-from ..tasktype.contract import DemoStimuli, GeneratedStimuli
+from ..tasktype import assets as study_assets
+from ..tasktype.contract import DemoStimuli, GeneratedStimuli, PlanLessRows
 from ..tasktype.registry import registry
 from . import conditions
 from . import versions as study_versions
@@ -171,6 +172,9 @@ def _cross_checks(study: StudyFile, task) -> list[str]:
         errors.append(f"flow: unknown step(s) {', '.join(unknown_steps)} (known: {', '.join(known)})")
     if study.flow.count("task") != 1 or study.flow[:1] != ["consent"] or len(set(study.flow)) != len(study.flow):
         errors.append("flow: must start with 'consent', contain 'task' once, and repeat no step")
+    if isinstance(task, PlanLessRows) and study.flow[-1:] != ["task"]:
+        # its page completes the session (the Continue button after the experiment), so nothing can follow it
+        errors.append(f"flow: 'task' must be the last step of a {study.task_type} study")
     if study.demo_stimuli and not isinstance(task, DemoStimuli):
         errors.append(f"demo_stimuli: only for task types that draw demo stimuli, not {study.task_type}")
     return errors
@@ -232,7 +236,21 @@ def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str =
     """Load every studies/<slug>/study.toml. All files are validated before anything is written, then all are
     written in one transaction; a new or changed configuration is kept as a version, synced by `researcher_id` and
     `via` (as the audit log records them). Returns (slug, what happened) pairs."""
-    configs = [load_study_file(path) for path in sorted(Path(studies_dir).glob("*/study.toml"))]
+    paths = sorted(Path(studies_dir).glob("*/study.toml"))
+    configs = [load_study_file(path) for path in paths]
+    files = {}
+    for path, config in zip(paths, configs):
+        task = registry().get(config["task_type"])
+        if isinstance(task, PlanLessRows):  # prepared before anything is written: an error keeps the old version
+            try:
+                current = db.session.scalars(db.select(Study.config).filter_by(slug=config["slug"])).first()
+                prepared = task.prepare(path.parent, config["task"], current)
+            except ConfigError as exc:
+                raise StudyFileError(path, str(exc)) from None
+            config.update(prepared.config)
+            files.update(prepared.files)
+    if files:
+        study_assets.store(files)
     report = []
     for config in configs:
         digest = config_hash(config)

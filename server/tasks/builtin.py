@@ -5,4 +5,5 @@ PACKAGES = (
     "server.tasks.hypothesis_rating",
     "server.tasks.sketch_recognition",
     "server.tasks.hive",
+    "server.tasks.jspsych",
 )

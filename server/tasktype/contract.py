@@ -273,3 +273,33 @@ class Analysed(TaskType):
     """Capability: the type has an analysis (`flask analyze`, the dashboard's results)."""
 
     analyzer: ClassVar[Analyzer]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What a plan-less type makes of a study's folder at sync: `config` (JSON-able keys beside the study file's
+    own, e.g. "experiment" and "packages") joins the study's configuration, so a changed file makes a new version;
+    `files` (mimetype, bytes) by sha256 are stored as assets."""
+
+    config: dict[str, Any]
+    files: dict[str, tuple[str, bytes]]
+
+
+class PlanLessRows(TaskType):
+    """Capability: the type's own page decides its trials (a researcher's jsPsych experiment): each row it records
+    is stored as a trial with no stimulus, its trial_index drawn by the server, and the study's folder is prepared
+    at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and `min_rows` rows."""
+
+    @abstractmethod
+    def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
+        """Read the study's files (`previous`: the configuration of its current version, None for a new study);
+        raise ConfigError naming the file (and tag) when they cannot run. Nothing is written when it raises, so the
+        study's previous version keeps serving."""
+
+    @abstractmethod
+    def min_rows(self, params: dict[str, Any]) -> int:
+        """Rows a session must have stored before it may complete."""
+
+    @abstractmethod
+    def row_limit(self, params: dict[str, Any]) -> int:
+        """Most bytes of one row's JSON."""

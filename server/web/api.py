@@ -10,12 +10,14 @@ from functools import wraps
 from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..exceptions import APIError
 from ..participation import session_api, trialstore
 
 PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.ResearcherCookies skips its cookie)
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
+ROW_ENVELOPE = 4096  # bytes of a row's body besides the row: its id, the client time, JSON punctuation
 
 
 @bp.before_request
@@ -82,6 +84,33 @@ def put_survey(connection, session, name):
 def post_trial(connection, session):
     status, payload = session_api.save_trial(connection, session, json_object())
     return jsonify(payload), status
+
+
+@bp.post("/rows")
+@with_session
+def post_row(connection, session):
+    # A row may be larger than other participant bodies (the study's row_limit_kb): allow it, plus its envelope.
+    study, task = session_api.plan_less(connection, session)
+    limit = task.row_limit(study.config["task"])
+    request.max_content_length = max(request.max_content_length, limit + ROW_ENVELOPE)
+    try:
+        body = json_object()
+    except RequestEntityTooLarge:
+        raise session_api.row_too_large(limit) from None
+    status, payload = session_api.save_row(connection, session, body)
+    return jsonify(payload), status
+
+
+@bp.get("/rows")
+@with_session
+def get_rows(connection, session):
+    return jsonify(session_api.rows(connection, session))
+
+
+@bp.post("/timeline-finished")
+@with_session
+def post_timeline_finished(connection, session):
+    return jsonify(session_api.finish_timeline(connection, session))
 
 
 @bp.post("/complete")

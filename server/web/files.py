@@ -1,7 +1,11 @@
 """Files the pages load: imported assets by content hash, each task package's page files (its `static/` folder, as
-the task type's `assets` name them), and a study's vocabulary."""
+the task type's `assets` name them), a study's vocabulary, and a jsPsych experiment's npm package files and study
+files (server/tasks/jspsych/experiment.py stores them and writes their URLs into the page)."""
 
 from __future__ import annotations
+
+import json
+import re
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, send_from_directory
 
@@ -9,9 +13,11 @@ from ..db import db
 from ..exceptions import ConfigError
 from ..models import Asset
 from ..studies.definitions import get_study
+from ..tasks.jspsych.experiment import STUDY_FILES_MIMETYPE
 from ..tasktype.registry import registry
 
 bp = Blueprint("files", __name__)
+SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def send_asset(sha: str):
@@ -30,6 +36,35 @@ def send_asset(sha: str):
 @bp.get("/assets/<sha>")
 def asset(sha):
     return send_asset(sha)
+
+
+def send_public(sha: str):
+    """An experiment's file: any origin may load it (a sandboxed page's origin is opaque, and a tag copied from a CDN
+    may say crossorigin) — it is content every participant gets, named by its hash."""
+    if not SHA256.fullmatch(sha):
+        abort(404)
+    response = send_asset(sha)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+@bp.get("/pkg/<sha>/<path:filename>")
+def package_file(sha, filename):
+    """A file of an npm package a jsPsych experiment loads; the file name is for the browser's tools only."""
+    return send_public(sha)
+
+
+@bp.get("/study-files/<manifest>/<path:name>")
+def study_file(manifest, name):
+    """A jsPsych experiment's own file by its path in the study folder, through the list of them (a stored asset)
+    that the page's <base> names: the URL names content, so it is cached as immutable like the file itself."""
+    listing = db.session.get(Asset, manifest) if SHA256.fullmatch(manifest) else None
+    if listing is None or listing.mimetype != STUDY_FILES_MIMETYPE:
+        abort(404)
+    sha = json.loads(listing.data)["files"].get(name)
+    if sha is None:
+        abort(404)
+    return send_public(sha)
 
 
 @bp.get("/tasks/<package>/<path:filename>")

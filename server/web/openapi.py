@@ -149,6 +149,41 @@ SCHEMAS = {
         "required": ["stored", "trial_index"],
         "properties": {"stored": {"const": True}, "trial_index": {"type": "integer"}, "duplicate": {"const": True}},
     },
+    "Row": {
+        "type": "object",
+        "required": ["trial_id", "row"],
+        "additionalProperties": False,
+        "properties": {
+            "trial_id": {"type": "string", "pattern": "^[\\x21-\\x7e]{8,64}$", "description": "the page's id"},
+            "row": {"type": "object", "description": "one entry of jsPsych.data, as jsPsych recorded it"},
+            "client_time": {"type": "string", "format": "date-time"},
+        },
+    },
+    "RowStored": {
+        "type": "object",
+        "required": ["stored"],
+        "properties": {"stored": {"const": True}, "duplicate": {"const": True}},
+    },
+    "Rows": {
+        "type": "object",
+        "required": ["rows"],
+        "properties": {
+            "rows": {
+                "type": "array",
+                "description": "the stored rows in the order they were stored",
+                "items": {
+                    "type": "object",
+                    "required": ["trial_id", "row"],
+                    "properties": {"trial_id": {"type": "string"}, "row": {"type": "object"}},
+                },
+            },
+        },
+    },
+    "TimelineFinished": {
+        "type": "object",
+        "required": ["timeline_finished"],
+        "properties": {"timeline_finished": {"const": True}},
+    },
     "Completed": {
         "type": "object",
         "required": ["status", "outcome"],
@@ -193,6 +228,12 @@ TRIAL_EXAMPLE = {
     "rt_ms": 3456,
     "client_time": "2026-11-22T17:00:00.000Z",
 }
+ROW_EXAMPLE = {
+    "trial_id": "5c0f3a1e-8d2b-4f6a-b7c9-2e1d0a9f8b7c",
+    "row": {"rt": 812, "response": 0, "trial_type": "html-button-response", "trial_index": 3, "time_elapsed": 9120},
+    "client_time": "2026-11-25T17:00:00.000Z",
+}
+NOT_JSPSYCH = "`no_rows`: the study is not a jsPsych experiment (its trials follow a plan)"
 ENVIRONMENT_EXAMPLE = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
 
 # The participant API's order (docs/participant-api.md, "Order"): consent first, nothing after the end.
@@ -270,6 +311,47 @@ PATHS = {
             },
         }
     },
+    "/api/sessions/{token}/rows": {
+        "post": {
+            "summary": "Store one row of a researcher's jsPsych experiment, idempotently by trial_id (the server "
+            "draws its trial_index)",
+            "parameters": [TOKEN],
+            "requestBody": {"required": True, "content": _json({"$ref": "#/components/schemas/Row"}, ROW_EXAMPLE)},
+            "responses": {
+                "201": _answer("stored", "RowStored"),
+                "200": _answer("a repeat of a stored trial_id: nothing changed", "RowStored"),
+                "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
+                "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
+                "413": _answer("`row_too_large`: the row is over the study's row_limit_kb (default 64 KB)"),
+                "422": _answer("the row is not a JSON object, or holds NaN or Infinity (`invalid_response`)"),
+                "400": BODY_ERRORS["400"],
+                "415": BODY_ERRORS["415"],
+                "405": ERRORS["405"],
+            },
+        },
+        "get": {
+            "summary": "A jsPsych experiment's stored rows, in order, for the page to replay after a reload",
+            "parameters": [TOKEN],
+            "responses": {
+                "200": _answer("the rows", "Rows"),
+                **ERRORS,
+                "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
+            },
+        },
+    },
+    "/api/sessions/{token}/timeline-finished": {
+        "post": {
+            "summary": "A jsPsych experiment's timeline has finished (or endExperiment/abortExperiment): completion "
+            "needs it; a repeat changes nothing",
+            "parameters": [TOKEN],
+            "responses": {
+                "200": _answer("recorded (or recorded before)", "TimelineFinished"),
+                "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
+                **ERRORS,
+                "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
+            },
+        }
+    },
     "/api/sessions/{token}/complete": {
         "post": {
             "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same)",
@@ -277,7 +359,8 @@ PATHS = {
             "responses": {
                 "200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
                 "409": _answer(
-                    "`trials_missing` (missing), `surveys_missing` (missing_surveys), "
+                    "`trials_missing` (missing), `surveys_missing` (missing_surveys), a jsPsych experiment's "
+                    "`timeline_not_finished` or `too_few_rows` (stored, needed; the session is flagged), "
                     f"{BEFORE_CONSENT}, or {ENDED} (other than completed)"
                 ),
                 **ERRORS,
@@ -339,6 +422,32 @@ PATHS = {
                 "200": {"description": "the page", "content": HTML},
                 "302": {"description": "a completed session's page sends to its end"},
                 "404": {"description": "no such session", "content": HTML},
+            },
+        }
+    },
+    "/study/{slug}/s/{token}/experiment": {
+        "get": {
+            "summary": "The page around a jsPsych experiment (HTML): it holds the session and runs the experiment in a "
+            "sandboxed frame",
+            "parameters": [SLUG, TOKEN],
+            "responses": {
+                "200": {"description": "the page", "content": HTML},
+                "302": {"description": "consent or a survey not answered yet, or completed: to the study page"},
+                "404": {"description": "no such session, or not a jsPsych experiment", "content": HTML},
+            },
+        }
+    },
+    "/study/{slug}/x/{version}/{name}": {
+        "get": {
+            "summary": "A study version's jsPsych experiment page (HTML, sandboxed by its Content-Security-Policy)",
+            "parameters": [
+                SLUG,
+                {"name": "version", "in": "path", "required": True, "schema": {"type": "integer"}},
+                {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+            ],
+            "responses": {
+                "200": {"description": "the page", "content": HTML},
+                "404": {"description": "no such study, version or experiment file", "content": HTML},
             },
         }
     },

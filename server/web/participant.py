@@ -3,19 +3,23 @@ are built in server/participation/links.py."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
 from ..db import db
 from ..exceptions import ConfigError
-from ..models import ParticipantSession, Stimulus
+from ..models import Asset, ParticipantSession, Stimulus, StudyVersion, SurveyResponse
 from ..participation import session_api, sessions
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
 from ..studies.definitions import get_study
+from ..tasktype.contract import PlanLessRows
 from ..tasktype.registry import registry
 from .files import send_asset
+from .security import experiment_csp
 
 bp = Blueprint("participant", __name__)
 
@@ -88,6 +92,8 @@ def run(slug, token):
         return _resume(slug, session)
     study = session.study
     task = registry().get(study.task_type)
+    if isinstance(task, PlanLessRows) and _ready_for_experiment(session):
+        return redirect(url_for(".experiment", slug=slug, token=token))
     config = {
         "token": token,
         "api": url_for("api.get_state", token=token),
@@ -115,6 +121,64 @@ def run(slug, token):
         scripts=[url for url in assets if url.endswith(".js")],
         stylesheets=[url for url in assets if url.endswith(".css")],
     )
+
+
+def _ready_for_experiment(session: ParticipantSession) -> bool:
+    """Whether studyhive's own steps before a researcher's experiment are done: consent and the flow's surveys."""
+    done = set(db.session.scalars(db.select(SurveyResponse.name).filter_by(session_id=session.id)))
+    return "consent" in done and all(name in done for name in session.study.config["surveys"])
+
+
+def _version_config(study, version: int) -> dict | None:
+    """The configuration a study had at `version` (a session is served the experiment it entered under)."""
+    if version == study.version:
+        return study.config
+    return db.session.scalar(db.select(StudyVersion.config).filter_by(study_id=study.id, version=version))
+
+
+def _seed(token: str) -> str:
+    """The session's seed for jsPsych's randomness: the same after every reload, and not the token itself (the
+    experiment's script can read it)."""
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, b"jspsych-seed:" + token.encode(), hashlib.sha256).hexdigest()[:16]
+
+
+@bp.get("/study/<slug>/s/<token>/experiment")
+def experiment(slug, token):
+    """The page around a researcher's jsPsych experiment: it holds the session token and the offline queue, and
+    runs the experiment in a sandboxed frame (another origin) that reaches the server only through it."""
+    session = _session_or_404(slug, token)
+    study = session.study
+    if not isinstance(registry().get(study.task_type), PlanLessRows):
+        abort(404)
+    if session.status == "completed" or not _ready_for_experiment(session):
+        return redirect(url_for(".run", slug=slug, token=token))
+    config = _version_config(study, session.study_version) or study.config
+    frame = url_for(".experiment_file", slug=slug, version=session.study_version, name=config["task"]["experiment"])
+    page = {
+        "token": token,
+        "api": url_for("api.get_state", token=token),
+        "frame": f"{frame}#seed={_seed(token)}",
+        "resume": config["task"]["resume"],
+    }
+    return render_template("participant/experiment.html", config=page, title=study.title)
+
+
+@bp.get("/study/<slug>/x/<int:version>/<path:name>")
+def experiment_file(slug, version, name):
+    """A study version's experiment page, with studyhive's runtime after the jsPsych script (its packages and
+    files are served by content: server/web/files.py). Its Content-Security-Policy sandboxes it (an opaque origin,
+    even opened on its own): its script cannot read studyhive's pages or cookies."""
+    study = get_study(slug)
+    config = study and isinstance(registry().get(study.task_type), PlanLessRows) and _version_config(study, version)
+    if not config or name != config["task"]["experiment"]:
+        abort(404)
+    prepared = config["experiment"]
+    response = make_response(db.session.get(Asset, prepared["html"]).data)
+    response.mimetype = "text/html"
+    response.headers["Content-Security-Policy"] = experiment_csp(prepared["script_hashes"])
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/study/<slug>/s/<token>/results")

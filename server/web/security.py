@@ -25,6 +25,19 @@ CSP = (
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
 
+# A researcher's experiment page (server/web/participant.py, experiment_file): `sandbox allow-scripts` gives it an
+# opaque origin even when opened on its own, so its script can neither read studyhive's pages nor send their cookies;
+# its inline scripts run by the hashes taken at sync (inline on*= attributes do not), and only our page may frame it.
+EXPERIMENT_CSP = (
+    "sandbox allow-scripts allow-forms; default-src 'self'; script-src 'self' {hashes}; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; "
+    "font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'"
+)
+
+
+def experiment_csp(script_hashes: list[str]) -> str:
+    return EXPERIMENT_CSP.format(hashes=" ".join(script_hashes))
+
 
 class LoginLimit:
     """Failed logins per client address in fixed windows (Flask-Limiter's default strategy)."""

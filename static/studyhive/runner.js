@@ -15,6 +15,7 @@ let plan = []; // the session's plan: every trial of the study, in order
 let doneCount = 0; // plan items stored on the server or waiting in the queue
 let started = false; // jsPsych.run() has begun
 let ended = false; // the study stopped early (exclusion, no consent, error): do not call /complete
+let leaving = false; // the flow goes on in the task's own page (task.page): that page completes
 const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
 const SESSION_ENDED = '<div class="sh-message"><p>This session has ended, so no more answers can be saved.</p>' +
   "<p>Thank you for your time. You can close this page.</p></div>";
@@ -262,6 +263,17 @@ function instructionsHtml() {
 
 const ctx = { record, instructionsHtml };
 
+/** The "task" step of a task with a page of its own (a researcher's jsPsych experiment): go there. */
+function ownPage(task) {
+  return {
+    ...message("<h2>Ready</h2><p>The experiment starts on the next page.</p>", "Start"),
+    on_finish: () => {
+      leaving = true;
+      window.location.assign(task.page(config));
+    },
+  };
+}
+
 /**
  * The study's flow (study.toml `flow`) as one timeline, skipping what this session has done: answered surveys,
  * stored trials, and the steps before the task once the task has begun (instructions, a task's preview).
@@ -283,6 +295,8 @@ function buildTimeline(state) {
       if (!surveysDone.has("consent")) timeline.push(consent());
     } else if (state.surveys[step]) {
       if (!surveysDone.has(step)) timeline.push(survey(step, state.surveys[step]));
+    } else if (step === "task" && task.page) {
+      timeline.push(ownPage(task));
     } else if (step === "task") {
       timeline.push(...taskTrials(task, remaining, taskStarted && remaining.length > 0));
     } else if (beforeTask && taskStarted) {
@@ -304,7 +318,7 @@ function buildTimeline(state) {
 
 /** The experiment's on_finish: wait until every answer is on the server, then complete and leave. */
 async function finishStudy() {
-  if (ended) return;
+  if (ended || leaving) return;
   const content = jsPsych.getDisplayElement() || display;
   content.innerHTML = '<p class="sh-message">Saving your answers…</p>';
   await sync.flush();

@@ -11,10 +11,13 @@
  * to 30 s); an `online` event cuts the current wait short.
  */
 class StudyhiveSync {
-  constructor(apiBase, token) {
+  /** `path`: where queued bodies are posted: "/trials" (planned trials), or "/rows" (a jsPsych experiment's rows). */
+  constructor(apiBase, token, path = "/trials") {
     this.apiBase = apiBase;
-    this.storageKey = `studyhive:${token}:queue`;
-    this.refusedKey = `studyhive:${token}:refused`;
+    this.path = path;
+    const list = path === "/trials" ? "" : `${path.slice(1)}-`; // the planned trials' keys are as they always were
+    this.storageKey = `studyhive:${token}:${list}queue`;
+    this.refusedKey = `studyhive:${token}:${list}refused`;
     this.queue = this._load(this.storageKey);
     this.refused = this._load(this.refusedKey); // {body, status, error} of trials the server refused for good
     this.offline = false;
@@ -76,7 +79,7 @@ class StudyhiveSync {
   async _drain() {
     while (this.queue.length) {
       const body = this.queue[0];
-      const { status, data } = await this._send("POST", "/trials", body);
+      const { status, data } = await this._send("POST", this.path, body);
       if (status === 409 && data.error === "out_of_order") {
         console.warn(`studyhive: trial ${body.trial_index} waits: ${data.message}`);
         break; // stays queued; the next flush sends it again

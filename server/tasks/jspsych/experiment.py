@@ -1,0 +1,573 @@
+"""A researcher's experiment.html made servable by studyhive alone (issue #24, point 1): `prepare_experiment`.
+
+The page's script and link tags are read with html.parser. A tag that names an npm CDN (unpkg.com, cdn.jsdelivr.net/npm
+and their aliases) as `name@range/path`, `name@range` or `name` is resolved as that CDN resolves it: the version is
+the registry's dist-tag ("latest" when none is given) or the highest version the npm range allows (NpmSpec); a missing
+path is the package.json field the CDN reads (unpkg: `unpkg`, `browser`, `main`; jsDelivr: `jsdelivr`, `browser`,
+`main`). The tarball comes from the registry (or from the study's own packages/ folder), is checked against
+`dist.integrity` (or the lock file / the pin of an earlier sync), and only the files the page names are kept. Each is
+served at /pkg/<sha256>/<file name>.
+
+The study's own files (every file of its folder but study.toml, the page itself, dot-files, node_modules and the
+packages folder) are stored too, and listed in one manifest, itself stored as an asset; the page gets
+`<base href="/study-files/<manifest sha256>/">` first in its head, so every relative URL — a local script or
+stylesheet, an `<img>`, and the `"img/blue.png"` an inline script hands to jsPsych — resolves to the study's file by
+its path. Both routes (server/web/files.py) answer with immutable caching: a URL names content, never a version.
+
+Nothing is written: the caller (the task type's sync) stores `files` as assets (`add_assets`) and `pins` in the
+study's version record, so a refused experiment leaves the previous version serving."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import json
+import mimetypes
+import re
+import tarfile
+from base64 import b64encode
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlsplit
+
+import semantic_version
+
+from ...db import db
+from ...exceptions import ConfigError
+from ...models import Asset
+from .npm import MIB, PackageNotFound, Registry, RegistryError, integrity_matches, sri
+
+# Replaced by jsrun's runtime: it must run after jsPsych's script defines initJsPsych and before the experiment's.
+RUNTIME_MARKER = "<!--studyhive-runtime-->"
+STUDY_FILES_MIMETYPE = "application/vnd.studyhive.study-files+json"
+# A single file kept from a package, and all of a study's own files together.
+MAX_PACKAGE_FILE_BYTES = 20 * MIB
+MAX_STUDY_FILES_BYTES = 200 * MIB
+
+# The hosts that serve npm packages by name, each with the package.json fields it reads for a bare package URL, in
+# its order, and the path prefix before the package name.
+CDNS = {
+    "unpkg.com": ("", ("unpkg", "browser", "main")),
+    "npmcdn.com": ("", ("unpkg", "browser", "main")),
+    "cdn.jsdelivr.net": ("/npm", ("jsdelivr", "browser", "main")),
+    "fastly.jsdelivr.net": ("/npm", ("jsdelivr", "browser", "main")),
+    "gcore.jsdelivr.net": ("/npm", ("jsdelivr", "browser", "main")),
+    "testingcf.jsdelivr.net": ("/npm", ("jsdelivr", "browser", "main")),
+}
+NOT_STUDY_FILES = {"study.toml", "node_modules", "packages"}
+LINK_RELS_LOADED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "apple-touch-icon", "manifest"}
+LINK_RELS_CONNECTING = {"preconnect", "dns-prefetch"}
+MEDIA_TAGS = {"img", "audio", "video", "source", "track", "input"}
+OLD_INIT = re.compile(r"\bjsPsych\s*\.\s*init\s*\(")
+INIT = re.compile(r"\binitJsPsych\s*\(")
+TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json"}
+
+
+class ExperimentError(ConfigError):
+    """The experiment cannot be served as written: `file` (relative to the study folder) and `tag` (the tag as
+    written, or what was looked for) say where."""
+
+    def __init__(self, file: str, tag: str, message: str):
+        super().__init__(f"{file}: {tag}: {message}")
+        self.file, self.tag, self.message = file, tag, message
+
+
+@dataclass(frozen=True)
+class PreparedExperiment:
+    html: str  # every script/link URL rewritten, <base> injected, RUNTIME_MARKER after the jsPsych tag
+    jspsych_major: int
+    jspsych_version: str
+    files: dict[str, bytes]  # sha256 → bytes: every package and study file, and the study-files manifest
+    mimetypes: dict[str, str]  # sha256 → mimetype of each of `files`
+    pins: list[dict]  # per package: name, version, integrity, tarball, source, files {path: sha256}
+    study_files: dict[str, str]  # study-relative path → sha256
+    study_files_manifest: str  # sha256 of the manifest asset the <base> names
+    inline_script_hashes: list[str] = field(default_factory=list)  # CSP sources, "'sha256-…'"
+
+
+@dataclass
+class _Tag:
+    name: str
+    attrs: list[tuple[str, str | None]]
+    start: int
+    end: int  # after the start tag
+    text: str
+    body_start: int = -1  # a script's inline text, between its tags
+    body_end: int = -1
+
+    def get(self, key: str) -> str | None:
+        return next((value for name, value in self.attrs if name == key), None)
+
+
+class _Tags(HTMLParser):
+    """Every start tag with its offsets in the text, and each script's inline text range."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.line_starts = [0]
+        for line in text.splitlines(keepends=True):
+            self.line_starts.append(self.line_starts[-1] + len(line))
+        self.tags: list[_Tag] = []
+        self.open_script: _Tag | None = None
+        self.feed(text)
+        self.close()
+
+    def position(self) -> int:
+        line, column = self.getpos()
+        return self.line_starts[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        raw = self.get_starttag_text() or ""
+        start = self.position()
+        found = _Tag(tag, attrs, start, start + len(raw), raw)
+        self.tags.append(found)
+        if tag == "script":
+            found.body_start = found.end
+            self.open_script = found
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self.open_script = None
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self.open_script is not None:
+            self.open_script.body_end = self.position()
+            self.open_script = None
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A file a tag asks of an npm CDN."""
+
+    name: str
+    spec: str  # "" (none), a dist-tag or an npm range
+    path: str  # "" → the package.json fields `fields`
+    fields: tuple[str, ...]
+
+
+def parse_cdn_url(url: str) -> _Request | None:
+    """The npm package file a CDN URL names; None when the URL is not on an npm CDN. A ValueError says what of a
+    CDN URL studyhive cannot resolve."""
+    parts = urlsplit(url)
+    if parts.netloc.lower() not in CDNS:
+        return None
+    prefix, fields = CDNS[parts.netloc.lower()]
+    path = unquote(parts.path)
+    if not path.startswith(prefix + "/"):
+        raise ValueError(f"only {parts.netloc}{prefix}/<package> URLs name an npm package")
+    if parts.query:
+        raise ValueError("CDN query options (?module …) change the file; name the file itself")
+    segments = path[len(prefix) + 1 :].split("/")
+    count = 2 if segments[0].startswith("@") else 1
+    if len(segments) < count or not all(segments[:count]):
+        raise ValueError("the URL names no package")
+    head = "/".join(segments[:count])
+    at = head.find("@", 1)
+    name, spec = (head[:at], head[at + 1 :]) if at > 0 else (head, "")
+    file = "/".join(segments[count:]).strip("/")
+    if "," in spec or file.startswith("+") or "," in name:
+        raise ValueError("combined files and +esm builds are made by the CDN, not files of the package")
+    return _Request(name, spec, file, fields)
+
+
+def _mimetype(name: str) -> str:
+    suffix = PurePosixPath(name).suffix.lower()
+    return TYPES.get(suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+class _Package:
+    """One version of a package, its tarball read: its package.json and its files by path."""
+
+    def __init__(self, name: str, version: str, tarball: bytes):
+        self.name, self.version = name, version
+        try:
+            archive = tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz")
+        except (tarfile.TarError, OSError, EOFError) as exc:
+            raise ValueError(f"{name}@{version}: the tarball cannot be read ({exc})") from exc
+        self.archive = archive
+        # npm tarballs hold one top folder, usually package/; its name is not fixed.
+        members = archive.getmembers()
+        self.members = {m.name.split("/", 1)[1]: m for m in members if m.isfile() and "/" in m.name}
+        self.manifest = json.loads(self.read("package.json") or b"{}")
+
+    def read(self, path: str) -> bytes | None:
+        member = self.members.get(path)
+        if member is None:
+            return None
+        if member.size > MAX_PACKAGE_FILE_BYTES:
+            raise ValueError(f"{self.name}@{self.version}/{path} is larger than {MAX_PACKAGE_FILE_BYTES // MIB} MiB")
+        extracted = self.archive.extractfile(member)
+        return extracted.read() if extracted else None
+
+    def resolve(self, path: str, fields: tuple[str, ...]) -> str | None:
+        """The file a CDN serves for `path` (or, when empty, for the package itself), as unpkg does: the path as
+        given, with .js, or its index.js."""
+        if not path:
+            for key in fields:
+                value = self.manifest.get(key)
+                if isinstance(value, str) and value:
+                    path = value
+                    break
+            else:
+                path = "index.js"
+        path = str(PurePosixPath(path))  # "./dist/x.js" → "dist/x.js"
+        return next((c for c in (path, path + ".js", path + "/index.js") if c in self.members), None)
+
+
+def _tarball_name(name: str, version: str) -> str:
+    """The file name `npm pack` gives a tarball: @scope/name → scope-name-version.tgz."""
+    return f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+
+
+class _Resolver:
+    """Resolves package requests against the study's own packages (when it carries them) and the registry, keeping
+    each version's tarball read once, and pins what it used."""
+
+    def __init__(self, registry: Registry | None, offline: Path | None, study_dir: Path, pinned: list[dict]):
+        self.registry = registry
+        self.pinned = {(pin["name"], pin["version"]): pin for pin in pinned}
+        self.packages: dict[tuple[str, str], _Package] = {}
+        self.pins: dict[tuple[str, str], dict] = {}
+        self.offline: dict[tuple[str, str], tuple[Path, bytes]] = {}
+        self.locked: dict[tuple[str, str], str] = {}
+        if offline is not None and offline.is_dir():
+            for tgz in sorted(offline.glob("*.tgz")):
+                data = tgz.read_bytes()
+                try:
+                    manifest = _Package("?", "?", data).manifest
+                except ValueError as exc:
+                    raise ExperimentError(_relative(tgz, study_dir), tgz.name, str(exc)) from exc
+                if not manifest.get("name") or not manifest.get("version"):
+                    raise ExperimentError(_relative(tgz, study_dir), tgz.name, "no package.json with name and version")
+                self.offline[(manifest["name"], manifest["version"])] = (tgz, data)
+            for lock in (offline / "package-lock.json", study_dir / "package-lock.json"):
+                if lock.is_file():
+                    self._read_lock(lock)
+
+    def _read_lock(self, lock: Path) -> None:
+        """npm's package-lock.json: v2/v3 "packages" (aliased entries carry their real name) or v1 "dependencies"."""
+        try:
+            data = json.loads(lock.read_text())
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ExperimentError(lock.name, "package-lock.json", f"not JSON: {exc}") from exc
+        for key, entry in (data.get("packages") or {}).items():
+            if key and isinstance(entry, dict) and entry.get("integrity"):
+                name = entry.get("name") or key.rsplit("node_modules/", 1)[-1]
+                self.locked.setdefault((name, entry.get("version")), entry["integrity"])
+        for name, entry in (data.get("dependencies") or {}).items():
+            if isinstance(entry, dict) and entry.get("integrity"):
+                self.locked.setdefault((name, entry.get("version")), entry["integrity"])
+
+    def version(self, name: str, spec: str) -> tuple[str, str]:
+        """(version, where from: "offline" or "registry") a request resolves to; ValueError/LookupError say why not."""
+        carried = [version for (n, version) in self.offline if n == name]
+        if carried:
+            return self._choose(name, spec, carried, {}), "offline"
+        if self.registry is None:
+            raise LookupError(f"package {name} is not among the study's packages and no registry is configured")
+        packument = self.registry.packument(name)
+        tags = packument.get("dist-tags") or {}
+        return self._choose(name, spec, list(packument["versions"]), tags), "registry"
+
+    @staticmethod
+    def _choose(name: str, spec: str, versions: list[str], tags: dict) -> str:
+        spec = spec.strip() or "latest"
+        if spec in tags:
+            return tags[spec]
+        parsed = []
+        for text in versions:
+            try:
+                parsed.append(semantic_version.Version(text))
+            except ValueError:
+                continue  # npm has accepted versions semver no longer parses; no range can match them
+        if spec == "latest":  # the study's own packages carry no dist-tags: their highest release
+            match = max((v for v in parsed if not v.prerelease), default=None)
+        else:
+            try:
+                match = semantic_version.NpmSpec(spec).select(parsed)
+            except ValueError as exc:
+                raise ValueError(f"{spec!r} is neither a version range nor a dist-tag of {name}") from exc
+        if match is None:
+            shown = ", ".join(sorted(versions, key=_sort_key)[-8:])
+            raise ValueError(f"no version of {name} satisfies {spec!r} (versions include {shown})")
+        return str(match)
+
+    def package(self, name: str, version: str, source: str) -> _Package:
+        key = (name, version)
+        if key in self.packages:
+            return self.packages[key]
+        if source == "offline":
+            path, data = self.offline[key]
+            expected, vouch = self.locked.get(key), "the study's package-lock.json"
+            tarball, origin = path.name, "offline"
+        else:
+            entry = self.registry.packument(name)["versions"].get(version)
+            if not isinstance(entry, dict):
+                raise LookupError(f"the registry lists no version {version} of {name}")
+            dist = entry.get("dist") or {}
+            tarball = dist.get("tarball")
+            if not tarball:
+                raise LookupError(f"the registry gives no tarball for {name}@{version}")
+            data = self.registry.tarball(tarball)
+            expected, vouch, origin = dist.get("integrity"), "the registry's dist.integrity", "registry"
+            if not expected and dist.get("shasum"):  # packages published before npm 5 have only a SHA-1
+                if hashlib.sha1(data).hexdigest() != dist["shasum"]:  # noqa: S324 - the registry's own check
+                    raise IntegrityError(f"{name}@{version}: the tarball does not match the registry's shasum")
+                expected = sri(data)
+            if not expected:
+                raise IntegrityError(f"{name}@{version}: the registry gives no integrity to check the tarball against")
+        if expected and not integrity_matches(data, expected):
+            raise IntegrityError(f"{name}@{version}: the tarball ({tarball}) does not match {vouch}")
+        # A version's tarball never changes on npm; one that differs from an earlier sync's is not the same code.
+        pinned = self.pinned.get(key, {}).get("integrity")
+        if pinned and not integrity_matches(data, pinned):
+            raise IntegrityError(f"{name}@{version}: the tarball differs from the one pinned at an earlier sync")
+        try:
+            package = _Package(name, version, data)
+        except ValueError as exc:
+            raise LookupError(str(exc)) from exc
+        self.packages[key] = package
+        self.pins[key] = {
+            "name": name,
+            "version": version,
+            "integrity": sri(data),
+            "tarball": tarball,
+            "source": origin,
+            "files": {},
+        }
+        return package
+
+
+class IntegrityError(ValueError):
+    """A tarball's bytes are not those the registry, the lock file or an earlier pin vouch for."""
+
+
+def _sort_key(version: str):
+    try:
+        return (0, semantic_version.Version(version))
+    except ValueError:
+        return (-1, version)
+
+
+def _major(version: str) -> int:
+    return semantic_version.Version(version).major
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+def _study_files(study_dir: Path, html_name: str, offline: Path | None) -> dict[str, bytes]:
+    """Every file the study folder publishes, by its path relative to the folder."""
+    skipped = {study_dir / html_name, *(study_dir / name for name in NOT_STUDY_FILES)}
+    if offline is not None:
+        skipped.add(offline)
+    found, total = {}, 0
+    for path in sorted(study_dir.rglob("*")):
+        relative = path.relative_to(study_dir)
+        if any(part.startswith(".") for part in relative.parts) or any(
+            parent in skipped for parent in (path, *path.parents)
+        ):
+            continue
+        if path.is_file():
+            data = path.read_bytes()
+            total += len(data)
+            if total > MAX_STUDY_FILES_BYTES:
+                raise ExperimentError(
+                    relative.as_posix(), "study folder", f"the study's files exceed {MAX_STUDY_FILES_BYTES // MIB} MiB"
+                )
+            found[relative.as_posix()] = data
+    return found
+
+
+def _attrs(tag: _Tag, **changes: str) -> str:
+    """The start tag written again with `changes` to its attributes."""
+    written = []
+    for name, value in tag.attrs:
+        value = changes.get(name, value)
+        written.append(name if value is None else f'{name}="{html.escape(value, quote=True)}"')
+    return "<" + tag.name + "".join(" " + item for item in written) + ">"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def prepare_experiment(
+    study_dir: Path,
+    html_name: str,
+    *,
+    registry: Registry | None,
+    offline_packages_dir: Path | None = None,
+    pinned: list[dict] | None = None,
+) -> PreparedExperiment:
+    """The study's page ready to serve, or ExperimentError naming the file and the tag. `offline_packages_dir`: the
+    study's own npm tarballs (`npm pack` files, e.g. study_dir / "packages"), used before the registry and checked
+    against a package-lock.json beside them or in the study folder, else against `pinned` (the pins of the study's
+    previous version), else pinned now. `registry` None: the study's own packages only."""
+    page = study_dir / html_name
+    if not page.is_file():
+        raise ExperimentError(html_name, "study.toml", f"the experiment file {html_name} is not in the study folder")
+    try:
+        text = page.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExperimentError(html_name, "(file)", f"not UTF-8 text: {exc}") from exc
+    tags = _Tags(text).tags
+
+    own = _study_files(study_dir, html_name, offline_packages_dir)
+    own_sha = {path: _sha256(data) for path, data in own.items()}
+    manifest = json.dumps({"files": own_sha}, sort_keys=True, separators=(",", ":")).encode()
+    manifest_sha = _sha256(manifest)
+    files = {sha: own[path] for path, sha in own_sha.items()}
+    types = {sha: _mimetype(path) for path, sha in own_sha.items()}
+    files[manifest_sha], types[manifest_sha] = manifest, STUDY_FILES_MIMETYPE
+    base = f"/study-files/{manifest_sha}/"
+
+    resolver = _Resolver(registry, offline_packages_dir, study_dir, pinned or [])
+    edits: list[tuple[int, int, str]] = []
+    jspsych: tuple[str, _Tag] | None = None
+    inline_scripts: list[_Tag] = []
+    local_scripts: list[bytes] = []
+
+    def fail(tag: _Tag, message: str):
+        raise ExperimentError(html_name, tag.text, message)
+
+    def study_file(tag: _Tag, url: str) -> str:
+        path = PurePosixPath(unquote(urlsplit(url).path))
+        if path.is_absolute() or ".." in path.parts:
+            fail(tag, f"{url} is outside the study folder; name a file of the study folder or an npm CDN URL")
+        name = path.as_posix()
+        if name not in own:
+            fail(tag, f"{name} is not in the study folder")
+        return name
+
+    def package_file(tag: _Tag, url: str, request: _Request) -> str:
+        nonlocal jspsych
+        try:
+            version, source = resolver.version(request.name, request.spec)
+            if request.name == "jspsych" and _major(version) <= 6:
+                fail(tag, f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
+            package = resolver.package(request.name, version, source)
+            path = package.resolve(request.path, request.fields)
+            data = package.read(path) if path else None
+        except PackageNotFound as exc:
+            fail(tag, f"package not found: {exc}")
+        except IntegrityError as exc:
+            fail(tag, f"integrity mismatch: {exc}")
+        except (RegistryError, LookupError, ValueError) as exc:
+            fail(tag, str(exc))
+        if data is None:
+            wanted = request.path or f"the package's main file ({'/'.join(request.fields)})"
+            fail(tag, f"{wanted} is not a file of {request.name}@{version}")
+        if request.name == "jspsych" and jspsych is None:
+            jspsych = (version, tag)
+        sha = _sha256(data)
+        files[sha], types[sha] = data, _mimetype(path)
+        resolver.pins[(request.name, version)]["files"][path] = sha
+        checked = tag.get("integrity")
+        if checked and not integrity_matches(data, checked):
+            fail(tag, f"integrity mismatch: {request.name}@{version}/{path} does not match the tag's integrity")
+        return f"/pkg/{sha}/{PurePosixPath(path).name}"
+
+    def rewrite(tag: _Tag, key: str, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob"):
+            return
+        if parts.scheme in ("http", "https", "") and parts.netloc:
+            try:
+                request = parse_cdn_url(url if parts.scheme else "https:" + url)
+            except ValueError as exc:
+                fail(tag, str(exc))
+            if request is None:
+                fail(tag, f"{parts.netloc} is not an npm CDN studyhive can serve; put the file in the study folder")
+            served = package_file(tag, url, request)
+        elif parts.scheme:
+            fail(tag, f"a {parts.scheme}: URL cannot be served")
+        else:
+            name = study_file(tag, url)
+            if tag.name == "script":
+                local_scripts.append(own[name])
+            served = base + name
+        edits.append((tag.start, tag.end, _attrs(tag, **{key: served})))
+
+    head_end = None
+    for tag in tags:
+        if tag.name == "base":
+            fail(tag, "a <base> tag is not supported: studyhive sets the page's base to the study folder")
+        if tag.name == "head" and head_end is None:
+            head_end = tag.end
+        if tag.name == "script":
+            src = tag.get("src")
+            if src:
+                rewrite(tag, "src", src.strip())
+            else:
+                inline_scripts.append(tag)
+        elif tag.name == "link" and tag.get("href"):
+            rels = set((tag.get("rel") or "").lower().split())
+            href = tag.get("href").strip()
+            if rels & LINK_RELS_CONNECTING:
+                edits.append((tag.start, tag.end, ""))  # a warm-up connection to a host the page no longer uses
+            elif rels & LINK_RELS_LOADED:
+                rewrite(tag, "href", href)
+        elif tag.name in MEDIA_TAGS and tag.get("src"):
+            src = tag.get("src").strip()
+            if urlsplit(src).netloc:
+                fail(tag, f"{urlsplit(src).netloc} would be asked at participant time; put the file in the study")
+            if not urlsplit(src).scheme:
+                study_file(tag, src)
+
+    bodies = [text[tag.body_start : tag.body_end] for tag in inline_scripts if tag.body_end >= 0]
+    for tag, body in zip(inline_scripts, bodies, strict=False):
+        if OLD_INIT.search(body):
+            fail(tag, "jsPsych 6 and older are not supported (jsPsych.init): port the experiment to jsPsych 7 or 8")
+    if jspsych is None:
+        raise ExperimentError(
+            html_name, "<script src=…jspsych…>", "no script tag loads jsPsych (e.g. https://unpkg.com/jspsych@8)"
+        )
+    version, jspsych_tag = jspsych
+    if not any(INIT.search(body) for body in bodies) and not any(
+        INIT.search(script.decode("utf-8", "replace")) for script in local_scripts
+    ):
+        raise ExperimentError(html_name, "<script>", "no script calls initJsPsych(); studyhive runs jsPsych 7 and 8")
+
+    # Right after the tag's </script> (where html.parser ended it), so the runtime finds initJsPsych defined.
+    end = text.find(">", jspsych_tag.body_end) + 1 if jspsych_tag.body_end >= 0 else jspsych_tag.end
+    edits.append((end, end, RUNTIME_MARKER))
+    base_tag = f'<base href="{base}">'
+    if head_end is not None:
+        edits.append((head_end, head_end, base_tag))
+    else:  # no <head> tag: before the first tag that may carry a URL
+        first = next(t for t in tags if t.name not in ("html",))
+        edits.append((first.start, first.start, base_tag))
+
+    out = text
+    for start, stop, replacement in sorted(edits, key=lambda edit: (edit[0], edit[1]), reverse=True):
+        out = out[:start] + replacement + out[stop:]
+    hashes = [f"'sha256-{b64encode(hashlib.sha256(body.encode()).digest()).decode()}'" for body in bodies]
+    return PreparedExperiment(
+        html=out,
+        jspsych_major=_major(version),
+        jspsych_version=version,
+        files=files,
+        mimetypes=types,
+        pins=sorted(resolver.pins.values(), key=lambda pin: (pin["name"], pin["version"])),
+        study_files=own_sha,
+        study_files_manifest=manifest_sha,
+        inline_script_hashes=list(dict.fromkeys(hashes)),
+    )
+
+
+def add_assets(prepared: PreparedExperiment) -> int:
+    """Add the files not yet stored to the session (the caller commits); the number added."""
+    stored = set(db.session.scalars(db.select(Asset.sha256).where(Asset.sha256.in_(list(prepared.files)))))
+    added = 0
+    for sha, data in prepared.files.items():
+        if sha not in stored:
+            db.session.add(Asset(sha256=sha, mimetype=prepared.mimetypes[sha], size=len(data), data=data))
+            added += 1
+    return added

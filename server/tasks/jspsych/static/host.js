@@ -1,0 +1,83 @@
+/*
+ * The page around a researcher's jsPsych experiment. It holds the session token and the offline queue
+ * (StudyhiveSync, sync.js) and runs the experiment in a sandboxed frame that reaches the server only through
+ * messages to this page (runtime.js): rows to save, "finished". After a reload it sends the frame the rows stored so
+ * far (on the server and still queued here) to replay, as study.toml's `resume` says. When the timeline has finished
+ * and every row is on the server it offers a Continue button, so the experiment's debrief stays on screen.
+ */
+"use strict";
+
+const config = JSON.parse(document.getElementById("studyhive-config").textContent);
+const frame = document.getElementById("studyhive-experiment");
+const notice = document.getElementById("studyhive-notice");
+const next = document.getElementById("studyhive-continue");
+const sync = new StudyhiveSync(config.api, config.token, "/rows");
+
+function setNotice(text) {
+  notice.textContent = text;
+  notice.hidden = !text;
+}
+
+sync.onstatus = (offline) => setNotice(offline
+  ? "Connection lost. Your data are kept on this device and will be sent when you are back online. Reconnecting…"
+  : "");
+sync.onrefused = (refused) => setNotice(
+  `Some data could not be saved: ${refused.error.message || refused.status}. They are kept on this device.`);
+sync.onended = () => setNotice("This session has ended, so no more data can be saved.");
+
+/** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice. */
+async function storedRows() {
+  const stored = await sync.getJSON("/rows");
+  const ids = new Set(stored.rows.map((entry) => entry.trial_id));
+  const queued = sync.queue.filter((body) => !ids.has(body.trial_id));
+  return [...stored.rows, ...queued].map((entry) => entry.row);
+}
+
+async function prepare() {
+  const state = await sync.getJSON("");
+  if (!state.accepts_answers) throw new Error("This session has ended, so no more data can be saved.");
+  const rows = await storedRows();
+  if (config.resume === "restart") return [];
+  if (config.resume === "none" && rows.length) {
+    throw new Error("This experiment cannot be continued after the page was left. Please contact the researchers.");
+  }
+  return rows;
+}
+
+async function finished() {
+  setNotice("Saving your data…");
+  await sync.flush();
+  await sync.postJSON("/timeline-finished", {});
+  setNotice("");
+  next.hidden = false;
+}
+
+async function complete() {
+  next.querySelector("button").disabled = true;
+  try {
+    const result = await sync.postJSON("/complete", {});
+    window.location.assign(result.redirect_url || result.results_url);
+  } catch (error) {
+    setNotice(error.message);
+    next.querySelector("button").disabled = false;
+  }
+}
+
+const rows = prepare();
+window.addEventListener("message", (event) => {
+  if (event.source !== frame.contentWindow || !event.data) return;
+  const message = event.data;
+  if (message.type === "studyhive:ready") {
+    rows.then(
+      (replay) => frame.contentWindow.postMessage({ type: "studyhive:init", rows: replay }, "*"),
+      (error) => setNotice(error.message),
+    );
+  } else if (message.type === "studyhive:row") {
+    sync.enqueue({ trial_id: crypto.randomUUID(), row: message.row, client_time: new Date().toISOString() });
+  } else if (message.type === "studyhive:finished") {
+    finished().catch((error) => setNotice(error.message));
+  }
+});
+next.querySelector("button").addEventListener("click", complete);
+sync.flush(); // rows left over from an earlier visit
+frame.src = config.frame; // after the listener above: the frame's first message is "ready"

@@ -1,0 +1,90 @@
+/*
+ * studyhive's runtime inside a researcher's jsPsych 7 or 8 experiment (docs/own-experiments.md). The server puts it
+ * right after the jsPsych script, so it replaces initJsPsych before the experiment's own script calls it. The
+ * experiment runs in a sandboxed frame with no access to studyhive (an opaque origin): everything goes through the
+ * page around it (host.js), which holds the session and the offline queue.
+ *
+ * - Every row jsPsych records is posted to that page, after the experiment's own on_trial_finish/on_data_update.
+ * - jsPsych's randomness is seeded per session (the frame URL's #seed=), so a reload draws the same order.
+ * - After a reload the page sends the stored rows first; jsPsych.run() waits for them, and each plugin's trial()
+ *   finishes at once with its stored row until all are replayed: the real timeline and on_finish code run, and
+ *   jsPsych.data ends up holding the stored rows, then the experiment continues where it was left.
+ * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished".
+ */
+(function () {
+  "use strict";
+  const realInit = window.initJsPsych;
+  if (typeof realInit !== "function") return;
+  const host = window.parent;
+  const send = (message) => host.postMessage(message, "*");
+  // Fields jsPsych itself adds to every row: a replayed trial's data leaves them out, jsPsych sets them again and
+  // on_trial_finish restores the stored values.
+  const JSPSYCH_FIELDS = ["trial_type", "trial_index", "time_elapsed", "internal_node_id"];
+  const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed");
+  let replay = []; // stored rows, in order, still to be recorded again
+  let recorded = 0; // rows jsPsych has recorded in this page load
+  const replaying = () => recorded < replay.length;
+
+  const initialised = new Promise((resolve) => {
+    window.addEventListener("message", (event) => {
+      if (event.source !== host || !event.data || event.data.type !== "studyhive:init") return;
+      replay = event.data.rows || [];
+      resolve();
+    });
+  });
+  send({ type: "studyhive:ready" });
+
+  /** Make the plugin's trial() finish at once with its stored row while rows are being replayed. */
+  const wrapped = new WeakSet();
+  function wrapPlugin(plugin) {
+    if (typeof plugin !== "function" || !plugin.prototype || typeof plugin.prototype.trial !== "function") return;
+    if (wrapped.has(plugin)) return;
+    wrapped.add(plugin);
+    const trial = plugin.prototype.trial;
+    plugin.prototype.trial = function (displayElement, parameters, onLoad) {
+      if (!replaying()) return trial.call(this, displayElement, parameters, onLoad);
+      const data = { ...replay[recorded] };
+      for (const field of JSPSYCH_FIELDS) delete data[field];
+      this.jsPsych.finishTrial(data);
+      return undefined;
+    };
+  }
+
+  function wrapTimeline(node) {
+    if (Array.isArray(node)) node.forEach(wrapTimeline);
+    else if (node && typeof node === "object") {
+      wrapPlugin(node.type);
+      if (node.timeline) wrapTimeline(node.timeline);
+    }
+  }
+
+  window.initJsPsych = function initJsPsych(options = {}) {
+    const own = { ...options };
+    const jsPsych = realInit({
+      ...options,
+      on_trial_finish(data) {
+        if (data && replaying()) Object.assign(data, replay[recorded]);
+        if (own.on_trial_finish) own.on_trial_finish.call(this, data);
+      },
+      on_data_update(data) {
+        const fresh = !replaying();
+        recorded += 1;
+        if (own.on_data_update) own.on_data_update.call(this, data);
+        // A copy as JSON: what the server stores, and functions cannot cross postMessage.
+        if (fresh) send({ type: "studyhive:row", row: JSON.parse(JSON.stringify(data)) });
+      },
+    });
+    if (seed && jsPsych.randomization && jsPsych.randomization.setSeed) jsPsych.randomization.setSeed(seed);
+    const run = jsPsych.run.bind(jsPsych);
+    jsPsych.run = async (timeline) => {
+      await initialised;
+      // Plugins the page loaded (globals such as jsPsychHtmlKeyboardResponse) and those the timeline names.
+      for (const name of Object.keys(window)) if (/^jsPsych/.test(name)) wrapPlugin(window[name]);
+      wrapTimeline(timeline);
+      const result = await run(timeline);
+      send({ type: "studyhive:finished" });
+      return result;
+    };
+    return jsPsych;
+  };
+})();

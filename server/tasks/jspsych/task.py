@@ -1,0 +1,83 @@
+"""A researcher's own jsPsych 7 or 8 experiment, run unchanged (docs/own-experiments.md).
+
+It has no plan and no stimuli: the experiment's page decides its trials and every row jsPsych records is stored as
+one plan-less trial (server/participation/session_api.py, `save_row`). At sync the experiment file is prepared
+(experiment.py: the runtime's place, the inline scripts' hashes, the files it loads), stored as assets and kept in
+the study's version, so a session is served the version it entered under."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Literal
+
+from flask import current_app
+from pydantic import Field
+
+from ...exceptions import ResponseError
+from ...schema import Table
+from ...tasktype.contract import PlanLessRows, Prepared
+from .experiment import RUNTIME_MARKER, prepare_experiment
+from .npm import Registry
+
+RESUME = ("replay", "restart", "none")
+# studyhive's runtime, right after the jsPsych script (a task package's page file: server/tasktype/registry.py).
+RUNTIME_TAG = '<script src="/tasks/jspsych/runtime.js"></script>'
+
+
+class JsPsychParams(Table):
+    experiment: str = Field("experiment.html", description="the experiment's HTML file in the study's folder")
+    resume: Literal[RESUME] = Field(
+        "replay",
+        description=(
+            "after a reload: `replay` runs the stored trials again at once and continues after them, `restart` "
+            "starts the experiment over (rows already stored are kept), `none` does not continue the session"
+        ),
+    )
+    min_rows: int = Field(1, ge=0, description="rows a session must store before it can complete")
+    row_limit_kb: int = Field(64, ge=1, le=1024, description="most kilobytes of one row's JSON")
+    descriptions: dict[str, str] = Field({}, description="a codebook description per data column")
+
+
+class JsPsychExperiment(PlanLessRows):
+    id = "jspsych"
+    name = "Own jsPsych experiment"
+    assets = ("start.js",)
+    Params = JsPsychParams
+
+    def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
+        """The page with every URL served by studyhive and the runtime after jsPsych's script (experiment.py), its
+        packages pinned (checked against the previous version's pins when the study carries them itself)."""
+        registry = Registry(current_app.config["NPM_REGISTRY_URL"], timeout=current_app.config["NPM_REGISTRY_TIMEOUT"])
+        packages = study_dir / "packages"
+        page = prepare_experiment(
+            study_dir,
+            params["experiment"],
+            registry=registry,
+            offline_packages_dir=packages if packages.is_dir() else None,
+            pinned=(previous or {}).get("packages"),
+        )
+        html = page.html.replace(RUNTIME_MARKER, RUNTIME_TAG, 1).encode()
+        sha = hashlib.sha256(html).hexdigest()
+        files = {key: (page.mimetypes[key], data) for key, data in page.files.items()}
+        files[sha] = ("text/html", html)
+        experiment = {
+            "html": sha,
+            "jspsych_version": page.jspsych_version,
+            "jspsych_major": page.jspsych_major,
+            "study_files": page.study_files_manifest,
+            "script_hashes": page.inline_script_hashes,
+        }
+        return Prepared({"experiment": experiment, "packages": page.pins}, files)
+
+    def min_rows(self, params: dict[str, Any]) -> int:
+        return params["min_rows"]
+
+    def row_limit(self, params: dict[str, Any]) -> int:
+        return params["row_limit_kb"] * 1024
+
+    def validate_response(self, response: Any, params: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
+        """A row as jsPsych recorded it, any JSON object (its size is checked against `row_limit` before)."""
+        if not isinstance(response, dict):
+            raise ResponseError("row", "a row must be a JSON object (one entry of jsPsych.data)")
+        return response

@@ -1,0 +1,371 @@
+"""A researcher's experiment.html prepared for studyhive (server/tasks/jspsych/experiment.py) against the fake npm
+registry (tests/fake_npm_registry.py): CDN tags resolved as unpkg and jsDelivr resolve them, files stored and served
+by content, the errors a sync reports, a study's own packages, and no connection to any host but the fake's."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+from server.db import db
+from server.tasks.jspsych.experiment import RUNTIME_MARKER, ExperimentError, add_assets, prepare_experiment
+from server.tasks.jspsych.npm import Registry
+from tests.fake_npm_registry import NODE_MODULES, FakeRegistry, integrity, pack
+
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+)
+CONTRIB = "@jspsych-contrib/plugin-hello"
+
+
+@pytest.fixture(scope="module")
+def fake():
+    registry = FakeRegistry()
+    registry.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    # A contrib package whose CDN fields differ, so which field a CDN reads is visible.
+    registry.add(
+        CONTRIB,
+        "1.2.0",
+        {
+            "package.json": json.dumps(
+                {"name": CONTRIB, "version": "1.2.0", "unpkg": "dist/unpkg.js", "jsdelivr": "dist/jsdelivr.js"}
+            ),
+            "dist/unpkg.js": "var helloUnpkg = 1;",
+            "dist/jsdelivr.js": "var helloJsdelivr = 1;",
+        },
+    )
+    registry.add(
+        "browser-only",
+        "2.0.0",
+        {
+            "package.json": json.dumps({"name": "browser-only", "version": "2.0.0", "browser": "b.js", "main": "m.js"}),
+            "b.js": "var b;",
+            "m.js": "var m;",
+        },
+    )
+    registry.add("tampered", "1.0.0", {"index.js": "var t;"})
+    registry.tamper("tampered", "1.0.0")
+    yield registry
+    registry.close()
+
+
+@pytest.fixture(autouse=True)
+def only_loopback(monkeypatch):
+    """Every connection the tests make: anything but the loopback fake is refused (a real CDN or registry)."""
+    made = []
+    connect = socket.socket.connect
+
+    def guarded(sock, address):
+        made.append(address)
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and address[0] not in ("127.0.0.1", "::1"):
+            raise OSError(f"test refused a connection to {address}")
+        return connect(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+    return made
+
+
+def study(
+    tmp_path: Path, head: str, script: str = "var jsPsych = initJsPsych(); jsPsych.run([]);", files: dict | None = None
+) -> Path:
+    folder = tmp_path / "study"
+    (folder / "img").mkdir(parents=True, exist_ok=True)
+    (folder / "img" / "blue.png").write_bytes(PNG)
+    (folder / "study.toml").write_text('task_type = "jspsych"\n')
+    for name, content in (files or {}).items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    (folder / "experiment.html").write_text(
+        f"<!DOCTYPE html>\n<html>\n<head>\n<title>t</title>\n{head}\n</head>\n<body>\n<script>{script}</script>\n"
+        "</body>\n</html>\n"
+    )
+    return folder
+
+
+def prepare(folder: Path, fake: FakeRegistry | None, **kwargs):
+    return prepare_experiment(folder, "experiment.html", registry=fake and Registry(fake.url, timeout=10), **kwargs)
+
+
+def served(prepared, url: str) -> bytes:
+    sha = re.fullmatch(r"/pkg/([0-9a-f]{64})/[^/]+", url).group(1)
+    return prepared.files[sha]
+
+
+def srcs(html: str) -> list[str]:
+    return re.findall(r'(?:src|href)="([^"]+)"', html)
+
+
+def test_jspsych7_with_a_range_an_exact_plugin_and_its_css(tmp_path, fake, only_loopback):
+    folder = study(
+        tmp_path,
+        '<script src="https://unpkg.com/jspsych@7"></script>\n'
+        '<script src="https://unpkg.com/@jspsych/plugin-html-keyboard-response@1.1.3"></script>\n'
+        '<link href="https://unpkg.com/jspsych@7.3.4/css/jspsych.css" rel="stylesheet" type="text/css" />',
+    )
+    prepared = prepare(folder, fake)
+    assert (prepared.jspsych_major, prepared.jspsych_version) == (7, "7.3.4")
+    assert "unpkg.com" not in prepared.html
+    jspsych, plugin, css = [url for url in srcs(prepared.html) if url.startswith("/pkg/")]
+    dist = NODE_MODULES / "jspsych7" / "dist" / "index.browser.min.js"
+    assert served(prepared, jspsych) == dist.read_bytes() and jspsych.endswith("/index.browser.min.js")
+    assert (
+        served(prepared, plugin)
+        == (NODE_MODULES / "plugin-html-keyboard-response-1" / "dist" / "index.browser.min.js").read_bytes()
+    )
+    assert served(prepared, css) == (NODE_MODULES / "jspsych7" / "css" / "jspsych.css").read_bytes()
+    assert prepared.mimetypes[hashlib.sha256(dist.read_bytes()).hexdigest()] == "text/javascript"
+    # The runtime goes right after jsPsych's own tag, before the plugin's.
+    assert re.search(rf'<script src="{jspsych}"></script>{RUNTIME_MARKER}\n<script src="{plugin}">', prepared.html)
+    pins = {(pin["name"], pin["version"]): pin for pin in prepared.pins}
+    assert set(pins) == {("jspsych", "7.3.4"), ("@jspsych/plugin-html-keyboard-response", "1.1.3")}
+    assert pins[("jspsych", "7.3.4")]["integrity"] == integrity(fake.tarball("jspsych", "7.3.4"))
+    assert pins[("jspsych", "7.3.4")]["files"] == {
+        "dist/index.browser.min.js": jspsych.split("/")[2],
+        "css/jspsych.css": css.split("/")[2],
+    }
+    # Only the fake was asked, once per packument and tarball.
+    assert {address[0] for address in only_loopback} == {"127.0.0.1"}
+    assert sorted(fake.requests).count("/jspsych") == 1
+
+
+@pytest.mark.parametrize(
+    ("url", "version"),
+    [
+        ("https://unpkg.com/jspsych", "8.3.0"),  # no version: the latest dist-tag
+        ("https://unpkg.com/jspsych@latest", "8.3.0"),
+        ("https://unpkg.com/jspsych@%5E7.3", "7.3.4"),  # ^7.3, as a browser sends it
+        ("https://unpkg.com/jspsych@~7.3.0/dist/index.browser.min.js", "7.3.4"),
+        ("//unpkg.com/jspsych@>=7 <8", "7.3.4"),
+        ("https://cdn.jsdelivr.net/npm/jspsych@8.3.0/dist/index.browser.min.js", "8.3.0"),
+        ("https://cdn.jsdelivr.net/npm/jspsych@8", "8.3.0"),
+    ],
+)
+def test_versions_resolve_as_the_cdn_would(tmp_path, fake, url, version):
+    prepared = prepare(study(tmp_path, f'<script src="{url}"></script>'), fake)
+    assert prepared.jspsych_version == version
+    assert prepared.jspsych_major == int(version[0])
+    assert [pin["version"] for pin in prepared.pins] == [version]
+
+
+def test_jspsych8_with_a_contrib_plugin_each_cdn_reading_its_own_field(tmp_path, fake):
+    folder = study(
+        tmp_path,
+        '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
+        '<script src="https://unpkg.com/@jspsych/plugin-html-button-response@2"></script>'
+        f'<script src="https://unpkg.com/{CONTRIB}@1"></script>'
+        f'<script src="https://cdn.jsdelivr.net/npm/{CONTRIB}@1.2"></script>'
+        '<script src="https://cdn.jsdelivr.net/npm/browser-only@2"></script>',
+    )
+    prepared = prepare(folder, fake)
+    assert prepared.jspsych_major == 8
+    urls = [url for url in srcs(prepared.html) if url.startswith("/pkg/")]
+    assert [served(prepared, url) for url in urls[2:]] == [b"var helloUnpkg = 1;", b"var helloJsdelivr = 1;", b"var b;"]
+    contrib = next(pin for pin in prepared.pins if pin["name"] == CONTRIB)
+    assert (contrib["version"], sorted(contrib["files"])) == ("1.2.0", ["dist/jsdelivr.js", "dist/unpkg.js"])
+
+
+def test_study_files_are_listed_and_the_base_names_them(tmp_path, fake):
+    folder = study(
+        tmp_path,
+        '<script src="https://unpkg.com/jspsych@8"></script><link rel="stylesheet" href="css/own.css">'
+        '<script src="js/helpers.js"></script>',
+        script="var jsPsych = initJsPsych();\nvar t = {stimulus: '<img src=\"img/blue.png\">'};",
+        files={
+            "css/own.css": "body { background: url(../img/blue.png); }",
+            "js/helpers.js": "var helper = 1;",
+            "packages/x.txt": "not a study file",
+            ".secret": "hidden",
+        },
+    )
+    prepared = prepare(folder, fake)
+    assert sorted(prepared.study_files) == ["css/own.css", "img/blue.png", "js/helpers.js"]
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert f'<head><base href="{base}">' in prepared.html
+    assert f'href="{base}css/own.css"' in prepared.html and f'src="{base}js/helpers.js"' in prepared.html
+    assert prepared.files[prepared.study_files["img/blue.png"]] == PNG
+    body = "var jsPsych = initJsPsych();\nvar t = {stimulus: '<img src=\"img/blue.png\">'};"
+    assert prepared.inline_script_hashes == [
+        f"'sha256-{base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()}'"
+    ]
+
+
+def test_the_files_are_served_by_content_with_immutable_caching(app, client, tmp_path, fake):
+    folder = study(tmp_path, '<script src="https://unpkg.com/jspsych@7.3.4"></script>')
+    prepared = prepare(folder, fake)
+    add_assets(prepared)
+    db.session.commit()
+    assert add_assets(prepared) == 0  # stored once
+
+    url = next(url for url in srcs(prepared.html) if url.startswith("/pkg/"))
+    answer = client.get(url)
+    assert answer.status_code == 200 and answer.data == served(prepared, url)
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert client.get(url, headers={"If-None-Match": answer.headers["ETag"]}).status_code == 304
+
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    image = client.get(base + "img/blue.png")
+    assert (image.status_code, image.data, image.mimetype) == (200, PNG, "image/png")
+    assert image.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert client.get(base + "img/red.png").status_code == 404
+    assert client.get(base + "study.toml").status_code == 404
+    # A file's hash is not a list of study files.
+    assert client.get(f"/study-files/{prepared.study_files['img/blue.png']}/img/blue.png").status_code == 404
+    assert client.get("/pkg/not-a-hash/x.js").status_code == 404
+
+
+JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
+
+
+@pytest.mark.parametrize(
+    ("head", "script", "tag", "message"),
+    [
+        (
+            '<script src="https://unpkg.com/@jspsych/plugin-nonexistent@1"></script>',
+            None,
+            "plugin-nonexistent",
+            "package not found",
+        ),
+        ('<script src="https://unpkg.com/jspsych@9"></script>', None, "jspsych@9", "no version of jspsych satisfies"),
+        ('<script src="https://unpkg.com/jspsych@next"></script>', None, "jspsych@next", "neither a version range"),
+        (
+            JSPSYCH + '<script src="https://unpkg.com/jspsych@8.3.0/dist/nope.js"></script>',
+            None,
+            "nope.js",
+            "dist/nope.js is not a file of jspsych@8.3.0",
+        ),
+        (JSPSYCH + '<script src="js/missing.js"></script>', None, "js/missing.js", "not in the study folder"),
+        (JSPSYCH + '<link rel="stylesheet" href="../other/x.css">', None, "../other/x.css", "outside the study"),
+        (JSPSYCH + '<script src="https://example.org/lib.js"></script>', None, "example.org", "not an npm CDN"),
+        (JSPSYCH + '<script src="https://unpkg.com/jspsych@8/+esm"></script>', None, "+esm", "made by the CDN"),
+        (JSPSYCH, "var jsPsych = 1; jsPsych.run([]);", "<script>", "no script calls initJsPsych"),
+        (
+            JSPSYCH,
+            "jsPsych.init({timeline: []});",
+            "<script>",
+            "jsPsych 6 and older are not supported (jsPsych.init)",
+        ),
+        (
+            '<script src="https://unpkg.com/jspsych@6"></script>',
+            None,
+            "jspsych@6",
+            "jsPsych 6 and older are not supported (this tag loads jspsych@6.3.1)",
+        ),
+        ('<script src="js/experiment.js"></script>', None, "<script src=…jspsych…>", "no script tag loads jsPsych"),
+        (JSPSYCH + '<script src="https://unpkg.com/tampered@1"></script>', None, "tampered", "integrity mismatch"),
+        (
+            '<script src="https://unpkg.com/jspsych@8.3.0" integrity="sha384-AAAA" crossorigin="anonymous"></script>',
+            None,
+            "sha384-AAAA",
+            "does not match the tag's integrity",
+        ),
+        (JSPSYCH + '<base href="https://example.org/">', None, "<base", "<base> tag is not supported"),
+    ],
+)
+def test_errors_name_the_file_and_the_tag(tmp_path, fake, head, script, tag, message):
+    local = {"js/experiment.js": "var jsPsych = initJsPsych();"}
+    folder = study(tmp_path, head, **({"script": script} if script else {}), files=local)
+    with pytest.raises(ExperimentError) as caught:
+        prepare(folder, fake)
+    assert caught.value.file == "experiment.html"
+    assert tag in caught.value.tag
+    assert message in caught.value.message
+    assert str(caught.value).startswith(f"experiment.html: {caught.value.tag}: ")
+
+
+def test_a_registry_that_cannot_be_reached_is_a_clear_error(tmp_path):
+    folder = study(tmp_path, JSPSYCH)
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    with pytest.raises(ExperimentError, match="the npm registry could not be reached"):
+        prepare_experiment(folder, "experiment.html", registry=Registry(f"http://127.0.0.1:{port}", timeout=2))
+
+
+def test_a_matching_sri_attribute_is_kept(tmp_path, fake):
+    data = (NODE_MODULES / "jspsych" / "dist" / "index.browser.min.js").read_bytes()
+    sri = "sha384-" + base64.b64encode(hashlib.sha384(data).digest()).decode()
+    folder = study(
+        tmp_path, f'<script src="https://unpkg.com/jspsych@8.3.0" integrity="{sri}" crossorigin="anonymous"></script>'
+    )
+    assert f'integrity="{sri}" crossorigin="anonymous"' in prepare(folder, fake).html
+
+
+def offline_study(tmp_path, fake, lock: dict | None = None) -> Path:
+    folder = study(
+        tmp_path,
+        '<script src="https://unpkg.com/jspsych@^7"></script>'
+        '<script src="https://unpkg.com/@jspsych/plugin-html-keyboard-response"></script>',
+    )
+    packages = folder / "packages"
+    packages.mkdir()
+    (packages / "jspsych-7.3.4.tgz").write_bytes(fake.tarball("jspsych", "7.3.4"))
+    plugin = fake.tarball("@jspsych/plugin-html-keyboard-response", "1.1.3")
+    (packages / "jspsych-plugin-html-keyboard-response-1.1.3.tgz").write_bytes(plugin)
+    if lock is not None:
+        (packages / "package-lock.json").write_text(json.dumps(lock))
+    return folder
+
+
+def test_a_study_carrying_its_packages_needs_no_registry(tmp_path, fake, only_loopback):
+    folder = offline_study(tmp_path, fake)
+    prepared = prepare(folder, None, offline_packages_dir=folder / "packages")
+    assert prepared.jspsych_version == "7.3.4" and only_loopback == []
+    assert {(pin["name"], pin["version"], pin["source"]) for pin in prepared.pins} == {
+        ("jspsych", "7.3.4", "offline"),
+        ("@jspsych/plugin-html-keyboard-response", "1.1.3", "offline"),
+    }
+    assert "packages/jspsych-7.3.4.tgz" not in prepared.study_files
+
+    # The next sync holds the tarballs to the pins of the first: one changed since is refused.
+    again = prepare(folder, None, offline_packages_dir=folder / "packages", pinned=prepared.pins)
+    assert again.pins == prepared.pins
+    other = pack(
+        {
+            "package.json": json.dumps({"name": "jspsych", "version": "7.3.4", "unpkg": "dist/x.js"}).encode(),
+            "dist/x.js": b"window.initJsPsych = function () {};",
+        }
+    )
+    (folder / "packages" / "jspsych-7.3.4.tgz").write_bytes(other)
+    with pytest.raises(ExperimentError) as caught:
+        prepare(folder, None, offline_packages_dir=folder / "packages", pinned=prepared.pins)
+    assert "jspsych@^7" in caught.value.tag
+    assert "differs from the one pinned at an earlier sync" in caught.value.message
+
+
+def test_a_study_lock_file_is_checked(tmp_path, fake):
+    good = {
+        "lockfileVersion": 3,
+        "packages": {
+            "node_modules/jspsych": {"version": "7.3.4", "integrity": integrity(fake.tarball("jspsych", "7.3.4"))},
+            "node_modules/kb": {
+                "name": "@jspsych/plugin-html-keyboard-response",
+                "version": "1.1.3",
+                "integrity": integrity(b"something else"),
+            },
+        },
+    }
+    folder = offline_study(tmp_path, fake, lock=good)
+    with pytest.raises(ExperimentError) as caught:
+        prepare(folder, None, offline_packages_dir=folder / "packages")
+    assert "plugin-html-keyboard-response" in caught.value.tag
+    assert "does not match the study's package-lock.json" in caught.value.message
+
+
+def test_a_package_neither_carried_nor_reachable(tmp_path, fake):
+    folder = offline_study(tmp_path, fake)
+    (folder / "packages" / "jspsych-plugin-html-keyboard-response-1.1.3.tgz").unlink()
+    with pytest.raises(ExperimentError, match="not among the study's packages and no registry"):
+        prepare(folder, None, offline_packages_dir=folder / "packages")
+    # With a registry, what the study does not carry comes from it.
+    prepared = prepare(folder, fake, offline_packages_dir=folder / "packages")
+    assert {pin["source"] for pin in prepared.pins} == {"offline", "registry"}
