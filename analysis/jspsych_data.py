@@ -22,7 +22,7 @@ from typing import Any
 
 __all__ = ["MAX_LEVELS", "STANDARD_DESCRIPTIONS", "Codebook", "ColumnProfile", "flat_row", "json_text"]
 
-#: A column with at most this many distinct values lists them as its levels; beyond, it has none.
+#: A column with more distinct values than this lists no levels.
 MAX_LEVELS = 20
 # Distinct values kept per column while counting: one past MAX_LEVELS is enough to know it has too many.
 _KEEP = MAX_LEVELS + 1
@@ -107,8 +107,12 @@ class ColumnProfile:
     @property
     def levels(self) -> list[Any] | None:
         """The distinct values, sorted (by kind, then False before True, numbers ascending, text by its
-        characters), when there are at most :data:`MAX_LEVELS` and the column is not a decimal number; else None."""
-        if len(self.values) > MAX_LEVELS or self.dtype in ("number", "empty"):
+        characters), when the column looks like a factor: at most :data:`MAX_LEVELS` of them, each given on two rows
+        on average (so free text and response times are not listed), or true/false; else None. Decimal numbers
+        have none."""
+        given = sum(self.kinds.values())
+        factor = self.dtype == "boolean" or 2 * len(self.values) <= given
+        if len(self.values) > MAX_LEVELS or self.dtype in ("number", "empty") or not factor:
             return None
         return [value for _, value in sorted(self.values)]
 

@@ -64,35 +64,39 @@ def test_the_codebook_infers_order_types_levels_and_missing_counts():
         {"trial_type": "html-keyboard-response", "rt": 730.5, "correct": False, "word": "BLUE", "key": None},
         {"trial_type": "html-keyboard-response", "rt": None, "correct": True, "word": "RED", "key": 1},
         {"trial_type": "survey-text", "rt": 3000, "extra": None, "response.Q0": "hi"},
+        {"trial_type": "html-keyboard-response", "rt": 600, "correct": False, "word": "BLUE", "key": "f"},
     ]
     book = Codebook().extend(rows)
     entries = {e["column"]: e for e in book.entries({"word": "the colour word shown"})}
     assert list(entries) == ["trial_type", "rt", "correct", "word", "key", "extra", "response.Q0"]
-    assert book.rows == 4
+    assert book.rows == 5
     expected = {
         "trial_type": ("text", '["html-keyboard-response","survey-text"]', 0),
         "rt": ("number", None, 1),  # integers and decimals: a number, no levels
         "correct": ("boolean", "[false,true]", 1),
         "word": ("text", '["BLUE","RED"]', 1),
-        "key": ("mixed", '[1,"f"]', 2),
-        "extra": ("empty", None, 4),  # first seen in the last row: missing from the three before it too
-        "response.Q0": ("text", '["hi"]', 3),
+        "key": ("mixed", None, 2),  # 2 values on 3 rows: not a factor
+        "extra": ("empty", None, 5),  # first seen in the fourth row: missing from the three before it too
+        "response.Q0": ("text", None, 4),  # free text, given once
     }
     assert {k: (e["type"], e["levels"], e["missing"]) for k, e in entries.items()} == expected
     assert entries["word"]["description"] == "the colour word shown"  # the study's own words first
     assert entries["rt"]["description"].startswith("response time in milliseconds")  # then jsPsych's standard ones
-    assert entries["key"]["description"] == "values of several types: integer (1), text (1)"
+    assert entries["key"]["description"] == "values of several types: integer (1), text (2)"
     assert "question 'Q0'" in entries["response.Q0"]["description"]
 
 
-def test_levels_are_listed_up_to_the_limit_and_true_is_not_one():
-    many = Codebook().extend({"word": f"w{i}", "n": i} for i in range(MAX_LEVELS + 1))
-    few = Codebook().extend({"word": f"w{i}", "n": i} for i in range(MAX_LEVELS))
+def test_levels_are_listed_for_factors_up_to_the_limit_and_true_is_not_one():
+    many = Codebook().extend({"word": f"w{i % 21}", "n": i % 21} for i in range(2 * (MAX_LEVELS + 1)))
+    few = Codebook().extend({"word": f"w{i % 20}", "n": i % 20} for i in range(2 * MAX_LEVELS))
     assert [e["levels"] for e in many.entries()] == [None, None]
     assert "more than 20 distinct values" in many.entries()[0]["description"]
     assert json.loads(few.entries()[1]["levels"]) == list(range(MAX_LEVELS))
-    mixed = Codebook().extend([{"c": True}, {"c": 1}])
+    # response times: integers, but most of them distinct, so no levels
+    assert Codebook().extend({"rt": rt} for rt in (412, 388, 412, 530)).entries()[0]["levels"] is None
+    mixed = Codebook().extend([{"c": True}, {"c": 1}, {"c": True}, {"c": 1}])
     assert mixed.entries()[0]["type"] == "mixed" and mixed.entries()[0]["levels"] == "[true,1]"
+    assert Codebook().extend([{"ok": True}]).entries()[0]["levels"] == "[true]"  # true/false always
 
 
 def _trials():
