@@ -15,6 +15,7 @@ import pytest
 
 from server.db import db, dispose_engines
 from server.models import ParticipantSession, Trial
+from server.researchers.auth import create_researcher
 from server.results.export import snapshot_csv, trial_rows
 from server.schema import Table
 from server.studies.definitions import get_study, sync_studies
@@ -195,6 +196,22 @@ def test_the_download_and_one_participants_rows_agree_with_the_export(app, tmp_p
     left = db.session.scalar(db.select(ParticipantSession.id).filter_by(token="token-left"))
     own = list(trial_rows(study, session_id=left))  # the dashboard's participant page
     assert len(own) == 1 and own[0]["word"] == "BLUE" and own[0]["response"] is None
+
+
+@pytest.mark.db
+def test_the_researcher_pages_show_the_rows_and_the_results(app):
+    create_researcher("ada", "correct horse")
+    client = app.test_client()
+    client.post("/researcher/login", data={"username": "ada", "password": "correct horse"})
+    done = db.session.scalar(db.select(ParticipantSession.id).filter_by(token="token-done"))
+    person = client.get(f"/researcher/studies/own/participants/{done}")
+    assert person.status_code == 200
+    page = person.get_data(as_text=True)
+    assert "<th>response.Q0</th>" in page and "@SUM(A1)" in page and "html-keyboard-response" in page
+    results = client.get("/researcher/studies/own/results")
+    assert results.status_code == 200 and "html-keyboard-response" in results.get_data(as_text=True)
+    download = client.get("/researcher/studies/own/codebook.csv")
+    assert download.status_code == 200 and "response.Q1" in download.get_data(as_text=True)
 
 
 @pytest.mark.db

@@ -122,6 +122,8 @@ DATA_ROW_COLUMNS = (
 )
 # A row's own column named like a generic one (an experiment's on_finish adding participant_id) gets this prefix.
 CLASH_PREFIX = "jspsych_"
+# Kept in each such row but not a column (jsPsych's own rt is): the dashboard's fast-trial flag reads it.
+HIDDEN = ("rt_ms",)
 CODEBOOK_HEADER = ["file", "column", "type", "levels", "missing", "description"]
 
 # Codebook types whose cells are never text; every other column's entry says how formula-like text is written.
@@ -179,6 +181,7 @@ def _data_row_query(study: Study, session_id: int | None):
             Trial.session_id,
             Trial.trial_index,
             Trial.response,
+            Trial.rt_ms,
             db.cast(Trial.client_time, db.String).label("client_time"),
             Trial.created_at,
             ParticipantSession.prolific_pid,
@@ -193,7 +196,7 @@ def _data_row_query(study: Study, session_id: int | None):
 
 
 def _unclash(columns: dict[str, Any]) -> dict[str, Any]:
-    names = {c.name for c in DATA_ROW_COLUMNS}
+    names = {c.name for c in DATA_ROW_COLUMNS} | set(HIDDEN)
     return {(CLASH_PREFIX + k if k in names else k): v for k, v in columns.items()}
 
 
@@ -220,6 +223,7 @@ def _data_rows(study: Study, session_id: int | None) -> Iterator[dict[str, Any]]
             "prolific_pid": r.prolific_pid,
             "study_version": r.study_version,
             "saved_seq": r.trial_index,
+            "rt_ms": r.rt_ms,
             "client_time": _stored_iso(r.client_time),
             "created_at": _iso(r.created_at),
             **_data_cells(r.response),
