@@ -208,6 +208,9 @@ def test_the_researcher_pages_show_the_rows_and_the_results(app):
     assert person.status_code == 200
     page = person.get_data(as_text=True)
     assert "<th>response.Q0</th>" in page and "@SUM(A1)" in page and "html-keyboard-response" in page
+    left = db.session.scalar(db.select(ParticipantSession.id).filter_by(token="token-left"))
+    # one participant's columns: only those their rows hold
+    assert "<th>response.Q0</th>" not in client.get(f"/researcher/studies/own/participants/{left}").get_data(True)
     results = client.get("/researcher/studies/own/results")
     assert results.status_code == 200 and "html-keyboard-response" in results.get_data(as_text=True)
     download = client.get("/researcher/studies/own/codebook.csv")

@@ -167,10 +167,11 @@ def survey_columns(study: Study) -> tuple[Column, ...]:
     )
 
 
-def trial_columns(study: Study) -> tuple[Column, ...]:
+def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
+    """trials.csv's columns; for a DataRows study, those its rows hold (one session's: the participant page)."""
     task = registry().get(study.task_type)
     if isinstance(task, DataRows):
-        return data_columns(data_codebook(study, task))
+        return data_columns(data_codebook(study, task, session_id))
     return TRIAL_COLUMNS + (task.trial_columns if task else RAW_COLUMNS)
 
 
