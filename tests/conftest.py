@@ -4,6 +4,7 @@ at TEST_DATABASE_URL (default: the local server's `test` database)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from pathlib import Path
@@ -15,6 +16,7 @@ from server import create_app
 from server.db import db, dispose_engines
 from server.researchers.auth import create_researcher
 from server.studies.definitions import sync_studies
+from tests.fake_npm_registry import FakeRegistry
 
 BACKEND = os.environ.get("STUDYHIVE_TEST_DB", "sqlite")
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -41,9 +43,17 @@ def database_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'test.sqlite'}"
 
 
+@functools.cache
+def npm_registry_url() -> str:
+    """One fake npm registry for the whole run (tests/fake_npm_registry.py): the demo study visual-search loads its
+    packages from unpkg, and every app's sync resolves them here, so no test reaches the real registry."""
+    return FakeRegistry().url
+
+
 def make_app(tmp_path: Path, **config):
     return create_app(
         {
+            "NPM_REGISTRY_URL": npm_registry_url(),
             "TESTING": True,
             "SECRET_KEY": "test-secret",
             "WTF_CSRF_ENABLED": False,

@@ -27,6 +27,8 @@ FOLDERS = (
     "jspsych",
     "jspsych7",
     "@jspsych/plugin-html-button-response",
+    "@jspsych/plugin-instructions",
+    "@jspsych/plugin-survey-html-form",
     "plugin-html-keyboard-response-1",
     "plugin-image-keyboard-response-1",
     "plugin-preload-1",

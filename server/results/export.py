@@ -1,26 +1,33 @@
 """Tidy exports: participants.csv, trials.csv and codebook.csv, written by `flask export` and served to researchers.
 
+A task type with stored rows of its own (PlanLessRows: a researcher's jsPsych experiment) has no fixed trial columns:
+trials.csv holds a few generic columns and then every column the rows hold (analysis.jspsych_data: nested values as
+JSON text, as jsPsych's own .csv() writes them, and a survey's response object also as one column per question),
+and the codebook gives each one's inferred type, levels and missing count, read in a first pass over the rows.
+
 Rows stream from the database (no whole-table lists), and each export reads one snapshot (server.db.snapshot) so the
 files agree with each other and with the analysis. They are written by analysis.safe_csv, the writer of every CSV
 people open in a spreadsheet: text a spreadsheet would run as a formula gets a leading ' (the codebook says so)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import defer
 
+from analysis.jspsych_data import Codebook, flat_row
 from analysis.safe_csv import rows_csv
 
 from ..db import db, snapshot
 from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
 from ..studies.surveys import SURVEYS
-from ..tasktype.contract import Column
+from ..tasktype.contract import Column, PlanLessRows
 from ..tasktype.registry import registry
 
 VERSION_NOTE = (
@@ -101,6 +108,23 @@ RAW_COLUMNS = (
     Column("presented", "what the page showed (e.g. option order) as stored, JSON", "json"),
 )
 
+# The generic columns of a study whose rows are its page's own (PlanLessRows), before the rows' columns.
+DATA_ROW_COLUMNS = (
+    *TRIAL_COLUMNS[:3],
+    Column(
+        "saved_seq",
+        "the server's sequence number of the stored row: a participant's rows were saved in this order (increasing, "
+        "not consecutive); the page's own trial_index is its own column and may repeat after a reload",
+        "integer",
+    ),
+    TRIAL_COLUMNS[-2],
+    TRIAL_COLUMNS[-1],
+)
+# A row's own column named like a generic one (an experiment's on_finish adding participant_id) gets this prefix.
+CLASH_PREFIX = "jspsych_"
+# Kept in each such row but not a column (jsPsych's own rt is): the dashboard's fast-trial flag reads it.
+HIDDEN = ("rt_ms",)
+CODEBOOK_HEADER = ["file", "column", "type", "levels", "missing", "description"]
 
 # Codebook types whose cells are never text; every other column's entry says how formula-like text is written.
 NOT_TEXT = ("integer", "number", "scale", "boolean", "datetime")
@@ -143,9 +167,68 @@ def survey_columns(study: Study) -> tuple[Column, ...]:
     )
 
 
-def trial_columns(study: Study) -> tuple[Column, ...]:
+def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
+    """trials.csv's columns; for a PlanLessRows study, those its rows hold (one session's: the participant page)."""
     task = registry().get(study.task_type)
+    if isinstance(task, PlanLessRows):
+        return data_columns(data_codebook(study, task, session_id))
     return TRIAL_COLUMNS + (task.trial_columns if task else RAW_COLUMNS)
+
+
+def _data_row_query(study: Study, session_id: int | None):
+    """The stored rows of a PlanLessRows study (they name no stimulus), in the order each participant's were saved."""
+    query = (
+        db.select(
+            Trial.session_id,
+            Trial.trial_index,
+            Trial.response,
+            Trial.rt_ms,
+            db.cast(Trial.client_time, db.String).label("client_time"),
+            Trial.created_at,
+            ParticipantSession.prolific_pid,
+            ParticipantSession.study_version,
+        )
+        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
+        .where(ParticipantSession.study_id == study.id)
+        .order_by(Trial.session_id, Trial.trial_index)
+        .execution_options(yield_per=2000)
+    )
+    return query if session_id is None else query.where(Trial.session_id == session_id)
+
+
+def _unclash(columns: dict[str, Any]) -> dict[str, Any]:
+    names = {c.name for c in DATA_ROW_COLUMNS} | set(HIDDEN)
+    return {(CLASH_PREFIX + k if k in names else k): v for k, v in columns.items()}
+
+
+def _data_cells(response: dict[str, Any]) -> dict[str, Any]:
+    return _unclash(flat_row(response))
+
+
+def data_codebook(study: Study, task: PlanLessRows, session_id: int | None = None) -> list[dict[str, Any]]:
+    """The codebook entries of a PlanLessRows study's own columns (analysis.jspsych_data.Codebook.entries), read from
+    its rows (or one session's), with the descriptions the study gives."""
+    book = Codebook().extend(_data_cells(r.response) for r in db.session.execute(_data_row_query(study, session_id)))
+    return book.entries(_unclash(task.column_descriptions(study.config["task"])))
+
+
+def data_columns(entries: list[dict[str, Any]]) -> tuple[Column, ...]:
+    """trials.csv's columns for a PlanLessRows study: the generic ones, then those data_codebook found."""
+    return DATA_ROW_COLUMNS + tuple(Column(e["column"], e["description"], e["type"]) for e in entries)
+
+
+def _data_rows(study: Study, session_id: int | None) -> Iterator[dict[str, Any]]:
+    for r in db.session.execute(_data_row_query(study, session_id)):
+        yield {
+            "participant_id": r.session_id,
+            "prolific_pid": r.prolific_pid,
+            "study_version": r.study_version,
+            "saved_seq": r.trial_index,
+            "rt_ms": r.rt_ms,
+            "client_time": _stored_iso(r.client_time),
+            "created_at": _iso(r.created_at),
+            **_data_cells(r.response),
+        }
 
 
 def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
@@ -207,6 +290,9 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
 def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str, Any]]:
     """Every trial of the study (or of one of its sessions: the dashboard's participant page) as an export row."""
     task = registry().get(study.task_type)
+    if isinstance(task, PlanLessRows):
+        yield from _data_rows(study, session_id)
+        return
     # client_time is read as text: rows stored before the server checked it may hold times psycopg cannot load.
     query = (
         db.select(
@@ -250,33 +336,56 @@ def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str
         yield row
 
 
-def codebook_rows(study: Study) -> Iterator[dict[str, Any]]:
-    for file, columns in (
-        ("participants.csv", PARTICIPANT_COLUMNS + survey_columns(study)),
-        ("trials.csv", trial_columns(study)),
-    ):
-        for c in columns:
-            yield {
-                "file": file,
-                "column": c.name,
-                "type": c.dtype,
-                "description": c.description + ("" if c.dtype in NOT_TEXT else FORMULA_NOTE),
-            }
-
-
-def export_files(study: Study) -> dict[str, tuple[list[str], Iterator[dict[str, Any]]]]:
-    """file name → (header, rows) for every export file of a study."""
+def _entry(file: str, c: Column) -> dict[str, Any]:
     return {
-        "participants.csv": ([c.name for c in PARTICIPANT_COLUMNS + survey_columns(study)], participant_rows(study)),
-        "trials.csv": ([c.name for c in trial_columns(study)], trial_rows(study)),
-        "codebook.csv": (["file", "column", "type", "description"], codebook_rows(study)),
+        "file": file,
+        "column": c.name,
+        "type": c.dtype,
+        "description": c.description + ("" if c.dtype in NOT_TEXT else FORMULA_NOTE),
+    }
+
+
+def codebook_rows(study: Study, data_entries: list[dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
+    """The codebook; `data_entries` (data_codebook's) describe a PlanLessRows study's own trial columns."""
+    for c in PARTICIPANT_COLUMNS + survey_columns(study):
+        yield _entry("participants.csv", c)
+    if data_entries is None:
+        for c in trial_columns(study):
+            yield _entry("trials.csv", c)
+        return
+    inferred = {e["column"]: e for e in data_entries}
+    for c in data_columns(data_entries):
+        e = inferred.get(c.name, {})
+        yield {**_entry("trials.csv", c), "levels": e.get("levels"), "missing": e.get("missing")}
+
+
+ExportFile = Callable[[], tuple[list[str], Iterator[dict[str, Any]]]]
+
+
+def export_files(study: Study) -> dict[str, ExportFile]:
+    """file name → a function giving (header, rows) of that export file, called inside the caller's snapshot. The
+    data columns of a PlanLessRows study are read once, by the first file that needs them."""
+    task = registry().get(study.task_type)
+    entries = functools.cache(lambda: data_codebook(study, task) if isinstance(task, PlanLessRows) else None)
+
+    def trials():
+        columns = trial_columns(study) if entries() is None else data_columns(entries())
+        return [c.name for c in columns], trial_rows(study)
+
+    return {
+        "participants.csv": lambda: (
+            [c.name for c in PARTICIPANT_COLUMNS + survey_columns(study)],
+            participant_rows(study),
+        ),
+        "trials.csv": trials,
+        "codebook.csv": lambda: (CODEBOOK_HEADER, codebook_rows(study, entries())),
     }
 
 
 def snapshot_csv(study: Study, name: str) -> Iterator[str]:
     """One export file as CSV chunks, read in its own snapshot (for a streamed download)."""
     with snapshot():
-        header, rows = export_files(study)[name]
+        header, rows = export_files(study)[name]()
         yield from rows_csv(header, rows)
 
 
@@ -285,7 +394,8 @@ def write_export(study: Study, out_dir: Path) -> list[tuple[Path, int]]:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     with snapshot():  # the three files describe one moment of a running study
-        for name, (header, rows) in export_files(study).items():
+        for name, make in export_files(study).items():
+            header, rows = make()
             counter = itertools.count()
             with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
                 fh.writelines(rows_csv(header, (row for row, _ in zip(rows, counter))))

@@ -14,15 +14,15 @@ parameters for task-specific things:
   (``build_plan_from``); :class:`DemoStimuli` adds a demo set drawn without downloads (``demo_stimuli = true``);
 - :class:`ModelAnswers`: models answer its stimuli (``model_input``, ``model_answers``: imported predictions and
   ``flask stimuli export``); :class:`TrainingSets` adds training sets for models (``flask stimuli export --training``);
-- :class:`Analysed`: it has an analysis (``analyzer``: ``flask analyze`` and the dashboard's results).
+- :class:`Analysed`: it has an analysis (``analyzer``: ``flask analyze`` and the dashboard's results);
+- :class:`PlanLessRows`: its page records rows of its own, stored with no stimulus, whose columns come from the
+  data (trials.csv, an inferred codebook; ``column_descriptions``); its folder is prepared at sync (``prepare``)
+  and completion needs the page's "timeline finished" signal and ``min_rows`` rows.
 
 A type with neither stimulus capability has no stimuli and no fixed plan: a session starts with an empty plan and
-its page decides the trials. Researchers' own jsPsych experiments (the next issue) would declare themselves so:
-``class JsPsychExperiment(TaskType)`` with no capability class, ``assets`` naming the experiment's files, and
-``validate_response`` accepting the experiment's own data rows, and no ``score``, ``summarise`` or
-``trial_columns`` of its own. Its export columns come from the data: ``trial_columns`` and ``trial_row`` are the
-hooks, and columns read from the rows (as export.RAW_COLUMNS' JSON does for an unknown type today), like trials that
-name no planned stimulus, are what that issue adds to the export and the trial API.
+its page decides the trials. Researchers' own jsPsych experiments declare themselves so, with :class:`PlanLessRows`
+(and :class:`Analysed`): their rows go through the plan-less save path, and there is no ``score``, ``summarise``
+or ``trial_columns`` of their own, since their export columns come from the data.
 
 Besides the ``TASK_PACKAGES`` setting, a type may come from an installed distribution's entry point in the group
 ``studyhive.task_types`` (server/tasktype/registry.py).
@@ -287,8 +287,10 @@ class Prepared:
 
 class PlanLessRows(TaskType):
     """Capability: the type's own page decides its trials (a researcher's jsPsych experiment): each row it records
-    is stored as a trial with no stimulus, its trial_index drawn by the server, and the study's folder is prepared
-    at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and `min_rows` rows."""
+    is stored whole as a trial's response with no stimulus, its trial_index drawn by the server, and the study's
+    folder is prepared at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and
+    `min_rows` rows. trials.csv's columns come from those rows (server/results/export.py), and the codebook infers
+    each one's type, levels and missing count."""
 
     @abstractmethod
     def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
@@ -303,3 +305,8 @@ class PlanLessRows(TaskType):
     @abstractmethod
     def row_limit(self, params: dict[str, Any]) -> int:
         """Most bytes of one row's JSON."""
+
+    @abstractmethod
+    def column_descriptions(self, params: dict[str, Any]) -> dict[str, str]:
+        """The codebook's description of each data column the study describes itself, by column name (for a
+        study with task parameters `params`); columns it leaves out get inferred entries only."""

@@ -183,7 +183,7 @@ def participant(slug, participant_id):
     person = db.session.get(ParticipantSession, participant_id)
     if person is None or person.study_id != study.id:
         abort(404)
-    columns = [c.name for c in trial_columns(study)]
+    columns = [c.name for c in trial_columns(study, person.id)]
     return render_template(
         "researcher/participant.html",
         title=f"{study.slug}: participant {person.id}",

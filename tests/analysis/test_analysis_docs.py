@@ -5,7 +5,17 @@ import pytest
 
 import analysis
 
-MODULES = ["judgement_errors", "mlae", "outliers", "inference", "consistency", "distance", "published"]
+MODULES = [
+    "judgement_errors",
+    "mlae",
+    "outliers",
+    "inference",
+    "consistency",
+    "distance",
+    "published",
+    "jspsych_data",
+    "jspsych_statistics",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

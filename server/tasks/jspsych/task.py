@@ -16,7 +16,8 @@ from pydantic import Field
 
 from ...exceptions import ResponseError
 from ...schema import Table
-from ...tasktype.contract import PlanLessRows, Prepared
+from ...tasktype.contract import Analysed, PlanLessRows, Prepared
+from .analyzer import JsPsychAnalyzer
 from .experiment import RUNTIME_MARKER, prepare_experiment
 from .npm import Registry
 
@@ -36,14 +37,17 @@ class JsPsychParams(Table):
     )
     min_rows: int = Field(1, ge=0, description="rows a session must store before it can complete")
     row_limit_kb: int = Field(64, ge=1, le=1024, description="most kilobytes of one row's JSON")
-    descriptions: dict[str, str] = Field({}, description="a codebook description per data column")
+    columns: dict[str, str] = Field(
+        {}, description="the codebook's description of a data column, by column name (`[task.columns]`)"
+    )
 
 
-class JsPsychExperiment(PlanLessRows):
+class JsPsychExperiment(PlanLessRows, Analysed):
     id = "jspsych"
     name = "Own jsPsych experiment"
     assets = ("start.js",)
     Params = JsPsychParams
+    analyzer = JsPsychAnalyzer()
 
     def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
         """The page with every URL served by studyhive and the runtime after jsPsych's script (experiment.py), its
@@ -75,6 +79,9 @@ class JsPsychExperiment(PlanLessRows):
 
     def row_limit(self, params: dict[str, Any]) -> int:
         return params["row_limit_kb"] * 1024
+
+    def column_descriptions(self, params: dict[str, Any]) -> dict[str, str]:
+        return params["columns"]
 
     def validate_response(self, response: Any, params: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
         """A row as jsPsych recorded it, any JSON object (its size is checked against `row_limit` before)."""
