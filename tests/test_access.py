@@ -38,6 +38,7 @@ def urls(app, people):
         "participant_id": people["a_id"],
         "filename": "studyhive/pages.css",
         "action": "exclude",
+        "version": 1,
     }
     adapter = app.url_map.bind("localhost")
     for rule in app.url_map.iter_rules():
