@@ -18,6 +18,7 @@ the interval is then Wilson's over the ``reps`` cohorts, as if each held one int
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +74,16 @@ def write_coverage(rows: list[dict], reps: int, seed: int, path: Path = COVERAGE
         "(Wilson over cohorts when all shares are equal). analysis.coverage quotes it. Do not edit.\n"
     )
     path.write_text(header + new.to_csv(index=False), encoding="utf-8")
+
+
+def coverage_table(what: str, unit: str, coverage_rows, seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
+    """A module's coverage table for `make validate` (``tables``): ``coverage_rows(reps, seed)`` measured with
+    VALIDATE_COVERAGE_REPS cohorts, written to the data file, and returned as one titled table."""
+    reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
+    coverage = coverage_rows(reps, seed)
+    write_coverage(coverage, reps, seed)
+    title = (
+        f"{what}: coverage of the 95 % bootstrap interval below {SMALL_SAMPLE} {unit} ({reps} cohorts per row; "
+        "written to analysis/data/bootstrap_coverage.csv)"
+    )
+    return [(title, tuple(COVERAGE_COLUMNS), coverage)]

@@ -12,16 +12,15 @@ its statements whose interval covers."""
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from analysis.coverage import COVERAGE_COLUMNS, SMALL_SAMPLE
+from analysis.coverage import SMALL_SAMPLE
 from analysis.ratings import agreement, correct_judgements
-from bench.validate.coverage import N_BOOT, coverage_row, write_coverage
+from bench.validate.coverage import N_BOOT, coverage_row, coverage_table
 
 STUDY = Path(__file__).resolve().parents[2] / "studies" / "two4two-demo" / "study.toml"
 REPEATS = 2
@@ -76,14 +75,4 @@ def rows(reps: int, seed: int) -> list[dict]:
 
 
 def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
-    reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
-    coverage = coverage_rows(reps, seed)
-    write_coverage(coverage, reps, seed)
-    return [
-        (
-            f"Ratings: coverage of the 95 % bootstrap interval below {SMALL_SAMPLE} participants ({reps} cohorts per "
-            "row; written to analysis/data/bootstrap_coverage.csv)",
-            tuple(COVERAGE_COLUMNS),
-            coverage,
-        )
-    ]
+    return coverage_table("Ratings", "participants", coverage_rows, seed)

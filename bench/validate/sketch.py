@@ -12,15 +12,13 @@ interval resamples the concepts, or a single sketch's answers: ``ci_method``):
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from analysis.coverage import COVERAGE_COLUMNS, SMALL_SAMPLE
+from analysis.coverage import SMALL_SAMPLE
 from analysis.sketch_statistics import accuracy_by_level
-from bench.validate.coverage import N_BOOT, coverage_row, write_coverage
+from bench.validate.coverage import N_BOOT, coverage_row, coverage_table
 
 ANSWERS = 4  # people per sketch: the demo's 8 trials per person over 36 sketches, at about 20 participants
 INTERCEPT, TOP3_SHIFT, SKETCH_SD = 0.3, 1.0, 1.0  # 0.3: no concept mix lands on a round accuracy
@@ -77,14 +75,4 @@ def rows(reps: int, seed: int) -> list[dict]:
 
 
 def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
-    reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
-    coverage = coverage_rows(reps, seed)
-    write_coverage(coverage, reps, seed)
-    return [
-        (
-            f"Sketch accuracy: coverage of the 95 % bootstrap interval below {SMALL_SAMPLE} sketches ({reps} cohorts "
-            "per row; written to analysis/data/bootstrap_coverage.csv)",
-            tuple(COVERAGE_COLUMNS),
-            coverage,
-        )
-    ]
+    return coverage_table("Sketch accuracy", "sketches", coverage_rows, seed)
