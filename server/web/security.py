@@ -28,10 +28,12 @@ CSP = (
 # A researcher's experiment page (server/web/participant.py, experiment_file): `sandbox allow-scripts` gives it an
 # opaque origin even when opened on its own, so its script can neither read studyhive's pages nor send their cookies;
 # its inline scripts run by the hashes taken at sync (inline on*= attributes do not), and only our page may frame it.
+# base-uri 'self': the page's <base href="/study-files/…/"> (experiment.py) is what resolves the relative URLs its
+# script computes ("img/a.png") to the study's files; 'none' would drop it and those files would 404.
 EXPERIMENT_CSP = (
     "sandbox allow-scripts allow-forms; default-src 'self'; script-src 'self' {hashes}; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; "
-    "font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self'"
+    "font-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
 )
 
 
