@@ -40,6 +40,11 @@ STANDARD_DESCRIPTIONS = {
 }
 
 
+#: Columns jsPsych fills with measurements: never a factor, however few distinct values a run happened to give
+#: (a scripted or very practised run repeats its response times).
+MEASURES = frozenset({"rt", "time_elapsed", "trial_index"})
+
+
 def json_text(value: Any) -> str:
     """An object or array as the compact JSON text ``JSON.stringify`` writes (what jsPsych's ``.csv()`` puts in a
     cell), non-ASCII kept as it is."""
@@ -169,7 +174,7 @@ class Codebook:
                 or (f"answer to question {question!r} of the response object" if question else "")
             )
             extra = profile.description()
-            levels = profile.levels
+            levels = None if name in MEASURES else profile.levels
             entries.append(
                 {
                     "column": name,

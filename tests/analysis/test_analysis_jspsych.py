@@ -94,6 +94,10 @@ def test_levels_are_listed_for_factors_up_to_the_limit_and_true_is_not_one():
     assert json.loads(few.entries()[1]["levels"]) == list(range(MAX_LEVELS))
     # response times: integers, but most of them distinct, so no levels
     assert Codebook().extend({"rt": rt} for rt in (412, 388, 412, 530)).entries()[0]["levels"] is None
+    # jsPsych's measurements are never factors, even when a scripted run repeats its few response times
+    repeated = Codebook().extend({"rt": rt, "time_elapsed": 1000, "trial_index": 0} for rt in (330, 331) * 4)
+    assert [e["levels"] for e in repeated.entries()] == [None, None, None]
+    assert Codebook().extend({"n_items": n} for n in (330, 331) * 4).entries()[0]["levels"] == "[330,331]"
     mixed = Codebook().extend([{"c": True}, {"c": 1}, {"c": True}, {"c": 1}])
     assert mixed.entries()[0]["type"] == "mixed" and mixed.entries()[0]["levels"] == "[true,1]"
     assert Codebook().extend([{"ok": True}]).entries()[0]["levels"] == "[true]"  # true/false always
