@@ -71,3 +71,16 @@ def test_finished_is_the_timeline_signal_and_the_flag_is_shown(client, auth):
     page = client.get(f"/researcher/studies/own/participants/{session_id(started)}").get_data(as_text=True)
     assert '<span id="stored">2 rows stored</span>' in page and "timeline not finished" in page
     assert 'id="session-flag"' not in page
+
+
+def test_a_flagged_session_that_completes_once_its_rows_arrive_loses_the_flag(client):
+    """Rows still queued offline may arrive after a refused completion: the later completion stands, unflagged."""
+    late = enter(client, slug="own")
+    post_rows(client, late, 1)
+    assert client.post(f"/api/sessions/{late}/timeline-finished", json={}).status_code == 200
+    assert client.post(f"/api/sessions/{late}/complete", json={}).get_json()["error"] == "too_few_rows"
+    assert db.session.get(ParticipantSession, session_id(late)).flag == "too_few_rows"
+    post_rows(client, late, 2)
+    assert client.post(f"/api/sessions/{late}/complete", json={}).status_code == 200
+    person = db.session.get(ParticipantSession, session_id(late))
+    assert (person.status, person.flag) == ("completed", None)
