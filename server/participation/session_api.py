@@ -340,6 +340,8 @@ def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.
         raise APIError(
             409, "too_few_rows", f"{stored} row(s) stored, the study needs {needed}", stored=stored, needed=needed
         )
+    # Rows still queued offline may arrive after a refused completion: the completion that follows stands unflagged.
+    connection.execute(FLAG, {"session_id": session.id, "flag": None})
 
 
 def _parse_time(value: Any) -> datetime | None:

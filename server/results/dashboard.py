@@ -5,7 +5,8 @@ Funnel steps, per participant session:
   entered        a session exists (the entry link was opened while the study was open);
   consented      the consent form was answered;
   practice done  at least one test trial is stored (practice, if the study has any, comes first in every plan);
-  finished       every planned trial is stored;
+  finished       every planned trial is stored; for a study whose page records rows of its own (PlanLessRows: a
+                 researcher's jsPsych experiment, whose sessions have empty plans) the page said its timeline finished;
   redirected     the session completed: the server checked it and sent the page to Prolific's completion URL
                  (or, off Prolific, to the results page).
 """
@@ -22,7 +23,7 @@ from matplotlib.figure import Figure
 
 from ..db import db
 from ..models import ParticipantSession, Study, SurveyResponse, Trial
-from ..tasktype.contract import QualityFlag
+from ..tasktype.contract import PlanLessRows, QualityFlag
 from ..tasktype.registry import registry
 
 PAGE_SIZE = 50
@@ -75,6 +76,33 @@ def study_summaries(studies: list[Study]) -> dict[int, dict[str, Any]]:
     return out
 
 
+def plan_less(study: Study) -> bool:
+    """Whether the study's page decides its own rows (PlanLessRows), so its sessions' plans are empty and say nothing
+    about how far a participant got."""
+    return isinstance(registry().get(study.task_type), PlanLessRows)
+
+
+def _finished_count(study: Study, in_study) -> int:
+    PS = ParticipantSession
+    if plan_less(study):
+        # An empty plan is "every planned trial stored" as soon as one row is: the page's own signal is the measure.
+        return db.session.scalar(
+            db.select(db.func.count()).where(PS.study_id == study.id, PS.timeline_finished_at.is_not(None))
+        )
+    stored = (
+        db.select(Trial.session_id, db.func.count().label("n"))
+        .where(Trial.session_id.in_(in_study))
+        .group_by(Trial.session_id)
+        .subquery()
+    )
+    return db.session.scalar(
+        db.select(db.func.count())
+        .select_from(PS)
+        .join(stored, stored.c.session_id == PS.id)
+        .where(stored.c.n >= db.func.json_array_length(PS.plan))
+    )
+
+
 def funnel(study: Study) -> list[tuple[str, int]]:
     PS = ParticipantSession
     in_study = db.select(PS.id).where(PS.study_id == study.id).scalar_subquery()
@@ -89,18 +117,7 @@ def funnel(study: Study) -> list[tuple[str, int]]:
             Trial.practice.is_(False), Trial.session_id.in_(in_study)
         )
     )
-    stored = (
-        db.select(Trial.session_id, db.func.count().label("n"))
-        .where(Trial.session_id.in_(in_study))
-        .group_by(Trial.session_id)
-        .subquery()
-    )
-    finished = db.session.scalar(
-        db.select(db.func.count())
-        .select_from(PS)
-        .join(stored, stored.c.session_id == PS.id)
-        .where(stored.c.n >= db.func.json_array_length(PS.plan))
-    )
+    finished = _finished_count(study, in_study)
     redirected = db.session.scalar(db.select(db.func.count()).where(PS.study_id == study.id, PS.status == "completed"))
     return [
         ("entered", entered),
@@ -218,7 +235,7 @@ def quality_flags(study: Study) -> dict[str, Any]:
 
 def participants_page(study: Study, page: int) -> tuple[list[dict[str, Any]], int]:
     """One page of the participant list (newest first) with each session's trial counts and flags; and the number
-    of pages."""
+    of pages. `n_planned` is None for a plan-less study (its plans are empty: only the stored rows count)."""
     PS = ParticipantSession
     total = db.session.scalar(db.select(db.func.count()).where(PS.study_id == study.id))
     pages = max(1, -(-total // PAGE_SIZE))
@@ -233,6 +250,7 @@ def participants_page(study: Study, page: int) -> tuple[list[dict[str, Any]], in
     flags = _per_session_flags(study, [s.id for s in sessions])
     rows = []
     none = (0, 0, (0,) * len(task_flags(study)))
+    own_rows = plan_less(study)
     for s in sessions:
         n, fast, flagged = flags.get(s.id, none)
         done = _utc(s.completed_at)
@@ -240,7 +258,7 @@ def participants_page(study: Study, page: int) -> tuple[list[dict[str, Any]], in
             {
                 "session": s,
                 "n_trials": n,
-                "n_planned": len(s.plan),
+                "n_planned": None if own_rows else len(s.plan),
                 "fast": fast,
                 "flagged": flagged,
                 "duration_s": (done - _utc(s.started_at)).total_seconds() if done else None,

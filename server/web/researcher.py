@@ -108,6 +108,7 @@ def study(slug):
         study=study,
         summary=dashboard.study_summaries([study])[study.id],
         funnel=dashboard.funnel(study),
+        plan_less=dashboard.plan_less(study),
         conditions=dashboard.condition_counts(study),
         flags=dashboard.quality_flags(study),
         links=study_links(study, request.url_root),
@@ -173,6 +174,7 @@ def participants(slug):
         pages=pages,
         fast_ms=dashboard.fast_ms(),
         task_flags=dashboard.task_flags(study),
+        plan_less=dashboard.plan_less(study),
     )
 
 
@@ -192,6 +194,7 @@ def participant(slug, participant_id):
         columns=columns,
         rows=list(trial_rows(study, session_id=person.id)),
         fast_ms=dashboard.fast_ms(),
+        plan_less=dashboard.plan_less(study),
     )
 
 
