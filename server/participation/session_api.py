@@ -189,9 +189,9 @@ def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any
     raise session_ended()
 
 
-def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
-    """The `trials` row for a trial body, or an APIError naming the first field that is wrong."""
-    unknown = set(body) - TRIAL_FIELDS
+def _known_fields_and_trial_id(body: dict[str, Any], fields: set[str]) -> str:
+    """The body's trial_id, once every field is one of `fields` and the id is well formed (else the APIError)."""
+    unknown = set(body) - fields
     if unknown:
         raise APIError(
             400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
@@ -201,6 +201,12 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
         raise APIError(
             400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters", field="trial_id"
         )
+    return trial_id
+
+
+def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """The `trials` row for a trial body, or an APIError naming the first field that is wrong."""
+    trial_id = _known_fields_and_trial_id(body, TRIAL_FIELDS)
     index = body.get("trial_index")
     if isinstance(index, bool) or not isinstance(index, int):
         raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
@@ -262,16 +268,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
     its trial_index is drawn by the server (trialstore.PLAN_LESS_INDEX), as the page's own restarts after a reload."""
     require_consent(connection, session, "a row")
     study, task = plan_less(connection, session)
-    unknown = set(body) - ROW_FIELDS
-    if unknown:
-        raise APIError(
-            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
-        )
-    trial_id = body.get("trial_id")
-    if not isinstance(trial_id, str) or not TRIAL_ID.match(trial_id):
-        raise APIError(
-            400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters", field="trial_id"
-        )
+    trial_id = _known_fields_and_trial_id(body, ROW_FIELDS)
     params = study.config["task"]
     row = body.get("row")
     limit = task.row_limit(params)
