@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 5000
 JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-instructions plugin-survey-html-form
+# The demo studies in studies/: `make run` puts them live (a new study starts in pilot) so that their sessions are
+# analysed and counted by default, as a recruiting study's are (docs/researchers.md "Stages").
+DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prototree sketch-demo study3 \
+	two4two-demo visual-search
 
 .PHONY: run test setup bench bench-dashboard bench-load bench-models validate clean
 
@@ -28,6 +32,7 @@ static/vendor/.installed: package.json package-lock.json
 run: setup
 	@FLASK_APP=server $(BIN)/flask db upgrade --directory migrations
 	@FLASK_APP=server $(BIN)/flask studies sync
+	@FLASK_APP=server $(BIN)/flask studies stage $(DEMO_STUDIES) live
 	@FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
 	@FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
 
@@ -68,7 +73,8 @@ bench-load: $(VENV)/.installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.load
 
 # Bias and 95 % coverage of every estimator and interval the reports print, on simulated cohorts at the published
-# designs (500 replications; VALIDATE_REPS to change). A table, not a test: about 10 minutes on 2 cores.
+# designs (500 replications; VALIDATE_REPS to change), and `flask plan`'s n checked by the reports' own tests on fresh
+# cohorts (VALIDATE_PLANNING_REPS). Tables, not tests: about 10 minutes on 2 cores, plus about 8 for the planning.
 validate: $(VENV)/.installed
 	$(BIN)/python -m bench.validate
 

@@ -299,7 +299,7 @@ def _wide(df: pd.DataFrame, dv: str, within: str, subject: str, where: str) -> t
     return complete, len(wide) - len(complete)
 
 
-def _residual_ss(y: np.ndarray) -> float:
+def residual_ss(y: np.ndarray) -> float:
     """Subject × condition interaction (the error term of a one-way repeated-measures ANOVA):
     :math:`\\sum_{ij} (y_{ij} - \\bar y_{i\\cdot} - \\bar y_{\\cdot j} + \\bar y)^2`."""
     r = y - y.mean(axis=1, keepdims=True) - y.mean(axis=0, keepdims=True) + y.mean()
@@ -360,7 +360,7 @@ def rm_anova(df: pd.DataFrame, dv: str, within: str, subject: str) -> pd.DataFra
         row["note"] = (
             f"{n} participant(s) with every {within}: the F test needs two or more (no error degrees of freedom)"
         )
-    elif _residual_ss(y) <= 1e-12 * max(total, 1.0):
+    elif residual_ss(y) <= 1e-12 * max(total, 1.0):
         row["note"] = (
             f"no error variance: every participant's means differ from the {within} means by the same constant "
             "(e.g. every answer equally accurate), so F = effect / error is undefined"

@@ -22,7 +22,7 @@ from server import create_app
 from server.config import PROJECT_ROOT, database_url
 from server.db import db
 from server.models import Stimulus
-from server.studies.definitions import get_study, sync_studies
+from server.studies.definitions import get_study, set_stage, sync_studies
 
 DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 BENCH_DATABASE = "studyhive_bench"
@@ -144,6 +144,7 @@ def setup(sizes: list[int], scratch: Path) -> Bench:
     with app.app_context():
         upgrade(directory=app.config["MIGRATIONS_DIR"])
         sync_studies(Path(app.config["STUDIES_DIR"]))
+        set_stage(get_study(SLUG), "live")  # the bench's participants are the live data every view counts
     return Bench(url=url, app=app, scratch=scratch, sizes=sizes)
 
 

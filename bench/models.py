@@ -38,7 +38,7 @@ from analysis import published
 from server import create_app
 from server.config import PROJECT_ROOT
 from server.studies.definitions import sync_studies
-from tests.helpers import take_study3_like_people
+from tests.helpers import go_live, take_study3_like_people
 
 from .common import markdown_table
 
@@ -90,6 +90,7 @@ def main() -> int:
         with app.app_context():
             upgrade(directory=app.config["MIGRATIONS_DIR"])
             sync_studies(Path(app.config["STUDIES_DIR"]))
+            go_live()  # the simulated people are the live data `flask analyze` reads
             runner, client, rng = app.test_cli_runner(), app.test_client(), random.Random(0)
             for _ in range(PEOPLE):
                 take_study3_like_people(client, rng, SLUG)

@@ -1,7 +1,8 @@
 """`make bench`: run every benchmark against PostgreSQL and print one table.
 
     BENCH_SIZES=1000000 make bench      # sizes in predictions, comma-separated (default 1,000,000 and 16,000,000)
-    BENCH_ONLY=import make bench        # only the benchmarks whose module name starts with this (import, analyze)
+    BENCH_ONLY=import make bench        # only the benchmarks whose module name starts with this (import, analyze,
+                                        # save: the trial save with and without interaction records, wrk + granian)
 
 Adding a benchmark (e.g. `flask analyze`): write bench/<name>_bench.py with `run(bench: Bench) -> list[Result]`
 (and optionally `summary(results) -> list[str]` for lines under the table), and append the module to BENCHES.
@@ -20,10 +21,10 @@ from pathlib import Path
 
 from server.config import PROJECT_ROOT
 
-from . import analyze_bench, import_bench
+from . import analyze_bench, import_bench, save_bench
 from .common import print_table, setup
 
-BENCHES = [import_bench, analyze_bench]
+BENCHES = [import_bench, analyze_bench, save_bench]
 DEFAULT_SIZES = "1000000,16000000"
 
 

@@ -27,7 +27,7 @@ from server import create_app  # noqa: E402
 from server.db import db, utcnow  # noqa: E402
 from server.models import ParticipantSession, Stimulus, SurveyResponse, Trial  # noqa: E402
 from server.researchers.auth import create_researcher  # noqa: E402
-from server.studies.definitions import get_study, sync_studies  # noqa: E402
+from server.studies.definitions import get_study, set_stage, sync_studies  # noqa: E402
 from server.tasktype.registry import registry  # noqa: E402
 
 PG_SERVER = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -44,6 +44,23 @@ def database(sqlite: bool, scratch: Path) -> str:
         conn.exec_driver_sql(f"CREATE DATABASE {PG_DATABASE}")
     engine.dispose()
     return server.set(database=PG_DATABASE).render_as_string(hide_password=False)
+
+
+def interaction_record(rng: random.Random, rt_ms: int, response: dict) -> list[dict]:
+    """What a ratio trial's page records (docs/participant-api.md): typing the answer, and in one trial of 20 a
+    switch to another tab and back (the data-quality flags read these)."""
+    typed = str(response["percent"])
+    events = [
+        {"t": rt_ms * (i + 1) // (len(typed) + 2), "type": "input", "target": "percent", "value": typed[: i + 1]}
+        for i in range(len(typed))
+    ]
+    if rng.random() < 0.05:
+        gone = rng.randrange(0, rt_ms)
+        events += [
+            {"t": gone, "type": "hidden", "target": None, "value": None},
+            {"t": min(rt_ms, gone + rng.randrange(500, 60_000)), "type": "visible", "target": None, "value": None},
+        ]
+    return sorted(events, key=lambda e: e["t"])
 
 
 def fill(n_participants: int) -> tuple[int, int]:
@@ -83,6 +100,7 @@ def fill(n_participants: int) -> tuple[int, int]:
             for item in s.plan[: len(s.plan) if s.status == "completed" else rng.randrange(len(s.plan))]:
                 stim = stimuli[item["stimulus_id"]]
                 response = {"percent": round(rng.uniform(5, 95), 1)}
+                rt_ms = rng.randrange(150, 9000)
                 trials.append(
                     {
                         "session_id": s.id,
@@ -92,8 +110,9 @@ def fill(n_participants: int) -> tuple[int, int]:
                         "practice": item["practice"],
                         "response": response,
                         "score": task.score(stim.params, response),
-                        "rt_ms": rng.randrange(150, 9000),
+                        "rt_ms": rt_ms,
                         "created_at": s.started_at,
+                        "events": interaction_record(rng, rt_ms, response),
                     }
                 )
         db.session.execute(db.insert(SurveyResponse), surveys)
@@ -117,6 +136,7 @@ def main() -> int:
         with app.app_context():
             db.create_all()
             sync_studies(Path(app.config["STUDIES_DIR"]))
+            set_stage(get_study("study3"), "live")  # the filled sessions are live ones: the pages' default stage
             create_researcher("bench", "bench-password")
             t0 = time.perf_counter()
             n_sessions, n_trials = fill(args.participants)
@@ -136,6 +156,7 @@ def main() -> int:
             ("one participant's trials", f"/researcher/studies/study3/participants/{some}"),
             ("trials.csv download", "/researcher/studies/study3/trials.csv"),
             ("participants.csv download", "/researcher/studies/study3/participants.csv"),
+            ("versions page", "/researcher/studies/study3/versions"),
             ("results (analysis, 1,000 resamples)", "/researcher/studies/study3/results"),
         ]
         print(f"{'page':<38}{'median ms':>10}{'max ms':>10}{'KiB':>8}")

@@ -194,9 +194,31 @@ SETTINGS: tuple[Setting, ...] = (
         "DASHBOARD_N_BOOT", 2000, "bootstrap resamples of the dashboard's results page (`flask analyze` uses 10,000)"
     ),
     Setting(
+        "DASHBOARD_PLAN_REPS",
+        400,
+        "simulated cohorts per n on the dashboard's planning page, computed on the request (`flask plan` uses 2,000)",
+    ),
+    Setting(
         "FAST_TRIAL_MS",
         200,
-        "response times below this many milliseconds count as implausibly fast (dashboard, data quality)",
+        "response times below this many milliseconds count as implausibly fast (dashboard, data quality) for task "
+        "types that set no threshold of their own and studies without `[quality] fast_trial_ms`",
+    ),
+    # Researchers' previews (docs/researchers.md, "Preview")
+    Setting(
+        "PREVIEW_LINK_HOURS",
+        72.0,
+        "hours a preview link (dashboard, `flask links SLUG --preview`) stays valid after it is made",
+        env="STUDYHIVE_PREVIEW_LINK_HOURS",
+        parse=float,
+    ),
+    Setting(
+        "PREVIEW_MAX_AGE_HOURS",
+        24.0,
+        "`flask sessions purge-previews` (and `flask studies sync`) deletes preview sessions unseen for this many "
+        "hours",
+        env="STUDYHIVE_PREVIEW_MAX_AGE_HOURS",
+        parse=float,
     ),
     # Prolific (docs/prolific.md)
     Setting(

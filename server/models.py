@@ -43,6 +43,9 @@ PROLIFIC_STATUSES = (
     "SCREENED OUT",
 )
 PLACE_REOPENED = ("RETURNED", "TIMED-OUT", "REJECTED")
+# A study's data stage: `pilot` while the researchers try it on a few people, `live` once it recruits for the
+# paper (`flask studies stage`). Each session keeps the stage it started in.
+STAGES = ("pilot", "live")
 
 
 class Study(db.Model):
@@ -57,6 +60,7 @@ class Study(db.Model):
     config_hash: Mapped[str] = mapped_column(String(64))
     version: Mapped[int] = mapped_column(default=1)
     status: Mapped[str] = mapped_column(String(16), default="open")
+    stage: Mapped[str] = mapped_column(String(8), default="pilot")  # one of STAGES; a new study starts in pilot
     # The linked Prolific study: study.toml `[prolific] study_id`, or `flask prolific link`.
     prolific_study_id: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
@@ -129,8 +133,33 @@ class ParticipantSession(db.Model):
     flag: Mapped[str | None] = mapped_column(String(32))
     # The participant's trial list, fixed at entry so a reload resumes the very same list.
     plan: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    # The study's stage when the session started (one of STAGES), and whether a researcher's preview link opened
+    # it: a preview is never counted, exported or analysed (`analysable`), and `flask sessions purge-previews`
+    # deletes it.
+    stage: Mapped[str] = mapped_column(String(8), default="live")
+    preview: Mapped[bool] = mapped_column(default=False)
 
     study: Mapped[Study] = relationship()
+
+
+def analysable(stage: str | None = "live"):
+    """The one rule for which sessions count, as a WHERE clause on participant_sessions: never a researcher's
+    preview, and with `stage` ("pilot" or "live") only sessions that started in that stage (None or "all": either
+    stage). Exports, analyses, quotas and condition occupancy, the cohort summary a participant sees, attention-check
+    outcomes, the dashboard, Prolific sync and approval, and the stored results all filter through it; what each
+    view adds on top (completed only, not excluded) is that view's own."""
+    clause = ParticipantSession.preview.is_(False)
+    if stage not in (None, "all"):
+        if stage not in STAGES:
+            raise ValueError(f"stage must be one of {', '.join(STAGES)} or 'all', not {stage!r}")
+        clause = clause & (ParticipantSession.stage == stage)
+    return clause
+
+
+def analysable_in(study_id: int, stage: str | None = "live"):
+    """`analysable(stage)` for one study's sessions: the WHERE clause of the study-wide views (exports, analyses,
+    the dashboard)."""
+    return (ParticipantSession.study_id == study_id) & analysable(stage)
 
 
 class SurveyResponse(db.Model):
@@ -164,6 +193,10 @@ class Trial(db.Model):
     rt_ms: Mapped[int | None]
     client_time: Mapped[datetime | None] = mapped_column(Timestamp)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # What the page recorded during the trial, sent with its answer (docs/participant-api.md "Interaction
+    # records"): a list of {"t": ms since the trial began, "type": …, "target": …, "value": …}; None: none sent,
+    # stored as SQL NULL (none_as_null), so `events IS NULL` tells "not recorded" from "recorded nothing" ([]).
+    events: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON(none_as_null=True))
 
 
 # The trial_index of plan-less rows on PostgreSQL (migration 0009; server/participation/trialstore.py says why).

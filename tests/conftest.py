@@ -17,6 +17,7 @@ from server.db import db, dispose_engines
 from server.researchers.auth import create_researcher
 from server.studies.definitions import sync_studies
 from tests.fake_npm_registry import FakeRegistry
+from tests.helpers import go_live
 
 BACKEND = os.environ.get("STUDYHIVE_TEST_DB", "sqlite")
 PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -71,6 +72,7 @@ def app(tmp_path):
         db.drop_all()  # a previous run against the shared PostgreSQL database may have been interrupted
         db.create_all()
         sync_studies(Path(app.config["STUDIES_DIR"]))
+        go_live()
         yield app
         db.session.remove()
         db.drop_all()

@@ -2,8 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import uuid
+
+from server.db import db
+from server.models import Study
+
+
+def go_live() -> None:
+    """Put every study in the database live, as `make run` does for the demo studies (a new study starts in pilot,
+    and `flask analyze`, the dashboard and the quotas count the live stage by default): the tests' participants
+    are then the data every view counts. tests/test_stages.py covers the pilot stage."""
+    db.session.execute(db.update(Study).values(stage="live"))
+    db.session.commit()
+
+
+def to_pilot() -> None:
+    """Put every study in the database back in pilot (the stage a new study starts in), for tests whose sessions
+    are a pilot."""
+    db.session.execute(db.update(Study).values(stage="pilot"))
+    db.session.commit()
+
 
 PROLIFIC = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": "study-abc", "SESSION_ID": "sess-xyz"}
 
@@ -83,8 +103,10 @@ def take_study3_like_people(client, rng: random.Random, slug: str = "study3") ->
 
 
 def rate_all(client, token, rating):
-    """Rate every statement of a hypothesis-rating session `rating` (1–7) through the API."""
-    for item in client.get(f"/api/sessions/{token}").get_json()["plan"]:
+    """Rate every statement of a hypothesis-rating session `rating` (1–7) through the API; or, given a list of
+    ratings, the first statements of the plan one each."""
+    ratings = rating if isinstance(rating, list) else itertools.repeat(rating)
+    for item, rating in zip(client.get(f"/api/sessions/{token}").get_json()["plan"], ratings):
         response = client.post(
             f"/api/sessions/{token}/trials",
             json={

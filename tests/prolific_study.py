@@ -16,7 +16,7 @@ from server.models import Stimulus
 from server.studies.definitions import get_study, sync_studies
 from tests.conftest import ROOT, make_app
 from tests.fake_prolific import FakeProlific
-from tests.helpers import answer_surveys
+from tests.helpers import answer_surveys, go_live
 
 SLUG = "psketch"
 PROLIFIC_STUDY = "60f0a1b2c3d4e5f6a7b8c9d0"
@@ -72,6 +72,7 @@ def prolific_app(tmp_path: Path, **config):
             db.drop_all()
             db.create_all()
             sync_studies(Path(app.config["STUDIES_DIR"]))
+            go_live()  # recruiting for real (tests/test_stages.py has the Prolific study in pilot)
             yield app, fake
             db.session.remove()
             db.drop_all()

@@ -86,7 +86,7 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
     ), conditions
     assert re.search(r"plain</td><td class=\"num\">1</td><td class=\"num\">0</td>", conditions)
     quality = html.split('id="quality"', 1)[1].split("</ul>", 1)[0]
-    assert "&lt; 200 ms): <strong>2</strong>" in quality and f"#{sa.id}" in quality
+    assert "&lt; 500 ms): <strong>2</strong>" in quality and f"#{sa.id}" in quality
     assert "catch trials" not in quality
     assert "other studies here): <strong>1</strong>" in quality
     # links ready to paste, with Prolific's placeholders and the completion code

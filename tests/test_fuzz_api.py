@@ -236,14 +236,22 @@ def near_valid(data, valid):
     return replaced(valid, path, data.draw(st.one_of(changes)))
 
 
+# Interaction records as a page sends them (docs/participant-api.md), for near_valid to break.
+EVENTS = [{"t": 10, "type": "input", "target": "percent", "value": "42"}, {"t": 20, "type": "hidden"}]
+
+
 def near_valid_trial(data, slug, plan, vocabulary):
-    """A trial body for one of the plan's items with one part wrong: its response above all, its trial_id or its
-    client_time; or any JSON."""
+    """A trial body for one of the plan's items with one part wrong: its response above all, its trial_id, its
+    client_time or its interaction records; or any JSON."""
     item = data.draw(st.sampled_from(plan))
-    valid = {**trial_body(item), "response": valid_response(slug, item, vocabulary)}
-    change = data.draw(st.sampled_from(["response", "response", "client_time", "trial_id", "anywhere", "all"]))
+    valid = {**trial_body(item), "response": valid_response(slug, item, vocabulary), "events": EVENTS}
+    change = data.draw(
+        st.sampled_from(["response", "response", "client_time", "trial_id", "events", "anywhere", "all"])
+    )
     if change == "response":
         return {**valid, "response": near_valid(data, valid["response"])}
+    if change == "events":
+        return {**valid, "events": near_valid(data, EVENTS)}
     if change == "client_time":
         return {**valid, "client_time": data.draw(timestamps)}
     if change == "trial_id":

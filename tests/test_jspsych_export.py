@@ -19,6 +19,7 @@ from server.tasks.jspsych.analyzer import JsPsychAnalyzer
 from server.tasktype.contract import Analysed, PlanLessRows
 from server.tasktype.registry import registry
 from tests.conftest import make_app
+from tests.helpers import go_live
 from tests.jspsych_study import EXPERIMENT
 
 STUDY = """
@@ -63,6 +64,7 @@ def app(tmp_path):
         db.drop_all()
         db.create_all()
         sync_studies(tmp_path / "studies")
+        go_live()  # the sessions below are live ones (the model's default)
         s = get_study("own")
         start = datetime(2026, 1, 1, tzinfo=UTC)
         for n, (name, rows) in enumerate(ROWS.items()):
@@ -112,6 +114,7 @@ def test_trials_csv_holds_every_jspsych_column_with_nested_values_as_json_text(a
         "participant_id",
         "prolific_pid",
         "study_version",
+        "stage",
         "saved_seq",
         "client_time",
         "created_at",

@@ -155,3 +155,42 @@ def test_0007_keeps_each_studys_current_version_and_points_its_sessions_at_it(em
             (4, 1),
         ]
         assert conn.execute(text("SELECT count(*) FROM trials")).scalar() == 1
+
+
+@pytest.mark.db
+def test_0010_backfills_existing_studies_and_sessions_live_and_new_studies_start_in_pilot(empty_app):
+    """Studies and sessions that exist before stages were collecting data for real: 0010 makes them `live`, no
+    session a preview. A study inserted afterwards without naming a stage starts in `pilot` (the server default)."""
+    directory = str(ROOT / "migrations")
+    upgrade(directory=directory, revision="0009")
+    synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
+    with db.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
+                " updated_at) VALUES (1, 'old', 'Old', 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
+            ),
+            {"h": "1" * 64, "t": synced},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO participant_sessions (id, study_id, token, platform, study_version, status, started_at,"
+                " last_seen_at, plan) VALUES (1, 1, 'tok', 'direct', 1, 'completed', :t, :t, '[]')"
+            ),
+            {"t": synced},
+        )
+    upgrade(directory=directory)
+    with db.engine.begin() as conn:
+        assert conn.execute(text("SELECT stage FROM studies")).all() == [("live",)]
+        assert conn.execute(text("SELECT stage, preview FROM participant_sessions")).one() == ("live", False)
+        conn.execute(
+            text(
+                "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
+                " updated_at) VALUES (2, 'new', 'New', 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
+            ),
+            {"h": "2" * 64, "t": synced},
+        )
+        assert conn.execute(text("SELECT stage FROM studies WHERE id = 2")).scalar() == "pilot"
+    downgrade(directory=directory, revision="0009")
+    with db.engine.connect() as conn:
+        assert "stage" not in {c["name"] for c in inspect(conn).get_columns("studies")}

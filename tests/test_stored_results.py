@@ -80,8 +80,8 @@ def test_csv_downloads_are_the_stored_tables_of_flask_analyze_out(app, client, a
     assert 'id="no-stored"' in client.get(PAGE).get_data(as_text=True)
     store(runner, "--out", str(tmp_path))
     html = client.get(PAGE).get_data(as_text=True)
-    links = re.findall(r'href="(/researcher/studies/study3/results/[a-z_]+\.csv)"', html)
-    assert [link.rsplit("/", 1)[1] for link in links] == [
+    links = re.findall(r'href="(/researcher/studies/study3/results/[a-z_]+\.csv\?stage=live)"', html)
+    assert [link.rsplit("/", 1)[1].split("?")[0] for link in links] == [
         "participants.csv",
         "mlae.csv",
         "mae.csv",
@@ -91,7 +91,8 @@ def test_csv_downloads_are_the_stored_tables_of_flask_analyze_out(app, client, a
     for link in links:
         answer = client.get(link)
         assert answer.status_code == 200 and answer.mimetype == "text/csv"
-        assert answer.get_data(as_text=True) == (tmp_path / link.rsplit("/", 1)[1]).read_text(encoding="utf-8")
+        name = link.rsplit("/", 1)[1].split("?")[0]
+        assert answer.get_data(as_text=True) == (tmp_path / name).read_text(encoding="utf-8")
     rows = list(csv.DictReader(io.StringIO(client.get(links[1]).get_data(as_text=True))))
     assert rows and {"observer", "chart_type", "mlae"} <= set(rows[0])
     assert client.get(f"{PAGE}/nope.csv").status_code == 404

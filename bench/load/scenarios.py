@@ -91,21 +91,24 @@ def groups(*servers) -> dict:
     return out
 
 
-def capacity(url: str, kind: str, participants: int, seconds: float = SECONDS) -> Row:
+def capacity(url: str, kind: str, participants: int, seconds: float = SECONDS, events: int = 0) -> Row:
     """`participants` connections, each playing participant after participant, every save sent when the last is
-    answered: the saves per second the setup manages, and what they cost in CPU."""
+    answered: the saves per second the setup manages, and what they cost in CPU. `events`: interaction records sent
+    with each save (bench/load/wrk/studyhive.lua, LOAD_EVENTS)."""
     load = load_average()
     with Server(url, kind=kind) as server:
         server.reset()
         result = run_wrk(
             server.base,
             participants,
-            prefix=f"cap{participants}{kind[:2]}",
+            prefix=f"cap{participants}{kind[:2]}e{events}",
             enter_seconds=seconds + 5,
             hard_seconds=seconds + 240,
             cpu_groups=groups(server),
+            extra_env={"LOAD_EVENTS": str(events)},
         )
-    return row(f"capacity-{participants}", kind, result, verify(url, result), window=seconds, load=load)
+    name = f"capacity-{participants}" + (f", {events} events a save" if events else "")
+    return row(name, kind, result, verify(url, result), window=seconds, load=load)
 
 
 def launch(

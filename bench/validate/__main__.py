@@ -9,7 +9,8 @@ Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the k
 add ``tables(seed) -> list[(title, columns, rows)]``, printed after the main table (the ratio module's type-I table,
 VALIDATE_TYPE1_REPS cohorts, and its small-sample coverage table, VALIDATE_COVERAGE_REPS; the sketch and ratings
 modules' coverage tables: each writes its rows to analysis/data/bootstrap_coverage.csv through
-bench/validate/coverage.py).
+bench/validate/coverage.py; the planning module's table of achieved power at `flask plan`'s n,
+VALIDATE_PLANNING_REPS cohorts per row).
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ import time
 
 from bench.common import markdown_table
 
-MODULES = ("bench.validate.ratio", "bench.validate.hive", "bench.validate.sketch", "bench.validate.ratings")
+MODULES = (
+    "bench.validate.ratio",
+    "bench.validate.hive",
+    "bench.validate.sketch",
+    "bench.validate.ratings",
+    "bench.validate.planning",
+)
 COLUMNS = ("statistic", "estimator", "design", "reps", "true", "mean", "bias", "coverage", "goal", "note")
 
 

@@ -9,9 +9,11 @@ from .export import export_command
 from .hypoml_command import hypoml_command
 from .links import links_command
 from .participants import participants_cli
+from .plan import plan_command
 from .predictions import import_label_predictions_command, import_predictions_command
 from .prolific import prolific_cli
 from .researcher import researcher_cli
+from .sessions import sessions_cli
 from .settings import settings_cli
 from .stimuli import stimuli_cli
 from .studies import studies_cli
@@ -25,11 +27,13 @@ COMMANDS = (
     links_command,
     import_predictions_command,
     analyze_command,
+    plan_command,
     hypoml_command,
     import_label_predictions_command,
     prolific_cli,
     deploy_cli,
     settings_cli,
+    sessions_cli,
 )
 
 

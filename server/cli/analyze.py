@@ -1,7 +1,8 @@
 """`flask analyze <slug>`: the statistics a paper reports, people vs imported model predictions, for one study.
 
     flask analyze study3 [--out DIR] [--format text|json] [--mlae pooled|participant]
-                         [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S] [--store]
+                         [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
+                         [--stage live|pilot|all] [--store]
 
 server/results/analyze.py's run_analysis does the work; an option the study's analysis does not use is refused, not
 ignored. `--store` also keeps the result in the database for the dashboard's results page and its downloads
@@ -16,6 +17,7 @@ import click
 from click.core import ParameterSource
 
 from ..exceptions import AnalysisError
+from ..models import STAGES
 from ..results import stored
 from ..results.analyze import FLAGS, Options, run_analysis
 
@@ -61,15 +63,23 @@ from ..results.analyze import FLAGS, Options, run_analysis
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="seed of the bootstrap")
 @click.option(
+    "--stage",
+    type=click.Choice([*STAGES, "all"]),
+    default="live",
+    show_default=True,
+    help="analyse the sessions that started in this stage of the study (`flask studies stage`), or all of them; "
+    "researchers' previews never",
+)
+@click.option(
     "--store",
     is_flag=True,
     help="also store the result (or the problem that stopped it) with the data generation it read, for the "
     "dashboard's results page; refused while another recompute of the study runs",
 )
-def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed, store):
+def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed, stage, store):
     context = click.get_current_context()
     given = frozenset(name for name in FLAGS if context.get_parameter_source(name) is ParameterSource.COMMANDLINE)
-    options = Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed, given=given)
+    options = Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed, stage=stage, given=given)
     try:
         if store:
             row, result = stored.recompute(slug, options)

@@ -1,4 +1,5 @@
-"""`flask links`: the participant links of every study and the researcher login."""
+"""`flask links`: the participant links of every study (or of one) and the researcher login; `--preview` prints a
+study's signed, expiring preview link instead (docs/researchers.md, "Preview")."""
 
 from __future__ import annotations
 
@@ -6,14 +7,36 @@ import click
 
 from ..db import db
 from ..models import Researcher, Study
-from ..participation.links import study_links
+from ..participation.links import preview_link, study_links
+from .common import study_or_fail
 
 
-@click.command("links", help="Print the participant links of every study and the researcher login.")
+@click.command(
+    "links",
+    help="Print the participant links of every study (or of SLUG) and the researcher login; with --preview, "
+    "SLUG's signed preview link (valid for PREVIEW_LINK_HOURS).",
+)
+@click.argument("slug", required=False)
 @click.option("--base-url", default="http://127.0.0.1:5000", show_default=True)
-def links_command(base_url):
+@click.option("--preview", is_flag=True, help="print a preview link: it runs the study with a researcher bar")
+@click.option("--condition", help="the condition the preview runs in (default: the study file's first)")
+def links_command(slug, base_url, preview, condition):
     base = base_url.rstrip("/")
-    studies = db.session.scalars(db.select(Study).order_by(Study.slug)).all()
+    if preview or condition:
+        if not slug:
+            raise click.UsageError("--preview needs the study's SLUG")
+        if not preview:
+            raise click.UsageError("--condition goes with --preview")
+        try:
+            path, expires = preview_link(study_or_fail(slug), condition)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(base + path)
+        click.echo(
+            f"valid until {expires:%Y-%m-%d %H:%M} UTC; its sessions are previews: never counted, exported or analysed"
+        )
+        return
+    studies = [study_or_fail(slug)] if slug else db.session.scalars(db.select(Study).order_by(Study.slug)).all()
     if not studies:
         click.echo("No studies loaded: run `flask studies sync`.")
     for study in studies:

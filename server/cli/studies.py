@@ -12,17 +12,20 @@ from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
-from ..models import Study
+from ..models import STAGES, Study
 from ..studies.definitions import (
     StudyFileError,
     json_schema,
     key_reference,
+    set_stage,
     set_status,
     sync_studies,
     with_key_reference,
 )
-from ..studies.versions import get_version, versions
+from ..studies.diff import ABSENT, LOST, UnknownVersion, diff, kept_version
+from ..studies.versions import versions
 from .common import BY, by_researcher, study_or_fail
+from .sessions import report_purge
 
 
 @click.group("studies", help="Load and list study definitions.")
@@ -33,7 +36,8 @@ def studies_cli():
 @studies_cli.command(
     "sync",
     help="Load or update every studies/<slug>/study.toml into the database; a changed "
-    "study file is kept as a new version (`flask studies versions`).",
+    "study file is kept as a new version (`flask studies versions`). Then deletes old preview sessions "
+    "(`flask sessions purge-previews`).",
 )
 @BY
 def sync_command(username):
@@ -48,6 +52,7 @@ def sync_command(username):
         ) from None
     for slug, outcome in report:
         click.echo(f"{slug}: {outcome}")
+    report_purge()
 
 
 @studies_cli.command("schema", help="Write the JSON Schema of study.toml (for editors) to stdout or --out FILE.")
@@ -83,11 +88,9 @@ def keys_command(update):
 @studies_cli.command("list", help="List the studies in the database.")
 def list_command():
     for study in db.session.scalars(db.select(Study).order_by(Study.slug)):
-        click.echo(f"{study.slug}\t{study.task_type}\tversion {study.version}\t{study.status}\t{study.title}")
-
-
-# Migration 0007 started study_versions with each study's version of then; sync had overwritten the ones before.
-_LOST = "; versions synced before study versions were kept (migration 0007) cannot be recovered"
+        click.echo(
+            f"{study.slug}\t{study.task_type}\tversion {study.version}\t{study.status}\t{study.stage}\t{study.title}"
+        )
 
 
 @studies_cli.command(
@@ -101,12 +104,10 @@ def versions_command(slug, number):
     study = study_or_fail(slug)
     kept, not_kept = versions(study)
     if number is not None:
-        version = get_version(study, number)
-        if version is None:
-            lost = _LOST if kept and number < kept[0].version else ""
-            raise click.ClickException(
-                f"{slug} has no kept version {number} (kept: {', '.join(str(v.version) for v in kept) or 'none'}){lost}"
-            )
+        try:
+            version = kept_version(study, number)
+        except UnknownVersion as exc:
+            raise click.ClickException(str(exc)) from None
         click.echo(json.dumps(version.config, indent=2, sort_keys=True, ensure_ascii=False))
         return
     click.echo("version\thash\tsynced (UTC)\tby\tsessions")
@@ -116,7 +117,45 @@ def versions_command(slug, number):
         by = ", ".join(part for part in (v.researcher, v.via, v.os_user and f"os user {v.os_user}") if part)
         click.echo(f"{v.version}\t{v.config_hash[:12]}\t{synced:%Y-%m-%d %H:%M:%S}\t{by}\t{v.sessions}")
     if not_kept:
-        click.echo(f"{not_kept} session(s) entered under an earlier version that was not kept{_LOST}")
+        click.echo(f"{not_kept} session(s) entered under an earlier version that was not kept; {LOST}")
+
+
+def shown(value) -> str:
+    """A configuration value as JSON, a long one (a consent page) cut."""
+    text = "(absent)" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
+@studies_cli.command(
+    "diff",
+    help="What changed from kept version V1 to V2 of a study: the configuration's keys (dotted paths, old → new), "
+    "the stimuli added and removed, and the sessions (no previews) that entered under each.",
+)
+@click.argument("slug")
+@click.argument("v1", type=int)
+@click.argument("v2", type=int)
+def diff_command(slug, v1, v2):
+    study = study_or_fail(slug)
+    try:
+        change = diff(study, v1, v2)
+    except UnknownVersion as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{slug}: version {v1} → version {v2}")
+    click.echo(f"keys changed: {len(change.keys)}")
+    for key in change.keys:
+        click.echo(f"  {key.path}: {shown(key.old)} → {shown(key.new)}")
+    stimuli = change.stimuli
+    if stimuli.added is None:
+        click.echo(f"stimuli: not compared: {stimuli.source}")
+    else:
+        click.echo(f"stimuli: {len(stimuli.added)} added, {len(stimuli.removed)} removed ({stimuli.source})")
+        for sign, keys in (("+", stimuli.added), ("-", stimuli.removed)):
+            for key in keys:
+                click.echo(f"  {sign} {key}")
+    click.echo(
+        "sessions (previews not counted): "
+        + ", ".join(f"version {number}: {n}" for number, n in change.sessions.items())
+    )
 
 
 def _status_command(status: str, verb: str):
@@ -133,3 +172,19 @@ def _status_command(status: str, verb: str):
 
 for _status, _verb in (("open", "open"), ("paused", "pause"), ("closed", "close")):
     _status_command(_status, _verb)
+
+
+@studies_cli.command(
+    "stage",
+    help="Put studies in the pilot or live stage (logged in study_events): `flask studies stage SLUG... live`. New "
+    "sessions start in the new stage; quotas count the current stage; `flask analyze` reads live by default.",
+)
+@click.argument("slugs", nargs=-1, required=True, metavar="SLUG...")
+@click.argument("stage", type=click.Choice(STAGES))
+@BY
+def stage_command(slugs, stage, username):
+    researcher_id = by_researcher(username)
+    studies = [study_or_fail(slug) for slug in slugs]  # every slug checked before anything is written
+    for study in studies:
+        changed = set_stage(study, stage, researcher_id, via="cli")
+        click.echo(f"{study.slug}: {stage}" if changed else f"{study.slug} is {stage} already")

@@ -16,15 +16,17 @@ from sqlalchemy import bindparam
 
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
-from ..models import ParticipantSession, SurveyResponse, Trial, bump_generation
+from ..models import ParticipantSession, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import SURVEYS, validate_answers
 from ..tasktype.contract import PlanLessRows
+from ..tasktype.events import validate_events
 from ..tasktype.registry import registry
 from . import links, trialstore
 from .sessions import well_formed
 
-TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time"}
+# `events`: the trial's interaction records (server/tasktype/events.py), stored in the same INSERT.
+TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time", "events"}
 # Printable ASCII: a page's crypto.randomUUID() and any id a script makes up, never a control character (PostgreSQL
 # refuses NUL in text).
 TRIAL_ID = re.compile(r"^[\x21-\x7e]{8,64}$")
@@ -52,8 +54,9 @@ END = (
     .where(PS.id == bindparam("session_id"), trialstore.OPEN)
     .values(status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
 )
-# A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time.
-ROW_FIELDS = {"trial_id", "row", "client_time"}
+# A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, and
+# its interaction records.
+ROW_FIELDS = {"trial_id", "row", "client_time", "events"}
 # The page of a plan-less task says its timeline finished (completion needs it); the first time stands.
 FINISH_TIMELINE = (
     db.update(PS)
@@ -62,14 +65,22 @@ FINISH_TIMELINE = (
 )
 TIMELINE_FINISHED = db.select(PS.timeline_finished_at.is_not(None)).where(PS.id == bindparam("id"))
 FLAG = db.update(PS).where(PS.id == bindparam("session_id")).values(flag=bindparam("flag"))
-# Test-trial scores of the study's completed sessions and of the asking one (which may still be running).
+# Test-trial scores of the asking session (which may still be running, or be a preview) and of the study's completed
+# sessions that count (models.analysable) in the stage the asking one started in: a pilot participant is compared
+# with the pilot, a live one with the live cohort only.
+ASKER = db.aliased(PS)
 COHORT_SCORES = (
     db.select(Trial.session_id, Trial.score)
     .join(PS, PS.id == Trial.session_id)
     .where(
         PS.study_id == bindparam("study_id"),
         Trial.practice.is_(False),
-        (PS.status == "completed") | (PS.id == bindparam("session_id")),
+        (
+            (PS.status == "completed")
+            & analysable("all")
+            & (PS.stage == db.select(ASKER.stage).where(ASKER.id == bindparam("session_id")).scalar_subquery())
+        )
+        | (PS.id == bindparam("session_id")),
     )
 )
 
@@ -115,6 +126,7 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
         "token": session.token,
         "status": status,
         "platform": session.platform,
+        "preview": session.preview,
         "accepts_answers": trialstore.is_open(status, outcome),
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
@@ -228,6 +240,7 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     ):
         raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
     client_time = _parse_time(body.get("client_time"))
+    events = validate_events(body.get("events"))
     study = trialstore.study_facts(connection, session.study_id)
     task = registry().get(study.task_type)
     try:
@@ -246,6 +259,7 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
         "presented": planned.get("presented"),
         "rt_ms": None if rt_ms is None else round(rt_ms),
         "client_time": client_time,
+        "events": events,
         "created_at": utcnow(),
     }
 
@@ -283,6 +297,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
         response = task.validate_response(row, params, {})
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
+    events = validate_events(body.get("events"))
     rt = response.get("rt")
     numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= MAX_RT_MS
     record = {
@@ -295,6 +310,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
         "presented": None,
         "rt_ms": round(rt) if numeric else None,
         "client_time": _parse_time(body.get("client_time")),
+        "events": events,
         "created_at": utcnow(),
     }
     if trialstore.insert_row_unless_stored(connection, record):
@@ -365,8 +381,8 @@ def _parse_time(value: Any) -> datetime | None:
 
 
 def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
-    """A participant's own result against everyone who completed the study (the results page and the "score" step
-    of the API), by the study's task type."""
+    """A participant's own result against everyone who completed the study in the participant's stage (the results
+    page and the "score" step of the API), by the study's task type."""
     by_person: dict[int, list] = {}
     for person, score in connection.execute(COHORT_SCORES, {"study_id": study_id, "session_id": session_id}):
         by_person.setdefault(person, []).append(score)
@@ -377,7 +393,8 @@ def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
 
 def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     """Mark the session completed once the server holds every planned trial and every survey of the flow. A repeat
-    (reload, second tab) answers as the first completion did."""
+    (reload, second tab) answers as the first completion did. A researcher's preview, which may have jumped past
+    trials and surveys, completes without them (never a participant's session: `preview` is fixed at entry)."""
     status, outcome = trialstore.status(connection, session.id)
     if status == "completed":
         return _completed(connection, session, outcome)
@@ -386,12 +403,12 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     require_consent(connection, session, "completion")
     stored = set(trialstore.stored_indexes(connection, session.id))
     missing = [i for i in range(len(session.plan)) if i not in stored]
-    if missing:
+    if missing and not session.preview:
         raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
     study = trialstore.study_facts(connection, session.study_id)
     done = trialstore.surveys_done(connection, session.id)
     missing_surveys = [name for name in study.config["surveys"] if name not in done]
-    if missing_surveys:
+    if missing_surveys and not session.preview:
         raise APIError(
             409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}", missing_surveys=missing_surveys
         )
@@ -410,10 +427,11 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
 def _end_session(statement, session: trialstore.SessionFacts, outcome: str) -> bool:
     """Run COMPLETE or END and, if it ended the session, bump the study's data generation (a stored result of the
     study is stale from then on) in the same transaction, on the ORM's engine: the autocommit connection would
-    commit the two apart. Once per session, so the trial saves stay one statement each. True if it ended it."""
+    commit the two apart. Once per session, so the trial saves stay one statement each. A preview's end changes
+    nothing an analysis reads, so it bumps nothing. True if it ended it."""
     with db.engine.begin() as transaction:
         ended = transaction.execute(statement, {"session_id": session.id, "now": utcnow(), "outcome": outcome}).rowcount
-        if ended:
+        if ended and not session.preview:
             bump_generation(session.study_id, transaction)
     return bool(ended)
 

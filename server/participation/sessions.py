@@ -10,12 +10,14 @@ from __future__ import annotations
 import random
 import re
 import secrets
+from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from ..db import db
-from ..models import ParticipantSession, Stimulus, Study
+from ..db import db, utcnow
+from ..models import ParticipantSession, Stimulus, Study, StudyEvent, SurveyResponse, Trial
 from ..studies import conditions
 from ..studies import versions as study_versions
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
@@ -24,11 +26,26 @@ from ..tasktype.registry import registry
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
-def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: str | None) -> ParticipantSession:
+def find_or_create(
+    study: Study,
+    prolific: dict[str, str] | None,
+    user_agent: str | None,
+    preview: bool = False,
+    condition: str | None = None,
+) -> ParticipantSession:
     """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
     entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
-    are drawn before, one per condition, so entries hold the lock only for a count and an insert."""
+    are drawn before, one per condition, so entries hold the lock only for a count and an insert.
+
+    A researcher's preview (`preview`, opened from a signed preview link) is always a new session, never a Prolific
+    one, and takes no condition slot: it runs in `condition` (one of the study's; None: the first in the study
+    file), takes no lock and is never refused for a full study."""
     task = registry().get(study.task_type)
+    if preview:
+        variants = dict(conditions.variants(study.config))
+        chosen = condition if condition is not None else next(iter(variants))
+        plan = _draw_plan(study, task, variants[chosen])
+        return _add(_new_session(study, None, user_agent, chosen, plan, preview=True))
     plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
     condition = None
     if study.config.get("conditions"):
@@ -42,7 +59,25 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
         except conditions.StudyFull:
             db.session.rollback()  # release the lock
             raise
-    session = ParticipantSession(
+    session = _new_session(study, prolific, user_agent, condition, plans[condition])
+    try:
+        return _add(session)
+    except IntegrityError:
+        # Two first entries of the same PROLIFIC_PID raced (a study without conditions takes no lock): the other
+        # one won, use its session.
+        db.session.rollback()
+        return by_prolific_pid(study, prolific["PROLIFIC_PID"])
+
+
+def _new_session(
+    study: Study,
+    prolific: dict[str, str] | None,
+    user_agent: str | None,
+    condition: str | None,
+    plan: list,
+    preview: bool = False,
+) -> ParticipantSession:
+    return ParticipantSession(
         study_id=study.id,
         token=secrets.token_urlsafe(24),
         study_version=study.version,
@@ -55,16 +90,15 @@ def find_or_create(study: Study, prolific: dict[str, str] | None, user_agent: st
         prolific_study_id=prolific and prolific.get("STUDY_ID"),
         prolific_session_id=prolific and prolific.get("SESSION_ID"),
         user_agent=(user_agent or "")[:512],
-        plan=[item.as_json() for item in plans[condition]],
+        stage=study.stage,
+        preview=preview,
+        plan=[item.as_json() for item in plan],
     )
-    try:
-        db.session.add(session)
-        db.session.commit()
-    except IntegrityError:
-        # Two first entries of the same PROLIFIC_PID raced (a study without conditions takes no lock): the other
-        # one won, use its session.
-        db.session.rollback()
-        return by_prolific_pid(study, prolific["PROLIFIC_PID"])
+
+
+def _add(session: ParticipantSession) -> ParticipantSession:
+    db.session.add(session)
+    db.session.commit()
     return session
 
 
@@ -92,3 +126,28 @@ def by_token(token: str) -> ParticipantSession | None:
     if not well_formed(token):
         return None
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).first()
+
+
+def purge_previews(older_than: timedelta, dry_run: bool = False) -> dict[str, int]:
+    """Delete researchers' preview sessions unseen for `older_than` (last_seen_at), with their trials and survey
+    answers, in one transaction; a participant's session is never touched (`preview` is set only by a preview link
+    and never changes). Each study that lost some gets a `previews_purged` entry in its audit log. Returns how many
+    per study slug; `dry_run` counts and deletes nothing."""
+    PS = ParticipantSession
+    found = db.session.execute(
+        db.select(PS.id, PS.study_id, Study.slug)
+        .join(Study, Study.id == PS.study_id)
+        .where(PS.preview.is_(True), PS.last_seen_at < utcnow() - older_than)
+    ).all()
+    per_study = Counter(slug for _, _, slug in found)
+    if not dry_run and found:
+        ids = [session_id for session_id, _, _ in found]
+        # Explicit deletes rather than the foreign keys' ON DELETE CASCADE, which SQLite applies only when asked to.
+        db.session.execute(db.delete(Trial).where(Trial.session_id.in_(ids)))
+        db.session.execute(db.delete(SurveyResponse).where(SurveyResponse.session_id.in_(ids)))
+        db.session.execute(db.delete(PS).where(PS.id.in_(ids), PS.preview.is_(True)))
+        study_ids = {slug: study_id for _, study_id, slug in found}
+        for slug, n in per_study.items():
+            db.session.add(StudyEvent(study_id=study_ids[slug], action="previews_purged", detail={"n": n}))
+        db.session.commit()
+    return dict(sorted(per_study.items()))

@@ -5,8 +5,9 @@ Participants make tens of thousands of requests in a study, 30 trial saves each 
 figures), so a save costs one round trip to the database and no ORM unit of work. What the requests read besides
 their own rows never changes, or changes rarely enough to be re-read every few seconds:
 
-- a session's id, study, platform and plan are fixed when it is created (no code path changes or deletes them),
-  so each worker process keeps them by token (least recently used dropped first), with whether the participant has
+- a session's id, study, platform, plan and whether it is a preview are fixed when it is created (no code path
+  changes them, and only a researcher's preview is ever deleted: a write to a purged one finds no OPEN session), so
+  each worker process keeps them by token (least recently used dropped first), with whether the participant has
   consented (that only goes one way, so once seen it is never read again); its status changes, so a write checks it
   in its own statement (OPEN);
 - a stimulus's id and parameters are fixed once a trial points at it (`flask stimuli import --replace` refuses
@@ -48,7 +49,14 @@ OPEN_STATUSES = ("started", "abandoned")
 OPEN = PS.status.in_(OPEN_STATUSES) & PS.outcome.is_(None)
 CONSENTED = db.exists().where(SurveyResponse.session_id == PS.id, SurveyResponse.name == "consent")
 SESSION_BY_TOKEN = db.select(
-    PS.id, PS.study_id, PS.study_version, PS.platform, PS.plan, PS.last_seen_at, CONSENTED.label("consented")
+    PS.id,
+    PS.study_id,
+    PS.study_version,
+    PS.platform,
+    PS.plan,
+    PS.last_seen_at,
+    CONSENTED.label("consented"),
+    PS.preview,
 ).where(PS.token == bindparam("token"))
 SESSION_STATUS = db.select(PS.status, PS.outcome).where(PS.id == bindparam("id"))
 SESSION_CONSENTED = db.select(CONSENTED).where(PS.id == bindparam("id"))
@@ -95,6 +103,7 @@ class SessionFacts:
     plan: list[dict[str, Any]]
     touched_at: datetime
     consented: bool
+    preview: bool  # a researcher's preview (docs/researchers.md, "Preview"): never counted anywhere
 
 
 @dataclass(frozen=True)
@@ -150,6 +159,7 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
         row.plan,
         seen.replace(tzinfo=UTC) if seen.tzinfo is None else seen,  # SQLite: naive UTC
         bool(row.consented),
+        row.preview,
     )
     with caches.lock:
         caches.sessions[token] = facts

@@ -36,7 +36,7 @@ from pathlib import Path
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db, utcnow
-from ..models import BonusBatch, BonusBatchRow, ParticipantSession, ProlificSubmission, Study, Trial
+from ..models import BonusBatch, BonusBatchRow, ParticipantSession, ProlificSubmission, Study, Trial, analysable
 from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from . import audit
@@ -158,6 +158,7 @@ def per_correct(study: Study, per_cents: int, max_cents: int) -> Bonuses:
         .join(Trial, Trial.session_id == PS.id)
         .where(
             PS.study_id == study.id,
+            analysable("all"),  # pilot participants are paid like live ones; a researcher's preview never is
             PS.status == "completed",
             PS.outcome == "completed",
             PS.prolific_pid.is_not(None),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..db import db
-from ..models import ParticipantSession, ProlificSubmission, Study
+from ..models import ParticipantSession, ProlificSubmission, Study, analysable
 from . import audit
 from .client import BULK_APPROVE_MAX, MIN_REJECTION_MESSAGE, REJECTION_CATEGORIES, ProlificClient, ProlificError
 from .submissions import current_submissions
@@ -23,10 +23,10 @@ class ApprovalPlan:
 def approval_plan(study: Study) -> ApprovalPlan:
     """Which AWAITING REVIEW submissions to approve, and why each other one is left for the researcher."""
     PS = ParticipantSession
-    sessions = {
+    sessions = {  # pilot sessions too (real, paid Prolific participants); a researcher's preview never
         sid: (status, outcome)
         for sid, status, outcome in db.session.execute(
-            db.select(PS.id, PS.status, PS.outcome).where(PS.study_id == study.id)
+            db.select(PS.id, PS.status, PS.outcome).where(PS.study_id == study.id, analysable("all"))
         )
     }
     current = current_submissions(study)

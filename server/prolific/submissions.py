@@ -8,6 +8,10 @@ one is the latest started, and one whose id differs from the SESSION_ID the sess
 A RETURNED or TIMED-OUT current submission marks a started session abandoned: its condition slot is free at once, so
 the participant Prolific sends in their place finds room (conditions.occupancy also frees completed sessions whose
 place Prolific reopened). A timed-out participant who still finishes completes as usual.
+
+Sessions of both stages are matched: pilot participants recruited on Prolific are real, paid participants (synced,
+approved and paid bonuses like live ones); a researcher's preview never is (models.analysable). While the study is in
+pilot, the sync warns (pilot_warning): recruiting on Prolific is usually what `live` is for.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ..db import db, utcnow
-from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study, bump_generation
+from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study, analysable, bump_generation
 from . import audit
 from .client import ProlificClient
 
@@ -26,6 +30,17 @@ LEFT = ("RETURNED", "TIMED-OUT")  # the participant left: a started session is a
 EXPECTED_AFTER_COMPLETION = ("AWAITING REVIEW", "APPROVED")
 SHOWN = 100  # rows per list on the dashboard
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def pilot_warning(study: Study) -> str | None:
+    """The warning `flask prolific sync` prints and the dashboard shows while a linked study recruits in pilot."""
+    if not study.prolific_study_id or study.stage != "pilot":
+        return None
+    return (
+        f"{study.slug} is linked to Prolific study {study.prolific_study_id} but is still in the pilot stage: its "
+        f"sessions are kept as pilot data, left out of `flask analyze` (which analyses live by default) and of the "
+        f"live quotas. Run `flask studies stage {study.slug} live` before recruiting for the paper"
+    )
 
 
 class NotLinked(ValueError):
@@ -58,14 +73,14 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     # In start order, so a participant's latest submission is the one that counts (as current_submissions)
     items = sorted(client.submissions(prolific_id), key=lambda s: (_time(s.get("started_at")) or EPOCH, str(s["id"])))
     prolific_study = client.study(prolific_id)
-    warnings = code_warnings(study, prolific_study)
+    warnings = [w for w in (pilot_warning(study),) if w] + code_warnings(study, prolific_study)
     now = utcnow()
     PS = ParticipantSession
     sessions = {
         pid: (sid, entered_with)
         for sid, pid, entered_with in db.session.execute(
             db.select(PS.id, PS.prolific_pid, PS.prolific_session_id).where(
-                PS.study_id == study.id, PS.prolific_pid.is_not(None)
+                PS.study_id == study.id, analysable("all"), PS.prolific_pid.is_not(None)
             )
         )
     }
@@ -174,6 +189,7 @@ def reconciliation(study: Study) -> dict[str, Any]:
     counts = _counts(db.session.scalars(db.select(PSub.status).where(PSub.study_id == study.id)))
     no_submission = db.select(PS).where(
         PS.study_id == study.id,
+        analysable("all"),
         PS.prolific_pid.is_not(None),
         ~db.select(PSub.id).where(PSub.session_id == PS.id).exists(),
     )
@@ -187,7 +203,7 @@ def reconciliation(study: Study) -> dict[str, Any]:
     current = current_submissions(study)
     completed = db.session.execute(
         db.select(PS.id, PS.prolific_pid, PS.outcome)
-        .where(PS.study_id == study.id, PS.status == "completed")
+        .where(PS.study_id == study.id, analysable("all"), PS.status == "completed")
         .order_by(PS.id)
     )
     unexpected = [
@@ -199,7 +215,7 @@ def reconciliation(study: Study) -> dict[str, Any]:
     out["outcomes"] = dict(
         db.session.execute(
             db.select(PS.outcome, db.func.count())
-            .where(PS.study_id == study.id, PS.outcome.is_not(None))
+            .where(PS.study_id == study.id, analysable("all"), PS.outcome.is_not(None))
             .group_by(PS.outcome)
             .order_by(PS.outcome)
         ).all()

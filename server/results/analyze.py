@@ -23,7 +23,7 @@ from analysis.reports.report import Report
 
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
-from ..models import ParticipantSession, Study, current_generation
+from ..models import STAGES, ParticipantSession, Study, analysable_in, current_generation
 from ..studies.definitions import get_study
 from ..tasktype.contract import Analysed, Analyzer
 from ..tasktype.registry import registry
@@ -43,6 +43,9 @@ class Options:
     exclude_outliers: bool = True
     n_boot: int = 10_000
     seed: int = 0
+    # The sessions analysed: those that started in this stage (models.STAGES), or "all". Every analysis reads them,
+    # so it is not an analyzer's option (Analyzer.options) but always part of what tells two results apart.
+    stage: str = "live"
     # The options the user set (on the command line): refused when the study's analysis does not use them.
     given: frozenset[str] = frozenset()
 
@@ -98,8 +101,9 @@ def analysed_study(slug: str) -> tuple[Study, Analyzer]:
 
 
 def used_options(analyzer: Analyzer, options: Options) -> dict[str, Any]:
-    """The values of the options the analysis uses (name → value, by name): what tells two of its results apart."""
-    return {name: getattr(options, name) for name in sorted(analyzer.options)}
+    """The values of the options the analysis uses (name → value, by name), the stage included: what tells two of
+    its results apart."""
+    return {name: getattr(options, name) for name in sorted({*analyzer.options, "stage"})}
 
 
 def run_analysis(slug: str, options: Options) -> AnalysisResult:
@@ -109,8 +113,9 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
         _check_options(analyzer, study, options)
         data = analyzer.load(study, options)
         generation = current_generation(study.id)  # in the snapshot: the generation of exactly these data
+        others = _other_stages(study, options.stage)
         db.session.expunge(study)  # keep slug/title readable after the snapshot ends
-    _check_completed(study, data, generation)
+    _check_completed(study, data, generation, options.stage, others)
     try:
         report = analyzer.compute(study, data, options)
     except ValueError as exc:  # the analysis package names the input problem
@@ -119,6 +124,8 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
 
 
 def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:
+    if options.stage not in (*STAGES, "all"):
+        raise AnalysisError(f"--stage: {options.stage!r} is not one of {', '.join(STAGES)} or all")
     unused = sorted(options.given - analyzer.options)
     if unused:
         uses = ", ".join(FLAGS[name] for name in sorted(analyzer.options)) or "none of them"
@@ -131,8 +138,25 @@ def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:
         raise AnalysisError(f"--n-boot: {study.task_type} studies take at most {most:,} resamples")
 
 
-def _check_completed(study: Study, data: dict[str, Any], generation: int) -> None:
-    """Refuse a study without a completed participant who has a (test) trial: there is nothing to analyse."""
+def _other_stages(study: Study, stage: str) -> dict[str, tuple[int, int]]:
+    """The stages other than `stage` → (sessions, completed ones) of the study, for the message that nothing was
+    found in `stage` ({} for "all": there is no other)."""
+    if stage == "all":
+        return {}
+    PS = ParticipantSession
+    rows = db.session.execute(
+        db.select(PS.stage, db.func.count(), db.func.count().filter(PS.status == "completed"))
+        .where(analysable_in(study.id, "all"), PS.stage != stage)
+        .group_by(PS.stage)
+    )
+    return {other: (n, done) for other, n, done in rows}
+
+
+def _check_completed(
+    study: Study, data: dict[str, Any], generation: int, stage: str, others: dict[str, tuple[int, int]]
+) -> None:
+    """Refuse a study without a completed participant of `stage` who has a (test) trial: there is nothing to
+    analyse; say how many sessions the other stage has, and how to include them."""
     sessions, trials = data["sessions"], data["trials"]
     done = set(sessions.loc[sessions["status"] == "completed", "participant_id"])
     if done and not trials.empty:
@@ -141,19 +165,27 @@ def _check_completed(study: Study, data: dict[str, Any], generation: int) -> Non
             analysed &= ~trials["practice"].astype(bool)
         if analysed.any():
             return
+    which = "" if stage == "all" else f" in the {stage} stage"
+    hints = [
+        f"the {other} stage has {n} session(s), {n_done} completed: include them with `--stage {other}` "
+        f"(or `--stage all`)"
+        for other, (n, n_done) in sorted(others.items())
+        if n
+    ]
     raise DataProblem(
         f"study {study.slug!r} has no completed participants yet ({len(sessions)} session(s) "
-        f"recruited, {len(done)} completed); nothing to analyse",
+        f"recruited, {len(done)} completed){which}; nothing to analyse" + "".join(f"; {hint}" for hint in hints),
         generation,
     )
 
 
-def load_sessions(study: Study) -> pd.DataFrame:
+def load_sessions(study: Study, stage: str) -> pd.DataFrame:
+    """The study's sessions of `stage` ("all": both; never a preview): id, status, exclusion reason."""
     PS = ParticipantSession
     rows = (
         db.session.execute(
             db.select(PS.id.label("participant_id"), PS.status, PS.exclusion_reason)
-            .where(PS.study_id == study.id)
+            .where(analysable_in(study.id, stage))
             .order_by(PS.id)
         )
         .mappings()

@@ -18,15 +18,17 @@ import statistics
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import current_app
 from matplotlib.figure import Figure
 
 from ..db import db
-from ..models import ParticipantSession, Study, SurveyResponse, Trial
-from ..tasktype.contract import PlanLessRows, QualityFlag
+from ..models import STAGES, ParticipantSession, Study, SurveyResponse, Trial, analysable, analysable_in
+from ..tasktype.contract import PlanLessRows, Ratings
 from ..tasktype.registry import registry
+from . import quality
 
 PAGE_SIZE = 50
+#: The dashboard's `?stage=` choices: a stage (models.STAGES), or both.
+STAGE_CHOICES = (*STAGES, "all")
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -44,18 +46,41 @@ def age(when: datetime) -> str:
     return f"{seconds} s"
 
 
-def study_summaries(studies: list[Study]) -> dict[int, dict[str, Any]]:
-    """Per study: sessions started / completed / excluded, median duration of the completed ones, last activity."""
-    ids = [s.id for s in studies]
+def stage_counts(study: Study) -> dict[str, int]:
+    """stage → the study's sessions that started in it (previews never count), for the dashboard's stage badge."""
+    PS = ParticipantSession
+    counts = dict(
+        db.session.execute(
+            db.select(PS.stage, db.func.count()).where(analysable_in(study.id, "all")).group_by(PS.stage)
+        ).all()
+    )
+    return {stage: counts.get(stage, 0) for stage in STAGES}
+
+
+def _ids_by_stage(studies: list[Study], stage: str | None) -> dict[str, list[int]]:
+    """stage → ids of the studies to count in it: `stage` for all of them, or (None) each study's current one."""
+    if stage is not None:
+        return {stage: [s.id for s in studies]} if studies else {}
+    out: dict[str, list[int]] = {}
+    for s in studies:
+        out.setdefault(s.stage, []).append(s.id)
+    return out
+
+
+def study_summaries(studies: list[Study], stage: str | None = None) -> dict[int, dict[str, Any]]:
+    """Per study: sessions started / completed / excluded, median duration of the completed ones, last activity; of
+    `stage` ("pilot", "live" or "all"), by default each study's current stage."""
     out = {
-        i: {"started": 0, "completed": 0, "excluded": 0, "median_duration_s": None, "last_activity": None} for i in ids
+        s.id: {"started": 0, "completed": 0, "excluded": 0, "median_duration_s": None, "last_activity": None}
+        for s in studies
     }
-    if not ids:
+    if not out:
         return out
     PS = ParticipantSession
+    counted = db.or_(*(PS.study_id.in_(ids) & analysable(s) for s, ids in _ids_by_stage(studies, stage).items()))
     for study_id, status, n, last in db.session.execute(
         db.select(PS.study_id, PS.status, db.func.count(), db.func.max(PS.last_seen_at))
-        .where(PS.study_id.in_(ids))
+        .where(counted)
         .group_by(PS.study_id, PS.status)
     ):
         row = out[study_id]
@@ -68,7 +93,7 @@ def study_summaries(studies: list[Study]) -> dict[int, dict[str, Any]]:
     # A median is not portable SQL (SQLite has none); the completed sessions' two timestamps are few and small.
     durations: dict[int, list[float]] = {}
     for study_id, started, completed in db.session.execute(
-        db.select(PS.study_id, PS.started_at, PS.completed_at).where(PS.study_id.in_(ids), PS.completed_at.is_not(None))
+        db.select(PS.study_id, PS.started_at, PS.completed_at).where(counted, PS.completed_at.is_not(None))
     ):
         durations.setdefault(study_id, []).append((_utc(completed) - _utc(started)).total_seconds())
     for study_id, values in durations.items():
@@ -82,16 +107,16 @@ def plan_less(study: Study) -> bool:
     return isinstance(registry().get(study.task_type), PlanLessRows)
 
 
-def _finished_count(study: Study, in_study) -> int:
+def _finished_count(study: Study, stage: str | None, ids) -> int:
     PS = ParticipantSession
     if plan_less(study):
         # An empty plan is "every planned trial stored" as soon as one row is: the page's own signal is the measure.
         return db.session.scalar(
-            db.select(db.func.count()).where(PS.study_id == study.id, PS.timeline_finished_at.is_not(None))
+            db.select(db.func.count()).where(analysable_in(study.id, stage), PS.timeline_finished_at.is_not(None))
         )
     stored = (
         db.select(Trial.session_id, db.func.count().label("n"))
-        .where(Trial.session_id.in_(in_study))
+        .where(Trial.session_id.in_(ids))
         .group_by(Trial.session_id)
         .subquery()
     )
@@ -103,22 +128,24 @@ def _finished_count(study: Study, in_study) -> int:
     )
 
 
-def funnel(study: Study) -> list[tuple[str, int]]:
+def funnel(study: Study, stage: str | None) -> list[tuple[str, int]]:
     PS = ParticipantSession
-    in_study = db.select(PS.id).where(PS.study_id == study.id).scalar_subquery()
-    entered = db.session.scalar(db.select(db.func.count()).where(PS.study_id == study.id))
+    ids = db.select(PS.id).where(analysable_in(study.id, stage)).scalar_subquery()
+    entered = db.session.scalar(db.select(db.func.count()).where(analysable_in(study.id, stage)))
     consented = db.session.scalar(
         db.select(db.func.count(db.distinct(SurveyResponse.session_id))).where(
-            SurveyResponse.name == "consent", SurveyResponse.session_id.in_(in_study)
+            SurveyResponse.name == "consent", SurveyResponse.session_id.in_(ids)
         )
     )
     practice_done = db.session.scalar(
         db.select(db.func.count(db.distinct(Trial.session_id))).where(
-            Trial.practice.is_(False), Trial.session_id.in_(in_study)
+            Trial.practice.is_(False), Trial.session_id.in_(ids)
         )
     )
-    finished = _finished_count(study, in_study)
-    redirected = db.session.scalar(db.select(db.func.count()).where(PS.study_id == study.id, PS.status == "completed"))
+    finished = _finished_count(study, stage, ids)
+    redirected = db.session.scalar(
+        db.select(db.func.count()).where(analysable_in(study.id, stage), PS.status == "completed")
+    )
     return [
         ("entered", entered),
         ("consented", consented),
@@ -128,7 +155,7 @@ def funnel(study: Study) -> list[tuple[str, int]]:
     ]
 
 
-def _quotas(config: dict[str, Any]) -> dict[str, int | None]:
+def condition_quotas(config: dict[str, Any]) -> dict[str, int | None]:
     """condition → quota (None: no quota) from study.toml `conditions`: a list of names, a table name → quota or
     name → {quota = N}, or a list of tables with `name` (and `quota`)."""
     conditions = config.get("conditions") or {}
@@ -146,20 +173,21 @@ def _quotas(config: dict[str, Any]) -> dict[str, int | None]:
     return out
 
 
-def condition_counts(study: Study) -> list[dict[str, Any]]:
-    """Per between-subjects condition: sessions started and completed, and the study file's quota if any."""
+def condition_counts(study: Study, stage: str | None) -> list[dict[str, Any]]:
+    """Per between-subjects condition: sessions started and completed in `stage`, and the study file's quota if any
+    (quotas count the study's current stage: studies/conditions.py)."""
     PS = ParticipantSession
     counts: dict[str | None, dict[str, Any]] = {}
     for condition, status, n in db.session.execute(
         db.select(PS.condition, PS.status, db.func.count())
-        .where(PS.study_id == study.id)
+        .where(analysable_in(study.id, stage))
         .group_by(PS.condition, PS.status)
     ):
         row = counts.setdefault(condition, {"started": 0, "completed": 0})
         row["started"] += n
         if status == "completed":
             row["completed"] += n
-    quotas = _quotas(study.config)
+    quotas = condition_quotas(study.config)
     names = list(quotas) + sorted((c for c in counts if c not in quotas), key=lambda c: (c is None, c or ""))
     return [
         {"condition": name, **counts.get(name, {"started": 0, "completed": 0}), "quota": quotas.get(name)}
@@ -167,100 +195,74 @@ def condition_counts(study: Study) -> list[dict[str, Any]]:
     ]
 
 
-def fast_ms() -> int:
-    return int(current_app.config["FAST_TRIAL_MS"])
+def rating_task(study: Study) -> bool:
+    """Whether the study's answers are ratings, checked for straight-lining."""
+    return isinstance(registry().get(study.task_type), Ratings)
 
 
-def task_flags(study: Study) -> tuple[QualityFlag, ...]:
-    """The quality flags the study's task type declares (none for a task type the code no longer knows)."""
-    task = registry().get(study.task_type)
-    return task.quality_flags if task else ()
-
-
-def _per_session_flags(study: Study, session_ids=None) -> dict[int, tuple[int, int, tuple[int, ...]]]:
-    """session id → (trials, fast trials, trials per task flag), one GROUP BY."""
-    threshold = fast_ms()
+def quality_flags(study: Study, stage: str | None) -> dict[str, Any]:
+    """Per flag (server/results/quality.py: fast trials, the task type's own such as failed catch trials, time away
+    from the tab, straight-lining) its label and the participants who raised it; and Prolific ids that also took
+    part in other studies here (returning participants). Duplicate sessions of one PROLIFIC_PID in a study cannot
+    exist (a unique key); the outliers come with the analysis (results page). Sessions of `stage`, never previews."""
+    per = quality.per_session(study, stage)
+    limits = quality.study_thresholds(study)
     PS = ParticipantSession
-    query = (
-        db.select(
-            Trial.session_id,
-            db.func.count(),
-            db.func.sum(db.case((Trial.rt_ms < threshold, 1), else_=0)),
-            *(
-                db.func.sum(db.case((Trial.score[flag.score_key].as_boolean().is_(True), 1), else_=0))
-                for flag in task_flags(study)
-            ),
-        )
-        .join(PS, PS.id == Trial.session_id)
-        .where(PS.study_id == study.id)
-        .group_by(Trial.session_id)
-    )
-    if session_ids is not None:
-        query = query.where(Trial.session_id.in_(session_ids))
-    return {
-        sid: (n, int(fast or 0), tuple(int(k or 0) for k in flagged))
-        for sid, n, fast, *flagged in db.session.execute(query)
-    }
-
-
-def quality_flags(study: Study) -> dict[str, Any]:
-    """Implausibly fast trials, the flags the task type adds (e.g. failed catch trials) and Prolific ids that also
-    took part in other studies here (returning participants). Duplicate sessions of one PROLIFIC_PID in a study
-    cannot exist (a unique key); the outliers come with the analysis (results page)."""
-    flags = _per_session_flags(study)
-    PS = ParticipantSession
-    other = db.aliased(PS)
+    other = db.select(PS.id, PS.prolific_pid, PS.study_id).where(analysable("all")).subquery()
     returning = db.session.execute(
-        db.select(PS.id, PS.prolific_pid, db.func.count(other.id))
-        .join(other, (other.prolific_pid == PS.prolific_pid) & (other.study_id != PS.study_id))
-        .where(PS.study_id == study.id, PS.prolific_pid.is_not(None))
+        db.select(PS.id, PS.prolific_pid, db.func.count(other.c.id))
+        .join(other, (other.c.prolific_pid == PS.prolific_pid) & (other.c.study_id != PS.study_id))
+        .where(analysable_in(study.id, stage), PS.prolific_pid.is_not(None))
         .group_by(PS.id, PS.prolific_pid)
         .order_by(PS.id)
     ).all()
+    trials = {quality.FAST: sum(q.fast for q in per.values())}
+    trials.update({f.score_key: sum(q.task[i] for q in per.values()) for i, f in enumerate(quality.task_flags(study))})
     return {
-        "fast_ms": fast_ms(),
-        "fast_trials": sum(f[1] for f in flags.values()),
-        "fast_participants": sorted(sid for sid, f in flags.items() if f[1]),
-        "task": [
+        "thresholds": limits,
+        "flags": [
             {
-                "label": flag.label,
-                "trials": sum(f[2][i] for f in flags.values()),
-                "participants": sorted(sid for sid, f in flags.items() if f[2][i]),
+                "name": name,
+                "label": label,
+                "trials": trials.get(name),  # None: a flag of participants, not of trials
+                "participants": sorted(sid for sid, q in per.items() if name in q.flags),
             }
-            for i, flag in enumerate(task_flags(study))
+            for name, label in quality.flag_labels(study, limits).items()
+            if name != quality.STRAIGHTLINING or rating_task(study)
         ],
+        "not_recorded": sum(1 for q in per.values() if q.time_away_s is None),
         "returning": [{"participant_id": sid, "prolific_pid": pid, "other_studies": n} for sid, pid, n in returning],
     }
 
 
-def participants_page(study: Study, page: int) -> tuple[list[dict[str, Any]], int]:
-    """One page of the participant list (newest first) with each session's trial counts and flags; and the number
-    of pages. `n_planned` is None for a plan-less study (its plans are empty: only the stored rows count)."""
+def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[dict[str, Any]], int]:
+    """One page of the participant list of `stage` (newest first; never a preview) with each session's trial counts
+    and flags; and the number of pages. `n_planned` is None for a plan-less study (its plans are empty: only the
+    stored rows count)."""
     PS = ParticipantSession
-    total = db.session.scalar(db.select(db.func.count()).where(PS.study_id == study.id))
+    total = db.session.scalar(db.select(db.func.count()).where(analysable_in(study.id, stage)))
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(max(page, 1), pages)
     sessions = db.session.scalars(
         db.select(PS)
-        .where(PS.study_id == study.id)
+        .where(analysable_in(study.id, stage))
         .order_by(PS.id.desc())
         .limit(PAGE_SIZE)
         .offset((page - 1) * PAGE_SIZE)
     ).all()
-    flags = _per_session_flags(study, [s.id for s in sessions])
+    per = quality.per_session(study, stage, [s.id for s in sessions])
     rows = []
-    none = (0, 0, (0,) * len(task_flags(study)))
+    none = quality.empty(study)
     own_rows = plan_less(study)
     for s in sessions:
-        n, fast, flagged = flags.get(s.id, none)
+        q = per.get(s.id, none)
         done = _utc(s.completed_at)
         rows.append(
             {
                 "session": s,
-                "n_trials": n,
+                "n_trials": q.trials,
                 "n_planned": None if own_rows else len(s.plan),
-                "fast": fast,
-                "flagged": flagged,
+                "quality": q,
                 "duration_s": (done - _utc(s.started_at)).total_seconds() if done else None,
             }
         )
@@ -271,16 +273,16 @@ def participants_page(study: Study, page: int) -> tuple[list[dict[str, Any]], in
 # Plots
 
 
-def _png(fig: Figure) -> bytes:
+def png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     return buffer.getvalue()
 
 
-def progress_png(study: Study) -> bytes:
-    """Sessions started and completed over time (cumulative), as a PNG."""
+def progress_png(study: Study, stage: str | None) -> bytes:
+    """Sessions of `stage` started and completed over time (cumulative), as a PNG."""
     PS = ParticipantSession
-    rows = db.session.execute(db.select(PS.started_at, PS.completed_at).where(PS.study_id == study.id)).all()
+    rows = db.session.execute(db.select(PS.started_at, PS.completed_at).where(analysable_in(study.id, stage))).all()
     fig = Figure(figsize=(8, 3), dpi=100)
     ax = fig.add_subplot()
     for label, times, color in (
@@ -293,10 +295,10 @@ def progress_png(study: Study) -> bytes:
     if not rows:
         ax.text(0.5, 0.5, "no participants yet", ha="center", va="center", transform=ax.transAxes)
     ax.set_ylabel("participants")
-    ax.set_title(f"{study.slug}: progress over time (UTC)")
+    ax.set_title(f"{study.slug} ({stage or 'all'} sessions): progress over time (UTC)")
     ax.grid(color="#e5e5e5")
     if rows:
         ax.legend(loc="upper left", frameon=False)
     fig.autofmt_xdate()
     fig.tight_layout()
-    return _png(fig)
+    return png(fig)

@@ -1,4 +1,5 @@
-"""Tidy exports: participants.csv, trials.csv and codebook.csv, written by `flask export` and served to researchers.
+"""Tidy exports: participants.csv, trials.csv, events.csv and codebook.csv, written by `flask export` and served to
+researchers.
 
 A task type with stored rows of its own (PlanLessRows: a researcher's jsPsych experiment) has no fixed trial columns:
 trials.csv holds a few generic columns and then every column the rows hold (analysis.jspsych_data: nested values as
@@ -25,17 +26,24 @@ from analysis.jspsych_data import Codebook, flat_row
 from analysis.safe_csv import rows_csv
 
 from ..db import db, snapshot
-from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial
+from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial, analysable_in
 from ..studies.surveys import SURVEYS
 from ..tasktype.contract import Column, PlanLessRows
+from ..tasktype.events import EVENT_TYPES
 from ..tasktype.registry import registry
+from . import quality
 
 VERSION_NOTE = (
     "version of the study file the session ran under (`flask studies versions <slug> --show N` prints "
     "that version's configuration)"
 )
+STAGE_NOTE = (
+    "the study's stage when the session started: pilot (trying the study out) or live (`flask studies stage`; "
+    'docs/researchers.md "Stages"); researchers\' previews are never exported'
+)
 PARTICIPANT_COLUMNS = (
     Column("participant_id", "studyhive's id for the session (one participant, one study)", "integer"),
+    Column("stage", STAGE_NOTE, "text"),
     Column("platform", "prolific, labinthewild or direct", "text"),
     Column("prolific_pid", "PROLIFIC_PID from the entry link (Prolific only)", "text"),
     Column("prolific_study_id", "STUDY_ID from the entry link", "text"),
@@ -87,6 +95,7 @@ TRIAL_COLUMNS = (
     Column("participant_id", "see participants.csv", "integer"),
     Column("prolific_pid", "PROLIFIC_PID of the participant (Prolific only)", "text"),
     Column("study_version", VERSION_NOTE, "integer"),
+    Column("stage", "see participants.csv", "text"),
     Column("trial_index", "position in the participant's trial list, from 0 (practice first)", "integer"),
     Column("practice", "true for practice trials (with feedback), false for test trials", "boolean"),
     Column("stimulus_id", "the stimulus shown; the same id names the image given to models", "text"),
@@ -100,6 +109,38 @@ TRIAL_COLUMNS = (
     Column("created_at", "when the server stored the trial, UTC ISO 8601", "datetime"),
 )
 
+# events.csv: one row per interaction record of a trial (server/tasktype/events.py), in the order the page recorded
+# them. A trial whose page sent none (trials.events NULL) has no rows here, nor does one that recorded nothing.
+EVENT_COLUMNS = (
+    TRIAL_COLUMNS[0],
+    Column("stage", "the study's stage when the session started: pilot or live", "text"),
+    Column(
+        "trial_index",
+        "the trial's trial_index in trials.csv (for a researcher's jsPsych experiment: its saved_seq)",
+        "integer",
+    ),
+    next(c for c in TRIAL_COLUMNS if c.name == "stimulus_id"),  # by name: the columns before it grow
+    Column("event_index", "position of the event in the trial's record, from 0", "integer"),
+    Column(
+        "t_ms",
+        "milliseconds from the start of the trial (before its stimulus loaded, so it can exceed rt_ms) to the event",
+        "integer",
+    ),
+    Column(
+        "type",
+        f'what happened: {", ".join(EVENT_TYPES)} (docs/participant-api.md, "Interaction records"); time away '
+        "from the tab is the sum of visible.t_ms − hidden.t_ms over a trial's hidden→visible pairs",
+        "text",
+    ),
+    Column("target", "which field the event concerns (percent, rating, guess1, …), empty for window events", "text"),
+    Column(
+        "value",
+        "the field's new value, the key's name (key), the picked label's id (pick), the window's size (resize), "
+        "or how many events the page dropped (truncated)",
+        "text",
+    ),
+)
+
 # Columns written for a study whose task type the code no longer knows: its JSON, unflattened but not lost.
 RAW_COLUMNS = (
     Column("stimulus_params", "the stimulus parameters as stored, JSON", "json"),
@@ -110,7 +151,7 @@ RAW_COLUMNS = (
 
 # The generic columns of a study whose rows are its page's own (PlanLessRows), before the rows' columns.
 DATA_ROW_COLUMNS = (
-    *TRIAL_COLUMNS[:3],
+    *TRIAL_COLUMNS[:4],
     Column(
         "saved_seq",
         "the server's sequence number of the stored row: a participant's rows were saved in this order (increasing, "
@@ -167,6 +208,12 @@ def survey_columns(study: Study) -> tuple[Column, ...]:
     )
 
 
+def participant_columns(study: Study) -> tuple[Column, ...]:
+    """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
+    surveys'."""
+    return PARTICIPANT_COLUMNS + quality.columns(study) + survey_columns(study)
+
+
 def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
     """trials.csv's columns; for a PlanLessRows study, those its rows hold (one session's: the participant page)."""
     task = registry().get(study.task_type)
@@ -175,7 +222,15 @@ def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, 
     return TRIAL_COLUMNS + (task.trial_columns if task else RAW_COLUMNS)
 
 
-def _data_row_query(study: Study, session_id: int | None):
+def _asked_for(study: Study, session_id: int | None, stage: str | None):
+    """The sessions a trial export reads: the study's analysable ones of `stage`, or the one session asked for by
+    id (a researcher's participant page or a preview's own row), whatever its stage or kind."""
+    if session_id is None:
+        return analysable_in(study.id, stage)
+    return (ParticipantSession.study_id == study.id) & (ParticipantSession.id == session_id)
+
+
+def _data_row_query(study: Study, session_id: int | None, stage: str | None = None):
     """The stored rows of a PlanLessRows study (they name no stimulus), in the order each participant's were saved."""
     query = (
         db.select(
@@ -187,9 +242,10 @@ def _data_row_query(study: Study, session_id: int | None):
             Trial.created_at,
             ParticipantSession.prolific_pid,
             ParticipantSession.study_version,
+            ParticipantSession.stage,
         )
         .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
-        .where(ParticipantSession.study_id == study.id)
+        .where(_asked_for(study, session_id, stage))
         .order_by(Trial.session_id, Trial.trial_index)
         .execution_options(yield_per=2000)
     )
@@ -205,10 +261,13 @@ def _data_cells(response: dict[str, Any]) -> dict[str, Any]:
     return _unclash(flat_row(response))
 
 
-def data_codebook(study: Study, task: PlanLessRows, session_id: int | None = None) -> list[dict[str, Any]]:
+def data_codebook(
+    study: Study, task: PlanLessRows, session_id: int | None = None, stage: str | None = None
+) -> list[dict[str, Any]]:
     """The codebook entries of a PlanLessRows study's own columns (analysis.jspsych_data.Codebook.entries), read from
-    its rows (or one session's), with the descriptions the study gives."""
-    book = Codebook().extend(_data_cells(r.response) for r in db.session.execute(_data_row_query(study, session_id)))
+    its rows of `stage` (or one session's), with the descriptions the study gives."""
+    query = _data_row_query(study, session_id, stage)
+    book = Codebook().extend(_data_cells(r.response) for r in db.session.execute(query))
     return book.entries(_unclash(task.column_descriptions(study.config["task"])))
 
 
@@ -217,12 +276,13 @@ def data_columns(entries: list[dict[str, Any]]) -> tuple[Column, ...]:
     return DATA_ROW_COLUMNS + tuple(Column(e["column"], e["description"], e["type"]) for e in entries)
 
 
-def _data_rows(study: Study, session_id: int | None) -> Iterator[dict[str, Any]]:
-    for r in db.session.execute(_data_row_query(study, session_id)):
+def _data_rows(study: Study, session_id: int | None, stage: str | None) -> Iterator[dict[str, Any]]:
+    for r in db.session.execute(_data_row_query(study, session_id, stage)):
         yield {
             "participant_id": r.session_id,
             "prolific_pid": r.prolific_pid,
             "study_version": r.study_version,
+            "stage": r.stage,
             "saved_seq": r.trial_index,
             "rt_ms": r.rt_ms,
             "client_time": _stored_iso(r.client_time),
@@ -231,12 +291,13 @@ def _data_rows(study: Study, session_id: int | None) -> Iterator[dict[str, Any]]
         }
 
 
-def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
+def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any]]:
+    """participants.csv's rows: the study's sessions of `stage` (None or "all": both), never a preview."""
     counts = dict(
         db.session.execute(
             db.select(Trial.session_id, db.func.count())
             .join(ParticipantSession)
-            .where(ParticipantSession.study_id == study.id)
+            .where(analysable_in(study.id, stage))
             .group_by(Trial.session_id)
         ).all()
     )
@@ -244,7 +305,7 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
     for session_id, name, values, created_at in db.session.execute(
         db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers, SurveyResponse.created_at)
         .join(ParticipantSession)
-        .where(ParticipantSession.study_id == study.id)
+        .where(analysable_in(study.id, stage))
     ):
         person = answers.setdefault(session_id, {})
         person.update({_survey_column(name, k): v for k, v in values.items()})
@@ -257,12 +318,15 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
             .order_by(ProlificSubmission.started_at.nulls_first(), ProlificSubmission.id)
         ).all()
     )  # the latest wins
+    per = quality.per_session(study, stage)
+    none = quality.empty(study)
     for s in db.session.scalars(
-        db.select(ParticipantSession).filter_by(study_id=study.id).order_by(ParticipantSession.id)
+        db.select(ParticipantSession).where(analysable_in(study.id, stage)).order_by(ParticipantSession.id)
     ):
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
         yield {
             "participant_id": s.id,
+            "stage": s.stage,
             "platform": s.platform,
             "prolific_pid": s.prolific_pid,
             "prolific_study_id": s.prolific_study_id,
@@ -283,15 +347,17 @@ def participant_rows(study: Study) -> Iterator[dict[str, Any]]:
             "screen_height": s.screen_height,
             "window_width": s.window_width,
             "window_height": s.window_height,
+            **quality.cells(study, per.get(s.id, none)),
             **answers.get(s.id, {}),
         }
 
 
-def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str, Any]]:
-    """Every trial of the study (or of one of its sessions: the dashboard's participant page) as an export row."""
+def trial_rows(study: Study, session_id: int | None = None, stage: str | None = None) -> Iterator[dict[str, Any]]:
+    """Every trial of the study's sessions of `stage` (None or "all": both; never a preview), or of one of its
+    sessions (the dashboard's participant page), as an export row."""
     task = registry().get(study.task_type)
     if isinstance(task, PlanLessRows):
-        yield from _data_rows(study, session_id)
+        yield from _data_rows(study, session_id, stage)
         return
     # client_time is read as text: rows stored before the server checked it may hold times psycopg cannot load.
     query = (
@@ -300,23 +366,25 @@ def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str
             db.cast(Trial.client_time, db.String),
             ParticipantSession.prolific_pid,
             ParticipantSession.study_version,
+            ParticipantSession.stage,
             Stimulus.key,
             Stimulus.params,
         )
         .options(defer(Trial.client_time))
         .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
         .join(Stimulus, Stimulus.id == Trial.stimulus_id)
-        .where(ParticipantSession.study_id == study.id)
+        .where(_asked_for(study, session_id, stage))
         .order_by(Trial.session_id, Trial.trial_index)
         .execution_options(yield_per=2000)
     )
     if session_id is not None:
         query = query.where(Trial.session_id == session_id)
-    for trial, client_time, pid, version, key, params in db.session.execute(query):
+    for trial, client_time, pid, version, stage_, key, params in db.session.execute(query):
         row = {
             "participant_id": trial.session_id,
             "prolific_pid": pid,
             "study_version": version,
+            "stage": stage_,
             "trial_index": trial.trial_index,
             "practice": trial.practice,
             "stimulus_id": key,
@@ -336,6 +404,32 @@ def trial_rows(study: Study, session_id: int | None = None) -> Iterator[dict[str
         yield row
 
 
+def event_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any]]:
+    """Every interaction record of the trials of the study's sessions of `stage` (None or "all": both), one row
+    each; previews never (models.analysable)."""
+    query = (
+        db.select(Trial.session_id, Trial.trial_index, Trial.events, ParticipantSession.stage, Stimulus.key)
+        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
+        .outerjoin(Stimulus, Stimulus.id == Trial.stimulus_id)  # a jsPsych experiment's rows name no stimulus
+        .where(analysable_in(study.id, stage), Trial.events.is_not(None))
+        .order_by(Trial.session_id, Trial.trial_index)
+        .execution_options(yield_per=2000)
+    )
+    for session_id, trial_index, events, stage, key in db.session.execute(query):
+        for n, event in enumerate(events):
+            yield {
+                "participant_id": session_id,
+                "stage": stage,
+                "trial_index": trial_index,
+                "stimulus_id": key,
+                "event_index": n,
+                "t_ms": event["t"],
+                "type": event["type"],
+                "target": event["target"],
+                "value": event["value"],
+            }
+
+
 def _entry(file: str, c: Column) -> dict[str, Any]:
     return {
         "file": file,
@@ -347,54 +441,58 @@ def _entry(file: str, c: Column) -> dict[str, Any]:
 
 def codebook_rows(study: Study, data_entries: list[dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
     """The codebook; `data_entries` (data_codebook's) describe a PlanLessRows study's own trial columns."""
-    for c in PARTICIPANT_COLUMNS + survey_columns(study):
+    for c in participant_columns(study):
         yield _entry("participants.csv", c)
     if data_entries is None:
         for c in trial_columns(study):
             yield _entry("trials.csv", c)
-        return
-    inferred = {e["column"]: e for e in data_entries}
-    for c in data_columns(data_entries):
-        e = inferred.get(c.name, {})
-        yield {**_entry("trials.csv", c), "levels": e.get("levels"), "missing": e.get("missing")}
+    else:
+        inferred = {e["column"]: e for e in data_entries}
+        for c in data_columns(data_entries):
+            e = inferred.get(c.name, {})
+            yield {**_entry("trials.csv", c), "levels": e.get("levels"), "missing": e.get("missing")}
+    for c in EVENT_COLUMNS:
+        yield _entry("events.csv", c)
 
 
 ExportFile = Callable[[], tuple[list[str], Iterator[dict[str, Any]]]]
 
 
-def export_files(study: Study) -> dict[str, ExportFile]:
-    """file name → a function giving (header, rows) of that export file, called inside the caller's snapshot. The
-    data columns of a PlanLessRows study are read once, by the first file that needs them."""
+def export_files(study: Study, stage: str | None = None) -> dict[str, ExportFile]:
+    """file name → a function giving (header, rows) of that export file of the sessions of `stage` (None or "all":
+    both), called inside the caller's snapshot. The data columns of a PlanLessRows study are read once, by the first
+    file that needs them."""
     task = registry().get(study.task_type)
-    entries = functools.cache(lambda: data_codebook(study, task) if isinstance(task, PlanLessRows) else None)
+    entries = functools.cache(
+        lambda: data_codebook(study, task, stage=stage) if isinstance(task, PlanLessRows) else None
+    )
 
     def trials():
         columns = trial_columns(study) if entries() is None else data_columns(entries())
-        return [c.name for c in columns], trial_rows(study)
+        return [c.name for c in columns], trial_rows(study, stage=stage)
 
     return {
-        "participants.csv": lambda: (
-            [c.name for c in PARTICIPANT_COLUMNS + survey_columns(study)],
-            participant_rows(study),
-        ),
+        "participants.csv": lambda: ([c.name for c in participant_columns(study)], participant_rows(study, stage)),
         "trials.csv": trials,
+        "events.csv": lambda: ([c.name for c in EVENT_COLUMNS], event_rows(study, stage)),
         "codebook.csv": lambda: (CODEBOOK_HEADER, codebook_rows(study, entries())),
     }
 
 
-def snapshot_csv(study: Study, name: str) -> Iterator[str]:
+def snapshot_csv(study: Study, name: str, stage: str | None = None) -> Iterator[str]:
     """One export file as CSV chunks, read in its own snapshot (for a streamed download)."""
     with snapshot():
-        header, rows = export_files(study)[name]()
+        header, rows = export_files(study, stage)[name]()
         yield from rows_csv(header, rows)
 
 
-def write_export(study: Study, out_dir: Path) -> list[tuple[Path, int]]:
-    """Write every export file of the study into `out_dir`, from one snapshot; (path, data rows) per file."""
+def write_export(study: Study, out_dir: Path, stage: str | None = None) -> list[tuple[Path, int]]:
+    """Write every export file of the study's sessions of `stage` (None or "all": both) into `out_dir`, from one
+    snapshot; (path, data rows) per file."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    with snapshot():  # the three files describe one moment of a running study
-        for name, make in export_files(study).items():
+    with snapshot():  # the files describe one moment of a running study
+        for name, make in export_files(study, stage).items():
             header, rows = make()
             counter = itertools.count()
             with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:

@@ -96,14 +96,21 @@ def running(study_id: int) -> bool:
         return not taken
 
 
-def latest(study_id: int) -> StoredResult | None:
-    """The study's most recently computed stored result, whatever its options (None: never computed)."""
-    return db.session.scalars(
+def stage_of(row: StoredResult) -> str:
+    """The stage a stored result analysed; one stored before stages existed read every session, and those were all
+    backfilled live (migration 0010)."""
+    return row.options.get("stage", "live")
+
+
+def latest(study_id: int, stage: str) -> StoredResult | None:
+    """The study's most recently computed stored result of `stage` ("pilot", "live" or "all"), whatever its other
+    options (None: never computed); a pilot analysis never serves as the live one."""
+    rows = db.session.scalars(
         db.select(StoredResult)
         .where(StoredResult.study_id == study_id)
         .order_by(StoredResult.computed_at.desc(), StoredResult.id.desc())
-        .limit(1)
-    ).first()
+    )  # a few rows per study: one per set of options
+    return next((row for row in rows if stage_of(row) == stage), None)
 
 
 def recompute(slug: str, options: Options) -> tuple[StoredResult, AnalysisResult | None]:
@@ -163,6 +170,7 @@ def _flags(options: dict[str, Any]) -> list[str]:
         "exclude_outliers": lambda v: ["--exclude-outliers" if v else "--keep-outliers"],
         "n_boot": lambda v: ["--n-boot", str(v)],
         "seed": lambda v: ["--seed", str(v)],
+        "stage": lambda v: ["--stage", str(v)],
     }
     return [arg for name, value in options.items() for arg in flags[name](value)]
 

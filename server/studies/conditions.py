@@ -25,7 +25,7 @@ from pydantic import AfterValidator, Field
 
 from ..db import db, utcnow
 from ..exceptions import ConfigError
-from ..models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study
+from ..models import PLACE_REOPENED, ParticipantSession, ProlificSubmission, Study, analysable
 from ..schema import SchemaError, Table, matching, problem
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -105,7 +105,9 @@ def lock_study(study: Study) -> None:
 def occupancy(study: Study) -> dict[str, int]:
     """Sessions holding each condition's slot: completed ones, and started ones seen within the abandon timeout,
     except those whose Prolific place was offered to someone else (returned, timed out or rejected, as the last
-    `flask prolific sync` read): the newcomer takes their slot. Abandoned sessions hold none."""
+    `flask prolific sync` read): the newcomer takes their slot. Abandoned sessions hold none, and neither do
+    researchers' previews or sessions of the study's other stage: quotas count the current stage, so putting a
+    study live starts them afresh."""
     minutes = study.config.get("abandon_after_minutes", DEFAULT_ABANDON_MINUTES)
     cutoff = utcnow() - timedelta(minutes=minutes)
     PS = ParticipantSession
@@ -118,6 +120,7 @@ def occupancy(study: Study) -> dict[str, int]:
         db.select(PS.condition, db.func.count())
         .where(
             PS.study_id == study.id,
+            analysable(study.stage),
             PS.condition.is_not(None),
             ~reopened,
             (PS.status == "completed") | ((PS.status == "started") & (PS.last_seen_at >= cutoff)),

@@ -17,7 +17,7 @@ from pydantic import Field
 
 from ..db import db
 from ..exceptions import ConfigError
-from ..models import STUDY_STATUSES, Stimulus, Study, StudyEvent, bump_generation
+from ..models import STAGES, STUDY_STATUSES, Stimulus, Study, StudyEvent, bump_generation
 from ..prolific import settings as prolific_settings
 from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from ..stimuli.manifests import import_manifest
@@ -27,6 +27,8 @@ from ..tasktype.registry import registry
 from . import conditions
 from . import versions as study_versions
 from .conditions import DEFAULT_ABANDON_MINUTES, AbandonMinutes, Conditions
+from .quality import QualityTable
+from .quality import config as quality_config
 from .surveys import SURVEYS
 
 PLATFORMS = ("prolific", "labinthewild", "direct")
@@ -80,6 +82,9 @@ class StudyFile(Table):
             "`[prolific]`: the linked Prolific study, completion codes per outcome, attention check and bonus limits "
             "([prolific.md](prolific.md))"
         ),
+    )
+    quality: QualityTable | None = Field(
+        None, description="`[quality]`: thresholds of the [data-quality flags](#data-quality-flags)"
     )
 
 
@@ -142,6 +147,7 @@ def load_study_file(path: Path) -> dict[str, Any]:
         "demo_stimuli": study.demo_stimuli,
         **between_subjects,
         **prolific,
+        **quality_config(study.quality),
     }
 
 
@@ -211,6 +217,7 @@ def key_reference() -> str:
         ("`[[conditions]]`", conditions.Condition),
         ("`[prolific]`", prolific_settings.ProlificTable),
         ("`[prolific.codes]`", prolific_settings.Codes),
+        ("`[quality]`", QualityTable),
     ]
     by_model: dict[type[Table], list[str]] = {}
     for task_id in registry().ids():
@@ -331,19 +338,42 @@ def get_study(slug: str) -> Study | None:
     return db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
 
 
+def _audited_change(
+    study: Study, attribute: str, value: str, allowed: tuple[str, ...], researcher_id: int | None, event: StudyEvent
+) -> bool:
+    """Set the study's `attribute` to `value` and add `event` (its detail's "from" filled in) to study_events, in
+    the caller's transaction. False, and nothing added, if it had that value; ValueError for one not `allowed`."""
+    if value not in allowed:
+        raise ValueError(f"{attribute} must be one of {', '.join(allowed)}")
+    old = getattr(study, attribute)
+    if old == value:
+        return False
+    event.study_id, event.researcher_id, event.detail = study.id, researcher_id, {"from": old, **event.detail}
+    db.session.add(event)
+    setattr(study, attribute, value)
+    return True
+
+
 def set_status(study: Study, status: str, researcher_id: int | None = None, via: str = "web") -> bool:
     """Open, pause or close a study and log who did it and when in study_events. False if it had that status.
 
     Paused and closed studies turn new entries away (the participant page says so); running sessions finish."""
-    if status not in STUDY_STATUSES:
-        raise ValueError(f"status must be one of {', '.join(STUDY_STATUSES)}")
-    if study.status == status:
+    event = StudyEvent(action=status, detail={"via": via})
+    if not _audited_change(study, "status", status, STUDY_STATUSES, researcher_id, event):
         return False
-    db.session.add(
-        StudyEvent(
-            study_id=study.id, researcher_id=researcher_id, action=status, detail={"from": study.status, "via": via}
-        )
-    )
-    study.status = status
+    db.session.commit()
+    return True
+
+
+def set_stage(study: Study, stage: str, researcher_id: int | None = None, via: str = "web") -> bool:
+    """Put a study in the pilot or live stage and log who did it and when in study_events (action "stage"). False
+    if it was in that stage already (nothing written).
+
+    Sessions keep the stage they started in; new ones take the new stage. Quotas count the current stage only
+    (conditions.occupancy), so the change bumps the data generation: a stored result is stale."""
+    event = StudyEvent(action="stage", detail={"to": stage, "via": via})
+    if not _audited_change(study, "stage", stage, STAGES, researcher_id, event):
+        return False
+    bump_generation(study.id)
     db.session.commit()
     return True

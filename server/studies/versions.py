@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..db import db
-from ..models import ParticipantSession, Researcher, Study, StudyVersion
+from ..models import ParticipantSession, Researcher, Study, StudyVersion, analysable
 from ..prolific.audit import os_user
 
 
@@ -47,11 +47,12 @@ class VersionRow:
 
 def versions(study: Study) -> tuple[list[VersionRow], int]:
     """The study's kept versions, oldest first, each with the number of sessions that entered under it; and the
-    number of sessions that entered under a version older than study_versions (not kept)."""
+    number of sessions that entered under a version older than study_versions (not kept). Researchers' previews
+    are not counted (models.analysable)."""
     sessions = dict(
         db.session.execute(
             db.select(ParticipantSession.study_version_id, db.func.count())
-            .where(ParticipantSession.study_id == study.id)
+            .where(ParticipantSession.study_id == study.id, analysable("all"))
             .group_by(ParticipantSession.study_version_id)
         ).all()
     )

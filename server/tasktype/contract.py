@@ -15,6 +15,8 @@ parameters for task-specific things:
 - :class:`ModelAnswers`: models answer its stimuli (``model_input``, ``model_answers``: imported predictions and
   ``flask stimuli export``); :class:`TrainingSets` adds training sets for models (``flask stimuli export --training``);
 - :class:`Analysed`: it has an analysis (``analyzer``: ``flask analyze`` and the dashboard's results);
+- :class:`Ratings`: its answers are ratings on one scale (``ratings``), checked for straight-lining (the dashboard's
+  data quality, server/results/quality.py);
 - :class:`PlanLessRows`: its page records rows of its own, stored with no stimulus, whose columns come from the
   data (trials.csv, an inferred codebook; ``column_descriptions``); its folder is prepared at sync (``prepare``)
   and completion needs the page's "timeline finished" signal and ``min_rows`` rows.
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -137,6 +139,9 @@ class TaskType(ABC):
     steps: ClassVar[tuple[str, ...]] = ()
     # Data-quality flags its scores carry (e.g. failed catch trials).
     quality_flags: ClassVar[tuple[QualityFlag, ...]] = ()
+    # Response times below this many milliseconds are implausibly fast for this task (study.toml's [quality]
+    # fast_trial_ms overrides it); None: the FAST_TRIAL_MS setting.
+    fast_trial_ms: ClassVar[int | None] = None
     # Columns this task adds to trials.csv, in order, after the generic ones (stimulus columns first).
     trial_columns: ClassVar[tuple[Column, ...]] = ()
 
@@ -190,6 +195,29 @@ class TaskType(ABC):
         """The score keys that mark a failed attention check (none: the task has no catch trials)."""
         return tuple(flag.score_key for flag in self.quality_flags if flag.attention_check)
 
+    # The researchers' replay and balance pages (server/web/researcher.py, server/results/balance.py).
+
+    def replay_images(self, item: dict[str, Any], stimulus_url: Callable[[str], str]) -> list[tuple[str, str]]:
+        """(caption, URL) of the images one planned trial showed, in the order the page showed them, rebuilt from
+        its plan item (`PlanItem.as_json()`); `stimulus_url` gives a stimulus key's URL. By default none."""
+        return []
+
+    def balance_item(self, item: dict[str, Any]) -> str:
+        """What the balance view counts per position for one planned trial: by default its stimulus."""
+        return item["stimulus_id"]
+
+    def position_design(self, items: list[dict[str, Any]]) -> list[list[float]] | None:
+        """Under this type's plan drawing, the probability that each of one plan's test trials stands at each test
+        position, given which trials the plan holds: a row per trial (`items`: their stimuli's stored parameters,
+        in plan order), a column per position. None (the default): the order is fixed, so there is nothing to
+        test."""
+        return None
+
+
+def shuffled_positions(n: int) -> list[list[float]]:
+    """`position_design` of a plan whose n test trials are shuffled uniformly: each at each position with 1/n."""
+    return [[1 / n] * n for _ in range(n)]
+
 
 class Stimuli(TaskType):
     """Shared by the two stimulus capabilities: the type has stimuli, shown one per planned trial."""
@@ -200,6 +228,9 @@ class Stimuli(TaskType):
     @abstractmethod
     def render_stimulus(self, key: str, params: dict[str, Any]) -> tuple[str, bytes] | str:
         """(mimetype, bytes) of the stimulus as shown to people, or the id of a stored asset to serve."""
+
+    def replay_images(self, item, stimulus_url):
+        return [("stimulus", stimulus_url(item["stimulus_id"]))]
 
 
 class GeneratedStimuli(Stimuli):
@@ -273,6 +304,18 @@ class Analysed(TaskType):
     """Capability: the type has an analysis (`flask analyze`, the dashboard's results)."""
 
     analyzer: ClassVar[Analyzer]
+
+
+class Ratings(TaskType):
+    """Capability: the type's answers are ratings on one scale (a Likert item, similarity ratings), so a participant
+    who gives (nearly) the same rating throughout is flagged as straight-lining (server/results/quality.py)."""
+
+    # The scale, as the dashboard and the docs name it, e.g. "1–7 agreement".
+    rating_scale: ClassVar[str]
+
+    @abstractmethod
+    def ratings(self, response: dict[str, Any]) -> list[int]:
+        """The ratings one stored (validated) response holds, in the order asked; none if the trial asked none."""
 
 
 @dataclass(frozen=True)

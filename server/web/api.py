@@ -2,7 +2,8 @@
 
 Every view works on one autocommit connection and the session's cached facts (server/participation/trialstore.py):
 participants make these requests by the thousand, so each costs a few single-statement round trips and no ORM unit of
-work. The operations are server/participation/session_api.py's."""
+work. The operations are server/participation/session_api.py's; the researcher bar's row of a preview session
+(GET /preview/row) is the export's own code, read through the ORM like an export."""
 
 from __future__ import annotations
 
@@ -12,12 +13,17 @@ from typing import Any
 from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..db import db
 from ..exceptions import APIError
+from ..models import Study
 from ..participation import session_api, trialstore
+from ..results.export import trial_rows
+from ..tasktype.events import MAX_BYTES as EVENTS_MAX_BYTES
 
 PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.ResearcherCookies skips its cookie)
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
-ROW_ENVELOPE = 4096  # bytes of a row's body besides the row: its id, the client time, JSON punctuation
+# Bytes of a row's body besides the row: its id, the client time, JSON punctuation, and its events (at their cap).
+ROW_ENVELOPE = 4096 + EVENTS_MAX_BYTES
 
 
 @bp.before_request
@@ -123,3 +129,21 @@ def post_complete(connection, session):
 @with_session
 def post_end(connection, session):
     return jsonify(session_api.end(connection, session, json_object()))
+
+
+@bp.get("/preview/row")
+@with_session
+def get_preview_row(connection, session):
+    """A preview session's stored trial `trial_index` as trials.csv has it (the researcher bar shows it after each
+    save); only a researcher's preview shows its rows."""
+    if not session.preview:
+        raise APIError(404, "not_a_preview", "only a researcher's preview session shows the rows it stored")
+    index = request.args.get("trial_index", type=int)
+    if index is None:
+        raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
+    study = db.session.get(Study, session.study_id)
+    row = next((row for row in trial_rows(study, session_id=session.id) if row["trial_index"] == index), None)
+    if row is None:
+        raise APIError(404, "not_stored", f"trial {index} of this session is not stored", field="trial_index")
+    # The JSON answer sorts its keys: `columns` keeps trials.csv's order.
+    return jsonify(trial_index=index, columns=list(row), row=row)

@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify
 
 from ..models import OUTCOMES, SESSION_STATUSES
 from ..participation.session_api import EARLY_OUTCOMES, MAX_RT_MS
+from ..tasktype import events
 
 bp = Blueprint("openapi", __name__)
 
@@ -93,6 +94,11 @@ SCHEMAS = {
                 "description": "false once the session has ended (completed, ended early, excluded)",
             },
             "platform": {"enum": ["prolific", "labinthewild", "direct"]},
+            "preview": {
+                "type": "boolean",
+                "description": "a researcher's preview (docs/researchers.md): never counted; it completes without "
+                "the trials and surveys it jumped past",
+            },
             "study": {
                 "type": "object",
                 "required": ["slug", "version"],
@@ -142,6 +148,29 @@ SCHEMAS = {
             },
             "rt_ms": {"type": ["number", "null"], "minimum": 0, "maximum": MAX_RT_MS},
             "client_time": {"type": ["string", "null"], "format": "date-time"},
+            "events": {"$ref": "#/components/schemas/Events"},
+        },
+    },
+    "Events": {
+        "type": ["array", "null"],
+        "maxItems": events.MAX_EVENTS,
+        "description": 'the trial\'s interaction records (docs/participant-api.md, "Interaction records"); at most '
+        f"{events.MAX_BYTES // 1024} KB of JSON; null or left out: none recorded",
+        "items": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["t", "type"],
+            "properties": {
+                "t": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": events.MAX_T_MS,
+                    "description": "ms since the trial began",
+                },
+                "type": {"enum": list(events.EVENT_TYPES)},
+                "target": {"type": ["string", "null"], "maxLength": events.MAX_TARGET},
+                "value": {"type": ["string", "null"], "maxLength": events.MAX_VALUE},
+            },
         },
     },
     "TrialStored": {
@@ -157,6 +186,7 @@ SCHEMAS = {
             "trial_id": {"type": "string", "pattern": "^[\\x21-\\x7e]{8,64}$", "description": "the page's id"},
             "row": {"type": "object", "description": "one entry of jsPsych.data, as jsPsych recorded it"},
             "client_time": {"type": "string", "format": "date-time"},
+            "events": {"$ref": "#/components/schemas/Events"},
         },
     },
     "RowStored": {
@@ -218,6 +248,15 @@ SCHEMAS = {
         },
     },
     "Summary": {"type": "object", "description": "the task type's numbers for the participant and the cohort"},
+    "PreviewRow": {
+        "type": "object",
+        "required": ["trial_index", "columns", "row"],
+        "properties": {
+            "trial_index": {"type": "integer"},
+            "columns": {"type": "array", "items": {"type": "string"}, "description": "trials.csv's column order"},
+            "row": {"type": "object", "description": "column → value, as trials.csv has the trial"},
+        },
+    },
 }
 
 TRIAL_EXAMPLE = {
@@ -227,12 +266,20 @@ TRIAL_EXAMPLE = {
     "response": {"percent": 42.5},
     "rt_ms": 3456,
     "client_time": "2026-11-22T17:00:00.000Z",
+    "events": [
+        {"t": 1830, "type": "input", "target": "percent", "value": "42.5"},
+        {"t": 2400, "type": "hidden", "target": None, "value": None},
+        {"t": 9100, "type": "visible", "target": None, "value": None},
+    ],
 }
 ROW_EXAMPLE = {
     "trial_id": "5c0f3a1e-8d2b-4f6a-b7c9-2e1d0a9f8b7c",
     "row": {"rt": 812, "response": 0, "trial_type": "html-button-response", "trial_index": 3, "time_elapsed": 9120},
     "client_time": "2026-11-25T17:00:00.000Z",
+    "events": [{"t": 310, "type": "blur", "target": None, "value": None}, {"t": 700, "type": "focus"}],
 }
+EVENTS_TOO_LARGE = "`events_too_large`: more events than the caps allow"
+INVALID_EVENTS = "a malformed event (`invalid_events`, `index` names it)"
 NOT_JSPSYCH = "`no_rows`: the study is not a jsPsych experiment (its trials follow a plan)"
 ENVIRONMENT_EXAMPLE = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
 
@@ -305,8 +352,9 @@ PATHS = {
                     "the first answer stands), `trial_id_reused` (the trial_id is stored for "
                     f"another index: stored_index), {BEFORE_CONSENT}, or {ENDED}"
                 ),
-                "422": _answer("index outside the plan, another stimulus, or an invalid response"),
+                "422": _answer(f"index outside the plan, another stimulus, an invalid response, or {INVALID_EVENTS}"),
                 **BODY_ERRORS,
+                "413": _answer(f"body over 64 KiB, or {EVENTS_TOO_LARGE}"),
                 **ERRORS,
             },
         }
@@ -322,8 +370,12 @@ PATHS = {
                 "200": _answer("a repeat of a stored trial_id: nothing changed", "RowStored"),
                 "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
                 "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
-                "413": _answer("`row_too_large`: the row is over the study's row_limit_kb (default 64 KB)"),
-                "422": _answer("the row is not a JSON object, or holds NaN or Infinity (`invalid_response`)"),
+                "413": _answer(
+                    f"`row_too_large`: the row is over the study's row_limit_kb (default 64 KB), or {EVENTS_TOO_LARGE}"
+                ),
+                "422": _answer(
+                    f"the row is not a JSON object, or holds NaN or Infinity (`invalid_response`), or {INVALID_EVENTS}"
+                ),
                 "400": BODY_ERRORS["400"],
                 "415": BODY_ERRORS["415"],
                 "405": ERRORS["405"],
@@ -364,6 +416,22 @@ PATHS = {
                     f"{BEFORE_CONSENT}, or {ENDED} (other than completed)"
                 ),
                 **ERRORS,
+            },
+        }
+    },
+    "/api/sessions/{token}/preview/row": {
+        "get": {
+            "summary": "A researcher's preview session only: one stored trial as trials.csv has it (the researcher "
+            "bar)",
+            "parameters": [
+                TOKEN,
+                {"name": "trial_index", "in": "query", "required": True, "schema": {"type": "integer"}},
+            ],
+            "responses": {
+                "200": _answer("the row", "PreviewRow"),
+                "400": _answer("trial_index missing or not an integer"),
+                "404": _answer("no session has this token, `not_a_preview` (a participant's session), or `not_stored`"),
+                "405": ERRORS["405"],
             },
         }
     },
@@ -411,6 +479,34 @@ PATHS = {
                 "400": {"description": "an id in the link is not valid", "content": HTML},
                 "404": {"description": "no such study", "content": HTML},
                 "503": {"description": "the study cannot start sessions (e.g. every condition full)", "content": HTML},
+            },
+        }
+    },
+    "/study/{slug}/preview/{signed}": {
+        "get": {
+            "summary": "A researcher's signed, expiring preview link (HTML): a new preview session, even while the "
+            "study is paused, closed or full",
+            "parameters": [
+                SLUG,
+                {"name": "signed", "in": "path", "required": True, "schema": {"type": "string"}},
+                {
+                    "name": "jump",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "pattern": "^(trial-\\d{1,6}|step-[A-Za-z0-9_-]{1,64})$"},
+                    "description": "where the page starts: a plan index or a step of the flow",
+                },
+            ],
+            "responses": {
+                "303": {"description": "to the preview session's page (with #jump=… when asked)"},
+                "400": {"description": "a jump that is neither trial-N nor step-NAME", "content": HTML},
+                "403": {"description": "not a valid preview link (forged, cut, or for another study)", "content": HTML},
+                "404": {"description": "no such study", "content": HTML},
+                "410": {
+                    "description": "the link has expired, or names a condition the study no longer has",
+                    "content": HTML,
+                },
+                "503": {"description": "the study cannot start sessions", "content": HTML},
             },
         }
     },

@@ -12,7 +12,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from ..db import db
 from ..exceptions import ConfigError
 from ..models import Asset, ParticipantSession, Stimulus, StudyVersion, SurveyResponse
-from ..participation import session_api, sessions
+from ..participation import links, session_api, sessions
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
 from ..studies.definitions import get_study
@@ -26,6 +26,8 @@ bp = Blueprint("participant", __name__)
 # Prolific ids are 24 hex characters; accept any plain id, refuse unsubstituted {{%PLACEHOLDERS%}} and junk.
 EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PROLIFIC_PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+# Where a preview starts (the researcher bar's "Jump to"): a trial of the plan, or a step of the study's flow.
+JUMP = re.compile(r"^(trial-\d{1,6}|step-[A-Za-z0-9_-]{1,64})$")
 
 
 def message(title: str, text: str, status: int = 200):
@@ -72,6 +74,62 @@ def enter(slug):
     return _resume(slug, session)  # the slug in hand: the study row was expired by the entry's commit
 
 
+@bp.get("/study/<slug>/preview/<signed>")
+def preview(slug, signed):
+    """A researcher's signed preview link: a new preview session, even while the study is paused, closed or full
+    (it takes no condition slot and is never counted), then its page with the researcher bar; `?jump=trial-N` or
+    `?jump=step-NAME` starts that page there."""
+    study = get_study(slug)
+    if study is None:
+        return message("Study not found", "There is no study at this address. Please check the link.", 404)
+    try:
+        condition = links.read_preview_link(slug, signed)
+    except links.PreviewLinkError as exc:
+        if exc.expired:
+            return message(
+                "Preview link expired",
+                "This preview link has expired. Get a new one on the study's dashboard page, or with "
+                f"`flask links {slug} --preview`.",
+                410,
+            )
+        return message("Preview link not valid", f"{str(exc).capitalize()}: please copy the whole link again.", 403)
+    if condition is not None and condition not in links.condition_names(study.config):
+        return message(
+            "Preview link out of date",
+            f"This preview link runs the condition {condition!r}, which the study no longer has. Get a new link on "
+            "the study's dashboard page.",
+            410,
+        )
+    jump = request.args.get("jump", "")
+    if jump and not JUMP.match(jump):
+        return message("Preview link not valid", "Jump to a trial (trial-N) or a step of the flow (step-NAME).", 400)
+    try:
+        session = sessions.find_or_create(study, None, request.user_agent.string, preview=True, condition=condition)
+    except ConfigError as exc:
+        current_app.logger.warning("study %s cannot start a preview: %s", slug, exc)
+        return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)
+    # The fragment tells the page where to start (runner.js); the server never skips anything for it.
+    return redirect(url_for(".run", slug=slug, token=session.token, _anchor=f"jump={jump}" if jump else None), 303)
+
+
+def _preview_bar(session: ParticipantSession, jumps: bool) -> dict | None:
+    """What the researcher bar of a preview session's page shows (None for a participant's session): a fresh link
+    for Restart (a new preview in the same condition) and, for built-in task types, the steps and trials to jump to."""
+    if not session.preview:
+        return None
+    study = session.study
+    condition = session.condition if session.condition in links.condition_names(study.config) else None
+    restart, _ = links.preview_link(study, condition)
+    options = []
+    if jumps:
+        options = [(f"step-{step}", f"step: {step}") for step in study.config["flow"]]
+        options += [
+            (f"trial-{item['index']}", f"trial {item['index']}" + (" (practice)" if item.get("practice") else ""))
+            for item in session.plan
+        ]
+    return {"restart": restart, "jumps": options, "condition": session.condition}
+
+
 def _resume(slug: str, session: ParticipantSession):
     if session.status == "completed":
         return message("Already completed", "You have already completed this study. Thank you for taking part!")
@@ -113,6 +171,9 @@ def run(slug, token):
             if session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
         ],
     }
+    bar = _preview_bar(session, jumps=not isinstance(task, PlanLessRows))
+    if bar:
+        config["preview"] = True
     assets = registry().asset_urls(task)
     return render_template(
         "participant/study.html",
@@ -120,6 +181,7 @@ def run(slug, token):
         title=study.title,
         scripts=[url for url in assets if url.endswith(".js")],
         stylesheets=[url for url in assets if url.endswith(".css")],
+        preview=bar,
     )
 
 
@@ -161,7 +223,9 @@ def experiment(slug, token):
         "frame": f"{frame}#seed={_seed(token)}",
         "resume": config["task"]["resume"],
     }
-    return render_template("participant/experiment.html", config=page, title=study.title)
+    return render_template(
+        "participant/experiment.html", config=page, title=study.title, preview=_preview_bar(session, jumps=False)
+    )
 
 
 @bp.get("/study/<slug>/x/<int:version>/<path:name>")

@@ -26,6 +26,7 @@ from ..config import child_environment
 from ..db import db
 from ..exceptions import AnalysisError
 from ..models import (
+    STAGES,
     STUDY_STATUSES,
     ApiToken,
     ParticipantSession,
@@ -34,19 +35,23 @@ from ..models import (
     StudyEvent,
     current_generation,
 )
-from ..participation.links import study_links
+from ..participation.links import condition_names, preview_link, study_links
 from ..prolific import submissions as prolific_submissions
 from ..prolific.client import ProlificError, from_config
 from ..researchers import auth, exclusion
-from ..results import dashboard, stored
+from ..results import dashboard, quality, sample_size, stored
 from ..results.analyze import Options
+from ..results.balance import ALPHA as BALANCE_ALPHA
+from ..results.balance import heatmap_png, study_balance
 from ..results.export import export_files, snapshot_csv, trial_columns, trial_rows
-from ..studies.definitions import set_status
+from ..results.replay import steps as replay_steps
+from ..studies import diff as version_diff
+from ..studies.definitions import set_stage, set_status
 from .guards import login_required, study_or_404, token_or_login_required
 from .security import login_limit
 
 bp = Blueprint("researcher", __name__, url_prefix="/researcher")
-EXPORT_FILES = ("participants.csv", "trials.csv", "codebook.csv")
+EXPORT_FILES = ("participants.csv", "trials.csv", "events.csv", "codebook.csv")
 STATUS_ACTIONS = {"open": "Open", "paused": "Pause", "closed": "Close"}
 
 
@@ -88,10 +93,20 @@ def index():
     )
 
 
+def _stage(default: str, values=None) -> str:
+    """The request's `stage` (pilot, live or all; `default` without one), from the query string or `values`; 400
+    for any other value."""
+    stage = (request.args if values is None else values).get("stage", default)
+    if stage not in dashboard.STAGE_CHOICES:
+        abort(400, description=f"stage must be one of {', '.join(dashboard.STAGE_CHOICES)}, not {stage!r}")
+    return stage
+
+
 @bp.get("/studies/<slug>/")
 @login_required
 def study(slug):
     study = study_or_404(slug)
+    stage = _stage(study.stage)
     events = db.session.execute(
         db.select(StudyEvent, Researcher.username)
         .outerjoin(Researcher, Researcher.id == StudyEvent.researcher_id)
@@ -106,26 +121,71 @@ def study(slug):
         "researcher/study.html",
         title=study.slug,
         study=study,
-        summary=dashboard.study_summaries([study])[study.id],
-        funnel=dashboard.funnel(study),
+        summary=dashboard.study_summaries([study], stage)[study.id],
+        funnel=dashboard.funnel(study, stage),
         plan_less=dashboard.plan_less(study),
-        conditions=dashboard.condition_counts(study),
-        flags=dashboard.quality_flags(study),
+        conditions=dashboard.condition_counts(study, stage),
+        flags=dashboard.quality_flags(study, stage),
+        stage=stage,
+        stages=STAGES,
+        stage_choices=dashboard.STAGE_CHOICES,
+        stage_counts=dashboard.stage_counts(study),
+        pilot_warning=prolific_submissions.pilot_warning(study),
         links=study_links(study, request.url_root),
         events=events,
         statuses=STATUS_ACTIONS,
         files=EXPORT_FILES,
         researcher=g.researcher,
         prolific=prolific,
+        previews=_preview_links(study),
     )
+
+
+def _preview_links(study) -> list[dict]:
+    """The study page's signed preview links: one per condition (the first is what a link without one runs), or
+    one for a study without conditions; each with its expiry."""
+    links = []
+    for condition in condition_names(study.config) or [None]:
+        path, expires = preview_link(study, condition)
+        links.append({"condition": condition, "url": request.url_root.rstrip("/") + path, "expires": expires})
+    return links
 
 
 @bp.get("/studies/<slug>/progress.png")
 @login_required
 def progress_png(slug):
+    study = study_or_404(slug)
     return Response(
-        dashboard.progress_png(study_or_404(slug)), mimetype="image/png", headers={"Cache-Control": "no-store"}
+        dashboard.progress_png(study, _stage(study.stage)), mimetype="image/png", headers={"Cache-Control": "no-store"}
     )
+
+
+@bp.get("/studies/<slug>/versions")
+@login_required
+def versions(slug):
+    """Two kept versions side by side (`flask studies diff`): by default the two newest; ?a=V1&b=V2 picks them."""
+    study = study_or_404(slug)
+    kept = version_diff.all_kept(study)
+    numbers = [v.version for v in kept]
+    a = request.args.get("a", numbers[-2] if len(numbers) > 1 else study.version, type=int)
+    b = request.args.get("b", numbers[-1] if numbers else study.version, type=int)
+    change, problem = None, None
+    try:
+        change = version_diff.diff(study, a, b)
+    except version_diff.UnknownVersion as exc:
+        problem = str(exc)
+    return render_template(
+        "researcher/versions.html",
+        title=f"{study.slug}: versions",
+        study=study,
+        kept=kept,
+        sessions=version_diff.sessions_per_version(study, kept),
+        a=a,
+        b=b,
+        change=change,
+        absent=version_diff.ABSENT,
+        problem=problem,
+    ), (404 if problem else 200)
 
 
 @bp.post("/studies/<slug>/status")
@@ -137,6 +197,20 @@ def change_status(slug):
         abort(400)
     if set_status(study, status, g.researcher.id):
         flash(f"{study.slug} is now {status}.")
+    return redirect(url_for(".study", slug=slug), 303)
+
+
+@bp.post("/studies/<slug>/stage")
+@login_required
+def change_stage(slug):
+    """The dashboard's "Put live" / "Back to pilot" button: `flask studies stage`, logged as this researcher."""
+    study, stage = study_or_404(slug), request.form.get("stage", "")
+    try:
+        changed = set_stage(study, stage, g.researcher.id, via="web")
+    except ValueError as exc:
+        abort(400, description=str(exc))
+    news = "is now in the {} stage: new sessions are {} sessions" if changed else "is in the {} stage already"
+    flash(f"{study.slug} {news.format(stage, stage)}.")
     return redirect(url_for(".study", slug=slug), 303)
 
 
@@ -164,7 +238,8 @@ def prolific_sync(slug):
 def participants(slug):
     study = study_or_404(slug)
     page = request.args.get("page", 1, type=int)
-    rows, pages = dashboard.participants_page(study, page)
+    stage = _stage("all")
+    rows, pages = dashboard.participants_page(study, page, stage)
     return render_template(
         "researcher/participants.html",
         title=f"{study.slug}: participants",
@@ -172,8 +247,11 @@ def participants(slug):
         rows=rows,
         page=min(max(page, 1), pages),
         pages=pages,
-        fast_ms=dashboard.fast_ms(),
-        task_flags=dashboard.task_flags(study),
+        stage=stage,
+        stage_choices=dashboard.STAGE_CHOICES,
+        limits=quality.study_thresholds(study),
+        task_flags=quality.task_flags(study),
+        rating_task=dashboard.rating_task(study),
         plan_less=dashboard.plan_less(study),
     )
 
@@ -183,9 +261,11 @@ def participants(slug):
 def participant(slug, participant_id):
     study = study_or_404(slug)
     person = db.session.get(ParticipantSession, participant_id)
-    if person is None or person.study_id != study.id:
+    if person is None or person.study_id != study.id or person.preview:  # previews are never shown (analysable)
         abort(404)
     columns = [c.name for c in trial_columns(study, person.id)]
+    limits = quality.study_thresholds(study)
+    person_quality = quality.per_session(study, None, [person.id]).get(person.id, quality.empty(study))
     return render_template(
         "researcher/participant.html",
         title=f"{study.slug}: participant {person.id}",
@@ -193,7 +273,11 @@ def participant(slug, participant_id):
         person=person,
         columns=columns,
         rows=list(trial_rows(study, session_id=person.id)),
-        fast_ms=dashboard.fast_ms(),
+        limits=limits,
+        quality=person_quality,
+        flag_labels=quality.flag_labels(study, limits),
+        reason=quality.exclusion_reason(study, person_quality, limits) if person_quality.flags else "",
+        rating_task=dashboard.rating_task(study),
         plan_less=dashboard.plan_less(study),
     )
 
@@ -219,12 +303,12 @@ def exclusion_change(slug, participant_id, action):
     return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
 
 
-def _recompute_options(shown: StoredResult | None) -> Options:
-    """What the Recompute button computes: the options of the result on the page, or at first the dashboard's
-    (fewer bootstrap resamples than the command line's publication numbers)."""
+def _recompute_options(shown: StoredResult | None, stage: str) -> Options:
+    """What the Recompute button computes for the page's stage: the options of the result on the page, or at first
+    the dashboard's (fewer bootstrap resamples than the command line's publication numbers)."""
     if shown is None:
-        return Options(n_boot=current_app.config["DASHBOARD_N_BOOT"])
-    return Options(**shown.options)
+        return Options(n_boot=current_app.config["DASHBOARD_N_BOOT"], stage=stage)
+    return Options(**{**shown.options, "stage": stage})
 
 
 @bp.get("/studies/<slug>/results")
@@ -233,12 +317,15 @@ def results(slug):
     """The study's stored result (the latest `flask analyze --store`, or the Recompute button's), its age and whether
     the data changed since: never computed on the request."""
     study = study_or_404(slug)
-    shown = stored.latest(study.id)
+    stage = _stage(study.stage)
+    shown = stored.latest(study.id, stage)
     generation = current_generation(study.id)
     return render_template(
         "researcher/results.html",
         title=f"{study.slug}: results",
         study=study,
+        stage=stage,
+        stage_choices=dashboard.STAGE_CHOICES,
         shown=shown,
         stale=shown is not None and shown.generation < generation,
         generation=generation,
@@ -253,31 +340,58 @@ def recompute(slug):
     """The results page's Recompute button: `flask analyze SLUG --store` in a process of its own (one at a time
     per study); the page shows its result once stored."""
     study = study_or_404(slug)
+    stage = _stage(study.stage, request.form)
     if stored.running(study.id):
         flash("A recompute is already running; reload this page in a moment.")
     else:
+        options = _recompute_options(stored.latest(study.id, stage), stage)
         try:
-            stored.launch(
-                study.slug, _recompute_options(stored.latest(study.id)), child_environment(current_app.config)
-            )
+            stored.launch(study.slug, options, child_environment(current_app.config))
         except AnalysisError as exc:
             flash(f"Cannot recompute: {exc}")
         else:
             flash("Recompute started; reload this page in a moment to see its result.")
-    return redirect(url_for(".results", slug=slug), 303)
+    return redirect(url_for(".results", slug=slug, stage=stage), 303)
+
+
+@bp.get("/studies/<slug>/plan")
+@login_required
+def plan(slug):
+    """Sample-size planning (`flask plan` with DASHBOARD_PLAN_REPS cohorts per n, computed on the request): a form,
+    and with an effect given the power table and curve, or the problem with the form's values."""
+    study = study_or_404(slug)
+    form, result, problem = sample_size.form_values(request.args), None, None
+    if form["effect"]:
+        try:
+            result = sample_size.dashboard_plan(study.slug, form, current_app.config["DASHBOARD_PLAN_REPS"])
+        except AnalysisError as exc:
+            problem = str(exc)
+    return render_template(
+        "researcher/plan.html",
+        title=f"{study.slug}: sample size",
+        study=study,
+        kind=sample_size.KINDS.get(study.task_type),
+        unit=sample_size.UNITS.get(sample_size.KINDS.get(study.task_type, ""), ""),
+        form=form,
+        result=result,
+        problem=problem,
+    )
 
 
 @bp.get("/studies/<slug>/results/<table>.csv")
 @token_or_login_required
 def results_table(slug, table):
-    """One table of the stored result as CSV: 404 for a table it does not have, 409 (JSON) while none is stored."""
+    """One table of the stored result of `?stage=` (the study's current stage without one) as CSV: 404 for a table it
+    does not have, 409 (JSON) while none is stored."""
     study = study_or_404(slug)
-    shown = stored.latest(study.id)
+    stage = _stage(study.stage)
+    shown = stored.latest(study.id, stage)
     if shown is None or shown.problem is not None:
-        why = "no result is stored" if shown is None else f"the stored result has no tables: {shown.problem}"
+        why = f"no {stage} result is stored" if shown is None else f"the stored result has no tables: {shown.problem}"
         return {
             "error": "no_stored_result",
-            "message": f"{why}; recompute it on the results page or with `flask analyze {slug} --store`",
+            "message": f"{why}; recompute it on the results page or with "
+            f"`flask analyze {slug} --stage {stage} --store`",
         }, 409
     if table not in shown.table_names:
         abort(404)
@@ -295,8 +409,9 @@ def download(slug, name):
     study = study_or_404(slug)
     if name not in export_files(study):
         abort(404)
+    stage = _stage("all")
     return Response(
-        stream_with_context(snapshot_csv(study, name)),
+        stream_with_context(snapshot_csv(study, name, stage)),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'},
     )
@@ -329,3 +444,57 @@ def revoke_token():
     name = request.form.get("name", "")
     flash(f"Token {name!r} revoked." if auth.revoke_token(g.researcher, name) else f"No token named {name!r}.")
     return redirect(url_for(".tokens"), 303)
+
+
+@bp.get("/studies/<slug>/participants/<int:participant_id>/replay")
+@login_required
+def replay(slug, participant_id):
+    """One session's trials, one at a time (keyboard: ← →, Home, End): what each showed as far as the stored data
+    tells, the answer, and the events the page recorded. Any session, previews and pilots too, labelled."""
+    study = study_or_404(slug)
+    person = db.session.get(ParticipantSession, participant_id)
+    if person is None or person.study_id != study.id:
+        abort(404)
+    return render_template(
+        "researcher/replay.html",
+        title=f"{study.slug}: replay of participant {person.id}",
+        study=study,
+        person=person,
+        steps=replay_steps(person, lambda key: url_for("participant.stimulus", slug=study.slug, key=key)),
+        plan_less=dashboard.plan_less(study),
+    )
+
+
+def _stage_arg(study) -> str:
+    """The `?stage=` of a page (pilot, live or all); by default the study's current stage."""
+    stage = request.args.get("stage") or study.stage
+    if stage not in (*STAGES, "all"):
+        abort(400, description=f"stage must be one of {', '.join(STAGES)} or all")
+    return stage
+
+
+@bp.get("/studies/<slug>/balance")
+@login_required
+def balance(slug):
+    """Conditions' imbalance and quotas, and each item's positions with their test against the design."""
+    study = study_or_404(slug)
+    shown = study_balance(study, _stage_arg(study))
+    return render_template(
+        "researcher/balance.html",
+        title=f"{study.slug}: balance",
+        study=study,
+        balance=shown,
+        stages=(*STAGES, "all"),
+        alpha=BALANCE_ALPHA,
+    )
+
+
+@bp.get("/studies/<slug>/balance.png")
+@login_required
+def balance_png(slug):
+    study = study_or_404(slug)
+    return Response(
+        heatmap_png(study, study_balance(study, _stage_arg(study))),
+        mimetype="image/png",
+        headers={"Cache-Control": "no-store"},
+    )

@@ -16,6 +16,10 @@ let doneCount = 0; // plan items stored on the server or waiting in the queue
 let started = false; // jsPsych.run() has begun
 let ended = false; // the study stopped early (exclusion, no consent, error): do not call /complete
 let leaving = false; // the flow goes on in the task's own page (task.page): that page completes
+// The interaction records of the task trial running now (events.js): the window's events, and the task's own input
+// events through ctx.event; record() sends them with the answer.
+const interactions = new StudyhiveEvents.Recorder();
+StudyhiveEvents.watchWindow(interactions);
 const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
 const SESSION_ENDED = '<div class="sh-message"><p>This session has ended, so no more answers can be saved.</p>' +
   "<p>Thank you for your time. You can close this page.</p></div>";
@@ -90,8 +94,8 @@ async function saving(request) {
 }
 
 /**
- * Called by a task's trial the moment an answer is submitted, before any feedback: queue it for the server (in
- * localStorage at once, so a reload resumes after it) and move the progress bar.
+ * Called by a task's trial the moment an answer is submitted, before any feedback: queue it for the server with the
+ * trial's interaction records (in localStorage at once, so a reload resumes after it) and move the progress bar.
  */
 function record(planItem, response, rtMs) {
   sync.enqueue({
@@ -101,9 +105,11 @@ function record(planItem, response, rtMs) {
     response,
     rt_ms: Math.round(rtMs),
     client_time: new Date().toISOString(),
+    events: interactions.take(),
   });
   doneCount += 1;
   updateProgress();
+  if (config.preview) StudyhivePreview.stored(sync, planItem.index); // the researcher bar (preview.js)
 }
 
 function browserCheck() {
@@ -247,9 +253,21 @@ function taskTrials(task, remaining, resuming) {
       trials.push(message("<h2>Practice complete</h2><p>From now on you will not be shown the correct answer.</p>",
         "Start"));
     }
-    trials.push(task.buildTrial(item, ctx));
+    trials.push(recorded(task.buildTrial(item, ctx)));
   }
   return trials;
+}
+
+/** A task trial whose interaction records start with it (jsPsych's on_start, before its stimulus loads). */
+function recorded(trial) {
+  const own = trial.on_start;
+  return {
+    ...trial,
+    on_start: (data) => {
+      interactions.start();
+      if (own) own(data);
+    },
+  };
 }
 
 /**
@@ -261,7 +279,12 @@ function instructionsHtml() {
     .map((page) => `<section class="sh-message">${page}</section>`).join("");
 }
 
-const ctx = { record, instructionsHtml };
+/** A task's input event during a trial (events-format: input, change, key, pick), timed from the trial's start. */
+function reportEvent(type, target, value) {
+  interactions.add(type, target, value);
+}
+
+const ctx = { record, instructionsHtml, event: reportEvent };
 
 /** The "task" step of a task with a page of its own (a researcher's jsPsych experiment): go there. */
 function ownPage(task) {
@@ -276,22 +299,25 @@ function ownPage(task) {
 
 /**
  * The study's flow (study.toml `flow`) as one timeline, skipping what this session has done: answered surveys,
- * stored trials, and the steps before the task once the task has begun (instructions, a task's preview).
+ * stored trials, and the steps before the task once the task has begun (instructions, a task's preview). A
+ * researcher's preview that jumps (`jump`: {position, trial}) starts at that step of the flow and that trial.
  */
-function buildTimeline(state) {
+function buildTimeline(state, jump) {
   const task = StudyhiveTasks[config.task_type];
   if (!task) throw new Error(`This page cannot run the task type "${config.task_type}".`);
   const surveysDone = new Set(state.surveys_done);
   const finished = new Set([...state.stored_indexes, ...sync.queuedIndexes()]);
-  const remaining = plan.filter((item) => !finished.has(item.index));
+  const remaining = plan.filter((item) => !finished.has(item.index) && (!jump || item.index >= jump.trial));
   doneCount = plan.length - remaining.length;
   const taskStarted = finished.size > 0;
   const taskAt = state.flow.indexOf("task");
 
-  const timeline = [browserCheck()];
+  const timeline = jump ? [] : [browserCheck()];
   state.flow.forEach((step, position) => {
     const beforeTask = position < taskAt;
-    if (step === "consent") {
+    if (jump && position < jump.position) {
+      // jumped over by the researcher's preview
+    } else if (step === "consent") {
       if (!surveysDone.has("consent")) timeline.push(consent());
     } else if (state.surveys[step]) {
       if (!surveysDone.has(step)) timeline.push(survey(step, state.surveys[step]));
@@ -363,7 +389,13 @@ async function main() {
     stop(SESSION_ENDED);
     return;
   }
-  const timeline = buildTimeline(state);
+  const jump = state.preview && config.preview ? StudyhivePreview.jumpTarget(state.flow, plan) : null;
+  if (jump && !state.surveys_done.includes("consent") && jump.position > state.flow.indexOf("consent")) {
+    // The server takes trials and surveys only after consent: a preview that jumps past it agrees on the way.
+    await sync.putJSON("/surveys/consent", { answers: { agreed: true } });
+    state.surveys_done.push("consent");
+  }
+  const timeline = buildTimeline(state, jump);
   display.innerHTML = "";
   started = true;
   await jsPsych.run(timeline);

@@ -1,6 +1,8 @@
 -- `make bench-load`'s participant for wrk: what the study page does (static/studyhive/), as bench/load/client.py
 -- does in Python. Entry by the Prolific link, the page, the session state, screen size, consent and demographics,
--- the plan's 30 trial saves one by one (a new trial_id each, resent unchanged on retry), completion.
+-- the plan's 30 trial saves one by one (a new trial_id each, resent unchanged on retry), completion. LOAD_EVENTS=N
+-- sends N interaction records with each save (docs/participant-api.md, "Interaction records"), as a participant's
+-- page does: number edits, a tab switch, blur and focus, a resize (20 ≈ 1.1 KB of JSON).
 package.path = (os.getenv("LOAD_LUA_DIR") or "bench/load/wrk") .. "/?.lua;" .. package.path
 local P = require("participant")
 local STUDY = os.getenv("LOAD_STUDY") or "study3"
@@ -8,6 +10,26 @@ local STUDY = os.getenv("LOAD_STUDY") or "study3"
 local ENVIRONMENT = '{"screen_width":1920,"screen_height":1080,"window_width":1536,"window_height":864}'
 local CONSENT = '{"answers":{"agreed":true}}'
 local DEMOGRAPHICS = '{"answers":{"gender":"female","age":34,"education":"master\'s degree","nationality":"Chilean"}}'
+
+-- What a ratio-estimation trial's page records, in a realistic mix; cycled to LOAD_EVENTS entries.
+local EVENT_MIX = {
+  '"type":"resize","target":null,"value":"1536x864"',
+  '"type":"input","target":"percent","value":"4"',
+  '"type":"input","target":"percent","value":"42"',
+  '"type":"blur","target":null,"value":null',
+  '"type":"hidden","target":null,"value":null',
+  '"type":"visible","target":null,"value":null',
+  '"type":"focus","target":null,"value":null',
+  '"type":"input","target":"percent","value":"42.5"',
+}
+
+local function events_json(n)
+  if n == 0 then return "" end
+  local events = {}
+  for i = 1, n do events[i] = string.format('{"t":%d,%s}', 250 * i, EVENT_MIX[(i - 1) % #EVENT_MIX + 1]) end
+  return ',"events":[' .. table.concat(events, ",") .. "]"
+end
+local EVENTS = events_json(tonumber(os.getenv("LOAD_EVENTS") or "0"))
 
 local function uuid4()
   local r = math.random
@@ -54,8 +76,8 @@ P.run(function(pid)
     end
     local trial_id = uuid4()
     local trial = string.format('{"trial_id":"%s","trial_index":%d,"stimulus_id":"%s","response":{"percent":%.1f},'
-      .. '"rt_ms":%d,"client_time":"2026-11-22T17:00:00.000Z"}', trial_id, item.index, item.stimulus,
-      5 + math.random() * 90, math.random(800, 9000))
+      .. '"rt_ms":%d,"client_time":"2026-11-22T17:00:00.000Z"%s}', trial_id, item.index, item.stimulus,
+      5 + math.random() * 90, math.random(800, 9000), EVENTS)
     local acked_at
     status, headers, body, acked_at = P.http("save", "POST", api .. "/trials", trial)
     if status ~= 200 and status ~= 201 then return P.fail("save " .. status .. " " .. body) end

@@ -21,9 +21,9 @@ class HiveAnalyzer(Analyzer):
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         return {
-            "sessions": load_sessions(study),
-            "participants": pd.DataFrame(list(participant_rows(study))),
-            "trials": pd.DataFrame(list(trial_rows(study))),
+            "sessions": load_sessions(study, options.stage),
+            "participants": pd.DataFrame(list(participant_rows(study, options.stage))),
+            "trials": pd.DataFrame(list(trial_rows(study, stage=options.stage))),
         }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> HiveReport:

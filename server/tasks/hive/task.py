@@ -40,7 +40,16 @@ from pydantic import Field, ValidationInfo, field_validator
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import Table, problem
 from ...tasktype.assets import asset_url
-from ...tasktype.contract import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
+from ...tasktype.contract import (
+    Analysed,
+    Column,
+    DemoStimuli,
+    ModelAnswers,
+    PlanItem,
+    Ratings,
+    StimulusSpec,
+    shuffled_positions,
+)
 from .analyzer import HiveAnalyzer
 from .demo import write_demo
 
@@ -191,6 +200,8 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
     chance: float  # chance accuracy of the task, a proportion
     # Whether a trial shows all four candidates (distinction, output prediction) or only the prediction.
     shows_all = True
+    # Judging an explanation (an image, its heatmaps or prototype matches) takes longer than a second.
+    fast_trial_ms = 1000
     # Manifest answers this task needs: ground truth among the candidates (all but agreement).
     needs_ground_truth = True
     assets = ("hive.css", "hive.js", "hive-tasks.js")
@@ -379,6 +390,16 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             items[0] = PlanItem(first.index, first.stimulus_id, False, {**first.extra, "preview": preview})
         return items
 
+    def position_design(self, items):
+        return shuffled_positions(len(items))  # the correct and incorrect predictions drawn are shuffled together
+
+    def replay_images(self, item, stimulus_url):
+        images = super().replay_images(item, stimulus_url)
+        for n, option in enumerate(item.get("options", ()), 1):
+            label = f" ({option['label']})" if option.get("label") else ""
+            images += [(f"option {n}: {option['key']}{label}", url) for url in option["explanation"]]
+        return images
+
     def shown_letters(self, stimulus: dict[str, Any], rng: random.Random) -> list[str]:
         """The candidates a trial shows, in display order (randomised per trial)."""
         letters = sorted(stimulus["candidates"])
@@ -478,7 +499,19 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         return params["photo"]
 
 
-class HiveAgreement(HiveTask):
+class SimilarityRatings(Ratings):
+    """The agreement and distinction tasks: their 1–4 similarity ratings per prototype match, when the study asks
+    them, are checked for straight-lining (the confidence is the trial's answer, not a rating item)."""
+
+    rating_scale = "1–4 similarity"
+
+    def ratings(self, response):
+        similarity = response.get("similarity") or []
+        # agreement: one list; distinction: a list per option shown
+        return [r for rated in similarity.values() for r in rated] if isinstance(similarity, dict) else similarity
+
+
+class HiveAgreement(HiveTask, SimilarityRatings):
     id = "hive-agreement"
     name = "HIVE agreement: how confident are you that this prediction is correct?"
     chance = 0.5
@@ -570,7 +603,7 @@ class HiveChoice(HiveTask):
         return score
 
 
-class HiveDistinction(HiveChoice):
+class HiveDistinction(HiveChoice, SimilarityRatings):
     id = "hive-distinction"
     name = "HIVE distinction: which of these four is the correct class?"
     chance = 0.25
@@ -614,6 +647,11 @@ class HiveProtoTree(HiveTask):
         extra["nodes"] = {name: asset_url(sha) for name, sha in stimulus["nodes"].items()}
         extra["path_url"] = stimulus["path"] and asset_url(stimulus["path"])
         return extra
+
+    def replay_images(self, item, stimulus_url):
+        nodes = [(f"node {name}", url) for name, url in item.get("nodes", {}).items()]
+        path = [("decision path", item["path_url"])] if item.get("path_url") else []
+        return super().replay_images(item, stimulus_url) + nodes + path
 
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):

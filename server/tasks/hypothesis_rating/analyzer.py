@@ -21,8 +21,10 @@ class HypothesisRatingAnalyzer(Analyzer):
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         columns = ["participant_id", "statement_id", "rating"]
         return {
-            "sessions": load_sessions(study),
-            "trials": pd.DataFrame(([r[c] for c in columns] for r in trial_rows(study)), columns=columns),
+            "sessions": load_sessions(study, options.stage),
+            "trials": pd.DataFrame(
+                ([r[c] for c in columns] for r in trial_rows(study, stage=options.stage)), columns=columns
+            ),
             "statements": pd.DataFrame(
                 [
                     {"statement_id": s["id"], "text": s["text"], "relevant": s["relevant"]}

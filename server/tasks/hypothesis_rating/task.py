@@ -28,7 +28,16 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import NonBlank, Number, Table, matching, problem
-from ...tasktype.contract import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, StimulusSpec
+from ...tasktype.contract import (
+    Analysed,
+    Column,
+    DemoStimuli,
+    ModelAnswers,
+    PlanItem,
+    Ratings,
+    StimulusSpec,
+    shuffled_positions,
+)
 from .analyzer import HypothesisRatingAnalyzer
 from .demo import write_demo
 
@@ -107,9 +116,12 @@ class RatingParams(Table):
         return statements
 
 
-class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
+class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
     id = "hypothesis-rating"
     name = "Rate hypotheses about a model from an example-based explanation (Two4Two)"
+    # Reading a statement of about ten words takes a couple of seconds; an answer within one did not read it.
+    fast_trial_ms = 1000
+    rating_scale = "1–7 agreement"
     assets = ("rating.css", "hypothesis-rating.js")
     analyzer = HypothesisRatingAnalyzer()
     Params = RatingParams
@@ -186,6 +198,21 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
             for i, s in enumerate(statements)
         ]
 
+    # Every trial's stimulus is the grid's first image: what a plan orders is the statements.
+    def balance_item(self, item):
+        return item["presented"]["statement_id"]
+
+    def position_design(self, items):
+        return shuffled_positions(len(items))
+
+    def replay_images(self, item, stimulus_url):
+        labels = item.get("column_labels") or []
+        return [
+            (f"column {n}" + (f": {labels[n - 1]}" if n <= len(labels) else ""), stimulus_url(key))
+            for n, column in enumerate(item["presented"]["grid"], 1)
+            for key in column
+        ]
+
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):
             raise ResponseError("response", 'response must be an object like {"rating": 5}')
@@ -196,6 +223,9 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed):
         if isinstance(rating, bool) or not isinstance(rating, int) or rating not in SCALE:
             raise ResponseError("response.rating", "response.rating must be an integer from 1 to 7")
         return {"rating": rating}
+
+    def ratings(self, response):
+        return [response["rating"]]
 
     def score(self, stimulus, response):
         return {"agree": response["rating"] >= AGREE_FROM}

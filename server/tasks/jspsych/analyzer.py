@@ -21,7 +21,10 @@ class JsPsychAnalyzer(Analyzer):
     options = frozenset()
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
-        return {"sessions": load_sessions(study), "trials": pd.DataFrame(list(trial_rows(study)))}
+        return {
+            "sessions": load_sessions(study, options.stage),
+            "trials": pd.DataFrame(list(trial_rows(study, stage=options.stage))),
+        }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> JsPsychReport:
         s = data["sessions"]

@@ -181,8 +181,9 @@ TRIAL_COLUMNS = [
 ]
 
 
-def load_trials(study: Study) -> pd.DataFrame:
-    return pd.DataFrame(([row[c] for c in TRIAL_COLUMNS] for row in trial_rows(study)), columns=TRIAL_COLUMNS)
+def load_trials(study: Study, stage: str) -> pd.DataFrame:
+    rows = trial_rows(study, stage=stage)
+    return pd.DataFrame(([row[c] for c in TRIAL_COLUMNS] for row in rows), columns=TRIAL_COLUMNS)
 
 
 class RatioEstimationAnalyzer(Analyzer):
@@ -195,8 +196,8 @@ class RatioEstimationAnalyzer(Analyzer):
         cells = load_model_cells(study, runs)
         estimator, why = mlae_estimator(cells, options)
         return {
-            "sessions": load_sessions(study),
-            "trials": load_trials(study),
+            "sessions": load_sessions(study, options.stage),
+            "trials": load_trials(study, options.stage),
             "model_cells": cells,
             "model_stimuli": load_model_stimuli(study, runs, estimator),
             "mlae": estimator,

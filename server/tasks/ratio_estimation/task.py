@@ -14,7 +14,16 @@ from analysis.judgement_errors import log_error
 
 from ...exceptions import ResponseError
 from ...schema import Table
-from ...tasktype.contract import Analysed, Column, GeneratedStimuli, PlanItem, StimulusSpec, TrainingSet, TrainingSets
+from ...tasktype.contract import (
+    Analysed,
+    Column,
+    GeneratedStimuli,
+    PlanItem,
+    StimulusSpec,
+    TrainingSet,
+    TrainingSets,
+    shuffled_positions,
+)
 from . import charts, sampling
 from .analyzer import RatioEstimationAnalyzer
 
@@ -41,6 +50,8 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
     name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
     assets = ("ratio-estimate.js",)
     analyzer = RatioEstimationAnalyzer()
+    # Looking at the chart and typing a number takes longer than half a second.
+    fast_trial_ms = 500
     Params = RatioParams
     stimulus_columns = (
         Column(
@@ -85,6 +96,9 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
         rng.shuffle(test)
         items += [(s, {}) for s in test]
         return [PlanItem(i, s.stimulus_id, s.practice, extra) for i, (s, extra) in enumerate(items)]
+
+    def position_design(self, items):
+        return shuffled_positions(len(items))  # the test trials are shuffled after the practice ones
 
     def validate_response(self, response, params, shown):
         if not isinstance(response, dict):

@@ -41,7 +41,9 @@ class SketchAnalyzer(Analyzer):
             "guess_2",
             "guess_3",
         ]
-        trials = pd.DataFrame(([row[c] for c in columns] for row in trial_rows(study)), columns=columns)
+        trials = pd.DataFrame(
+            ([row[c] for c in columns] for row in trial_rows(study, stage=options.stage)), columns=columns
+        )
         predictions = pd.DataFrame(
             db.session.execute(
                 db.select(
@@ -61,7 +63,7 @@ class SketchAnalyzer(Analyzer):
             columns=["observer", "condition", "run", "sketch_id", "params", "rank", "label_id", "probability"],
         )
         return {
-            "sessions": load_sessions(study),
+            "sessions": load_sessions(study, options.stage),
             "trials": trials.rename(columns={"stimulus_id": "sketch_id"}),
             "predictions": predictions,
             "similarity": _semantic_space(study.config["task"]),

@@ -85,6 +85,8 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
     analyzer = SketchAnalyzer()
     Params = SketchParams
     model_answers = "labels"
+    # Recognising a sketch and picking its name from the type-ahead takes longer than half a second.
+    fast_trial_ms = 500
     quality_flags = (
         QualityFlag("catch_failed", "Failed attention checks (catch trials)", "Failed checks", attention_check=True),
     )
@@ -206,6 +208,19 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         for s in rng.sample(catch, min(params["catch_trials"], len(catch))):
             chosen.insert(rng.randint(1, len(chosen)), s)
         return [PlanItem(i, s.key, False) for i, s in enumerate(chosen)]
+
+    def position_design(self, items):
+        # The sketches are shuffled, then each catch trial is inserted at a uniform index from 1 to the list's
+        # length: the first trial is always a sketch, and behind it the other n − 1 sketches and the c catch
+        # trials are in uniformly random order (random insertion builds a uniform permutation).
+        catch = [bool(params.get("catch")) for params in items]
+        c = sum(catch)
+        n = len(items) - c
+        rest = 1 / (n + c - 1) if n + c > 1 else 0.0
+        return [
+            [0.0] + [rest] * (n + c - 1) if is_catch else [1 / n] + [(n - 1) / n * rest] * (n + c - 1)
+            for is_catch in catch
+        ]
 
     # ------------------------------------------------------------------ responses
 

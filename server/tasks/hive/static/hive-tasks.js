@@ -45,6 +45,7 @@ window.StudyhiveTasks = window.StudyhiveTasks || {};
           nodes: planItem.nodes || null,
           path_url: planItem.path_url || null,
           on_finish: (data) => ctx.record(planItem, data.response, data.rt_ms),
+          on_event: ctx.event,
         };
       },
 

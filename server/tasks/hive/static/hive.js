@@ -36,6 +36,8 @@ var jsPsychHive = (function (jspsych) {
       nodes: { type: ParameterType.COMPLEX, default: null },
       path_url: { type: ParameterType.STRING, default: null },
       button_label: { type: ParameterType.STRING, default: "Next" },
+      /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
+      on_event: { type: ParameterType.FUNCTION, default: () => {} },
     },
     data: {
       /**
@@ -173,6 +175,7 @@ var jsPsychHive = (function (jspsych) {
         });
       };
       form.addEventListener("change", updateTree);
+      form.addEventListener("change", (event) => trial.on_event("change", event.target.name, event.target.value));
       updateTree();
 
       // The clock starts when every image is on screen; Next stays disabled until then.

@@ -29,6 +29,8 @@ var jsPsychHypothesisRating = (function (jspsych) {
       button_label: { type: ParameterType.STRING, default: "Next" },
       /** Largest image side, CSS px (images are never drawn larger than this). */
       max_cell: { type: ParameterType.INT, default: 160 },
+      /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
+      on_event: { type: ParameterType.FUNCTION, default: () => {} },
     },
     data: {
       /** The rating, an integer 1–7. */
@@ -92,7 +94,10 @@ var jsPsychHypothesisRating = (function (jspsych) {
       }, true);
 
       const startedAt = performance.now();
-      form.addEventListener("change", () => { next.disabled = !form.querySelector("input:checked"); });
+      form.addEventListener("change", (event) => {
+        next.disabled = !form.querySelector("input:checked");
+        trial.on_event("change", "rating", event.target.value);
+      });
       let finished = false;
       form.addEventListener("submit", (event) => {
         event.preventDefault();
@@ -122,6 +127,7 @@ StudyhiveTasks["hypothesis-rating"] = {
       question: planItem.question,
       scale_labels: planItem.scale_labels,
       on_finish: (data) => ctx.record(planItem, { rating: data.rating }, data.rt_ms),
+      on_event: ctx.event,
     };
   },
 

@@ -73,7 +73,9 @@ window.addEventListener("message", (event) => {
       (error) => setNotice(error.message),
     );
   } else if (message.type === "studyhive:row") {
-    sync.enqueue({ trial_id: crypto.randomUUID(), row: message.row, client_time: new Date().toISOString() });
+    // The row's interaction records (runtime.js), trimmed to the caps; a frame that sent none sends none.
+    const events = Array.isArray(message.events) ? StudyhiveEvents.capped(message.events) : undefined;
+    sync.enqueue({ trial_id: crypto.randomUUID(), row: message.row, events, client_time: new Date().toISOString() });
   } else if (message.type === "studyhive:finished") {
     finished().catch((error) => setNotice(error.message));
   }

@@ -4,7 +4,10 @@
  * experiment runs in a sandboxed frame with no access to studyhive (an opaque origin): everything goes through the
  * page around it (host.js), which holds the session and the offline queue.
  *
- * - Every row jsPsych records is posted to that page, after the experiment's own on_trial_finish/on_data_update.
+ * - Every row jsPsych records is posted to that page, after the experiment's own on_trial_finish/on_data_update, with
+ *   its interaction records (docs/participant-api.md): jsPsych's own interaction data for that trial (blur, focus,
+ *   full screen entered and left) and what jsPsych does not record (the tab hidden and shown again, resizes), timed
+ *   from the trial's start on jsPsych's clock. The page trims them to the caps (events.js).
  * - jsPsych's randomness is seeded per session (the frame URL's #seed=), so a reload draws the same order.
  * - After a reload the page sends the stored rows first; jsPsych.run() waits for them, and each plugin's trial()
  *   finishes at once with its stored row until all are replayed: the real timeline and on_finish code run, and
@@ -24,6 +27,32 @@
   let replay = []; // stored rows, in order, still to be recorded again
   let recorded = 0; // rows jsPsych has recorded in this page load
   const replaying = () => recorded < replay.length;
+  // jsPsych's interaction data → the interaction-record types (server/tasktype/events.py).
+  const INTERACTIONS = { blur: "blur", focus: "focus", fullscreenenter: "fullscreen_enter", fullscreenexit: "fullscreen_exit" };
+  const RESIZE_MERGE_MS = 1000; // a window dragged to a new size is one resize, with its final size (as events.js)
+  let clock = null; // the experiment's jsPsych, once made: its getTotalTime() times the events
+  let trialStart = 0; // jsPsych's time when the current trial started
+  let seen = []; // {time, type, value} this frame saw during the current trial
+
+  function note(type, value = null) {
+    if (!clock) return;
+    const time = clock.getTotalTime();
+    const last = seen[seen.length - 1];
+    if (type === "resize" && last && last.type === "resize" && time - last.time < RESIZE_MERGE_MS) last.value = value;
+    else seen.push({ time, type, value });
+  }
+  document.addEventListener("visibilitychange", () => note(document.visibilityState === "hidden" ? "hidden" : "visible"));
+  window.addEventListener("resize", () => note("resize", `${window.innerWidth}x${window.innerHeight}`));
+
+  /** The row's interaction records: jsPsych's for its trial and this frame's, in time order. */
+  function rowEvents(trialIndex) {
+    const own = clock.data.getInteractionData().values()
+      .filter((e) => e.trial === trialIndex && INTERACTIONS[e.event])
+      .map((e) => ({ time: e.time, type: INTERACTIONS[e.event], value: null }));
+    return [...own, ...seen]
+      .sort((a, b) => a.time - b.time)
+      .map((e) => ({ t: Math.max(0, Math.round(e.time - trialStart)), type: e.type, target: null, value: e.value }));
+  }
 
   const initialised = new Promise((resolve) => {
     window.addEventListener("message", (event) => {
@@ -62,6 +91,11 @@
     const own = { ...options };
     const jsPsych = realInit({
       ...options,
+      on_trial_start(trial) {
+        trialStart = clock.getTotalTime();
+        seen = [];
+        if (own.on_trial_start) own.on_trial_start.call(this, trial);
+      },
       on_trial_finish(data) {
         if (data && replaying()) Object.assign(data, replay[recorded]);
         if (own.on_trial_finish) own.on_trial_finish.call(this, data);
@@ -71,9 +105,10 @@
         recorded += 1;
         if (own.on_data_update) own.on_data_update.call(this, data);
         // A copy as JSON: what the server stores, and functions cannot cross postMessage.
-        if (fresh) send({ type: "studyhive:row", row: JSON.parse(JSON.stringify(data)) });
+        if (fresh) send({ type: "studyhive:row", row: JSON.parse(JSON.stringify(data)), events: rowEvents(data.trial_index) });
       },
     });
+    clock = jsPsych;
     if (seed && jsPsych.randomization && jsPsych.randomization.setSeed) jsPsych.randomization.setSeed(seed);
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {

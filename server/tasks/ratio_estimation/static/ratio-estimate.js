@@ -26,6 +26,8 @@ var jsPsychRatioEstimate = (function (jspsych) {
        * feedback shows must not lose the answer, nor bring the trial back to be answered again knowing the truth.
        */
       on_answer: { type: ParameterType.FUNCTION, default: () => {} },
+      /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
+      on_event: { type: ParameterType.FUNCTION, default: () => {} },
     },
     data: {
       /** The participant's answer, a number between 0 and 100. */
@@ -97,6 +99,7 @@ var jsPsychRatioEstimate = (function (jspsych) {
       input.focus();
       // A mouse wheel over a focused number field would silently change the answer.
       input.addEventListener("wheel", (event) => event.preventDefault(), { passive: false });
+      input.addEventListener("input", () => trial.on_event("input", "percent", input.value));
 
       let finished = false;
       const finish = (data) => {
@@ -153,6 +156,7 @@ StudyhiveTasks["ratio-estimation"] = {
       practice: planItem.practice,
       true_percent: planItem.feedback ? planItem.feedback.true_percent : null,
       on_answer: (data) => ctx.record(planItem, { percent: data.response_percent }, data.rt_ms),
+      on_event: ctx.event,
     };
   },
 

@@ -29,6 +29,8 @@ var jsPsychSketchRecognition = (function (jspsych) {
       /** Most suggestions shown at once. */
       max_suggestions: { type: ParameterType.INT, default: 8 },
       button_label: { type: ParameterType.STRING, default: "Next" },
+      /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
+      on_event: { type: ParameterType.FUNCTION, default: () => {} },
     },
     data: {
       /** Ranked guesses: [{label_id, rt_ms}], rt_ms from the sketch appearing to the guess being picked. */
@@ -204,6 +206,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
 
       const pick = (box, entry) => {
         chosen[box] = { entry, rt_ms: Math.round(performance.now() - shownAt) };
+        trial.on_event("pick", `guess${box + 1}`, entry.id);
         inputs[box].value = entry.display;
         inputs[box].classList.remove("sh-invalid");
         inputs[box].setAttribute("aria-invalid", "false");
@@ -238,6 +241,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
           show(box);
         });
         input.addEventListener("keydown", (event) => {
+          trial.on_event("key", `guess${box + 1}`, event.key); // the key's name, not the text typed so far
           if (event.key === "ArrowDown" || event.key === "ArrowUp") {
             event.preventDefault();
             if (!open || open.box !== box) {
@@ -327,6 +331,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
         stimulus_url: planItem.stimulus_url,
         vocabulary_url: vocabularyUrl,
         on_finish: (data) => ctx.record(planItem, { guesses: data.guesses }, data.rt_ms),
+        on_event: ctx.event,
       };
     },
 

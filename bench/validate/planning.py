@@ -1,0 +1,196 @@
+"""Validation of `flask plan` (``make validate``, planning part): for stated effects, plan n from a simulated pilot
+with :mod:`analysis.planning`, then simulate fresh cohorts of that n from the generating model and run the test the
+report runs (the analysis/ function, not the planner's shortcut); the achieved power should be the target ± 5 points.
+
+The planner's grid is refined to single participants around its answer (10, 20, … then the nine n below), so that
+the planned n's power sits at the target rather than up to one step above it. The generating models are not the
+planner's:
+
+* ratio: :func:`tests.analysis.conftest.simulate_cohort` (Study III's design, judged = true + N(0, (σ_type · skill)²),
+  skill one of three levels: skewed log errors, a participant × type term from the log of the skill), with chart
+  type b's log errors shifted so that its mean minus type a's is the stated effect; the pilot is 100 such
+  participants; test: :func:`analysis.inference.pairwise_within` (paired t, Holm over the 10 pairs).
+* HIVE: participant accuracies logit-normal (the planner assumes Beta), mean = the stated accuracy, SD of the logit
+  1.0; 10 trials each; the pilot 200 participants; test: :func:`analysis.hive_statistics.accuracy_summary`.
+* ratings: one rating per participant, agreeing with the stated probability; no pilot (nothing to estimate); test:
+  p0 outside :func:`analysis.ratings.agreement`'s Wilson interval.
+
+    VALIDATE_PLANNING_REPS=500 VALIDATE_MODULES=bench.validate.planning python -m bench.validate
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, special, stats
+
+from analysis.hive_statistics import TASKS, accuracy_summary, participant_accuracy
+from analysis.inference import pairwise_within
+from analysis.planning import plan_hive, plan_ratings, plan_ratio
+from analysis.ratings import agreement
+from tests.analysis.conftest import simulate_cohort
+
+TARGET = 0.8
+ALPHA = 0.05
+TOLERANCE = 0.05
+PLAN_REPS = 4000
+TYPES = [1, 2, 3, 4, 5]
+PER_TYPE = 5
+HIVE_TRIALS = 10
+HIVE_PILOT = 200  # τ by moments is noisy at small pilots; a large one keeps this a check of the planner
+LOGIT_SD = 1.0
+COLUMNS = (
+    "test",
+    "effect",
+    "pilot",
+    "planned_n",
+    "planned_power",
+    "achieved_power",
+    "mc_low",
+    "mc_high",
+    "target",
+    "goal",
+    "note",
+)
+
+
+def _refined(plan_at, target: float):
+    """Plan on the coarse grid, then on the nine n below its answer: the smallest n reaching the target."""
+    coarse = plan_at(tuple(range(10, 201, 10)))
+    if coarse.n_needed is None:
+        return coarse, None
+    fine = plan_at(tuple(range(max(2, coarse.n_needed - 9), coarse.n_needed + 1)))
+    return fine, fine.n_needed
+
+
+# Ratio estimation
+
+
+def _type_means(rng: np.random.Generator) -> dict[int, float]:
+    """Each type's expected participant-mean log error under simulate_cohort, from a large cohort (SE ≈ 0.005)."""
+    big = simulate_cohort(rng, 4000, design="study3")
+    return big.groupby("chart_type")["log_error"].mean().to_dict()
+
+
+def _ratio_cohort(rng, n: int, pair, shift: float) -> pd.DataFrame:
+    df = simulate_cohort(rng, n, design="study3")
+    df.loc[df["chart_type"] == pair[1], "log_error"] += shift
+    return df
+
+
+def _ratio_row(pair, effect: float, cohorts: int, rng, means) -> dict:
+    shift = effect - (means[pair[1]] - means[pair[0]])
+    pilot = _ratio_cohort(rng, 100, pair, shift)[["participant_id", "chart_type", "log_error"]]
+    plan, n = _refined(
+        lambda ns: plan_ratio(pilot, TYPES, pair, PER_TYPE, effect, TARGET, ALPHA, PLAN_REPS, ns, seed=1), TARGET
+    )
+    hits = []
+    if n is not None:
+        for _ in range(cohorts):
+            res = pairwise_within(_ratio_cohort(rng, n, pair, shift), "log_error", "chart_type", "participant_id")
+            row = res[(res["a"] == min(pair)) & (res["b"] == max(pair))].iloc[0]
+            hits.append(bool(row["p_holm"] < ALPHA))
+    return _row(f"ratio: chart types {pair[1]} − {pair[0]}, Holm", effect, "100 participants", plan, n, hits)
+
+
+# HIVE
+
+
+def _logit_mu(mean: float) -> float:
+    """μ such that E[expit(μ + σZ)] = mean, by Gauss–Hermite quadrature (40 nodes)."""
+    x, w = np.polynomial.hermite_e.hermegauss(40)
+    w = w / w.sum()
+    return optimize.brentq(lambda mu: float(w @ special.expit(mu + LOGIT_SD * x)) - mean, -10, 10)
+
+
+def _hive_trials(rng, n: int, mu: float) -> pd.DataFrame:
+    p = special.expit(mu + LOGIT_SD * rng.standard_normal(n))
+    correct = rng.random((n, HIVE_TRIALS)) < p[:, None]
+    return pd.DataFrame(
+        {
+            "participant_id": np.repeat(np.arange(n), HIVE_TRIALS),
+            "model_correct": np.tile(np.arange(HIVE_TRIALS) % 2, n),
+            "correct": correct.ravel().astype(int),
+        }
+    )
+
+
+def _hive_row(task_type: str, effect: float, cohorts: int, rng) -> dict:
+    mu = _logit_mu(effect)
+    _, chance, alternative = TASKS[task_type]
+    pilot = _hive_trials(rng, HIVE_PILOT, mu)
+    plan, n = _refined(
+        lambda ns: plan_hive(pilot, task_type, None, HIVE_TRIALS, effect, TARGET, ALPHA, PLAN_REPS, ns, seed=1),
+        TARGET,
+    )
+    hits = []
+    if n is not None:
+        for _ in range(cohorts):
+            per = participant_accuracy(_hive_trials(rng, n, mu))
+            summary = accuracy_summary(per, chance, alternative).set_index("condition").loc["all"]
+            hits.append(bool(summary["significant"]))
+    test = f"HIVE {task_type}: accuracy vs chance {chance:g} % ({alternative})"
+    return _row(test, effect, f"{HIVE_PILOT} participants", plan, n, hits)
+
+
+# Ratings
+
+
+def _ratings_row(effect: float, versus: float, cohorts: int, rng) -> dict:
+    plan, n = _refined(
+        lambda ns: plan_ratings(None, None, effect, versus, TARGET, ALPHA, PLAN_REPS, ns, seed=1), TARGET
+    )
+    hits = []
+    if n is not None:
+        for _ in range(cohorts):
+            agree = rng.random(n) < effect
+            ratings = np.where(agree, rng.integers(5, 8, n), rng.integers(1, 5, n))
+            df = pd.DataFrame({"participant_id": np.arange(n), "statement_id": "s", "rating": ratings})
+            share = agreement(df, n_boot=1).iloc[0]
+            hits.append(not share["ci_low"] <= 100 * versus <= share["ci_high"])
+    return _row(f"ratings: share agreeing vs {versus:g} (Wilson)", effect, "none", plan, n, hits)
+
+
+def _row(test: str, effect: float, pilot: str, plan, n, hits) -> dict:
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(test=test, effect=effect, pilot=pilot, target=TARGET, planned_n=n if n is not None else "> 200")
+    if n is None:
+        return {**row, "goal": "missed", "note": "the planner reaches the target at no n up to 200"}
+    achieved = float(np.mean(hits))
+    ci = stats.binomtest(int(np.sum(hits)), len(hits)).proportion_ci(0.95, method="wilson")
+    planned = float(plan.table.set_index("n").loc[n, "power"])
+    met = abs(achieved - TARGET) <= TOLERANCE
+    note = "" if met else f"achieved {achieved:.3f} is more than {TOLERANCE:g} from {TARGET:g}"
+    return {
+        **row,
+        "planned_power": planned,
+        "achieved_power": achieved,
+        "mc_low": ci.low,
+        "mc_high": ci.high,
+        "goal": "met" if met else "missed",
+        "note": note,
+    }
+
+
+def rows(reps: int, seed: int) -> list[dict]:
+    return []  # no estimator rows: the planning check is its own table
+
+
+def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
+    cohorts = int(os.environ.get("VALIDATE_PLANNING_REPS", "500"))
+    rng = np.random.default_rng([seed, 9])
+    means = _type_means(rng)
+    out = [
+        _ratio_row((2, 3), 0.3, cohorts, rng, means),
+        _ratio_row((1, 4), 0.5, cohorts, rng, means),
+        _hive_row("hive-distinction", 0.35, cohorts, rng),
+        _hive_row("hive-agreement", 0.6, cohorts, rng),
+        _ratings_row(0.65, 0.5, cohorts, rng),
+    ]
+    title = (
+        f"Planning: achieved power at the planned n (target {TARGET:g} ± {TOLERANCE:g}; {cohorts} fresh cohorts "
+        f"each, the report's own test; the planner {PLAN_REPS} per n)"
+    )
+    return [(title, COLUMNS, out)]
