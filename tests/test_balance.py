@@ -154,7 +154,7 @@ def test_balance_page_counts_the_stage_and_leaves_previews_out(app, client, auth
         as_text=True
     )
     refused = client.get("/researcher/studies/study3/balance?stage=final")
-    assert refused.status_code == 400 and b"stage must be one of pilot, live or all" in refused.data
+    assert refused.status_code == 400 and b"stage must be one of pilot, live, all" in refused.data
 
     png = client.get("/researcher/studies/study3/balance.png?stage=pilot")
     assert png.status_code == 200 and png.mimetype == "image/png" and png.data.startswith(b"\x89PNG")

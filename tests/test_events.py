@@ -34,7 +34,7 @@ def save(client, token, item, events, **extra):
 def stored_events(token):
     db.session.rollback()
     return db.session.scalars(
-        db.select(Trial.events).join(ParticipantSession).where(ParticipantSession.token == token)
+        db.select(Trial.events).join(ParticipantSession).where(ParticipantSession.token == token).order_by(Trial.id)
     ).all()
 
 

@@ -1,6 +1,6 @@
 """A participant switches to another tab in the middle of a study3 trial, in headless Chromium: the trial reaches
 the server with its interaction records (the number edits, the window's blur and focus, the tab hidden and shown
-again), and events.csv has them for that trial (issue #25 item 4)."""
+again), events.csv has them for that trial (issue #25 item 4), and the participant gets the time-away flag (item 5)."""
 
 import csv
 
@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession, Trial
 from tests.test_faults import start
+from tests.test_quality_flags import with_quality
 
 
 def emulate_visibility(page, state):
@@ -26,7 +27,11 @@ def emulate_visibility(page, state):
     )
 
 
-def test_a_tab_switch_mid_trial_reaches_events_csv(app, live_server, page, runner, tmp_path):
+def test_a_tab_switch_mid_trial_reaches_events_csv_and_raises_the_flag(app, live_server, page, runner, tmp_path):
+    # study.toml's [quality] lowers the time-away threshold to 1 s, so a short switch raises the flag
+    path = with_quality(app, tmp_path, "study3", "time_away_s = 1\n")
+    app.config["STUDIES_DIR"] = str(path.parent.parent)
+    assert "updated (version 2)" in runner.invoke(args=["studies", "sync"]).output
     start(page, f"{live_server}/study/study3")  # consent, demographics, instructions
 
     field = page.locator("#sh-ratio-input")
@@ -37,6 +42,7 @@ def test_a_tab_switch_mid_trial_reaches_events_csv(app, live_server, page, runne
     other = page.context.new_page()
     other.bring_to_front()
     emulate_visibility(page, "hidden")
+    page.wait_for_timeout(1500)
     page.bring_to_front()
     emulate_visibility(page, "visible")
     other.close()
@@ -53,9 +59,14 @@ def test_a_tab_switch_mid_trial_reaches_events_csv(app, live_server, page, runne
     times = [e["t"] for e in trial.events]
     assert times == sorted(times) and times[-1] <= trial.rt_ms + 10_000
 
-    result = runner.invoke(args=["export", "study3", "--out", str(tmp_path)])
+    out = tmp_path / "export"
+    result = runner.invoke(args=["export", "study3", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    with open(tmp_path / "events.csv", newline="") as fh:
+    with open(out / "events.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
     assert [r["type"] for r in rows] == types
+    with open(out / "participants.csv", newline="") as fh:
+        (person,) = csv.DictReader(fh)
+    assert person["quality_flags"] == "time_away" and float(person["time_away_s"]) >= 1.5, person
+    assert person["status"] != "excluded"  # a flag never excludes anyone by itself
     assert {(r["trial_index"], r["participant_id"]) for r in rows} == {("0", str(trial.session_id))}

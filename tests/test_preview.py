@@ -240,3 +240,19 @@ def test_studies_sync_purges_previews_older_than_the_setting(app, client, runner
     result = runner.invoke(args=["studies", "sync"])
     assert "study3: unchanged" in result.output and "unseen for 12 h: deleted 1 session(s)" in result.output
     assert remaining(ParticipantSession) == sorted([fresh, participant])
+
+
+def test_a_preview_cannot_be_excluded_or_reinstated(app, client, runner, auth):
+    """A preview is counted nowhere, so excluding it means nothing: the CLI names it, the dashboard answers 404, and
+    nothing is written."""
+    preview = open_preview(client, preview_url(runner))
+    before = db.session.scalar(db.select(db.func.count()).select_from(StudyEvent))
+    result = runner.invoke(args=["participants", "exclude", "study3", str(preview.id), "--reason", "fast"])
+    assert result.exit_code == 1 and "is a researcher's preview, not a participant" in result.output
+    auth.login()
+    for action in ("exclude", "reinstate"):
+        url = f"/researcher/studies/study3/participants/{preview.id}/{action}"
+        assert client.post(url, data={"reason": "fast"}).status_code == 404
+    db.session.rollback()
+    assert db.session.get(ParticipantSession, preview.id).status != "excluded"
+    assert db.session.scalar(db.select(db.func.count()).select_from(StudyEvent)) == before

@@ -17,10 +17,13 @@ from ..prolific import audit
 
 
 class ExclusionError(ValueError):
-    """The request cannot be done as asked (no reason, already excluded, not excluded); nothing was written."""
+    """The request cannot be done as asked (no reason, already excluded, not excluded, a preview); nothing was
+    written."""
 
 
-def _reason(reason: str | None) -> str:
+def _reason(session: ParticipantSession, reason: str | None) -> str:
+    if session.preview:  # never counted anywhere, so there is nothing to exclude it from
+        raise ExclusionError(f"session {session.id} is a researcher's preview, not a participant")
     reason = (reason or "").strip()
     if not reason:
         raise ExclusionError("a reason is required")
@@ -29,7 +32,7 @@ def _reason(reason: str | None) -> str:
 
 def exclude(study: Study, session: ParticipantSession, reason: str | None, researcher_id: int | None, via: str) -> None:
     """Mark the session excluded with the reason, and log it (committed with the caller's transaction)."""
-    reason = _reason(reason)
+    reason = _reason(session, reason)
     if session.status == "excluded":
         raise ExclusionError(f"participant {session.id} is already excluded ({session.exclusion_reason})")
     session.status_before_exclusion = session.status
@@ -52,7 +55,7 @@ def reinstate(
     study: Study, session: ParticipantSession, reason: str | None, researcher_id: int | None, via: str
 ) -> None:
     """Give the session back the status it had before its exclusion, and log it with the reason."""
-    reason = _reason(reason)
+    reason = _reason(session, reason)
     if session.status != "excluded":
         raise ExclusionError(f"participant {session.id} is not excluded (status {session.status})")
     restored = session.status_before_exclusion

@@ -289,7 +289,7 @@ def exclusion_change(slug, participant_id, action):
     researcher."""
     study = study_or_404(slug)
     person = db.session.get(ParticipantSession, participant_id)
-    if person is None or person.study_id != study.id:
+    if person is None or person.study_id != study.id or person.preview:
         abort(404)
     change = exclusion.exclude if action == "exclude" else exclusion.reinstate
     try:
@@ -465,20 +465,12 @@ def replay(slug, participant_id):
     )
 
 
-def _stage_arg(study) -> str:
-    """The `?stage=` of a page (pilot, live or all); by default the study's current stage."""
-    stage = request.args.get("stage") or study.stage
-    if stage not in (*STAGES, "all"):
-        abort(400, description=f"stage must be one of {', '.join(STAGES)} or all")
-    return stage
-
-
 @bp.get("/studies/<slug>/balance")
 @login_required
 def balance(slug):
     """Conditions' imbalance and quotas, and each item's positions with their test against the design."""
     study = study_or_404(slug)
-    shown = study_balance(study, _stage_arg(study))
+    shown = study_balance(study, _stage(study.stage))
     return render_template(
         "researcher/balance.html",
         title=f"{study.slug}: balance",
@@ -494,7 +486,7 @@ def balance(slug):
 def balance_png(slug):
     study = study_or_404(slug)
     return Response(
-        heatmap_png(study, study_balance(study, _stage_arg(study))),
+        heatmap_png(study, study_balance(study, _stage(study.stage))),
         mimetype="image/png",
         headers={"Cache-Control": "no-store"},
     )
