@@ -146,6 +146,11 @@ def _needed(n: int | None, target: float, table: pd.DataFrame, what: str) -> str
 # Shared machinery
 
 
+def _pilot_percent(n: int, estimate: float, ci_low: float, ci_high: float) -> dict[str, Any]:
+    """The pilot's estimate and interval, given in percent by the reports, as proportions like the stated effect."""
+    return {"n": n, "estimate": estimate / 100, "ci_low": ci_low / 100, "ci_high": ci_high / 100}
+
+
 def _check_common(effect, target, alpha, reps, ns, where: str) -> tuple[float, float, float, int, list[int]]:
     effect = check_number(effect, "effect", where=where)
     target = check_number(target, "power", minimum=0, where=where)
@@ -447,12 +452,7 @@ def plan_hive(
             raw = (acc.var(ddof=1) - p_bar * (1 - p_bar) / m) / (1 - 1 / m) if m > 1 else acc.var(ddof=1)
             tau, sources["tau"] = math.sqrt(max(0.0, raw)), f"pilot, {len(per)} participants"
             summary = accuracy_summary(per, chance_pct, alternative).set_index("condition").loc["all"]
-            pilot_out = {
-                "n": len(per),
-                "estimate": summary["mean"] / 100,
-                "ci_low": summary["ci_low"] / 100,
-                "ci_high": summary["ci_high"] / 100,
-            }
+            pilot_out = _pilot_percent(len(per), summary["mean"], summary["ci_low"], summary["ci_high"])
         else:
             notes.append(
                 f"the pilot has {len(per)} participant(s): too few to estimate the spread between participants "
@@ -541,12 +541,9 @@ def plan_ratings(
         rows = pilot[pilot["statement_id"] == statement]
         if rows["participant_id"].nunique() >= 2:
             share = agreement(rows, n_boot=2000, seed=seed).iloc[0]
-            pilot_out = {
-                "n": int(share["n_participants"]),
-                "estimate": share["percent_agree"] / 100,
-                "ci_low": share["ci_low"] / 100,
-                "ci_high": share["ci_high"] / 100,
-            }
+            pilot_out = _pilot_percent(
+                int(share["n_participants"]), share["percent_agree"], share["ci_low"], share["ci_high"]
+            )
             if share["ci_method"] != "wilson":
                 notes.append("the pilot's participants rated the statement more than once: its interval is a bootstrap")
         else:
