@@ -140,7 +140,7 @@ class ParticipantSession(db.Model):
     stage: Mapped[str] = mapped_column(String(8), default="live")
     preview: Mapped[bool] = mapped_column(default=False)
     # HMAC-SHA256 (hex) of the platform id under the deployment's key (issue #26): how a PROLIFIC_PID is found once
-    # `identifiers_purged_at` has nulled the raw ids. NULL for sessions without one, and for older sessions until filled.
+    # `identifiers_purged_at` has nulled the raw ids. NULL without one, and for older sessions until filled.
     pid_hmac: Mapped[str | None] = mapped_column(String(64))
     identifiers_purged_at: Mapped[datetime | None] = mapped_column(Timestamp)
     # A participant's withdrawal: the data is deleted, the row stays as a tombstone (status "withdrawn").
