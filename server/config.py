@@ -145,6 +145,15 @@ SETTINGS: tuple[Setting, ...] = (
         shown="generated once, kept in instance/secret_key",
     ),
     Setting(
+        "PARTICIPANT_CODE_KEY",
+        "",
+        "the key of participants' pseudonymous codes and of the stored HMACs of their platform ids (set it once per "
+        "deployment and keep it: a new key changes every code); empty: one generated once and kept in the database "
+        '(`deployment_secrets`), shared by every app server. docs/operations.md, "Data protection"',
+        env="STUDYHIVE_PARTICIPANT_CODE_KEY",
+        shown="generated once, kept in the database",
+    ),
+    Setting(
         "SESSION_COOKIE_SECURE",
         False,
         "`1`: the session cookie is sent over HTTPS only, and every answer "

@@ -99,7 +99,8 @@ class Stimulus(db.Model):
 class ParticipantSession(db.Model):
     __tablename__ = "participant_sessions"
     # A PROLIFIC_PID has at most one session per study; NULL (no external id) may repeat.
-    __table_args__ = (UniqueConstraint("study_id", "prolific_pid"),)
+    # Likewise its keyed hash (`pid_hmac`), which stays when the raw ids are purged.
+    __table_args__ = (UniqueConstraint("study_id", "prolific_pid"), UniqueConstraint("study_id", "pid_hmac"))
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
     token: Mapped[str] = mapped_column(String(64), unique=True)
@@ -138,6 +139,15 @@ class ParticipantSession(db.Model):
     # deletes it.
     stage: Mapped[str] = mapped_column(String(8), default="live")
     preview: Mapped[bool] = mapped_column(default=False)
+    # HMAC-SHA256 (hex) of the platform id under the deployment's key (issue #26): how a PROLIFIC_PID is found once
+    # `identifiers_purged_at` has nulled the raw ids. NULL without one, and for older sessions until filled.
+    pid_hmac: Mapped[str | None] = mapped_column(String(64))
+    identifiers_purged_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    # A participant's withdrawal: the data is deleted, the row stays as a tombstone (status "withdrawn").
+    withdrawn_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    # SHA-256 (hex) of the consent text as the page showed it, and the language it was shown in.
+    consent_sha256: Mapped[str | None] = mapped_column(String(64))
+    consent_language: Mapped[str | None] = mapped_column(String(16))
 
     study: Mapped[Study] = relationship()
 
@@ -160,6 +170,16 @@ def analysable_in(study_id: int, stage: str | None = "live"):
     """`analysable(stage)` for one study's sessions: the WHERE clause of the study-wide views (exports, analyses,
     the dashboard)."""
     return (ParticipantSession.study_id == study_id) & analysable(stage)
+
+
+class DeploymentSecret(db.Model):
+    """Per-deployment secrets generated once and shared by every app server (the participant-code key when the
+    environment gives none): in the database, never in one container's instance folder."""
+
+    __tablename__ = "deployment_secrets"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 
 class SurveyResponse(db.Model):

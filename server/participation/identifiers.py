@@ -1,0 +1,73 @@
+"""Pseudonymous participant codes (issue #26; docs/operations.md, "Data protection").
+
+A session is named in exports by its `participant_code`: the first 64 bits (16 hex digits) of an HMAC-SHA256 of
+its platform id (PROLIFIC_PID) or, without one, of its token, under a per-deployment key. The same person in two
+studies of one deployment gets the same code (so returning participants stay visible), and nobody without the key
+can get from a code back to a Prolific id. The full HMAC of the platform id is kept with the session (`pid_hmac`):
+returning participants, the unique key per study and Prolific submissions are matched by it, so the raw ids can be
+purged once payments are settled.
+
+The key comes from PARTICIPANT_CODE_KEY (the environment) or, without it, from `deployment_secrets`, generated once
+on first use: the database is the one thing every app server and every rebuild of the containers share. Changing the
+key changes every code and breaks matching by the stored HMACs, so it is set once per deployment."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+
+from ..db import db, utcnow
+from ..models import DeploymentSecret
+
+KEY_NAME = "participant_code_key"
+CODE_HEX_DIGITS = 16  # 64 bits
+
+
+def key() -> bytes:
+    """The deployment's key: the setting, else the database's (created by whichever app server asks first)."""
+    cached = current_app.extensions.get("studyhive.participant_code_key")
+    if cached is not None:
+        return cached
+    given = current_app.config["PARTICIPANT_CODE_KEY"]
+    value = given.encode() if given else _stored_key().encode()
+    current_app.extensions["studyhive.participant_code_key"] = value
+    return value
+
+
+def _stored_key() -> str:
+    table = DeploymentSecret.__table__
+    select = db.select(table.c.value).where(table.c.name == KEY_NAME)
+    # Its own connection and transaction: the caller's session may hold uncommitted work it has not decided about.
+    with db.engine.connect() as connection:
+        found = connection.scalar(select)
+        connection.rollback()
+        if found is not None:
+            return found
+        try:
+            with connection.begin():
+                connection.execute(
+                    table.insert().values(name=KEY_NAME, value=secrets.token_hex(32), created_at=utcnow())
+                )
+        except IntegrityError:
+            pass  # another app server made it first: use theirs
+        return connection.scalar(select)
+
+
+def _mac(kind: str, value: str) -> str:
+    return hmac.new(key(), f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()
+
+
+def pid_hmac(pid: str) -> str:
+    """The HMAC (64 hex digits) a PROLIFIC_PID is stored and matched under."""
+    return _mac("pid", pid)
+
+
+def participant_code(stored_hmac: str | None, prolific_pid: str | None, token: str) -> str:
+    """The export's name for a session: from its platform id's HMAC (the stored one, else computed from a raw id an
+    older session still holds), else from its token."""
+    full = stored_hmac or (pid_hmac(prolific_pid) if prolific_pid else _mac("token", token))
+    return full[:CODE_HEX_DIGITS]
