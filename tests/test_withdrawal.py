@@ -6,12 +6,16 @@ import csv
 import hashlib
 import json
 import re
+import threading
+import time
 
+import pytest
 from playwright.sync_api import expect
 
 from server.db import db
 from server.models import ParticipantSession, StudyEvent, SurveyResponse, Trial, current_generation
-from server.participation import identifiers
+from server.participation import identifiers, withdrawal
+from tests.conftest import BACKEND
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, agree, answer_all, answer_surveys, enter, trial_body
 
 QUICK_RATIO = ["--keep-outliers", "--n-boot", "50"]
@@ -152,6 +156,30 @@ def test_a_withdrawn_session_refuses_every_save_and_a_returning_pid(app, runner,
     assert again.status_code == 200 and b"You have withdrawn from this study" in again.data
     db.session.rollback()
     assert db.session.scalar(db.select(db.func.count()).select_from(ParticipantSession)) == 1
+
+
+@pytest.mark.skipif(BACKEND != "postgresql", reason="row locks under concurrency: PostgreSQL's")
+def test_a_save_racing_the_withdrawal_waits_for_it_and_is_refused(app, client):
+    token = enter(client)
+    answer_surveys(client, token)
+    plan = client.get(f"/api/sessions/{token}").get_json()["plan"]
+    s = session_of(token)
+    assert withdrawal.withdraw(s.study, s, "request", None, via="cli")  # its transaction still open: the row locked
+    answer = {}
+    save = threading.Thread(
+        target=lambda: answer.update(response=client.post(f"/api/sessions/{token}/trials", json=trial_body(plan[0])))
+    )
+    save.start()
+    waiting = db.text(
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+    )
+    with db.engine.connect() as watcher:
+        while save.is_alive() and not watcher.scalar(waiting):  # the save has read the session as it was
+            time.sleep(0.05)
+    db.session.commit()
+    save.join()
+    assert (answer["response"].status_code, answer["response"].get_json()["error"]) == (410, "session_withdrawn")
+    assert rows_of(s.id) == (0, 0)
 
 
 def test_dashboard_withdraws_with_a_reason_and_a_confirmation(app, client, auth):
