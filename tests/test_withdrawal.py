@@ -96,6 +96,7 @@ def test_cli_refuses_bad_input_and_changes_nothing(app, runner, client):
         ([str(namesake.id)], "--reason"),
         ([str(namesake.id), "--reason", "   "], "a reason is required"),
         (["9999", "--reason", "x"], "has no participant '9999'"),
+        (["99999999999999999999", "--reason", "x"], "has no participant"),  # past the id column's range
         (["ffffffffffffffff", "--reason", "x"], "has no participant"),
         ([str(namesake.id), "--reason", "x", "--by", "nobody"], "nobody"),
         ([str(person.id), "--reason", "x"], "more than one participant"),  # by id, and the namesake's PROLIFIC_PID

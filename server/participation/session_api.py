@@ -223,7 +223,8 @@ def _store_consent(connection, session: trialstore.SessionFacts, row: dict[str, 
 def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Validate and store one trial on an autocommit connection (trialstore.autocommit). Returns (HTTP status,
     body): 201 stored, 200 repeat; 409 when it cannot be stored: index taken, trial id used for another trial, the
-    session has ended, or consent not given yet. The hot path: cached session, consent and study, one INSERT."""
+    session has ended, or consent not given yet (410 once withdrawn). The hot path: cached session, consent and
+    study, one INSERT."""
     require_consent(connection, session, "a trial")
     row = _trial_row(connection, session, body)
     index, trial_id = row["trial_index"], row["client_trial_id"]

@@ -21,7 +21,9 @@ from . import identifiers
 
 PS = ParticipantSession
 CODE = re.compile(r"^[0-9a-fA-F]{16}$")
-SESSION_ID = re.compile(r"^[0-9]{1,18}$")
+SESSION_ID = re.compile(r"^[0-9]{1,10}$")
+# The id column's largest value: a larger number names no session (PostgreSQL would refuse to compare it).
+MAX_SESSION_ID = 2**31 - 1
 
 
 class WithdrawalError(ValueError):
@@ -44,7 +46,7 @@ def find(study: Study, identifier: str) -> ParticipantSession:
             )
         )
     )
-    if SESSION_ID.match(identifier):
+    if SESSION_ID.match(identifier) and int(identifier) <= MAX_SESSION_ID:
         found |= set(db.session.scalars(db.select(PS.id).where(PS.study_id == study.id, PS.id == int(identifier))))
     if CODE.match(identifier):
         found |= _by_code(study, identifier.lower())
