@@ -58,7 +58,8 @@ def find(study: Study, identifier: str) -> ParticipantSession:
     if len(found) > 1:
         raise WithdrawalError(
             f"{identifier!r} names more than one participant of study {study.slug!r} "
-            f"(sessions {', '.join(map(str, sorted(found)))}): give the session id"
+            f"(sessions {', '.join(map(str, sorted(found)))}): name it by another of its identifiers (its "
+            "participant_code, PROLIFIC_PID or session id)"
         )
     return db.session.get(PS, found.pop())
 
