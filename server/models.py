@@ -25,9 +25,10 @@ from .db import db, utcnow
 Timestamp = DateTime(timezone=True)
 
 # Study lifecycle and participant-session states. An abandoned session ended without completing (the participant
-# declined consent, failed the browser check, or returned or timed out on Prolific): it holds no condition slot.
+# declined consent, failed the browser check, or returned or timed out on Prolific): it holds no condition slot. A
+# withdrawn one is the tombstone of a participant's withdrawal (server/participation/withdrawal.py): its data deleted.
 STUDY_STATUSES = ("open", "paused", "closed")
-SESSION_STATUSES = ("started", "completed", "abandoned", "excluded")
+SESSION_STATUSES = ("started", "completed", "abandoned", "excluded", "withdrawn")
 # How a session ended, as the participant's platform is told: on Prolific each outcome has its own completion code.
 OUTCOMES = ("completed", "failed_attention_check", "no_consent", "incompatible_device")
 # Prolific submission statuses, and those whose place Prolific offers to someone else: their session holds no
@@ -152,13 +153,17 @@ class ParticipantSession(db.Model):
     study: Mapped[Study] = relationship()
 
 
-def analysable(stage: str | None = "live"):
+def analysable(stage: str | None = "live", withdrawn: bool = False):
     """The one rule for which sessions count, as a WHERE clause on participant_sessions: never a researcher's
-    preview, and with `stage` ("pilot" or "live") only sessions that started in that stage (None or "all": either
-    stage). Exports, analyses, quotas and condition occupancy, the cohort summary a participant sees, attention-check
-    outcomes, the dashboard, Prolific sync and approval, and the stored results all filter through it; what each
-    view adds on top (completed only, not excluded) is that view's own."""
+    preview nor a withdrawn participant's tombstone, and with `stage` ("pilot" or "live") only sessions that started
+    in that stage (None or "all": either stage). Exports, analyses, quotas and condition occupancy, the cohort summary
+    a participant sees, attention-check outcomes, the dashboard, Prolific sync and approval, and the stored results
+    all filter through it; what each view adds on top (completed only, not excluded) is that view's own.
+    `withdrawn=True` admits the tombstones too: Prolific's records, where a withdrawn participant's submission still
+    has its session, and the dashboard's count of withdrawals."""
     clause = ParticipantSession.preview.is_(False)
+    if not withdrawn:
+        clause = clause & ParticipantSession.withdrawn_at.is_(None)
     if stage not in (None, "all"):
         if stage not in STAGES:
             raise ValueError(f"stage must be one of {', '.join(STAGES)} or 'all', not {stage!r}")

@@ -3,6 +3,7 @@ each session points at the version it entered under; `flask studies versions` li
 
 import hashlib
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -165,3 +166,18 @@ def test_a_sync_racing_another_one_writes_nothing(runner, study_file):
     assert isinstance(result.exception, SystemExit)  # a click error, not an uncaught exception
     db.session.expire_all()
     assert get_study("study3").version == 1 and get_study("study3").config["task"]["trials_per_type"] == 5
+
+
+def test_a_session_is_shown_and_records_the_consent_of_its_version(runner, client, study_file):
+    token = enter(client, consent=False)
+    shown = get_study("study3").config["consent"]
+    edit(study_file, 'consent = """', 'consent = """<p>Edited after this participant entered.</p>')
+    assert runner.invoke(args=["studies", "sync"]).exit_code == 0
+    assert "Edited after" in get_study("study3").config["consent"]
+    page = client.get(f"/study/study3/s/{token}").data.decode()
+    config = json.loads(re.search(r'id="studyhive-config">(.*?)</script>', page, re.S).group(1))
+    assert config["consent_html"] == shown
+    assert client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}}).status_code == 200
+    db.session.expire_all()
+    recorded = db.session.scalars(db.select(ParticipantSession.consent_sha256).filter_by(token=token)).one()
+    assert recorded == hashlib.sha256(shown.encode()).hexdigest()

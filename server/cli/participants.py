@@ -1,4 +1,5 @@
-"""`flask participants exclude|reinstate`: leave a session out of every analysis, or take it back in (audited)."""
+"""`flask participants exclude|reinstate|withdraw`: leave a session out of every analysis, take it back in, or delete
+its data at the participant's request (all audited)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ from flask.cli import AppGroup
 
 from ..db import db
 from ..models import ParticipantSession, Study
+from ..participation import withdrawal
 from ..researchers.exclusion import ExclusionError, exclude, reinstate
 from .common import BY, by_researcher, study_or_fail
 
 participants_cli = AppGroup(
-    "participants", help="Exclude a participant's session from every analysis, or reinstate it."
+    "participants",
+    help="Exclude a participant's session from every analysis, reinstate it, or withdraw it (its data deleted).",
 )
 REASON = click.option("--reason", required=True, help="why (required; written to the audit log and the export)")
 
@@ -56,3 +59,30 @@ def exclude_command(slug, session_id, reason, username):
 def reinstate_command(slug, session_id, reason, username):
     session = _run(reinstate, slug, session_id, reason, username)
     click.echo(f"{slug}: participant {session.id} reinstated ({session.status}): {reason}")
+
+
+@participants_cli.command(
+    "withdraw",
+    help="Withdraw a participant of study SLUG at their request: delete the session's trials and survey answers and "
+    'keep a tombstone without personal data (docs/researchers.md, "Withdrawal"). PARTICIPANT: a PROLIFIC_PID, a '
+    "participant_code or a participant_id (session id).",
+)
+@click.argument("slug")
+@click.argument("participant")
+@click.option("--reason", required=True, help="why, e.g. the participant's request (required; the audit log)")
+@BY
+def withdraw_command(slug, participant, reason, username):
+    study = study_or_fail(slug)
+    researcher_id = by_researcher(username)
+    try:
+        session = withdrawal.find(study, participant)
+        done = withdrawal.withdraw(study, session, reason, researcher_id, via="cli")
+    except withdrawal.WithdrawalError as exc:
+        db.session.rollback()
+        raise click.ClickException(str(exc)) from None
+    db.session.commit()
+    if done:
+        click.echo(f"{slug}: participant {session.id} withdrawn: trials and survey answers deleted ({reason})")
+    else:
+        when = session.withdrawn_at.strftime("%Y-%m-%d %H:%M UTC")
+        click.echo(f"{slug}: participant {session.id} is already withdrawn (since {when}); nothing changed")

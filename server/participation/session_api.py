@@ -7,6 +7,7 @@ double click, a retry racing its original) still store one row."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ from sqlalchemy import bindparam
 
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
-from ..models import ParticipantSession, SurveyResponse, Trial, analysable, bump_generation
+from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import SURVEYS, validate_answers
 from ..tasktype.contract import PlanLessRows
@@ -65,6 +66,17 @@ FINISH_TIMELINE = (
 )
 TIMELINE_FINISHED = db.select(PS.timeline_finished_at.is_not(None)).where(PS.id == bindparam("id"))
 FLAG = db.update(PS).where(PS.id == bindparam("session_id")).values(flag=bindparam("flag"))
+# The consent page as a session is shown it (consent_html), and what its acceptance records.
+VERSION_CONSENT = db.select(StudyVersion.config["consent"].as_string()).where(
+    StudyVersion.study_id == bindparam("study_id"), StudyVersion.version == bindparam("version")
+)
+RECORD_CONSENT = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"))
+    .values(consent_sha256=bindparam("sha256"), consent_language=bindparam("language"))
+)
+# The participant pages are in English only (their <html lang="en">); a study's language once they are translated.
+CONSENT_LANGUAGE = "en"
 # Test-trial scores of the asking session (which may still be running, or be a preview) and of the study's completed
 # sessions that count (models.analysable) in the stage the asking one started in: a pilot participant is compared
 # with the pilot, a live one with the live cohort only.
@@ -89,7 +101,16 @@ def unknown_session() -> APIError:
     return APIError(404, "unknown_session", "no session has this token")
 
 
-def session_ended() -> APIError:
+def session_ended(status: str) -> APIError:
+    """Why a session that is not OPEN takes nothing, by its `status` read after a write stored nothing: a withdrawn
+    one says so (410, its data is gone), any other has ended."""
+    if status == "withdrawn":
+        return APIError(
+            410,
+            "session_withdrawn",
+            "this session was withdrawn: its answers were deleted at the participant's request and nothing more is "
+            "stored",
+        )
     return APIError(
         409,
         "session_ended",
@@ -97,13 +118,20 @@ def session_ended() -> APIError:
     )
 
 
+def not_open(connection, session: trialstore.SessionFacts) -> APIError:
+    """session_ended for a session whose write just stored nothing: its status is read only then, so a save that
+    stores costs no extra round trip."""
+    return session_ended(trialstore.status(connection, session.id)[0])
+
+
 def require_consent(connection, session: trialstore.SessionFacts, what: str) -> None:
     """Before consent only the environment, consent itself and an early end are taken (the flow starts with
     consent: server/studies/definitions.py)."""
     if trialstore.consented(connection, session):
         return
-    if not trialstore.is_open(*trialstore.status(connection, session.id)):
-        raise session_ended()  # say so rather than ask for a consent that could no longer be given
+    status, outcome = trialstore.status(connection, session.id)
+    if not trialstore.is_open(status, outcome):
+        raise session_ended(status)  # say so rather than ask for a consent that could no longer be given
     raise APIError(
         409, "out_of_order", f"{what} is taken only after consent; send the consent survey first", expected="consent"
     )
@@ -147,7 +175,7 @@ def save_environment(connection, session: trialstore.SessionFacts, body: dict[st
             raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
         sizes[f"new_{key}"] = value
     if not connection.execute(SAVE_ENVIRONMENT, {**sizes, "session_id": session.id, "now": utcnow()}).rowcount:
-        raise session_ended()
+        raise not_open(connection, session)
 
 
 def save_survey(connection, session: trialstore.SessionFacts, name: str, body: dict[str, Any]) -> None:
@@ -159,22 +187,44 @@ def save_survey(connection, session: trialstore.SessionFacts, name: str, body: d
         answers = validate_answers(name, body.get("answers"))
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
-    stored = trialstore.insert_unless_stored(
-        connection,
-        SurveyResponse.__table__,
-        {"session_id": session.id, "name": name, "answers": answers, "created_at": utcnow()},
-    )
+    row = {"session_id": session.id, "name": name, "answers": answers, "created_at": utcnow()}
+    if name == "consent":
+        stored = _store_consent(connection, session, row)
+    else:
+        stored = trialstore.insert_unless_stored(connection, SurveyResponse.__table__, row)
     # Not stored: a repeat (retry, second tab), where the first answer stands, or the session has ended.
     if not stored and name not in trialstore.surveys_done(connection, session.id):
-        raise session_ended()
+        raise not_open(connection, session)
     if name == "consent":
         session.consented = True
+
+
+def consent_html(connection, study_id: int, version: int) -> str:
+    """The consent page's HTML as a session that entered under study `version` is shown it (the participant page's
+    `consent_html`): that version's, else (a version synced before versions were kept) the study's current one."""
+    kept = connection.scalar(VERSION_CONSENT, {"study_id": study_id, "version": version})
+    return kept if kept is not None else trialstore.study_facts(connection, study_id).config["consent"]
+
+
+def _store_consent(connection, session: trialstore.SessionFacts, row: dict[str, Any]) -> bool:
+    """Store the consent answer and, with it in one transaction, the SHA-256 of the consent HTML the page showed
+    (its UTF-8 bytes) and its language; a repeat changes neither. Once per session, so the transaction's extra
+    round trips cost the trial saves nothing."""
+    sha256 = hashlib.sha256(consent_html(connection, session.study_id, session.study_version).encode()).hexdigest()
+    with db.engine.begin() as transaction:
+        stored = trialstore.insert_unless_stored(transaction, SurveyResponse.__table__, row)
+        if stored:
+            transaction.execute(
+                RECORD_CONSENT, {"session_id": session.id, "sha256": sha256, "language": CONSENT_LANGUAGE}
+            )
+    return stored
 
 
 def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Validate and store one trial on an autocommit connection (trialstore.autocommit). Returns (HTTP status,
     body): 201 stored, 200 repeat; 409 when it cannot be stored: index taken, trial id used for another trial, the
-    session has ended, or consent not given yet. The hot path: cached session, consent and study, one INSERT."""
+    session has ended, or consent not given yet (410 once withdrawn). The hot path: cached session, consent and
+    study, one INSERT."""
     require_consent(connection, session, "a trial")
     row = _trial_row(connection, session, body)
     index, trial_id = row["trial_index"], row["client_trial_id"]
@@ -198,7 +248,7 @@ def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any
             "trial_index": index,
             "message": f"trial {index} is already stored under another trial_id; the first answer stands",
         }
-    raise session_ended()
+    raise not_open(connection, session)
 
 
 def _known_fields_and_trial_id(body: dict[str, Any], fields: set[str]) -> str:
@@ -318,7 +368,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
         return 201, {"stored": True}
     if trialstore.index_of_trial_id(connection, session.id, trial_id) is not None:
         return 200, {"stored": True, "duplicate": True}
-    raise session_ended()
+    raise not_open(connection, session)
 
 
 def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
@@ -336,8 +386,9 @@ def finish_timeline(connection, session: trialstore.SessionFacts) -> dict[str, A
     require_consent(connection, session, "the end of the timeline")
     plan_less(connection, session)
     if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow()}).rowcount:
-        if not trialstore.is_open(*trialstore.status(connection, session.id)):
-            raise session_ended()
+        status, outcome = trialstore.status(connection, session.id)
+        if not trialstore.is_open(status, outcome):
+            raise session_ended(status)
     return {"timeline_finished": True}
 
 
@@ -399,7 +450,7 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     if status == "completed":
         return _completed(connection, session, outcome)
     if not trialstore.is_open(status, outcome):
-        raise session_ended()
+        raise session_ended(status)
     require_consent(connection, session, "completion")
     stored = set(trialstore.stored_indexes(connection, session.id))
     missing = [i for i in range(len(session.plan)) if i not in stored]
@@ -456,8 +507,9 @@ def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> d
     outcome = body.get("outcome")
     if outcome not in EARLY_OUTCOMES:
         raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")
-    if trialstore.status(connection, session.id)[0] in ("completed", "excluded"):
-        raise session_ended()
+    status = trialstore.status(connection, session.id)[0]
+    if status in ("completed", "excluded", "withdrawn"):
+        raise session_ended(status)
     if outcome == "no_consent" and trialstore.consented(connection, session):
         raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
     _end_session(END, session, outcome)

@@ -22,6 +22,7 @@ from ..studies import conditions
 from ..studies import versions as study_versions
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
 from ..tasktype.registry import registry
+from . import identifiers
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -114,7 +115,11 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
 
 
 def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
-    return db.session.scalars(db.select(ParticipantSession).filter_by(study_id=study.id, prolific_pid=pid)).first()
+    """The study's session of this PROLIFIC_PID: by the raw id, or by its HMAC once the raw id is gone (a withdrawn
+    participant's tombstone, server/participation/withdrawal.py)."""
+    PS = ParticipantSession
+    match = (PS.prolific_pid == pid) | (PS.pid_hmac == identifiers.pid_hmac(pid))
+    return db.session.scalars(db.select(PS).where(PS.study_id == study.id, match)).first()
 
 
 def well_formed(token: str) -> bool:

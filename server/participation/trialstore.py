@@ -6,7 +6,8 @@ figures), so a save costs one round trip to the database and no ORM unit of work
 their own rows never changes, or changes rarely enough to be re-read every few seconds:
 
 - a session's id, study, platform, plan and whether it is a preview are fixed when it is created (no code path
-  changes them, and only a researcher's preview is ever deleted: a write to a purged one finds no OPEN session), so
+  changes them but a withdrawal, which also closes the session, and only a researcher's preview is ever deleted: a
+  write to a withdrawn or purged one finds no OPEN session), so
   each worker process keeps them by token (least recently used dropped first), with whether the participant has
   consented (that only goes one way, so once seen it is never read again); its status changes, so a write checks it
   in its own statement (OPEN);
@@ -218,7 +219,15 @@ def _insert_while_open(table: Table, columns: list[str], dialect: str, computed:
         values = [db.cast(value, table.c[c].type) for value, c in zip(values, columns)]
     if computed:
         columns, values = [*columns, *computed], [*values, *computed.values()]
-    session_open = db.exists().where(PS.id == bindparam("session_id"), OPEN)
+    # FOR KEY SHARE, the lock the foreign key's check takes anyway: a withdrawal (server/participation/withdrawal.py)
+    # holds the row FOR UPDATE, so a save racing it waits and then re-reads the status, and finds it closed. Without
+    # it the save would pass on the status it read before and store an answer after the withdrawal's deletes.
+    session_open = (
+        db.select(PS.id)
+        .where(PS.id == bindparam("session_id"), OPEN)
+        .with_for_update(read=True, key_share=True)
+        .exists()
+    )
     # preserve_rowcount: SQLAlchemy reads the count only when asked.
     return (
         INSERTS[dialect](table)

@@ -23,10 +23,12 @@ class ApprovalPlan:
 def approval_plan(study: Study) -> ApprovalPlan:
     """Which AWAITING REVIEW submissions to approve, and why each other one is left for the researcher."""
     PS = ParticipantSession
-    sessions = {  # pilot sessions too (real, paid Prolific participants); a researcher's preview never
+    # Pilot sessions too (real, paid Prolific participants), and withdrawn ones (skipped with that reason, for the
+    # researcher to decide); a researcher's preview never.
+    sessions = {
         sid: (status, outcome)
         for sid, status, outcome in db.session.execute(
-            db.select(PS.id, PS.status, PS.outcome).where(PS.study_id == study.id, analysable("all"))
+            db.select(PS.id, PS.status, PS.outcome).where(PS.study_id == study.id, analysable("all", withdrawn=True))
         )
     }
     current = current_submissions(study)

@@ -24,6 +24,8 @@ class ExclusionError(ValueError):
 def _reason(session: ParticipantSession, reason: str | None) -> str:
     if session.preview:  # never counted anywhere, so there is nothing to exclude it from
         raise ExclusionError(f"session {session.id} is a researcher's preview, not a participant")
+    if session.status == "withdrawn":  # its data is gone and no analysis counts it (participation/withdrawal.py)
+        raise ExclusionError(f"participant {session.id} has withdrawn")
     reason = (reason or "").strip()
     if not reason:
         raise ExclusionError("a reason is required")

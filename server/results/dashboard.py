@@ -57,6 +57,16 @@ def stage_counts(study: Study) -> dict[str, int]:
     return {stage: counts.get(stage, 0) for stage in STAGES}
 
 
+def withdrawn_count(study: Study, stage: str | None) -> int:
+    """The study's withdrawn participants of `stage`: tombstones every other count leaves out (models.analysable)."""
+    PS = ParticipantSession
+    return db.session.scalar(
+        db.select(db.func.count()).where(
+            PS.study_id == study.id, analysable(stage, withdrawn=True), PS.withdrawn_at.is_not(None)
+        )
+    )
+
+
 def _ids_by_stage(studies: list[Study], stage: str | None) -> dict[str, list[int]]:
     """stage → ids of the studies to count in it: `stage` for all of them, or (None) each study's current one."""
     if stage is not None:

@@ -81,6 +81,13 @@ PARTICIPANT_COLUMNS = (
         "when the participant gave consent, UTC ISO 8601 (empty if the study asks none or it was not given)",
         "datetime",
     ),
+    Column(
+        "consent_sha256",
+        "SHA-256 (hex) of the consent page's HTML as the participant was shown it (its UTF-8 bytes: the study file's "
+        "`consent` of the version the session entered under), recorded when consent was given",
+        "text",
+    ),
+    Column("consent_language", "the language the consent page was shown in (en)", "text"),
     Column("completed_at", "completion time, UTC ISO 8601 (empty if not completed)", "datetime"),
     Column("duration_s", "completed_at − started_at in seconds"),
     Column("n_trials", "stored trials (practice included)", "integer"),
@@ -339,6 +346,8 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
             "study_version": s.study_version,
             "condition": s.condition,
             "started_at": _iso(s.started_at),
+            "consent_sha256": s.consent_sha256,
+            "consent_language": s.consent_language,
             "completed_at": _iso(s.completed_at),
             "duration_s": duration,
             "n_trials": counts.get(s.id, 0),

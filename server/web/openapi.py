@@ -286,6 +286,7 @@ ENVIRONMENT_EXAMPLE = {"screen_width": 1920, "screen_height": 1080, "window_widt
 # The participant API's order (docs/participant-api.md, "Order"): consent first, nothing after the end.
 BEFORE_CONSENT = "`out_of_order` before consent (expected: consent)"
 ENDED = "`session_ended` (completed, ended early or excluded: nothing more is stored)"
+WITHDRAWN = "`session_withdrawn`: the participant withdrew and the session's data was deleted; nothing more is stored"
 PATHS = {
     "/api/sessions/{token}": {
         "get": {
@@ -309,7 +310,13 @@ PATHS = {
                 "required": True,
                 "content": _json({"$ref": "#/components/schemas/Environment"}, ENVIRONMENT_EXAMPLE),
             },
-            "responses": {"200": _answer("stored", "Ok"), "409": _answer(ENDED), **BODY_ERRORS, **ERRORS},
+            "responses": {
+                "200": _answer("stored", "Ok"),
+                "410": _answer(WITHDRAWN),
+                "409": _answer(ENDED),
+                **BODY_ERRORS,
+                **ERRORS,
+            },
         }
     },
     "/api/sessions/{token}/surveys/{name}": {
@@ -333,6 +340,7 @@ PATHS = {
                 "200": _answer("stored (or already stored)", "Ok"),
                 **BODY_ERRORS,
                 **ERRORS,
+                "410": _answer(WITHDRAWN),
                 "409": _answer(f"{BEFORE_CONSENT} (any survey but consent), or {ENDED}"),
                 "404": _answer("no session has this token, or the study has no such survey"),
                 "422": _answer("an answer is invalid (`invalid_answer`, `field` names it)"),
@@ -347,6 +355,7 @@ PATHS = {
             "responses": {
                 "201": _answer("stored", "TrialStored"),
                 "200": _answer("a repeat of a stored trial_id: nothing changed", "TrialStored"),
+                "410": _answer(WITHDRAWN),
                 "409": _answer(
                     "not stored: `trial_index_taken` (the index is stored under another trial_id; "
                     "the first answer stands), `trial_id_reused` (the trial_id is stored for "
@@ -369,6 +378,7 @@ PATHS = {
                 "201": _answer("stored", "RowStored"),
                 "200": _answer("a repeat of a stored trial_id: nothing changed", "RowStored"),
                 "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
+                "410": _answer(WITHDRAWN),
                 "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
                 "413": _answer(
                     f"`row_too_large`: the row is over the study's row_limit_kb (default 64 KB), or {EVENTS_TOO_LARGE}"
@@ -398,6 +408,7 @@ PATHS = {
             "parameters": [TOKEN],
             "responses": {
                 "200": _answer("recorded (or recorded before)", "TimelineFinished"),
+                "410": _answer(WITHDRAWN),
                 "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
                 **ERRORS,
                 "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
@@ -410,6 +421,7 @@ PATHS = {
             "parameters": [TOKEN],
             "responses": {
                 "200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
+                "410": _answer(WITHDRAWN),
                 "409": _answer(
                     "`trials_missing` (missing), `surveys_missing` (missing_surveys), a jsPsych experiment's "
                     "`timeline_not_finished` or `too_few_rows` (stored, needed; the session is flagged), "
@@ -446,6 +458,7 @@ PATHS = {
             },
             "responses": {
                 "200": _answer("recorded (or recorded before)", "Ended"),
+                "410": _answer(WITHDRAWN),
                 "409": _answer(
                     "`session_ended` (completed or excluded) or `consent_given` (no_consent after consent was stored)"
                 ),

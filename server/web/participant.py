@@ -130,9 +130,17 @@ def _preview_bar(session: ParticipantSession, jumps: bool) -> dict | None:
     return {"restart": restart, "jumps": options, "condition": session.condition}
 
 
+WITHDRAWN = (
+    "Withdrawn",
+    "You have withdrawn from this study: your answers were deleted and nothing more is saved. Thank you for your time.",
+)
+
+
 def _resume(slug: str, session: ParticipantSession):
     if session.status == "completed":
         return message("Already completed", "You have already completed this study. Thank you for taking part!")
+    if session.status == "withdrawn":  # a returning PROLIFIC_PID too: found by its HMAC, not let in again
+        return message(*WITHDRAWN)
     return redirect(url_for(".run", slug=slug, token=session.token), 303)
 
 
@@ -146,7 +154,7 @@ def _session_or_404(slug: str, token: str) -> ParticipantSession:
 @bp.get("/study/<slug>/s/<token>")
 def run(slug, token):
     session = _session_or_404(slug, token)
-    if session.status == "completed":
+    if session.status in ("completed", "withdrawn"):
         return _resume(slug, session)
     study = session.study
     task = registry().get(study.task_type)
@@ -159,7 +167,8 @@ def run(slug, token):
         "task_type": study.task_type,
         "platform": session.platform,
         "title": study.title,
-        "consent_html": study.config["consent"],
+        # The one consent text of the session's version, whose hash its acceptance records.
+        "consent_html": session_api.consent_html(db.session.connection(), study.id, session.study_version),
         "instructions_html": study.config["instructions"],
         "min_width": study.config["min_width"],
         "min_height": study.config["min_height"],
@@ -213,7 +222,7 @@ def experiment(slug, token):
     study = session.study
     if not isinstance(registry().get(study.task_type), PlanLessRows):
         abort(404)
-    if session.status == "completed" or not _ready_for_experiment(session):
+    if session.status in ("completed", "withdrawn") or not _ready_for_experiment(session):
         return redirect(url_for(".run", slug=slug, token=token))
     config = _version_config(study, session.study_version) or study.config
     frame = url_for(".experiment_file", slug=slug, version=session.study_version, name=config["task"]["experiment"])

@@ -35,6 +35,7 @@ from ..models import (
     StudyEvent,
     current_generation,
 )
+from ..participation import withdrawal
 from ..participation.links import condition_names, preview_link, study_links
 from ..prolific import submissions as prolific_submissions
 from ..prolific.client import ProlificError, from_config
@@ -122,6 +123,7 @@ def study(slug):
         title=study.slug,
         study=study,
         summary=dashboard.study_summaries([study], stage)[study.id],
+        withdrawn=dashboard.withdrawn_count(study, stage),
         funnel=dashboard.funnel(study, stage),
         plan_less=dashboard.plan_less(study),
         conditions=dashboard.condition_counts(study, stage),
@@ -301,6 +303,34 @@ def exclusion_change(slug, participant_id, action):
     db.session.commit()
     flash(f"Participant {person.id} {'excluded' if action == 'exclude' else 'reinstated'}.")
     return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
+
+
+@bp.post("/studies/<slug>/participants/<int:participant_id>/withdraw")
+@login_required
+def withdraw(slug, participant_id):
+    """The participant page's Withdraw button (`flask participants withdraw`): a reason and the confirmation box are
+    required; the audit log names this researcher. A repeat changes nothing."""
+    study = study_or_404(slug)
+    person = db.session.get(ParticipantSession, participant_id)
+    if person is None or person.study_id != study.id or person.preview:
+        abort(404)
+    back = redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
+    if request.form.get("confirm") != "yes":
+        flash("Nothing changed: tick the box to confirm that the participant's answers are deleted for good.")
+        return back
+    try:
+        done = withdrawal.withdraw(study, person, request.form.get("reason"), g.researcher.id, via="web")
+    except withdrawal.WithdrawalError as exc:
+        db.session.rollback()
+        flash(f"Nothing changed: {exc}.")
+        return back
+    db.session.commit()
+    flash(
+        f"Participant {participant_id} withdrawn: their trials and survey answers are deleted."
+        if done
+        else f"Participant {participant_id} was already withdrawn."
+    )
+    return back
 
 
 def _recompute_options(shown: StoredResult | None, stage: str) -> Options:

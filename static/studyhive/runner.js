@@ -23,6 +23,8 @@ StudyhiveEvents.watchWindow(interactions);
 const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
 const SESSION_ENDED = '<div class="sh-message"><p>This session has ended, so no more answers can be saved.</p>' +
   "<p>Thank you for your time. You can close this page.</p></div>";
+const SESSION_WITHDRAWN = '<div class="sh-message"><p>You have withdrawn from this study: your answers were ' +
+  "deleted and no more answers are saved.</p><p>Thank you for your time. You can close this page.</p></div>";
 
 // Must be a top-level `var`: jspsych.js leaves a throwing stub on window.jsPsych that this replaces.
 var jsPsych = initJsPsych({
@@ -372,7 +374,7 @@ async function main() {
     ? "Connection lost. Your answers are kept on this device and will be sent when you are back online. Reconnecting…"
     : "");
   // Answers the server refuses because the session is over (excluded, ended early) stay on this device (sync.js).
-  sync.onended = () => stop(SESSION_ENDED);
+  sync.onended = (answer) => stop(answer.error === "session_withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
   sync.onrefused = (refused) => {
     if (refused.error.error === "session_ended") return;
     setNotice(`An answer was not saved: ${refused.error.message || refused.status}. It is kept on this device.`);
@@ -386,7 +388,7 @@ async function main() {
     return;
   }
   if (ended || !state.accepts_answers) {
-    stop(SESSION_ENDED);
+    stop(state.status === "withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
     return;
   }
   const jump = state.preview && config.preview ? StudyhivePreview.jumpTarget(state.flow, plan) : null;

@@ -23,7 +23,9 @@ class StudyhiveSync {
     this.offline = false;
     this.onstatus = null; // called with true when requests start failing, false when they get through again
     this.onrefused = null; // called with each {body, status, error} the server refuses for good
-    this.onended = null; // called with the server's answer when it says the session has ended (409 session_ended)
+    // Called with the server's answer when it says the session has ended (409 session_ended) or was withdrawn at the
+    // participant's request (410 session_withdrawn).
+    this.onended = null;
     this._draining = null;
     this._wakers = new Set();
     window.addEventListener("online", () => {
@@ -84,6 +86,14 @@ class StudyhiveSync {
         console.warn(`studyhive: trial ${body.trial_index} waits: ${data.message}`);
         break; // stays queued; the next flush sends it again
       }
+      if (status === 410 && data.error === "session_withdrawn") {
+        // The participant withdrew and their answers were deleted: none is kept on this device either.
+        this.queue = [];
+        this.refused = [];
+        this._store(this.storageKey, this.queue);
+        this._store(this.refusedKey, this.refused);
+        break;
+      }
       if (status !== 200 && status !== 201) {
         const entry = { body, status, error: data };
         this.refused.push(entry);
@@ -112,7 +122,9 @@ class StudyhiveSync {
         if (response.status < 500 && response.status !== 408 && response.status !== 429) {
           this._setOffline(false);
           const data = await response.json().catch(() => ({}));
-          if (response.status === 409 && data.error === "session_ended" && this.onended) this.onended(data);
+          const ended = (response.status === 409 && data.error === "session_ended") ||
+            (response.status === 410 && data.error === "session_withdrawn");
+          if (ended && this.onended) this.onended(data);
           return { status: response.status, data };
         }
       } catch (networkError) {

@@ -23,7 +23,10 @@ sync.onstatus = (offline) => setNotice(offline
   : "");
 sync.onrefused = (refused) => setNotice(
   `Some data could not be saved: ${refused.error.message || refused.status}. They are kept on this device.`);
-sync.onended = () => setNotice("This session has ended, so no more data can be saved.");
+sync.onended = (answer) =>
+  setNotice(answer.error === "session_withdrawn"
+    ? "You have withdrawn from this study: your data was deleted and nothing more is saved."
+    : "This session has ended, so no more data can be saved.");
 
 /** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice. */
 async function storedRows() {
