@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import uuid
 import zipfile
 
@@ -88,7 +89,10 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
 
 def test_the_same_data_give_the_same_bytes_apart_from_the_creation_time(app, client, runner, tmp_path):
     take_study3_like_people(client, random.Random(2))
+    take_study3_like_people(client, random.Random(3))
     some_sessions(client, "study3")
+    excluded = runner.invoke(args=["participants", "exclude", "study3", "2", "--reason", "same person twice"])
+    assert excluded.exit_code == 0, excluded.output
     for n in (1, 2):
         export(runner, "study3", tmp_path / f"p{n}", "--zip", "--with-stimuli")
 
@@ -96,6 +100,8 @@ def test_the_same_data_give_the_same_bytes_apart_from_the_creation_time(app, cli
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
     first, second = files(tmp_path / "p1"), files(tmp_path / "p2")
+    readme = first["README.md"].decode()
+    assert "- same person twice: 1" in readme and "- completed: 1" in readme and "- excluded: 1" in readme
     assert any(name.startswith("stimuli/files/") for name in first)
     assert any(name.startswith("analysis/") and name.endswith(".png") for name in first)
     descriptors = [json.loads(f.pop("datapackage.json")) for f in (first, second)]
@@ -132,6 +138,12 @@ def test_a_package_that_cannot_be_written_as_asked_is_refused_and_writes_nothing
         result = runner.invoke(args=["export", "study3", *args])
         assert result.exit_code == 2 and message in result.output, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["used"]
+
+    empty = tmp_path / "empty"  # a study nobody has taken: header-only CSVs, no analysis, still valid
+    assert runner.invoke(args=["export", "sketch-demo", "--package", str(empty)]).exit_code == 0
+    assert Package(str(empty / "datapackage.json")).validate().valid
+    assert "No analysis: " in (empty / "README.md").read_text()
+    shutil.rmtree(empty)
 
     def fails(*args):
         raise RuntimeError("the disk is full")

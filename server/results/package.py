@@ -12,7 +12,8 @@ The package is a folder (and with `--zip`, DIR.zip beside it, the folder's files
 - stimuli/manifest.json: each stimulus's key, parameters and the SHA-256 of its image as shown (and of every stored
   file its parameters name); with `--with-stimuli` the files themselves in stimuli/files/, named by their hash.
 - analysis/: what `flask analyze SLUG --out` writes, computed by the same code (run_analysis) with its default options
-  and the package's stage; if the data cannot be analysed, README.md says why instead.
+  and the package's stage; if the data cannot be analysed, README.md says why instead. run_analysis reads its own
+  snapshot, just after the CSVs': on a study still recruiting, sessions that arrive in between are in it alone.
 - README.md: title, design, dates, n, exclusions, software, how to cite.
 
 The writer is plain JSON and files, and deterministic: the same data give the same bytes except datapackage.json's
@@ -140,7 +141,9 @@ def write_package(
             limits = _survey_constraints(study)
         result, problem = _analysis(study.slug, stage)
         analysis_tables = result.report.write(staging / "analysis") if result else []
-        resources = [_data_resource(staging, path, limits) for path, _ in data]
+        with open(staging / "data" / "codebook.csv", newline="", encoding="utf-8") as fh:
+            book = {(e["file"], e["column"]): e for e in csv.DictReader(fh)}
+        resources = [_data_resource(staging, path, book, limits) for path, _ in data]
         if result:
             resources += [
                 _table_resource(staging, path, result.report.tables[path.stem])
@@ -273,13 +276,13 @@ def _facts(study: Study, stage: str) -> Facts:
     withdrawn = db.session.scalar(
         db.select(db.func.count()).where(PS.study_id == study.id, analysable(stage), PS.withdrawn_at.is_not(None))
     )
-    reasons = dict(
-        db.session.execute(
-            db.select(db.func.coalesce(PS.exclusion_reason, ""), db.func.count())
-            .where(where, PS.status == "excluded")
-            .group_by(db.func.coalesce(PS.exclusion_reason, ""))
-        ).all()
-    )
+    reasons: dict[str, int] = {}
+    for reason, count in db.session.execute(
+        db.select(PS.exclusion_reason, db.func.count())
+        .where(where, PS.status == "excluded")
+        .group_by(PS.exclusion_reason)
+    ):
+        reasons[reason or ""] = reasons.get(reason or "", 0) + count
     first, last, done = db.session.execute(
         db.select(db.func.min(PS.started_at), db.func.max(PS.started_at), db.func.max(PS.completed_at)).where(where)
     ).one()
@@ -356,11 +359,12 @@ def _field(name: str, kind: str, description: str, required: bool, fixed: dict[s
     return field
 
 
-def _data_resource(root: Path, path: Path, limits: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """An export CSV as a resource: its fields from codebook.csv (written beside it), in the file's own order."""
+def _data_resource(
+    root: Path, path: Path, book: dict[tuple[str, str], dict[str, str]], limits: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """An export CSV as a resource: its fields from the codebook's entries (file, column → entry), in the file's own
+    order."""
     header, rows, filled = _read_csv(path)
-    with open(path.parent / "codebook.csv", newline="", encoding="utf-8") as fh:
-        book = {(e["file"], e["column"]): e for e in csv.DictReader(fh)}
     fields = []
     for name in header:
         entry = book.get((path.name, name))
