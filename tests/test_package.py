@@ -4,6 +4,7 @@ one creation time; a package that cannot be written as asked is refused with not
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import shutil
@@ -59,7 +60,7 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
     for slug in slugs:
         asks_text = some_sessions(client, slug)
         folder = tmp_path / slug
-        output = export(runner, slug, folder, "--license", "CC0-1.0")
+        output = export(runner, slug, folder, "--license", "CC0-1.0", "--with-stimuli")
         report = Package(str(folder / "datapackage.json")).validate()
         assert report.valid, (slug, report.flatten(["rowNumber", "fieldName", "type", "note"]))
 
@@ -76,6 +77,13 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
             assert "'" + FORMULA in (folder / "data" / "participants.csv").read_text()
         assert "leading '" in descriptor["csv_neutralisation"]
         assert list((folder / "study").glob("version-*.json"))
+        if (folder / "stimuli").exists():  # every file the manifest names is there, with that hash
+            for stimulus in json.loads((folder / "stimuli" / "manifest.json").read_text()):
+                for file in [stimulus["shown"], *stimulus["files"]]:
+                    data = (folder / "stimuli" / file["file"]).read_bytes()
+                    assert hashlib.sha256(data).hexdigest() == file["sha256"]
+        else:
+            assert slug == "visual-search"  # a jsPsych experiment's files are its own
 
         readme = (folder / "README.md").read_text()
         assert f"Sessions: {3 if slug == 'study3' else 2} " in readme

@@ -225,7 +225,9 @@ def _write_stimuli(study: Study, folder: Path, with_files: bool) -> int:
         """A file's manifest entry; the file itself written once with `with_files` (a stored one read only then)."""
         name = f"files/{sha}.{EXTENSIONS.get(mimetype, 'bin')}"
         if with_files and sha not in written:
-            (folder / name).write_bytes(db.session.get(Asset, sha).data if data is None else data)
+            if data is None:  # read as a column, so the session does not keep every file's bytes
+                data = db.session.scalar(db.select(Asset.data).where(Asset.sha256 == sha))
+            (folder / name).write_bytes(data)
             written.add(sha)
         return {"sha256": sha, "mimetype": mimetype, **({"file": name} if with_files else {})}
 
@@ -247,7 +249,8 @@ def _write_stimuli(study: Study, folder: Path, with_files: bool) -> int:
                 "practice": stim.practice,
                 "params": stim.params,
                 "shown": image,
-                "files": [entry(sha, assets[sha]) for sha in named if sha in assets],
+                # the other stored files its parameters name (HIVE's explanations)
+                "files": [entry(sha, assets[sha]) for sha in named if sha in assets and sha != shown],
             }
         )
     (folder / "manifest.json").write_text(_json(manifest), encoding="utf-8")
