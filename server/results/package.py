@@ -338,15 +338,16 @@ def _read_csv(path: Path) -> tuple[list[str], int, dict[str, int]]:
 
 
 def _file_facts(root: Path, path: Path) -> dict[str, Any]:
-    data = path.read_bytes()
+    with open(path, "rb") as fh:  # streamed: a large study's trials.csv need not fit in memory
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
     return {
         "path": path.relative_to(root).as_posix(),
         "profile": "tabular-data-resource",
         "format": "csv",
         "mediatype": "text/csv",
         "encoding": "utf-8",
-        "bytes": len(data),
-        "hash": f"sha256:{hashlib.sha256(data).hexdigest()}",
+        "bytes": path.stat().st_size,
+        "hash": f"sha256:{digest}",
     }
 
 
@@ -551,4 +552,6 @@ def _zip(folder: Path, archive: Path) -> None:
             info = zipfile.ZipInfo(path.relative_to(folder).as_posix(), ZIP_DATE)
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, path.read_bytes())
+            large = path.stat().st_size >= zipfile.ZIP64_LIMIT  # zip64 decided by the size alone: still deterministic
+            with open(path, "rb") as src, zf.open(info, "w", force_zip64=large) as dst:
+                shutil.copyfileobj(src, dst)
