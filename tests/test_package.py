@@ -10,11 +10,12 @@ import random
 import shutil
 import uuid
 import zipfile
+from datetime import UTC, datetime
 
 from frictionless import Package
 
 from server.db import db
-from server.models import Study
+from server.models import ParticipantSession, Study
 from server.studies.surveys import SURVEYS
 from tests.helpers import PROLIFIC, enter, take_study3_like_people, trial_body
 from tests.test_fuzz_api import VALID_ANSWER, valid_response, vocabulary_of
@@ -101,6 +102,9 @@ def test_the_same_data_give_the_same_bytes_apart_from_the_creation_time(app, cli
     some_sessions(client, "study3")
     excluded = runner.invoke(args=["participants", "exclude", "study3", "2", "--reason", "same person twice"])
     assert excluded.exit_code == 0, excluded.output
+    withdrawn = db.session.get(ParticipantSession, 4)  # a tombstone, as `flask participants withdraw` leaves it
+    withdrawn.status, withdrawn.withdrawn_at = "withdrawn", datetime(2026, 11, 1, tzinfo=UTC)
+    db.session.commit()
     for n in (1, 2):
         export(runner, "study3", tmp_path / f"p{n}", "--zip", "--with-stimuli")
 
@@ -110,6 +114,7 @@ def test_the_same_data_give_the_same_bytes_apart_from_the_creation_time(app, cli
     first, second = files(tmp_path / "p1"), files(tmp_path / "p2")
     readme = first["README.md"].decode()
     assert "- same person twice: 1" in readme and "- completed: 1" in readme and "- excluded: 1" in readme
+    assert "Sessions: 4 " in readme and readme.count("withdrawn") == 1 and "request): 1" in readme
     assert any(name.startswith("stimuli/files/") for name in first)
     assert any(name.startswith("analysis/") and name.endswith(".png") for name in first)
     descriptors = [json.loads(f.pop("datapackage.json")) for f in (first, second)]

@@ -273,9 +273,13 @@ class Facts:
 def _facts(study: Study, stage: str) -> Facts:
     PS = ParticipantSession
     where = analysable_in(study.id, stage)
-    by_status = dict(db.session.execute(db.select(PS.status, db.func.count()).where(where).group_by(PS.status)).all())
-    # Withdrawn sessions are tombstones that exports leave out; they are counted by their own mark whatever status
-    # rule the exports apply.
+    # Withdrawn sessions are tombstones that exports leave out: counted apart, by their own mark, whatever status
+    # they hold and whichever sessions the exports' rule lets through.
+    by_status = dict(
+        db.session.execute(
+            db.select(PS.status, db.func.count()).where(where, PS.withdrawn_at.is_(None)).group_by(PS.status)
+        ).all()
+    )
     withdrawn = db.session.scalar(
         db.select(db.func.count()).where(PS.study_id == study.id, analysable(stage), PS.withdrawn_at.is_not(None))
     )
@@ -466,7 +470,7 @@ def _readme(
         low, high = facts.planned
         trials = f"{low}" if low == high else f"{low}–{high}"
         trials += " planned trials per participant (practice included)"
-    n = sum(facts.by_status.values())
+    n = sum(facts.by_status.values()) + facts.withdrawn
     year = (facts.last_started or facts.first_started or "")[:4] or "n.d."
     lines = [
         f"# {study.title}",
