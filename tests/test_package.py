@@ -8,15 +8,19 @@ import hashlib
 import json
 import random
 import shutil
+import subprocess
 import uuid
 import zipfile
 from datetime import UTC, datetime
 
+from flask import Flask
 from frictionless import Package
 
+from server.config import load
 from server.db import db
 from server.models import ParticipantSession, Study
 from server.studies.surveys import SURVEYS
+from tests.conftest import ROOT
 from tests.helpers import PROLIFIC, enter, take_study3_like_people, trial_body
 from tests.test_fuzz_api import VALID_ANSWER, valid_response, vocabulary_of
 
@@ -89,6 +93,7 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
         readme = (folder / "README.md").read_text()
         assert f"Sessions: {3 if slug == 'study3' else 2} " in readme
         assert "License: CC0-1.0" in readme
+        assert descriptor["studyhive"]["studyhive_commit"] == app.config["COMMIT"] and app.config["COMMIT"] in readme
         analysed = (folder / "analysis" / "methods.md").exists()
         assert analysed == ("No analysis:" not in readme) == ("no analysis" not in output)
     assert (tmp_path / "study3" / "analysis" / "report.json").exists()
@@ -165,3 +170,16 @@ def test_a_package_that_cannot_be_written_as_asked_is_refused_and_writes_nothing
     failed = runner.invoke(args=["export", "study3", "--package", str(tmp_path / "new"), "--zip"])
     assert isinstance(failed.exception, RuntimeError)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["used"]  # no folder, no staging folder, no zip
+
+
+def test_the_commit_comes_from_the_image_else_the_checkout(tmp_path, monkeypatch):
+    """COMMIT: the environment's STUDYHIVE_COMMIT (the Docker image's build argument), else `git rev-parse HEAD`."""
+    monkeypatch.delenv("STUDYHIVE_COMMIT", raising=False)
+    checkout = Flask("commit_test", instance_path=str(tmp_path))
+    load(checkout, {})
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    assert checkout.config["COMMIT"] == (head or "unknown")
+    monkeypatch.setenv("STUDYHIVE_COMMIT", "0123abc")
+    image = Flask("commit_test", instance_path=str(tmp_path))
+    load(image, {})
+    assert image.config["COMMIT"] == "0123abc"
