@@ -16,6 +16,10 @@ COPY studies studies
 COPY static static
 COPY deploy/granian.sh deploy/migrate.sh deploy/
 COPY --from=static /app/static/vendor static/vendor
+# The product's commit, for data packages (`flask export --package`): the image holds no git checkout.
+# docker-compose.yml passes it: STUDYHIVE_COMMIT=$(git rev-parse HEAD) docker compose build
+ARG STUDYHIVE_COMMIT=unknown
+ENV STUDYHIVE_COMMIT=$STUDYHIVE_COMMIT
 EXPOSE 8000
 # The app server is granian (deploy/granian.sh; docs/operations.md, "The production setup"). Migrations and study
 # files are not applied here: every replica would run them at once. docker-compose.yml's `migrate` service runs

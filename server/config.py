@@ -17,8 +17,10 @@ here (TESTING, WTF_CSRF_ENABLED, …) keep their defaults and are set the same w
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import secrets
+import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +63,23 @@ def secret_key(config: Mapping[str, Any], instance_path: Path) -> str:
         instance_path.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32))
     return path.read_text().strip()
+
+
+def checkout_commit(config: Mapping[str, Any], instance_path: Path) -> str:
+    return _git_head()
+
+
+@functools.cache
+def _git_head() -> str:
+    """The commit of the code this process loaded: `git rev-parse HEAD` in a checkout, else "unknown". Once per
+    process: the code does not change under a running server, and every app the tests create would run git again."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(PROJECT_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.TimeoutExpired):  # no git in the image
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
 
 
 @dataclass(frozen=True)
@@ -120,6 +139,15 @@ SETTINGS: tuple[Setting, ...] = (
         "the task packages to register; installed distributions add theirs through the entry point group "
         '`studyhive.task_types` (server/tasktype/registry.py; README, "For developers")',
         shown="the built-in ones, server/tasks/builtin.py",
+    ),
+    Setting(
+        "COMMIT",
+        None,
+        "the product's commit, written into data packages (`flask export --package`); the Docker image sets it from "
+        "its build argument STUDYHIVE_COMMIT",
+        env="STUDYHIVE_COMMIT",
+        derive=checkout_commit,
+        shown="`git rev-parse HEAD` in a checkout, else `unknown`",
     ),
     Setting(
         "NPM_REGISTRY_URL",

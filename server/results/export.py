@@ -498,13 +498,18 @@ def snapshot_csv(study: Study, name: str, stage: str | None = None) -> Iterator[
 def write_export(study: Study, out_dir: Path, stage: str | None = None) -> list[tuple[Path, int]]:
     """Write every export file of the study's sessions of `stage` (None or "all": both) into `out_dir`, from one
     snapshot; (path, data rows) per file."""
+    with snapshot():  # the files describe one moment of a running study
+        return write_files(study, out_dir, stage)
+
+
+def write_files(study: Study, out_dir: Path, stage: str | None = None) -> list[tuple[Path, int]]:
+    """write_export inside the caller's snapshot (the data package reads more from the same moment)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    with snapshot():  # the files describe one moment of a running study
-        for name, make in export_files(study, stage).items():
-            header, rows = make()
-            counter = itertools.count()
-            with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
-                fh.writelines(rows_csv(header, (row for row, _ in zip(rows, counter))))
-            written.append((out_dir / name, next(counter)))
+    for name, make in export_files(study, stage).items():
+        header, rows = make()
+        counter = itertools.count()
+        with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:
+            fh.writelines(rows_csv(header, (row for row, _ in zip(rows, counter))))
+        written.append((out_dir / name, next(counter)))
     return written

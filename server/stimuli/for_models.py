@@ -13,9 +13,8 @@ from tqdm import tqdm
 
 from ..db import db
 from ..models import Asset, Stimulus, Study
+from ..tasktype.assets import EXTENSIONS
 from ..tasktype.contract import ModelAnswers, TaskType, TrainingSet, TrainingSets
-
-EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg"}
 
 
 class ExportRefused(ValueError):

@@ -11,6 +11,9 @@ from ..models import Asset
 # Recognised by their first bytes, never by file name: a renamed file cannot smuggle in another type.
 SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"))
 
+# The file extension of each type, for files written out (`flask stimuli export`, data packages).
+EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg"}
+
 
 def sniff(data: bytes) -> str | None:
     """The image type of `data`, or None if it is not an image we serve."""
