@@ -273,15 +273,12 @@ class Facts:
 def _facts(study: Study, stage: str) -> Facts:
     PS = ParticipantSession
     where = analysable_in(study.id, stage)
-    # Withdrawn sessions are tombstones that exports leave out: counted apart, by their own mark, whatever status
-    # they hold and whichever sessions the exports' rule lets through.
-    by_status = dict(
-        db.session.execute(
-            db.select(PS.status, db.func.count()).where(where, PS.withdrawn_at.is_(None)).group_by(PS.status)
-        ).all()
-    )
+    # Withdrawn sessions are tombstones that exports leave out (`analysable`): counted apart, by their own mark.
+    by_status = dict(db.session.execute(db.select(PS.status, db.func.count()).where(where).group_by(PS.status)).all())
     withdrawn = db.session.scalar(
-        db.select(db.func.count()).where(PS.study_id == study.id, analysable(stage), PS.withdrawn_at.is_not(None))
+        db.select(db.func.count()).where(
+            PS.study_id == study.id, analysable(stage, withdrawn=True), PS.withdrawn_at.is_not(None)
+        )
     )
     reasons: dict[str, int] = {}
     for reason, count in db.session.execute(
