@@ -74,8 +74,7 @@ def pid_hmac(pid: str) -> str:
 def participant_code(stored_hmac: str | None, prolific_pid: str | None, token: str) -> str:
     """The export's name for a session: from its platform id's HMAC (the stored one, else computed from a raw id an
     older session still holds), else from its token."""
-    full = stored_hmac or (pid_hmac(prolific_pid) if prolific_pid else _mac("token", token))
-    return full[:CODE_HEX_DIGITS]
+    return (session_key(stored_hmac, prolific_pid) or _mac("token", token))[:CODE_HEX_DIGITS]
 
 
 def session_key(stored_hmac: str | None, prolific_pid: str | None) -> str | None:
@@ -95,7 +94,7 @@ def has_platform_id():
 
 
 def reduced_user_agent(user_agent: str | None) -> str | None:
-    """ "Chrome 120 / Windows 10": browser family and major version, OS family and major version; what a browser
+    """Browser family and major version, OS family and major version ("Chrome 120 / Windows 10"): what a browser
     check or a data-quality question needs, without the build numbers and device details that single people out.
     Parts the rules do not know are "Other"; an empty User-Agent stays empty."""
     if not user_agent:

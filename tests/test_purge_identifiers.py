@@ -153,3 +153,24 @@ def test_purge_is_refused_while_a_bonus_or_an_approval_is_pending(client, fake, 
     assert purge(runner, "--apply").exit_code == 0 and held(session_id)[0] is None
     assert "no study named 'nope'" in runner.invoke(args=["data", "purge-identifiers", "nope"]).output
     assert "is not an age" in purge(runner, "--older-than", "soon").output
+    assert "the age must be from 0 to 36500 days" in purge(runner, "--older-than", "99999999d").output
+
+
+def test_the_study_page_purge_refuses_an_age_that_is_no_number_of_days(client, fake, auth):
+    participant = pid(1)
+    fake.join(PROLIFIC_STUDY, participant)
+    prolific_enter(client, participant, "s1")
+    auth.login()
+    for bad, message in (
+        ("x", "the age must be a number of days"),
+        ("nan", "the age must be a number of days"),
+        ("1e300", "the age must be a number of days"),
+        ("-1", "the age must be from 0 to 36500 days"),
+        ("40000", "the age must be from 0 to 36500 days"),
+    ):
+        answer = client.post(f"/researcher/studies/{SLUG}/identifiers/purge", data={"older_than_days": bad})
+        assert answer.status_code == 303, bad
+        page = client.get(f"/researcher/studies/{SLUG}/").get_data(as_text=True)
+        assert f"Nothing purged: {message}." in page, bad
+    assert session_of(participant).prolific_pid == participant
+    assert db.session.scalar(db.select(db.func.count()).where(StudyEvent.action == "identifiers_purged")) == 0

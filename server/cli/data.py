@@ -29,7 +29,10 @@ data_cli = AppGroup("data", help="Data protection: retention of participants' id
 def purge_identifiers_command(slug, older_than: timedelta, apply, username):
     study = study_or_fail(slug)
     researcher_id = by_researcher(username)
-    report = purge_identifiers(study, older_than, researcher_id, "cli", apply=apply)
+    try:
+        report = purge_identifiers(study, older_than, researcher_id, "cli", apply=apply)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--older-than") from None
     days = older_than.total_seconds() / 86400
     per_status = "".join(f"\n  {status}: {n}" for status, n in report.counts.items())
     if apply and report.refusals:

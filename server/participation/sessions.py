@@ -172,6 +172,7 @@ def purge_previews(older_than: timedelta, dry_run: bool = False) -> dict[str, in
     return dict(sorted(per_study.items()))
 
 
+MAX_PURGE_AGE = timedelta(days=36500)  # a century: longer is a typo, and soon past what a date can hold
 # Bonus batches not settled: paying or about to (server/prolific/bonuses.py); a void batch was never paid.
 UNSETTLED_BONUS = ("creating", "created", "paying")
 
@@ -221,7 +222,10 @@ def purge_identifiers(
     `older_than` ago, and reduce their User-Agent to what exports show (identifiers.reduced_user_agent), after
     storing the PID's HMAC where an older session has none: returning participants and Prolific sync still find them.
     `apply` False (a dry run), or any refusal (purge_refusals): counts only, nothing written. Applied: one
-    transaction, an `identifiers_purged` audit entry; sessions purged before are not counted again."""
+    transaction, an `identifiers_purged` audit entry; sessions purged before are not counted again. ValueError for an
+    age below 0 or over MAX_PURGE_AGE."""
+    if not timedelta(0) <= older_than <= MAX_PURGE_AGE:
+        raise ValueError(f"the age must be from 0 to {MAX_PURGE_AGE.days} days")
     PS = ParticipantSession
     due = db.select(PS.id, PS.status, PS.pid_hmac, PS.prolific_pid, PS.user_agent).where(
         PS.study_id == study.id,

@@ -56,7 +56,6 @@ from .security import login_limit
 bp = Blueprint("researcher", __name__, url_prefix="/researcher")
 EXPORT_FILES = ("participants.csv", "trials.csv", "events.csv", "codebook.csv")
 PURGE_DAYS = 30  # the study page's purge form starts at the age `flask data purge-identifiers` defaults to
-MAX_PURGE_DAYS = 36500  # a century: any longer is a typo (and past what a timedelta holds, at some point)
 STATUS_ACTIONS = {"open": "Open", "paused": "Pause", "closed": "Close"}
 
 
@@ -446,14 +445,21 @@ def purge_study_identifiers(slug):
     """The study page's "Purge identifiers" button: `flask data purge-identifiers --apply`, logged as this
     researcher, with the same refusals."""
     study = study_or_404(slug)
-    days = request.form.get("older_than_days", type=float)
-    if days is None or not 0 <= days <= MAX_PURGE_DAYS:  # NaN fails the comparison too
-        flash(f"Nothing purged: the age must be a number of days from 0 to {MAX_PURGE_DAYS}.")
+    try:
+        older_than = timedelta(days=float(request.form.get("older_than_days", "")))
+    except (ValueError, OverflowError):  # not a number, NaN, or past what a timedelta holds
+        older_than = None
+    try:
+        if older_than is None:
+            raise ValueError("the age must be a number of days")
+        report = purge_identifiers(study, older_than, g.researcher.id, "web", apply=True)
+    except ValueError as exc:
+        flash(f"Nothing purged: {exc}.")
         return redirect(url_for(".study", slug=slug, _anchor="data-protection"), 303)
-    report = purge_identifiers(study, timedelta(days=days), g.researcher.id, "web", apply=True)
     if report.refusals:
         flash("Nothing purged: " + "; ".join(report.refusals) + ".")
     else:
+        days = older_than / timedelta(days=1)
         flash(f"Purged the identifiers of {report.total} session(s) older than {days:g} days.")
     return redirect(url_for(".study", slug=slug, _anchor="data-protection"), 303)
 
