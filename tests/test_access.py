@@ -6,6 +6,7 @@ import hashlib
 
 import pytest
 
+from server import identifiers
 from server.db import db
 from server.models import ApiToken, ParticipantSession, Stimulus, Study
 from server.researchers.auth import create_researcher, grant
@@ -138,7 +139,8 @@ def test_api_token_downloads_exports_until_revoked(app, client, runner, people):
     response = client.get("/researcher/studies/study3/participants.csv", headers=bearer)
     assert response.status_code == 200 and response.mimetype == "text/csv"
     lines = response.get_data(as_text=True).splitlines()
-    assert lines[0].startswith("participant_id,") and len(lines) == 3 and PID_A in lines[1] + lines[2]
+    assert lines[0].startswith("participant_id,") and len(lines) == 3
+    assert identifiers.pid_hmac(PID_A)[:16] in lines[1] + lines[2] and PID_A not in lines[1] + lines[2]
     assert db.session.get(ApiToken, stored.id).last_used_at is not None
     # The token opens downloads only, not the pages.
     assert client.get("/researcher/", headers=bearer).status_code == 302

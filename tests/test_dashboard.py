@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
+from server import identifiers
 from server.db import db
 from server.models import ParticipantSession, Stimulus, Study, StudyEvent, Trial
 from tests.helpers import DEMOGRAPHICS, answer_all, answer_surveys, enter, rate_all, trial_body
@@ -225,7 +226,7 @@ def test_researcher_watches_progress_pauses_and_downloads(app, client, auth, liv
     path = tmp_path / "trials.csv"
     info.value.save_as(path)
     rows = list(csv.DictReader(io.StringIO(path.read_text())))
-    assert len(rows) == 30 and {r["prolific_pid"] for r in rows} == {"c" * 24}
+    assert len(rows) == 30 and {r["participant_code"] for r in rows} == {identifiers.pid_hmac("c" * 24)[:16]}
 
     page.get_by_role("button", name="Open study").click()
     expect(page.locator("#study-status")).to_have_text("open")

@@ -134,6 +134,7 @@ def test_events_csv_has_one_row_per_event_formula_safe_and_described(client, run
     session_id = str(db.session.scalar(db.select(ParticipantSession.id).filter_by(token=token)))
     assert list(rows[0]) == [
         "participant_id",
+        "participant_code",
         "stage",
         "trial_index",
         "stimulus_id",

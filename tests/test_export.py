@@ -8,6 +8,7 @@ from datetime import datetime
 
 import pytest
 
+from server import identifiers
 from server.db import db
 from server.models import Trial
 from server.studies.definitions import get_study
@@ -43,7 +44,7 @@ def test_export_writes_tidy_trials_with_correct_values(runner, finished, tmp_pat
     assert len(trials) == 30
     required = [
         "participant_id",
-        "prolific_pid",
+        "participant_code",
         "trial_index",
         "practice",
         "chart_type",
@@ -60,7 +61,7 @@ def test_export_writes_tidy_trials_with_correct_values(runner, finished, tmp_pat
     assert all(col in trials[0] for col in required)
     for row, item in zip(trials, finished["plan"]):
         assert row["stimulus_id"] == item["stimulus_id"] and int(row["trial_index"]) == item["index"]
-        assert row["prolific_pid"] == PROLIFIC["PROLIFIC_PID"]
+        assert row["participant_code"] == identifiers.pid_hmac(PROLIFIC["PROLIFIC_PID"])[:16]
         assert row["practice"] == str(item["practice"])
         short, tall = int(row["short_height"]), int(row["tall_height"])
         assert row["stimulus_id"] == f"{'p' if item['practice'] else 't'}{row['chart_type']}-s{short}-t{tall}-v0"
@@ -75,7 +76,8 @@ def test_export_writes_tidy_trials_with_correct_values(runner, finished, tmp_pat
 def test_export_participants_and_codebook(runner, finished, tmp_path):
     runner.invoke(args=["export", "study3", "--out", str(tmp_path)])
     (person,) = read_csv(tmp_path / "participants.csv")
-    assert person["prolific_pid"] == PROLIFIC["PROLIFIC_PID"] and person["status"] == "completed"
+    assert person["participant_code"] == identifiers.pid_hmac(PROLIFIC["PROLIFIC_PID"])[:16]
+    assert person["status"] == "completed" and "prolific_pid" not in person
     assert (person["gender"], person["age"], person["education"], person["nationality"]) == (
         "male",
         "51",
@@ -161,18 +163,22 @@ def test_formula_text_reaches_export_and_downloads_as_text(client, auth, runner,
         _, short, tall, _ = item["stimulus_id"].split("-")  # answered exactly: log_error is log2(1/8) = -3
         exact = 100 * int(short[1:]) / int(tall[1:])
         assert client.post(f"/api/sessions/{token}/trials", json=trial_body(item, exact)).status_code == 201
-    result = runner.invoke(args=["export", "study3", "--out", str(tmp_path)])
+    result = runner.invoke(args=["export", "study3", "--out", str(tmp_path), "--include-identifiers"])
     assert result.exit_code == 0, result.output
 
     (person,) = read_csv(tmp_path / "participants.csv")
-    assert person["user_agent"] == "'" + FORMULA_AGENT and person["nationality"] == "'" + FORMULA_NATIONALITY
+    assert person["user_agent"] == "Other / Other" and person["nationality"] == "'" + FORMULA_NATIONALITY
+    (ids,) = read_csv(tmp_path / "identifiers.csv")  # the full User-Agent, as text
+    assert ids["user_agent"] == "'" + FORMULA_AGENT
     trials = read_csv(tmp_path / "trials.csv")
     assert {(t["abs_error"], t["log_error"]) for t in trials} == {("0.0", "-3.0")}  # numbers stay numbers
     auth.login()
-    for name in ("participants.csv", "trials.csv", "codebook.csv"):
+    for name in ("participants.csv", "trials.csv", "identifiers.csv"):
         text = (tmp_path / name).read_text(encoding="utf-8")
         assert formulas(text) == [], name
-        assert client.get(f"/researcher/studies/study3/{name}").get_data(as_text=True) == text, name
+        if name != "identifiers.csv":
+            assert client.get(f"/researcher/studies/study3/{name}").get_data(as_text=True) == text, name
+    assert formulas((tmp_path / "codebook.csv").read_text(encoding="utf-8")) == []
     codebook = {r["column"]: r["description"] for r in read_csv(tmp_path / "codebook.csv")}
     assert "leading '" in codebook["user_agent"] and "leading '" in codebook["nationality"]
     assert "leading '" not in codebook["log_error"] and "leading '" not in codebook["started_at"]

@@ -1,12 +1,12 @@
-"""The participant-code key (server/participation/identifiers.py): the setting's, else one made once in the
+"""The participant-code key (server/identifiers.py): the setting's, else one made once in the
 database and shared by every app on it; codes are 64 bits of HMAC-SHA256 under it."""
 
 import hashlib
 import hmac
 
+from server import identifiers
 from server.db import db
 from server.models import DeploymentSecret
-from server.participation import identifiers
 
 
 def test_the_key_is_made_once_in_the_database_and_every_app_on_it_gets_the_same(app):

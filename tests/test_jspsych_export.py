@@ -112,7 +112,7 @@ def test_trials_csv_holds_every_jspsych_column_with_nested_values_as_json_text(a
         header = next(csv.reader(fh))
     assert header == [
         "participant_id",
-        "prolific_pid",
+        "participant_code",
         "study_version",
         "stage",
         "saved_seq",

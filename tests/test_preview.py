@@ -159,7 +159,7 @@ def test_a_preview_shows_the_row_its_save_would_export_and_completes_past_skippe
     assert row.status_code == 200, row.get_json()
     shown = row.get_json()
     assert shown["trial_index"] == 10 and shown["row"]["stimulus_id"] == plan[10]["stimulus_id"]
-    assert shown["columns"][:5] == ["participant_id", "prolific_pid", "study_version", "stage", "trial_index"]
+    assert shown["columns"][:5] == ["participant_id", "participant_code", "study_version", "stage", "trial_index"]
     assert shown["row"]["response_percent"] == 42.5 and shown["row"]["participant_id"] == session.id
     for query, status, error in (({"trial_index": 11}, 404, "not_stored"), ({}, 400, "invalid_field")):
         answer = client.get(f"{api}/preview/row", query_string=query)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from server import identifiers
 from server.db import db
 from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent, current_generation
 from server.prolific import reviews
@@ -57,6 +58,10 @@ def finish(client, fake, n, fail_catch=False):
     answer(client, token, fail_catch=fail_catch)
     fake.submit(submission, code_of(complete(client, token)["redirect_url"]))
     return participant, submission, token
+
+
+def code(participant: str) -> str:
+    return identifiers.pid_hmac(participant)[: identifiers.CODE_HEX_DIGITS]
 
 
 def invoke(runner, *args):
@@ -194,8 +199,8 @@ def test_the_export_has_outcomes_and_prolific_statuses(app, client, fake, runner
     assert invoke(runner, "sync", SLUG).exit_code == 0
     assert runner.invoke(args=["export", SLUG, "--out", str(tmp_path / "out")]).exit_code == 0
     with open(tmp_path / "out" / "participants.csv", newline="") as fh:
-        rows = {r["prolific_pid"]: r for r in csv.DictReader(fh)}
-    assert [rows[pid(n)][c] for n in (1, 2) for c in ("status", "outcome", "prolific_status")] == [
+        rows = {r["participant_code"]: r for r in csv.DictReader(fh)}
+    assert [rows[code(pid(n))][c] for n in (1, 2) for c in ("status", "outcome", "prolific_status")] == [
         "completed",
         "failed_attention_check",
         "AWAITING REVIEW",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .analyze import analyze_command
+from .data import data_cli
 from .deploy import deploy_cli
 from .export import export_command
 from .hypoml_command import hypoml_command
@@ -34,6 +35,7 @@ COMMANDS = (
     deploy_cli,
     settings_cli,
     sessions_cli,
+    data_cli,
 )
 
 

@@ -11,18 +11,30 @@ import random
 import re
 import secrets
 from collections import Counter
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from .. import identifiers
 from ..db import db, utcnow
-from ..models import ParticipantSession, Stimulus, Study, StudyEvent, SurveyResponse, Trial
+from ..models import (
+    BonusBatch,
+    ParticipantSession,
+    ProlificSubmission,
+    Stimulus,
+    Study,
+    StudyEvent,
+    SurveyResponse,
+    Trial,
+    analysable,
+)
+from ..prolific import audit
 from ..studies import conditions
 from ..studies import versions as study_versions
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
 from ..tasktype.registry import registry
-from . import identifiers
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -48,6 +60,8 @@ def find_or_create(
         plan = _draw_plan(study, task, variants[chosen])
         return _add(_new_session(study, None, user_agent, chosen, plan, preview=True))
     plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
+    if prolific:  # the key before the lock: its first use writes it on a connection of its own
+        identifiers.key()
     condition = None
     if study.config.get("conditions"):
         conditions.lock_study(study)
@@ -88,6 +102,7 @@ def _new_session(
         if prolific
         else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
         prolific_pid=prolific and prolific["PROLIFIC_PID"],
+        pid_hmac=prolific and identifiers.pid_hmac(prolific["PROLIFIC_PID"]),
         prolific_study_id=prolific and prolific.get("STUDY_ID"),
         prolific_session_id=prolific and prolific.get("SESSION_ID"),
         user_agent=(user_agent or "")[:512],
@@ -115,11 +130,11 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
 
 
 def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
-    """The study's session of this PROLIFIC_PID: by the raw id, or by its HMAC once the raw id is gone (a withdrawn
-    participant's tombstone, server/participation/withdrawal.py)."""
-    PS = ParticipantSession
-    match = (PS.prolific_pid == pid) | (PS.pid_hmac == identifiers.pid_hmac(pid))
-    return db.session.scalars(db.select(PS).where(PS.study_id == study.id, match)).first()
+    """The study's session of this PROLIFIC_PID, found by its HMAC (so also once its raw ids were purged, and a
+    withdrawn participant's tombstone, server/participation/withdrawal.py)."""
+    return db.session.scalars(
+        db.select(ParticipantSession).where(ParticipantSession.study_id == study.id, identifiers.matches(pid))
+    ).first()
 
 
 def well_formed(token: str) -> bool:
@@ -156,3 +171,92 @@ def purge_previews(older_than: timedelta, dry_run: bool = False) -> dict[str, in
             db.session.add(StudyEvent(study_id=study_ids[slug], action="previews_purged", detail={"n": n}))
         db.session.commit()
     return dict(sorted(per_study.items()))
+
+
+MAX_PURGE_AGE = timedelta(days=36500)  # a century: longer is a typo, and soon past what a date can hold
+# Bonus batches not settled: paying or about to (server/prolific/bonuses.py); a void batch was never paid.
+UNSETTLED_BONUS = ("creating", "created", "paying")
+
+
+@dataclass
+class IdentifierPurge:
+    """What purge_identifiers found (and with `applied`, nulled): sessions per status, and why it may not run."""
+
+    counts: dict[str, int]
+    refusals: list[str]
+    applied: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+
+def purge_refusals(study: Study) -> list[str]:
+    """Why the study's raw Prolific ids must stay for now: bonuses and approvals are paid to PROLIFIC_PIDs, and a
+    pending one may need a researcher to look a participant up on Prolific."""
+    refusals = [
+        f"bonus batch {batch_id} ({source}) is {status}, not paid: run the same `flask prolific bonus` again to "
+        "finish it"
+        for batch_id, source, status in db.session.execute(
+            db.select(BonusBatch.id, BonusBatch.source, BonusBatch.status)
+            .where(BonusBatch.study_id == study.id, BonusBatch.status.in_(UNSETTLED_BONUS))
+            .order_by(BonusBatch.id)
+        )
+    ]
+    waiting = db.session.scalar(
+        db.select(db.func.count()).where(
+            ProlificSubmission.study_id == study.id, ProlificSubmission.status == "AWAITING REVIEW"
+        )
+    )
+    if waiting:
+        refusals.append(
+            f"{waiting} Prolific submission(s) are AWAITING REVIEW at the last sync: approve or reject them "
+            "(`flask prolific approve|reject`) and sync again"
+        )
+    return refusals
+
+
+def purge_identifiers(
+    study: Study, older_than: timedelta, researcher_id: int | None, via: str, apply: bool = False
+) -> IdentifierPurge:
+    """Null the raw platform ids (PROLIFIC_PID, STUDY_ID, SESSION_ID) of the study's sessions that started more than
+    `older_than` ago, and reduce their User-Agent to what exports show (identifiers.reduced_user_agent), after
+    storing the PID's HMAC where an older session has none: returning participants and Prolific sync still find them.
+    `apply` False (a dry run), or any refusal (purge_refusals): counts only, nothing written. Applied: one
+    transaction, an `identifiers_purged` audit entry; sessions purged before are not counted again. ValueError for an
+    age below 0 or over MAX_PURGE_AGE."""
+    if not timedelta(0) <= older_than <= MAX_PURGE_AGE:
+        raise ValueError(f"the age must be from 0 to {MAX_PURGE_AGE.days} days")
+    PS = ParticipantSession
+    due = db.select(PS.id, PS.status, PS.pid_hmac, PS.prolific_pid, PS.user_agent).where(
+        PS.study_id == study.id,
+        analysable("all"),
+        PS.identifiers_purged_at.is_(None),
+        PS.started_at < utcnow() - older_than,
+    )
+    found = db.session.execute(due.order_by(PS.id)).all()
+    report = IdentifierPurge(dict(sorted(Counter(row.status for row in found).items())), purge_refusals(study))
+    if not apply or report.refusals or not found:
+        return report
+    now = utcnow()
+    db.session.execute(
+        db.update(PS),
+        [
+            {
+                "id": row.id,
+                "pid_hmac": identifiers.session_key(row.pid_hmac, row.prolific_pid),
+                "prolific_pid": None,
+                "prolific_study_id": None,
+                "prolific_session_id": None,
+                # the export's form: an export of a purged session shows it as stored
+                "user_agent": identifiers.reduced_user_agent(row.user_agent),
+                "identifiers_purged_at": now,
+            }
+            for row in found
+        ],
+    )
+    days = older_than.total_seconds() / 86400
+    audit.record(study, "identifiers_purged", researcher_id, via, n=report.total, older_than_days=days)
+    db.session.commit()
+    report.applied = True
+    return report

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 
+from .. import identifiers
 from ..db import db, utcnow
 from ..models import ParticipantSession, Study, SurveyResponse, Trial, bump_generation
 from ..prolific import audit
-from . import identifiers
 
 PS = ParticipantSession
 CODE = re.compile(r"^[0-9a-fA-F]{16}$")

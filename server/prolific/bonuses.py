@@ -35,6 +35,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError
 
+from .. import identifiers
 from ..db import db, utcnow
 from ..models import BonusBatch, BonusBatchRow, ParticipantSession, ProlificSubmission, Study, Trial, analysable
 from ..tasktype.contract import TaskType
@@ -146,29 +147,36 @@ def from_csv(study: Study, path: Path, max_cents: int) -> Bonuses:
 
 def per_correct(study: Study, per_cents: int, max_cents: int) -> Bonuses:
     """The task type's rule: `per_cents` for each correct test answer (TaskType.correct) of each participant whose
-    session completed with the outcome `completed` and has a Prolific submission."""
+    session completed with the outcome `completed` and has a Prolific submission. The PROLIFIC_PID paid is the
+    submission's, matched to the session by the sync: the session's own may have been purged."""
     task = registry().get(study.task_type)
     if task is None or type(task).correct is TaskType.correct:
         raise BonusError(f"task type {study.task_type} has no correct answers to pay a bonus per")
-    PS = ParticipantSession
-    known = _participants(study)
+    PS, PSub = ParticipantSession, ProlificSubmission
+    paid_to = dict(
+        db.session.execute(
+            db.select(PSub.session_id, PSub.participant_id).where(
+                PSub.study_id == study.id, PSub.session_id.is_not(None)
+            )
+        ).all()
+    )  # a session's submissions all carry its PROLIFIC_PID
     correct: Counter[str] = Counter()
     scores = db.session.execute(
-        db.select(PS.prolific_pid, Trial.score)
+        db.select(PS.id, Trial.score)
         .join(Trial, Trial.session_id == PS.id)
         .where(
             PS.study_id == study.id,
             analysable("all"),  # pilot participants are paid like live ones; a researcher's preview never is
             PS.status == "completed",
             PS.outcome == "completed",
-            PS.prolific_pid.is_not(None),
+            identifiers.has_platform_id(),
             Trial.practice.is_(False),
         )
         .execution_options(yield_per=5000)
     )
-    for pid, score in scores:
-        if pid in known and task.correct(score):
-            correct[pid] += 1
+    for session_id, score in scores:
+        if session_id in paid_to and task.correct(score):
+            correct[paid_to[session_id]] += 1
     rows = [(pid, n * per_cents) for pid, n in sorted(correct.items())]
     problems = [
         f"participant {pid}: {problem}" for pid, cents in rows if (problem := _amount_problem(cents, max_cents))

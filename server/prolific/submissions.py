@@ -2,7 +2,9 @@
 (prolific_submissions), match it to its session by PROLIFIC_PID, and free the slots of participants who left; the
 dashboard's Prolific section (:func:`reconciliation`) shows what does not add up.
 
-Matching: a session is found by its PROLIFIC_PID (one session per PROLIFIC_PID and study). A participant can have
+Matching: a session is found by the HMAC of its PROLIFIC_PID (server/identifiers.py; one session per PROLIFIC_PID
+and study), so also once `flask data purge-identifiers` has nulled the raw ids; an older session without the HMAC by
+its raw PROLIFIC_PID. A participant can have
 more than one submission in a Prolific study (Prolific's SESSION_ID is the submission's id): the session's current
 one is the latest started, and one whose id differs from the SESSION_ID the session entered with is reported.
 A RETURNED or TIMED-OUT current submission marks a started session abandoned: its condition slot is free at once, so
@@ -21,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from .. import identifiers
 from ..db import db, utcnow
 from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study, analysable, bump_generation
 from . import audit
@@ -76,11 +79,14 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     warnings = [w for w in (pilot_warning(study),) if w] + code_warnings(study, prolific_study)
     now = utcnow()
     PS = ParticipantSession
-    sessions = {
-        pid: (sid, entered_with)
-        for sid, pid, entered_with in db.session.execute(
-            db.select(PS.id, PS.prolific_pid, PS.prolific_session_id).where(
-                PS.study_id == study.id, analysable("all"), PS.prolific_pid.is_not(None)
+    sessions = {  # the HMAC of the PROLIFIC_PID -> (session id, the SESSION_ID it entered with unless purged)
+        identifiers.session_key(hmac, pid): (sid, entered_with)
+        for sid, hmac, pid, entered_with in db.session.execute(
+            db.select(PS.id, PS.pid_hmac, PS.prolific_pid, PS.prolific_session_id).where(
+                # a withdrawn participant's tombstone keeps its submission: Prolific's state stays explainable
+                PS.study_id == study.id,
+                analysable("all", withdrawn=True),
+                identifiers.has_platform_id(),
             )
         )
     }
@@ -97,7 +103,7 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
         if row is None:
             row = stored[submission_id] = ProlificSubmission(study_id=study.id, submission_id=submission_id)
             db.session.add(row)
-        session_id, entered_with = sessions.get(pid, (None, None))
+        session_id, entered_with = sessions.get(identifiers.pid_hmac(pid), (None, None)) if pid else (None, None)
         row.participant_id, row.session_id, row.status = pid, session_id, str(item.get("status", ""))
         row.study_code = item.get("study_code") or None
         row.started_at, row.completed_at = _time(item.get("started_at")), _time(item.get("completed_at"))
@@ -190,7 +196,7 @@ def reconciliation(study: Study) -> dict[str, Any]:
     no_submission = db.select(PS).where(
         PS.study_id == study.id,
         analysable("all"),
-        PS.prolific_pid.is_not(None),
+        identifiers.has_platform_id(),
         ~db.select(PSub.id).where(PSub.session_id == PS.id).exists(),
     )
     if last_sync is not None:  # sessions that began after the last read cannot have been seen yet

@@ -21,6 +21,7 @@ import pandas as pd
 
 from analysis.reports.report import Report
 
+from .. import identifiers
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
 from ..models import STAGES, ParticipantSession, Study, analysable_in, current_generation
@@ -108,6 +109,7 @@ def used_options(analyzer: Analyzer, options: Options) -> dict[str, Any]:
 
 def run_analysis(slug: str, options: Options) -> AnalysisResult:
     """Analyse study `slug` as `options` ask; raise AnalysisError saying why not."""
+    identifiers.key()  # before the snapshot (rows carry participant codes): its first use writes it
     with snapshot():
         study, analyzer = analysed_study(slug)
         _check_options(analyzer, study, options)

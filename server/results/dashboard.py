@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import io
 import statistics
+from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
 from matplotlib.figure import Figure
 
+from .. import identifiers
 from ..db import db
 from ..models import STAGES, ParticipantSession, Study, SurveyResponse, Trial, analysable, analysable_in
 from ..tasktype.contract import PlanLessRows, Ratings
@@ -217,15 +219,7 @@ def quality_flags(study: Study, stage: str | None) -> dict[str, Any]:
     exist (a unique key); the outliers come with the analysis (results page). Sessions of `stage`, never previews."""
     per = quality.per_session(study, stage)
     limits = quality.study_thresholds(study)
-    PS = ParticipantSession
-    other = db.select(PS.id, PS.prolific_pid, PS.study_id).where(analysable("all")).subquery()
-    returning = db.session.execute(
-        db.select(PS.id, PS.prolific_pid, db.func.count(other.c.id))
-        .join(other, (other.c.prolific_pid == PS.prolific_pid) & (other.c.study_id != PS.study_id))
-        .where(analysable_in(study.id, stage), PS.prolific_pid.is_not(None))
-        .group_by(PS.id, PS.prolific_pid)
-        .order_by(PS.id)
-    ).all()
+    returning = returning_participants(study, stage)
     trials = {quality.FAST: sum(q.fast for q in per.values())}
     trials.update({f.score_key: sum(q.task[i] for q in per.values()) for i, f in enumerate(quality.task_flags(study))})
     return {
@@ -241,8 +235,34 @@ def quality_flags(study: Study, stage: str | None) -> dict[str, Any]:
             if name != quality.STRAIGHTLINING or rating_task(study)
         ],
         "not_recorded": sum(1 for q in per.values() if q.time_away_s is None),
-        "returning": [{"participant_id": sid, "prolific_pid": pid, "other_studies": n} for sid, pid, n in returning],
+        "returning": returning,
     }
+
+
+def returning_participants(study: Study, stage: str | None) -> list[dict[str, Any]]:
+    """The study's sessions of `stage` whose Prolific id also took part in other studies here, matched by the id's
+    HMAC (an older session without one: by the HMAC of its raw id, computed here), with their participant_code."""
+    PS = ParticipantSession
+    mine: dict[int, str] = {}  # session id -> the HMAC its PROLIFIC_PID is matched under
+    elsewhere: Counter[str] = Counter()  # HMAC -> sessions in other studies
+    for sid, study_id, hmac, pid in db.session.execute(
+        db.select(PS.id, PS.study_id, PS.pid_hmac, PS.prolific_pid).where(
+            analysable("all"), identifiers.has_platform_id()
+        )
+    ):
+        key = identifiers.session_key(hmac, pid)
+        if study_id != study.id:
+            elsewhere[key] += 1
+        else:
+            mine[sid] = key
+    if stage not in (None, "all"):
+        kept = set(db.session.scalars(db.select(PS.id).where(analysable_in(study.id, stage))))
+        mine = {sid: key for sid, key in mine.items() if sid in kept}
+    return [
+        {"participant_id": sid, "participant_code": key[: identifiers.CODE_HEX_DIGITS], "other_studies": elsewhere[key]}
+        for sid, key in sorted(mine.items())
+        if elsewhere[key]
+    ]
 
 
 def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[dict[str, Any]], int]:

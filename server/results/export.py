@@ -1,5 +1,10 @@
 """Tidy exports: participants.csv, trials.csv, events.csv and codebook.csv, written by `flask export` and served to
-researchers.
+researchers; with identifiers (an audited choice of the caller) also identifiers.csv.
+
+The files are pseudonymous: a participant is named by `participant_code` (server/identifiers.py) beside studyhive's
+numeric `participant_id`, which says nothing about the person; the raw platform ids (PROLIFIC_PID, STUDY_ID,
+SESSION_ID) and the full User-Agent appear only in identifiers.csv, and participants.csv has the User-Agent reduced
+to browser and OS families with their major versions.
 
 A task type with stored rows of its own (PlanLessRows: a researcher's jsPsych experiment) has no fixed trial columns:
 trials.csv holds a few generic columns and then every column the rows hold (analysis.jspsych_data: nested values as
@@ -25,6 +30,7 @@ from sqlalchemy.orm import defer
 from analysis.jspsych_data import Codebook, flat_row
 from analysis.safe_csv import rows_csv
 
+from .. import identifiers
 from ..db import db, snapshot
 from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial, analysable_in
 from ..studies.surveys import SURVEYS
@@ -41,13 +47,18 @@ STAGE_NOTE = (
     "the study's stage when the session started: pilot (trying the study out) or live (`flask studies stage`; "
     'docs/researchers.md "Stages"); researchers\' previews are never exported'
 )
+CODE = Column(
+    "participant_code",
+    "the participant's pseudonymous code: 16 hex digits of a keyed hash (HMAC-SHA256) of their Prolific id, or of "
+    "the session without one; the same person has the same code in every study of this deployment, and only the "
+    "deployment's key links it back to a Prolific id",
+    "text",
+)
 PARTICIPANT_COLUMNS = (
-    Column("participant_id", "studyhive's id for the session (one participant, one study)", "integer"),
+    Column("participant_id", "studyhive's number for the session (one participant, one study)", "integer"),
+    CODE,
     Column("stage", STAGE_NOTE, "text"),
     Column("platform", "prolific, labinthewild or direct", "text"),
-    Column("prolific_pid", "PROLIFIC_PID from the entry link (Prolific only)", "text"),
-    Column("prolific_study_id", "STUDY_ID from the entry link", "text"),
-    Column("prolific_session_id", "SESSION_ID from the entry link", "text"),
     Column(
         "status",
         "started, completed, abandoned (ended early: declined consent, failed the browser check, or "
@@ -91,7 +102,12 @@ PARTICIPANT_COLUMNS = (
     Column("completed_at", "completion time, UTC ISO 8601 (empty if not completed)", "datetime"),
     Column("duration_s", "completed_at − started_at in seconds"),
     Column("n_trials", "stored trials (practice included)", "integer"),
-    Column("user_agent", "browser user agent at entry", "text"),
+    Column(
+        "user_agent",
+        'the browser at entry, reduced to browser and OS with their major versions ("Chrome 120 / Windows 10"; '
+        "Other: not recognised); the full User-Agent is in identifiers.csv only",
+        "text",
+    ),
     Column("screen_width", "screen width, CSS px", "integer"),
     Column("screen_height", "screen height, CSS px", "integer"),
     Column("window_width", "browser window width at the browser check, CSS px", "integer"),
@@ -100,7 +116,7 @@ PARTICIPANT_COLUMNS = (
 
 TRIAL_COLUMNS = (
     Column("participant_id", "see participants.csv", "integer"),
-    Column("prolific_pid", "PROLIFIC_PID of the participant (Prolific only)", "text"),
+    Column("participant_code", "see participants.csv", "text"),
     Column("study_version", VERSION_NOTE, "integer"),
     Column("stage", "see participants.csv", "text"),
     Column("trial_index", "position in the participant's trial list, from 0 (practice first)", "integer"),
@@ -119,7 +135,7 @@ TRIAL_COLUMNS = (
 # events.csv: one row per interaction record of a trial (server/tasktype/events.py), in the order the page recorded
 # them. A trial whose page sent none (trials.events NULL) has no rows here, nor does one that recorded nothing.
 EVENT_COLUMNS = (
-    TRIAL_COLUMNS[0],
+    *TRIAL_COLUMNS[:2],
     Column("stage", "the study's stage when the session started: pilot or live", "text"),
     Column(
         "trial_index",
@@ -146,6 +162,21 @@ EVENT_COLUMNS = (
         "or how many events the page dropped (truncated)",
         "text",
     ),
+)
+
+# identifiers.csv: what links a participant_code to a person, written only when the caller asks for it (audited).
+IDENTIFIER_COLUMNS = (
+    Column("participant_code", "see participants.csv", "text"),
+    Column("participant_id", "see participants.csv", "integer"),
+    Column("prolific_pid", "PROLIFIC_PID from the entry link (Prolific only; empty once purged)", "text"),
+    Column("prolific_study_id", "STUDY_ID from the entry link (empty once purged)", "text"),
+    Column("prolific_session_id", "SESSION_ID from the entry link (empty once purged)", "text"),
+    Column(
+        "user_agent",
+        "the browser's full User-Agent at entry (once purged, only the reduced form participants.csv shows)",
+        "text",
+    ),
+    Column("identifiers_purged_at", "when `flask data purge-identifiers` nulled the ids, UTC ISO 8601", "datetime"),
 )
 
 # Columns written for a study whose task type the code no longer knows: its JSON, unflattened but not lost.
@@ -202,6 +233,20 @@ def _stored_iso(text: str | None) -> str | None:
         return text
 
 
+# What a session's participant_code is made from (identifiers.participant_code's arguments).
+CODE_SOURCES = (ParticipantSession.pid_hmac, ParticipantSession.prolific_pid, ParticipantSession.token)
+
+
+def _coder() -> Callable[[str | None, str | None, str], str]:
+    """identifiers.participant_code computed once per session of an export (its rows come session by session)."""
+    return functools.lru_cache(maxsize=64)(identifiers.participant_code)
+
+
+def _user_agent(s: ParticipantSession) -> str | None:
+    # A purged session stores the reduced form already (server/participation/sessions.py purge_identifiers).
+    return s.user_agent if s.identifiers_purged_at else identifiers.reduced_user_agent(s.user_agent)
+
+
 def _survey_column(survey: str, field: str) -> str:
     """Demographics keep their plain names (age, gender…); other surveys' fields are prefixed (consent_agreed)."""
     return field if survey == "demographics" else f"{survey}_{field}"
@@ -247,7 +292,7 @@ def _data_row_query(study: Study, session_id: int | None, stage: str | None = No
             Trial.rt_ms,
             db.cast(Trial.client_time, db.String).label("client_time"),
             Trial.created_at,
-            ParticipantSession.prolific_pid,
+            *CODE_SOURCES,
             ParticipantSession.study_version,
             ParticipantSession.stage,
         )
@@ -284,10 +329,11 @@ def data_columns(entries: list[dict[str, Any]]) -> tuple[Column, ...]:
 
 
 def _data_rows(study: Study, session_id: int | None, stage: str | None) -> Iterator[dict[str, Any]]:
+    code = _coder()
     for r in db.session.execute(_data_row_query(study, session_id, stage)):
         yield {
             "participant_id": r.session_id,
-            "prolific_pid": r.prolific_pid,
+            "participant_code": code(r.pid_hmac, r.prolific_pid, r.token),
             "study_version": r.study_version,
             "stage": r.stage,
             "saved_seq": r.trial_index,
@@ -333,11 +379,9 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
         yield {
             "participant_id": s.id,
+            "participant_code": identifiers.participant_code(s.pid_hmac, s.prolific_pid, s.token),
             "stage": s.stage,
             "platform": s.platform,
-            "prolific_pid": s.prolific_pid,
-            "prolific_study_id": s.prolific_study_id,
-            "prolific_session_id": s.prolific_session_id,
             "status": s.status,
             "outcome": s.outcome,
             "exclusion_reason": s.exclusion_reason,
@@ -351,7 +395,7 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
             "completed_at": _iso(s.completed_at),
             "duration_s": duration,
             "n_trials": counts.get(s.id, 0),
-            "user_agent": s.user_agent,
+            "user_agent": _user_agent(s),
             "screen_width": s.screen_width,
             "screen_height": s.screen_height,
             "window_width": s.window_width,
@@ -373,7 +417,7 @@ def trial_rows(study: Study, session_id: int | None = None, stage: str | None = 
         db.select(
             Trial,
             db.cast(Trial.client_time, db.String),
-            ParticipantSession.prolific_pid,
+            *CODE_SOURCES,
             ParticipantSession.study_version,
             ParticipantSession.stage,
             Stimulus.key,
@@ -388,10 +432,11 @@ def trial_rows(study: Study, session_id: int | None = None, stage: str | None = 
     )
     if session_id is not None:
         query = query.where(Trial.session_id == session_id)
-    for trial, client_time, pid, version, stage_, key, params in db.session.execute(query):
+    code = _coder()
+    for trial, client_time, hmac, pid, token, version, stage_, key, params in db.session.execute(query):
         row = {
             "participant_id": trial.session_id,
-            "prolific_pid": pid,
+            "participant_code": code(hmac, pid, token),
             "study_version": version,
             "stage": stage_,
             "trial_index": trial.trial_index,
@@ -417,17 +462,21 @@ def event_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any
     """Every interaction record of the trials of the study's sessions of `stage` (None or "all": both), one row
     each; previews never (models.analysable)."""
     query = (
-        db.select(Trial.session_id, Trial.trial_index, Trial.events, ParticipantSession.stage, Stimulus.key)
+        db.select(
+            Trial.session_id, *CODE_SOURCES, Trial.trial_index, Trial.events, ParticipantSession.stage, Stimulus.key
+        )
         .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
         .outerjoin(Stimulus, Stimulus.id == Trial.stimulus_id)  # a jsPsych experiment's rows name no stimulus
         .where(analysable_in(study.id, stage), Trial.events.is_not(None))
         .order_by(Trial.session_id, Trial.trial_index)
         .execution_options(yield_per=2000)
     )
-    for session_id, trial_index, events, stage, key in db.session.execute(query):
+    code = _coder()
+    for session_id, hmac, pid, token, trial_index, events, stage, key in db.session.execute(query):
         for n, event in enumerate(events):
             yield {
                 "participant_id": session_id,
+                "participant_code": code(hmac, pid, token),
                 "stage": stage,
                 "trial_index": trial_index,
                 "stimulus_id": key,
@@ -439,6 +488,22 @@ def event_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any
             }
 
 
+def identifier_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any]]:
+    """identifiers.csv's rows: each session of `stage` (None or "all": both; never a preview) with its raw ids."""
+    for s in db.session.scalars(
+        db.select(ParticipantSession).where(analysable_in(study.id, stage)).order_by(ParticipantSession.id)
+    ):
+        yield {
+            "participant_code": identifiers.participant_code(s.pid_hmac, s.prolific_pid, s.token),
+            "participant_id": s.id,
+            "prolific_pid": s.prolific_pid,
+            "prolific_study_id": s.prolific_study_id,
+            "prolific_session_id": s.prolific_session_id,
+            "user_agent": s.user_agent,
+            "identifiers_purged_at": _iso(s.identifiers_purged_at),
+        }
+
+
 def _entry(file: str, c: Column) -> dict[str, Any]:
     return {
         "file": file,
@@ -448,8 +513,11 @@ def _entry(file: str, c: Column) -> dict[str, Any]:
     }
 
 
-def codebook_rows(study: Study, data_entries: list[dict[str, Any]] | None = None) -> Iterator[dict[str, Any]]:
-    """The codebook; `data_entries` (data_codebook's) describe a PlanLessRows study's own trial columns."""
+def codebook_rows(
+    study: Study, data_entries: list[dict[str, Any]] | None = None, with_identifiers: bool = False
+) -> Iterator[dict[str, Any]]:
+    """The codebook; `data_entries` (data_codebook's) describe a PlanLessRows study's own trial columns;
+    `with_identifiers`: identifiers.csv's columns too."""
     for c in participant_columns(study):
         yield _entry("participants.csv", c)
     if data_entries is None:
@@ -462,15 +530,19 @@ def codebook_rows(study: Study, data_entries: list[dict[str, Any]] | None = None
             yield {**_entry("trials.csv", c), "levels": e.get("levels"), "missing": e.get("missing")}
     for c in EVENT_COLUMNS:
         yield _entry("events.csv", c)
+    if with_identifiers:
+        for c in IDENTIFIER_COLUMNS:
+            yield _entry(IDENTIFIERS, c)
 
 
 ExportFile = Callable[[], tuple[list[str], Iterator[dict[str, Any]]]]
+IDENTIFIERS = "identifiers.csv"
 
 
-def export_files(study: Study, stage: str | None = None) -> dict[str, ExportFile]:
+def export_files(study: Study, stage: str | None = None, with_identifiers: bool = False) -> dict[str, ExportFile]:
     """file name → a function giving (header, rows) of that export file of the sessions of `stage` (None or "all":
-    both), called inside the caller's snapshot. The data columns of a PlanLessRows study are read once, by the first
-    file that needs them."""
+    both), called inside the caller's snapshot; identifiers.csv only `with_identifiers` (the caller audits that).
+    The data columns of a PlanLessRows study are read once, by the first file that needs them."""
     task = registry().get(study.task_type)
     entries = functools.cache(
         lambda: data_codebook(study, task, stage=stage) if isinstance(task, PlanLessRows) else None
@@ -480,33 +552,45 @@ def export_files(study: Study, stage: str | None = None) -> dict[str, ExportFile
         columns = trial_columns(study) if entries() is None else data_columns(entries())
         return [c.name for c in columns], trial_rows(study, stage=stage)
 
-    return {
+    files = {
         "participants.csv": lambda: ([c.name for c in participant_columns(study)], participant_rows(study, stage)),
         "trials.csv": trials,
         "events.csv": lambda: ([c.name for c in EVENT_COLUMNS], event_rows(study, stage)),
-        "codebook.csv": lambda: (CODEBOOK_HEADER, codebook_rows(study, entries())),
+        "codebook.csv": lambda: (CODEBOOK_HEADER, codebook_rows(study, entries(), with_identifiers)),
     }
+    if with_identifiers:
+        files[IDENTIFIERS] = lambda: ([c.name for c in IDENTIFIER_COLUMNS], identifier_rows(study, stage))
+    return files
 
 
 def snapshot_csv(study: Study, name: str, stage: str | None = None) -> Iterator[str]:
-    """One export file as CSV chunks, read in its own snapshot (for a streamed download)."""
+    """One export file as CSV chunks (identifiers.csv too: the caller has audited asking for it), read in its own
+    snapshot (for a streamed download)."""
+    identifiers.key()  # before the snapshot: the key's first use writes it, on a connection of its own
     with snapshot():
-        header, rows = export_files(study, stage)[name]()
+        header, rows = export_files(study, stage, with_identifiers=name == IDENTIFIERS)[name]()
         yield from rows_csv(header, rows)
 
 
-def write_export(study: Study, out_dir: Path, stage: str | None = None) -> list[tuple[Path, int]]:
+def write_export(
+    study: Study, out_dir: Path, stage: str | None = None, with_identifiers: bool = False
+) -> list[tuple[Path, int]]:
     """Write every export file of the study's sessions of `stage` (None or "all": both) into `out_dir`, from one
-    snapshot; (path, data rows) per file."""
+    snapshot; (path, data rows) per file. `with_identifiers`: identifiers.csv too (the caller audits that)."""
+    identifiers.key()  # before the snapshot: the key's first use writes it, on a connection of its own
     with snapshot():  # the files describe one moment of a running study
-        return write_files(study, out_dir, stage)
+        return write_files(study, out_dir, stage, with_identifiers)
 
 
-def write_files(study: Study, out_dir: Path, stage: str | None = None) -> list[tuple[Path, int]]:
+def write_files(
+    study: Study, out_dir: Path, stage: str | None = None, with_identifiers: bool = False
+) -> list[tuple[Path, int]]:
     """write_export inside the caller's snapshot (the data package reads more from the same moment)."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    if not with_identifiers:  # one left by an earlier export with identifiers would make this folder identifying
+        (out_dir / IDENTIFIERS).unlink(missing_ok=True)
     written = []
-    for name, make in export_files(study, stage).items():
+    for name, make in export_files(study, stage, with_identifiers).items():
         header, rows = make()
         counter = itertools.count()
         with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:

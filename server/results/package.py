@@ -42,6 +42,7 @@ from pandas.api.types import is_bool_dtype, is_float_dtype, is_integer_dtype
 
 from analysis.safe_csv import neutralise
 
+from .. import identifiers
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
 from ..models import Asset, ParticipantSession, Stimulus, Study, analysable, analysable_in
@@ -133,6 +134,7 @@ def write_package(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-", dir=out_dir.parent))
     try:
+        identifiers.key()  # before the snapshot: the key's first use writes it, on a connection of its own
         with snapshot():  # the CSVs, versions, stimuli and counts describe one moment of a running study
             data = write_files(study, staging / "data", stage)
             kept = _write_versions(study, staging / "study")

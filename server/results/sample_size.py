@@ -27,6 +27,7 @@ from analysis.planning import (
     power_figure,
 )
 
+from .. import identifiers
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
 from ..models import STAGES, ParticipantSession, Stimulus, Study, analysable
@@ -113,6 +114,7 @@ def _refuse_unused(kind: str, request: PlanRequest, task_type: str) -> None:
 
 def plan_study(slug: str, request: PlanRequest) -> tuple[Plan, str]:
     """The plan for study `slug` and a line saying what pilot it read (or that there was none)."""
+    identifiers.key()  # before the snapshot (rows carry participant codes): its first use writes it
     with snapshot():
         study, kind = planned_study(slug)
         _refuse_unused(kind, request, study.task_type)

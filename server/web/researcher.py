@@ -5,6 +5,7 @@ study."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlparse
 
 from flask import (
@@ -37,6 +38,8 @@ from ..models import (
 )
 from ..participation import withdrawal
 from ..participation.links import condition_names, preview_link, study_links
+from ..participation.sessions import purge_identifiers
+from ..prolific import audit
 from ..prolific import submissions as prolific_submissions
 from ..prolific.client import ProlificError, from_config
 from ..researchers import auth, exclusion
@@ -44,7 +47,7 @@ from ..results import dashboard, quality, sample_size, stored
 from ..results.analyze import Options
 from ..results.balance import ALPHA as BALANCE_ALPHA
 from ..results.balance import heatmap_png, study_balance
-from ..results.export import export_files, snapshot_csv, trial_columns, trial_rows
+from ..results.export import IDENTIFIERS, export_files, snapshot_csv, trial_columns, trial_rows
 from ..results.replay import steps as replay_steps
 from ..studies import diff as version_diff
 from ..studies.definitions import set_stage, set_status
@@ -53,6 +56,7 @@ from .security import login_limit
 
 bp = Blueprint("researcher", __name__, url_prefix="/researcher")
 EXPORT_FILES = ("participants.csv", "trials.csv", "events.csv", "codebook.csv")
+PURGE_DAYS = 30  # the study page's purge form starts at the age `flask data purge-identifiers` defaults to
 STATUS_ACTIONS = {"open": "Open", "paused": "Pause", "closed": "Close"}
 
 
@@ -140,6 +144,8 @@ def study(slug):
         researcher=g.researcher,
         prolific=prolific,
         previews=_preview_links(study),
+        purge_days=PURGE_DAYS,
+        purge=purge_identifiers(study, timedelta(days=PURGE_DAYS), g.researcher.id, "web"),
     )
 
 
@@ -445,6 +451,47 @@ def download(slug, name):
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'},
     )
+
+
+@bp.post("/studies/<slug>/identifiers.csv")
+@login_required
+def download_identifiers(slug):
+    """The study page's "Download identifiers.csv" button: raw Prolific ids and full User-Agents, for a researcher
+    with access, only by this POST (CSRF-checked, so no link or image can fetch it) and logged in the audit log."""
+    study = study_or_404(slug)
+    stage = _stage("all", request.form)
+    audit.record(study, "identifiers_exported", g.researcher.id, "web", stage=stage)
+    db.session.commit()
+    return Response(
+        stream_with_context(snapshot_csv(study, IDENTIFIERS, stage)),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{slug}-{IDENTIFIERS}"'},
+    )
+
+
+@bp.post("/studies/<slug>/identifiers/purge")
+@login_required
+def purge_study_identifiers(slug):
+    """The study page's "Purge identifiers" button: `flask data purge-identifiers --apply`, logged as this
+    researcher, with the same refusals."""
+    study = study_or_404(slug)
+    try:
+        older_than = timedelta(days=float(request.form.get("older_than_days", "")))
+    except (ValueError, OverflowError):  # not a number, NaN, or past what a timedelta holds
+        older_than = None
+    try:
+        if older_than is None:
+            raise ValueError("the age must be a number of days")
+        report = purge_identifiers(study, older_than, g.researcher.id, "web", apply=True)
+    except ValueError as exc:
+        flash(f"Nothing purged: {exc}.")
+        return redirect(url_for(".study", slug=slug, _anchor="data-protection"), 303)
+    if report.refusals:
+        flash("Nothing purged: " + "; ".join(report.refusals) + ".")
+    else:
+        days = older_than / timedelta(days=1)
+        flash(f"Purged the identifiers of {report.total} session(s) older than {days:g} days.")
+    return redirect(url_for(".study", slug=slug, _anchor="data-protection"), 303)
 
 
 @bp.route("/tokens", methods=["GET", "POST"])

@@ -5,7 +5,11 @@ its platform id (PROLIFIC_PID) or, without one, of its token, under a per-deploy
 studies of one deployment gets the same code (so returning participants stay visible), and nobody without the key
 can get from a code back to a Prolific id. The full HMAC of the platform id is kept with the session (`pid_hmac`):
 returning participants, the unique key per study and Prolific submissions are matched by it, so the raw ids can be
-purged once payments are settled.
+purged once payments are settled (server/participation/sessions.py purge_identifiers). Sessions older than the
+hash (pid_hmac NULL, raw id kept) are still found through their raw id: `matches` and `session_key` fall back on it.
+
+The User-Agent is exported reduced to browser and OS families with their major versions (`reduced_user_agent`, by
+the maintained ua-parser rules); the full string only goes to identifiers.csv.
 
 The key comes from PARTICIPANT_CODE_KEY (the environment) or, without it, from `deployment_secrets`, generated once
 on first use: the database is the one thing every app server and every rebuild of the containers share. Changing the
@@ -19,9 +23,10 @@ import secrets
 
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
+from ua_parser import parse_os, parse_user_agent
 
-from ..db import db, utcnow
-from ..models import DeploymentSecret
+from .db import db, utcnow
+from .models import DeploymentSecret, ParticipantSession
 
 KEY_NAME = "participant_code_key"
 CODE_HEX_DIGITS = 16  # 64 bits
@@ -69,5 +74,36 @@ def pid_hmac(pid: str) -> str:
 def participant_code(stored_hmac: str | None, prolific_pid: str | None, token: str) -> str:
     """The export's name for a session: from its platform id's HMAC (the stored one, else computed from a raw id an
     older session still holds), else from its token."""
-    full = stored_hmac or (pid_hmac(prolific_pid) if prolific_pid else _mac("token", token))
-    return full[:CODE_HEX_DIGITS]
+    return (session_key(stored_hmac, prolific_pid) or _mac("token", token))[:CODE_HEX_DIGITS]
+
+
+def session_key(stored_hmac: str | None, prolific_pid: str | None) -> str | None:
+    """The HMAC a session is matched under: the stored one, else that of the raw id an older session still holds."""
+    return stored_hmac or (pid_hmac(prolific_pid) if prolific_pid else None)
+
+
+def matches(pid: str):
+    """WHERE clause: the sessions of this PROLIFIC_PID (by its HMAC; an older session without one by its raw id)."""
+    PS = ParticipantSession
+    return (PS.pid_hmac == pid_hmac(pid)) | (PS.pid_hmac.is_(None) & (PS.prolific_pid == pid))
+
+
+def has_platform_id():
+    """WHERE clause: sessions that entered with a PROLIFIC_PID, whether or not the raw id was purged since."""
+    return ParticipantSession.pid_hmac.is_not(None) | ParticipantSession.prolific_pid.is_not(None)
+
+
+def reduced_user_agent(user_agent: str | None) -> str | None:
+    """Browser family and major version, OS family and major version ("Chrome 120 / Windows 10"): what a browser
+    check or a data-quality question needs, without the build numbers and device details that single people out.
+    Parts the rules do not know are "Other"; an empty User-Agent stays empty."""
+    if not user_agent:
+        return None
+    browser, system = parse_user_agent(user_agent), parse_os(user_agent)
+    return f"{_family(browser)} / {_family(system)}"
+
+
+def _family(part) -> str:
+    if part is None:
+        return "Other"
+    return f"{part.family} {part.major}" if part.major else part.family
