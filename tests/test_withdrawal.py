@@ -12,9 +12,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from server import identifiers
 from server.db import db
 from server.models import ParticipantSession, StudyEvent, SurveyResponse, Trial, current_generation
-from server.participation import identifiers, withdrawal
+from server.participation import withdrawal
 from tests.conftest import BACKEND
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, agree, answer_all, answer_surveys, enter, trial_body
 

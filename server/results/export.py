@@ -213,7 +213,7 @@ FORMULA_NOTE = (
 )
 
 
-def _iso(value: datetime | None) -> str | None:
+def iso_utc(value: datetime | None) -> str | None:
     if value is None:
         return None
     if value.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
@@ -222,13 +222,13 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def _stored_iso(text: str | None) -> str | None:
-    """A timestamp read as the database's text, as _iso writes it; the text itself when Python cannot hold the time
+    """A timestamp read as the database's text, as iso_utc writes it; the text itself when Python cannot hold the time
     (BC or after 9999 in UTC: the browser's client_time was taken as given before the server refused such times,
     and psycopg cannot load those values at all)."""
     if text is None:
         return None
     try:
-        return _iso(datetime.fromisoformat(text))
+        return iso_utc(datetime.fromisoformat(text))
     except (ValueError, OverflowError):
         return text
 
@@ -247,14 +247,14 @@ def _user_agent(s: ParticipantSession) -> str | None:
     return s.user_agent if s.identifiers_purged_at else identifiers.reduced_user_agent(s.user_agent)
 
 
-def _survey_column(survey: str, field: str) -> str:
+def survey_column(survey: str, field: str) -> str:
     """Demographics keep their plain names (age, gender…); other surveys' fields are prefixed (consent_agreed)."""
     return field if survey == "demographics" else f"{survey}_{field}"
 
 
 def survey_columns(study: Study) -> tuple[Column, ...]:
     return tuple(
-        Column(_survey_column(name, f["name"]), f["label"], f["type"])
+        Column(survey_column(name, f["name"]), f["label"], f["type"])
         for name in study.config["surveys"]
         for f in SURVEYS[name]["fields"]
     )
@@ -339,7 +339,7 @@ def _data_rows(study: Study, session_id: int | None, stage: str | None) -> Itera
             "saved_seq": r.trial_index,
             "rt_ms": r.rt_ms,
             "client_time": _stored_iso(r.client_time),
-            "created_at": _iso(r.created_at),
+            "created_at": iso_utc(r.created_at),
             **_data_cells(r.response),
         }
 
@@ -361,9 +361,9 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
         .where(analysable_in(study.id, stage))
     ):
         person = answers.setdefault(session_id, {})
-        person.update({_survey_column(name, k): v for k, v in values.items()})
+        person.update({survey_column(name, k): v for k, v in values.items()})
         if name == "consent":  # stored only when given (server/studies/surveys.py)
-            person["consented_at"] = _iso(created_at)
+            person["consented_at"] = iso_utc(created_at)
     prolific_status = dict(
         db.session.execute(
             db.select(ProlificSubmission.session_id, ProlificSubmission.status)
@@ -385,14 +385,14 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
             "status": s.status,
             "outcome": s.outcome,
             "exclusion_reason": s.exclusion_reason,
-            "excluded_at": _iso(s.excluded_at),
+            "excluded_at": iso_utc(s.excluded_at),
             "prolific_status": prolific_status.get(s.id),
             "study_version": s.study_version,
             "condition": s.condition,
-            "started_at": _iso(s.started_at),
+            "started_at": iso_utc(s.started_at),
             "consent_sha256": s.consent_sha256,
             "consent_language": s.consent_language,
-            "completed_at": _iso(s.completed_at),
+            "completed_at": iso_utc(s.completed_at),
             "duration_s": duration,
             "n_trials": counts.get(s.id, 0),
             "user_agent": _user_agent(s),
@@ -444,7 +444,7 @@ def trial_rows(study: Study, session_id: int | None = None, stage: str | None = 
             "stimulus_id": key,
             "rt_ms": trial.rt_ms,
             "client_time": _stored_iso(client_time),
-            "created_at": _iso(trial.created_at),
+            "created_at": iso_utc(trial.created_at),
         }
         if task:
             row.update(task.trial_row(params, trial.response, trial.score, trial.presented))
@@ -500,7 +500,7 @@ def identifier_rows(study: Study, stage: str | None = None) -> Iterator[dict[str
             "prolific_study_id": s.prolific_study_id,
             "prolific_session_id": s.prolific_session_id,
             "user_agent": s.user_agent,
-            "identifiers_purged_at": _iso(s.identifiers_purged_at),
+            "identifiers_purged_at": iso_utc(s.identifiers_purged_at),
         }
 
 

@@ -53,7 +53,7 @@ from ..tasktype.assets import EXTENSIONS, asset_id
 from ..tasktype.contract import PlanLessRows, Stimuli
 from ..tasktype.registry import registry
 from .analyze import AnalysisResult, Options, run_analysis
-from .export import FORMULA_NOTE, _iso, _survey_column, write_files
+from .export import FORMULA_NOTE, iso_utc, survey_column, write_files
 
 # The licences `--license` offers: SPDX id → (title, text).
 LICENSES = {
@@ -181,7 +181,7 @@ def _write_versions(study: Study, folder: Path) -> list[tuple[int, str, int]]:
     rows, _ = versions(study)
     kept = []
     for row in rows:
-        synced = _iso(row.created_at)
+        synced = iso_utc(row.created_at)
         stored = get_version(study, row.version)
         (folder / f"version-{row.version}.json").write_text(
             _json(
@@ -297,9 +297,9 @@ def _facts(study: Study, stage: str) -> Facts:
         by_status={k: by_status[k] for k in sorted(by_status)},
         withdrawn=withdrawn or 0,
         reasons={k: reasons[k] for k in sorted(reasons)},
-        first_started=_iso(first),
-        last_started=_iso(last),
-        last_completed=_iso(done),
+        first_started=iso_utc(first),
+        last_started=iso_utc(last),
+        last_completed=iso_utc(done),
         planned=(min(lengths), max(lengths)) if lengths else None,
     )
 
@@ -314,7 +314,7 @@ def _survey_constraints(study: Study) -> dict[str, dict[str, Any]]:
                 fixed["enum"] = [neutralise(choice) for choice in field["choices"]]  # as the CSV writes them
             if "min" in field:
                 fixed.update(minimum=field["min"], maximum=field["max"])
-            limits[_survey_column(name, field["name"])] = fixed
+            limits[survey_column(name, field["name"])] = fixed
     return limits
 
 
