@@ -90,6 +90,10 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
         else:
             assert slug == "visual-search"  # a jsPsych experiment's files are its own
 
+        for path in folder.rglob("*"):  # pseudonymous: no Prolific id in any file of the package
+            if path.is_file():
+                data = path.read_bytes()
+                assert not any(v.encode() in data for v in PROLIFIC.values()), (slug, path)
         readme = (folder / "README.md").read_text()
         assert f"Sessions: {3 if slug == 'study3' else 2} " in readme
         assert "License: CC0-1.0" in readme
