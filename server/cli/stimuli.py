@@ -58,7 +58,8 @@ def stimuli_cli():
     "chart_types",
     type=int,
     multiple=True,
-    help="with --training: only these chart types (repeat the option) [all]",
+    help="only these chart types (repeat the option), for the training set or the test: the papers' one network "
+    "per chart type [all]",
 )
 def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, seed, n_validation, chart_types):
     study = get_study(slug)
@@ -101,7 +102,6 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
             ("--regime", regime),
             ("--bins", n_bins),
             ("--validation", n_validation),
-            ("--chart-type", chart_types),
             ("--seed", seed if seed_given else None),
         )
         if value not in (None, ())
@@ -109,7 +109,7 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
     if given:
         raise click.UsageError(f"{', '.join(given)}: only with --training N")
     try:
-        n = export_test(task, study, out_dir, include_practice)
+        n = export_test(task, study, out_dir, include_practice, chart_types)
     except ExportRefused as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{n} stimuli written to {out_dir} (manifest.csv, images/)")
