@@ -157,6 +157,14 @@ def plan(
     return TrainingPlan(regime, k, seed, types, test_bins, tuple(validation), tuple(candidates), tuple(order))
 
 
+def training_ratios(training_bins: Sequence[int], chart_types: Sequence[int]) -> list[float]:
+    """Every ratio a training set of these bins can hold when drawn as these chart types, ascending. A test
+    stimulus's distance to the nearest of them is its training–test distance (the seed paper's "distance from each
+    test sample to its closest training sample") once every pair of those bins is drawn, as at the paper's 60,000
+    images; a small training set may miss some, so for it this is a lower bound."""
+    return sorted({s / t for c in chart_types for b in training_bins for s, t in domain(c).get(b, ())})
+
+
 def draw(
     bins: Sequence[int], n: int, chart_types: Sequence[int], rng: random.Random, first_variant: int = 0
 ) -> list[charts.BarStimulus]:
