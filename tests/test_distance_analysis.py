@@ -2,6 +2,7 @@
 whose imported files carry the training bins (issue #28): per distance bin of the test stimuli, and per run with
 Pearson r across runs."""
 
+import csv
 import json
 import random
 
@@ -74,3 +75,39 @@ def test_error_against_training_test_distance(runner, client, tmp_path):
     assert (out / "distance_error.png").stat().st_size > 0 and (out / "distance_runs.csv").is_file()
     text = runner.invoke(args=["analyze", "study3", "--n-boot", "50"]).output
     assert "Error against training–test distance" in text and "n = 4 runs" in text
+
+
+def test_a_random_bins_test_for_model_only_evaluation(runner, app, tmp_path):
+    stimuli = db.session.scalars(
+        db.select(Stimulus).filter_by(study_id=get_study("study3").id, practice=False).order_by(Stimulus.key)
+    ).all()
+    pairs = [(s.params["short_height"], s.params["tall_height"]) for s in stimuli]
+    # Against the study's test (bins 18–86), ADV trains mostly outside that range: partly an extrapolation regime.
+    adv = sampling.plan(pairs, "ADV", None, 0, [1, 2, 3, 4, 5])
+    outside = [b for b in adv.training_bins if not adv.test_bins[0] <= b <= adv.test_bins[-1]]
+    assert (adv.test_bins[0], adv.test_bins[-1]) == (18, 86) and len(outside) > len(adv.training_bins) / 2
+
+    out = tmp_path / "adv"
+    result = runner.invoke(
+        args=["stimuli", "export", "study3", "--training", "30", "--validation", "6", "--regime", "ADV"]
+        + ["--random-test", "40", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "40 random-bins test images (test/)" in result.output
+    record = json.loads((out / "sampling.json").read_text())
+    assert record["test_bins"] == list(sampling.random_test_bins()) and len(record["test_bins"]) == 19
+    assert not set(record["training_bins"]) & set(record["test_bins"])
+    with open(out / "test" / "manifest.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 40 and all((out / "test" / row["file"]).is_file() for row in rows)
+    assert {sampling.ratio_bin(int(r["short_height"]), int(r["tall_height"])) for r in rows} <= set(record["test_bins"])
+    # Over the whole domain ADV's bins lie between test bins (interpolation), as in the paper.
+    inside = [b for b in record["training_bins"] if record["test_bins"][0] <= b <= record["test_bins"][-1]]
+    assert len(inside) > len(record["training_bins"]) / 2
+    # The same test for every regime and seed
+    iid = tmp_path / "iid"
+    args = ["stimuli", "export", "study3", "--training", "30", "--regime", "IID", "--seed", "3"]
+    assert runner.invoke(args=args + ["--random-test", "40", "--out", str(iid)]).exit_code == 0
+    assert (iid / "test" / "manifest.csv").read_text() == (out / "test" / "manifest.csv").read_text()
+    refused = runner.invoke(args=["stimuli", "export", "study3", "--random-test", "40", "--out", str(tmp_path / "x")])
+    assert refused.exit_code != 0 and "--random-test: only with --training N" in refused.output

@@ -8,8 +8,10 @@ percent plus Gaussian noise whose SD grows with the chart type, so its expected 
 human MAE of 0.056 (reference/published_results.csv).
 
 CI cost: about a minute on two idle cores (four when other work shares them), nearly all of it training (6,000
-images, 4 epochs). It runs in the SQLite pass only: the PostgreSQL pass would train the same model again, and
-PostgreSQL's import and analysis of these files are covered by test_predictions.py and test_analyze.py."""
+images, 4 epochs); the per-type path adds about 50 s on a busy machine (five exports and one-epoch runs of 32 images,
+which need not learn: they test the path, not the model). It runs in the SQLite pass only: the PostgreSQL pass would
+train the same models again, and PostgreSQL's import and analysis of these files are covered by test_predictions.py,
+test_prediction_files.py and test_analyze.py."""
 
 from __future__ import annotations
 

@@ -81,7 +81,12 @@ def test_the_files_unit_is_used_and_a_conflicting_unit_refused(runner, client, b
         take_study3_like_people(client, rng)
     report = runner.invoke(args=["analyze", "study3", "--format", "json", "--n-boot", "50", "--mlae", "participant"])
     assert report.exit_code == 0, report.output
-    mae = {(r["label"], r["chart_type"]): r for r in json.loads(report.stdout)["mae"]}
+    data = json.loads(report.stdout)
+    mae = {(r["label"], r["chart_type"]): r for r in data["mae"]}
+    # The analysis shows each run's manifest (the report's JSON, and report.json of --out)
+    assert data["meta"]["model_manifests"] == [
+        {"observer": "m", "condition": "IID", "run": 0, "files": [{"file": "off.parquet", **meta([1, 2, 3, 4, 5])}]}
+    ]
     expected = sum(min(r + 0.05, 1.0) - r for _, r in rows) / len(rows)
     assert mae[("m (IID)", "all")]["mae_ratio"] == pytest.approx(expected, abs=1e-9)
     assert 0.04 < expected < 0.051  # ratio units: read as percent it would be 100 times smaller

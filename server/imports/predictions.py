@@ -593,9 +593,12 @@ class Importer:
         same runs: only reached with --replace)."""
         if not self.unwritten:
             return
-        merged = [self.group_list[index] for index in self.unwritten if self.group_list[index].merged]
-        for g in merged:
-            g.run_id = self.run_ids[self.group_list.index(g)] = g.existing[0]
+        merged = []
+        for index in self.unwritten:
+            g = self.group_list[index]
+            if g.merged:  # written into the existing run: no new model_runs row
+                g.run_id = self.run_ids[index] = g.existing[0]
+                merged.append(g)
         if merged and self.replace:  # only the file's chart types: the run's other parts stay
             db.session.execute(
                 db.delete(Prediction).where(

@@ -92,8 +92,12 @@ def export_training(task: TaskType, study: Study, test: list[Stimulus], out_dir:
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-", dir=out_dir.parent))
     try:
         (staging / "images").mkdir()
-        for name, specs in (("manifest.csv", drawn.training), ("validation.csv", drawn.validation)):
-            with open(staging / name, "w", newline="", encoding="utf-8") as fh:
+        parts = [("manifest.csv", drawn.training, staging), ("validation.csv", drawn.validation, staging)]
+        if drawn.test:  # a model-only test of its own, laid out as a test export: test/manifest.csv, test/images/
+            (staging / "test" / "images").mkdir(parents=True)
+            parts.append(("manifest.csv", drawn.test, staging / "test"))
+        for name, specs, folder in parts:
+            with open(folder / name, "w", newline="", encoding="utf-8") as fh:
                 write_manifest_rows(
                     fh,
                     task,
@@ -101,7 +105,7 @@ def export_training(task: TaskType, study: Study, test: list[Stimulus], out_dir:
                         (s.key, s.params, False)
                         for s in tqdm(specs, desc=name, unit=" images", disable=None, leave=False)
                     ),
-                    staging,
+                    folder,
                 )
         sampling = {"study": study.slug, "task_type": study.task_type, "n_test": len(test), **drawn.sampling}
         (staging / "sampling.json").write_text(json.dumps(sampling, indent=1) + "\n", encoding="utf-8")

@@ -150,6 +150,20 @@ def load_model_runs(study: Study) -> pd.DataFrame:
     return runs
 
 
+def run_manifests(runs: pd.DataFrame) -> list[dict[str, Any]]:
+    """The manifests kept with the imported runs (`model_runs.manifests`), for the report's JSON: what each run was
+    trained on and how, without the per-epoch history (which the run folder's run.json keeps)."""
+    out = []
+    for r in runs.sort_values(["observer", "condition", "run"]).itertuples(index=False):
+        if r.manifests:
+            files = [
+                {**m, "run_manifest": {k: v for k, v in (m.get("run_manifest") or {}).items() if k != "history"}}
+                for m in r.manifests
+            ]
+            out.append({"observer": r.observer, "condition": r.condition, "run": int(r.run), "files": files})
+    return out
+
+
 def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
     query = model_cells_query(study, db.session.connection().dialect.name)
     cells = pd.DataFrame(
@@ -224,6 +238,7 @@ class RatioEstimationAnalyzer(Analyzer):
             "model_stimuli": load_model_stimuli(study, runs, estimator),
             "mlae": estimator,
             "notes": [why] if why else [],
+            "manifests": run_manifests(runs),
         }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> RatioReport:
@@ -242,5 +257,6 @@ class RatioEstimationAnalyzer(Analyzer):
                 "title": study.title,
                 "task_type": study.task_type,
                 "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"],
+                "model_manifests": data["manifests"],
             },
         )
