@@ -73,6 +73,7 @@ def test_error_against_training_test_distance(runner, client, tmp_path):
         assert row["n_cells"] == inside.sum()
     assert sum(row["n_cells"] for row in by_bin) == len(stimuli)
     assert (out / "distance_error.png").stat().st_size > 0 and (out / "distance_runs.csv").is_file()
+    assert "**Training–test distance.** For the 4 run(s)" in (out / "methods.md").read_text(encoding="utf-8")
     text = runner.invoke(args=["analyze", "study3", "--n-boot", "50"]).output
     assert "Error against training–test distance" in text and "n = 4 runs" in text
 

@@ -1178,6 +1178,14 @@ def _methods(report: RatioReport) -> str:
             "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
             "pairs)."
         )
+    if len(report.tables["distance_runs"]):
+        paragraphs.append(
+            f"**Training–test distance.** For the {len(report.tables['distance_runs'])} run(s) whose imported files "
+            "record their training bins, each test stimulus's distance is that from its ratio to the nearest ratio "
+            'those bins can draw (Jiang et al.\'s distance "from each test sample to its closest training sample", '
+            "§7.1); a run's distance is the mean over its predictions. MAE is tabulated by distance bin, and "
+            "Pearson's r of runs' MAE with their distance (Fisher-z 95 % interval) is that of the paper's Figure 14."
+        )
     if meta["notes"]:
         paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
     return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)
@@ -1190,6 +1198,7 @@ def _methods(report: RatioReport) -> str:
 #   people, every model and the published results.
 # * :func:`error_by_ratio_plot` -- mean absolute error against the true ratio (per height pair).
 # * :func:`human_model_scatter` -- each model's mean absolute error per height pair against people's, with r.
+# * :func:`distance_error_plot` -- each run's MAE against its training–test distance, with r (the paper's Figure 14).
 
 TYPE_NAMES = {1: "1 adjacent", 2: "2 aligned stacked", 3: "3 separated", 4: "4 unaligned stacked", 5: "5 divided"}
 HUMAN_COLOR = "black"

@@ -590,7 +590,8 @@ class Importer:
 
     def _write_runs(self):
         """model_runs rows for the groups new in this batch, in one statement (first deleting earlier imports of the
-        same runs: only reached with --replace)."""
+        same runs: only reached with --replace); a group merged into an existing run (a per-type part) takes that
+        run's id instead, after --replace deleted the run's predictions of this file's chart types."""
         if not self.unwritten:
             return
         merged = []
