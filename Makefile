@@ -9,14 +9,27 @@ JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-
 DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prototree sketch-demo study3 \
 	two4two-demo visual-search
 
-.PHONY: run test setup bench bench-dashboard bench-load bench-models validate clean
+.PHONY: run test setup setup-dev models bench bench-dashboard bench-load bench-models validate clean
 
+# Three sets of packages: serving (requirements.txt: `make run`), model training (requirements-models.txt, PyTorch:
+# `make models`, docs/models.md) and development (requirements-dev.txt: `make test`, which needs both others). Serving
+# never installs torch: where the package index serves CUDA wheels it is gigabytes (tests/test_setup.py checks).
 setup: $(VENV)/.installed static/vendor/.installed
+setup-dev: $(VENV)/.dev-installed static/vendor/.installed
+models: $(VENV)/.models-installed
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
+$(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements-dev.txt -r requirements-models.txt
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.models-installed: $(VENV)/.installed requirements-models.txt
+	$(BIN)/pip install --quiet -r requirements-models.txt
+	touch $@
+
+$(VENV)/.dev-installed: $(VENV)/.models-installed requirements-dev.txt
+	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
 # jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served.
@@ -38,7 +51,7 @@ run: setup
 
 # ruff (lint and format, settings in pyproject.toml), the import contracts, the whole suite on SQLite, then every
 # database test again on a real PostgreSQL server (found or started).
-test: setup
+test: setup-dev
 	scripts/ensure-chromium
 	scripts/ensure-tool wrk wrk
 	@echo "== ruff check and ruff format --check (pyproject.toml) =="
@@ -53,11 +66,11 @@ test: setup
 
 # Benchmarks (not tests), printed as one table: bench/run.py. PostgreSQL as for `make test`, but in its own database
 # studyhive_bench. About 5 minutes on an idle 2-core machine; BENCH_SIZES=1000000 make bench takes one.
-bench: $(VENV)/.installed
+bench: $(VENV)/.dev-installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.run
 
 # Researcher dashboard page timings on a study with 1,000 participants and ~30,000 trials (PostgreSQL, own database).
-bench-dashboard: $(VENV)/.installed
+bench-dashboard: $(VENV)/.dev-installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python scripts/dashboard_timings.py
 
 # Participants under load, driven by wrk (bench/load/wrk/), against granian (deploy/granian.sh, production) and gunicorn
@@ -66,7 +79,7 @@ bench-dashboard: $(VENV)/.installed
 # arrivals in 60 s), psiTurk 3.3.1 (its own venv, from PyPI), two app servers behind nginx, the save path's profile
 # (py-spy), then faults (worker SIGKILL, PostgreSQL restart on a throwaway cluster, a minute offline in Chromium) and
 # pgbench's ceiling; one table (bench/load/__main__.py has the knobs). About 20 minutes; run as root.
-bench-load: $(VENV)/.installed
+bench-load: $(VENV)/.dev-installed
 	scripts/ensure-chromium
 	scripts/ensure-tool wrk wrk
 	scripts/ensure-tool nginx nginx-light
@@ -75,13 +88,13 @@ bench-load: $(VENV)/.installed
 # Bias and 95 % coverage of every estimator and interval the reports print, on simulated cohorts at the published
 # designs (500 replications; VALIDATE_REPS to change), and `flask plan`'s n checked by the reports' own tests on fresh
 # cohorts (VALIDATE_PLANNING_REPS). Tables, not tests: about 10 minutes on 2 cores, plus about 8 for the planning.
-validate: $(VENV)/.installed
+validate: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.validate
 
 # CNNs trained on study3's own stimuli per architecture and sampling regime, scored on the test people took: MAE, MLAE,
 # seconds per epoch (bench/models.py has the knobs: BENCH_MODELS, BENCH_DEVICE, BENCH_THREADS). About 10 minutes on
 # an idle 2-core machine; SQLite in a scratch folder, no PostgreSQL.
-bench-models: $(VENV)/.installed
+bench-models: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.models
 
 clean:

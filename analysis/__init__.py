@@ -9,7 +9,7 @@ sketch recognition, Two4Two ratings, HypoML) and their one shared rendering modu
 """
 
 from .consistency import inter_consistency, intra_consistency
-from .distance import distance_error_correlation, training_test_distance
+from .distance import distance_error_correlation, nearest_distances, training_test_distance
 from .inference import anova_by, observer_effect, one_sample_t, pearson, tukey, two_sample_t
 from .judgement_errors import add_errors, log_error
 from .mlae import mae, midmean, mlae
@@ -34,6 +34,7 @@ __all__ = [
     "published_mlae",
     "response_outliers",
     "training_test_distance",
+    "nearest_distances",
     "tukey",
     "two_sample_t",
 ]

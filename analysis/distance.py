@@ -9,7 +9,7 @@ from scipy.spatial import cKDTree
 from ._checks import check_frame, check_matrix
 from .inference import pearson
 
-__all__ = ["training_test_distance", "distance_error_correlation"]
+__all__ = ["training_test_distance", "nearest_distances", "distance_error_correlation"]
 
 
 def training_test_distance(test_values, train_values) -> float:
@@ -37,8 +37,14 @@ def training_test_distance(test_values, train_values) -> float:
     >>> training_test_distance([0.25, 0.5, 0.875], [0.0, 0.375, 1.0])  # (0.125 + 0.125 + 0.125) / 3
     0.125
     """
-    test = check_matrix(test_values, "test_values", where="training_test_distance")
-    train = check_matrix(train_values, "train_values", where="training_test_distance", ncols=test.shape[1])
+    return float(np.mean(nearest_distances(test_values, train_values, where="training_test_distance")))
+
+
+def nearest_distances(test_values, train_values, where: str = "nearest_distances") -> np.ndarray:
+    """Each test sample's distance to its nearest training sample: the terms :func:`training_test_distance`
+    averages, for error against distance per test stimulus (same parameters; returns shape (n,))."""
+    test = check_matrix(test_values, "test_values", where=where)
+    train = check_matrix(train_values, "train_values", where=where, ncols=test.shape[1])
     if test.shape[1] == 1:
         s = np.sort(train[:, 0])
         t = test[:, 0]
@@ -48,7 +54,7 @@ def training_test_distance(test_values, train_values) -> float:
         nearest = np.minimum(np.abs(t - left), np.abs(t - right))
     else:
         nearest, _ = cKDTree(train).query(test, k=1)
-    return float(np.mean(nearest))
+    return np.asarray(nearest, dtype=float)
 
 
 def distance_error_correlation(

@@ -106,8 +106,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"written to {args.out}"
                 + (f"; MAE on these stimuli {s['mae']:.4f}" if "mae" in s else "")
                 + (f"; {s['clipped']} clipped to 0–1" if s["clipped"] else "")
+                + (
+                    f"; {s['skipped']:,} stimuli of other chart types left out (trained on type(s) "
+                    f"{', '.join(map(str, s['chart_types']))})"
+                    if s["skipped"]
+                    else ""
+                )
             )
-            print(f"import: flask import-predictions SLUG {args.out} --observer {s['observer']} --unit ratio")
+            print(f"import: flask import-predictions SLUG {args.out} --observer {s['observer']}")
     except (DataError, RunError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

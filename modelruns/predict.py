@@ -1,12 +1,17 @@
 """`python -m modelruns predict`: a trained run's answers to an export, as the file `flask import-predictions` reads.
 
-The Parquet file has the importer's columns: stimulus_id, prediction (a ratio 0–1, so import with --unit ratio),
-run (the run's training seed) and condition (the training condition, e.g. IID or COV-14). The run's observer name
-and manifest travel in the file's key-value metadata under "studyhive.modelrun" (the importer reads columns only;
-`flask import-predictions … --observer` takes the name, printed by this command)."""
+The Parquet file has the importer's columns: stimulus_id, prediction (a ratio 0–1), run (the run's training seed)
+and condition (the training condition, e.g. IID or COV-14). The file's key-value metadata under "studyhive.modelrun"
+holds the unit ("ratio", so the importer needs no --unit), the chart types the file answers, and the run manifest
+(run.json as it is); `flask import-predictions` keeps them with the run (`--observer` takes the name, printed here).
+
+A run trained on some chart types only (the papers' one network per chart type: `flask stimuli export --training …
+--chart-type 4`) answers only the stimuli of its types in a whole-test export; the importer merges the five
+per-type files of one run by chart type (docs/models.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -20,7 +25,7 @@ from .architectures import build
 from .data import read_images
 from .train import MAX_SEED, RunError, pick_device
 
-METADATA_KEY = b"studyhive.modelrun"
+METADATA_KEY = b"studyhive.modelrun"  # server/imports/predictions.py reads it (MODELRUN_METADATA)
 
 
 def load_run(run_dir: Path, device: torch.device) -> tuple[dict[str, Any], torch.nn.Module]:
@@ -41,7 +46,8 @@ def load_run(run_dir: Path, device: torch.device) -> tuple[dict[str, Any], torch
 def predict(
     run_dir: Path, stimuli: Path, out: Path, device_name: str = "auto", run: int | None = None, batch_size: int = 256
 ) -> dict[str, Any]:
-    """Write `out` (Parquet); return a summary (observer, condition, run, rows, clipped, MAE if labelled)."""
+    """Write `out` (Parquet); return a summary (observer, condition, run, rows, chart types, skipped (other types'
+    stimuli), clipped, MAE if labelled)."""
     device = pick_device(device_name)
     manifest, model = load_run(run_dir, device)
     run = manifest["seed"] if run is None else run
@@ -50,14 +56,21 @@ def predict(
     manifest_csv = stimuli / "manifest.csv"
     labelled = manifest_csv.is_file() and "true_percent" in manifest_csv.open(encoding="utf-8").readline()
     images = read_images(manifest_csv, labels=labelled)
-    known = set(manifest.get("chart_types") or range(1, 6))
-    unknown = sorted(set(images.chart_type.tolist()) - known)
-    if unknown:
+    known = sorted(manifest.get("chart_types") or range(1, 6))
+    ours = np.isin(images.chart_type, known)
+    if not ours.any():
         raise RunError(
-            f"{manifest_csv}: chart type(s) {', '.join(map(str, unknown))} are not among those the run "
-            f"was trained on ({', '.join(map(str, sorted(known)))}); export only its types, or train one "
-            f"that has them"
+            f"{manifest_csv}: no stimulus of the chart type(s) the run was trained on "
+            f"({', '.join(map(str, known))}); export a test that has them"
         )
+    # The papers test each per-type network on its own type: the other types' stimuli are left to their networks.
+    images = dataclasses.replace(
+        images,
+        ids=[key for key, keep in zip(images.ids, ours) if keep],
+        ink=images.ink[ours],
+        ratio=None if images.ratio is None else images.ratio[ours],
+        chart_type=images.chart_type[ours],
+    )
     raw = np.empty(len(images), dtype=np.float64)
     with torch.no_grad():
         for start in range(0, len(images), batch_size):
@@ -72,6 +85,8 @@ def predict(
         "run": run,
         "unit": "ratio",
         "rows": len(images),
+        "chart_types": known,
+        "skipped": int(np.count_nonzero(~ours)),
         "clipped": int(np.count_nonzero(prediction != raw)),
         "stimuli": str(stimuli),
         "stimuli_hash": images.digest,
@@ -86,7 +101,7 @@ def predict(
             "condition": pa.array([summary["condition"]] * len(images), pa.string()),
         }
     )
-    meta = {**summary, "run_manifest": {k: v for k, v in manifest.items() if k != "history"}}
+    meta = {**summary, "run_manifest": manifest}
     table = table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()})
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(out.name + ".tmp")

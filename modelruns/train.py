@@ -246,6 +246,7 @@ def train(o: Options, echo=print) -> dict[str, Any]:
         "regime": sampling.get("regime", ""),
         "condition": sampling.get("condition", ""),
         "bins": sampling.get("bins"),
+        "training_bins": sampling.get("training_bins"),  # `flask analyze`'s error against training–test distance
         "data_seed": sampling.get("seed"),
         "study": sampling.get("study", ""),
         "seed": o.seed,

@@ -254,6 +254,9 @@ class ModelRun(db.Model):
     source: Mapped[str | None] = mapped_column(Text)
     n_predictions: Mapped[int] = mapped_column(default=0)
     imported_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # Per imported file, its "studyhive.modelrun" metadata (unit, chart types, the run manifest) and name; a run
+    # merged from per-chart-type files has one entry per file. None for files without it (CSV).
+    manifests: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
 
 class Prediction(db.Model):

@@ -8,8 +8,10 @@ percent plus Gaussian noise whose SD grows with the chart type, so its expected 
 human MAE of 0.056 (reference/published_results.csv).
 
 CI cost: about a minute on two idle cores (four when other work shares them), nearly all of it training (6,000
-images, 4 epochs). It runs in the SQLite pass only: the PostgreSQL pass would train the same model again, and
-PostgreSQL's import and analysis of these files are covered by test_predictions.py and test_analyze.py."""
+images, 4 epochs); the per-type path adds about 50 s on a busy machine (five exports and one-epoch runs of 32 images,
+which need not learn: they test the path, not the model). It runs in the SQLite pass only: the PostgreSQL pass would
+train the same models again, and PostgreSQL's import and analysis of these files are covered by test_predictions.py,
+test_prediction_files.py and test_analyze.py."""
 
 from __future__ import annotations
 
@@ -120,3 +122,43 @@ def test_a_cnn_trained_on_studyhive_stimuli_takes_the_test_beside_people(app, cl
     assert len(inter) == 1 and inter[0]["r"] is not None and -1 <= inter[0]["r"] <= 1 and inter[0]["n"] >= 20
     text = runner.invoke(args=["analyze", "study3", "--n-boot", "200"]).output
     assert "small (IID)" in text and "r with humans" in text
+
+
+def test_the_papers_one_network_per_chart_type_end_to_end(app, client, runner, tmp_path):
+    """Five per-type runs of one seed (the smallest size: they need not learn), each predicting the whole test, which
+    answers its own type's stimuli only; the five files import as one run, merged by chart type, without --unit."""
+    rng = random.Random(5)
+    for _ in range(3):
+        take_study3_like_people(client, rng)
+    test = tmp_path / "test"
+    assert runner.invoke(args=["stimuli", "export", "study3", "--out", str(test)]).exit_code == 0
+    four = tmp_path / "test4"
+    result = runner.invoke(args=["stimuli", "export", "study3", "--chart-type", "4", "--out", str(four)])
+    assert result.exit_code == 0, result.output
+    with open(four / "manifest.csv", newline="") as fh:
+        assert {row["chart_type"] for row in csv.DictReader(fh)} == {"4"}
+    for chart_type in range(1, 6):
+        data_dir, run = tmp_path / f"data{chart_type}", tmp_path / f"run{chart_type}"
+        exported = runner.invoke(
+            args=["stimuli", "export", "study3", "--training", "32", "--validation", "8", "--regime", "IID"]
+            + ["--chart-type", str(chart_type), "--out", str(data_dir)]
+        )
+        assert exported.exit_code == 0, exported.output
+        trained = modelruns(
+            ["train", "--data", str(data_dir), "--arch", "small", "--epochs", "1", "--threads", "2"]
+            + ["--device", "cpu", "--out", str(run)]
+        )
+        assert trained == 0
+        preds = tmp_path / f"small-{chart_type}.parquet"
+        assert modelruns(["predict", str(run), "--stimuli", str(test), "--out", str(preds), "--device", "cpu"]) == 0
+        imported = runner.invoke(args=["import-predictions", "study3", str(preds), "--observer", "small"])
+        assert imported.exit_code == 0, imported.output
+    assert "chart type(s) 5 added to 1 earlier import of the same run" in imported.output
+    report = runner.invoke(args=["analyze", "study3", "--format", "json", "--n-boot", "50"])
+    assert report.exit_code == 0, report.output
+    data = json.loads(report.stdout)
+    mae = {row["label"]: row for row in data["mae"] if row["chart_type"] == "all"}
+    with open(test / "manifest.csv", newline="") as fh:
+        assert mae["small (IID)"]["n_judgments"] == sum(1 for _ in csv.DictReader(fh))
+    mlae = [row for row in data["mlae"] if row["label"] == "small (IID)"]
+    assert [row["chart_type"] for row in mlae] == [1, 2, 3, 4, 5]

@@ -87,6 +87,8 @@ def test_csv_downloads_are_the_stored_tables_of_flask_analyze_out(app, client, a
         "mae.csv",
         "effects.csv",
         "consistency.csv",
+        "distance.csv",  # model error against training–test distance (no rows: these models carry no distances)
+        "distance_runs.csv",
     ]
     for link in links:
         answer = client.get(link)

@@ -55,6 +55,7 @@ from matplotlib.lines import Line2D
 from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
 from ..coverage import SMALL_SAMPLE, small_sample_note
+from ..distance import distance_error_correlation
 from ..inference import fisher_z_note, one_sample_t, pairwise_within, rm_anova, two_sample_t
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
@@ -94,6 +95,12 @@ MODEL_STIMULUS_COLUMNS = (
     "mean_log_error",
 )
 
+#: Optional column of ``model_cells``: the cell's training–test distance (ratio units) for the run, NaN when the run
+#: does not say what it was trained on.
+DISTANCE = "distance"
+#: The distance bins (ratio units) of the table of model error against training–test distance.
+DISTANCE_EDGES = (0.0, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 1.0)
+
 CELL = ["chart_type", "short_height", "tall_height"]
 PAIR = ["short_height", "tall_height"]
 ROUND_DECIMALS = 9
@@ -113,13 +120,14 @@ RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stim
 class RatioReport(Report):
     """Everything :func:`ratio_report` computed.
 
-    ``tables`` (written as CSV and JSON): ``participants``, ``mlae``, ``mae``, ``effects``, ``consistency``.
+    ``tables`` (written as CSV and JSON): ``participants``, ``mlae``, ``mae``, ``effects``, ``consistency``,
+    ``distance`` (model error by training–test distance bin) and ``distance_runs`` (each run's distance and MAE).
     ``cells`` (for the figures): ``human`` and ``model`` mean errors per (chart type, height pair) and
     ``pairs`` per height pair (humans and every model side by side). ``meta``: counts, options and notes.
     """
 
     cells: dict[str, pd.DataFrame] = field(default_factory=dict)
-    csv_tables = ("participants", "mlae", "mae", "effects", "consistency")
+    csv_tables = ("participants", "mlae", "mae", "effects", "consistency", "distance", "distance_runs")
 
     def document(self, brief: bool = False) -> Document:
         """The sections; ``brief`` lists at most :data:`SCREEN_MODELS` models (lowest MAE first)."""
@@ -178,6 +186,51 @@ def _pool_runs(run_cells: pd.DataFrame) -> pd.DataFrame:
     out["mean_abs_error"] = out["sum_abs"] / out["n"]
     out["mean_log_error"] = out["sum_log"] / out["n"]
     return out.drop(columns=["sum_abs", "sum_log"])
+
+
+DISTANCE_BIN_COLUMNS = ["label", "distance_bin", "low", "high", "n_cells", "n_predictions", "mae_ratio"]
+DISTANCE_RUN_COLUMNS = ["label", "observer", "condition", "run", "distance", "mae_ratio", "n_predictions"]
+
+
+def _distance_tables(model_cells: pd.DataFrame | None, label_of: dict, notes: list[str]):
+    """Model error against training–test distance (the seed paper's §7.1, Figure 14), for the runs whose cells carry
+    a distance: MAE per distance bin of the test stimuli, and per run its distance (the mean over its predictions of
+    their stimulus's distance to the nearest training ratio) and MAE, with Pearson r across runs (or None)."""
+    empty = pd.DataFrame(columns=DISTANCE_BIN_COLUMNS), pd.DataFrame(columns=DISTANCE_RUN_COLUMNS), None
+    if model_cells is None or DISTANCE not in model_cells or model_cells[DISTANCE].isna().all():
+        return empty
+    cells = model_cells[model_cells[DISTANCE].notna()].copy()
+    cells["condition"] = cells["condition"].fillna("").astype(str)
+    cells["label"] = [label_of[(str(o), c)] for o, c in zip(cells["observer"], cells["condition"])]
+    cells["sum_abs"] = cells["n"] * cells["mean_abs_error"].astype(float) / 100  # percent → ratio units
+    cells["sum_distance"] = cells["n"] * cells[DISTANCE].astype(float)
+    edges = list(DISTANCE_EDGES)
+    cells["bin"] = pd.cut(cells[DISTANCE], edges, right=False, labels=False)
+    by_bin = (
+        cells.groupby(["label", "bin"], sort=True)
+        .agg(n_cells=("n", "size"), n_predictions=("n", "sum"), sum_abs=("sum_abs", "sum"))
+        .reset_index()
+    )
+    by_bin["low"] = [edges[int(b)] for b in by_bin["bin"]]
+    by_bin["high"] = [edges[int(b) + 1] for b in by_bin["bin"]]
+    by_bin["distance_bin"] = [f"[{lo:g}, {hi:g})" for lo, hi in zip(by_bin["low"], by_bin["high"])]
+    by_bin["mae_ratio"] = by_bin["sum_abs"] / by_bin["n_predictions"]
+    runs = (
+        cells.groupby(["label", "observer", "condition", "run"], sort=True)
+        .agg(n_predictions=("n", "sum"), sum_abs=("sum_abs", "sum"), sum_distance=("sum_distance", "sum"))
+        .reset_index()
+    )
+    runs["distance"] = runs["sum_distance"] / runs["n_predictions"]
+    runs["mae_ratio"] = runs["sum_abs"] / runs["n_predictions"]
+    correlation = None
+    if len(runs) >= 3 and runs["distance"].nunique() > 1 and runs["mae_ratio"].nunique() > 1:
+        correlation = distance_error_correlation(runs, "distance", "mae_ratio").iloc[0].to_dict()
+    else:
+        notes.append(
+            "error against training–test distance: no correlation across runs (it needs at least 3 runs whose "
+            f"distances and errors vary; {len(runs)} run(s) carry a distance)"
+        )
+    return by_bin[DISTANCE_BIN_COLUMNS], runs[DISTANCE_RUN_COLUMNS], correlation
 
 
 def _split(df: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
@@ -696,6 +749,8 @@ def ratio_report(
     labels = [_label(o, c) for o, c in zip(observers["observer"], observers["condition"])]
     observers["label"] = [f"{lab} (model)" if lab == HUMANS else lab for lab in labels]
     human_cells = _human_cells(used)
+    label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
+    by_distance, distance_runs, distance_r = _distance_tables(model_cells, label_of, notes)
 
     obs_parts, run_parts = _split(obs_cells), _split(run_cells)
     stim_parts = _split(_model_table(model_stimuli, MODEL_STIMULUS_COLUMNS, "model_stimuli"))
@@ -705,11 +760,12 @@ def ratio_report(
         "mae": _mae_table(used, run_parts, stim_parts, observers, n_boot, seed, notes),
         "effects": _effects(used, run_parts, observers, notes),
         "consistency": _consistency(human_cells, obs_parts, run_parts, observers, notes),
+        "distance": by_distance,
+        "distance_runs": distance_runs,
     }
 
     pairs = human_cells.groupby(PAIR)[["true_percent", "mean_abs_error", "mean_log_error"]].mean()
     pairs = pairs.rename(columns={"mean_abs_error": f"{HUMANS}_abs_error", "mean_log_error": f"{HUMANS}_log_error"})
-    label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
     model_pairs = (
         obs_cells.assign(label=[label_of[(o, c)] for o, c in zip(obs_cells["observer"], obs_cells["condition"])])
         if len(obs_cells)
@@ -749,6 +805,7 @@ def ratio_report(
             "ci": 95,
         },
         "observers": observers.to_dict("records"),
+        "distance_correlation": distance_r,
         "estimator": ESTIMATORS[mlae_estimator],
         "units": {
             "mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
@@ -1015,9 +1072,44 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
             )
         )
 
+    if len(t["distance"]):
+        doc.sections.append(_distance_section(report, shown, more_note))
     if meta["notes"]:
         doc.sections.append(Section("Notes", [Items(meta["notes"])]))
     return doc
+
+
+def _distance_section(report: RatioReport, shown: list[str], more_note: list) -> Section:
+    by_bin, r = report.tables["distance"], report.meta["distance_correlation"]
+    bins = by_bin[["distance_bin", "low"]].drop_duplicates().sort_values("low")["distance_bin"].tolist()
+    rows = []
+    for label in [label for label in shown if label in set(by_bin["label"])]:
+        sub = by_bin[by_bin["label"] == label].set_index("distance_bin")
+        rows.append(
+            [label]
+            + [
+                f"{num(sub.loc[b, 'mae_ratio'], 3)} ({int(sub.loc[b, 'n_cells'])})" if b in sub.index else MISSING
+                for b in bins
+            ]
+        )
+    blocks = [
+        Paragraph(
+            "MAE (ratio units) of the test stimuli by their distance to the nearest ratio the run's training bins "
+            "can draw (the seed paper's training–test distance, §7.1), with the number of (chart type, height "
+            "pair) cells; runs that say what they were trained on only"
+        ),
+        Table(["model", *bins], rows, "l" + "r" * len(bins)),
+        *more_note,
+    ]
+    if r is not None:
+        blocks.append(
+            Paragraph(
+                f"across runs (Figure 14 of the seed paper, distance_error.png): Pearson r of MAE with the run's "
+                f"training–test distance = {with_interval(r['r'], r['ci_low'], r['ci_high'], 3)}, "
+                f"{p_value(r['p_val'], prefix=True)}, n = {int(r['n'])} runs"
+            )
+        )
+    return Section("Error against training–test distance", blocks)
 
 
 def meta_runs(meta: dict[str, Any], label: str) -> int:
@@ -1086,6 +1178,14 @@ def _methods(report: RatioReport) -> str:
             "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
             "pairs)."
         )
+    if len(report.tables["distance_runs"]):
+        paragraphs.append(
+            f"**Training–test distance.** For the {len(report.tables['distance_runs'])} run(s) whose imported files "
+            "record their training bins, each test stimulus's distance is that from its ratio to the nearest ratio "
+            'those bins can draw (Jiang et al.\'s distance "from each test sample to its closest training sample", '
+            "§7.1); a run's distance is the mean over its predictions. MAE is tabulated by distance bin, and "
+            "Pearson's r of runs' MAE with their distance (Fisher-z 95 % interval) is that of the paper's Figure 14."
+        )
     if meta["notes"]:
         paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
     return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)
@@ -1098,6 +1198,7 @@ def _methods(report: RatioReport) -> str:
 #   people, every model and the published results.
 # * :func:`error_by_ratio_plot` -- mean absolute error against the true ratio (per height pair).
 # * :func:`human_model_scatter` -- each model's mean absolute error per height pair against people's, with r.
+# * :func:`distance_error_plot` -- each run's MAE against its training–test distance, with r (the paper's Figure 14).
 
 TYPE_NAMES = {1: "1 adjacent", 2: "2 aligned stacked", 3: "3 separated", 4: "4 unaligned stacked", 5: "5 divided"}
 HUMAN_COLOR = "black"
@@ -1295,11 +1396,44 @@ def human_model_scatter(report: RatioReport, path: Path, max_models: int = 6) ->
     return path
 
 
+def distance_error_plot(report: RatioReport, path: Path) -> Path:
+    """Like the seed paper's Figure 14: each run's MAE (y) against its training–test distance (x), one colour per
+    model, with Pearson r across runs."""
+    runs, r = report.tables["distance_runs"], report.meta["distance_correlation"]
+    fig = Figure(figsize=(6.4, 4.4), dpi=DPI)
+    ax = fig.add_subplot()
+    for i, (label, sub) in enumerate(runs.groupby("label", sort=True)):
+        ax.scatter(sub["distance"], sub["mae_ratio"], s=22, color=_color(i), alpha=0.85, label=label)
+    if r is not None:
+        ax.text(
+            0.03,
+            0.97,
+            f"r = {with_interval(r['r'], r['ci_low'], r['ci_high'])}\nn = {int(r['n'])} runs",
+            transform=ax.transAxes,
+            va="top",
+            fontsize=8,
+            bbox={"facecolor": "white", "edgecolor": "#cccccc", "boxstyle": "round,pad=0.3"},
+        )
+    ax.set_xlabel("training–test distance (ratio units)", fontsize=9)
+    ax.set_ylabel("MAE (ratio units)", fontsize=9)
+    ax.grid(color="#eeeeee")
+    ax.set_axisbelow(True)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False, title="model", title_fontsize=9)
+    fig.suptitle(f"{report.meta.get('slug', '')}: model error against training–test distance".lstrip(": "), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path)
+    return path
+
+
 def write_figures(report: RatioReport, out_dir: Path) -> list[Path]:
-    """Write mlae.png, error_by_ratio.png and human_vs_model.png into ``out_dir``; return their paths."""
+    """Write mlae.png, error_by_ratio.png and human_vs_model.png into ``out_dir``, and distance_error.png when runs
+    carry their training–test distance; return their paths."""
     out_dir = Path(out_dir)
-    return [
+    paths = [
         mlae_dot_plot(report, out_dir / "mlae.png"),
         error_by_ratio_plot(report, out_dir / "error_by_ratio.png"),
         human_model_scatter(report, out_dir / "human_vs_model.png"),
     ]
+    if len(report.tables["distance_runs"]):
+        paths.append(distance_error_plot(report, out_dir / "distance_error.png"))
+    return paths

@@ -21,11 +21,16 @@ from ..imports.predictions import UNITS, import_predictions
 @click.option("--condition", default=None, help="training condition when the file has no condition column ['']")
 @click.option(
     "--unit",
-    required=True,
     type=click.Choice(tuple(UNITS)),
-    help="what the prediction column holds: percent (0–100) or ratio (0–1); stored as percent",
+    help="what the prediction column holds: percent (0–100) or ratio (0–1); stored as percent. Required unless "
+    "the file says (the Parquet of `python -m modelruns predict` does); refused when it disagrees with the file",
 )
-@click.option("--replace", is_flag=True, help="replace runs of this observer that were imported before")
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="replace runs of this observer that were imported before; a file of `python -m modelruns predict` "
+    "replaces only its chart types of the run (the per-type networks' files merge by chart type)",
+)
 @click.option(
     "--disable-fk-triggers",
     is_flag=True,

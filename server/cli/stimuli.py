@@ -54,13 +54,24 @@ def stimuli_cli():
     help="with --training: validation images, from bins held out of every training set [N/3]",
 )
 @click.option(
+    "--random-test",
+    "n_random_test",
+    type=int,
+    default=None,
+    help="with --training: keep out the paper's 19 random test bins instead of the study's test, and write M "
+    "labelled images from them to OUT/test for a model-only evaluation (the paper: 20,000; docs/models.md)",
+)
+@click.option(
     "--chart-type",
     "chart_types",
     type=int,
     multiple=True,
-    help="with --training: only these chart types (repeat the option) [all]",
+    help="only these chart types (repeat the option), for the training set or the test: the papers' one network "
+    "per chart type [all]",
 )
-def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, seed, n_validation, chart_types):
+def export_command(
+    slug, out_dir, include_practice, n_training, regime, n_bins, seed, n_validation, n_random_test, chart_types
+):
     study = get_study(slug)
     task = study and registry().get(study.task_type)
     if task is None:
@@ -82,13 +93,15 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
                     "seed": seed,
                     "chart_types": chart_types,
                     "validation": n_training // 3 if n_validation is None else n_validation,
+                    "random_test": n_random_test,
                 },
             )
         except (ExportRefused, ConfigError) as exc:
             raise click.ClickException(str(exc)) from None
         distance = drawn.sampling.get("training_test_distance", {})
+        test = f" and {len(drawn.test)} random-bins test images (test/)" if drawn.test else ""
         click.echo(
-            f"{len(drawn.training)} training and {len(drawn.validation)} validation images written to "
+            f"{len(drawn.training)} training and {len(drawn.validation)} validation images{test} written to "
             f"{out_dir} (manifest.csv, validation.csv, images/, sampling.json): "
             f"{drawn.sampling.get('condition', '')}"
             + (f", training–test distance {distance['stimuli']:.4f}" if "stimuli" in distance else "")
@@ -101,7 +114,7 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
             ("--regime", regime),
             ("--bins", n_bins),
             ("--validation", n_validation),
-            ("--chart-type", chart_types),
+            ("--random-test", n_random_test),
             ("--seed", seed if seed_given else None),
         )
         if value not in (None, ())
@@ -109,7 +122,7 @@ def export_command(slug, out_dir, include_practice, n_training, regime, n_bins, 
     if given:
         raise click.UsageError(f"{', '.join(given)}: only with --training N")
     try:
-        n = export_test(task, study, out_dir, include_practice)
+        n = export_test(task, study, out_dir, include_practice, chart_types)
     except ExportRefused as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{n} stimuli written to {out_dir} (manifest.csv, images/)")

@@ -1,13 +1,21 @@
 """`flask import-predictions`: load a model's predictions for a study's stimuli, at the seed study's scale.
 
     flask import-predictions study3 preds.csv --observer vgg19-iid-large --unit ratio [--run 0] [--condition IID]
-                             [--disable-fk-triggers]
+                             [--replace] [--disable-fk-triggers]
 
 The file (CSV, optionally .gz/.bz2/.zst, or Parquet) has the columns `stimulus_id` (the ids of `flask stimuli
-export`) and `prediction` (percent 0–100 or ratio 0–1: `--unit` is required because a file of 0.3s is ambiguous),
-plus optional `run` and `condition` columns, so one file may hold several runs and conditions of one observer;
-`--run`/`--condition` fill in a column the file lacks, and must agree with it when both are given. Values are
-stored as percent, like a human response. Each (observer, run, condition) becomes one `model_runs` row.
+export`) and `prediction` (percent 0–100 or ratio 0–1: a file of 0.3s is ambiguous, so `--unit` is required unless
+the file says its unit), plus optional `run` and `condition` columns, so one file may hold several runs and
+conditions of one observer; `--run`/`--condition` fill in a column the file lacks, and must agree with it when both
+are given. Values are stored as percent, like a human response. Each (observer, run, condition) becomes one
+`model_runs` row.
+
+A Parquet file of `python -m modelruns predict` carries metadata under "studyhive.modelrun" (MODELRUN_METADATA): its
+unit (a `--unit` that disagrees is refused, naming both), the chart types it answers, and the run manifest, kept in
+`model_runs.manifests`. Such a file is one part of its run: the papers trained one network per chart type, so the
+five per-type files of one run merge into one `model_runs` row by chart type. A stimulus the run already has a
+prediction for is refused (by name) unless `--replace`, which replaces that run's predictions of the file's chart
+types only. A file without the metadata replaces whole runs with `--replace`, as before.
 
 Why it is built this way:
 
@@ -37,11 +45,13 @@ Why it is built this way:
 from __future__ import annotations
 
 import io
+import json
 import re
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -49,6 +59,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
+from sqlalchemy import func
 from tqdm import tqdm
 
 from ..db import db
@@ -71,6 +82,9 @@ MAX_CONDITIONS = 1 << 16  # distinct conditions in one file: a group key is run 
 # choices in the code").
 CSV_BLOCK_BYTES = 4 << 20
 PARQUET_BATCH_ROWS = 256 * 1024
+# The key of `python -m modelruns predict`'s metadata in a Parquet file (modelruns/predict.py METADATA_KEY: the server
+# never imports modelruns, which needs torch).
+MODELRUN_METADATA = b"studyhive.modelrun"
 PANDAS_INDEX = re.compile(r"^__index_level_\d+__$")  # DataFrame.to_parquet writes a non-default index as a column
 COMPRESSION = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
 COPY_FORMAT = "binary"  # or "csv": kept so `make bench` can measure the two ways of feeding COPY against each other
@@ -103,9 +117,10 @@ class Problems:
         self.rows: dict[tuple[str, str], list] = {}  # (column, problem) → [count, first rows, example]
         self.other: list[str] = []
         self.imported_before: list[str] = []  # runs that exist already (and no --replace)
+        self.overlap: dict[str, list[str]] = {}  # run described → stimuli it has predictions for already
 
     def __bool__(self):
-        return bool(self.rows or self.other or self.imported_before)
+        return bool(self.rows or self.other or self.imported_before or self.overlap)
 
     def add(self, column: str, problem: str, mask: np.ndarray, first_row: int, values: pa.Array | None = None):
         """Record the rows of one batch where `mask` is true; `first_row` is the batch's first data row number."""
@@ -136,6 +151,12 @@ class Problems:
             lines.append(
                 f"  imported before: {'; '.join(before[:MAX_ROWS_SHOWN])}{more}: add --replace to replace "
                 f"{'it' if len(before) == 1 else 'them'}"
+            )
+        for run, keys in self.overlap.items():
+            more = f" and {len(keys) - MAX_ROWS_SHOWN:,} more" if len(keys) > MAX_ROWS_SHOWN else ""
+            lines.append(
+                f"  {run} has predictions for these stimuli already: {', '.join(keys[:MAX_ROWS_SHOWN])}{more}: "
+                "add --replace to replace that run's predictions of this file's chart types"
             )
         return "\n".join(lines)
 
@@ -229,6 +250,51 @@ def _parquet_batches(path: Path, progress: tqdm) -> Iterator[pa.RecordBatch]:
         raise ImportRefused(f"{path.name}: nothing imported: not a readable Parquet file: {exc}") from None
 
 
+def file_metadata(path: Path) -> dict[str, Any] | None:
+    """A Parquet file's MODELRUN_METADATA (None for CSV, or a file without it); refuses metadata that is not what
+    `python -m modelruns predict` writes."""
+    if file_kind(path) != "parquet":
+        return None
+    try:
+        raw = (pq.read_schema(path).metadata or {}).get(MODELRUN_METADATA)
+    except (pa.ArrowException, OSError):
+        return None  # _parquet_batches says why the file is unreadable
+    if raw is None:
+        return None
+    where = f"{path.name}: nothing imported: its {MODELRUN_METADATA.decode()} metadata"
+    try:
+        meta = json.loads(raw)
+    except ValueError as exc:
+        raise ImportRefused(f"{where} is not JSON: {exc}") from None
+    if not isinstance(meta, dict):
+        raise ImportRefused(f"{where} is not a JSON object")
+    if meta.get("unit") is not None and meta["unit"] not in UNITS:
+        raise ImportRefused(f"{where} has unit {meta['unit']!r}, not one of {', '.join(UNITS)}")
+    types = meta.get("chart_types")
+    if types is not None and not (
+        isinstance(types, list) and types and all(isinstance(t, int) and not isinstance(t, bool) for t in types)
+    ):
+        raise ImportRefused(f"{where} has chart_types {types!r}, not a list of chart type numbers")
+    return meta
+
+
+def file_unit(path: Path, unit: str | None, meta: dict[str, Any] | None) -> str:
+    """The unit of the prediction column: the file's own (its metadata) or --unit; refused when they disagree or
+    when neither says."""
+    said = (meta or {}).get("unit")
+    if said and unit and said != unit:
+        raise ImportRefused(
+            f"{path.name}: nothing imported: the file says its predictions are in {said} "
+            f"({MODELRUN_METADATA.decode()} metadata), but --unit says {unit}; leave --unit out to use the file's"
+        )
+    if said or unit:
+        return said or unit
+    raise ImportRefused(
+        f"{path.name}: nothing imported: --unit is required ({' or '.join(UNITS)}): the file does not say what its "
+        "prediction column holds"
+    )
+
+
 # ------------------------------------------------------------------------------------- column conversions
 
 
@@ -271,9 +337,10 @@ class Group:
 
     run: int
     condition: str
-    existing: tuple | None  # (id, n_predictions, source) of an earlier import of the same run
+    existing: tuple | None  # (id, n_predictions, source, manifests) of an earlier import of the same run
     run_id: int | None = None  # model_runs.id once written
     count: int = 0
+    merged: bool = False  # this file's chart types go into the existing run (the file declares its chart types)
 
 
 class Importer:
@@ -287,9 +354,13 @@ class Importer:
         replace: bool,
         source: str,
         disable_fk_triggers: bool = False,
+        meta: dict[str, Any] | None = None,
     ):
         self.study, self.observer, self.unit, self.replace, self.source = study, observer, unit, replace, source
         self.cli_run, self.cli_condition = run, condition
+        self.meta = meta
+        # The chart types a file of modelruns declares: it is that part of its run (see the module's docstring).
+        self.part = sorted(set(meta["chart_types"])) if meta and meta.get("chart_types") else None
         self.low, self.high, self.factor = UNITS[unit]
         self.connection = db.session.connection()
         self.driver = self.connection.connection.driver_connection
@@ -297,19 +368,25 @@ class Importer:
         # FOR KEY SHARE (PostgreSQL; ignored by SQLite): no one can delete these stimuli until we commit. It is the
         # lock each row's foreign-key check would take, taken once per stimulus instead (_set_row_checks_aside).
         rows = db.session.execute(
-            db.select(Stimulus.key, Stimulus.id)
-            .filter_by(study_id=study.id)
+            db.select(Stimulus.key, Stimulus.id, self._chart_type())
+            .where(Stimulus.study_id == study.id)
             .order_by(Stimulus.id)
             .with_for_update(read=True, key_share=True)
         ).all()
         # Stimulus keys → position 0…K-1 by pc.index_in (a hash lookup in C), position → stimuli.id by numpy.
-        self.keys = pa.array([key for key, _ in rows], pa.string())
-        self.stimulus_ids = np.array([sid for _, sid in rows], dtype=np.int32)
+        self.keys = pa.array([row[0] for row in rows], pa.string())
+        self.stimulus_ids = np.array([row[1] for row in rows], dtype=np.int32)
+        self.in_part = np.array([row[2] in (self.part or ()) for row in rows], dtype=bool)
         self.existing = {
-            (r.run, r.condition): (r.id, r.n_predictions, r.source)
+            (r.run, r.condition): (r.id, r.n_predictions, r.source, r.manifests)
             for r in db.session.execute(
                 db.select(
-                    ModelRun.id, ModelRun.run, ModelRun.condition, ModelRun.n_predictions, ModelRun.source
+                    ModelRun.id,
+                    ModelRun.run,
+                    ModelRun.condition,
+                    ModelRun.n_predictions,
+                    ModelRun.source,
+                    ModelRun.manifests,
                 ).filter_by(study_id=study.id, observer=observer)
             )
         }
@@ -321,9 +398,16 @@ class Importer:
         self.unwritten: list[int] = []  # groups without a model_runs row yet
         # Duplicate check: one flag per (group, stimulus position), groups × K booleans (800 × 20,000 = 16 MB).
         self.seen = np.zeros(0, dtype=bool)
+        # The same for the stimuli an existing run merged into already has (a part of it imported before).
+        self.taken = np.zeros(0, dtype=bool)
         self.problems = Problems()
         self.rows = 0
         self.checks_set_aside = self._set_row_checks_aside() if disable_fk_triggers else []
+
+    @staticmethod
+    def _chart_type():
+        # A ratio-estimation stimulus's chart type: what the parts of a per-type run are split by.
+        return Stimulus.params["chart_type"].as_integer()
 
     # ------------------------------------------------------------------ per batch
 
@@ -344,6 +428,15 @@ class Importer:
         bad_stimulus = position.is_null().to_numpy(zero_copy_only=False)
         position = position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
         problems.add("stimulus_id", f"not a stimulus of {self.study.slug}", bad_stimulus, first_row, stimulus)
+        if self.part is not None:
+            other_type = ~bad_stimulus & ~self.in_part[position]
+            problems.add(
+                "stimulus_id",
+                f"not of the chart type(s) {', '.join(map(str, self.part))} the file's metadata declares",
+                other_type,
+                first_row,
+                stimulus,
+            )
 
         value = numeric_column(columns["prediction"])
         not_number = ~np.isfinite(value)
@@ -383,6 +476,7 @@ class Importer:
         group_key = run * MAX_CONDITIONS + condition
         group = self._group_indices(group_key, keyed)
         self._repeats(group, position, keyed, first_row, stimulus)
+        self._overlaps(group, position, keyed)
 
         if problems:  # stop writing at the first problem, but keep reading: the report lists them all
             return
@@ -440,16 +534,30 @@ class Importer:
             run, condition = key // MAX_CONDITIONS, self.condition_names[key % MAX_CONDITIONS]
             existing = self.existing.get((run, condition))
             index = self.groups[key] = len(self.group_list)
-            self.group_list.append(Group(run, condition, existing))
+            merged = existing is not None and self.part is not None
+            self.group_list.append(Group(run, condition, existing, merged=merged))
             self.unwritten.append(index)
-            if existing and not self.replace:
+            if existing and not self.replace and not merged:
                 self.problems.imported_before.append(
                     f"{self._describe(run, condition)} ({existing[1]:,} prediction{'s' if existing[1] != 1 else ''} "
                     f"from {existing[2] or '?'})"
                 )
             self.seen = _grown(self.seen, len(self.group_list) * len(self.keys))
+            self.taken = _grown(self.taken, len(self.group_list) * len(self.keys))
             self.run_ids = _grown(self.run_ids, len(self.group_list))
+            if merged and not self.replace:
+                have = db.session.scalars(db.select(Prediction.stimulus_id).filter_by(run_id=existing[0])).all()
+                self.taken[index * len(self.keys) + np.searchsorted(self.stimulus_ids, np.array(have, np.int32))] = True
         return index
+
+    def _overlaps(self, group: np.ndarray, position: np.ndarray, keyed: np.ndarray):
+        """Name the stimuli a run merged into has predictions for already (refused without --replace)."""
+        flat = group * len(self.keys) + position
+        hit = keyed & self.taken[flat]
+        for index in np.unique(group[hit]):
+            g = self.group_list[int(index)]
+            names = self.problems.overlap.setdefault(self._describe(g.run, g.condition), [])
+            names.extend(self.keys.take(pa.array(position[hit & (group == index)])).to_pylist())
 
     def _repeats(self, group: np.ndarray, position: np.ndarray, keyed: np.ndarray, first_row: int, stimulus: pa.Array):
         """Refuse a (run, condition, stimulus) given twice. Fast path: look up and set the seen flags, and count the
@@ -482,7 +590,28 @@ class Importer:
 
     def _write_runs(self):
         """model_runs rows for the groups new in this batch, in one statement (first deleting earlier imports of the
-        same runs: only reached with --replace)."""
+        same runs: only reached with --replace); a group merged into an existing run (a per-type part) takes that
+        run's id instead, after --replace deleted the run's predictions of this file's chart types."""
+        if not self.unwritten:
+            return
+        merged = []
+        for index in self.unwritten:
+            g = self.group_list[index]
+            if g.merged:  # written into the existing run: no new model_runs row
+                g.run_id = self.run_ids[index] = g.existing[0]
+                merged.append(g)
+        if merged and self.replace:  # only the file's chart types: the run's other parts stay
+            db.session.execute(
+                db.delete(Prediction).where(
+                    Prediction.run_id.in_([g.run_id for g in merged]),
+                    Prediction.stimulus_id.in_(
+                        db.select(Stimulus.id).where(
+                            Stimulus.study_id == self.study.id, self._chart_type().in_(self.part)
+                        )
+                    ),
+                )
+            )
+        self.unwritten = [index for index in self.unwritten if not self.group_list[index].merged]
         if not self.unwritten:
             return
         groups = [self.group_list[index] for index in self.unwritten]
@@ -502,6 +631,7 @@ class Importer:
                     "unit": self.unit,
                     "source": self.source,
                     "n_predictions": 0,
+                    "manifests": self._manifests(None),
                 }
                 for g in groups
             ],
@@ -587,7 +717,32 @@ class Importer:
             raise ImportRefused(self.problems.message(self.source))
         for name in self.checks_set_aside:
             db.session.execute(db.text(f'ALTER TABLE predictions ENABLE TRIGGER "{name}"'))
-        db.session.execute(db.update(ModelRun), [{"id": g.run_id, "n_predictions": g.count} for g in self.group_list])
+        new = [g for g in self.group_list if not g.merged]
+        if new:
+            db.session.execute(db.update(ModelRun), [{"id": g.run_id, "n_predictions": g.count} for g in new])
+        for g in self.group_list:
+            if g.merged:
+                manifests = self._manifests(g.existing[3])
+                db.session.execute(
+                    db.update(ModelRun)
+                    .where(ModelRun.id == g.run_id)
+                    .values(
+                        n_predictions=db.select(func.count())
+                        .select_from(Prediction)
+                        .where(Prediction.run_id == g.run_id)
+                        .scalar_subquery(),
+                        manifests=manifests,
+                        source="; ".join(m["file"] for m in manifests) if manifests else self.source,
+                    )
+                )
+
+    def _manifests(self, before: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        """A run's manifests after this file: the earlier files' (those whose chart types it replaces dropped),
+        then this file's metadata, named."""
+        if self.meta is None:
+            return before
+        kept = [m for m in before or [] if not (self.replace and set(m.get("chart_types") or ()) <= set(self.part))]
+        return [*kept, {"file": self.source, **self.meta}]
 
     def _describe(self, run: int, condition: str) -> str:
         return f"{self.observer} run {run}" + (f" condition {condition!r}" if condition else "")
@@ -610,9 +765,18 @@ class Importer:
                     else ""
                 )
             )
-        replaced = sum(1 for g in self.group_list if g.existing)
-        return f"{self.rows:,} predictions for {self.observer} ({what})" + (
-            f", replacing {replaced:,} earlier import{'s' if replaced > 1 else ''}" if replaced else ""
+        replaced = sum(1 for g in self.group_list if g.existing and not g.merged)
+        merged = sum(1 for g in self.group_list if g.merged)
+        types = ", ".join(map(str, self.part or ()))
+        return (
+            f"{self.rows:,} predictions for {self.observer} ({what})"
+            + (f", replacing {replaced:,} earlier import{'s' if replaced > 1 else ''}" if replaced else "")
+            + (
+                f", chart type(s) {types} {'replaced in' if self.replace else 'added to'} {merged:,} earlier "
+                f"import{'s' if merged > 1 else ''} of the same run"
+                if merged
+                else ""
+            )
         )
 
 
@@ -644,7 +808,7 @@ def import_predictions(
     slug: str,
     path: Path,
     observer: str,
-    unit: str,
+    unit: str | None,
     run: int | None = None,
     condition: str | None = None,
     replace: bool = False,
@@ -665,8 +829,10 @@ def import_predictions(
     if disable_fk_triggers:
         check_fk_trigger_privilege()
     kind = file_kind(path)
+    meta = file_metadata(path)
+    unit = file_unit(path, unit, meta)
     for typed in (True, False):
-        importer = Importer(study, observer, run, condition, unit, replace, path.name, disable_fk_triggers)
+        importer = Importer(study, observer, run, condition, unit, replace, path.name, disable_fk_triggers, meta)
         total = path.stat().st_size if kind == "csv" else _parquet_rows(path)
         # disable=None: a bar on a terminal only, so logs and pipes get just the final line.
         with tqdm(

@@ -29,19 +29,27 @@ def model_file(value: tuple[str, bytes] | str) -> tuple[str, bytes]:
     return value
 
 
-def export_test(task: TaskType, study: Study, out_dir: Path, include_practice: bool) -> int:
-    """The study's test stimuli (and practice ones if asked) as model inputs under out_dir/images plus
-    out_dir/manifest.csv; the count. Raises ExportRefused for a task type models do not answer."""
+def export_test(
+    task: TaskType, study: Study, out_dir: Path, include_practice: bool, chart_types: tuple[int, ...] = ()
+) -> int:
+    """The study's test stimuli (and practice ones if asked; of `chart_types` only if given) as model inputs under
+    out_dir/images plus out_dir/manifest.csv; the count. Raises ExportRefused for a task type models do not answer,
+    or chart types no stimulus has."""
     if not isinstance(task, ModelAnswers):
         raise ExportRefused(f"study {study.slug!r} ({study.task_type}) has no stimuli for models")
     query = db.select(Stimulus).filter_by(study_id=study.id).order_by(Stimulus.key)
     if not include_practice:
         query = query.filter_by(practice=False)
+    stimuli = db.session.scalars(query).all()
+    if chart_types:  # one per-type network's test (docs/models.md)
+        stimuli = [stim for stim in stimuli if stim.params.get("chart_type") in chart_types]
+        if not stimuli:
+            raise ExportRefused(
+                f"study {study.slug!r} has no stimuli of chart type(s) {', '.join(map(str, sorted(chart_types)))}"
+            )
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     with open(out_dir / "manifest.csv", "w", newline="", encoding="utf-8") as fh:
-        return write_manifest_rows(
-            fh, task, ((stim.key, stim.params, stim.practice) for stim in db.session.scalars(query)), out_dir
-        )
+        return write_manifest_rows(fh, task, ((stim.key, stim.params, stim.practice) for stim in stimuli), out_dir)
 
 
 def test_stimuli(study: Study) -> list[Stimulus]:
@@ -83,8 +91,12 @@ def export_training(task: TaskType, study: Study, test: list[Stimulus], out_dir:
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-", dir=out_dir.parent))
     try:
         (staging / "images").mkdir()
-        for name, specs in (("manifest.csv", drawn.training), ("validation.csv", drawn.validation)):
-            with open(staging / name, "w", newline="", encoding="utf-8") as fh:
+        parts = [("manifest.csv", drawn.training, staging), ("validation.csv", drawn.validation, staging)]
+        if drawn.test:  # a model-only test of its own, laid out as a test export: test/manifest.csv, test/images/
+            (staging / "test" / "images").mkdir(parents=True)
+            parts.append(("manifest.csv", drawn.test, staging / "test"))
+        for name, specs, folder in parts:
+            with open(folder / name, "w", newline="", encoding="utf-8") as fh:
                 write_manifest_rows(
                     fh,
                     task,
@@ -92,7 +104,7 @@ def export_training(task: TaskType, study: Study, test: list[Stimulus], out_dir:
                         (s.key, s.params, False)
                         for s in tqdm(specs, desc=name, unit=" images", disable=None, leave=False)
                     ),
-                    staging,
+                    folder,
                 )
         sampling = {"study": study.slug, "task_type": study.task_type, "n_test": len(test), **drawn.sampling}
         (staging / "sampling.json").write_text(json.dumps(sampling, indent=1) + "\n", encoding="utf-8")

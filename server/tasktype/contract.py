@@ -66,6 +66,8 @@ class TrainingSet:
     training: list[StimulusSpec]
     validation: list[StimulusSpec]
     sampling: dict[str, Any]  # JSON-able; written beside the manifest
+    # A model-only test drawn with the set (its own test bins rather than the study's test), written to test/
+    test: list[StimulusSpec] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -27,10 +27,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from sqlalchemy import func, literal
 from sqlalchemy.types import Float
 
+from analysis.distance import nearest_distances
 from analysis.reports.ratio_study import RatioReport, ratio_report
 
 from ...db import db
@@ -39,6 +41,7 @@ from ...models import ModelRun, Prediction, Stimulus, Study
 from ...results.analyze import Options, exclusions, load_sessions
 from ...results.export import trial_rows
 from ...tasktype.contract import Analyzer
+from .sampling import training_ratios
 
 LN2 = math.log(2.0)
 LOG_OFFSET = 0.125  # Cleveland & McGill's 1/8 (analysis.judgement_errors.LOG_OFFSET)
@@ -135,16 +138,30 @@ def load_model_stimuli(study: Study, runs: pd.DataFrame, estimator: str) -> pd.D
 def load_model_runs(study: Study) -> pd.DataFrame:
     runs = pd.DataFrame(
         db.session.execute(
-            db.select(ModelRun.id.label("run_id"), ModelRun.observer, ModelRun.condition, ModelRun.run).where(
-                ModelRun.study_id == study.id
-            )
+            db.select(
+                ModelRun.id.label("run_id"), ModelRun.observer, ModelRun.condition, ModelRun.run, ModelRun.manifests
+            ).where(ModelRun.study_id == study.id)
         )
         .mappings()
         .all(),
-        columns=["run_id", "observer", "condition", "run"],
+        columns=["run_id", "observer", "condition", "run", "manifests"],
     )
     runs["condition"] = runs["condition"].fillna("")
     return runs
+
+
+def run_manifests(runs: pd.DataFrame) -> list[dict[str, Any]]:
+    """The manifests kept with the imported runs (`model_runs.manifests`), for the report's JSON: what each run was
+    trained on and how, without the per-epoch history (which the run folder's run.json keeps)."""
+    out = []
+    for r in runs.sort_values(["observer", "condition", "run"]).itertuples(index=False):
+        if r.manifests:
+            files = [
+                {**m, "run_manifest": {k: v for k, v in (m.get("run_manifest") or {}).items() if k != "history"}}
+                for m in r.manifests
+            ]
+            out.append({"observer": r.observer, "condition": r.condition, "run": int(r.run), "files": files})
+    return out
 
 
 def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
@@ -164,7 +181,26 @@ def load_model_cells(study: Study, runs: pd.DataFrame) -> pd.DataFrame:
     )
     cells = cells.merge(runs, on="run_id", how="inner")
     cells["mean_log_error"] = cells["mean_ln_error"].astype(float) / LN2
-    return cells.drop(columns=["run_id", "mean_ln_error"])
+    cells["distance"] = cell_distances(cells)
+    return cells.drop(columns=["run_id", "mean_ln_error", "manifests"])
+
+
+def cell_distances(cells: pd.DataFrame) -> np.ndarray:
+    """Each cell's training–test distance for its run (ratio units): from the cell's ratio to the nearest ratio the
+    run's training bins can draw (sampling.training_ratios). The bins come from the run manifests kept at import
+    (`python -m modelruns train` copies them from the training set's sampling.json): one per imported file, for the
+    chart types it answers. NaN where the run does not say."""
+    out = np.full(len(cells), np.nan)
+    ratio = cells["short_height"].to_numpy(float) / cells["tall_height"].to_numpy(float)
+    for (_, chart_type), index in cells.groupby(["run_id", "chart_type"], sort=False).indices.items():
+        for entry in cells["manifests"].iloc[index[0]] or ():
+            manifest = entry.get("run_manifest") or {}
+            types = entry.get("chart_types") or manifest.get("chart_types") or []
+            if chart_type in types and manifest.get("training_bins"):
+                train = training_ratios(manifest["training_bins"], types)
+                out[index] = nearest_distances(ratio[index], train) if train else np.nan
+                break
+    return out
 
 
 TRIAL_COLUMNS = [
@@ -202,6 +238,7 @@ class RatioEstimationAnalyzer(Analyzer):
             "model_stimuli": load_model_stimuli(study, runs, estimator),
             "mlae": estimator,
             "notes": [why] if why else [],
+            "manifests": run_manifests(runs),
         }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> RatioReport:
@@ -220,5 +257,6 @@ class RatioEstimationAnalyzer(Analyzer):
                 "title": study.title,
                 "task_type": study.task_type,
                 "exclusion_reasons": exclusions(data["sessions"])["exclusion_reasons"],
+                "model_manifests": data["manifests"],
             },
         )

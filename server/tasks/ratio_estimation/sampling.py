@@ -10,6 +10,9 @@ How a training set is made (the paper's steps, with studyhive's human test as th
 
 1. Test bins: the bins of the study's test stimuli (for study3, 24 bins from 0.18 to 0.86). No training or
    validation image ever has a ratio in one of them, so no test stimulus (nor its pair) can appear in training.
+   With a random-bins test (`--random-test M`) they are instead the paper's: 19 bins drawn at random over the whole
+   domain by a fixed seed (every regime and seed shares them), and M test images are drawn from them for a
+   model-only evaluation; the study's test bins are then not kept out of training.
 2. Validation bins: 19 of the remaining bins (the paper's 19), drawn by a fixed seed from the test bins alone, so
    every regime and every seed of the same test shares them, as the paper holds its validation set constant.
 3. Candidates: the other bins (51 for study3; the paper had 56). A regime orders them, and the training bins are the
@@ -42,6 +45,8 @@ RATIO_BINS = tuple(range(6, 100))  # midpoints in hundredths: 5/85 = 0.059 is bi
 REGIMES = ("IID", "COV", "ADV", "OOD")
 VALIDATION_BINS = 19
 VALIDATION_SALT = "studyhive.ratio_sampling.validation.v1:"  # changing it changes every validation split
+TEST_BINS = 19  # the paper's random test bins (§2.3), for a random-bins test
+TEST_SALT = "studyhive.ratio_sampling.random_test.v1"  # changing it changes every random-bins test
 MAX_IMAGES = 1_000_000
 
 
@@ -123,10 +128,22 @@ def _usable(bins: Sequence[int], chart_types: Sequence[int]) -> list[int]:
     return [b for b in bins if any(b in domain(t) for t in chart_types)]
 
 
+def random_test_bins() -> tuple[int, ...]:
+    """The paper's test bins: 19 of the 94 at random, by a fixed seed, so every regime and seed shares them."""
+    digest = hashlib.sha256(TEST_SALT.encode()).digest()
+    return tuple(sorted(random.Random(int.from_bytes(digest[:8], "big")).sample(RATIO_BINS, TEST_BINS)))
+
+
 def plan(
-    test_pairs: Sequence[tuple[int, int]], regime: str, n_bins: int | None, seed: int, chart_types: Sequence[int]
+    test_pairs: Sequence[tuple[int, int]],
+    regime: str,
+    n_bins: int | None,
+    seed: int,
+    chart_types: Sequence[int],
+    random_test: bool = False,
 ) -> TrainingPlan:
-    """The bins of a training set for a test made of `test_pairs` (short, tall); ConfigError names a bad option."""
+    """The bins of a training set for a test made of `test_pairs` (short, tall), or for the random-bins test;
+    ConfigError names a bad option."""
     if regime is None:
         raise ConfigError(f"--regime is required with --training: one of {', '.join(REGIMES)}")
     regime = str(regime).upper()
@@ -135,9 +152,9 @@ def plan(
     types = tuple(sorted(set(chart_types)))
     if not types or any(t not in charts.CHART_TYPES for t in types):
         raise ConfigError(f"--chart-type must be among {', '.join(map(str, charts.CHART_TYPES))}")
-    if not test_pairs:
+    if not test_pairs and not random_test:
         raise ConfigError("the study has no test stimuli to keep out of the training set")
-    test_bins = tuple(sorted({ratio_bin(s, t) for s, t in test_pairs}))
+    test_bins = random_test_bins() if random_test else tuple(sorted({ratio_bin(s, t) for s, t in test_pairs}))
     free = [b for b in RATIO_BINS if b not in test_bins]
     # The validation split depends on the test only, never on --seed or --regime: every condition shares it.
     digest = hashlib.sha256((VALIDATION_SALT + ",".join(map(str, test_bins))).encode()).digest()
@@ -155,6 +172,14 @@ def plan(
         )
     order = selection_order(regime, candidates, test_bins, random.Random(seed))
     return TrainingPlan(regime, k, seed, types, test_bins, tuple(validation), tuple(candidates), tuple(order))
+
+
+def training_ratios(training_bins: Sequence[int], chart_types: Sequence[int]) -> list[float]:
+    """Every ratio a training set of these bins can hold when drawn as these chart types, ascending. A test
+    stimulus's distance to the nearest of them is its training–test distance (the seed paper's "distance from each
+    test sample to its closest training sample") once every pair of those bins is drawn, as at the paper's 60,000
+    images; a small training set may miss some, so for it this is a lower bound."""
+    return sorted({s / t for c in chart_types for b in training_bins for s, t in domain(c).get(b, ())})
 
 
 def draw(
@@ -184,17 +209,30 @@ def training_set(
     n_bins: int | None,
     seed: int,
     chart_types: Sequence[int],
+    n_test: int | None = None,
 ):
-    """(training stimuli, validation stimuli, sampling record) for `flask stimuli export --training`."""
-    for name, value in (("--training", n), ("--validation", n_validation)):
-        if not isinstance(value, int) or not 0 <= value <= MAX_IMAGES or (name == "--training" and value < 1):
+    """(training stimuli, validation stimuli, sampling record, random-bins test stimuli) for `flask stimuli export
+    --training`; with `n_test` (--random-test) the test bins are random_test_bins() and `n_test` test images are
+    drawn from them, else the test is the study's (`test_pairs`) and none are drawn."""
+    for name, value in (("--training", n), ("--validation", n_validation), ("--random-test", n_test)):
+        if name == "--random-test" and value is None:
+            continue
+        if not isinstance(value, int) or not 0 <= value <= MAX_IMAGES or (name != "--validation" and value < 1):
             raise ConfigError(f"{name} must be a whole number {0 if name == '--validation' else 1}–{MAX_IMAGES:,}")
-    p = plan(test_pairs, regime, n_bins, seed, chart_types)
+    p = plan(test_pairs, regime, n_bins, seed, chart_types, random_test=n_test is not None)
     rng = random.Random(seed)
-    training = draw(p.training_bins, n, p.chart_types, rng)
-    validation = draw(p.validation_bins, n_validation, p.chart_types, rng, first_variant=n) if n_validation else []
-    test_ratios = [s / t for s, t in test_pairs]
+    # Against a random-bins test the study's test bins may be training bins: variants from MAX_IMAGES keep every
+    # training id (and so picture) apart from the study's own stimuli, whose variants are few.
+    first = MAX_IMAGES if n_test else 0
+    training = draw(p.training_bins, n, p.chart_types, rng, first_variant=first)
+    validation = (
+        draw(p.validation_bins, n_validation, p.chart_types, rng, first_variant=first + n) if n_validation else []
+    )
+    # The random-bins test is the same for every regime and seed (its own generator), as the paper's test was.
+    test = draw(p.test_bins, n_test, p.chart_types, random.Random(TEST_SALT)) if n_test else []
+    test_ratios = [s.short / s.tall for s in test] if n_test else [s / t for s, t in test_pairs]
     sampling: dict[str, Any] = {
+        "test": f"random bins ({len(test)} images in test/)" if n_test else "the study's test stimuli",
         "regime": p.regime,
         "condition": p.condition,
         "bins": p.n_bins,
@@ -216,4 +254,4 @@ def training_set(
             "bins": training_test_distance([b / 100 for b in p.test_bins], [b / 100 for b in p.training_bins]),
         },
     }
-    return training, validation, sampling
+    return training, validation, sampling, test

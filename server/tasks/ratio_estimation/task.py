@@ -161,7 +161,7 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
         return "png", charts.render_png(charts.layout(charts.BarStimulus.parse(key)))
 
     def training_set(self, test, options):
-        training, validation, how = sampling.training_set(
+        training, validation, how, test = sampling.training_set(
             [(p["short_height"], p["tall_height"]) for p in test],
             options["n"],
             options["validation"],
@@ -169,11 +169,13 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
             options["bins"],
             options["seed"],
             options["chart_types"] or charts.CHART_TYPES,
+            options.get("random_test"),
         )
         return TrainingSet(
             [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in training],
             [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in validation],
             how,
+            [StimulusSpec(s.stimulus_id, _stimulus_params(s)) for s in test],
         )
 
 
