@@ -230,7 +230,9 @@ def test_consent_records_the_hash_of_the_text_the_page_received(app, client, run
     assert {"consent_sha256", "consent_language", "consented_at"} <= described
 
 
-def test_an_open_tab_is_refused_after_the_withdrawal(app, client, runner, live_server, page):
+def test_an_open_tab_is_refused_after_the_withdrawal(app, client, auth, live_server, page, browser):
+    """The researcher withdraws the session from the dashboard in one browser (the form refuses without its
+    confirmation) while the participant's tab is open in another: the tab's next answer is refused and says so."""
     token = enter(client)
     answer_surveys(client, token)
     plan = client.get(f"/api/sessions/{token}").get_json()["plan"]
@@ -240,8 +242,20 @@ def test_an_open_tab_is_refused_after_the_withdrawal(app, client, runner, live_s
     page.get_by_role("button", name="Continue").click()  # "Welcome back"
     page.get_by_role("button", name="Start").click()  # "Practice complete"
     expect(page.locator(".sh-ratio-form button")).to_be_enabled()
-    result = withdraw(runner, str(session_of(token).id), "--reason", "asked mid-study")
-    assert result.exit_code == 0, result.output
+    researcher = browser.new_context().new_page()
+    researcher.goto(f"{live_server}/researcher/login")
+    researcher.get_by_label("Username").fill("ada")
+    researcher.get_by_label("Password").fill("correct horse")
+    researcher.get_by_role("button", name="Log in").click()
+    researcher.goto(f"{live_server}/researcher/studies/study3/participants/{session_of(token).id}")
+    researcher.get_by_label("Why withdrawn").fill("asked mid-study")
+    researcher.get_by_role("button", name="Withdraw").click()  # no confirmation: the form is not sent
+    assert researcher.get_by_label("Delete this participant's answers for good").evaluate("e => !e.validity.valid")
+    assert session_of(token).status == "started" and rows_of(session_of(token).id) != (0, 0)
+    researcher.get_by_label("Delete this participant's answers for good").check()
+    researcher.get_by_role("button", name="Withdraw").click()
+    expect(researcher.locator("#withdrawal")).to_contain_text("deleted at the participant's request")
+    researcher.context.close()
     page.locator("#sh-ratio-input").fill("33")
     page.locator(".sh-ratio-form button").click()
     expect(page.get_by_text("You have withdrawn from this study")).to_be_visible()
