@@ -8,6 +8,20 @@ from pathlib import Path
 
 from .data import DataError
 
+SPEED_HELP = {
+    "bf16": "bfloat16 autocast for the backbone; the regression head and the loss stay fp32",
+    "tf32": "TF32 tensor cores for fp32 matrix products and convolutions",
+    "channels_last": "channels_last (NHWC) weights and batches",
+    "compile": "torch.compile the model (compiles for minutes before the first epoch)",
+    "pin_memory": "copy the images to the device from pinned memory, without waiting",
+}
+
+
+def add_speed_switches(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("speed switches", "CUDA devices only, refused on a CPU (docs/models.md)")
+    for name, text in SPEED_HELP.items():
+        g.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=text)
+
 
 def parser() -> argparse.ArgumentParser:
     from .architectures import ARCHITECTURES
@@ -48,6 +62,7 @@ def parser() -> argparse.ArgumentParser:
     )
     t.add_argument("--observer", help="observer name for the imported predictions [the architecture]")
     t.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint.pt")
+    add_speed_switches(t)
     r = sub.add_parser(
         "predict", help="write a run's predictions for an export as Parquet for `flask import-predictions`"
     )
@@ -61,8 +76,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
-    from .train import Options, RunError, train
+    from .train import Options, RunError, Speed, train
 
     try:
         if args.command == "train":
@@ -83,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                     weights=args.weights,
                     observer=args.observer,
                     resume=args.resume,
+                    speed=Speed(**{name: getattr(args, name) for name in SPEED_HELP}),
+                    command=["python", "-m", "modelruns", *argv],
                 )
             )
             last = manifest["history"][-1] if manifest["history"] else {}
