@@ -1,4 +1,4 @@
-"""python -m modelruns train|predict: see modelruns/__init__.py and docs/models.md."""
+"""python -m modelruns train|predict|sweep: see modelruns/__init__.py and docs/models.md."""
 
 from __future__ import annotations
 
@@ -72,6 +72,11 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--device", default="auto")
     r.add_argument("--run", type=int, help="run number in the file [the run's training seed]")
     r.add_argument("--threads", type=int, help="CPU threads for PyTorch [all cores]")
+    w = sub.add_parser(
+        "sweep", help="train, predict and tabulate a grid of runs from a TOML file, resumably (docs/models.md)"
+    )
+    w.add_argument("file", type=Path, help="the sweep file (SWEEP.toml)")
+    w.add_argument("--status", action="store_true", help="print the progress view only; train nothing")
     return p
 
 
@@ -111,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                 + (f", validation MAE {last['val_mae']:.4f}" if "val_mae" in last else "")
                 + f"; best epoch {manifest['best_epoch']} in {args.out / 'model.pt'}"
             )
+        elif args.command == "sweep":
+            from .sweep import run_sweep
+
+            run_sweep(args.file, status_only=args.status)
         else:
             import torch
 
