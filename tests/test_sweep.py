@@ -13,7 +13,8 @@ from modelruns.__main__ import main
 from modelruns.predict import read_metadata
 from modelruns.sweep import run_sweep
 from modelruns.train import RunError
-from tests.test_modelruns import tiny_set
+from server.tasks.ratio_estimation import charts
+from tests.test_modelruns import tiny_set, write_export
 
 GRID = """
 out = "grid"
@@ -131,3 +132,27 @@ def test_a_two_by_two_grid_runs_resumes_after_an_interruption_and_then_skips_eve
     path.write_text(GRID.replace("epochs = 2", "epochs = 3"))
     with pytest.raises(RunError, match="was trained with epochs 2, the sweep file says 3"):
         run_sweep(path)
+
+
+def test_per_type_networks_train_one_network_per_chart_type_and_pool_them_per_seed(tmp_path):
+    for t in (1, 2):
+        stimuli = [charts.BarStimulus(t, 8 + i, 30 + 2 * i, 200 * t + i) for i in range(8)]
+        write_export(tmp_path / "sets" / f"IID-t{t}", stimuli)
+        (tmp_path / "sets" / f"IID-t{t}" / "sampling.json").write_text(json.dumps({"regime": "IID"}))
+        write_export(tmp_path / "sets" / f"test-t{t}", [charts.BarStimulus(t, 9 + i, 41, 900 + i) for i in range(4)])
+    path = tmp_path / "sweep.toml"
+    path.write_text(
+        GRID.replace("seeds = [0, 1]", "seeds = [0]")
+        .replace('["IID", "OOD"]', '["IID"]')
+        .replace('"sets/{regime}-{size}"', '"sets/{regime}-t{chart_type}"')
+        .replace('"sets/test"', '"sets/test-t{chart_type}"')
+        .replace("epochs = 2", 'epochs = 1\nnetworks = "per-type"\nchart_types = [1, 2]')
+    )
+    run_sweep(path, echo=lambda *_: None)
+    table = pd.read_csv(tmp_path / "grid" / "results.csv", dtype={"chart_type": str}).set_index("chart_type")
+    assert list(table.index) == ["1", "2", "all"] and set(table["seeds"]) == {1}
+    assert math.isclose(table.loc["all", "mae"], (table.loc["1", "mae"] + table.loc["2", "mae"]) / 2)  # 4 + 4 stimuli
+    assert math.isnan(table.loc["all", "mae_ci_low"])  # no interval from one seed
+    for t in (1, 2):
+        manifest = json.loads((tmp_path / "grid" / "runs" / f"small-IID-16-s0-t{t}" / "run.json").read_text())
+        assert manifest["chart_types"] == [t]
