@@ -91,9 +91,10 @@ bench-load: $(VENV)/.dev-installed
 validate: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.validate
 
-# CNNs trained on study3's own stimuli per architecture and sampling regime, scored on the test people took: MAE, MLAE,
-# seconds per epoch (bench/models.py has the knobs: BENCH_MODELS, BENCH_DEVICE, BENCH_THREADS). About 10 minutes on
-# an idle 2-core machine; SQLite in a scratch folder, no PostgreSQL.
+# Training images/s per architecture and precision beside a bare PyTorch loop (bench/model_speed.py), then CNNs trained
+# on study3's own stimuli per architecture and sampling regime, scored on the test people took: MAE, MLAE, seconds per
+# epoch (bench/models.py has the knobs: BENCH_MODELS, BENCH_SPEED, BENCH_ACCURACY, BENCH_DEVICE, BENCH_THREADS). About
+# 15 minutes on an idle 2-core machine; SQLite in a scratch folder, no PostgreSQL.
 bench-models: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.models
 

@@ -1,4 +1,5 @@
-"""`make bench-models`: CNNs trained on studyhive's own stimuli under each ratio-sampling regime take the test people
+"""`make bench-models`: first the training throughput beside a bare PyTorch loop (bench/model_speed.py; BENCH_SPEED),
+then CNNs trained on studyhive's own stimuli under each ratio-sampling regime take the test people
 took, beside a demo cohort of simulated people with the seed paper's human error (tests/helpers.py, PAPER_SIGMA).
 One Markdown table: per architecture and regime, the training size, seconds per epoch, MAE and MLAE per chart type
 on study3's 192 test stimuli, and the training–test distance; then the comparison with people and the held-out
@@ -9,6 +10,7 @@ on study3's 192 test stimuli, and the training–test distance; then the compari
     BENCH_MODELS=vgg19:60000x100,resnet50:60000x100 BENCH_DEVICE=cuda make bench-models   # the paper's, on a GPU
 
 BENCH_MODELS: arch:IMAGESxEPOCHS[:REGIME+REGIME…], comma-separated (all four regimes unless named).
+BENCH_ACCURACY=0: the throughput table only.
 BENCH_THREADS: CPU threads. BENCH_DEVICE: auto, cpu, cuda. On a CPU VGG19 and ResNet-50 train at a few images per
 second, so their default sizes only time an epoch: their errors there are those of barely trained networks, not of
 the architectures.
@@ -41,6 +43,7 @@ from server.studies.definitions import sync_studies
 from tests.helpers import go_live, take_study3_like_people
 
 from .common import markdown_table
+from .model_speed import speed_table
 
 DEFAULT_MODELS = "small:8000x5,vgg19:64x1:IID,resnet50:64x1:IID"
 REGIMES = ("IID", "COV", "ADV", "OOD")
@@ -80,6 +83,10 @@ def main() -> int:
     from modelruns.predict import predict
     from modelruns.train import Options, train
 
+    speed = "Training throughput (bench/model_speed.py), ours beside a bare PyTorch loop:\n\n" + speed_table() + "\n"
+    print("\n" + speed, flush=True)
+    if os.environ.get("BENCH_ACCURACY") == "0":
+        return 0
     plan = sizes(os.environ.get("BENCH_MODELS", DEFAULT_MODELS))
     threads = int(os.environ["BENCH_THREADS"]) if os.environ.get("BENCH_THREADS") else None
     device = os.environ.get("BENCH_DEVICE", "auto")
@@ -203,7 +210,8 @@ def main() -> int:
     saved = PROJECT_ROOT / "bench-results" / f"bench-models-{time.strftime('%Y%m%d-%H%M%S')}.md"
     saved.parent.mkdir(exist_ok=True)
     saved.write_text(
-        f"BENCH_MODELS={os.environ.get('BENCH_MODELS', DEFAULT_MODELS)}, {os.cpu_count()} CPUs\n\n" + out.getvalue()
+        f"BENCH_MODELS={os.environ.get('BENCH_MODELS', DEFAULT_MODELS)}, {os.cpu_count()} CPUs\n\n{speed}\n"
+        + out.getvalue()
     )
     print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
     return 0

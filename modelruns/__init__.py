@@ -6,6 +6,7 @@
     python -m modelruns predict runs/small-iid-0 --stimuli data/test --out preds.parquet
     flask import-predictions study3 preds.parquet --observer small --unit ratio
     flask analyze study3
+    python -m modelruns sweep sweep.toml        # a grid of seeds × regimes × sizes × architectures, resumable
 
 Like `analysis/`, this package never imports Flask or the server: it reads the files `flask stimuli export` writes
 and writes the file `flask import-predictions` reads. It is the only part of studyhive that needs PyTorch

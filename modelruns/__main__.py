@@ -1,4 +1,4 @@
-"""python -m modelruns train|predict: see modelruns/__init__.py and docs/models.md."""
+"""python -m modelruns train|predict|sweep: see modelruns/__init__.py and docs/models.md."""
 
 from __future__ import annotations
 
@@ -7,6 +7,20 @@ import sys
 from pathlib import Path
 
 from .data import DataError
+
+SPEED_HELP = {
+    "bf16": "bfloat16 autocast for the backbone; the regression head and the loss stay fp32",
+    "tf32": "TF32 tensor cores for fp32 matrix products and convolutions",
+    "channels_last": "channels_last (NHWC) weights and batches",
+    "compile": "torch.compile the model (compiles for minutes before the first epoch)",
+    "pin_memory": "copy the images to the device from pinned memory, without waiting",
+}
+
+
+def add_speed_switches(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("speed switches", "CUDA devices only, refused on a CPU (docs/models.md)")
+    for name, text in SPEED_HELP.items():
+        g.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true", help=text)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -48,6 +62,7 @@ def parser() -> argparse.ArgumentParser:
     )
     t.add_argument("--observer", help="observer name for the imported predictions [the architecture]")
     t.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint.pt")
+    add_speed_switches(t)
     r = sub.add_parser(
         "predict", help="write a run's predictions for an export as Parquet for `flask import-predictions`"
     )
@@ -57,12 +72,18 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--device", default="auto")
     r.add_argument("--run", type=int, help="run number in the file [the run's training seed]")
     r.add_argument("--threads", type=int, help="CPU threads for PyTorch [all cores]")
+    w = sub.add_parser(
+        "sweep", help="train, predict and tabulate a grid of runs from a TOML file, resumably (docs/models.md)"
+    )
+    w.add_argument("file", type=Path, help="the sweep file (SWEEP.toml)")
+    w.add_argument("--status", action="store_true", help="print the progress view only; train nothing")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
-    from .train import Options, RunError, train
+    from .train import Options, RunError, Speed, train
 
     try:
         if args.command == "train":
@@ -83,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                     weights=args.weights,
                     observer=args.observer,
                     resume=args.resume,
+                    speed=Speed(**{name: getattr(args, name) for name in SPEED_HELP}),
+                    command=["python", "-m", "modelruns", *argv],
                 )
             )
             last = manifest["history"][-1] if manifest["history"] else {}
@@ -93,6 +116,10 @@ def main(argv: list[str] | None = None) -> int:
                 + (f", validation MAE {last['val_mae']:.4f}" if "val_mae" in last else "")
                 + f"; best epoch {manifest['best_epoch']} in {args.out / 'model.pt'}"
             )
+        elif args.command == "sweep":
+            from .sweep import run_sweep
+
+            run_sweep(args.file, status_only=args.status)
         else:
             import torch
 

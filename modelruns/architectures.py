@@ -24,10 +24,19 @@ DROPOUT = 0.5
 CHART_TYPES = 5
 
 
-def head(features: int, dropout: float = DROPOUT) -> nn.Sequential:
+class Head(nn.Sequential):
+    """Runs in fp32 whatever autocast says (`--bf16` speeds up the backbone only): the answer is a ratio read to
+    a fraction of a percent, below bfloat16's 8-bit mantissa."""
+
+    def forward(self, x):
+        with torch.autocast(x.device.type, enabled=False):
+            return super().forward(x.float())
+
+
+def head(features: int, dropout: float = DROPOUT) -> Head:
     """The papers' regression head: Linear(features, 256) → ReLU → Dropout(0.5) → Linear(256, ·), here with one
     output per chart type."""
-    return nn.Sequential(
+    return Head(
         nn.Flatten(),
         nn.Linear(features, HIDDEN),
         nn.ReLU(inplace=True),

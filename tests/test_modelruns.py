@@ -16,7 +16,7 @@ from modelruns.__main__ import main
 from modelruns.architectures import ARCHITECTURES, VGG19, build
 from modelruns.data import DataError, read_images
 from modelruns.predict import read_metadata
-from modelruns.train import Options, RunError, load_weights, train
+from modelruns.train import Options, RunError, Speed, load_weights, pick_device, restore_rng, rng_states, train
 from server.imports.predictions import OPTIONAL, REQUIRED
 from server.tasks.ratio_estimation import charts as charts
 from tests.conftest import ROOT
@@ -110,9 +110,10 @@ def test_training_repeats_itself_with_a_seed_and_resumes_from_its_checkpoint(tmp
     other = run(tmp_path / "c", 2, seed=4)
     assert other["history"][0]["train_mse"] != a["history"][0]["train_mse"]
 
-    # Interrupted after its first epoch (Ctrl-C), then --resume: the same weights as two epochs straight.
+    # Interrupted after its first epoch (Ctrl-C), then --resume: the metrics and weights of two epochs straight.
     def interrupt(line):
-        raise KeyboardInterrupt
+        if line.startswith("epoch 1/"):
+            raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         train(
@@ -126,15 +127,79 @@ def test_training_repeats_itself_with_a_seed_and_resumes_from_its_checkpoint(tmp
         run(tmp_path / "d", 2)
     resumed = run(tmp_path / "d", 2, resume=True)
     wd = torch.load(tmp_path / "d" / "model.pt", weights_only=True)
-    assert len(resumed["history"]) == 2 and all(torch.allclose(wa[k], wd[k]) for k in wa)
+    assert all(torch.equal(wa[k], wd[k]) for k in wa)
+    assert [(h["train_mse"], h["val_mse"], h["val_mae"]) for h in resumed["history"]] == [
+        (h["train_mse"], h["val_mse"], h["val_mae"]) for h in a["history"]
+    ]
+    log = (tmp_path / "d" / "train.log").read_text()
+    assert log.count("epoch 1/2: train mse") == 1 and "resumed after epoch 1" in log and "# complete" in log
     with pytest.raises(RunError, match="not empty"):
         run(tmp_path / "a", 2)
     with pytest.raises(RunError, match="started with seed 3"):
         run(tmp_path / "d", 2, resume=True, seed=5)
-    if not torch.cuda.is_available():
-        with pytest.raises(RunError, match="no CUDA device"):
-            train(Options(data=data, arch="small", epochs=1, seed=0, device="cuda", out=tmp_path / "e"))
+    # Another validation set under the same folder: refused, both hashes named.
+    first = a["data"]["validation_hash"]
+    lines = (data / "validation.csv").read_text().splitlines()
+    (data / "validation.csv").write_text("\n".join(lines[:-1]) + "\n")
+    with pytest.raises(RunError, match=f"validation data hash {first} at the start, [0-9a-f]{{64}} now"):
+        run(tmp_path / "d", 2, resume=True)
+
+
+def test_a_checkpoint_restores_the_random_states_bit_for_bit(tmp_path):
+    data = tiny_set(tmp_path / "data", n=8)
+    train(
+        Options(data=data, arch="small", epochs=1, seed=1, device="cpu", out=tmp_path / "r", batch_size=4, threads=1),
+        echo=lambda *_: None,
+    )
+    state = torch.load(tmp_path / "r" / "checkpoint.pt", map_location="cpu", weights_only=False)
+    assert state["cuda_rng"] is None  # a CPU run; a CUDA run keeps torch.cuda.get_rng_state_all() there
+    torch.manual_seed(12345)  # somewhere else entirely
+    generator = torch.Generator().manual_seed(99)
+    restore_rng(state, generator, torch.device("cpu"))
+    assert torch.equal(generator.get_state(), state["generator"])
+    assert torch.equal(torch.get_rng_state(), state["torch_rng"])
+    saved = rng_states(torch.device("cpu"))
+    assert torch.equal(saved["torch_rng"], state["torch_rng"]) and saved["torch_rng"].dtype == torch.uint8
+    # what they draw next is the same as what the saved states draw
+    expected = torch.Generator().manual_seed(0)
+    expected.set_state(state["generator"])
+    assert torch.equal(torch.randperm(50, generator=generator), torch.randperm(50, generator=expected))
+
+
+def test_the_head_and_its_answer_stay_fp32_under_bf16_autocast():
+    model = build("small")
+    x, t = torch.randint(0, 256, (4, 1, 100, 100), dtype=torch.uint8), torch.tensor([1, 2, 3, 5])
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        features = model.features(torch.cat([x.float() / 255, model.coords.expand(4, -1, -1, -1)], 1))
+        p = model(x, t)
+    assert features.dtype == torch.bfloat16 and p.dtype == torch.float32
+    p.sum().backward()
+    assert model.regressor[1].weight.grad.dtype == torch.float32
+    assert torch.allclose(p, model(x, t), atol=0.05)  # bf16 features, same answer to a few percent
+
+
+def test_a_device_this_machine_lacks_is_refused_before_anything_is_read(tmp_path, monkeypatch):
+    data = tiny_set(tmp_path / "data", n=4)
+
+    def attempt(device, **speed):
+        options = Options(data=data, arch="small", epochs=1, seed=0, device=device, out=tmp_path / "e")
+        if speed:
+            options.speed = Speed(**speed)
+        with pytest.raises(RunError) as err:
+            train(options)
         assert not (tmp_path / "e").exists()
+        return str(err.value)
+
+    if not torch.cuda.is_available():
+        assert "no CUDA device" in attempt("cuda:5") and "no CUDA device" in attempt("cuda")
+    assert "not a device" in attempt("gpu")
+    assert attempt("cpu", bf16=True, channels_last=True) == (
+        "--bf16, --channels-last: speed switches for CUDA devices; this run is on cpu (drop them there)"
+    )
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    assert "has 1 CUDA device(s), cuda:0–cuda:0" in attempt("cuda:5")
+    assert pick_device("cuda") == torch.device("cuda", 0) == pick_device("cuda:0")
 
 
 def test_local_weights_load_into_the_backbone_by_torchvision_names(tmp_path):
@@ -154,7 +219,8 @@ def test_local_weights_load_into_the_backbone_by_torchvision_names(tmp_path):
     assert set(ARCHITECTURES) == {"small", "vgg19", "resnet50"}
 
 
-def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, capsys):
+def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("STUDYHIVE_COMMIT", "c0ffee")  # else git's HEAD
     data = tiny_set(tmp_path / "data", n=16)
     test = tiny_set(tmp_path / "test", n=10, offset=500)
     (data / "sampling.json").write_text(json.dumps({"regime": "COV", "condition": "COV-7", "bins": 7, "seed": 1}))
@@ -183,6 +249,12 @@ def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, cap
         == 0
     )
     assert "trained small (COV-7, seed 7) on cpu" in capsys.readouterr().out
+    manifest = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert (
+        manifest["command"].startswith("python -m modelruns train --data ") and "--observer tiny" in manifest["command"]
+    )
+    assert manifest["commit"] == "c0ffee" and not any(manifest["speed"].values())
+    assert "epoch 1/1: train mse" in (tmp_path / "run" / "train.log").read_text()
     assert (
         main(
             [
@@ -228,3 +300,38 @@ def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, cap
         == 2
     )
     assert "no such manifest" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_on_a_gpu_resume_restores_cuda_random_states_and_switches_stay_within_tolerance(tmp_path):
+    """Never run where no GPU is lent (docs/models.md): a VGG19 run (dropout draws from the CUDA generator) with every
+    switch but compile, interrupted after epoch 1 and resumed, against the same run straight through."""
+    data = tiny_set(tmp_path / "data", n=64)
+    tiny_set(tmp_path / "val", n=16, offset=100)
+    (tmp_path / "val" / "manifest.csv").rename(data / "validation.csv")
+    for f in (tmp_path / "val" / "images").iterdir():
+        f.rename(data / "images" / f.name)
+    speed = Speed(bf16=True, tf32=True, channels_last=True, pin_memory=True)
+
+    def run(out, echo=lambda *_: None, resume=False):
+        options = Options(data=data, arch="vgg19", epochs=2, seed=1, device="cuda", out=out, batch_size=16)
+        options.speed, options.resume = speed, resume
+        return train(options, echo=echo)
+
+    straight = run(tmp_path / "a")
+
+    def interrupt(line):
+        if line.startswith("epoch 1/"):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path / "b", echo=interrupt)
+    state = torch.load(tmp_path / "b" / "checkpoint.pt", map_location="cpu", weights_only=False)
+    assert len(state["cuda_rng"]) == torch.cuda.device_count()
+    torch.cuda.manual_seed_all(12345)
+    restore_rng(state, torch.Generator(), torch.device("cuda"))
+    assert all(torch.equal(a, b) for a, b in zip(torch.cuda.get_rng_state_all(), state["cuda_rng"]))
+    resumed = run(tmp_path / "b", resume=True)
+    assert resumed["versions"]["driver"] and resumed["speed"]["bf16"]
+    for a, b in zip(straight["history"], resumed["history"]):
+        assert abs(a["val_mae"] - b["val_mae"]) <= 0.005  # the stated tolerance with switches on (docs/models.md)
