@@ -7,32 +7,21 @@ dashboard's button."""
 from __future__ import annotations
 
 import csv
-from datetime import timedelta
 
 import pytest
 
 from server import identifiers
-from server.db import db, utcnow
+from server.db import db
 from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent
 from server.studies.definitions import get_study
 from tests.prolific_study import PROLIFIC_STUDY, SLUG, answer, code_of, complete, pid, prolific_app
 from tests.prolific_study import enter as prolific_enter
+from tests.test_identifiers import age, session_of
 
 CHROME = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.71 "
     "Safari/537.36"
 )
-
-
-def session_of(participant: str) -> ParticipantSession:
-    db.session.rollback()
-    return db.session.scalars(db.select(ParticipantSession).where(identifiers.matches(participant))).one()
-
-
-def age(participant: str, days: float) -> None:
-    """Move the session's start `days` into the past."""
-    session_of(participant).started_at = utcnow() - timedelta(days=days)
-    db.session.commit()
 
 
 def read_csv(path):

@@ -18,6 +18,7 @@ from server.models import ParticipantSession, StudyEvent, SurveyResponse, Trial,
 from server.participation import withdrawal
 from tests.conftest import BACKEND
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, agree, answer_all, answer_surveys, enter, trial_body
+from tests.test_exclusion import fresh, session_of
 
 QUICK_RATIO = ["--keep-outliers", "--n-boot", "50"]
 
@@ -27,16 +28,6 @@ def complete(client, **params) -> ParticipantSession:
     answer_all(client, token)
     assert client.post(f"/api/sessions/{token}/complete").status_code == 200
     return session_of(token)
-
-
-def session_of(token) -> ParticipantSession:
-    db.session.rollback()
-    return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).one()
-
-
-def fresh(session_id) -> ParticipantSession:
-    db.session.rollback()
-    return db.session.get(ParticipantSession, session_id)
 
 
 def rows_of(session_id) -> tuple[int, int]:

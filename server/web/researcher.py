@@ -445,11 +445,15 @@ def download(slug, name):
     study = study_or_404(slug)
     if name not in export_files(study):
         abort(404)
-    stage = _stage("all")
+    return _csv_download(study, name, _stage("all"))
+
+
+def _csv_download(study, name: str, stage: str) -> Response:
+    """One export file, streamed from its own snapshot, as an attachment named after the study."""
     return Response(
         stream_with_context(snapshot_csv(study, name, stage)),
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{slug}-{name}"'},
+        headers={"Content-Disposition": f'attachment; filename="{study.slug}-{name}"'},
     )
 
 
@@ -462,11 +466,7 @@ def download_identifiers(slug):
     stage = _stage("all", request.form)
     audit.record(study, "identifiers_exported", g.researcher.id, "web", stage=stage)
     db.session.commit()
-    return Response(
-        stream_with_context(snapshot_csv(study, IDENTIFIERS, stage)),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{slug}-{IDENTIFIERS}"'},
-    )
+    return _csv_download(study, IDENTIFIERS, stage)
 
 
 @bp.post("/studies/<slug>/identifiers/purge")
