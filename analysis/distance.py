@@ -41,8 +41,27 @@ def training_test_distance(test_values, train_values) -> float:
 
 
 def nearest_distances(test_values, train_values, where: str = "nearest_distances") -> np.ndarray:
-    """Each test sample's distance to its nearest training sample: the terms :func:`training_test_distance`
-    averages, for error against distance per test stimulus (same parameters; returns shape (n,))."""
+    """Each test sample's distance to its nearest training sample, :math:`\\min_{s \\in S} \\lVert t - s \\rVert`:
+    the terms :func:`training_test_distance` averages, for error against distance per test stimulus.
+
+    Parameters
+    ----------
+    test_values : array-like, shape (n,) or (n, d)
+    train_values : array-like, shape (m,) or (m, d)
+        Same dimensionality as ``test_values``.
+    where : str
+        The caller's name, for the input checks' messages.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n,)
+        The distance of each test sample, in its input order.
+
+    Examples
+    --------
+    >>> nearest_distances([0.25, 0.5], [0.0, 0.375, 1.0]).tolist()
+    [0.125, 0.125]
+    """
     test = check_matrix(test_values, "test_values", where=where)
     train = check_matrix(train_values, "train_values", where=where, ncols=test.shape[1])
     if test.shape[1] == 1:
