@@ -20,9 +20,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 
 from flask import current_app
+from sqlalchemy import create_engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import NullPool
 from ua_parser import parse_os, parse_user_agent
 
 from .db import db, utcnow
@@ -30,6 +33,7 @@ from .models import DeploymentSecret, ParticipantSession
 
 KEY_NAME = "participant_code_key"
 CODE_HEX_DIGITS = 16  # 64 bits
+_first_use = threading.Lock()
 
 
 def key() -> bytes:
@@ -37,29 +41,38 @@ def key() -> bytes:
     cached = current_app.extensions.get("studyhive.participant_code_key")
     if cached is not None:
         return cached
-    given = current_app.config["PARTICIPANT_CODE_KEY"]
-    value = given.encode() if given else _stored_key().encode()
-    current_app.extensions["studyhive.participant_code_key"] = value
-    return value
+    with _first_use:  # a burst of first requests reads it once; the others then find it cached
+        cached = current_app.extensions.get("studyhive.participant_code_key")
+        if cached is None:
+            given = current_app.config["PARTICIPANT_CODE_KEY"]
+            cached = given.encode() if given else _stored_key().encode()
+            current_app.extensions["studyhive.participant_code_key"] = cached
+        return cached
 
 
 def _stored_key() -> str:
     table = DeploymentSecret.__table__
     select = db.select(table.c.value).where(table.c.name == KEY_NAME)
-    # Its own connection and transaction: the caller's session may hold uncommitted work it has not decided about.
-    with db.engine.connect() as connection:
-        found = connection.scalar(select)
-        connection.rollback()
-        if found is not None:
-            return found
+    # Read on the caller's own connection: a request holding one must not need a second from the pool (200 entries
+    # at once would each wait for one the others hold).
+    found = db.session.scalar(select)
+    if found is not None:
+        return found
+    # Made once per deployment, in a transaction of its own (the caller's session may hold uncommitted work it has
+    # not decided about) on a connection outside the pool, for the same reason.
+    engine = create_engine(db.engine.url, poolclass=NullPool)
+    try:
         try:
-            with connection.begin():
+            with engine.begin() as connection:
                 connection.execute(
                     table.insert().values(name=KEY_NAME, value=secrets.token_hex(32), created_at=utcnow())
                 )
         except IntegrityError:
             pass  # another app server made it first: use theirs
-        return connection.scalar(select)
+        with engine.connect() as connection:
+            return connection.scalar(select)
+    finally:
+        engine.dispose()
 
 
 def _mac(kind: str, value: str) -> str:
