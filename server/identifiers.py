@@ -55,7 +55,8 @@ def _stored_key() -> str:
     select = db.select(table.c.value).where(table.c.name == KEY_NAME)
     # Read on the caller's own connection: a request holding one must not need a second from the pool (200 entries
     # at once would each wait for one the others hold).
-    found = db.session.scalar(select)
+    with db.session.no_autoflush:  # the caller's pending rows are its own to flush (some lack values yet)
+        found = db.session.scalar(select)
     if found is not None:
         return found
     # Made once per deployment, in a transaction of its own (the caller's session may hold uncommitted work it has
