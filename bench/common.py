@@ -24,6 +24,8 @@ from server.db import db
 from server.models import Stimulus
 from server.studies.definitions import get_study, set_stage, sync_studies
 
+from .tables import markdown_table
+
 DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 BENCH_DATABASE = "studyhive_bench"
 SLUG = "bench"
@@ -173,17 +175,6 @@ def print_table(results: list[Result], out=None):
         vs = f"{r.rate / base.rate:.2f}× {r.baseline}" if base else ""
         lines.append((r.benchmark, r.method, f"{r.rows:,}", f"{r.seconds:.1f}", f"{r.rate:,.0f}", vs, r.note))
     print(markdown_table(lines), file=out, flush=True)
-
-
-def markdown_table(lines: list[tuple[str, ...]]) -> str:
-    """Rows of cells (the first is the header) as an aligned Markdown table; every benchmark prints these."""
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    text = []
-    for n, line in enumerate(lines):
-        text.append("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
-        if n == 0:
-            text.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return "\n".join(text)
 
 
 def remove(path: Path):

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from PIL import Image
 
-from .common import markdown_table
+from .tables import markdown_table
 
 CPU_DEFAULT = "small:512,vgg19:32,resnet50:32"
 CUDA_DEFAULT = "small:8192,vgg19:8192,resnet50:8192"
@@ -127,3 +127,7 @@ def speed_table() -> str:
                 b = bare(arch, n, device, speed)
                 rows.append((arch, precision, name, f"{n:,}", str(BATCH), f"{a:,.1f}", f"{b:,.1f}", f"{a / b:.2f}"))
     return markdown_table(rows)
+
+
+if __name__ == "__main__":  # the throughput table alone: `python -m bench.model_speed`
+    print(speed_table())

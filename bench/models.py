@@ -42,8 +42,8 @@ from server.config import PROJECT_ROOT
 from server.studies.definitions import sync_studies
 from tests.helpers import go_live, take_study3_like_people
 
-from .common import markdown_table
 from .model_speed import speed_table
+from .tables import markdown_table
 
 DEFAULT_MODELS = "small:8000x5,vgg19:64x1:IID,resnet50:64x1:IID"
 REGIMES = ("IID", "COV", "ADV", "OOD")

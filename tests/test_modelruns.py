@@ -300,38 +300,3 @@ def test_cli_trains_and_predicts_the_file_import_predictions_reads(tmp_path, cap
         == 2
     )
     assert "no such manifest" in capsys.readouterr().err
-
-
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
-def test_on_a_gpu_resume_restores_cuda_random_states_and_switches_stay_within_tolerance(tmp_path):
-    """Never run where no GPU is lent (docs/models.md): a VGG19 run (dropout draws from the CUDA generator) with every
-    switch but compile, interrupted after epoch 1 and resumed, against the same run straight through."""
-    data = tiny_set(tmp_path / "data", n=64)
-    tiny_set(tmp_path / "val", n=16, offset=100)
-    (tmp_path / "val" / "manifest.csv").rename(data / "validation.csv")
-    for f in (tmp_path / "val" / "images").iterdir():
-        f.rename(data / "images" / f.name)
-    speed = Speed(bf16=True, tf32=True, channels_last=True, pin_memory=True)
-
-    def run(out, echo=lambda *_: None, resume=False):
-        options = Options(data=data, arch="vgg19", epochs=2, seed=1, device="cuda", out=out, batch_size=16)
-        options.speed, options.resume = speed, resume
-        return train(options, echo=echo)
-
-    straight = run(tmp_path / "a")
-
-    def interrupt(line):
-        if line.startswith("epoch 1/"):
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run(tmp_path / "b", echo=interrupt)
-    state = torch.load(tmp_path / "b" / "checkpoint.pt", map_location="cpu", weights_only=False)
-    assert len(state["cuda_rng"]) == torch.cuda.device_count()
-    torch.cuda.manual_seed_all(12345)
-    restore_rng(state, torch.Generator(), torch.device("cuda"))
-    assert all(torch.equal(a, b) for a, b in zip(torch.cuda.get_rng_state_all(), state["cuda_rng"]))
-    resumed = run(tmp_path / "b", resume=True)
-    assert resumed["versions"]["driver"] and resumed["speed"]["bf16"]
-    for a, b in zip(straight["history"], resumed["history"]):
-        assert abs(a["val_mae"] - b["val_mae"]) <= 0.005  # the stated tolerance with switches on (docs/models.md)

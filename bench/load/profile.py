@@ -120,7 +120,7 @@ class Profile:
 
 def profile_table(kind: str, row, layers: dict[str, float], views: dict[str, float], out):
     """The split of a save's server CPU: the app server's share by layer (py-spy), PostgreSQL's from /proc."""
-    from ..common import markdown_table
+    from ..tables import markdown_table
 
     app_ms = (row.cpu_ms or 0) - (row.pg_ms or 0)
     lines = [("where a save's server CPU goes", "share", "ms per save")]

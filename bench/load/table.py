@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..common import markdown_table
+from ..tables import markdown_table
 
 
 @dataclass

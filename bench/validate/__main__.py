@@ -19,7 +19,7 @@ import importlib
 import os
 import time
 
-from bench.common import markdown_table
+from bench.tables import markdown_table
 
 MODULES = (
     "bench.validate.ratio",
