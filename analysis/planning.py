@@ -89,22 +89,24 @@ class Plan:
             pilot = {k: v for k, v in self.pilot.items() if k != "table"}
             table = self.pilot.get("table")
             pilot["table"] = None if table is None else table.to_dict("records")
-        return {
-            "kind": self.kind,
-            "test": self.test,
-            "effect": self.effect,
-            "null": self.null,
-            "target": self.target,
-            "alpha": self.alpha,
-            "reps": self.reps,
-            "n_needed": self.n_needed,
-            "design": self.design,
-            "components": self.components,
-            "sources": self.sources,
-            "table": self.table.to_dict("records"),
-            "pilot": pilot,
-            "notes": self.notes,
-        }
+        return _finite(
+            {
+                "kind": self.kind,
+                "test": self.test,
+                "effect": self.effect,
+                "null": self.null,
+                "target": self.target,
+                "alpha": self.alpha,
+                "reps": self.reps,
+                "n_needed": self.n_needed,
+                "design": self.design,
+                "components": self.components,
+                "sources": self.sources,
+                "table": self.table.to_dict("records"),
+                "pilot": pilot,
+                "notes": self.notes,
+            }
+        )
 
     def text(self) -> str:
         """The plan as a readable report: what was simulated, the table, the n needed, the pilot's bound."""
@@ -120,16 +122,26 @@ class Plan:
         lines.append(_needed(self.n_needed, self.target, self.table, f"effect {self.effect:g}"))
         if self.pilot is not None:
             p = self.pilot
-            lines.append(
-                f"Pilot ({p['n']} participants): estimate {p['estimate']:.4g}, 95 % interval "
-                f"[{p['ci_low']:.4g}, {p['ci_high']:.4g}]"
-            )
-            if p["bound"] is None:
-                lines.append("  its interval reaches the null value: no n is planned at its bound")
-            else:
+            defined = math.isfinite(p["ci_low"]) and math.isfinite(p["ci_high"])
+            interval = f"[{p['ci_low']:.4g}, {p['ci_high']:.4g}]" if defined else "undefined"
+            lines.append(f"Pilot ({p['n']} participants): estimate {p['estimate']:.4g}, 95 % interval {interval}")
+            if p["bound"] is not None:
                 lines.append("  " + _needed(p["n_needed"], self.target, p["table"], f"its bound {p['bound']:.4g}"))
+            elif defined:  # an undefined interval has its note
+                lines.append("  its interval reaches the null value: no n is planned at its bound")
         lines += [f"Note: {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float (in dicts and lists, at any depth) replaced by None."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def _pairs(d: dict[str, Any]) -> str:
@@ -164,12 +176,18 @@ def _check_common(effect, target, alpha, reps, ns, where: str) -> tuple[float, f
     return effect, target, alpha, reps, ns
 
 
+#: Cohorts × participants simulated in one call of a ``hits`` function: its arrays hold a value per cell and per
+#: comparison, so large ``--reps`` × ``--n-max`` grids run in slices instead of exhausting memory.
+CELLS_AT_ONCE = 1_000_000
+
+
 def _power_table(hits, ns: list[int], reps: int, effect: float, alpha: float, seed: int) -> pd.DataFrame:
     """Power at each n: the share of ``reps`` cohorts for which ``hits(n, reps, rng)`` (bool per cohort) rejects,
     with the Wilson interval of that share. One generator per n, so a row does not depend on the grid."""
     rows = []
     for n in ns:
-        k = int(np.count_nonzero(hits(n, reps, np.random.default_rng([seed, n]))))
+        rng, per = np.random.default_rng([seed, n]), max(1, CELLS_AT_ONCE // n)
+        k = sum(int(np.count_nonzero(hits(n, min(per, reps - done), rng))) for done in range(0, reps, per))
         ci = stats.binomtest(k, reps).proportion_ci(0.95, method="wilson")
         rows.append([n, k / reps, ci.low, ci.high, effect, alpha, reps])
     return pd.DataFrame(rows, columns=POWER_COLUMNS).astype({"n": "int64", "reps": "int64"})
@@ -192,7 +210,13 @@ def _bound(low: float, high: float, null: float) -> float | None:
 def _plan(kind, test, hits_at, effect, null, target, alpha, reps, ns, seed, design, comps, sources, pilot, notes):
     table = _power_table(hits_at(effect), ns, reps, effect, alpha, seed)
     if pilot is not None:
-        bound = _bound(pilot["ci_low"], pilot["ci_high"], null)
+        if math.isfinite(pilot["ci_low"]) and math.isfinite(pilot["ci_high"]):
+            bound = _bound(pilot["ci_low"], pilot["ci_high"], null)
+        else:
+            bound = None
+            notes.append(
+                "the pilot's interval is undefined (its participants do not vary): no n is planned at its bound"
+            )
         pilot["bound"] = bound
         pilot["table"] = None if bound is None else _power_table(hits_at(bound), ns, reps, bound, alpha, seed)
         pilot["n_needed"] = None if bound is None else _n_needed(pilot["table"], target)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -123,9 +124,11 @@ def speed_table() -> str:
             if not data.exists():
                 write_images(data, n)
             for precision, speed in precisions.items():
-                a = ours(arch, data, n, device, speed, scratch / f"run-{arch}-{precision}", threads)
+                a = ours(arch, data, n, device, speed, scratch / f"run-{arch}-{n}-{precision}", threads)
                 b = bare(arch, n, device, speed)
                 rows.append((arch, precision, name, f"{n:,}", str(BATCH), f"{a:,.1f}", f"{b:,.1f}", f"{a / b:.2f}"))
+                # each row as it is measured, so a run stopped at a time limit keeps what it measured
+                print("| " + " | ".join(rows[-1]) + " |", file=sys.stderr, flush=True)
     return markdown_table(rows)
 
 

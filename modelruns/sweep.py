@@ -7,7 +7,7 @@ settings, in OUT/runs/NAME; a finished run is skipped, an interrupted one contin
 test go to OUT/predictions/NAME.parquet (`predict`, so `flask import-predictions` reads them; OUT/import.sh has the
 commands), and OUT/results.csv has MAE and MLAE per architecture, regime, size and chart type: the mean over seeds
 with a 95 % Student t interval over seeds (mean ± t(0.975, n − 1) · s / √n; empty with one seed). A run's MLAE is
-log2(MAE in percent points + 1/8), as `flask analyze` scores a single model run.
+log2(MAE in percent points + 1/8), as `flask analyze --mlae participant` scores a single model run.
 
 The training sets come from `flask stimuli export --training` (modelruns never runs the server): `data` is a
 folder pattern with {regime}, {size}, {seed} and {chart_type}; a missing folder is refused before anything runs,
@@ -17,6 +17,7 @@ with the export commands that would write it. docs/models.md has an example file
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import string
 import tomllib
@@ -187,26 +188,35 @@ def plan(sweep: SweepFile) -> list[Run]:
 
 def check_inputs(runs: list[Run]) -> None:
     """Every training set and test the grid needs, before any run starts; the export commands for those missing."""
-    missing, wrong = [], []
+    missing: dict[Path, list[Run]] = {}
+    wrong = []
     for run in runs:
         if not (run.data / "manifest.csv").is_file():
-            types = f" --chart-type {run.chart_type}" if run.chart_type else ""
-            missing.append(
-                f"flask stimuli export SLUG --training {run.size} --regime {run.regime} --seed {run.seed}{types} "
-                f"--out {run.data}"
-            )
+            missing.setdefault(run.data, []).append(run)
             continue
-        regime = _read_sampling(run.data).get("regime")
-        if regime and regime != run.regime:
-            wrong.append(f"{run.data} holds a {regime} set, not {run.regime}")
+        sampling = _read_sampling(run.data)
+        expected = {"regime": run.regime, "n_training": run.size}
+        if run.chart_type:
+            expected["chart_types"] = [run.chart_type]
+        for key, value in expected.items():
+            if key in sampling and sampling[key] != value:
+                wrong.append(f"{run.data} holds a set with {key} {sampling[key]}, not {value} (its sampling.json)")
     tests = sorted({str(run.test) for run in runs if not (run.test / "manifest.csv").is_file()})
     problems = [*dict.fromkeys(wrong)]
     if tests:
         problems.append(f"no test export in {', '.join(tests)} (flask stimuli export SLUG --out DIR)")
     if missing:
-        problems.append(
-            "training sets missing; write them with:\n  " + "\n  ".join(dict.fromkeys(missing)) + "\n(SLUG: the study)"
-        )
+        commands = []
+        for folder, needing in missing.items():
+            run, seeds = needing[0], {r.seed for r in needing}
+            # Runs of several seeds sharing one folder train on one set: its sampling seed is the export's default.
+            seed = f" --seed {run.seed}" if len(seeds) == 1 else ""
+            types = f" --chart-type {run.chart_type}" if run.chart_type else ""
+            commands.append(
+                f"flask stimuli export SLUG --training {run.size} --regime {run.regime}{seed}{types} "
+                f"--out {shlex.quote(str(folder))}"
+            )
+        problems.append("training sets missing; write them with:\n  " + "\n  ".join(commands) + "\n(SLUG: the study)")
     if problems:
         raise RunError("sweep: " + "\n".join(problems))
 
@@ -276,9 +286,20 @@ def run_sweep(path: Path, echo=print, status_only: bool = False) -> dict[str, An
     from analysis.safe_csv import write_frame
 
     write_frame(table, sweep.out / "results.csv")
+    # An observer per architecture, and per size when the grid has several: a run is (observer, condition, run
+    # number), and the condition names the regime but not the size.
+    sized = len({r.size for r in runs}) > 1
     commands = [
-        f"flask import-predictions {_read_sampling(r.data).get('study') or 'SLUG'} {r.predictions} "
-        f"--observer {r.arch} --unit ratio"
+        shlex.join(
+            [
+                "flask",
+                "import-predictions",
+                _read_sampling(r.data).get("study") or "SLUG",
+                str(r.predictions),
+                "--observer",
+                f"{r.arch}-{r.size}" if sized else r.arch,
+            ]
+        )
         for r in runs
     ]
     (sweep.out / "import.sh").write_text("#!/bin/sh\nset -e\n" + "\n".join(commands) + "\n", encoding="utf-8")

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import threading
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from werkzeug.serving import make_server
 
 from server import create_app
@@ -65,17 +67,58 @@ def make_app(tmp_path: Path, **config):
     )
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
+def _postgres_admin():
+    """An AUTOCOMMIT engine on the test server's maintenance database (CREATE and DROP DATABASE run outside a
+    transaction)."""
+    url = sa.engine.make_url(PG_URL)
+    return url, sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+
+
+@pytest.fixture(scope="session")
+def demo_database(tmp_path_factory):
+    """studies/ synced once per run into a template: generating the demo studies' stimuli takes most of a database
+    test's setup, and every `app` starts from a copy of the same result (a file copy on SQLite, CREATE DATABASE …
+    TEMPLATE on PostgreSQL), each test still on its own database."""
+    folder = tmp_path_factory.mktemp("demo-database")
+    if BACKEND == "postgresql":
+        url, admin = _postgres_admin()
+        template = f"{url.database}_template"
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)'))
+            c.execute(sa.text(f'CREATE DATABASE "{template}"'))
+        config = {"SQLALCHEMY_DATABASE_URI": url.set(database=template).render_as_string(hide_password=False)}
+    else:
+        config = {}
+    app = make_app(folder, **config)
     with app.app_context():
-        db.drop_all()  # a previous run against the shared PostgreSQL database may have been interrupted
         db.create_all()
         sync_studies(Path(app.config["STUDIES_DIR"]))
         go_live()
+        db.session.remove()
+        dispose_engines()
+    if BACKEND == "postgresql":
+        yield template
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)'))
+        admin.dispose()
+    else:
+        yield folder / "test.sqlite"
+
+
+@pytest.fixture
+def app(tmp_path, demo_database):
+    if BACKEND == "postgresql":
+        url, admin = _postgres_admin()
+        with admin.connect() as c:  # FORCE: a previous run may have been interrupted with connections open
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
+            c.execute(sa.text(f'CREATE DATABASE "{url.database}" TEMPLATE "{demo_database}"'))
+        admin.dispose()
+    else:
+        shutil.copyfile(demo_database, tmp_path / "test.sqlite")
+    app = make_app(tmp_path)
+    with app.app_context():
         yield app
         db.session.remove()
-        db.drop_all()
         dispose_engines()
 
 

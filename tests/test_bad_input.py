@@ -257,3 +257,17 @@ def test_similarity_ratings_must_match_the_matches_shown(client):
         f"/api/sessions/{token}/trials", json=agreement_body(item, {"confidence": 2, "similarity": [4, 1]})
     )
     assert stored.status_code == 201, stored.data
+
+
+def test_ids_past_the_id_columns_range_are_not_found(client, auth):
+    auth.login()
+    huge = 2**31  # one past PostgreSQL's integer; SQLite refused to bind larger ones with a 500
+    base = f"/researcher/studies/study3/participants/{huge}"
+    for response in (
+        client.get(base),
+        client.get(f"{base}/replay"),
+        client.post(f"{base}/withdraw", data={"reason": "x"}),
+        client.post(f"{base}/exclude", data={"reason": "x"}),
+        client.get(f"/study/study3/x/{10**30}/a.png"),
+    ):
+        assert response.status_code == 404

@@ -71,6 +71,7 @@ def test_events_are_stored_with_the_trial_and_old_pages_need_none(client):
         ([{"t": 1, "type": "input", "value": 42}], 0, "value must be"),
         ([{"t": 1, "type": "input", "value": "x" * 201}], 0, "value must be"),
         ([{"t": 1, "type": "input", "value": "a\x00b"}], 0, "value must be"),
+        ([{"t": 1, "type": "input", "value": "a\ud800b"}], 0, "value must be"),  # UTF-8 cannot write it
         ([{"t": 1, "type": "hidden", "extra": 1}], 0, "unknown key"),
         (["hidden"], 0, "must be an object"),
     ],
@@ -103,6 +104,8 @@ def test_events_over_the_caps_are_refused_whole(client):
     assert len(json.dumps(long, separators=(",", ":"))) > MAX_BYTES
     response = save(client, token, item, long)
     assert response.status_code == 413 and "KB" in response.get_json()["message"]
+    # A lone surrogate does not hide the bytes from the cap (it cannot be encoded as UTF-8 to count them).
+    assert save(client, token, item, [{**e, "value": e["value"] + "\ud800"} for e in long]).status_code == 413
     assert stored_events(token) == []
     # Exactly at the count cap (and within the bytes), ending the way a page trims: stored.
     trimmed = [*at_cap[:-1], {"t": 499, "type": "truncated", "target": None, "value": "12"}]

@@ -19,6 +19,7 @@ from frictionless import Package
 from server.config import load
 from server.db import db
 from server.models import ParticipantSession, Study
+from server.studies.definitions import get_study
 from server.studies.surveys import SURVEYS
 from tests.conftest import ROOT
 from tests.helpers import PROLIFIC, enter, take_study3_like_people, trial_body
@@ -90,10 +91,13 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
         else:
             assert slug == "visual-search"  # a jsPsych experiment's files are its own
 
-        for path in folder.rglob("*"):  # pseudonymous: no Prolific id in any file of the package
+        config = get_study(slug).config
+        codes = [*((config.get("prolific") or {}).get("codes") or {}).values()]
+        codes += [config["completion_url"].rsplit("cc=", 1)[-1]] if config.get("completion_url") else []
+        for path in folder.rglob("*"):  # pseudonymous, and no completion code anyone could claim on Prolific with
             if path.is_file():
                 data = path.read_bytes()
-                assert not any(v.encode() in data for v in PROLIFIC.values()), (slug, path)
+                assert not any(v.encode() in data for v in [*PROLIFIC.values(), *codes]), (slug, path)
         readme = (folder / "README.md").read_text()
         assert f"Sessions: {3 if slug == 'study3' else 2} " in readme
         assert "License: CC0-1.0" in readme

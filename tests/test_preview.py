@@ -230,6 +230,25 @@ def test_purge_previews_deletes_old_previews_with_their_trials_and_never_a_parti
     assert remaining(ParticipantSession) == [participant] and len(remaining(Trial)) == 30
     bad = runner.invoke(args=["sessions", "purge-previews", "--older-than", "a week"])
     assert bad.exit_code != 0 and "is not an age such as 24h" in bad.output
+    huge = runner.invoke(args=["sessions", "purge-previews", "--older-than", "1000000d"])
+    assert huge.exit_code == 2 and "at most 36500 days" in huge.output
+
+
+def test_a_purged_preview_whose_token_a_worker_still_knows_has_ended(app, client, runner):
+    preview = open_preview(client, preview_url(runner))
+    agree(client, preview.token)
+    plan = client.get(f"/api/sessions/{preview.token}").get_json()["plan"]  # this worker caches the token's facts
+    runner.invoke(args=["sessions", "purge-previews", "--older-than", "0"])
+    answers = [
+        client.get(f"/api/sessions/{preview.token}"),
+        client.post(f"/api/sessions/{preview.token}/trials", json=trial_body(plan[0])),
+        client.post(f"/api/sessions/{preview.token}/complete"),
+        client.post(f"/api/sessions/{preview.token}/end", json={"outcome": "incompatible_device"}),
+    ]
+    assert [a.status_code for a in answers[1:3]] == [409, 409], [a.get_json() for a in answers]
+    assert [a.get_json()["error"] for a in answers[1:3]] == ["session_ended"] * 2
+    assert answers[3].status_code == 200 and answers[3].get_json()["status"] == "purged"  # ended already: as it is
+    assert answers[0].status_code in (200, 409) and remaining(ParticipantSession) == []
 
 
 def test_studies_sync_purges_previews_older_than_the_setting(app, client, runner):

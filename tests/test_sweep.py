@@ -59,15 +59,18 @@ def test_a_sweep_file_is_checked_key_by_key(tmp_path):
     sets(tmp_path, regimes=("IID",))
     with pytest.raises(RunError) as err:
         run_sweep(path)
-    assert f"flask stimuli export SLUG --training 16 --regime OOD --seed 0 --out {tmp_path}/sets/OOD-16" in str(
-        err.value
-    )
+    # Both seeds train on the one set the pattern gives them, so one export, at the default sampling seed.
+    assert f"flask stimuli export SLUG --training 16 --regime OOD --out {tmp_path}/sets/OOD-16\n" in str(err.value)
     assert not (tmp_path / "grid").exists()  # nothing trained before every input is there
     (tmp_path / "sets" / "OOD-16").mkdir()
     tiny_set(tmp_path / "sets" / "OOD-16", n=4)
-    (tmp_path / "sets" / "OOD-16" / "sampling.json").write_text(json.dumps({"regime": "IID"}))
-    with pytest.raises(RunError, match="OOD-16 holds a IID set, not OOD"):
-        run_sweep(path)
+    for sampling, message in [
+        ({"regime": "IID"}, "OOD-16 holds a set with regime IID, not OOD"),
+        ({"regime": "OOD", "n_training": 4000}, "OOD-16 holds a set with n_training 4000, not 16"),
+    ]:
+        (tmp_path / "sets" / "OOD-16" / "sampling.json").write_text(json.dumps(sampling))
+        with pytest.raises(RunError, match=message):
+            run_sweep(path)
 
 
 def test_a_two_by_two_grid_runs_resumes_after_an_interruption_and_then_skips_everything(tmp_path, capsys):

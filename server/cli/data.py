@@ -23,7 +23,9 @@ data_cli = AppGroup("data", help="Data protection: retention of participants' id
     "paid or a submission awaits review.",
 )
 @click.argument("slug")
-@click.option("--older-than", "older_than", type=Age(), default="30d", show_default=True, help="e.g. 30d, 12h, 0")
+@click.option(
+    "--older-than", "older_than", type=Age(bare=None), default="30d", show_default=True, help="e.g. 30d, 12h, 0"
+)
 @click.option("--apply", "apply", is_flag=True, help="purge (without it: only print what would be purged)")
 @BY
 def purge_identifiers_command(slug, older_than: timedelta, apply, username):
@@ -39,6 +41,9 @@ def purge_identifiers_command(slug, older_than: timedelta, apply, username):
         raise click.ClickException(
             f"nothing purged from {slug}: " + "; ".join(report.refusals) + ' (docs/operations.md, "Data protection")'
         )
+    if apply and not report.total:
+        click.echo(f"{slug}: sessions older than {days:g} days: nothing to purge")
+        return
     verb = "purged" if report.applied else "would purge"
     click.echo(f"{slug}: sessions older than {days:g} days: {verb} the identifiers of {report.total}{per_status}")
     if not apply:

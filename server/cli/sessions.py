@@ -9,16 +9,21 @@ from datetime import timedelta
 import click
 from flask import current_app
 
-from ..participation.sessions import purge_previews
+from ..participation.sessions import MAX_PURGE_AGE, purge_previews
 
 AGE = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
-UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "": "hours"}
+UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
 
 class Age(click.ParamType):
-    """A duration such as 24h, 90m, 7d or 0 (a bare number: hours)."""
+    """A duration such as 24h, 90m, 7d or 0, at most MAX_PURGE_AGE. A bare number other than 0 is in `bare` units
+    (hours for purge-previews, as it always was); with `bare=None` it is refused, for commands whose mistake cannot
+    be undone (30 meant as days would purge after 30 hours)."""
 
     name = "age"
+
+    def __init__(self, bare: str | None = "h"):
+        self.bare = bare
 
     def convert(self, value, param, ctx):
         if isinstance(value, timedelta):
@@ -27,7 +32,17 @@ class Age(click.ParamType):
         if match is None:
             self.fail(f"{value!r} is not an age such as 24h, 90m, 7d or 0", param, ctx)
         number, unit = match.groups()
-        return timedelta(**{UNITS[unit]: float(number)})
+        if not unit:
+            if self.bare is None and float(number) != 0:
+                self.fail(f"{value!r}: give the unit, e.g. {number}d or {number}h", param, ctx)
+            unit = self.bare or "h"  # 0 is 0 in any unit
+        try:
+            age = timedelta(**{UNITS[unit]: float(number)})
+        except OverflowError:
+            age = None
+        if age is None or age > MAX_PURGE_AGE:
+            self.fail(f"{value!r}: at most {MAX_PURGE_AGE.days} days", param, ctx)
+        return age
 
 
 @click.group("sessions", help="Housekeeping of participant sessions.")

@@ -275,9 +275,15 @@ def attention_check_failures(connection: Connection, session_id: int, keys: tupl
     return connection.scalar(_flagged(keys), {"id": session_id})
 
 
+#: The status of a session whose row is gone: a researcher's preview purged (`flask sessions purge-previews`) while
+#: a worker still knew its token. Never stored; not OPEN, so such a session has ended.
+PURGED = "purged"
+
+
 def status(connection: Connection, session_id: int) -> tuple[str, str | None]:
     """(status, outcome) of the session, read now."""
-    return tuple(connection.execute(SESSION_STATUS, {"id": session_id}).one())
+    row = connection.execute(SESSION_STATUS, {"id": session_id}).first()
+    return (PURGED, None) if row is None else tuple(row)
 
 
 def is_open(status: str, outcome: str | None) -> bool:

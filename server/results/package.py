@@ -22,6 +22,7 @@ written into a fresh folder beside DIR and renamed into place when complete: a f
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import importlib.metadata
@@ -175,6 +176,23 @@ def _json(value: Any) -> str:
     return json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+#: What a published configuration does not carry: a completion code lets anyone who reads the package claim
+#: completion on Prolific while the study (or a reused code) is live, and the Prolific study id leads there.
+WITHHELD = "(withheld from the published package)"
+
+
+def _publishable(config: dict[str, Any]) -> dict[str, Any]:
+    """The stored configuration less its completion codes, completion URL and Prolific study id."""
+    out = copy.deepcopy(config)
+    if out.get("completion_url"):
+        out["completion_url"] = WITHHELD
+    prolific = out.get("prolific") or {}
+    if prolific.get("study_id"):
+        prolific["study_id"] = WITHHELD
+    prolific["codes"] = dict.fromkeys(prolific.get("codes") or {}, WITHHELD)
+    return out
+
+
 def _write_versions(study: Study, folder: Path) -> list[tuple[int, str, int]]:
     """study/version-N.json per kept version; (version, synced at, sessions) of each."""
     folder.mkdir()
@@ -190,7 +208,7 @@ def _write_versions(study: Study, folder: Path) -> list[tuple[int, str, int]]:
                     "synced_at": synced,
                     "config_sha256": row.config_hash,
                     "sessions": row.sessions,
-                    "config": stored.config,
+                    "config": _publishable(stored.config),
                 }
             ),
             encoding="utf-8",
@@ -513,7 +531,8 @@ def _readme(
         "- `datapackage.json`: the Frictionless Data Package descriptor, a Table Schema for every CSV "
         "(`frictionless validate datapackage.json` checks the files against it)",
         "- `data/`: participants.csv, trials.csv, events.csv and codebook.csv as `flask export` writes them",
-        "- `study/version-N.json`: every kept version of the study's configuration, with when it was synced",
+        "- `study/version-N.json`: every kept version of the study's configuration, with when it was synced "
+        "(completion codes, the completion URL and the Prolific study id withheld)",
         *(
             [
                 f"- `stimuli/manifest.json`: the {n_stimuli} stimuli, their parameters and the SHA-256 of every file "

@@ -22,7 +22,7 @@ from ..models import ParticipantSession, Study, StudyVersion, analysable
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli
 from ..tasktype.registry import registry
 from .conditions import all_task_params
-from .versions import get_version, versions
+from .versions import get_version, session_counts, versions
 
 # Migration 0007 started study_versions with each study's version of then; sync had overwritten the ones before.
 LOST = "versions synced before study versions were kept (migration 0007) cannot be recovered"
@@ -131,13 +131,7 @@ def stimulus_change(study: Study, old: StudyVersion, new: StudyVersion) -> Stimu
 
 
 def sessions_per_version(study: Study, kept: list[StudyVersion]) -> dict[int, int]:
-    counts = dict(
-        db.session.execute(
-            db.select(ParticipantSession.study_version_id, db.func.count())
-            .where(ParticipantSession.study_id == study.id, analysable(None))
-            .group_by(ParticipantSession.study_version_id)
-        ).all()
-    )
+    counts = session_counts(study)
     return {v.version: counts.get(v.id, 0) for v in kept}
 
 

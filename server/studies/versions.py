@@ -45,17 +45,23 @@ class VersionRow:
     sessions: int
 
 
-def versions(study: Study) -> tuple[list[VersionRow], int]:
-    """The study's kept versions, oldest first, each with the number of sessions that entered under it; and the
-    number of sessions that entered under a version older than study_versions (not kept). Researchers' previews
-    are not counted (models.analysable)."""
-    sessions = dict(
+def session_counts(study: Study) -> dict[int | None, int]:
+    """Sessions per study_versions id (None: entered before versions were kept), previews and withdrawals not
+    counted (models.analysable)."""
+    return dict(
         db.session.execute(
             db.select(ParticipantSession.study_version_id, db.func.count())
             .where(ParticipantSession.study_id == study.id, analysable("all"))
             .group_by(ParticipantSession.study_version_id)
         ).all()
     )
+
+
+def versions(study: Study) -> tuple[list[VersionRow], int]:
+    """The study's kept versions, oldest first, each with the number of sessions that entered under it; and the
+    number of sessions that entered under a version older than study_versions (not kept). Researchers' previews
+    are not counted (models.analysable)."""
+    sessions = session_counts(study)
     rows = db.session.execute(
         db.select(
             StudyVersion.id,

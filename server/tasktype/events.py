@@ -10,6 +10,7 @@ from before interaction records); [] means it recorded and nothing happened."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 from ..exceptions import APIError
@@ -50,7 +51,9 @@ def validate_events(events: Any) -> list[dict[str, Any]] | None:
     if len(events) > MAX_EVENTS:
         raise too_large(f"{len(events)} events")
     try:
-        size = len(json.dumps(events, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode())
+        # surrogatepass: a lone surrogate is measured here and refused below, at its event
+        text = json.dumps(events, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        size = len(text.encode("utf-8", "surrogatepass"))
     except ValueError:  # NaN or Infinity somewhere: named below, at its event
         size = 0
     if size > MAX_BYTES:
@@ -82,7 +85,13 @@ def _event(index: int, event: Any) -> dict[str, Any]:
     target, value = event.get("target"), event.get("value")
     if target is not None and not (isinstance(target, str) and len(target) <= MAX_TARGET and target.isprintable()):
         raise invalid(index, f"target must be null or at most {MAX_TARGET} printable characters")
-    # PostgreSQL's text cannot hold NUL, and the export writes values as text.
-    if value is not None and not (isinstance(value, str) and len(value) <= MAX_VALUE and "\x00" not in value):
-        raise invalid(index, f"value must be null or a text of at most {MAX_VALUE} characters")
+    # PostgreSQL's text cannot hold NUL, and the export writes values as UTF-8 text, which a lone surrogate is not.
+    if value is not None and not (isinstance(value, str) and len(value) <= MAX_VALUE and _storable(value)):
+        raise invalid(
+            index, f"value must be null or a text of at most {MAX_VALUE} characters, without NUL or lone surrogates"
+        )
     return {"t": t, "type": event["type"], "target": target, "value": value}
+
+
+def _storable(text: str) -> bool:
+    return "\x00" not in text and not any(unicodedata.category(c) == "Cs" for c in text)

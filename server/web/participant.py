@@ -237,7 +237,7 @@ def experiment(slug, token):
     )
 
 
-@bp.get("/study/<slug>/x/<int:version>/<path:name>")
+@bp.get("/study/<slug>/x/<int(max=2147483647):version>/<path:name>")
 def experiment_file(slug, version, name):
     """A study version's experiment page, with studyhive's runtime after the jsPsych script (its packages and
     files are served by content: server/web/files.py). Its Content-Security-Policy sandboxes it (an opaque origin,

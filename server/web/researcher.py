@@ -264,7 +264,7 @@ def participants(slug):
     )
 
 
-@bp.get("/studies/<slug>/participants/<int:participant_id>")
+@bp.get("/studies/<slug>/participants/<int(max=2147483647):participant_id>")
 @login_required
 def participant(slug, participant_id):
     study = study_or_404(slug)
@@ -290,7 +290,7 @@ def participant(slug, participant_id):
     )
 
 
-@bp.post("/studies/<slug>/participants/<int:participant_id>/<any(exclude, reinstate):action>")
+@bp.post("/studies/<slug>/participants/<int(max=2147483647):participant_id>/<any(exclude, reinstate):action>")
 @login_required
 def exclusion_change(slug, participant_id, action):
     """The participant page's Exclude / Reinstate buttons: a reason is required; the audit log names this
@@ -311,7 +311,7 @@ def exclusion_change(slug, participant_id, action):
     return redirect(url_for(".participant", slug=slug, participant_id=participant_id), 303)
 
 
-@bp.post("/studies/<slug>/participants/<int:participant_id>/withdraw")
+@bp.post("/studies/<slug>/participants/<int(max=2147483647):participant_id>/withdraw")
 @login_required
 def withdraw(slug, participant_id):
     """The participant page's Withdraw button (`flask participants withdraw`): a reason and the confirmation box are
@@ -523,7 +523,7 @@ def revoke_token():
     return redirect(url_for(".tokens"), 303)
 
 
-@bp.get("/studies/<slug>/participants/<int:participant_id>/replay")
+@bp.get("/studies/<slug>/participants/<int(max=2147483647):participant_id>/replay")
 @login_required
 def replay(slug, participant_id):
     """One session's trials, one at a time (keyboard: ← →, Home, End): what each showed as far as the stored data

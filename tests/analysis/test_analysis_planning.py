@@ -3,6 +3,7 @@ enumeration for Wilson's score test, the report's own HIVE function on simulated
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
+from analysis import planning
 from analysis.hive_statistics import accuracy_summary
 from analysis.planning import (
     SIGMA_WITHIN_DEFAULT,
@@ -133,6 +135,30 @@ def test_the_pilot_bound_plans_more_participants_than_its_estimate():
     pilot = plan.pilot
     assert 0 < pilot["ci_low"] == pilot["bound"] < pilot["estimate"]
     assert pilot["n_needed"] is None or pilot["n_needed"] >= plan.n_needed
+
+
+def test_a_pilot_whose_participants_all_score_the_same_has_no_interval_and_json_stays_valid():
+    same = pd.DataFrame({"participant_id": [1] * 4 + [2] * 4, "model_correct": 1, "correct": 1})
+    plan = plan_hive(same, "hive-agreement", None, 4, 0.6, reps=200, ns=(10,))
+    assert plan.pilot["bound"] is None and any("interval is undefined" in n for n in plan.notes)
+    text = plan.text()
+    assert "95 % interval undefined" in text and "nan" not in text and "reaches the null value" not in text
+    out = plan.json()
+    assert out["pilot"]["ci_low"] is None and out["pilot"]["ci_high"] is None
+    json.dumps(out, allow_nan=False)  # what `flask plan --json` writes
+
+
+def test_large_grids_are_simulated_in_slices_that_add_up_to_every_cohort(monkeypatch):
+    monkeypatch.setattr(planning, "CELLS_AT_ONCE", 100)
+    calls = []
+
+    def hits(n, reps, rng):
+        calls.append(reps)
+        return np.arange(reps) % 2 == 0  # every other cohort rejects, in each slice
+
+    table = _power_table(hits, [30], 25, 0.5, 0.05, seed=0)
+    assert calls == [3] * 8 + [1] and table["reps"].iloc[0] == 25
+    assert table["power"].iloc[0] == pytest.approx((8 * 2 + 1) / 25)
 
 
 @pytest.mark.parametrize(
