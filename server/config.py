@@ -95,6 +95,16 @@ class Setting:
 
 
 KIB = 1024
+MAX_HOURS = 100_000.0  # about 11 years: longer is a typo, and past it a date soon overflows
+
+
+def hours(text: str) -> float:
+    """A positive, finite number of hours (a preview link's or a preview's lifetime), at most MAX_HOURS."""
+    value = float(text)
+    if not 0 < value <= MAX_HOURS:  # also refuses nan
+        raise ValueError(f"must be a number of hours above 0 and at most {MAX_HOURS:g}, not {text!r}")
+    return value
+
 
 SETTINGS: tuple[Setting, ...] = (
     # Storage and code
@@ -247,7 +257,7 @@ SETTINGS: tuple[Setting, ...] = (
         72.0,
         "hours a preview link (dashboard, `flask links SLUG --preview`) stays valid after it is made",
         env="STUDYHIVE_PREVIEW_LINK_HOURS",
-        parse=float,
+        parse=hours,
     ),
     Setting(
         "PREVIEW_MAX_AGE_HOURS",
@@ -255,7 +265,7 @@ SETTINGS: tuple[Setting, ...] = (
         "`flask sessions purge-previews` (and `flask studies sync`) deletes preview sessions unseen for this many "
         "hours",
         env="STUDYHIVE_PREVIEW_MAX_AGE_HOURS",
-        parse=float,
+        parse=hours,
     ),
     # Prolific (docs/prolific.md)
     Setting(
@@ -289,8 +299,15 @@ def defaults() -> dict[str, Any]:
 
 
 def from_environment(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
-    """The settings the environment sets."""
-    return {s.name: s.parse(environ[s.env]) for s in SETTINGS if s.env and environ.get(s.env)}
+    """The settings the environment sets; ValueError naming the variable for a value its setting cannot take."""
+    out = {}
+    for s in SETTINGS:
+        if s.env and environ.get(s.env):
+            try:
+                out[s.name] = s.parse(environ[s.env])
+            except ValueError as exc:
+                raise ValueError(f"{s.env}={environ[s.env]!r}: {exc}") from None
+    return out
 
 
 def default_config() -> dict[str, Any]:

@@ -8,10 +8,13 @@ import json
 import random
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from server.db import db
 from server.models import ParticipantSession, StudyEvent
+from server.researchers.exclusion import ExclusionError, exclude
+from server.studies.definitions import get_study
 from tests.helpers import answer_all, answer_surveys, enter, rate_all
 
 # --keep-outliers: with five constant responders, leaving one out can move the 3×IQR fence and drop another
@@ -235,3 +238,14 @@ def test_hive_analysis_leaves_excluded_sessions_out_and_says_why(app, client, ru
     assert excluded not in {r["participant_id"] for r in data["per_participant"]}
     text = runner.invoke(args=["analyze", "hive-distinction"]).output
     assert "1 session(s) excluded by the researchers, not analysed: a colleague testing the link (1)" in text
+
+
+def test_an_exclusion_sees_a_withdrawal_committed_after_the_row_was_loaded(app, client):
+    session = complete(client)
+    with db.engine.begin() as other:  # another request withdraws meanwhile (participation/withdrawal.py)
+        other.execute(
+            db.update(ParticipantSession).where(ParticipantSession.id == session.id).values(status="withdrawn")
+        )
+    with pytest.raises(ExclusionError, match="has withdrawn"):
+        exclude(get_study("study3"), session, "a duplicate", None, "cli")
+    assert fresh(session.id).status == "withdrawn"

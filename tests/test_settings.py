@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from server.cli.settings import with_table
@@ -143,6 +144,17 @@ def test_environment_values_are_parsed(monkeypatch):
     config = default_config()
     assert config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u:p@db:5432/studyhive"
     assert config["PROLIFIC_API_TIMEOUT"] == 2.5 and config["SESSION_COOKIE_SECURE"] is False
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-3", "1e9", "soon"])
+def test_a_preview_lifetime_that_would_overflow_a_date_or_purge_at_once_is_refused_by_name(monkeypatch, value):
+    monkeypatch.setenv("STUDYHIVE_PREVIEW_MAX_AGE_HOURS", value)
+    with pytest.raises(ValueError, match=f"STUDYHIVE_PREVIEW_MAX_AGE_HOURS='{value}'"):
+        default_config()
+    monkeypatch.setenv("STUDYHIVE_PREVIEW_MAX_AGE_HOURS", "48")
+    monkeypatch.setenv("STUDYHIVE_PREVIEW_LINK_HOURS", value)
+    with pytest.raises(ValueError, match="STUDYHIVE_PREVIEW_LINK_HOURS"):
+        default_config()
 
 
 def test_request_limits_fit_the_largest_real_request_and_nginx_matches():

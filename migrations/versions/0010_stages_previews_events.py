@@ -36,6 +36,10 @@ def upgrade():
 def downgrade():
     with op.batch_alter_table("trials") as batch:
         batch.drop_column("events")
+    # Previews go (the older schema cannot tell them apart), their rows first: SQLite cascades only when asked to.
+    previews = "SELECT id FROM participant_sessions WHERE preview"
+    op.execute(f"DELETE FROM trials WHERE session_id IN ({previews})")
+    op.execute(f"DELETE FROM survey_responses WHERE session_id IN ({previews})")
     op.execute("DELETE FROM participant_sessions WHERE preview")
     with op.batch_alter_table("participant_sessions") as batch:
         batch.drop_column("preview")

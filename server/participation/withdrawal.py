@@ -4,6 +4,8 @@ deleted in one transaction, and the session row stays as a tombstone with status
 records stay explainable: its study, condition, stage, version, times and outcome, the HMAC of its PROLIFIC_PID
 (`pid_hmac`: a returning participant is recognised and not let in again) and the consent hash. Its personal data goes:
 the raw Prolific ids, the User-Agent, the screen and window sizes, the trial plan, and the researchers' exclusion note.
+Prolific's own record of the submission (`prolific_submissions`, with the PROLIFIC_PID every sync reads again, and a
+bonus batch's rows) stays as long as the study: docs/operations.md, "Data protection".
 An audit entry records who, how and why.
 
 A tombstone is left out of everything `models.analysable` governs (exports, analyses, quotas, the dashboard's lists),
@@ -86,7 +88,7 @@ def withdraw(
     reason = (reason or "").strip()
     if not reason:
         raise WithdrawalError("a reason is required")
-    # The row lock makes a save racing this wait for it, then find the session closed (trialstore.OPEN_SESSION):
+    # The row lock makes a save racing this wait for it, then find the session closed (trialstore.OPEN):
     # no answer can be stored after the deletes below.
     session = db.session.scalars(
         db.select(PS).where(PS.id == session.id).with_for_update().execution_options(populate_existing=True)

@@ -11,7 +11,7 @@ puts the session back in its slot, which may fill a condition past its quota."""
 
 from __future__ import annotations
 
-from ..db import utcnow
+from ..db import db, utcnow
 from ..models import ParticipantSession, Study, bump_generation
 from ..prolific import audit
 
@@ -22,6 +22,9 @@ class ExclusionError(ValueError):
 
 
 def _reason(session: ParticipantSession, reason: str | None) -> str:
+    # Re-read under a row lock: a withdrawal committed since the row was loaded is seen, and none commits until this
+    # transaction ends (participation/withdrawal.py), so an exclusion never overwrites a withdrawal's tombstone.
+    db.session.refresh(session, with_for_update=True)
     if session.preview:  # never counted anywhere, so there is nothing to exclude it from
         raise ExclusionError(f"session {session.id} is a researcher's preview, not a participant")
     if session.status == "withdrawn":  # its data is gone and no analysis counts it (participation/withdrawal.py)
