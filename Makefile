@@ -32,12 +32,13 @@ $(VENV)/.dev-installed: $(VENV)/.models-installed requirements-dev.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
-# jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served.
-static/vendor/.installed: package.json package-lock.json
+# jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served, and its CSS
+# without the 32 fonts it inlines (468 of its 476 KB; scripts/strip_fonts.py).
+static/vendor/.installed: package.json package-lock.json scripts/strip_fonts.py
 	npm ci --no-audit --no-fund --silent
 	rm -rf static/vendor && mkdir -p static/vendor
 	cp node_modules/jspsych/dist/index.browser.min.js static/vendor/jspsych.js
-	cp node_modules/jspsych/css/jspsych.css static/vendor/jspsych.css
+	$(PYTHON) scripts/strip_fonts.py node_modules/jspsych/css/jspsych.css static/vendor/jspsych.css
 	for p in $(filter plugin-%,$(JSPSYCH_PKGS)); do \
 	  cp node_modules/@jspsych/$$p/dist/index.browser.min.js static/vendor/$$p.js; done
 	touch $@
