@@ -9,7 +9,7 @@ JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-
 DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prototree sketch-demo study3 \
 	two4two-demo visual-search
 
-.PHONY: run test setup setup-dev models bench bench-dashboard bench-load bench-models validate clean
+.PHONY: run test setup setup-dev models bench bench-dashboard bench-load bench-models bench-weight validate clean
 
 # Three sets of packages: serving (requirements.txt: `make run`), model training (requirements-models.txt, PyTorch:
 # `make models`, docs/models.md) and development (requirements-dev.txt: `make test`, which needs both others). Serving
@@ -73,6 +73,12 @@ bench: $(VENV)/.dev-installed
 # Researcher dashboard page timings on a study with 1,000 participants and ~30,000 trials (PostgreSQL, own database).
 bench-dashboard: $(VENV)/.dev-installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python scripts/dashboard_timings.py
+
+# Page weight per demo study: bytes until the consent screen is interactive, first visit and second (goal < 250 KB;
+# scripts/first_visit_bytes.py). About a minute; SQLite in a scratch folder, headless Chromium.
+bench-weight: $(VENV)/.dev-installed static/vendor/.installed
+	scripts/ensure-chromium
+	$(BIN)/python scripts/first_visit_bytes.py
 
 # Participants under load, driven by wrk (bench/load/wrk/), against granian (deploy/granian.sh, production) and gunicorn
 # (gunicorn.conf.py) side by side

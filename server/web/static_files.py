@@ -5,7 +5,7 @@ names, and gzip for what the app sends itself.
 first 12 hex digits of the file's SHA-256, so the file is cached for a year as immutable (a returning participant
 downloads nothing twice) and a deploy that changes it changes its URL. The unhashed name still answers, revalidated
 on every use (`no-cache`), for pages rendered before a deploy; a hash that is not the file's is a 404. Each file is
-read, hashed and gzipped once per process and kept in memory (they are small: about 130 KB in all), keyed by its
+read, hashed and gzipped once per process and kept in memory (they are small: about 220 KB in all), keyed by its
 modification time and size so an edited file is read again.
 
 Compression: the page files from that cache, and any other response the app builds whole (HTML, JSON, a researcher's
