@@ -35,7 +35,7 @@ def file_of(url: str) -> Path:
     return ROOT / "server/tasks" / package / "static" / name  # the built-in task packages
 
 
-def test_page_files_are_hashed_immutable_and_gzipped(client):
+def test_page_files_are_hashed_immutable_and_gzipped_as_are_pages(client, auth):
     page = client.get(f"/study/study3/s/{enter(client, 'study3')}", headers=GZIP)
     assert page.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in page.vary
     html = gzip.decompress(page.data).decode()
@@ -76,12 +76,13 @@ def test_page_files_are_hashed_immutable_and_gzipped(client):
     icon = client.get("/favicon.ico")
     assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
 
-
-def test_small_json_stays_plain_and_researcher_pages_compress(client, auth):
+    # Other whole responses: a researcher's page is compressed, a small JSON answer is not worth it.
     auth.login()
     dashboard = client.get("/researcher/", headers=GZIP)
     assert dashboard.status_code == 200 and dashboard.headers["Content-Encoding"] == "gzip"
     assert b"<html" in gzip.decompress(dashboard.data).lower()
+    # The researcher's cookie is not read for page files: a `Vary: Cookie` would make the browser revalidate them.
+    assert "Cookie" not in client.get(js_url).vary and "Cookie" in dashboard.vary
     small = client.get("/api/sessions/nosuchtoken", headers=GZIP)  # a 4xx JSON error: small, sent as it is
     assert small.status_code == 404 and "Content-Encoding" not in small.headers and small.get_json()["error"]
 
