@@ -80,14 +80,17 @@ def test_page_files_are_hashed_immutable_and_gzipped_as_are_pages(client, auth):
     auth.login()
     dashboard = client.get("/researcher/", headers=GZIP)
     assert dashboard.status_code == 200 and dashboard.headers["Content-Encoding"] == "gzip"
-    assert b"<html" in gzip.decompress(dashboard.data).lower()
+    researcher_html = gzip.decompress(dashboard.data).decode()
+    assert len(HASHED.findall(researcher_html)) == 2  # base.html's stylesheet and icon
     # The researcher's cookie is not read for page files: a `Vary: Cookie` would make the browser revalidate them.
     assert "Cookie" not in client.get(js_url).vary and "Cookie" in dashboard.vary
     small = client.get("/api/sessions/nosuchtoken", headers=GZIP)  # a 4xx JSON error: small, sent as it is
     assert small.status_code == 404 and "Content-Encoding" not in small.headers and small.get_json()["error"]
 
 
-def test_nginx_compresses_what_the_app_leaves_plain():
+def test_deploy_builds_the_stripped_css_and_nginx_compresses_what_the_app_leaves_plain():
+    static_stage = (ROOT / "Dockerfile").read_text().split("\nFROM ")[1]
+    assert static_stage.index("scripts/strip_fonts.py") < static_stage.index("make static/vendor/.installed")
     conf = (ROOT / "deploy/nginx-proxy.conf").read_text()
     assert re.search(r"^\s*gzip on;", conf, re.M) and re.search(r"^\s*gzip_vary on;", conf, re.M)
     assert re.search(r"^\s*gzip_proxied any;", conf, re.M)
