@@ -1,7 +1,9 @@
-# Build stage: jsPsych from the npm registry (pinned in package-lock.json), copied into static/vendor by make.
+# Build stage: jsPsych from the npm registry (pinned in package-lock.json), copied into static/vendor by make (its CSS
+# through scripts/strip_fonts.py, with the image's python3).
 FROM node:20-bookworm AS static
 WORKDIR /app
 COPY package.json package-lock.json Makefile ./
+COPY scripts/strip_fonts.py scripts/
 RUN make static/vendor/.installed
 
 FROM python:3.11-slim-bookworm

@@ -9,7 +9,7 @@ JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-
 DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prototree sketch-demo study3 \
 	two4two-demo visual-search
 
-.PHONY: run test setup setup-dev models bench bench-dashboard bench-load bench-models validate clean
+.PHONY: run test setup setup-dev models bench bench-dashboard bench-load bench-models bench-weight validate clean
 
 # Three sets of packages: serving (requirements.txt: `make run`), model training (requirements-models.txt, PyTorch:
 # `make models`, docs/models.md) and development (requirements-dev.txt: `make test`, which needs both others). Serving
@@ -32,12 +32,13 @@ $(VENV)/.dev-installed: $(VENV)/.models-installed requirements-dev.txt
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@
 
-# jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served.
-static/vendor/.installed: package.json package-lock.json
+# jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served, and its CSS
+# without the 32 fonts it inlines (468 of its 476 KB; scripts/strip_fonts.py).
+static/vendor/.installed: package.json package-lock.json scripts/strip_fonts.py
 	npm ci --no-audit --no-fund --silent
 	rm -rf static/vendor && mkdir -p static/vendor
 	cp node_modules/jspsych/dist/index.browser.min.js static/vendor/jspsych.js
-	cp node_modules/jspsych/css/jspsych.css static/vendor/jspsych.css
+	$(PYTHON) scripts/strip_fonts.py node_modules/jspsych/css/jspsych.css static/vendor/jspsych.css
 	for p in $(filter plugin-%,$(JSPSYCH_PKGS)); do \
 	  cp node_modules/@jspsych/$$p/dist/index.browser.min.js static/vendor/$$p.js; done
 	touch $@
@@ -72,6 +73,12 @@ bench: $(VENV)/.dev-installed
 # Researcher dashboard page timings on a study with 1,000 participants and ~30,000 trials (PostgreSQL, own database).
 bench-dashboard: $(VENV)/.dev-installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python scripts/dashboard_timings.py
+
+# Page weight per demo study: bytes until the consent screen is interactive, first visit and second (goal < 250 KB;
+# scripts/first_visit_bytes.py). About a minute; SQLite in a scratch folder, headless Chromium.
+bench-weight: $(VENV)/.dev-installed static/vendor/.installed
+	scripts/ensure-chromium
+	$(BIN)/python scripts/first_visit_bytes.py
 
 # Participants under load, driven by wrk (bench/load/wrk/), against granian (deploy/granian.sh, production) and gunicorn
 # (gunicorn.conf.py) side by side

@@ -3,6 +3,7 @@ offered by an installed distribution's `studyhive.task_types` entry point, runs 
 assets, trial save, completion, results summary) and shows up in the export — without a change to any generic module.
 The platform asks a type's declared capabilities: one with none has no plan, and what needs stimuli refuses it."""
 
+import re
 import sys
 import textwrap
 from contextlib import contextmanager
@@ -125,8 +126,10 @@ def run_participant(app, tmp_path, package):
     client, runner = app.test_client(), app.test_cli_runner()
     token = enter(client, "dots")
     page = client.get(f"/study/dots/s/{token}").get_data(as_text=True)
-    assert f'<script src="/tasks/{package}/tiny.js">' in page and f'href="/tasks/{package}/tiny.css"' in page
-    script = client.get(f"/tasks/{package}/tiny.js")
+    # The page names the files by their content hash (server/web/static_files.py).
+    script_url = re.search(rf'<script src="(/tasks/{package}/tiny\.[0-9a-f]{{12}}\.js)">', page)[1]
+    assert re.search(rf'href="/tasks/{package}/tiny\.[0-9a-f]{{12}}\.css"', page)
+    script = client.get(script_url)
     assert script.status_code == 200 and b'StudyhiveTasks["tiny-choice"]' in script.data
     assert client.get(f"/tasks/{package}/../__init__.py").status_code == 404  # only the static/ folder is served
     assert client.get("/tasks/nosuchpackage/tiny.js").status_code == 404
@@ -178,10 +181,7 @@ def test_a_task_type_from_an_entry_point_runs_a_session_and_exports(lib, tmp_pat
     write_package(lib, "tinyep")
     write_distribution(lib, "tinyep", ["tiny-choice = tinyep:TinyChoice"])
     with synced_app(tmp_path) as app:  # TASK_PACKAGES as by default: the type comes from the distribution
-        assert registry().asset_urls(registry().get("tiny-choice")) == [
-            "/tasks/tinyep/tiny.css",
-            "/tasks/tinyep/tiny.js",
-        ]
+        assert registry().page_files(registry().get("tiny-choice")) == [("tinyep", "tiny.css"), ("tinyep", "tiny.js")]
         run_participant(app, tmp_path, "tinyep")
 
 

@@ -100,11 +100,11 @@ class TaskRegistry:
     def ids(self) -> list[str]:
         return sorted(self._types)
 
-    def asset_urls(self, task: TaskType) -> list[str]:
-        """URLs of the task's page files, in the order it lists them (a type registered without a package, as tests
-        do, has none)."""
+    def page_files(self, task: TaskType) -> list[tuple[str, str]]:
+        """(package, file name) of the task's page files, in the order it lists them, served at /tasks/<package>/<file>
+        (a type registered without a package, as tests do, has none)."""
         package = self._package_of.get(task.id)
-        return [f"/tasks/{package}/{name}" for name in task.assets] if package else []
+        return [(package, name) for name in task.assets] if package else []
 
     def static_folder(self, package: str) -> Path | None:
         return self._static.get(package)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, request, send_from_directory
+from flask import Blueprint, abort, current_app, jsonify, make_response, request
 
 from ..db import db
 from ..exceptions import ConfigError
@@ -15,6 +15,7 @@ from ..models import Asset
 from ..studies.definitions import get_study
 from ..tasks.jspsych.experiment import STUDY_FILES_MIMETYPE
 from ..tasktype.registry import registry
+from .static_files import send_page_file
 
 bp = Blueprint("files", __name__)
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -69,11 +70,12 @@ def study_file(manifest, name):
 
 @bp.get("/tasks/<package>/<path:filename>")
 def task_file(package, filename):
-    """A task package's page file (jsPsych plugin, stylesheet), from its static/ folder only."""
+    """A task package's page file (jsPsych plugin, stylesheet), from its static/ folder only, by a hashed name as
+    url_for builds it (server/web/static_files.py)."""
     folder = registry().static_folder(package)
     if folder is None:
         abort(404)
-    return send_from_directory(folder, filename)
+    return send_page_file(str(folder), filename)
 
 
 @bp.get("/vocabulary/<slug>.json")

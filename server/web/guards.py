@@ -14,13 +14,18 @@ from ..models import Researcher, Study
 from ..researchers.auth import can_see, token_owner
 from .api import PREFIX as API_PREFIX
 
+# The page files (server/web/static_files.py) are the same for everyone: opened, the cookie would add a `Vary: Cookie`
+# that makes a browser revalidate its year-long copy whenever the cookie changes (a researcher logging in).
+NO_COOKIE_PREFIXES = (API_PREFIX, "/static/", "/tasks/", "/favicon.ico")
+
 
 class ResearcherCookies(SecureCookieSessionInterface):
-    """The signed session cookie holds only the logged-in researcher. The participant API never reads it, so its
-    requests skip opening it (a serializer and a signature check on each of thousands of trial saves)."""
+    """The signed session cookie holds only the logged-in researcher. The participant API and the page files never
+    read it, so their requests skip opening it (a serializer and a signature check on each of thousands of trial
+    saves)."""
 
     def open_session(self, app, request):
-        if request.path.startswith(API_PREFIX):
+        if request.path.startswith(NO_COOKIE_PREFIXES):
             return self.make_null_session(app)
         return super().open_session(app, request)
 

@@ -183,7 +183,7 @@ def run(slug, token):
     bar = _preview_bar(session, jumps=not isinstance(task, PlanLessRows))
     if bar:
         config["preview"] = True
-    assets = registry().asset_urls(task)
+    assets = [url_for("files.task_file", package=p, filename=name) for p, name in registry().page_files(task)]
     return render_template(
         "participant/study.html",
         config=config,
