@@ -154,7 +154,9 @@ def _output(*command: str) -> str:
 
 
 def commit() -> str:
-    """The product's commit: STUDYHIVE_COMMIT (set where there is no git, e.g. a copied tree), else git's HEAD."""
+    """The product's commit: STUDYHIVE_COMMIT (set where there is no git, e.g. a copied tree), else git's HEAD. The
+    server's own is server/config.py `checkout_commit`; modelruns never imports the server, so a change to one is
+    made in both."""
     return os.environ.get("STUDYHIVE_COMMIT") or _output("git", "rev-parse", "HEAD") or "unknown"
 
 

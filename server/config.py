@@ -72,7 +72,8 @@ def checkout_commit(config: Mapping[str, Any], instance_path: Path) -> str:
 @functools.cache
 def _git_head() -> str:
     """The commit of the code this process loaded: `git rev-parse HEAD` in a checkout, else "unknown". Once per
-    process: the code does not change under a running server, and every app the tests create would run git again."""
+    process: the code does not change under a running server, and every app the tests create would run git again.
+    modelruns/train.py `commit` does the same for training runs (it never imports the server): change both."""
     try:
         done = subprocess.run(
             ["git", "-C", str(PROJECT_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10
