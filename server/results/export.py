@@ -152,7 +152,8 @@ EVENT_COLUMNS = (
     Column(
         "type",
         f'what happened: {", ".join(EVENT_TYPES)} (docs/participant-api.md, "Interaction records"); time away '
-        "from the tab is the sum of visible.t_ms − hidden.t_ms over a trial's hidden→visible pairs",
+        "from the tab is the sum of visible.t_ms − hidden.t_ms over a trial's hidden→visible pairs, a last hidden "
+        "without a visible counting until rt_ms",
         "text",
     ),
     Column("target", "which field the event concerns (percent, rating, guess1, …), empty for window events", "text"),
