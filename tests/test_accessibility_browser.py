@@ -17,7 +17,6 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession
 from server.researchers.auth import create_researcher
-from tests.helpers import answer_all
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
