@@ -214,3 +214,35 @@ def test_study3_by_keyboard_then_the_dashboard(app, client, live_server, audit, 
     page.keyboard.press("Enter")
     expect(page.locator("table")).to_contain_text("laptop")
     audit.check("dashboard-tokens", shot=True)
+
+
+def test_two4two_hypothesis_rating_by_keyboard(app, client, live_server, audit):
+    """Hypothesis rating: the grid's scroll box is reachable and scrolls with the keys, a rating is picked with the
+    arrows, Next acts on Enter; the other statements through the API, then the results page."""
+    page, slug = audit.page, "two4two-demo"
+    page.goto(f"{live_server}/study/{slug}")
+    consent(page, audit, slug)
+    demographics(page, audit, slug)
+    instructions(page, audit, slug, ("Two kinds of animals", "The model's predictions"))
+    page.wait_for_function("() => [...document.querySelectorAll('.sh-hr-cell')].every((i) => i.naturalWidth > 0)")
+    audit.check(f"{slug}-trial", shot=True)
+    grid = page.locator(".sh-hr-scroll")
+    assert grid.evaluate("el => el.scrollHeight <= el.clientHeight")  # the whole grid in view: nothing hidden below
+    # In a window too short for it, the grid scrolls: the keyboard reaches and scrolls it, and an arrow marks that
+    # there is more below until its end is in view.
+    page.set_viewport_size({"width": 1280, "height": 560})
+    expect(grid).to_have_class(re.compile("sh-hr-more"))
+    audit.check(f"{slug}-trial-short-window", shot=True)
+    tab_to(page, grid)
+    page.keyboard.press("End")
+    expect(grid).not_to_have_class(re.compile("sh-hr-more"))
+    page.set_viewport_size({"width": 1366, "height": 900})
+    choose(page, page, "sh-hr-rating", "5")
+    press(page, button(page, "Next"))
+    expect(page.locator(".sh-hr-statement")).to_be_visible()  # the second statement
+    page.wait_for_function("() => Object.keys(localStorage).every((k) => !k.endsWith(':queue') || "
+                           "JSON.parse(localStorage.getItem(k)).length === 0)")
+    finish_by_api(client, token_of(page), lambda item: {"rating": 4})
+    page.reload()
+    page.wait_for_url(re.compile(r"/results$"))
+    audit.check(f"{slug}-results", shot=True)
