@@ -240,9 +240,106 @@ def test_two4two_hypothesis_rating_by_keyboard(app, client, live_server, audit):
     choose(page, page, "sh-hr-rating", "5")
     press(page, button(page, "Next"))
     expect(page.locator(".sh-hr-statement")).to_be_visible()  # the second statement
-    page.wait_for_function("() => Object.keys(localStorage).every((k) => !k.endsWith(':queue') || "
-                           "JSON.parse(localStorage.getItem(k)).length === 0)")
+    page.wait_for_function(
+        "() => Object.keys(localStorage).every((k) => !k.endsWith(':queue') || "
+        "JSON.parse(localStorage.getItem(k)).length === 0)"
+    )
     finish_by_api(client, token_of(page), lambda item: {"rating": 4})
     page.reload()
     page.wait_for_url(re.compile(r"/results$"))
     audit.check(f"{slug}-results", shot=True)
+
+
+HIVE = ("hive-distinction", "hive-output-prediction", "hive-prototree", "hive-agreement")  # the last goes to the end
+
+
+def agreement_answer(item) -> dict:
+    """A valid answer to a HIVE agreement plan item, for the trials the keyboard leaves to the API."""
+    matches = len(item["options"][0]["explanation"]) if item["similarity_ratings"] else 0
+    return {"confidence": 3, **({"similarity": [2] * matches} if matches else {})}
+
+
+def hive_trial_by_keyboard(page, audit, slug, first: bool):
+    """One HIVE trial with the keyboard; on the first, the method's description opened and closed with it too."""
+    form = page.locator("form.sh-hive")
+    expect(form.locator("button[type=submit]")).to_be_enabled()  # every image has loaded
+    if first:
+        audit.check(f"{slug}-trial", shot=True)
+        press(page, button(page, "How the model works"))
+        dialog = page.locator("dialog.sh-hive-description")
+        expect(dialog).to_be_visible()
+        audit.check(f"{slug}-description")
+        page.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+    if slug == "hive-agreement":
+        for name in form.locator("fieldset[data-name^=similarity-]").evaluate_all(
+            "fs => fs.map((f) => f.dataset.name)"
+        ):
+            choose(page, form, name, "2")
+        choose(page, form, "confidence", "4")
+    elif slug == "hive-prototree":
+        choose(page, form, "node-root", "absent")
+        choose(page, form, "node-absent", "present")
+        expect(form.locator(".sh-hive-reached")).to_have_count(1)
+        choose(page, form, "confidence", "3")
+    else:
+        key = form.locator("input[name=choice]").nth(2).get_attribute("value")
+        choose(page, form, "choice", key)
+        choose(page, form, "confidence", "5")
+    press(page, form.locator("button[type=submit]"))
+
+
+def test_hive_studies_by_keyboard(app, client, live_server, audit):
+    """Each HIVE task kind with the keyboard: consent, demographics, the method, the examples, understanding and two
+    trials (the description opened from the trial and closed with Escape). The last, agreement, then goes on to the
+    end (its other trials through the API): understanding, score, tradeoff, feedback, results; the end screens are
+    the same for every HIVE study."""
+    page = audit.page
+    for slug in HIVE:
+        page.goto(f"{live_server}/study/{slug}")
+        consent(page, audit, slug)
+        expect(page.get_by_role("heading", name="About you")).to_be_visible()
+        audit.check(f"{slug}-demographics")
+        choose(page, page, "ml_experience", "2")
+        press(page, button(page, "Continue"))
+        expect(page.get_by_role("heading", name="How the model decides")).to_be_visible()
+        audit.check(f"{slug}-instructions")
+        press(page, button(page, "Next >"))
+        press(page, button(page, "Next >"))
+        for example in (1, 2):
+            expect(page.get_by_role("heading", name=f"Example {example} of 2")).to_be_visible()
+            if example == 1:
+                audit.check(f"{slug}-example", shot=True)
+            press(page, button(page, "Continue"))
+        expect(page.get_by_role("heading", name="Your understanding")).to_be_visible()
+        audit.check(f"{slug}-understanding")
+        choose(page, page, "understanding", "3")
+        press(page, button(page, "Continue"))
+        for n in range(2):
+            hive_trial_by_keyboard(page, audit, slug, first=n == 0)
+        expect(page.locator("form.sh-hive")).to_have_count(1)  # the third trial
+    page.wait_for_function(
+        "() => Object.keys(localStorage).every((k) => !k.endsWith(':queue') || "
+        "JSON.parse(localStorage.getItem(k)).length === 0)"
+    )
+    finish_by_api(client, token_of(page), agreement_answer)
+    page.reload()
+    for n in (2, 3):  # understanding after the task, and after the score
+        expect(page.get_by_role("heading", name="Your understanding")).to_be_visible()
+        choose(page, page, "understanding", "4")
+        press(page, button(page, "Continue"))
+        if n == 2:
+            expect(page.locator(".sh-score")).to_contain_text("of 10 correctly")
+            audit.check("hive-score", shot=True)
+            press(page, button(page, "Continue"))
+    expect(page.get_by_role("heading", name="Explanations or accuracy?")).to_be_visible()
+    audit.check("hive-tradeoff", shot=True)
+    for name, value in (("low_risk", "65"), ("medium_risk", "70"), ("high_risk", "90")):
+        type_into(page, page.locator(f"input[name={name}]"), value)
+    type_into(page, page.locator("textarea[name=reason]"), "Safety matters more when the stakes are high.")
+    press(page, button(page, "Continue"))
+    expect(page.get_by_role("heading", name="Feedback")).to_be_visible()
+    audit.check("hive-feedback")
+    press(page, button(page, "Continue"))
+    page.wait_for_url(re.compile(r"/results$"))
+    audit.check("hive-results", shot=True)
