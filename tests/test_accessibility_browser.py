@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession
 from server.researchers.auth import create_researcher
+from tests.helpers import enter
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -48,6 +49,8 @@ class Audit:
         for frame in self.page.frames:
             if not frame.evaluate("() => typeof axe !== 'undefined'"):
                 frame.add_script_tag(path=str(AXE))
+                # The experiment's frame has an opaque origin (sandboxed), which axe's frame messages would refuse.
+                frame.evaluate("() => axe.configure({allowedOrigins: ['<unsafe_all_origins>']})")
         result = self.page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
         for violation in result["violations"]:
             for node in violation["nodes"]:
@@ -110,13 +113,11 @@ def token_of(page) -> str:
     return re.search(r"/s/([^/?#]+)", page.url).group(1)
 
 
-def finish_by_api(client, token: str, response=lambda item: {"percent": 50.0}) -> None:
-    """Store every trial the keyboard did not answer, through the JSON API, as another device of this participant
-    would; the reload that follows resumes after the last one."""
+def finish_by_api(client, token: str, response=lambda item: {"percent": 50.0}, count: int | None = None) -> None:
+    """Store the trials the keyboard did not answer (all, or the next `count`) through the JSON API, as another device
+    of this participant would; the page's next load resumes after them."""
     state = client.get(f"/api/sessions/{token}").get_json()
-    for item in state["plan"]:
-        if item["index"] in state["stored_indexes"]:
-            continue
+    for item in [i for i in state["plan"] if i["index"] not in state["stored_indexes"]][:count]:
         body = {
             "trial_id": str(uuid.uuid4()),
             "trial_index": item["index"],
@@ -250,13 +251,17 @@ def test_two4two_hypothesis_rating_by_keyboard(app, client, live_server, audit):
     audit.check(f"{slug}-results", shot=True)
 
 
-HIVE = ("hive-distinction", "hive-output-prediction", "hive-prototree", "hive-agreement")  # the last goes to the end
+HIVE = ("hive-distinction", "hive-output-prediction", "hive-prototree", "hive-agreement")
 
 
-def agreement_answer(item) -> dict:
-    """A valid answer to a HIVE agreement plan item, for the trials the keyboard leaves to the API."""
-    matches = len(item["options"][0]["explanation"]) if item["similarity_ratings"] else 0
-    return {"confidence": 3, **({"similarity": [2] * matches} if matches else {})}
+def hive_answer(slug: str, item) -> dict:
+    """A valid answer to a HIVE plan item, for the trials the keyboard leaves to the API."""
+    if slug == "hive-agreement":
+        matches = len(item["options"][0]["explanation"]) if item["similarity_ratings"] else 0
+        return {"confidence": 3, **({"similarity": [2] * matches} if matches else {})}
+    if slug == "hive-prototree":
+        return {"decisions": ["present", "absent"], "confidence": 3}
+    return {"choice": item["options"][0]["key"], "confidence": 3}
 
 
 def hive_trial_by_keyboard(page, audit, slug, first: bool):
@@ -290,39 +295,53 @@ def hive_trial_by_keyboard(page, audit, slug, first: bool):
 
 
 def test_hive_studies_by_keyboard(app, client, live_server, audit):
-    """Each HIVE task kind with the keyboard: consent, demographics, the method, the examples, understanding and two
-    trials (the description opened from the trial and closed with Escape). The last, agreement, then goes on to the
-    end (its other trials through the API): understanding, score, tradeoff, feedback, results; the end screens are
-    the same for every HIVE study."""
+    """Each HIVE task kind's trial with the keyboard (the method's description opened from it, closed with Escape).
+    Three of them start where the API left a participant after the first trial ("Welcome back"); the agreement study
+    is walked from its link: consent, demographics, the method, the examples, understanding, two trials, then (its
+    other trials through the API) understanding, score, tradeoff, feedback and results, screens every HIVE study
+    shares."""
     page = audit.page
-    for slug in HIVE:
-        page.goto(f"{live_server}/study/{slug}")
-        consent(page, audit, slug)
-        expect(page.get_by_role("heading", name="About you")).to_be_visible()
-        audit.check(f"{slug}-demographics")
-        choose(page, page, "ml_experience", "2")
+    for slug in HIVE[:3]:
+        token = enter(client, slug)
+        for name, answers in (
+            ("hive_demographics", {"ml_experience": 2}),
+            ("hive_understanding_1", {"understanding": 3}),
+        ):
+            assert client.put(f"/api/sessions/{token}/surveys/{name}", json={"answers": answers}).status_code == 200
+        finish_by_api(client, token, lambda item, slug=slug: hive_answer(slug, item), count=1)
+        page.goto(f"{live_server}/study/{slug}/s/{token}")
+        press(page, button(page, "Continue"))  # "Welcome back"
+        hive_trial_by_keyboard(page, audit, slug, first=True)
+        expect(page.locator("form.sh-hive")).to_have_count(1)  # the next trial
+
+    slug = "hive-agreement"
+    page.goto(f"{live_server}/study/{slug}")
+    consent(page, audit, slug)
+    expect(page.get_by_role("heading", name="About you")).to_be_visible()
+    audit.check(f"{slug}-demographics")
+    choose(page, page, "ml_experience", "2")
+    press(page, button(page, "Continue"))
+    expect(page.get_by_role("heading", name="How the model decides")).to_be_visible()
+    audit.check(f"{slug}-instructions")
+    press(page, button(page, "Next >"))
+    press(page, button(page, "Next >"))
+    for example in (1, 2):
+        expect(page.get_by_role("heading", name=f"Example {example} of 2")).to_be_visible()
+        if example == 1:
+            audit.check(f"{slug}-example", shot=True)
         press(page, button(page, "Continue"))
-        expect(page.get_by_role("heading", name="How the model decides")).to_be_visible()
-        audit.check(f"{slug}-instructions")
-        press(page, button(page, "Next >"))
-        press(page, button(page, "Next >"))
-        for example in (1, 2):
-            expect(page.get_by_role("heading", name=f"Example {example} of 2")).to_be_visible()
-            if example == 1:
-                audit.check(f"{slug}-example", shot=True)
-            press(page, button(page, "Continue"))
-        expect(page.get_by_role("heading", name="Your understanding")).to_be_visible()
-        audit.check(f"{slug}-understanding")
-        choose(page, page, "understanding", "3")
-        press(page, button(page, "Continue"))
-        for n in range(2):
-            hive_trial_by_keyboard(page, audit, slug, first=n == 0)
-        expect(page.locator("form.sh-hive")).to_have_count(1)  # the third trial
+    expect(page.get_by_role("heading", name="Your understanding")).to_be_visible()
+    audit.check(f"{slug}-understanding")
+    choose(page, page, "understanding", "3")
+    press(page, button(page, "Continue"))
+    for n in range(2):
+        hive_trial_by_keyboard(page, audit, slug, first=n == 0)
+    expect(page.locator("form.sh-hive")).to_have_count(1)  # the third trial
     page.wait_for_function(
         "() => Object.keys(localStorage).every((k) => !k.endsWith(':queue') || "
         "JSON.parse(localStorage.getItem(k)).length === 0)"
     )
-    finish_by_api(client, token_of(page), agreement_answer)
+    finish_by_api(client, token_of(page), lambda item: hive_answer(slug, item))
     page.reload()
     for n in (2, 3):  # understanding after the task, and after the score
         expect(page.get_by_role("heading", name="Your understanding")).to_be_visible()
@@ -343,3 +362,50 @@ def test_hive_studies_by_keyboard(app, client, live_server, audit):
     press(page, button(page, "Continue"))
     page.wait_for_url(re.compile(r"/results$"))
     audit.check("hive-results", shot=True)
+
+
+def test_sketch_recognition_by_keyboard(app, live_server, audit):
+    """Sketch recognition with the keyboard: each sketch named by typing into the type-ahead box, Enter on the list,
+    Tab to Next; through the score to the results page."""
+    page, slug = audit.page, "sketch-demo"
+    page.goto(f"{live_server}/study/{slug}")
+    consent(page, audit, slug)
+    instructions(page, audit, slug, ("Your task", "Up to three guesses"))
+    for index in range(9):
+        box = page.locator(".sh-guess input").first
+        expect(box).to_be_focused()  # each sketch starts in the first box
+        expect(page.locator(".sh-sketch-image")).to_have_js_property("complete", True)
+        page.keyboard.type("ladder")
+        expect(page.get_by_role("listbox")).to_be_visible()
+        if index == 0:
+            audit.check(f"{slug}-trial", shot=True)
+        page.keyboard.press("Enter")
+        expect(box).to_have_value("ladder")
+        press(page, button(page, "Next"))
+    expect(page.locator(".sh-score")).to_contain_text("named the drawn object", timeout=20_000)
+    audit.check(f"{slug}-score", shot=True)
+    press(page, button(page, "Continue"))
+    page.wait_for_url(re.compile(r"/results$"))
+    audit.check(f"{slug}-results")
+
+
+def test_visual_search_own_experiment_by_keyboard(app, live_server, audit):
+    """A researcher's own jsPsych experiment in its frame, with the keyboard: Tab goes from studyhive's page into the
+    frame, through the instructions and several search displays."""
+    page, slug = audit.page, "visual-search"
+    page.goto(f"{live_server}/study/{slug}")
+    consent(page, audit, slug)
+    press(page, button(page, "Start"))
+    page.wait_for_url("**/experiment")
+    frame = page.frame_locator("#studyhive-experiment")
+    expect(frame.locator("#jspsych-instructions-next")).to_be_visible()
+    audit.check(f"{slug}-instructions")
+    for _ in range(2):
+        press(page, frame.locator("#jspsych-instructions-next"))
+    for display in range(3):
+        picture = frame.locator("img.search-display")
+        assert picture.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
+        if display == 0:
+            audit.check(f"{slug}-trial", shot=True)
+        press(page, button(frame, "T present"))
+        picture.wait_for(state="detached")
