@@ -62,6 +62,7 @@ class Audit:
             self.page.screenshot(path=str(SHOTS / f"{screen}.png"), full_page=True)
 
     def assert_clean(self) -> None:
+        assert len(ALLOWED) <= 3
         bad = {
             rule: where
             for rule, where in self.findings.items()
@@ -70,17 +71,17 @@ class Audit:
         assert not bad, "\n".join(f"{rule}: {w}" for rule, where in bad.items() for w in where)
 
 
-# Keyboard only: Tab (or Shift+Tab) until an element has focus, and act on it with keys.
+# Keyboard only: Tab until an element has focus, and act on it with keys.
 
 
-def tab_to(page, target, limit: int = 60, back: bool = False) -> None:
+def tab_to(page, target, limit: int = 60) -> None:
     """Press Tab until `target` has focus (fails if Tab never reaches it) and check that the focus shows."""
     for _ in range(limit):
         if target.evaluate("el => el.ownerDocument.activeElement === el && el.ownerDocument.hasFocus()"):
             style = target.evaluate("el => getComputedStyle(el).outlineStyle + ' ' + getComputedStyle(el).boxShadow")
             assert not style.startswith("none none"), f"focus on {target} does not show"
             return
-        page.keyboard.press("Shift+Tab" if back else "Tab")
+        page.keyboard.press("Tab")
     raise AssertionError(f"Tab does not reach {target}")
 
 
