@@ -2,8 +2,10 @@
 reach, Enter or Space to act, arrows in radio groups; no mouse), and axe-core (node_modules/axe-core, pinned in
 package.json, injected here and never served) run on every screen the walk passes and on every researcher dashboard
 page. Each walk shares its page loads between the keyboard and axe checks, and writes screenshots of the trial
-screens and dashboard pages to test-screenshots/ for a person to look at. To stay lean, each walk answers a few
-trials with the keyboard and the rest through the JSON API, then reloads to reach the end screens."""
+screens and dashboard pages to test-screenshots/ for a person to look at. To stay lean (CI time), the longer tasks
+answer a few trials with the keyboard and the rest through the JSON API, then reload to reach the end screens; the
+visual-search experiment stops after three displays; and the PostgreSQL pass leaves this module out (any_db:
+nothing here depends on the database's backend)."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from server.db import db
 from server.models import ParticipantSession
 from server.researchers.auth import create_researcher
 from tests.helpers import enter
+
+pytestmark = pytest.mark.any_db
 
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
