@@ -28,9 +28,11 @@ SHARED = ROOT.parent / "shared"
 
 
 def pytest_collection_modifyitems(items):
-    """Mark every test that touches the database, so the PostgreSQL pass can run just those (`-m db`)."""
+    """Mark every test that touches the database, so the PostgreSQL pass can run just those (`-m db`); not those
+    marked `any_db`, whose checks do not depend on the backend (CI time)."""
     for item in items:
-        if "app" in getattr(item, "fixturenames", ()) or item.get_closest_marker("db"):
+        uses_db = "app" in getattr(item, "fixturenames", ()) or item.get_closest_marker("db")
+        if uses_db and not item.get_closest_marker("any_db"):
             item.add_marker(pytest.mark.db)
 
 

@@ -97,7 +97,8 @@ def test_conditions_quality_flags_and_participant_pages(app, client, auth):
     listing = client.get("/researcher/studies/study3/participants").get_data(as_text=True)
     assert "a" * 24 in listing and "30 / 30" in listing and "0 / 30" in listing
     person = client.get(f"/researcher/studies/study3/participants/{sa.id}").get_data(as_text=True)
-    assert person.count("<tr") == 31 and "response_percent" in person and 'class="flag"' in person
+    trials = person[person.index('<table id="trials">') :]
+    assert trials.count("<tr") == 31 and "response_percent" in person and 'class="flag"' in person
     assert client.get(f"/researcher/studies/study3/participants/{sa.id + 100}").status_code == 404
     png = client.get("/researcher/studies/study3/progress.png")
     assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -230,3 +231,26 @@ def test_researcher_watches_progress_pauses_and_downloads(app, client, auth, liv
 
     page.get_by_role("button", name="Open study").click()
     expect(page.locator("#study-status")).to_have_text("open")
+
+
+def test_participant_page_shows_the_sessions_survey_answers(app, client, auth):
+    """Issue #27: the participant page lists consent and each survey's answers, questions as the participant read
+    them; a session that answered none says that."""
+    token = enter(client)
+    answer_surveys(client, token)
+    unanswered = enter(client, consent=False)
+    auth.login()
+    ids = dict(db.session.execute(db.select(ParticipantSession.token, ParticipantSession.id)).all())
+    page = client.get(f"/researcher/studies/study3/participants/{ids[token]}").get_data(as_text=True)
+    surveys = page[page.index('<section id="surveys">') : page.index("</section>", page.index('id="surveys"'))]
+    for question, answer in (
+        ("I agree to take part", "True"),
+        ("Gender", "female"),
+        ("Age (years)", "30"),
+        ("Highest level of education", "doctorate"),
+        ("Nationality", "Chilean"),
+    ):
+        assert f"<td>{question}</td><td>{answer}</td>" in surveys
+    assert surveys.index(">consent</th>") < surveys.index(">demographics</th>")
+    empty = client.get(f"/researcher/studies/study3/participants/{ids[unanswered]}").get_data(as_text=True)
+    assert "No survey answered yet." in empty

@@ -213,6 +213,7 @@ def test_render_html_lays_out_every_block_as_html_and_escapes_text():
                 [
                     Paragraph("a < b"),
                     Table(["chart", "MLAE"], [["bar <b>", "1.50"]], "lr"),
+                    Table(["", "n"], [["live", "3"]], "lr"),
                     Table(["x"], [], "l", empty="(no models)"),
                     Items(["note 'one'"]),
                 ],
@@ -224,5 +225,8 @@ def test_render_html_lays_out_every_block_as_html_and_escapes_text():
         "<section><h3>Errors</h3><p>a &lt; b</p>"
         '<table class="report-table"><thead><tr><th>chart</th><th class="num">MLAE</th></tr></thead>'
         '<tbody><tr><td>bar &lt;b&gt;</td><td class="num">1.50</td></tr></tbody></table>'
+        # an empty corner heading is a plain cell: a <th> without text names no column (axe's empty-table-header)
+        '<table class="report-table"><thead><tr><td></td><th class="num">n</th></tr></thead>'
+        '<tbody><tr><td>live</td><td class="num">3</td></tr></tbody></table>'
         '<p class="empty">(no models)</p><ul><li>note &#x27;one&#x27;</li></ul></section></article>\n'
     )

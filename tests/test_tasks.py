@@ -6,8 +6,10 @@ import random
 import pytest
 
 from server.exceptions import ConfigError, ResponseError
+from server.tasks.hive.task import HiveOutputPrediction
 from server.tasks.ratio_estimation import RatioEstimation
 from server.tasks.ratio_estimation.charts import HEIGHTS, BarStimulus
+from server.tasks.sketch_recognition.task import SketchRecognition
 from server.tasktype.registry import TaskRegistry, registry
 
 
@@ -69,3 +71,18 @@ def test_summary_ranks_the_participant_in_the_cohort():
     assert summary["mean_abs_error"] == 5.0 and summary["cohort_median"] == 8.0
     assert summary["more_accurate_than_percent"] == pytest.approx(200 / 3)
     assert summary["lines"][0] == "Your judgments were off by 5.0 percentage points on average."
+
+
+def test_summary_lines_name_one_other_participant_in_the_singular():
+    """The results page's comparison reads right for 1 and for n others (issue #27: not "the 1 other participants"),
+    in every task type that compares."""
+    cases = (
+        (RatioEstimation(), [{"abs_error": 4.0}], lambda e: [{"abs_error": e}]),
+        (SketchRecognition(), [{"top1": True, "catch": False}], lambda e: [{"top1": e > 5, "catch": False}]),
+        (HiveOutputPrediction(), [{"correct": 1}], lambda e: [{"correct": int(e > 5)}]),
+    )
+    for task, own, person in cases:
+        one = task.summarise(own, [person(8.0)])["lines"][-1]
+        many = task.summarise(own, [person(8.0), person(2.0)])["lines"][-1]
+        assert one.startswith("The other participant so far "), one
+        assert many.startswith(("The 2 other participants so far ", "The median of the 2 other participants")), many

@@ -344,13 +344,17 @@ def _html_block(block: Paragraph | Table | Items) -> str:
             return f'<p class="empty">{html.escape(block.empty)}</p>'
         _check_shape(block.header, block.rows, block.align)
 
-        def cells(tag: str, row: Sequence[Any]) -> str:
+        def cells(heading: bool, row: Sequence[Any]) -> str:
+            # An empty heading (a table's corner) is a plain cell: a screen reader would announce a <th> without
+            # text as a nameless column (axe's empty-table-header).
+            tags = ["th" if heading and str(c) else "td" for c in row]
             return "".join(
-                f"<{tag}{_NUMERIC if a == 'r' else ''}>{html.escape(str(c))}</{tag}>" for c, a in zip(row, block.align)
+                f"<{t}{_NUMERIC if a == 'r' else ''}>{html.escape(str(c))}</{t}>"
+                for t, c, a in zip(tags, row, block.align)
             )
 
-        head = f"<thead><tr>{cells('th', block.header)}</tr></thead>"
-        body = "".join(f"<tr>{cells('td', row)}</tr>" for row in block.rows)
+        head = f"<thead><tr>{cells(True, block.header)}</tr></thead>"
+        body = "".join(f"<tr>{cells(False, row)}</tr>" for row in block.rows)
         return f'<table class="report-table">{head}<tbody>{body}</tbody></table>'
     return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in block.items) + "</ul>"
 

@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from .. import identifiers
 from ..db import db
 from ..models import STAGES, ParticipantSession, Study, SurveyResponse, Trial, analysable, analysable_in
+from ..studies.surveys import SURVEYS
 from ..tasktype.contract import PlanLessRows, Ratings
 from ..tasktype.registry import registry
 from . import quality
@@ -297,6 +298,28 @@ def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[
             }
         )
     return rows, pages
+
+
+def survey_answers(session_id: int) -> list[dict[str, Any]]:
+    """The participant page's survey answers: each survey the session answered (consent, demographics…), in the
+    order answered, with its answers as (question as the participant read it, answer), in the survey's order. A
+    field the definition no longer has keeps its stored name; an optional question left out is None."""
+    shown = []
+    for response in db.session.scalars(
+        db.select(SurveyResponse).where(SurveyResponse.session_id == session_id).order_by(SurveyResponse.id)
+    ):
+        fields = SURVEYS.get(response.name, {}).get("fields", [])
+        labels = {f["name"]: f["label"] for f in fields}
+        order = {name: n for n, name in enumerate(labels)}
+        names = sorted(response.answers, key=lambda name: order.get(name, len(order)))
+        if names:
+            shown.append(
+                {
+                    "name": response.name,
+                    "answers": [(labels.get(name, name), response.answers[name]) for name in names],
+                }
+            )
+    return shown
 
 
 # --------------------------------------------------------------------------------------------------

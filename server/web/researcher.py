@@ -281,6 +281,7 @@ def participant(slug, participant_id):
         person=person,
         columns=columns,
         rows=list(trial_rows(study, session_id=person.id)),
+        surveys=dashboard.survey_answers(person.id),
         limits=limits,
         quality=person_quality,
         flag_labels=quality.flag_labels(study, limits),

@@ -48,6 +48,7 @@ from ...tasktype.contract import (
     PlanItem,
     Ratings,
     StimulusSpec,
+    by_count,
     shuffled_positions,
 )
 from .analyzer import HiveAnalyzer
@@ -449,8 +450,12 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
             lines.append(f"You answered {sum(s['correct'] for s in own)} of {len(own)} correctly ({mine:.0f} %).")
         if others:
             lines.append(
-                f"The {len(others)} other participants so far answered {summary['cohort_mean']:.0f} % "
-                "correctly on average."
+                by_count(
+                    len(others),
+                    f"The other participant so far answered {summary['cohort_mean']:.0f} % correctly.",
+                    f"The {len(others)} other participants so far answered {summary['cohort_mean']:.0f} % "
+                    "correctly on average.",
+                )
             )
         return {**summary, "lines": lines}
 

@@ -22,6 +22,7 @@ from ...tasktype.contract import (
     StimulusSpec,
     TrainingSet,
     TrainingSets,
+    by_count,
     shuffled_positions,
 )
 from . import charts, sampling
@@ -137,9 +138,13 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
             lines.append(f"Your judgments were off by {mine:.1f} percentage points on average.")
         if summary["more_accurate_than_percent"] is not None:
             lines.append(
-                f"The median of the {len(others)} other participants so far is "
-                f"{summary['cohort_median']:.1f} points: you were more accurate than "
-                f"{summary['more_accurate_than_percent']:.0f} % of them."
+                by_count(
+                    len(others),
+                    f"The other participant so far was off by {summary['cohort_median']:.1f} points on average.",
+                    f"The median of the {len(others)} other participants so far is "
+                    f"{summary['cohort_median']:.1f} points: you were more accurate than "
+                    f"{summary['more_accurate_than_percent']:.0f} % of them.",
+                )
             )
         return {**summary, "lines": lines}
 

@@ -24,7 +24,16 @@ from pydantic import AfterValidator, Field
 from ...exceptions import ConfigError, ManifestError, ResponseError
 from ...schema import NonBlank, Table, problem
 from ...tasktype import vocabulary as vocab
-from ...tasktype.contract import Analysed, Column, DemoStimuli, ModelAnswers, PlanItem, QualityFlag, StimulusSpec
+from ...tasktype.contract import (
+    Analysed,
+    Column,
+    DemoStimuli,
+    ModelAnswers,
+    PlanItem,
+    QualityFlag,
+    StimulusSpec,
+    by_count,
+)
 from .analyzer import MAX_GUESSES, SketchAnalyzer
 from .demo import write_demo
 
@@ -278,8 +287,13 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         if mine is not None:
             lines.append(f"Your first guess named the drawn object in {mine:.0f} % of the sketches.")
         if others and mine is not None:
+            median = statistics.median(others)
             lines.append(
-                f"The {len(others)} other participants so far managed {statistics.median(others):.0f} % (median)."
+                by_count(
+                    len(others),
+                    f"The other participant so far managed {median:.0f} %.",
+                    f"The {len(others)} other participants so far managed {median:.0f} % (median).",
+                )
             )
         return {
             "top1_percent": mine,

@@ -97,8 +97,8 @@ var jsPsychHive = (function (jspsych) {
           return `<div class="sh-hive-match"><img class="sh-hive-expl" src="${escapeHtml(url)}" ` +
             `alt="Explanation ${i + 1}" draggable="false">${rating}</div>`;
         }).join("");
-        body = `<div class="sh-hive-row">${photo}<div class="sh-hive-matches"><h3>The model's prediction` +
-          `</h3>${label(option)}${matches}</div></div>` +
+        body = `<div class="sh-hive-row">${photo}<div class="sh-hive-matches"><h2>The model's prediction` +
+          `</h2>${label(option)}${matches}</div></div>` +
           radios("confidence", AGREEMENT_SCALE, "How confident are you that the model's prediction is correct?");
       } else if (trial.mode === "choice") {
         // The ratings sit outside each card's label, so that rating a match does not pick the option.
@@ -161,6 +161,7 @@ var jsPsychHive = (function (jspsych) {
       const updateTree = () => {
         if (trial.mode !== "prototree") return;
         const root = value("node-root");
+        form.querySelector(".sh-hive-second").hidden = !root;
         for (const branch of ["present", "absent"]) {
           const node = form.querySelector(`.sh-hive-node[data-node="${branch}"]`);
           // visibility, not display: the tree keeps its shape whichever branch is taken
@@ -228,6 +229,7 @@ var jsPsychHive = (function (jspsych) {
           }
         } else {
           const root = value("node-root");
+        form.querySelector(".sh-hive-second").hidden = !root;
           const second = root && value(`node-${root}`);
           if (!root || !second) problem = "Please decide present or absent at both questions.";
           response = { decisions: [root, second], confidence: Number(confidence) };

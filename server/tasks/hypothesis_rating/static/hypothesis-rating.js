@@ -1,7 +1,7 @@
 /*
  * jsPsych 8 plugin "hypothesis-rating" (Two4Two-style studies) and the task's entry in StudyhiveTasks.
- * Shows an example-based explanation — a grid of images in columns by model score, scaled to the window's width
- * and scrolled vertically — next to one statement about the model, rated on a 7-point scale with end labels.
+ * Shows an example-based explanation — a grid of images in columns by model score, scaled to fit the window (and
+ * scrolled vertically only in a small one) — next to one statement about the model, rated on a 7-point scale.
  */
 window.StudyhiveTasks = window.StudyhiveTasks || {};
 
@@ -9,6 +9,7 @@ var jsPsychHypothesisRating = (function (jspsych) {
   "use strict";
 
   const { ParameterType } = jspsych;
+  const MIN_CELL = 48; // CSS px: the smallest image side before the grid scrolls rather than shrinks
 
   const info = {
     name: "hypothesis-rating",
@@ -78,13 +79,29 @@ var jsPsychHypothesisRating = (function (jspsych) {
       const form = display_element.querySelector(".sh-hr-form");
       const next = form.querySelector("button");
 
-      // Columns share the width left beside the form; the grid scrolls vertically when its rows do not fit.
+      // Columns share the width left beside the form and rows the window's height below the grid's top, so the
+      // whole grid is in view. Only a window too small for MIN_CELL px images scrolls the box: then it takes the
+      // keyboard focus (arrows and Page Down scroll it) and an arrow at its lower edge says there is more below.
+      const rows = Math.max(...trial.grid.map((column) => column.length));
       const fit = () => {
-        const width = scroll.clientWidth - 8 * (columns + 1);
-        const cell = Math.max(24, Math.min(trial.max_cell, Math.floor(width / columns)));
-        grid.style.gridTemplateColumns = `repeat(${columns}, ${cell}px)`;
-        scroll.style.maxHeight = `${Math.max(240, window.innerHeight - scroll.getBoundingClientRect().top - 24)}px`;
+        const top = scroll.getBoundingClientRect().top;
+        scroll.style.maxHeight = `${Math.max(240, window.innerHeight - top - 24)}px`;
+        const size = (cell) => {
+          grid.style.gridTemplateColumns = `repeat(${columns}, ${Math.max(MIN_CELL, cell)}px)`;
+          return Math.max(MIN_CELL, cell);
+        };
+        let cell = size(Math.min(trial.max_cell, Math.floor((scroll.clientWidth - 8 * (columns + 1)) / columns)));
+        // Then smaller by the rows' share of what still overflows, a few times: narrower columns wrap their headings.
+        for (let pass = 0; pass < 4 && cell > MIN_CELL && scroll.scrollHeight > scroll.clientHeight; pass++) {
+          cell = size(cell - Math.ceil((scroll.scrollHeight - scroll.clientHeight) / rows));
+        }
+        if (scroll.scrollHeight > scroll.clientHeight) scroll.setAttribute("tabindex", "0");
+        else scroll.removeAttribute("tabindex");
+        showMore();
       };
+      const showMore = () => scroll.classList.toggle("sh-hr-more",
+        scroll.scrollTop + scroll.clientHeight < scroll.scrollHeight - 1);
+      scroll.addEventListener("scroll", showMore);
       fit();
       window.addEventListener("resize", fit);
       // A broken image (say the connection dropped) is fetched again rather than left as a hole in the grid.
