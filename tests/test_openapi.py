@@ -40,7 +40,7 @@ def test_every_participant_route_is_documented_and_every_documented_route_exists
     served = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint.split(".")[0] in DOCUMENTED_BLUEPRINTS:
-            path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule)
+            path = re.sub(r"<(?:[a-z]+(?:\([^)]*\))?:)?([a-z_]+)>", r"{\1}", rule.rule)
             served |= {(path, m.lower()) for m in rule.methods - {"HEAD", "OPTIONS"}}
     documented = {(path, m) for path, item in doc["paths"].items() for m in item if m in METHODS}
     assert documented == served
