@@ -35,6 +35,7 @@ import statistics
 from abc import abstractmethod
 from typing import Any, Literal
 
+from flask_babel import ngettext
 from pydantic import Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
@@ -446,11 +447,23 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         }
         lines = []
         if mine is not None:
-            lines.append(f"You answered {sum(s['correct'] for s in own)} of {len(own)} correctly ({mine:.0f} %).")
+            lines.append(
+                ngettext(
+                    "You answered %(correct)d of %(num)d question correctly (%(percent)s %%).",
+                    "You answered %(correct)d of %(num)d questions correctly (%(percent)s %%).",
+                    len(own),
+                    correct=sum(s["correct"] for s in own),
+                    percent=f"{mine:.0f}",
+                )
+            )
         if others:
             lines.append(
-                f"The {len(others)} other participants so far answered {summary['cohort_mean']:.0f} % "
-                "correctly on average."
+                ngettext(
+                    "The other participant so far answered %(percent)s %% correctly.",
+                    "The %(num)d other participants so far answered %(percent)s %% correctly on average.",
+                    len(others),
+                    percent=f"{summary['cohort_mean']:.0f}",
+                )
             )
         return {**summary, "lines": lines}
 

@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from flask_babel import ngettext
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
@@ -232,7 +233,18 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
 
     def summarise(self, own, cohort):
         agreed = sum(s["agree"] for s in own)
-        lines = [f"You agreed with {agreed} of the {len(own)} statements."] if own else []
+        lines = (
+            [
+                ngettext(
+                    "You agreed with %(agreed)d of the %(num)d statement.",
+                    "You agreed with %(agreed)d of the %(num)d statements.",
+                    len(own),
+                    agreed=agreed,
+                )
+            ]
+            if own
+            else []
+        )
         return {"agreed": agreed, "rated": len(own), "cohort_size": sum(1 for p in cohort if p), "lines": lines}
 
     def trial_row(self, stimulus, response, score, presented):

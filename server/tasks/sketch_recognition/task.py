@@ -19,6 +19,7 @@ import statistics
 from collections import defaultdict
 from typing import Annotated
 
+from flask_babel import gettext, ngettext
 from pydantic import AfterValidator, Field
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
@@ -276,10 +277,19 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         others = [a for a in map(accuracy, cohort) if a is not None]
         lines = []
         if mine is not None:
-            lines.append(f"Your first guess named the drawn object in {mine:.0f} % of the sketches.")
+            lines.append(
+                gettext(
+                    "Your first guess named the drawn object in %(percent)s %% of the sketches.", percent=f"{mine:.0f}"
+                )
+            )
         if others and mine is not None:
             lines.append(
-                f"The {len(others)} other participants so far managed {statistics.median(others):.0f} % (median)."
+                ngettext(
+                    "The other participant so far managed %(percent)s %%.",
+                    "The %(num)d other participants so far managed %(percent)s %% (median).",
+                    len(others),
+                    percent=f"{statistics.median(others):.0f}",
+                )
             )
         return {
             "top1_percent": mine,
