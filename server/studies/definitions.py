@@ -59,9 +59,9 @@ class StudyFile(Table):
     language: Literal[LANGUAGES] = Field(
         "en",
         description=(
-            "the language of the platform's own text on participant pages (buttons, questionnaires, messages): "
-            + ", ".join(f"`{code}`" for code in LANGUAGES)
-            + "; the study's own text (title, consent, instructions) stays as written"
+            "the language of studyhive's own text on participant pages (buttons, questionnaires, messages: "
+            "[Languages](researchers.md#languages)); the study's own text (title, consent, instructions) stays as "
+            "written"
         ),
     )
     instructions: list[str] = Field([], description="HTML pages shown before the trials")

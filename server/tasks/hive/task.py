@@ -35,7 +35,7 @@ import statistics
 from abc import abstractmethod
 from typing import Any, Literal
 
-from flask_babel import ngettext
+from flask_babel import gettext, ngettext
 from pydantic import Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
@@ -448,11 +448,10 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         lines = []
         if mine is not None:
             lines.append(
-                ngettext(
-                    "You answered %(correct)d of %(num)d question correctly (%(percent)s %%).",
-                    "You answered %(correct)d of %(num)d questions correctly (%(percent)s %%).",
-                    len(own),
+                gettext(
+                    "You answered %(correct)d of %(total)d correctly (%(percent)s %%).",
                     correct=sum(s["correct"] for s in own),
+                    total=len(own),
                     percent=f"{mine:.0f}",
                 )
             )

@@ -52,7 +52,7 @@ var jsPsychRatioEstimate = (function (jspsych) {
       const alt = _("Bar chart");
       display_element.innerHTML = `
         <div class="sh-ratio">
-          <img class="sh-chart" alt="${alt}" draggable="false" dir="ltr">
+          <img class="sh-chart" alt="${alt}" draggable="false">
           <div class="sh-stack">
             <form class="sh-ratio-form" novalidate>
               <p class="sh-prompt" id="sh-ratio-prompt">${escapeHtml(trial.prompt)}</p>

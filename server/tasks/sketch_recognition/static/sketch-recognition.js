@@ -115,7 +115,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
           </div>`).join("");
       display_element.innerHTML = `
         <div class="sh-sketch">
-          <img class="sh-sketch-image" alt="${sketchAlt}" draggable="false" dir="ltr">
+          <img class="sh-sketch-image" alt="${sketchAlt}" draggable="false">
           <form class="sh-sketch-form" novalidate>
             <p class="sh-prompt" id="${uid}-prompt">${escapeHtml(trial.prompt)}</p>
             <div class="sh-guesses">${boxes}</div>
