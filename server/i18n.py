@@ -88,7 +88,8 @@ def _plural_samples(language: str) -> tuple[tuple[str, int], ...]:
 
 def page_strings() -> dict[str, Any]:
     """The JavaScript strings in the current language, for the page: {msgid: text} and, for ngettext,
-    {singular: [form per category]} with the categories' names."""
+    {singular: [form per category]} with the categories' names. Only those that differ from the English, which
+    i18n.js shows without an entry (an English page gets none)."""
     language = str(get_locale())
     samples = _plural_samples(language)
     translations = get_translations()
@@ -96,7 +97,9 @@ def page_strings() -> dict[str, Any]:
     for message in _js_messages():
         if isinstance(message, tuple):
             singular, plural = message
-            messages[singular] = [translations.ngettext(singular, plural, n) for _, n in samples]
-        else:
-            messages[message] = translations.gettext(message)
+            forms = [translations.ngettext(singular, plural, n) for _, n in samples]
+            if forms != [singular if n == 1 else plural for _, n in samples]:
+                messages[singular] = forms
+        elif (text := translations.gettext(message)) != message:
+            messages[message] = text
     return {"language": language, "plural_categories": [c for c, _ in samples], "messages": messages}

@@ -105,7 +105,7 @@ def test_an_unknown_language_is_refused_naming_the_file_and_the_key(app, tmp_pat
 
 def test_a_german_study_speaks_german_and_stores_choices_by_value(app, client, runner, tmp_path):
     english = client.get("/study/study3", follow_redirects=True).get_data(as_text=True)
-    assert '<html lang="en" dir="ltr">' in english
+    assert '<html lang="en" dir="ltr">' in english and '"messages": {}' in english  # English needs no entries
     app.config["STUDIES_DIR"] = str(study_in(tmp_path, "de").parent.parent)
     assert "updated (version 2)" in runner.invoke(args=["studies", "sync"]).output
 
@@ -181,8 +181,11 @@ def test_study3_in_arabic_runs_right_to_left_with_the_chart_left_to_right(app, l
     field.fill("abc")
     next_button.click()
     expect(page.locator("#sh-ratio-error")).to_contain_text("يُرجى إدخال رقم")  # Please enter a number
-    answers = ["١٢٫٥", "12.5", "40", "7.25", "99"]
-    for typed in answers:
+    for position, typed in enumerate(["١٢٫٥", "12.5", "40", "7.25", "99"]):
+        if position == 2:  # a reload resumes with the count left in Arabic's plural form for 3 (few)
+            page.reload()
+            expect(page.locator(".sh-message")).to_contain_text("تبقّت 3 أسئلة.")
+            page.get_by_role("button", name="متابعة").click()
         expect(next_button).to_be_enabled()
         field.fill(typed)
         next_button.click()

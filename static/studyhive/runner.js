@@ -117,11 +117,23 @@ function record(planItem, response, rtMs) {
 }
 
 function browserCheck() {
+  // jsPsych's own text, translated; the plugin fills in the spans with the sizes while the window is resized.
+  const size = (id) => `<span id="browser-check-${id}"></span>`;
+  const resize = [
+    _("Your browser window is too small to complete this experiment. Please maximize the size of your browser " +
+      "window. If your browser window is already maximized, you will not be able to complete this experiment."),
+    _("The minimum window width is {size} px.", { size: size("min-width") }),
+    _("Your current window width is {size} px.", { size: size("actual-width") }),
+    _("The minimum window height is {size} px.", { size: size("min-height") }),
+    _("Your current window height is {size} px.", { size: size("actual-height") }),
+  ];
   return {
     type: jsPsychBrowserCheck,
     features: ["width", "height", "browser", "browser_version", "mobile", "os"],
     minimum_width: config.min_width || 0,
     minimum_height: config.min_height || 0,
+    window_resize_message: resize.map((text) => `<p>${text}</p>`).join(""),
+    resize_fail_button_text: _("I cannot make the window any larger"),
     exclusion_message: () => {
       ended = true;
       const sorry = _("Sorry, this study needs a larger browser window than this device can show, " +
@@ -259,7 +271,8 @@ function instructions(task) {
 function taskTrials(task, remaining, resuming) {
   const trials = [];
   if (resuming) {
-    trials.push(message(`<h2>${_("Welcome back")}</h2><p>${_("You will continue where you left off.")}</p>`,
+    const left = ngettext("{n} question to go.", "{n} questions to go.", remaining.length);
+    trials.push(message(`<h2>${_("Welcome back")}</h2><p>${_("You will continue where you left off.")} ${left}</p>`,
       _("Continue")));
   }
   for (const item of remaining) {
