@@ -99,6 +99,7 @@ def preview(slug, signed):
     study = get_study(slug)
     if study is None:
         return not_found()
+    i18n.use_language(study.config.get("language"))  # the plan's task text is built in it
     try:
         condition = links.read_preview_link(slug, signed)
     except links.PreviewLinkError as exc:
