@@ -16,9 +16,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # Imported here, not at the top: `import server.<module>` (modelruns, the benchmarks, the task packages' own
     # imports) must not load the whole web app and CLI, and those import server's submodules themselves.
-    from . import cli, db, web
+    from . import cli, db, i18n, web
     from .tasktype import registry
 
-    for module in (db, registry, web, cli):
+    for module in (db, i18n, registry, web, cli):
         module.init_app(app)
     return app

@@ -52,7 +52,7 @@ def test_prolific_participant_completes_study3(app, live_server, page, runner, t
     page.get_by_role("button", name="I agree").click()
     page.locator("input[name=gender][value=female]").check()
     page.locator("input[name=age]").fill("29")
-    page.locator('input[name=education][value="master\'s degree"]').check()
+    page.locator("input[name=education][value=masters]").check()
     page.locator("input[name=nationality]").fill("Portuguese")
     page.get_by_role("button", name="Continue").click()
     for heading in ("Your task", "Practice first"):  # the instruction pages of studies/study3/study.toml

@@ -26,7 +26,7 @@ def read_csv(path):
 def finished(client):
     token = enter(client, **PROLIFIC)
     answer_surveys(
-        client, token, demographics={"gender": "male", "age": 51, "education": "high school", "nationality": "Kenyan"}
+        client, token, demographics={"gender": "male", "age": 51, "education": "high_school", "nationality": "Kenyan"}
     )
     client.put(
         f"/api/sessions/{token}/environment",
@@ -81,7 +81,7 @@ def test_export_participants_and_codebook(runner, finished, tmp_path):
     assert (person["gender"], person["age"], person["education"], person["nationality"]) == (
         "male",
         "51",
-        "high school",
+        "high_school",
         "Kenyan",
     )
     assert (person["n_trials"], person["screen_width"], person["consent_agreed"]) == ("30", "1920", "True")

@@ -26,7 +26,7 @@ def start(page, url):
     page.get_by_role("button", name="I agree").click()
     page.locator("input[name=gender][value=female]").check()
     page.locator("input[name=age]").fill("41")
-    page.locator('input[name=education][value="master\'s degree"]').check()
+    page.locator("input[name=education][value=masters]").check()
     page.locator("input[name=nationality]").fill("Kenyan")
     page.get_by_role("button", name="Continue").click()
     for _ in range(2):

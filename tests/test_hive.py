@@ -583,7 +583,7 @@ def test_tradeoff_accepts_any_accuracy_and_states_the_reference(app):
     from server.studies.surveys import SURVEYS, validate_answers
 
     intro = SURVEYS["hive_tradeoff"]["intro"]
-    assert "correct 60 % of the time" in intro and "0–100 %" in intro and "below 60" in intro
+    assert "correct 60 times out of 100" in intro and "0–100 %" in intro and "below 60" in intro
     answers = {"low_risk": 0, "medium_risk": 45, "high_risk": 100, "reason": "explanations matter"}
     assert validate_answers("hive_tradeoff", answers) == answers
     for value in (-1, 101):

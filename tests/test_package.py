@@ -78,7 +78,7 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
         participants = descriptor["resources"][0]["schema"]["fields"]
         gender = next(f for f in participants if f["name"] == "gender") if slug == "study3" else None
         if gender:  # the questionnaire's choices are the column's enum
-            assert "prefer not to say" in gender["constraints"]["enum"]
+            assert "prefer_not_to_say" in gender["constraints"]["enum"]
         if asks_text:  # as the export writes it
             assert "'" + FORMULA in (folder / "data" / "participants.csv").read_text()
         assert "leading '" in descriptor["csv_neutralisation"]

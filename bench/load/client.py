@@ -22,7 +22,7 @@ import uvloop
 
 RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
 PLAN_LENGTH = 30  # study3's trials per participant
-DEMOGRAPHICS = {"gender": "female", "age": 34, "education": "master's degree", "nationality": "Chilean"}
+DEMOGRAPHICS = {"gender": "female", "age": 34, "education": "masters", "nationality": "Chilean"}
 ENVIRONMENT = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
 
 

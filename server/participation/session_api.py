@@ -15,11 +15,12 @@ from typing import Any
 
 from sqlalchemy import bindparam
 
+from .. import i18n
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
-from ..studies.surveys import SURVEYS, validate_answers
+from ..studies.surveys import shown, validate_answers
 from ..tasktype.contract import PlanLessRows
 from ..tasktype.events import validate_events
 from ..tasktype.registry import registry
@@ -150,6 +151,8 @@ def lookup(connection, token: str) -> trialstore.SessionFacts:
 def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     study = trialstore.study_facts(connection, session.study_id)
     status, outcome = trialstore.status(connection, session.id)
+    with i18n.language(study.config.get("language")):
+        surveys = {name: shown(name) for name in study.config["surveys"] if name != "consent"}
     return {
         "token": session.token,
         "status": status,
@@ -159,7 +162,7 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
         "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
-        "surveys": {name: SURVEYS[name] for name in study.config["surveys"] if name != "consent"},
+        "surveys": surveys,
         "plan": [
             {**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])} for item in session.plan
         ],
@@ -184,7 +187,8 @@ def save_survey(connection, session: trialstore.SessionFacts, name: str, body: d
     if name != "consent":
         require_consent(connection, session, f"the survey {name!r}")
     try:
-        answers = validate_answers(name, body.get("answers"))
+        with i18n.language(trialstore.study_facts(connection, session.study_id).config.get("language")):
+            answers = validate_answers(name, body.get("answers"))
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
     row = {"session_id": session.id, "name": name, "answers": answers, "created_at": utcnow()}
@@ -438,8 +442,9 @@ def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
     for person, score in connection.execute(COHORT_SCORES, {"study_id": study_id, "session_id": session_id}):
         by_person.setdefault(person, []).append(score)
     own = by_person.pop(session_id, [])
-    task = registry().get(trialstore.study_facts(connection, study_id).task_type)
-    return task.summarise(own, list(by_person.values()))
+    study = trialstore.study_facts(connection, study_id)
+    with i18n.language(study.config.get("language")):  # its lines are shown to the participant
+        return registry().get(study.task_type).summarise(own, list(by_person.values()))
 
 
 def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:

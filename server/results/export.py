@@ -33,7 +33,7 @@ from analysis.safe_csv import rows_csv
 from .. import identifiers
 from ..db import db, snapshot
 from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial, analysable_in
-from ..studies.surveys import SURVEYS
+from ..studies.surveys import SURVEYS, stored_value
 from ..tasktype.contract import Column, PlanLessRows
 from ..tasktype.events import EVENT_TYPES
 from ..tasktype.registry import registry
@@ -362,7 +362,7 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
         .where(analysable_in(study.id, stage))
     ):
         person = answers.setdefault(session_id, {})
-        person.update({survey_column(name, k): v for k, v in values.items()})
+        person.update({survey_column(name, k): stored_value(name, k, v) for k, v in values.items()})
         if name == "consent":  # stored only when given (server/studies/surveys.py)
             person["consented_at"] = iso_utc(created_at)
     prolific_status = dict(

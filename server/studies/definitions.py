@@ -17,6 +17,7 @@ from pydantic import Field
 
 from ..db import db
 from ..exceptions import ConfigError
+from ..i18n import LANGUAGES
 from ..models import STAGES, STUDY_STATUSES, Stimulus, Study, StudyEvent, bump_generation
 from ..prolific import settings as prolific_settings
 from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
@@ -55,6 +56,14 @@ class StudyFile(Table):
         ),
     )
     completion_url: WebUrl | None = Field(None, description="a full completion URL instead of the code")
+    language: Literal[LANGUAGES] = Field(
+        "en",
+        description=(
+            "the language of studyhive's own text on participant pages (buttons, questionnaires, messages: "
+            "[Languages](researchers.md#languages)); the study's own text (title, consent, instructions) stays as "
+            "written"
+        ),
+    )
     instructions: list[str] = Field([], description="HTML pages shown before the trials")
     flow: list[str] = Field(DEFAULT_FLOW, description="the participant's steps in order ([below](#the-flow))")
     min_width: int = Field(1280, ge=0, le=MAX_WINDOW, description="narrowest browser window accepted, pixels")
@@ -138,6 +147,8 @@ def load_study_file(path: Path) -> dict[str, Any]:
         "platform": study.platform,
         "completion_url": completion_url,
         "consent": study.consent,
+        # Only when not English: a study synced before the key existed keeps its configuration hash, so no version.
+        **({"language": study.language} if study.language != "en" else {}),
         "instructions": study.instructions,
         "flow": study.flow,
         "surveys": [step for step in study.flow if step in SURVEYS],

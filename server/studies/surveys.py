@@ -11,30 +11,47 @@ import re
 import unicodedata
 from typing import Any
 
+from flask_babel import gettext
+
 from ..exceptions import ResponseError
+from ..i18n import N_
 
 EDUCATION = (
-    "less than high school",
-    "high school",
-    "some college",
-    "bachelor's degree",
-    "master's degree",
-    "doctorate",
-    "prefer not to say",
+    ("less_than_high_school", N_("less than high school")),
+    ("high_school", N_("high school")),
+    ("some_college", N_("some college")),
+    ("bachelors", N_("bachelor's degree")),
+    ("masters", N_("master's degree")),
+    ("doctorate", N_("doctorate")),
+    ("prefer_not_to_say", N_("prefer not to say")),
 )
-GENDER = ("female", "male", "non-binary", "other", "prefer not to say")
+GENDER = (
+    ("female", N_("female")),
+    ("male", N_("male")),
+    ("non_binary", N_("non-binary")),
+    ("other", N_("other")),
+    ("prefer_not_to_say", N_("prefer not to say")),
+)
 RACE_ETHNICITY = (
-    "American Indian or Alaska Native",
-    "Asian",
-    "Black or African American",
-    "Hispanic or Latino",
-    "Middle Eastern or North African",
-    "Native Hawaiian or Pacific Islander",
-    "White",
-    "multiple",
-    "other",
-    "prefer not to say",
+    ("american_indian_or_alaska_native", N_("American Indian or Alaska Native")),
+    ("asian", N_("Asian")),
+    ("black_or_african_american", N_("Black or African American")),
+    ("hispanic_or_latino", N_("Hispanic or Latino")),
+    ("middle_eastern_or_north_african", N_("Middle Eastern or North African")),
+    ("native_hawaiian_or_pacific_islander", N_("Native Hawaiian or Pacific Islander")),
+    ("white", N_("White")),
+    ("multiple", N_("multiple")),
+    ("other", N_("other")),
+    ("prefer_not_to_say", N_("prefer not to say")),
 )  # HIVE asks it as optional
+
+
+def choices(options: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """A choice field's stored values (language-independent: exports do not change with the study's language) and
+    their English labels, translated when shown."""
+    return {"choices": [value for value, _ in options], "labels": dict(options)}
+
+
 # A whole number as the form sends it: ASCII digits only (str.isdigit() also takes "²" and "٣", which int() refuses
 # or reads), and few enough of them that no range check meets a 5,000-digit number.
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
@@ -42,96 +59,97 @@ WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 SURVEYS: dict[str, dict[str, Any]] = {
     # Consent is asked on the study's own consent page (study.toml `consent`); only its answer is defined here.
     "consent": {
-        "title": "Consent",
-        "fields": [{"name": "agreed", "label": "I agree to take part", "type": "boolean", "required": True}],
+        "title": N_("Consent"),
+        "fields": [{"name": "agreed", "label": N_("I agree to take part"), "type": "boolean", "required": True}],
     },
     "demographics": {
-        "title": "About you",
+        "title": N_("About you"),
         "fields": [
-            {"name": "gender", "label": "Gender", "type": "choice", "choices": list(GENDER), "required": True},
-            {"name": "age", "label": "Age (years)", "type": "integer", "min": 18, "max": 100, "required": True},
+            {"name": "gender", "label": N_("Gender"), "type": "choice", **choices(GENDER), "required": True},
+            {"name": "age", "label": N_("Age (years)"), "type": "integer", "min": 18, "max": 100, "required": True},
             {
                 "name": "education",
-                "label": "Highest level of education",
+                "label": N_("Highest level of education"),
                 "type": "choice",
-                "choices": list(EDUCATION),
+                **choices(EDUCATION),
                 "required": True,
             },
-            {"name": "nationality", "label": "Nationality", "type": "text", "max_length": 80, "required": True},
+            {"name": "nationality", "label": N_("Nationality"), "type": "text", "max_length": 80, "required": True},
         ],
     },
     # HIVE (server/tasks/hive/): optional demographics + ML experience, self-rated understanding asked three
     # times (after the preview, after the task, after the score), the interpretability–accuracy tradeoff, feedback.
     "hive_demographics": {
-        "title": "About you",
-        "intro": "Only the last question is required.",
+        "title": N_("About you"),
+        "intro": N_("Only the last question is required."),
         "fields": [
             {
                 "name": "gender",
-                "label": "Gender identity",
+                "label": N_("Gender identity"),
                 "type": "choice",
-                "choices": list(GENDER),
+                **choices(GENDER),
                 "required": False,
             },
             {
                 "name": "race_ethnicity",
-                "label": "Race / ethnicity",
+                "label": N_("Race / ethnicity"),
                 "type": "choice",
-                "choices": list(RACE_ETHNICITY),
+                **choices(RACE_ETHNICITY),
                 "required": False,
             },
             {
                 "name": "ml_experience",
-                "label": "How much do you know about machine learning?",
+                "label": N_("How much do you know about machine learning?"),
                 "type": "scale",
                 "min": 1,
                 "max": 5,
                 "required": True,
                 "labels": {
-                    "1": "never heard of it",
-                    "2": "have heard about it",
-                    "3": "know the basics",
-                    "4": "have used it",
-                    "5": "work on it",
+                    "1": N_("never heard of it"),
+                    "2": N_("have heard about it"),
+                    "3": N_("know the basics"),
+                    "4": N_("have used it"),
+                    "5": N_("work on it"),
                 },
             },
         ],
     },
     **{
         f"hive_understanding_{n}": {
-            "title": "Your understanding",
+            "title": N_("Your understanding"),
             "intro": intro,
             "fields": [
                 {
                     "name": "understanding",
-                    "label": "How well do you understand how the model reaches its predictions?",
+                    "label": N_("How well do you understand how the model reaches its predictions?"),
                     "type": "scale",
                     "min": 1,
                     "max": 5,
                     "required": True,
-                    "labels": {"1": "not at all", "5": "completely"},
+                    "labels": {"1": N_("not at all"), "5": N_("completely")},
                 }
             ],
         }
         for n, intro in (
-            (1, "Now that you have seen the examples:"),
-            (2, "Now that you have done the task:"),
-            (3, "Now that you have seen your score:"),
+            (1, N_("Now that you have seen the examples:")),
+            (2, N_("Now that you have done the task:")),
+            (3, N_("Now that you have seen your score:")),
         )
     },
     "hive_tradeoff": {
-        "title": "Explanations or accuracy?",
-        "intro": (
-            "Imagine choosing between the model you just saw, which is correct 60 % of the time and explains its "
+        "title": N_("Explanations or accuracy?"),
+        # Worded so that no "%" is followed by a letter: gettext tools would read "60 % of" as a placeholder.
+        "intro": N_(
+            "Imagine choosing between the model you just saw, which is correct 60 times out of 100 and explains its "
             "predictions, and another model that gives no explanations. For each situation, what is the lowest "
             "accuracy (0–100 %) the model without explanations would need for you to use it instead? Compare it "
-            "with the 60 % of the model with explanations: a number below 60 means you would take the model "
-            "without explanations even if it were less accurate."
+            "with the accuracy of the model with explanations (60 %): a number below 60 means you would take the "
+            "model without explanations even if it were less accurate."
         ),
         "fields": [
             {
                 "name": "low_risk",
-                "label": "Low risk, e.g. recognising bird species for a school project (%)",
+                "label": N_("Low risk, e.g. recognising bird species for a school project (%)"),
                 "type": "integer",
                 "min": 0,
                 "max": 100,
@@ -139,7 +157,7 @@ SURVEYS: dict[str, dict[str, Any]] = {
             },
             {
                 "name": "medium_risk",
-                "label": "Medium risk, e.g. recognising products at a self-checkout (%)",
+                "label": N_("Medium risk, e.g. recognising products at a self-checkout (%)"),
                 "type": "integer",
                 "min": 0,
                 "max": 100,
@@ -147,7 +165,7 @@ SURVEYS: dict[str, dict[str, Any]] = {
             },
             {
                 "name": "high_risk",
-                "label": "High risk, e.g. understanding the road for a self-driving car (%)",
+                "label": N_("High risk, e.g. understanding the road for a self-driving car (%)"),
                 "type": "integer",
                 "min": 0,
                 "max": 100,
@@ -155,7 +173,7 @@ SURVEYS: dict[str, dict[str, Any]] = {
             },
             {
                 "name": "reason",
-                "label": "Why did you choose these numbers?",
+                "label": N_("Why did you choose these numbers?"),
                 "type": "longtext",
                 "max_length": 2000,
                 "required": True,
@@ -163,11 +181,11 @@ SURVEYS: dict[str, dict[str, Any]] = {
         ],
     },
     "hive_feedback": {
-        "title": "Feedback",
+        "title": N_("Feedback"),
         "fields": [
             {
                 "name": "feedback",
-                "label": "Anything you would like to tell us about this study?",
+                "label": N_("Anything you would like to tell us about this study?"),
                 "type": "longtext",
                 "max_length": 2000,
                 "required": False,
@@ -175,6 +193,43 @@ SURVEYS: dict[str, dict[str, Any]] = {
         ],
     },
 }
+
+
+# A choice's English label as earlier versions stored it → its value now (exports read old answers through it).
+LEGACY_CHOICES = {
+    (name, field["name"], label): value
+    for name, survey in SURVEYS.items()
+    for field in survey["fields"]
+    if field["type"] == "choice"
+    for value, label in field["labels"].items()
+}
+
+
+def label(field: dict[str, Any]) -> str:
+    """A field's label in the current language (passed as a variable: extraction takes the N_ marks above)."""
+    text = field["label"]
+    return gettext(text)
+
+
+def shown(name: str) -> dict[str, Any]:
+    """Survey `name` as the participant's page shows it: its text in the current language (server/i18n.py)."""
+    survey = SURVEYS[name]
+    return {
+        **{key: gettext(survey[key]) for key in ("title", "intro") if key in survey},
+        "fields": [
+            {
+                **field,
+                "label": label(field),
+                **({"labels": {k: gettext(v) for k, v in field["labels"].items()}} if "labels" in field else {}),
+            }
+            for field in survey["fields"]
+        ],
+    }
+
+
+def stored_value(name: str, field: str, value: Any) -> Any:
+    """An answer as exported: a choice stored by its English label (before choices had values) read as its value."""
+    return LEGACY_CHOICES.get((name, field, value), value) if isinstance(value, str) else value
 
 
 def validate_answers(name: str, answers: Any) -> dict[str, Any]:
@@ -192,7 +247,7 @@ def validate_answers(name: str, answers: Any) -> dict[str, Any]:
             value = value.strip()  # before the required check: blanks are no answer
         if value is None or value == "":
             if field.get("required"):
-                raise ResponseError(f"answers.{fname}", f"{field['label']} is required")
+                raise ResponseError(f"answers.{fname}", gettext("%(label)s is required", label=label(field)))
             continue
         clean[fname] = _check(field, value)
     if name == "consent" and clean.get("agreed") is not True:
@@ -201,7 +256,10 @@ def validate_answers(name: str, answers: Any) -> dict[str, Any]:
 
 
 def _check(field: dict[str, Any], value: Any) -> Any:
+    """The answer to `field`, cleaned. What the participant's form can get wrong is said in the study's language
+    (the page shows it); the rest only a client of the API can send."""
     where = f"answers.{field['name']}"
+    shown_label = label(field)
     kind = field["type"]
     if kind == "boolean":
         if not isinstance(value, bool):
@@ -212,23 +270,38 @@ def _check(field: dict[str, Any], value: Any) -> Any:
         if isinstance(value, str) and WHOLE_NUMBER.fullmatch(value):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ResponseError(where, f"{field['label']} must be a whole number")
+            raise ResponseError(where, gettext("%(label)s must be a whole number", label=shown_label))
         if not field["min"] <= value <= field["max"]:
-            raise ResponseError(where, f"{field['label']} must be between {field['min']} and {field['max']}")
+            raise ResponseError(
+                where,
+                gettext(
+                    "%(label)s must be between %(min)d and %(max)d",
+                    label=shown_label,
+                    min=field["min"],
+                    max=field["max"],
+                ),
+            )
         return value
     if not isinstance(value, str):
         raise ResponseError(where, f"{field['label']} must be text")
     if kind == "choice":
+        # A page loaded before choices had values sends the English label.
+        value = next((v for v, english in field["labels"].items() if english == value), value)
         if value not in field["choices"]:
             raise ResponseError(where, f"{field['label']} must be one of: {', '.join(field['choices'])}")
         return value
     if len(value) > field["max_length"]:
-        raise ResponseError(where, f"{field['label']} must be at most {field['max_length']} characters")
+        raise ResponseError(
+            where, gettext("%(label)s must be at most %(max)d characters", label=shown_label, max=field["max_length"])
+        )
     # Line breaks and tabs only where a textarea may hold them; other control characters (NUL above all: PostgreSQL
     # cannot store it) and lone surrogates are not text a participant typed.
     allowed = "\n\r\t" if kind == "longtext" else ""
     if any(unicodedata.category(c) in ("Cc", "Cs") and c not in allowed for c in value):
         raise ResponseError(
-            where, f"{field['label']} must be {'text' if allowed else 'one line of text'} without control characters"
+            where,
+            gettext("%(label)s must be text without control characters", label=shown_label)
+            if allowed
+            else gettext("%(label)s must be one line of text without control characters", label=shown_label),
         )
     return value

@@ -216,12 +216,6 @@ class TaskType(ABC):
         return None
 
 
-def by_count(n: int, one: str, other: str) -> str:
-    """`one` for a count of 1, else `other`: the one place the summary lines (TaskType.summarise) pick English's
-    singular or plural ("the other participant", not "the 1 other participants")."""
-    return one if n == 1 else other
-
-
 def shuffled_positions(n: int) -> list[list[float]]:
     """`position_design` of a plan whose n test trials are shuffled uniformly: each at each position with 1/n."""
     return [[1 / n] * n for _ in range(n)]

@@ -8,7 +8,9 @@ import hmac
 import re
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 
+from .. import i18n
 from ..db import db
 from ..exceptions import ConfigError
 from ..models import Asset, ParticipantSession, Stimulus, StudyVersion, SurveyResponse
@@ -34,19 +36,33 @@ def message(title: str, text: str, status: int = 200):
     return render_template("participant/message.html", title=title, text=text), status
 
 
+def not_ready():
+    return message(gettext("Not ready"), gettext("This study is not ready to start yet. Please try again later."), 503)
+
+
+def not_found():
+    return message(
+        gettext("Study not found"), gettext("There is no study at this address. Please check the link."), 404
+    )
+
+
 @bp.get("/study/<slug>")
 def enter(slug):
     study = get_study(slug)
     if study is None:
-        return message("Study not found", "There is no study at this address. Please check the link.", 404)
+        return not_found()
+    i18n.use_language(study.config.get("language"))
     prolific = None
     if "PROLIFIC_PID" in request.args:
         prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
         bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
         if bad:
             return message(
-                "Link not valid",
-                f"The link's {', '.join(bad)} is not a valid id. Please return to Prolific and open the study again.",
+                gettext("Link not valid"),
+                gettext(
+                    "The link's %(keys)s is not a valid id. Please return to Prolific and open the study again.",
+                    keys=", ".join(bad),
+                ),
                 400,
             )
         existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
@@ -54,23 +70,24 @@ def enter(slug):
             return _resume(slug, existing)
     if study.status != "open":
         return message(
-            "Not accepting participants",
-            "This study is not accepting new participants at the moment. Thank you for your interest.",
+            gettext("Not accepting participants"),
+            gettext("This study is not accepting new participants at the moment. Thank you for your interest."),
         )
     try:
         session = sessions.find_or_create(study, prolific, request.user_agent.string)
     except conditions.StudyFull:
         body, status = message(
-            "Study full",
-            "Every place in this study is taken at the moment. Places of "
-            "participants who stop part-way open again later: please try again "
-            "in a while.",
+            gettext("Study full"),
+            gettext(
+                "Every place in this study is taken at the moment. Places of participants who stop part-way open "
+                "again later: please try again in a while."
+            ),
             503,
         )
         return body, status, {"Retry-After": "600"}
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
-        return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)
+        return not_ready()
     return _resume(slug, session)  # the slug in hand: the study row was expired by the entry's commit
 
 
@@ -81,7 +98,8 @@ def preview(slug, signed):
     `?jump=step-NAME` starts that page there."""
     study = get_study(slug)
     if study is None:
-        return message("Study not found", "There is no study at this address. Please check the link.", 404)
+        return not_found()
+    i18n.use_language(study.config.get("language"))  # the plan's task text is built in it
     try:
         condition = links.read_preview_link(slug, signed)
     except links.PreviewLinkError as exc:
@@ -107,7 +125,7 @@ def preview(slug, signed):
         session = sessions.find_or_create(study, None, request.user_agent.string, preview=True, condition=condition)
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a preview: %s", slug, exc)
-        return message("Not ready", "This study is not ready to start yet. Please try again later.", 503)
+        return not_ready()
     # The fragment tells the page where to start (runner.js); the server never skips anything for it.
     return redirect(url_for(".run", slug=slug, token=session.token, _anchor=f"jump={jump}" if jump else None), 303)
 
@@ -130,17 +148,19 @@ def _preview_bar(session: ParticipantSession, jumps: bool) -> dict | None:
     return {"restart": restart, "jumps": options, "condition": session.condition}
 
 
-WITHDRAWN = (
-    "Withdrawn",
-    "You have withdrawn from this study: your answers were deleted and nothing more is saved. Thank you for your time.",
-)
-
-
 def _resume(slug: str, session: ParticipantSession):
     if session.status == "completed":
-        return message("Already completed", "You have already completed this study. Thank you for taking part!")
+        return message(
+            gettext("Already completed"), gettext("You have already completed this study. Thank you for taking part!")
+        )
     if session.status == "withdrawn":  # a returning PROLIFIC_PID too: found by its HMAC, not let in again
-        return message(*WITHDRAWN)
+        return message(
+            gettext("Withdrawn"),
+            gettext(
+                "You have withdrawn from this study: your answers were deleted and nothing more is saved. Thank you "
+                "for your time."
+            ),
+        )
     return redirect(url_for(".run", slug=slug, token=session.token), 303)
 
 
@@ -154,6 +174,7 @@ def _session_or_404(slug: str, token: str) -> ParticipantSession:
 @bp.get("/study/<slug>/s/<token>")
 def run(slug, token):
     session = _session_or_404(slug, token)
+    i18n.use_language(session.study.config.get("language"))
     if session.status in ("completed", "withdrawn"):
         return _resume(slug, session)
     study = session.study
@@ -191,6 +212,7 @@ def run(slug, token):
         scripts=[url for url in assets if url.endswith(".js")],
         stylesheets=[url for url in assets if url.endswith(".css")],
         preview=bar,
+        strings=i18n.page_strings(),
     )
 
 
@@ -222,6 +244,7 @@ def experiment(slug, token):
     study = session.study
     if not isinstance(registry().get(study.task_type), PlanLessRows):
         abort(404)
+    i18n.use_language(study.config.get("language"))
     if session.status in ("completed", "withdrawn") or not _ready_for_experiment(session):
         return redirect(url_for(".run", slug=slug, token=token))
     config = _version_config(study, session.study_version) or study.config
@@ -233,7 +256,11 @@ def experiment(slug, token):
         "resume": config["task"]["resume"],
     }
     return render_template(
-        "participant/experiment.html", config=page, title=study.title, preview=_preview_bar(session, jumps=False)
+        "participant/experiment.html",
+        config=page,
+        title=study.title,
+        preview=_preview_bar(session, jumps=False),
+        strings=i18n.page_strings(),
     )
 
 
@@ -259,6 +286,7 @@ def results(slug, token):
     session = _session_or_404(slug, token)
     if session.status != "completed":
         return redirect(url_for(".run", slug=slug, token=token))
+    i18n.use_language(session.study.config.get("language"))
     summary = session_api.summary(db.session.connection(), session.study_id, session.id)
     return render_template("participant/results.html", title=session.study.title, summary=summary)
 

@@ -21,17 +21,17 @@ let leaving = false; // the flow goes on in the task's own page (task.page): tha
 const interactions = new StudyhiveEvents.Recorder();
 StudyhiveEvents.watchWindow(interactions);
 const END_REDIRECT_MS = 3000; // how long the reason for an early end shows before the page goes back to Prolific
-const SESSION_ENDED = '<div class="sh-message"><p>This session has ended, so no more answers can be saved.</p>' +
-  "<p>Thank you for your time. You can close this page.</p></div>";
-const SESSION_WITHDRAWN = '<div class="sh-message"><p>You have withdrawn from this study: your answers were ' +
-  "deleted and no more answers are saved.</p><p>Thank you for your time. You can close this page.</p></div>";
+const SESSION_ENDED = `<div class="sh-message"><p>${_("This session has ended, so no more answers can be saved.")}</p>` +
+  `<p>${_("Thank you for your time. You can close this page.")}</p></div>`;
+const SESSION_WITHDRAWN = `<div class="sh-message"><p>${_("You have withdrawn from this study: your answers were " +
+  "deleted and no more answers are saved.")}</p><p>${_("Thank you for your time. You can close this page.")}</p></div>`;
 
 // Must be a top-level `var`: jspsych.js leaves a throwing stub on window.jsPsych that this replaces.
 var jsPsych = initJsPsych({
   display_element: display,
   show_progress_bar: true,
   auto_update_progress_bar: false, // the bar counts task trials (updateProgress), not jsPsych timeline nodes
-  message_progress_bar: "Progress",
+  message_progress_bar: _("Progress"),
   on_trial_start: updateProgress,
   on_finish: finishStudy, // awaited by jsPsych
 });
@@ -50,12 +50,12 @@ function updateProgress() {
  * (config.coded_ends lists the outcomes with one); without a code, they should return the study rather than submit it.
  */
 function endMessage(html, outcome) {
-  let next = "<p>You can close this page.</p>";
+  let next = _("You can close this page.");
   if (config.platform === "prolific") {
-    next = (config.coded_ends || []).includes(outcome) ? "<p>Taking you back to Prolific…</p>"
-      : "<p>Please return this study on Prolific (do not submit it), so that the place goes to someone else.</p>";
+    next = (config.coded_ends || []).includes(outcome) ? _("Taking you back to Prolific…")
+      : _("Please return this study on Prolific (do not submit it), so that the place goes to someone else.");
   }
-  return `<div class="sh-message">${html}${next}</div>`;
+  return `<div class="sh-message">${html}<p>${next}</p></div>`;
 }
 
 /**
@@ -79,14 +79,16 @@ function stop(html) {
 
 function fail(error) {
   console.error(error);
-  stop(`<div class="sh-message"><p class="sh-error">Something went wrong: ${escapeHtml(error.message)}</p>` +
-    "<p>Please reload this page to try again. The answers you have given so far are saved.</p></div>");
+  const what = _("Something went wrong: {message}", { message: escapeHtml(error.message) });
+  const reload = _("Please reload this page to try again. The answers you have given so far are saved.");
+  stop(`<div class="sh-message"><p class="sh-error">${what}</p><p>${reload}</p></div>`);
 }
 
 /** Awaits a server call from a trial's on_finish, saying "Saving…" only if it takes long enough to notice. */
 async function saving(request) {
   const content = jsPsych.getDisplayElement();
-  const timer = setTimeout(() => { content.innerHTML = '<p class="sh-message">Saving…</p>'; }, 300);
+  const text = _("Saving…");
+  const timer = setTimeout(() => { content.innerHTML = `<p class="sh-message">${text}</p>`; }, 300);
   try {
     return await request;
   } finally {
@@ -115,15 +117,28 @@ function record(planItem, response, rtMs) {
 }
 
 function browserCheck() {
+  // jsPsych's own text, translated; the plugin fills in the spans with the sizes while the window is resized.
+  const size = (id) => `<span id="browser-check-${id}"></span>`;
+  const resize = [
+    _("Your browser window is too small to complete this experiment. Please maximize the size of your browser " +
+      "window. If your browser window is already maximized, you will not be able to complete this experiment."),
+    _("The minimum window width is {size} px.", { size: size("min-width") }),
+    _("Your current window width is {size} px.", { size: size("actual-width") }),
+    _("The minimum window height is {size} px.", { size: size("min-height") }),
+    _("Your current window height is {size} px.", { size: size("actual-height") }),
+  ];
   return {
     type: jsPsychBrowserCheck,
     features: ["width", "height", "browser", "browser_version", "mobile", "os"],
     minimum_width: config.min_width || 0,
     minimum_height: config.min_height || 0,
+    window_resize_message: resize.map((text) => `<p>${text}</p>`).join(""),
+    resize_fail_button_text: _("I cannot make the window any larger"),
     exclusion_message: () => {
       ended = true;
-      return endMessage("<p>Sorry, this study needs a larger browser window than this device can show, " +
-        "so you cannot take part.</p>", "incompatible_device");
+      const sorry = _("Sorry, this study needs a larger browser window than this device can show, " +
+        "so you cannot take part.");
+      return endMessage(`<p>${sorry}</p>`, "incompatible_device");
     },
     on_finish: (data) => {
       if (ended) return reportEnd("incompatible_device");
@@ -141,11 +156,11 @@ function consent() {
   return {
     type: jsPsychHtmlButtonResponse,
     stimulus: `<div class="sh-consent">${config.consent_html}</div>`,
-    choices: ["I agree", "I do not agree"],
+    choices: [_("I agree"), _("I do not agree")],
     on_finish: (data) => {
       if (data.response !== 0) {
-        stop(endMessage("<p>Thank you for your interest. As you did not agree to take part, the study ends here.</p>",
-          "no_consent"));
+        const thanks = _("Thank you for your interest. As you did not agree to take part, the study ends here.");
+        stop(endMessage(`<p>${thanks}</p>`, "no_consent"));
         return reportEnd("no_consent");
       }
       return saving(sync.putJSON("/surveys/consent", { answers: { agreed: true } })).catch(fail);
@@ -156,15 +171,18 @@ function consent() {
 function fieldHtml(field) {
   const name = escapeHtml(field.name);
   const required = field.required ? " required" : "";
-  const label = escapeHtml(field.label) + (field.required ? "" : ' <span class="sh-optional">(optional)</span>');
+  const optional = field.required ? "" : ` <span class="sh-optional">${_("(optional)")}</span>`;
+  const label = escapeHtml(field.label) + optional;
   if (field.type === "choice" || field.type === "scale") {
     const values = field.type === "choice" ? field.choices
-      : Array.from({ length: field.max - field.min + 1 }, (_, i) => String(field.min + i));
+      : Array.from({ length: field.max - field.min + 1 }, (unused, i) => String(field.min + i));
     const labels = field.labels || {};
+    // A choice shows its label (its value is what is stored); a scale point its number, captioned at its ends.
     const options = values.map((value) => {
-      const caption = labels[value] ? ` <span class="sh-scale-label">${escapeHtml(labels[value])}</span>` : "";
+      const caption = field.type === "choice" ? escapeHtml(labels[value] || value) : escapeHtml(value) +
+        (labels[value] ? ` <span class="sh-scale-label">${escapeHtml(labels[value])}</span>` : "");
       return `<label class="sh-choice"><input type="radio" name="${name}" value="${escapeHtml(value)}"${required}> ` +
-        `${escapeHtml(value)}${caption}</label>`;
+        `${caption}</label>`;
     });
     const layout = field.type === "scale" ? " sh-scale" : "";
     return `<fieldset class="sh-field${layout}"><legend class="sh-label">${label}</legend>${options.join("")}</fieldset>`;
@@ -173,22 +191,24 @@ function fieldHtml(field) {
   const maxLength = field.max_length != null ? ` maxlength="${field.max_length}"` : "";
   let input = `<input type="text" id="${id}" name="${name}"${maxLength}${required}>`;
   if (field.type === "integer") {
-    const min = field.min != null ? ` min="${field.min}"` : "";
-    const max = field.max != null ? ` max="${field.max}"` : "";
-    input = `<input type="number" step="1" inputmode="numeric" id="${id}" name="${name}"${min}${max}${required}>`;
+    // Text, not type=number (which follows the browser's locale): parsed in parseAnswers, checked by the server.
+    input = `<input type="text" inputmode="numeric" autocomplete="off" id="${id}" name="${name}"${required}>`;
   } else if (field.type === "longtext") {
     input = `<textarea id="${id}" name="${name}" rows="4"${maxLength}${required}></textarea>`;
   }
   return `<div class="sh-field"><label class="sh-label" for="${id}">${label}</label>${input}</div>`;
 }
 
-/** The form gives strings; the server wants integers as numbers and unanswered optional fields as null. */
+/**
+ * The form gives strings; the server wants integers as numbers (typed in the study's language: i18n.js) and
+ * unanswered optional fields as null. What is not a number goes as typed, for the server to say why.
+ */
 function parseAnswers(fields, response) {
   const answers = {};
   for (const field of fields) {
     const raw = (response[field.name] || "").trim();
-    const numeric = field.type === "integer" || field.type === "scale";
-    answers[field.name] = raw === "" ? null : numeric ? Number(raw) : raw;
+    const number = field.type === "integer" || field.type === "scale" ? StudyhiveI18n.parseNumber(raw) : NaN;
+    answers[field.name] = raw === "" ? null : Number.isNaN(number) ? raw : number;
   }
   return answers;
 }
@@ -203,7 +223,7 @@ function survey(name, definition) {
       preamble: () => `<h2>${escapeHtml(definition.title)}</h2>${intro}` +
         (problem ? `<p class="sh-error">${escapeHtml(problem)}</p>` : ""),
       html: `<div class="sh-form">${definition.fields.map(fieldHtml).join("")}</div>`,
-      button_label: "Continue",
+      button_label: _("Continue"),
       on_finish: async (data) => {
         try {
           await saving(sync.putJSON(`/surveys/${name}`, { answers: parseAnswers(definition.fields, data.response) }));
@@ -225,14 +245,15 @@ function message(html, button) {
 function scoreStep() {
   return {
     type: jsPsychHtmlButtonResponse,
-    stimulus: '<div class="sh-message"><h2>Your score</h2><div class="sh-score"><p>Calculating…</p></div></div>',
-    choices: ["Continue"],
+    stimulus: `<div class="sh-message"><h2>${_("Your score")}</h2><div class="sh-score"><p>${_("Calculating…")}</p>` +
+      "</div></div>",
+    choices: [_("Continue")],
     on_load: () => {
       const box = jsPsych.getDisplayElement().querySelector(".sh-score");
       sync.flush()
         .then(() => sync.getJSON("/summary"))
         .then((summary) => { box.innerHTML = (summary.lines || []).map((l) => `<p>${escapeHtml(l)}</p>`).join(""); })
-        .catch((error) => { box.textContent = `Your score could not be loaded (${error.message}).`; });
+        .catch((error) => { box.textContent = _("Your score could not be loaded ({message}).", { message: error.message }); });
     },
   };
 }
@@ -242,18 +263,23 @@ function instructions(task) {
     type: jsPsychInstructions,
     pages: task.instructionsPages(config).map((page) => `<div class="sh-message">${page}</div>`),
     show_clickable_nav: true,
-    button_label_previous: "Back",
+    button_label_previous: _("Back"),
+    button_label_next: _("Next"),
   };
 }
 
 function taskTrials(task, remaining, resuming) {
   const trials = [];
-  if (resuming) trials.push(message("<h2>Welcome back</h2><p>You will continue where you left off.</p>", "Continue"));
+  if (resuming) {
+    const left = ngettext("{n} question to go.", "{n} questions to go.", remaining.length);
+    trials.push(message(`<h2>${_("Welcome back")}</h2><p>${_("You will continue where you left off.")} ${left}</p>`,
+      _("Continue")));
+  }
   for (const item of remaining) {
     const previous = plan[plan.indexOf(item) - 1];
     if (!item.practice && previous && previous.practice) {
-      trials.push(message("<h2>Practice complete</h2><p>From now on you will not be shown the correct answer.</p>",
-        "Start"));
+      const after = _("From now on you will not be shown the correct answer.");
+      trials.push(message(`<h2>${_("Practice complete")}</h2><p>${after}</p>`, _("Start")));
     }
     trials.push(recorded(task.buildTrial(item, ctx)));
   }
@@ -291,7 +317,7 @@ const ctx = { record, instructionsHtml, event: reportEvent };
 /** The "task" step of a task with a page of its own (a researcher's jsPsych experiment): go there. */
 function ownPage(task) {
   return {
-    ...message("<h2>Ready</h2><p>The experiment starts on the next page.</p>", "Start"),
+    ...message(`<h2>${_("Ready")}</h2><p>${_("The experiment starts on the next page.")}</p>`, _("Start")),
     on_finish: () => {
       leaving = true;
       window.location.assign(task.page(config));
@@ -348,7 +374,7 @@ function buildTimeline(state, jump) {
 async function finishStudy() {
   if (ended || leaving) return;
   const content = jsPsych.getDisplayElement() || display;
-  content.innerHTML = '<p class="sh-message">Saving your answers…</p>';
+  content.innerHTML = `<p class="sh-message">${_("Saving your answers…")}</p>`;
   await sync.flush();
   let result;
   try {
@@ -356,30 +382,34 @@ async function finishStudy() {
   } catch (error) {
     if (error.body && error.body.error === "trials_missing") {
       // Reloading resumes at exactly the trials the server lacks.
-      content.innerHTML = '<div class="sh-message"><p class="sh-error">Some of your answers did not reach us.</p>' +
-        '<p><button type="button" class="jspsych-btn sh-primary">Answer the missing questions</button></p></div>';
+      const missing = _("Some of your answers did not reach us.");
+      const again = _("Answer the missing questions");
+      content.innerHTML = `<div class="sh-message"><p class="sh-error">${missing}</p>` +
+        `<p><button type="button" class="jspsych-btn sh-primary">${again}</button></p></div>`;
       content.querySelector("button").addEventListener("click", () => window.location.reload());
     } else {
       fail(error);
     }
     return;
   }
-  content.innerHTML = '<p class="sh-message">Thank you! Taking you onwards…</p>';
+  content.innerHTML = `<p class="sh-message">${_("Thank you! Taking you onwards…")}</p>`;
   window.location.assign(result.redirect_url || result.results_url);
 }
 
 async function main() {
   sync = new StudyhiveSync(config.api, config.token);
   sync.onstatus = (offline) => setNotice(offline
-    ? "Connection lost. Your answers are kept on this device and will be sent when you are back online. Reconnecting…"
+    ? _("Connection lost. Your answers are kept on this device and will be sent when you are back online. " +
+      "Reconnecting…")
     : "");
   // Answers the server refuses because the session is over (excluded, ended early) stay on this device (sync.js).
   sync.onended = (answer) => stop(answer.error === "session_withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
   sync.onrefused = (refused) => {
     if (refused.error.error === "session_ended") return;
-    setNotice(`An answer was not saved: ${refused.error.message || refused.status}. It is kept on this device.`);
+    setNotice(_("An answer was not saved: {reason}. It is kept on this device.",
+      { reason: refused.error.message || refused.status }));
   };
-  display.innerHTML = '<p class="sh-message">Loading…</p>';
+  display.innerHTML = `<p class="sh-message">${_("Loading…")}</p>`;
   await sync.flush(); // send answers left over from an earlier visit first, so the state below includes them
   const state = await sync.getJSON("");
   plan = state.plan;

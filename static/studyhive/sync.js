@@ -72,7 +72,7 @@ class StudyhiveSync {
   async requestJSON(method, path, body) {
     const { status, data } = await this._send(method, path, body);
     if (status >= 200 && status < 300) return data;
-    const error = new Error(data.message || `The server answered ${status}.`);
+    const error = new Error(data.message || _("The server answered {status}.", { status }));
     error.status = status;
     error.body = data;
     throw error;

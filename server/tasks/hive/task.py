@@ -35,6 +35,7 @@ import statistics
 from abc import abstractmethod
 from typing import Any, Literal
 
+from flask_babel import gettext, ngettext
 from pydantic import Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
@@ -48,7 +49,6 @@ from ...tasktype.contract import (
     PlanItem,
     Ratings,
     StimulusSpec,
-    by_count,
     shuffled_positions,
 )
 from .analyzer import HiveAnalyzer
@@ -447,14 +447,21 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         }
         lines = []
         if mine is not None:
-            lines.append(f"You answered {sum(s['correct'] for s in own)} of {len(own)} correctly ({mine:.0f} %).")
+            lines.append(
+                gettext(
+                    "You answered %(correct)d of %(total)d correctly (%(percent)s %%).",
+                    correct=sum(s["correct"] for s in own),
+                    total=len(own),
+                    percent=f"{mine:.0f}",
+                )
+            )
         if others:
             lines.append(
-                by_count(
+                ngettext(
+                    "The other participant so far answered %(percent)s %% correctly.",
+                    "The %(num)d other participants so far answered %(percent)s %% correctly on average.",
                     len(others),
-                    f"The other participant so far answered {summary['cohort_mean']:.0f} % correctly.",
-                    f"The {len(others)} other participants so far answered {summary['cohort_mean']:.0f} % "
-                    "correctly on average.",
+                    percent=f"{summary['cohort_mean']:.0f}",
                 )
             )
         return {**summary, "lines": lines}

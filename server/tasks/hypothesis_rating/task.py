@@ -24,9 +24,11 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from flask_babel import gettext, ngettext
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
+from ...i18n import N_
 from ...schema import NonBlank, Number, Table, matching, problem
 from ...tasktype.contract import (
     Analysed,
@@ -70,11 +72,15 @@ class RatingParams(Table):
         ),
     )
     column_labels: list[str] | None = Field(None, description="a heading per column (`columns` texts)")
+    # The defaults are shown in the study's language (build_plan_from); a researcher's own text as written.
     question: str = Field(
-        "How much do you agree with this statement about the model?", description=("asked with every statement")
+        N_("How much do you agree with this statement about the model?"), description=("asked with every statement")
     )
     scale_labels: list[str] = Field(
-        ["Strongly disagree", "Strongly agree"], min_length=2, max_length=2, description="the labels of ratings 1 and 7"
+        [N_("Strongly disagree"), N_("Strongly agree")],
+        min_length=2,
+        max_length=2,
+        description="the labels of ratings 1 and 7",
     )
     statements: list[Statement] = Field(
         min_length=1,
@@ -173,10 +179,12 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
         statements = list(params["statements"])
         rng.shuffle(statements)
         order = [s["id"] for s in statements]
+        # Built when the participant enters, in the study's language: the defaults translated, other text unchanged.
+        question, scale_labels = params["question"], params["scale_labels"]
         page = {
             "column_labels": params["column_labels"] or _score_labels(params, columns),
-            "question": params["question"],
-            "scale_labels": params["scale_labels"],
+            "question": gettext(question),
+            "scale_labels": [gettext(text) for text in scale_labels],
         }
         # The page reads the statement and the grid from `presented`, so what is stored is what was shown.
         return [
@@ -232,7 +240,18 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
 
     def summarise(self, own, cohort):
         agreed = sum(s["agree"] for s in own)
-        lines = [f"You agreed with {agreed} of the {len(own)} statements."] if own else []
+        lines = (
+            [
+                ngettext(
+                    "You agreed with %(agreed)d of the %(num)d statement.",
+                    "You agreed with %(agreed)d of the %(num)d statements.",
+                    len(own),
+                    agreed=agreed,
+                )
+            ]
+            if own
+            else []
+        )
         return {"agreed": agreed, "rated": len(own), "cohort_size": sum(1 for p in cohort if p), "lines": lines}
 
     def trial_row(self, stimulus, response, score, presented):
@@ -302,9 +321,9 @@ def _score_labels(params: dict[str, Any], columns: list[list[StimulusSpec]]) -> 
     if edges is not None:
         bounds = [None, *edges, None]
         return [
-            f"score < {bounds[1]:g}"
+            gettext("score < %(edge)s", edge=f"{bounds[1]:g}")
             if i == 0
-            else f"score ≥ {bounds[i]:g}"
+            else gettext("score ≥ %(edge)s", edge=f"{bounds[i]:g}")
             if bounds[i + 1] is None
             else f"{bounds[i]:g} – {bounds[i + 1]:g}"
             for i in range(len(columns))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from flask_babel import gettext, ngettext
 from pydantic import Field
 
 from analysis.judgement_errors import log_error
@@ -22,7 +23,6 @@ from ...tasktype.contract import (
     StimulusSpec,
     TrainingSet,
     TrainingSets,
-    by_count,
     shuffled_positions,
 )
 from . import charts, sampling
@@ -135,15 +135,19 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
         }
         lines = []
         if mine is not None:
-            lines.append(f"Your judgments were off by {mine:.1f} percentage points on average.")
+            lines.append(
+                gettext("Your judgments were off by %(error)s percentage points on average.", error=f"{mine:.1f}")
+            )
         if summary["more_accurate_than_percent"] is not None:
             lines.append(
-                by_count(
+                ngettext(
+                    "The other participant so far was off by %(median)s points: you were more accurate than "
+                    "%(percent)s %% of them.",
+                    "The median of the %(num)d other participants so far is %(median)s points: you were more "
+                    "accurate than %(percent)s %% of them.",
                     len(others),
-                    f"The other participant so far was off by {summary['cohort_median']:.1f} points on average.",
-                    f"The median of the {len(others)} other participants so far is "
-                    f"{summary['cohort_median']:.1f} points: you were more accurate than "
-                    f"{summary['more_accurate_than_percent']:.0f} % of them.",
+                    median=f"{summary['cohort_median']:.1f}",
+                    percent=f"{summary['more_accurate_than_percent']:.0f}",
                 )
             )
         return {**summary, "lines": lines}

@@ -19,6 +19,7 @@ import statistics
 from collections import defaultdict
 from typing import Annotated
 
+from flask_babel import gettext, ngettext
 from pydantic import AfterValidator, Field
 
 from ...exceptions import ConfigError, ManifestError, ResponseError
@@ -32,7 +33,6 @@ from ...tasktype.contract import (
     PlanItem,
     QualityFlag,
     StimulusSpec,
-    by_count,
 )
 from .analyzer import MAX_GUESSES, SketchAnalyzer
 from .demo import write_demo
@@ -285,14 +285,19 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         others = [a for a in map(accuracy, cohort) if a is not None]
         lines = []
         if mine is not None:
-            lines.append(f"Your first guess named the drawn object in {mine:.0f} % of the sketches.")
+            lines.append(
+                gettext(
+                    "Your first guess named the drawn object in %(percent)s %% of the sketches.", percent=f"{mine:.0f}"
+                )
+            )
         if others and mine is not None:
             median = statistics.median(others)
             lines.append(
-                by_count(
+                ngettext(
+                    "The other participant so far managed %(percent)s %%.",
+                    "The %(num)d other participants so far managed %(percent)s %% (median).",
                     len(others),
-                    f"The other participant so far managed {median:.0f} %.",
-                    f"The {len(others)} other participants so far managed {median:.0f} % (median).",
+                    percent=f"{median:.0f}",
                 )
             )
         return {

@@ -9,19 +9,19 @@ window.StudyhiveTasks = window.StudyhiveTasks || {};
   "use strict";
 
   const METHOD_TEXT = {
-    gradcam: "For each kind of object it considers, the model shows a heatmap: the red and yellow parts of the " +
-      "photo are the parts it looked at most.",
-    bagnet: "The model colors the small pieces of the photo that speak for each kind of object (more red: " +
-      "stronger evidence), adds the evidence up, and guesses the kind with the most.",
-    protopnet: "The model has learned example parts from previously-seen photos. It finds the parts of the " +
-      "photo most like its examples and picks the kind whose examples match best.",
-    prototree: "The model asks a series of questions: is this example part from previously-seen photos present " +
-      "in the photo, or absent? The answers lead to its final answer.",
+    gradcam: _("For each kind of object it considers, the model shows a heatmap: the red and yellow parts of the " +
+      "photo are the parts it looked at most."),
+    bagnet: _("The model colors the small pieces of the photo that speak for each kind of object (more red: " +
+      "stronger evidence), adds the evidence up, and guesses the kind with the most."),
+    protopnet: _("The model has learned example parts from previously-seen photos. It finds the parts of the " +
+      "photo most like its examples and picks the kind whose examples match best."),
+    prototree: _("The model asks a series of questions: is this example part from previously-seen photos present " +
+      "in the photo, or absent? The answers lead to its final answer."),
   };
 
   const QUESTIONS = {
-    "hive-distinction": "Which option is the <strong>correct</strong> answer for this photo?",
-    "hive-output-prediction": "Which option did the <strong>model choose</strong> as its prediction?",
+    "hive-distinction": _("Which option is the <strong>correct</strong> answer for this photo?"),
+    "hive-output-prediction": _("Which option did the <strong>model choose</strong> as its prediction?"),
   };
 
   function mode(taskType) {
@@ -51,8 +51,11 @@ window.StudyhiveTasks = window.StudyhiveTasks || {};
 
       instructionsPages(config) {
         if (config.instructions_html && config.instructions_html.length) return config.instructions_html;
-        return ["<h2>How the model decides</h2><p>A computer model looks at a photo and guesses what it shows.</p>",
-          "<h2>Your task</h2><p>You will see the model's explanations and answer a question about each photo.</p>"];
+        const decides = _("How the model decides");
+        const guesses = _("A computer model looks at a photo and guesses what it shows.");
+        const yours = _("Your task");
+        const answer = _("You will see the model's explanations and answer a question about each photo.");
+        return [`<h2>${decides}</h2><p>${guesses}</p>`, `<h2>${yours}</h2><p>${answer}</p>`];
       },
 
       steps: {
@@ -62,26 +65,29 @@ window.StudyhiveTasks = window.StudyhiveTasks || {};
           return examples.map((example, i) => {
             const method = METHOD_TEXT[example.method] || "";
             const outcome = example.model_correct
-              ? "In this example the model's prediction was <strong>correct</strong>."
-              : "In this example the model's prediction was <strong>wrong</strong>.";
+              ? _("In this example the model's prediction was <strong>correct</strong>.")
+              : _("In this example the model's prediction was <strong>wrong</strong>.");
             const badges = (option) => [
-              option.key === example.predicted_key ? "the model's prediction" : "",
-              option.key === example.truth_key ? "the correct answer" : "",
+              option.key === example.predicted_key ? _("the model's prediction") : "",
+              option.key === example.truth_key ? _("the correct answer") : "",
             ].filter(Boolean).map((text) => `<span class="sh-hive-badge">${text}</span>`).join(" ");
+            const explanation = _("Explanation");
             const options = example.options.map((option, n) =>
               '<div class="sh-hive-card"><span class="sh-hive-card-title">' +
-              `${example.options.length > 1 ? `Option ${n + 1}` : "Prediction"}</span>` +
+              (example.options.length > 1 ? _("Option {n}", { n: n + 1 }) : _("Prediction")) + "</span>" +
               `<p>${badges(option)}</p>` +
               (option.label ? `<p class="sh-hive-label">${escapeHtml(option.label)}</p>` : "") +
-              option.explanation.map((url) => `<img class="sh-hive-expl" src="${escapeHtml(url)}" alt="Explanation">`).join("") +
+              option.explanation.map((url) => `<img class="sh-hive-expl" src="${escapeHtml(url)}" alt="${explanation}">`).join("") +
               "</div>").join("");
+            const heading = _("Example {n} of {total}", { n: i + 1, total: examples.length });
+            const photo = _("Photo");
             return {
               type: jsPsychHtmlButtonResponse,
-              stimulus: `<div class="sh-message sh-hive-preview"><h2>Example ${i + 1} of ${examples.length}</h2>` +
+              stimulus: `<div class="sh-message sh-hive-preview"><h2>${heading}</h2>` +
                 `<p>${escapeHtml(method)}</p><p>${outcome}</p>` +
-                `<div class="sh-hive-row"><figure class="sh-hive-photo"><img src="${escapeHtml(example.photo_url)}" alt="Photo">` +
-                `<figcaption>Photo</figcaption></figure></div><div class="sh-hive-cards">${options}</div></div>`,
-              choices: ["Continue"],
+                `<div class="sh-hive-row"><figure class="sh-hive-photo"><img src="${escapeHtml(example.photo_url)}" alt="${photo}">` +
+                `<figcaption>${photo}</figcaption></figure></div><div class="sh-hive-cards">${options}</div></div>`,
+              choices: [_("Continue")],
             };
           });
         },

@@ -35,7 +35,7 @@ var jsPsychHive = (function (jspsych) {
       /** prototree: {root, present, absent} prototype urls and the path image so far (or null). */
       nodes: { type: ParameterType.COMPLEX, default: null },
       path_url: { type: ParameterType.STRING, default: null },
-      button_label: { type: ParameterType.STRING, default: "Next" },
+      button_label: { type: ParameterType.STRING, default: _("Next") },
       /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
       on_event: { type: ParameterType.FUNCTION, default: () => {} },
     },
@@ -50,13 +50,16 @@ var jsPsychHive = (function (jspsych) {
   };
 
   const AGREEMENT_SCALE = [
-    [1, "Fairly confident the prediction is correct"],
-    [2, "Somewhat confident it is correct"],
-    [3, "Somewhat confident it is incorrect"],
-    [4, "Fairly confident it is incorrect"],
+    [1, _("Fairly confident the prediction is correct")],
+    [2, _("Somewhat confident it is correct")],
+    [3, _("Somewhat confident it is incorrect")],
+    [4, _("Fairly confident it is incorrect")],
   ];
-  const FIVE_SCALE = [[1, "1 not at all"], [2, "2"], [3, "3"], [4, "4"], [5, "5 very"]];
-  const SIMILARITY_SCALE = [[1, "1 not similar"], [2, "2"], [3, "3"], [4, "4 very similar"]];
+  const FIVE_SCALE = [[1, _("1 not at all")], [2, "2"], [3, "3"], [4, "4"], [5, _("5 very")]];
+  const SIMILARITY_SCALE = [[1, _("1 not similar")], [2, "2"], [3, "3"], [4, _("4 very similar")]];
+  const similarity = (n) => _("How similar are the two parts of match {n}?", { n });
+  const explanationAlt = (n) => _("Explanation {n}", { n });
+  const optionTitle = (n) => _("Option {n}", { n });
 
   function radios(name, scale, legend) {
     const inputs = scale.map(([value, caption]) =>
@@ -66,7 +69,7 @@ var jsPsychHive = (function (jspsych) {
 
   function explanationImages(option, cls) {
     return option.explanation.map((url, i) =>
-      `<img class="${cls}" src="${escapeHtml(url)}" alt="Explanation ${i + 1}" draggable="false">`).join("");
+      `<img class="${cls}" src="${escapeHtml(url)}" alt="${explanationAlt(i + 1)}" draggable="false">`).join("");
   }
 
   /** Radio names may not hold arbitrary keys: options are named by their index in the display order. */
@@ -86,60 +89,67 @@ var jsPsychHive = (function (jspsych) {
     }
 
     trial(display_element, trial) {
-      const photo = `<figure class="sh-hive-photo"><img src="${escapeHtml(trial.photo_url)}" alt="Photo" ` +
-        'draggable="false"><figcaption>Photo</figcaption></figure>';
+      const photoText = _("Photo");
+      const photo = `<figure class="sh-hive-photo"><img src="${escapeHtml(trial.photo_url)}" alt="${photoText}" ` +
+        `draggable="false"><figcaption>${photoText}</figcaption></figure>`;
       let body = "";
       if (trial.mode === "agreement") {
         const option = trial.options[0];
         const matches = option.explanation.map((url, i) => {
           const rating = trial.similarity_ratings
-            ? radios(`similarity-${i}`, SIMILARITY_SCALE, `How similar are the two parts of match ${i + 1}?`) : "";
+            ? radios(`similarity-${i}`, SIMILARITY_SCALE, similarity(i + 1)) : "";
           return `<div class="sh-hive-match"><img class="sh-hive-expl" src="${escapeHtml(url)}" ` +
-            `alt="Explanation ${i + 1}" draggable="false">${rating}</div>`;
+            `alt="${explanationAlt(i + 1)}" draggable="false">${rating}</div>`;
         }).join("");
-        body = `<div class="sh-hive-row">${photo}<div class="sh-hive-matches"><h2>The model's prediction` +
+        const prediction = _("The model's prediction");
+        body = `<div class="sh-hive-row">${photo}<div class="sh-hive-matches"><h2>${prediction}` +
           `</h2>${label(option)}${matches}</div></div>` +
-          radios("confidence", AGREEMENT_SCALE, "How confident are you that the model's prediction is correct?");
+          radios("confidence", AGREEMENT_SCALE, _("How confident are you that the model's prediction is correct?"));
       } else if (trial.mode === "choice") {
         // The ratings sit outside each card's label, so that rating a match does not pick the option.
         const ratings = (option, i) => trial.similarity_ratings
-          ? option.explanation.map((_, m) => radios(similarityName(i, m), SIMILARITY_SCALE,
-            `How similar are the two parts of match ${m + 1}?`)).join("") : "";
+          ? option.explanation.map((unused, m) => radios(similarityName(i, m), SIMILARITY_SCALE,
+            similarity(m + 1))).join("") : "";
         const cards = trial.options.map((option, i) =>
           `<div class="sh-hive-card"><label class="sh-hive-pick"><input type="radio" name="choice" ` +
-          `value="${escapeHtml(option.key)}"><span class="sh-hive-card-title">Option ${i + 1}</span>${label(option)}` +
+          `value="${escapeHtml(option.key)}"><span class="sh-hive-card-title">${optionTitle(i + 1)}</span>${label(option)}` +
           `${explanationImages(option, "sh-hive-expl")}</label>${ratings(option, i)}</div>`).join("");
         const predicted = trial.output_prediction
-          ? radios("predicted", trial.options.map((option, i) => [option.key, `Option ${i + 1}`]),
-            "Which option did the <strong>model choose</strong> as its prediction?") +
-            radios("predicted_confidence", FIVE_SCALE, "How confident are you in that answer?") : "";
+          ? radios("predicted", trial.options.map((option, i) => [option.key, optionTitle(i + 1)]),
+            _("Which option did the <strong>model choose</strong> as its prediction?")) +
+            radios("predicted_confidence", FIVE_SCALE, _("How confident are you in that answer?")) : "";
+        const optionsLegend = _("Options");
         body = `<div class="sh-hive-row">${photo}</div><p class="sh-prompt">${trial.question}</p>` +
-          `<fieldset class="sh-hive-cards" data-name="choice"><legend class="sh-hidden">Options</legend>${cards}</fieldset>` +
-          radios("confidence", FIVE_SCALE, "How confident are you in your answer?") + predicted;
+          `<fieldset class="sh-hive-cards" data-name="choice"><legend class="sh-hidden">${optionsLegend}</legend>${cards}</fieldset>` +
+          radios("confidence", FIVE_SCALE, _("How confident are you in your answer?")) + predicted;
       } else {
         const nodes = trial.nodes;
         const decision = (name, url, caption) =>
           `<div class="sh-hive-node" data-node="${name}"><img src="${escapeHtml(url)}" alt="${caption}" draggable="false">` +
-          radios(`node-${name}`, [["present", "Present in the photo"], ["absent", "Absent"]], caption) + "</div>";
-        const paths = ["present, present", "present, absent", "absent, present", "absent, absent"];
+          radios(`node-${name}`, [["present", _("Present in the photo")], ["absent", _("Absent")]], caption) + "</div>";
+        const paths = [_("present, present"), _("present, absent"), _("absent, present"), _("absent, absent")];
         const leaves = trial.options.map((option, i) =>
           `<div class="sh-hive-leaf" data-leaf="${i + 1}"><span class="sh-hive-path-caption">${paths[i]}</span>` +
           `${label(option)}${explanationImages(option, "sh-hive-leaf-img")}</div>`).join("");
+        const decisions = _("The model's decisions so far");
         const path = trial.path_url
-          ? `<figure class="sh-hive-path"><img src="${escapeHtml(trial.path_url)}" alt="The model's decisions so far" ` +
-            'draggable="false"><figcaption>The model\'s decisions so far</figcaption></figure>' : "";
+          ? `<figure class="sh-hive-path"><img src="${escapeHtml(trial.path_url)}" alt="${decisions}" ` +
+            `draggable="false"><figcaption>${decisions}</figcaption></figure>` : "";
+        const root = decision("root", nodes.root, _("Is this part present in the photo?"));
+        const ifPresent = decision("present", nodes.present, _("If present: is this part present too?"));
+        const ifAbsent = decision("absent", nodes.absent, _("If absent: is this part present?"));
         body = `<div class="sh-hive-row">${photo}${path}</div>` +
-          `<div class="sh-hive-tree">${decision("root", nodes.root, "Is this part present in the photo?")}` +
-          `<div class="sh-hive-second">${decision("present", nodes.present, "If present: is this part present too?")}` +
-          `${decision("absent", nodes.absent, "If absent: is this part present?")}</div></div>` +
+          `<div class="sh-hive-tree">${root}<div class="sh-hive-second">${ifPresent}${ifAbsent}</div></div>` +
           `<div class="sh-hive-leaves">${leaves}</div>` +
-          radios("confidence", FIVE_SCALE, "How confident are you in your answer?");
+          radios("confidence", FIVE_SCALE, _("How confident are you in your answer?"));
       }
+      const howItWorks = _("How the model works");
+      const back = _("Back to the task");
       const help = trial.description
-        ? '<button type="button" class="jspsych-btn sh-hive-help">How the model works</button>' : "";
+        ? `<button type="button" class="jspsych-btn sh-hive-help">${howItWorks}</button>` : "";
       const dialog = trial.description
-        ? `<dialog class="sh-hive-description" aria-label="How the model works">${trial.description}` +
-          '<p><button type="button" class="jspsych-btn sh-hive-close">Back to the task</button></p></dialog>' : "";
+        ? `<dialog class="sh-hive-description" aria-label="${howItWorks}">${trial.description}` +
+          `<p><button type="button" class="jspsych-btn sh-hive-close">${back}</button></p></dialog>` : "";
       display_element.innerHTML = `<form class="sh-hive" novalidate>${help}${body}` +
         '<p class="sh-error" role="alert"></p>' +
         `<button type="submit" class="jspsych-btn sh-primary">${escapeHtml(trial.button_label)}</button></form>${dialog}`;
@@ -190,7 +200,7 @@ var jsPsychHive = (function (jspsych) {
           if (!pending.size) { shownAt = performance.now(); next.disabled = false; }
         });
         img.addEventListener("error", () => {
-          error.textContent = "An image could not be loaded. Retrying…";
+          error.textContent = _("An image could not be loaded. Retrying…");
           this.jsPsych.pluginAPI.setTimeout(() => { error.textContent = ""; img.src = img.src; }, 2000);
         });
       }
@@ -205,25 +215,25 @@ var jsPsychHive = (function (jspsych) {
         if (trial.mode === "agreement") {
           response = { confidence: Number(confidence) };
           if (trial.similarity_ratings) {
-            const ratings = trial.options[0].explanation.map((_, i) => value(`similarity-${i}`));
-            if (ratings.some((r) => r === null)) problem = "Please rate the similarity of every match.";
+            const ratings = trial.options[0].explanation.map((unused, i) => value(`similarity-${i}`));
+            if (ratings.some((r) => r === null)) problem = _("Please rate the similarity of every match.");
             response.similarity = ratings.map(Number);
           }
         } else if (trial.mode === "choice") {
           const choice = value("choice");
-          if (choice === null) problem = "Please pick one of the options.";
+          if (choice === null) problem = _("Please pick one of the options.");
           response = { choice, confidence: Number(confidence) };
           if (trial.similarity_ratings) {
             const ratings = trial.options.map((option, i) =>
-              option.explanation.map((_, m) => value(similarityName(i, m))));
-            if (!problem && ratings.flat().some((r) => r === null)) problem = "Please rate the similarity of every match.";
+              option.explanation.map((unused, m) => value(similarityName(i, m))));
+            if (!problem && ratings.flat().some((r) => r === null)) problem = _("Please rate the similarity of every match.");
             response.similarity = Object.fromEntries(trial.options.map((option, i) => [option.key, ratings[i].map(Number)]));
           }
           if (trial.output_prediction) {
             const predicted = value("predicted");
             const sure = value("predicted_confidence");
             if (!problem && (predicted === null || sure === null)) {
-              problem = "Please say which option the model chose, and how confident you are.";
+              problem = _("Please say which option the model chose, and how confident you are.");
             }
             Object.assign(response, { predicted, predicted_confidence: Number(sure) });
           }
@@ -231,10 +241,10 @@ var jsPsychHive = (function (jspsych) {
           const root = value("node-root");
         form.querySelector(".sh-hive-second").hidden = !root;
           const second = root && value(`node-${root}`);
-          if (!root || !second) problem = "Please decide present or absent at both questions.";
+          if (!root || !second) problem = _("Please decide present or absent at both questions.");
           response = { decisions: [root, second], confidence: Number(confidence) };
         }
-        if (!problem && confidence === null) problem = "Please say how confident you are.";
+        if (!problem && confidence === null) problem = _("Please say how confident you are.");
         if (problem) {
           error.textContent = problem;
           return;

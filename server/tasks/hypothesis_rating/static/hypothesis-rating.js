@@ -24,10 +24,10 @@ var jsPsychHypothesisRating = (function (jspsych) {
       /** The statement to rate (plain text). */
       statement: { type: ParameterType.STRING, default: undefined },
       /** The question above it (plain text). */
-      question: { type: ParameterType.STRING, default: "How much do you agree with this statement?" },
+      question: { type: ParameterType.STRING, default: _("How much do you agree with this statement?") },
       /** Labels of the scale's ends (ratings 1 and 7). */
-      scale_labels: { type: ParameterType.STRING, array: true, default: ["Strongly disagree", "Strongly agree"] },
-      button_label: { type: ParameterType.STRING, default: "Next" },
+      scale_labels: { type: ParameterType.STRING, array: true, default: [_("Strongly disagree"), _("Strongly agree")] },
+      button_label: { type: ParameterType.STRING, default: _("Next") },
       /** Largest image side, CSS px (images are never drawn larger than this). */
       max_cell: { type: ParameterType.INT, default: 160 },
       /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
@@ -50,12 +50,14 @@ var jsPsychHypothesisRating = (function (jspsych) {
 
     trial(display_element, trial) {
       const columns = trial.grid.length;
-      const headings = trial.grid.map((_, i) =>
-        `<div class="sh-hr-heading">${escapeHtml(trial.column_labels[i] || `Column ${i + 1}`)}</div>`).join("");
+      const heading = (i) => escapeHtml(trial.column_labels[i] || _("Column {n}", { n: i + 1 }));
+      const headings = trial.grid.map((unused, i) => `<div class="sh-hr-heading">${heading(i)}</div>`).join("");
       const cells = trial.grid.map((column, c) => column.map((id, r) =>
         `<img class="sh-hr-cell" alt="" draggable="false" data-column="${c + 1}" data-row="${r + 1}" ` +
         `style="grid-column:${c + 1};grid-row:${r + 2}" src="${escapeHtml(trial.image_base + encodeURIComponent(id))}">`
       ).join("")).join("");
+      const legend = escapeHtml(_("Your rating, from 1 ({low}) to 7 ({high})",
+        { low: trial.scale_labels[0], high: trial.scale_labels[1] }));
       const points = [1, 2, 3, 4, 5, 6, 7].map((v) => `<label class="sh-hr-point">` +
         `<input type="radio" name="sh-hr-rating" value="${v}"><span>${v}</span></label>`).join("");
       display_element.innerHTML = `
@@ -65,8 +67,7 @@ var jsPsychHypothesisRating = (function (jspsych) {
             <p class="sh-hr-question">${escapeHtml(trial.question)}</p>
             <p class="sh-hr-statement">${escapeHtml(trial.statement)}</p>
             <fieldset class="sh-hr-scale">
-              <legend class="sh-hr-legend">Your rating, from 1 (${escapeHtml(trial.scale_labels[0])})
-                to 7 (${escapeHtml(trial.scale_labels[1])})</legend>
+              <legend class="sh-hr-legend">${legend}</legend>
               <span class="sh-hr-end">${escapeHtml(trial.scale_labels[0])}</span>
               <span class="sh-hr-points">${points}</span>
               <span class="sh-hr-end">${escapeHtml(trial.scale_labels[1])}</span>
@@ -151,10 +152,10 @@ StudyhiveTasks["hypothesis-rating"] = {
   instructionsPages(config) {
     if (config.instructions_html && config.instructions_html.length) return config.instructions_html;
     return [
-      "<h2>Instructions</h2><p>You will see a grid of example images. A computer model has sorted them into " +
-        "columns by its prediction: from one class on the left to the other on the right.</p>",
-      "<p>Study the grid and form an idea of which features the model uses. Then rate, for each of a few " +
-        "statements about the model, how much you agree, from 1 (strongly disagree) to 7 (strongly agree).</p>",
+      `<h2>${_("Instructions")}</h2><p>${_("You will see a grid of example images. A computer model has sorted " +
+        "them into columns by its prediction: from one class on the left to the other on the right.")}</p>`,
+      `<p>${_("Study the grid and form an idea of which features the model uses. Then rate, for each of a few " +
+        "statements about the model, how much you agree, from 1 (strongly disagree) to 7 (strongly agree).")}</p>`,
     ];
   },
 };

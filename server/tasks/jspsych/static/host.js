@@ -19,14 +19,15 @@ function setNotice(text) {
 }
 
 sync.onstatus = (offline) => setNotice(offline
-  ? "Connection lost. Your data are kept on this device and will be sent when you are back online. Reconnecting…"
+  ? _("Connection lost. Your data are kept on this device and will be sent when you are back online. Reconnecting…")
   : "");
 sync.onrefused = (refused) => setNotice(
-  `Some data could not be saved: ${refused.error.message || refused.status}. They are kept on this device.`);
+  _("Some data could not be saved: {reason}. They are kept on this device.",
+    { reason: refused.error.message || refused.status }));
 sync.onended = (answer) =>
   setNotice(answer.error === "session_withdrawn"
-    ? "You have withdrawn from this study: your data was deleted and nothing more is saved."
-    : "This session has ended, so no more data can be saved.");
+    ? _("You have withdrawn from this study: your data was deleted and nothing more is saved.")
+    : _("This session has ended, so no more data can be saved."));
 
 /** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice. */
 async function storedRows() {
@@ -38,17 +39,17 @@ async function storedRows() {
 
 async function prepare() {
   const state = await sync.getJSON("");
-  if (!state.accepts_answers) throw new Error("This session has ended, so no more data can be saved.");
+  if (!state.accepts_answers) throw new Error(_("This session has ended, so no more data can be saved."));
   const rows = await storedRows();
   if (config.resume === "restart") return [];
   if (config.resume === "none" && rows.length) {
-    throw new Error("This experiment cannot be continued after the page was left. Please contact the researchers.");
+    throw new Error(_("This experiment cannot be continued after the page was left. Please contact the researchers."));
   }
   return rows;
 }
 
 async function finished() {
-  setNotice("Saving your data…");
+  setNotice(_("Saving your data…"));
   await sync.flush();
   await sync.postJSON("/timeline-finished", {});
   setNotice("");

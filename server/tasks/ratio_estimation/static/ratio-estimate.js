@@ -15,12 +15,12 @@ var jsPsychRatioEstimate = (function (jspsych) {
       /** URL of the chart, an SVG with viewBox 0 0 100 100. */
       stimulus_url: { type: ParameterType.STRING, default: undefined },
       /** The question shown above the answer field (plain text). */
-      prompt: { type: ParameterType.STRING, default: "What percent is the smaller marked bar of the larger one?" },
+      prompt: { type: ParameterType.STRING, default: _("What percent is the smaller marked bar of the larger one?") },
       /** Practice trials show feedback after Next. */
       practice: { type: ParameterType.BOOL, default: false },
       /** The correct answer, shown in the feedback of practice trials. */
       true_percent: { type: ParameterType.FLOAT, default: null },
-      button_label: { type: ParameterType.STRING, default: "Next" },
+      button_label: { type: ParameterType.STRING, default: _("Next") },
       /**
        * Called with the trial's data the moment the answer is submitted, before any feedback: a reload while the
        * feedback shows must not lose the answer, nor bring the trial back to be answered again knowing the truth.
@@ -38,8 +38,8 @@ var jsPsychRatioEstimate = (function (jspsych) {
     },
   };
 
-  /** "42.857" -> "42.9", "40" -> "40" */
-  const formatPercent = (value) => String(Math.round(value * 10) / 10);
+  /** 42.857 -> "42.9" ("42,9" in German), 40 -> "40" */
+  const formatPercent = (value) => StudyhiveI18n.formatNumber(Math.round(value * 10) / 10);
 
   class RatioEstimatePlugin {
     static info = info;
@@ -49,15 +49,16 @@ var jsPsychRatioEstimate = (function (jspsych) {
     }
 
     trial(display_element, trial) {
+      const alt = _("Bar chart");
       display_element.innerHTML = `
         <div class="sh-ratio">
-          <img class="sh-chart" alt="Bar chart" draggable="false">
+          <img class="sh-chart" alt="${alt}" draggable="false">
           <div class="sh-stack">
             <form class="sh-ratio-form" novalidate>
               <p class="sh-prompt" id="sh-ratio-prompt">${escapeHtml(trial.prompt)}</p>
               <div class="sh-answer">
-                <input id="sh-ratio-input" type="number" min="0" max="100" step="any" inputmode="decimal"
-                       autocomplete="off" aria-labelledby="sh-ratio-prompt" aria-describedby="sh-ratio-error">
+                <input id="sh-ratio-input" type="text" inputmode="decimal" autocomplete="off"
+                       aria-labelledby="sh-ratio-prompt" aria-describedby="sh-ratio-error">
                 <span class="sh-unit">%</span>
               </div>
               <p class="sh-error" id="sh-ratio-error" role="alert"></p>
@@ -89,7 +90,7 @@ var jsPsychRatioEstimate = (function (jspsych) {
         next.disabled = false;
       });
       chart.addEventListener("error", () => {
-        error.textContent = "The chart could not be loaded. Retrying…";
+        error.textContent = _("The chart could not be loaded. Retrying…");
         this.jsPsych.pluginAPI.setTimeout(() => {
           error.textContent = "";
           chart.src = trial.stimulus_url;
@@ -97,8 +98,6 @@ var jsPsychRatioEstimate = (function (jspsych) {
       });
       chart.src = trial.stimulus_url;
       input.focus();
-      // A mouse wheel over a focused number field would silently change the answer.
-      input.addEventListener("wheel", (event) => event.preventDefault(), { passive: false });
       input.addEventListener("input", () => trial.on_event("input", "percent", input.value));
 
       let finished = false;
@@ -113,11 +112,11 @@ var jsPsychRatioEstimate = (function (jspsych) {
       form.addEventListener("submit", (event) => {
         event.preventDefault();
         if (shownAt === null || next.disabled) return; // chart not shown yet, or a second click
-        const value = input.valueAsNumber;
+        const value = StudyhiveI18n.parseNumber(input.value);
         let problem = "";
-        if (input.validity.badInput) problem = "Please enter a number, for example 42.5.";
-        else if (input.value.trim() === "") problem = "Please enter your estimate.";
-        else if (!Number.isFinite(value) || value < 0 || value > 100) problem = "Please enter a number between 0 and 100.";
+        if (input.value.trim() === "") problem = _("Please enter your estimate.");
+        else if (Number.isNaN(value)) problem = _("Please enter a number, for example {example}.", { example: formatPercent(42.5) });
+        else if (value < 0 || value > 100) problem = _("Please enter a number between 0 and 100.");
         if (problem) {
           error.textContent = problem;
           input.focus();
@@ -131,9 +130,11 @@ var jsPsychRatioEstimate = (function (jspsych) {
           finish(data);
           return;
         }
-        let message = `You answered ${formatPercent(value)} %.`;
-        if (trial.true_percent !== null) message += ` The correct answer was ${formatPercent(trial.true_percent)} %.`;
-        feedback.innerHTML = '<p></p><button type="button" class="jspsych-btn sh-primary">Continue</button>';
+        let message = _("You answered {value} %.", { value: formatPercent(value) });
+        if (trial.true_percent !== null) {
+          message += " " + _("The correct answer was {value} %.", { value: formatPercent(trial.true_percent) });
+        }
+        feedback.innerHTML = `<p></p><button type="button" class="jspsych-btn sh-primary">${_("Continue")}</button>`;
         feedback.querySelector("p").textContent = message;
         // Swapped with visibility, not display: both share one grid cell, so the chart does not move.
         form.classList.add("sh-inactive");
@@ -163,12 +164,12 @@ StudyhiveTasks["ratio-estimation"] = {
   instructionsPages(config) {
     if (config.instructions_html && config.instructions_html.length) return config.instructions_html;
     return [
-      "<h2>Instructions</h2><p>You will see a series of bar charts. In each chart, two bars are marked.</p>" +
-        "<p>Your task is to estimate what percent the <strong>smaller</strong> marked bar is of the " +
-        "<strong>larger</strong> one, and type that number.</p>",
-      "<p>For example, if the smaller bar is half as tall as the larger one, the answer is 50.</p>" +
-        "<p>Please make quick, honest estimates; do not measure the bars. The first few charts are practice " +
-        "and show you the correct answer afterwards.</p>",
+      `<h2>${_("Instructions")}</h2><p>${_("You will see a series of bar charts. In each chart, two bars are marked.")}</p>` +
+        `<p>${_("Your task is to estimate what percent the <strong>smaller</strong> marked bar is of the " +
+        "<strong>larger</strong> one, and type that number.")}</p>`,
+      `<p>${_("For example, if the smaller bar is half as tall as the larger one, the answer is 50.")}</p>` +
+        `<p>${_("Please make quick, honest estimates; do not measure the bars. The first few charts are practice " +
+        "and show you the correct answer afterwards.")}</p>`,
     ];
   },
 };

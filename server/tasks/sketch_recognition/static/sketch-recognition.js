@@ -24,11 +24,11 @@ var jsPsychSketchRecognition = (function (jspsych) {
       /** URL of the study's vocabulary JSON ({entries: [[unique_id, label, display], ...]}). */
       vocabulary_url: { type: ParameterType.STRING, default: undefined },
       /** The question above the boxes (plain text). */
-      prompt: { type: ParameterType.STRING, default: "What is this object?" },
+      prompt: { type: ParameterType.STRING, default: _("What is this object?") },
       max_guesses: { type: ParameterType.INT, default: 3 },
       /** Most suggestions shown at once. */
       max_suggestions: { type: ParameterType.INT, default: 8 },
-      button_label: { type: ParameterType.STRING, default: "Next" },
+      button_label: { type: ParameterType.STRING, default: _("Next") },
       /** Called with (type, target, value) for each input event: the trial's interaction records (ctx.event). */
       on_event: { type: ParameterType.FUNCTION, default: () => {} },
     },
@@ -62,7 +62,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
     if (!vocabularies.has(url)) {
       const attempt = (tries) => fetch(url, { credentials: "same-origin" })
         .then((response) => {
-          if (!response.ok) throw new Error(`the list of names could not be loaded (HTTP ${response.status})`);
+          if (!response.ok) throw new Error(_("the list of names could not be loaded (HTTP {status})", { status: response.status }));
           return response.json();
         })
         .then(buildIndex)
@@ -105,15 +105,17 @@ var jsPsychSketchRecognition = (function (jspsych) {
     trial(display_element, trial) {
       instance += 1;
       const uid = `sh-sketch-${instance}`;
-      const boxes = Array.from({ length: trial.max_guesses }, (_, i) => `
+      const guessLabel = (i) => (i === 0 ? _("Best guess") : _("Guess {n} (optional)", { n: i + 1 }));
+      const sketchAlt = _("A sketch");
+      const boxes = Array.from({ length: trial.max_guesses }, (unused, i) => `
           <div class="sh-guess">
-            <label for="${uid}-g${i}">${i === 0 ? "Best guess" : `Guess ${i + 1}`}${i === 0 ? "" : " (optional)"}</label>
+            <label for="${uid}-g${i}">${guessLabel(i)}</label>
             <input id="${uid}-g${i}" type="text" autocomplete="off" spellcheck="false" role="combobox"
                    aria-autocomplete="list" aria-expanded="false" aria-controls="${uid}-list" disabled>
           </div>`).join("");
       display_element.innerHTML = `
         <div class="sh-sketch">
-          <img class="sh-sketch-image" alt="A sketch" draggable="false">
+          <img class="sh-sketch-image" alt="${sketchAlt}" draggable="false">
           <form class="sh-sketch-form" novalidate>
             <p class="sh-prompt" id="${uid}-prompt">${escapeHtml(trial.prompt)}</p>
             <div class="sh-guesses">${boxes}</div>
@@ -140,20 +142,20 @@ var jsPsychSketchRecognition = (function (jspsych) {
         next.disabled = false;
         inputs[0].focus();
       };
-      error.textContent = "Loading…";
+      error.textContent = _("Loading…");
       loadVocabulary(trial.vocabulary_url).then((loaded) => {
         index = loaded;
         error.textContent = "";
         ready();
       }, (problem) => {
-        error.textContent = `${problem.message}. Please reload the page; your answers so far are saved.`;
+        error.textContent = _("{problem}. Please reload the page; your answers so far are saved.", { problem: problem.message });
       });
       image.addEventListener("load", () => {
         if (shownAt === null) shownAt = performance.now();
         ready();
       });
       image.addEventListener("error", () => {
-        error.textContent = "The sketch could not be loaded. Retrying…";
+        error.textContent = _("The sketch could not be loaded. Retrying…");
         this.jsPsych.pluginAPI.setTimeout(() => {
           error.textContent = "";
           image.src = trial.stimulus_url;
@@ -186,7 +188,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
         const matches = search(index, inputs[box].value, trial.max_suggestions);
         if (!matches.length) {
           close();
-          if (inputs[box].value.trim()) error.textContent = `No name in the list starts with “${inputs[box].value.trim()}”.`;
+          if (inputs[box].value.trim()) error.textContent = _("No name in the list starts with “{text}”.", { text: inputs[box].value.trim() });
           return;
         }
         error.textContent = "";
@@ -230,7 +232,7 @@ var jsPsychSketchRecognition = (function (jspsych) {
         }
         inputs[box].classList.add("sh-invalid");
         inputs[box].setAttribute("aria-invalid", "true");
-        error.textContent = `“${text}” is not in the list of names. Please pick a name from the list.`;
+        error.textContent = _("“{text}” is not in the list of names. Please pick a name from the list.", { text });
         return false;
       };
 
@@ -286,20 +288,20 @@ var jsPsychSketchRecognition = (function (jspsych) {
         event.preventDefault();
         if (finished || next.disabled || shownAt === null || index === null) return;
         close();
-        if (!inputs.every((_, box) => settle(box))) return;
+        if (!inputs.every((unused, box) => settle(box))) return;
         const guesses = [];
         const seen = new Set();
         for (const pickedGuess of chosen) {
           if (!pickedGuess) continue;
           if (seen.has(pickedGuess.entry.id)) {
-            error.textContent = `You gave “${pickedGuess.entry.display}” twice. Please give different guesses.`;
+            error.textContent = _("You gave “{name}” twice. Please give different guesses.", { name: pickedGuess.entry.display });
             return;
           }
           seen.add(pickedGuess.entry.id);
           guesses.push({ label_id: pickedGuess.entry.id, rt_ms: pickedGuess.rt_ms });
         }
         if (!guesses.length) {
-          error.textContent = "Please give at least one guess.";
+          error.textContent = _("Please give at least one guess.");
           inputs[0].focus();
           return;
         }
@@ -338,9 +340,9 @@ var jsPsychSketchRecognition = (function (jspsych) {
     instructionsPages(config) {
       if (config.instructions_html && config.instructions_html.length) return config.instructions_html;
       return [
-        "<h2>Instructions</h2><p>You will see a series of sketches. For each, answer <strong>What is this " +
-          "object?</strong> by typing and picking a name from the list that appears.</p>" +
-          "<p>Give at least one guess and up to three, best guess first.</p>",
+        `<h2>${_("Instructions")}</h2><p>${_("You will see a series of sketches. For each, answer <strong>What is " +
+          "this object?</strong> by typing and picking a name from the list that appears.")}</p>` +
+          `<p>${_("Give at least one guess and up to three, best guess first.")}</p>`,
       ];
     },
   };
