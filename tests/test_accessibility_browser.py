@@ -144,7 +144,7 @@ def demographics(page, audit, slug):
     audit.check(f"{slug}-demographics")
     choose(page, page, "gender", "female")
     type_into(page, page.locator("input[name=age]"), "29")
-    choose(page, page, "education", "master's degree")
+    choose(page, page, "education", "masters")
     type_into(page, page.locator("input[name=nationality]"), "Portuguese")
     press(page, button(page, "Continue"))
 

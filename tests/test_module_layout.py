@@ -162,7 +162,7 @@ def test_no_analysis_module_is_named_like_a_server_module():
 
 
 #: server/'s top-level modules: the app factory and the foundation every area uses. Anything else is an area's.
-FOUNDATION = {"__init__", "config", "db", "models", "exceptions", "schema", "identifiers"}
+FOUNDATION = {"__init__", "config", "db", "models", "exceptions", "schema", "identifiers", "i18n"}
 #: Packages at server/'s top level that are not domain areas: the edges, the task packages, and data folders.
 EDGES = {"web", "cli", "tasks"}
 
