@@ -10,7 +10,6 @@ nothing here depends on the database's backend)."""
 from __future__ import annotations
 
 import re
-import uuid
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession
 from server.researchers.auth import create_researcher
-from tests.helpers import enter
+from tests.helpers import enter, trial_body
 
 pytestmark = pytest.mark.any_db
 
@@ -123,14 +122,7 @@ def finish_by_api(client, token: str, response=lambda item: {"percent": 50.0}, c
     of this participant would; the page's next load resumes after them."""
     state = client.get(f"/api/sessions/{token}").get_json()
     for item in [i for i in state["plan"] if i["index"] not in state["stored_indexes"]][:count]:
-        body = {
-            "trial_id": str(uuid.uuid4()),
-            "trial_index": item["index"],
-            "stimulus_id": item["stimulus_id"],
-            "response": response(item),
-            "rt_ms": 2000,
-            "client_time": "2026-11-22T12:00:00+00:00",
-        }
+        body = trial_body(item, response=response(item))
         assert client.post(f"/api/sessions/{token}/trials", json=body).status_code == 201
 
 
