@@ -142,7 +142,7 @@ class ParticipantSession(db.Model):
     preview: Mapped[bool] = mapped_column(default=False)
     # HMAC-SHA256 (hex) of the platform id under the deployment's key (issue #26): how a PROLIFIC_PID is found once
     # `identifiers_purged_at` has nulled the raw ids. NULL without one, and for older sessions until filled.
-    pid_hmac: Mapped[str | None] = mapped_column(String(64))
+    pid_hmac: Mapped[str | None] = mapped_column(String(64), index=True)
     identifiers_purged_at: Mapped[datetime | None] = mapped_column(Timestamp)
     # A participant's withdrawal: the data is deleted, the row stays as a tombstone (status "withdrawn").
     withdrawn_at: Mapped[datetime | None] = mapped_column(Timestamp)

@@ -162,3 +162,22 @@ def test_returning_participants_are_found_by_hmac_across_purged_and_older_sessio
     quality = html.split('id="quality"', 1)[1].split("</ul>", 1)[0]
     assert "Returning Prolific ids (also in other studies here): <strong>1</strong>" in quality
     assert f"participant_code {code(PROLIFIC['PROLIFIC_PID'])}" in quality and PROLIFIC["PROLIFIC_PID"] not in html
+
+
+def test_returning_participants_are_looked_up_by_hmac_a_few_at_a_time(client, monkeypatch):
+    """Three people in study3, two of them also in hive-distinction and one of those in hive-agreement too; the other
+    studies are searched one key at a time."""
+    from server.results import dashboard
+
+    people = [{**PROLIFIC, "PROLIFIC_PID": f"{i:024x}"} for i in range(3)]
+    for person in people:
+        enter(client, **person)
+    for person in people[:2]:
+        enter(client, "hive-distinction", **person)
+    enter(client, "hive-agreement", **people[0])
+    monkeypatch.setattr(dashboard, "KEYS_PER_QUERY", 1)
+    found = dashboard.returning_participants(get_study("study3"), None)
+    assert [(r["participant_code"], r["other_studies"]) for r in found] == [
+        (code(people[0]["PROLIFIC_PID"]), 2),
+        (code(people[1]["PROLIFIC_PID"]), 1),
+    ]

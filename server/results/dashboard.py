@@ -30,6 +30,7 @@ from ..tasktype.registry import registry
 from . import quality
 
 PAGE_SIZE = 50
+KEYS_PER_QUERY = 500  # bound parameters per IN list: SQLite allows 32,766 a statement
 #: The dashboard's `?stage=` choices: a stage (models.STAGES), or both.
 STAGE_CHOICES = (*STAGES, "all")
 
@@ -242,23 +243,32 @@ def quality_flags(study: Study, stage: str | None) -> dict[str, Any]:
 
 def returning_participants(study: Study, stage: str | None) -> list[dict[str, Any]]:
     """The study's sessions of `stage` whose Prolific id also took part in other studies here, matched by the id's
-    HMAC (an older session without one: by the HMAC of its raw id, computed here), with their participant_code."""
+    HMAC (an older session without one: by the HMAC of its raw id, computed here), with their participant_code.
+    Reads this study's sessions, the other studies' sessions under those HMACs (by index), and the older sessions
+    that have only a raw id."""
     PS = ParticipantSession
-    mine: dict[int, str] = {}  # session id -> the HMAC its PROLIFIC_PID is matched under
-    elsewhere: Counter[str] = Counter()  # HMAC -> sessions in other studies
-    for sid, study_id, hmac, pid in db.session.execute(
-        db.select(PS.id, PS.study_id, PS.pid_hmac, PS.prolific_pid).where(
-            analysable("all"), identifiers.has_platform_id()
+    mine: dict[int, str] = {  # session id -> the HMAC its PROLIFIC_PID is matched under
+        sid: identifiers.session_key(hmac, pid)
+        for sid, hmac, pid in db.session.execute(
+            db.select(PS.id, PS.pid_hmac, PS.prolific_pid).where(
+                analysable_in(study.id, stage), identifiers.has_platform_id()
+            )
         )
-    ):
-        key = identifiers.session_key(hmac, pid)
-        if study_id != study.id:
-            elsewhere[key] += 1
-        else:
-            mine[sid] = key
-    if stage not in (None, "all"):
-        kept = set(db.session.scalars(db.select(PS.id).where(analysable_in(study.id, stage))))
-        mine = {sid: key for sid, key in mine.items() if sid in kept}
+    }
+    keys = sorted(set(mine.values()))
+    elsewhere: Counter[str] = Counter()  # HMAC -> sessions in other studies
+    others = (PS.study_id != study.id) & analysable("all")
+    for chunk in range(0, len(keys), KEYS_PER_QUERY):
+        elsewhere.update(
+            db.session.scalars(
+                db.select(PS.pid_hmac).where(others, PS.pid_hmac.in_(keys[chunk : chunk + KEYS_PER_QUERY]))
+            )
+        )
+    if keys:
+        for pid in db.session.scalars(
+            db.select(PS.prolific_pid).where(others, PS.pid_hmac.is_(None), PS.prolific_pid.is_not(None))
+        ):
+            elsewhere[identifiers.session_key(None, pid)] += 1
     return [
         {"participant_id": sid, "participant_code": key[: identifiers.CODE_HEX_DIGITS], "other_studies": elsewhere[key]}
         for sid, key in sorted(mine.items())

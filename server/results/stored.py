@@ -96,21 +96,24 @@ def running(study_id: int) -> bool:
         return not taken
 
 
-def stage_of(row: StoredResult) -> str:
-    """The stage a stored result analysed; one stored before stages existed read every session, and those were all
-    backfilled live (migration 0010)."""
-    return row.options.get("stage", "live")
+def stage_of(options: dict[str, Any]) -> str:
+    """The stage a stored result with these options analysed; one stored before stages existed read every session,
+    and those were all backfilled live (migration 0010)."""
+    return options.get("stage", "live")
 
 
 def latest(study_id: int, stage: str) -> StoredResult | None:
     """The study's most recently computed stored result of `stage` ("pilot", "live" or "all"), whatever its other
-    options (None: never computed); a pilot analysis never serves as the live one."""
-    rows = db.session.scalars(
-        db.select(StoredResult)
+    options (None: never computed); a pilot analysis never serves as the live one. Reads the options of each stored
+    result and loads only that one (the HTML and figures are large)."""
+    for row_id, options in db.session.execute(
+        db.select(StoredResult.id, StoredResult.options)
         .where(StoredResult.study_id == study_id)
         .order_by(StoredResult.computed_at.desc(), StoredResult.id.desc())
-    )  # a few rows per study: one per set of options
-    return next((row for row in rows if stage_of(row) == stage), None)
+    ):
+        if stage_of(options) == stage:
+            return db.session.get(StoredResult, row_id)
+    return None
 
 
 def recompute(slug: str, options: Options) -> tuple[StoredResult, AnalysisResult | None]:
