@@ -40,7 +40,7 @@ from scipy.stats import chi2
 from ..db import db
 from ..models import ParticipantSession, Stimulus, Study, analysable
 from ..tasktype.registry import registry
-from .dashboard import condition_quotas, plan_less, png
+from .dashboard import condition_quotas, condition_rows, plan_less, png
 
 MIN_EXPECTED = 5.0
 ALPHA = 0.05
@@ -52,19 +52,10 @@ ALPHA = 0.05
 def condition_balance(
     sessions: list[tuple[str | None, str]], quotas: dict[str, int | None], study_status: str
 ) -> dict[str, Any]:
-    """Per condition (the study file's first, in its order, then any other a session holds): sessions started and
-    completed, and its quota; the imbalance (max − min over the study file's conditions) of each count, None
-    without two conditions; and the warnings of quotas that cannot be met. `sessions`: (condition, status) per
-    session."""
-    counts: dict[str | None, dict[str, int]] = {name: {"started": 0, "completed": 0} for name in quotas}
-    for condition, status in sessions:
-        row = counts.setdefault(condition, {"started": 0, "completed": 0})
-        row["started"] += 1
-        row["completed"] += status == "completed"
-    rows = [
-        {"condition": name, **row, "quota": quotas.get(name), "in_study": name in quotas}
-        for name, row in counts.items()
-    ]
+    """Per condition (`dashboard.condition_rows`): sessions started and completed, and its quota; the imbalance
+    (max − min over the study file's conditions) of each count, None without two conditions; and the warnings of
+    quotas that cannot be met. `sessions`: (condition, status) per session."""
+    rows = condition_rows(((condition, status, 1) for condition, status in sessions), quotas)
     configured = [r for r in rows if r["in_study"]]
     imbalance = {
         which: (max(r[which] for r in configured) - min(r[which] for r in configured)) if len(configured) > 1 else None

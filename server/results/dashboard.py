@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -187,26 +188,39 @@ def condition_quotas(config: dict[str, Any]) -> dict[str, int | None]:
     return out
 
 
+def condition_rows(
+    counts: Iterable[tuple[str | None, str, int]], quotas: dict[str, int | None]
+) -> list[dict[str, Any]]:
+    """Per condition (the study file's, in its order, then any other a session holds, sorted, no condition last):
+    sessions started and completed, its quota, and whether the study file names it. `counts`: (condition, status,
+    number of sessions)."""
+    tally: dict[str | None, dict[str, int]] = {}
+    for condition, status, n in counts:
+        row = tally.setdefault(condition, {"started": 0, "completed": 0})
+        row["started"] += n
+        row["completed"] += n if status == "completed" else 0
+    names = list(quotas) + sorted((c for c in tally if c not in quotas), key=lambda c: (c is None, c or ""))
+    return [
+        {
+            "condition": name,
+            **tally.get(name, {"started": 0, "completed": 0}),
+            "quota": quotas.get(name),
+            "in_study": name in quotas,
+        }
+        for name in names
+    ]
+
+
 def condition_counts(study: Study, stage: str | None) -> list[dict[str, Any]]:
-    """Per between-subjects condition: sessions started and completed in `stage`, and the study file's quota if any
-    (quotas count the study's current stage: studies/conditions.py)."""
+    """`condition_rows` of the study's sessions in `stage` (quotas count the study's current stage:
+    studies/conditions.py)."""
     PS = ParticipantSession
-    counts: dict[str | None, dict[str, Any]] = {}
-    for condition, status, n in db.session.execute(
+    counts = db.session.execute(
         db.select(PS.condition, PS.status, db.func.count())
         .where(analysable_in(study.id, stage))
         .group_by(PS.condition, PS.status)
-    ):
-        row = counts.setdefault(condition, {"started": 0, "completed": 0})
-        row["started"] += n
-        if status == "completed":
-            row["completed"] += n
-    quotas = condition_quotas(study.config)
-    names = list(quotas) + sorted((c for c in counts if c not in quotas), key=lambda c: (c is None, c or ""))
-    return [
-        {"condition": name, **counts.get(name, {"started": 0, "completed": 0}), "quota": quotas.get(name)}
-        for name in names
-    ]
+    )
+    return condition_rows(counts, condition_quotas(study.config))
 
 
 def rating_task(study: Study) -> bool:
