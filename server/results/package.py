@@ -46,7 +46,7 @@ from analysis.safe_csv import neutralise
 from .. import identifiers
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
-from ..models import Asset, ParticipantSession, Stimulus, Study, analysable, analysable_in
+from ..models import Asset, ParticipantSession, Stimulus, Study, analysable_in
 from ..studies.conditions import variants
 from ..studies.surveys import SURVEYS
 from ..studies.versions import get_version, versions
@@ -54,6 +54,7 @@ from ..tasktype.assets import EXTENSIONS, asset_id
 from ..tasktype.contract import PlanLessRows, Stimuli
 from ..tasktype.registry import registry
 from .analyze import AnalysisResult, Options, run_analysis
+from .dashboard import withdrawn_count
 from .export import FORMULA_NOTE, iso_utc, survey_column, write_files
 
 # The licences `--license` offers: SPDX id → (title, text).
@@ -295,11 +296,7 @@ def _facts(study: Study, stage: str) -> Facts:
     where = analysable_in(study.id, stage)
     # Withdrawn sessions are tombstones that exports leave out (`analysable`): counted apart, by their own mark.
     by_status = dict(db.session.execute(db.select(PS.status, db.func.count()).where(where).group_by(PS.status)).all())
-    withdrawn = db.session.scalar(
-        db.select(db.func.count()).where(
-            PS.study_id == study.id, analysable(stage, withdrawn=True), PS.withdrawn_at.is_not(None)
-        )
-    )
+    withdrawn = withdrawn_count(study, stage)
     reasons: dict[str, int] = {}
     for reason, count in db.session.execute(
         db.select(PS.exclusion_reason, db.func.count())
