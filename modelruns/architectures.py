@@ -9,7 +9,8 @@ that they differ in the backbone only. A training export of one chart type (`--c
 one-network-per-type design exactly. Their backbones are
 torchvision's layer for layer, with torchvision's parameter names (features.0.weight …; conv1, layer1.0.conv1 …), so
 `--weights` can load a torchvision state dict saved on another machine: pretrained weights are never downloaded here.
-The grayscale chart is repeated on three channels, as the papers fed VGG19 and ResNet50.
+The grayscale chart is repeated on three channels, as the papers fed VGG19 and ResNet50. Both start from
+Keras's initialisation, as the papers' Keras/TensorFlow models did (`keras_init`).
 
 `small` is this project's CPU model (docs/models.md): a few convolutions, then the same head. See `Small`.
 """
@@ -45,6 +46,21 @@ def head(features: int, dropout: float = DROPOUT) -> Head:
     )
 
 
+def keras_init(model: nn.Module) -> None:
+    """Keras's defaults for Conv2D and Dense layers, which the papers' models (Keras 2, TensorFlow 2.4) started from
+    when trained from scratch: Glorot-uniform kernels (Glorot & Bengio 2010: U(±√(6 / (fan_in + fan_out)))), zero
+    biases; batch norm keeps γ = 1, β = 0 in both frameworks.
+
+    PyTorch's own defaults do not train VGG19 (16 convolutions, no batch norm): its biases, drawn from ±1/√fan_in,
+    swamp the image, so every chart gets practically the same features and the head can learn only the mean answer
+    (measured in docs/models.md, "Initialisation")."""
+    for m in model.modules():
+        if isinstance(m, (nn.Conv2d, nn.Linear)):
+            nn.init.xavier_uniform_(m.weight)
+            if m.bias is not None:
+                nn.init.zeros_(m.bias)
+
+
 def _answer(outputs: torch.Tensor, chart_type: torch.Tensor) -> torch.Tensor:
     """Each image's output for its own chart type (1–5)."""
     return outputs.gather(1, (chart_type.long() - 1).view(-1, 1)).squeeze(1)
@@ -72,6 +88,7 @@ class VGG19(nn.Module):
                 channels = v
         self.features = nn.Sequential(*layers)
         self.regressor = head(512 * 3 * 3)  # 100 → 50 → 25 → 12 → 6 → 3
+        keras_init(self)
 
     def forward(self, x, chart_type):
         return _answer(self.regressor(self.features(_ink(x).expand(-1, 3, -1, -1))), chart_type)
@@ -121,9 +138,7 @@ class ResNet50(nn.Module):
             setattr(self, f"layer{i}", nn.Sequential(*layer))
         self.avgpool = nn.AdaptiveAvgPool2d(1)
         self.regressor = head(inplanes)
-        for m in self.modules():  # torchvision's initialisation
-            if isinstance(m, nn.Conv2d):
-                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+        keras_init(self)
 
     def forward(self, x, chart_type):
         x = self.maxpool(self.relu(self.bn1(self.conv1(_ink(x).expand(-1, 3, -1, -1)))))

@@ -1,0 +1,89 @@
+"""Whether VGG19 sees the image at initialisation, under three initialisations: the table of docs/models.md
+"Initialisation, measured". Not a test: nothing is asserted (tests/test_modelruns.py checks the one VGG19 uses).
+
+    python -m bench.model_init EXPORT_DIR [IMAGES]
+
+EXPORT_DIR is a training export (`flask stimuli export SLUG --training N`); its first IMAGES charts (default 64)
+go through VGG19 once, built with seed 0 under
+
+- `pytorch`: PyTorch's layer defaults (what `modelruns` used before; biases drawn from ±1/√fan_in),
+- `keras`: Keras's defaults, Glorot-uniform kernels and zero biases (`architectures.keras_init`, what it uses now),
+- `torchvision`: torchvision's VGG initialisation (Kaiming-normal, fan-out, for convolutions; N(0, 0.01) for dense
+  layers; zero biases).
+
+Per initialisation: the features' RMS and their spread between charts (the RMS over features of each feature's
+standard deviation across the charts) and the ratio of the two, which is ~0 when every chart gets the same features;
+and, after one MSE backward pass on the true ratios (training mode), each layer's gradient norm relative to its
+weight norm for the first and last convolutions and the head's first dense layer.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from modelruns.architectures import VGG19, keras_init
+from modelruns.data import read_images
+
+from .tables import markdown_table
+
+
+def torchvision_init(model: nn.Module) -> None:
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+        elif isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, 0, 0.01)
+        if isinstance(m, (nn.Conv2d, nn.Linear)):
+            nn.init.zeros_(m.bias)
+
+
+def pytorch_init(model: nn.Module) -> None:
+    for m in model.modules():
+        if isinstance(m, (nn.Conv2d, nn.Linear)):
+            m.reset_parameters()
+
+
+INITIALISATIONS = {"pytorch": pytorch_init, "keras": keras_init, "torchvision": torchvision_init}
+
+
+def relative_grad(layer: nn.Module) -> float:
+    return (layer.weight.grad.norm() / layer.weight.norm()).item()
+
+
+def measure(export: Path, n: int) -> list[tuple[str, ...]]:
+    images = read_images(export / "manifest.csv", labels=True)
+    x = torch.from_numpy(images.ink[:n])
+    chart_type, ratio = torch.from_numpy(images.chart_type[:n]), torch.from_numpy(images.ratio[:n])
+    rows = [("initialisation", "feature RMS", "spread between charts", "spread / RMS", "grad/weight conv 1",
+             "grad/weight conv 16", "grad/weight dense 1")]  # fmt: skip
+    for name, init in INITIALISATIONS.items():
+        torch.manual_seed(0)
+        model = VGG19()
+        init(model)
+        with torch.no_grad():
+            features = model.features(x.float().div(255).expand(-1, 3, -1, -1)).flatten(1)
+        rms, spread = features.pow(2).mean().sqrt().item(), features.std(0).pow(2).mean().sqrt().item()
+        model.train()
+        ((model(x, chart_type) - ratio) ** 2).mean().backward()
+        convs = [m for m in model.features if isinstance(m, nn.Conv2d)]
+        rows.append(
+            (name, f"{rms:.2e}", f"{spread:.2e}", f"{spread / rms:.2e}")
+            + tuple(f"{relative_grad(m):.1e}" for m in (convs[0], convs[-1], model.regressor[1]))
+        )
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    if not 1 <= len(argv) <= 2:
+        print(__doc__.split("\n\n")[1].strip(), file=sys.stderr)
+        return 2
+    print(markdown_table(measure(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 64)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
