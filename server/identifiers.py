@@ -85,10 +85,12 @@ def pid_hmac(pid: str) -> str:
     return _mac("pid", pid)
 
 
-def participant_code(stored_hmac: str | None, prolific_pid: str | None, token: str) -> str:
+def participant_code(stored_hmac: str | None, prolific_pid: str | None, token: str, study_id: int | None = None) -> str:
     """The export's name for a session: from its platform id's HMAC (the stored one, else computed from a raw id an
-    older session still holds), else from its token."""
-    return (session_key(stored_hmac, prolific_pid) or _mac("token", token))[:CODE_HEX_DIGITS]
+    older session still holds), else from its token. With `study_id`, the study's own code (a data package's): a
+    keyed hash of that, so the packages of two studies do not link one person; the deployment's key still does."""
+    key = session_key(stored_hmac, prolific_pid) or _mac("token", token)
+    return (key if study_id is None else _mac("study", f"{study_id}:{key}"))[:CODE_HEX_DIGITS]
 
 
 def session_key(stored_hmac: str | None, prolific_pid: str | None) -> str | None:

@@ -4,6 +4,7 @@ one creation time; a package that cannot be written as asked is refused with not
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import json
 import random
@@ -144,6 +145,30 @@ def test_the_same_data_give_the_same_bytes_apart_from_the_creation_time(app, cli
         n: zips[1].read(n) for n, *_ in entries[1] if n != "datapackage.json"
     }
     assert Package(str(tmp_path / "p1.zip")).validate().valid
+
+
+def test_packages_name_one_person_by_codes_of_each_study_and_exports_by_one_code(app, client, runner, tmp_path):
+    """The same Prolific id in study3 and hive-distinction: the two exports give it one participant_code (the lab's
+    returning-participant check), the two packages two codes that match neither export's nor each other."""
+    codes = {}
+    for slug in ("study3", "hive-distinction"):
+        some_sessions(client, slug)
+        for kind in ("out", "package"):
+            result = runner.invoke(args=["export", slug, f"--{kind}", str(tmp_path / f"{slug}-{kind}")])
+            assert result.exit_code == 0, result.output
+            folder = tmp_path / f"{slug}-{kind}" / ("data" if kind == "package" else "")
+            with open(folder / "participants.csv", newline="", encoding="utf-8") as fh:
+                rows = list(csv.DictReader(fh))
+            codes[slug, kind] = rows[0]["participant_code"]  # the Prolific session (some_sessions enters it first)
+            assert len({r["participant_code"] for r in rows}) == len(rows) == 2
+            with open(folder / "trials.csv", newline="", encoding="utf-8") as fh:
+                assert {r["participant_code"] for r in csv.DictReader(fh)} == {codes[slug, kind]}
+            with open(folder / "codebook.csv", newline="", encoding="utf-8") as fh:
+                described = next(r["description"] for r in csv.DictReader(fh) if r["column"] == "participant_code")
+            assert ("another code in every other study" in described) == (kind == "package")
+    assert codes["study3", "out"] == codes["hive-distinction", "out"]
+    assert len({codes["study3", "out"], codes["study3", "package"], codes["hive-distinction", "package"]}) == 3
+    assert all(len(code) == 16 and int(code, 16) >= 0 for code in codes.values())
 
 
 def test_a_package_that_cannot_be_written_as_asked_is_refused_and_writes_nothing(app, runner, tmp_path, monkeypatch):

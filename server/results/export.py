@@ -54,6 +54,13 @@ CODE = Column(
     "deployment's key links it back to a Prolific id",
     "text",
 )
+STUDY_CODE = Column(
+    "participant_code",
+    "the participant's pseudonymous code in this study: 16 hex digits of a keyed hash (HMAC-SHA256) of their Prolific "
+    "id, or of the session without one, and of the study; the same person has another code in every other study, "
+    "and only the deployment's key links it back to a Prolific id",
+    "text",
+)
 PARTICIPANT_COLUMNS = (
     Column("participant_id", "studyhive's number for the session (one participant, one study)", "integer"),
     CODE,
@@ -238,9 +245,12 @@ def _stored_iso(text: str | None) -> str | None:
 CODE_SOURCES = (ParticipantSession.pid_hmac, ParticipantSession.prolific_pid, ParticipantSession.token)
 
 
-def _coder() -> Callable[[str | None, str | None, str], str]:
-    """identifiers.participant_code computed once per session of an export (its rows come session by session)."""
-    return functools.lru_cache(maxsize=64)(identifiers.participant_code)
+def _coder(study: Study, study_codes: bool) -> Callable[[str | None, str | None, str], str]:
+    """identifiers.participant_code computed once per session of an export (its rows come session by session);
+    `study_codes`: the study's own codes (a data package's), else the deployment's."""
+    return functools.lru_cache(maxsize=64)(
+        functools.partial(identifiers.participant_code, study_id=study.id if study_codes else None)
+    )
 
 
 def _user_agent(s: ParticipantSession) -> str | None:
@@ -261,10 +271,11 @@ def survey_columns(study: Study) -> tuple[Column, ...]:
     )
 
 
-def participant_columns(study: Study) -> tuple[Column, ...]:
+def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column, ...]:
     """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
-    surveys'."""
-    return PARTICIPANT_COLUMNS + quality.columns(study) + survey_columns(study)
+    surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
+    generic = tuple(STUDY_CODE if study_codes and c is CODE else c for c in PARTICIPANT_COLUMNS)
+    return generic + quality.columns(study) + survey_columns(study)
 
 
 def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
@@ -329,8 +340,8 @@ def data_columns(entries: list[dict[str, Any]]) -> tuple[Column, ...]:
     return DATA_ROW_COLUMNS + tuple(Column(e["column"], e["description"], e["type"]) for e in entries)
 
 
-def _data_rows(study: Study, session_id: int | None, stage: str | None) -> Iterator[dict[str, Any]]:
-    code = _coder()
+def _data_rows(study: Study, session_id: int | None, stage: str | None, study_codes: bool) -> Iterator[dict[str, Any]]:
+    code = _coder(study, study_codes)
     for r in db.session.execute(_data_row_query(study, session_id, stage)):
         yield {
             "participant_id": r.session_id,
@@ -345,8 +356,10 @@ def _data_rows(study: Study, session_id: int | None, stage: str | None) -> Itera
         }
 
 
-def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any]]:
-    """participants.csv's rows: the study's sessions of `stage` (None or "all": both), never a preview."""
+def participant_rows(study: Study, stage: str | None = None, study_codes: bool = False) -> Iterator[dict[str, Any]]:
+    """participants.csv's rows: the study's sessions of `stage` (None or "all": both), never a preview;
+    `study_codes`: the study's own participant codes (`_coder`)."""
+    code = _coder(study, study_codes)
     counts = dict(
         db.session.execute(
             db.select(Trial.session_id, db.func.count())
@@ -380,7 +393,7 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
         duration = (s.completed_at - s.started_at).total_seconds() if s.completed_at else None
         yield {
             "participant_id": s.id,
-            "participant_code": identifiers.participant_code(s.pid_hmac, s.prolific_pid, s.token),
+            "participant_code": code(s.pid_hmac, s.prolific_pid, s.token),
             "stage": s.stage,
             "platform": s.platform,
             "status": s.status,
@@ -406,12 +419,15 @@ def participant_rows(study: Study, stage: str | None = None) -> Iterator[dict[st
         }
 
 
-def trial_rows(study: Study, session_id: int | None = None, stage: str | None = None) -> Iterator[dict[str, Any]]:
+def trial_rows(
+    study: Study, session_id: int | None = None, stage: str | None = None, study_codes: bool = False
+) -> Iterator[dict[str, Any]]:
     """Every trial of the study's sessions of `stage` (None or "all": both; never a preview), or of one of its
-    sessions (the dashboard's participant page), as an export row."""
+    sessions (the dashboard's participant page), as an export row; `study_codes`: the study's own participant
+    codes (`_coder`)."""
     task = registry().get(study.task_type)
     if isinstance(task, PlanLessRows):
-        yield from _data_rows(study, session_id, stage)
+        yield from _data_rows(study, session_id, stage, study_codes)
         return
     # client_time is read as text: rows stored before the server checked it may hold times psycopg cannot load.
     query = (
@@ -433,7 +449,7 @@ def trial_rows(study: Study, session_id: int | None = None, stage: str | None = 
     )
     if session_id is not None:
         query = query.where(Trial.session_id == session_id)
-    code = _coder()
+    code = _coder(study, study_codes)
     for trial, client_time, hmac, pid, token, version, stage_, key, params in db.session.execute(query):
         row = {
             "participant_id": trial.session_id,
@@ -459,9 +475,9 @@ def trial_rows(study: Study, session_id: int | None = None, stage: str | None = 
         yield row
 
 
-def event_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any]]:
+def event_rows(study: Study, stage: str | None = None, study_codes: bool = False) -> Iterator[dict[str, Any]]:
     """Every interaction record of the trials of the study's sessions of `stage` (None or "all": both), one row
-    each; previews never (models.analysable)."""
+    each; previews never (models.analysable); `study_codes`: the study's own participant codes (`_coder`)."""
     query = (
         db.select(
             Trial.session_id, *CODE_SOURCES, Trial.trial_index, Trial.events, ParticipantSession.stage, Stimulus.key
@@ -472,7 +488,7 @@ def event_rows(study: Study, stage: str | None = None) -> Iterator[dict[str, Any
         .order_by(Trial.session_id, Trial.trial_index)
         .execution_options(yield_per=2000)
     )
-    code = _coder()
+    code = _coder(study, study_codes)
     for session_id, hmac, pid, token, trial_index, events, stage, key in db.session.execute(query):
         for n, event in enumerate(events):
             yield {
@@ -515,11 +531,14 @@ def _entry(file: str, c: Column) -> dict[str, Any]:
 
 
 def codebook_rows(
-    study: Study, data_entries: list[dict[str, Any]] | None = None, with_identifiers: bool = False
+    study: Study,
+    data_entries: list[dict[str, Any]] | None = None,
+    with_identifiers: bool = False,
+    study_codes: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """The codebook; `data_entries` (data_codebook's) describe a PlanLessRows study's own trial columns;
-    `with_identifiers`: identifiers.csv's columns too."""
-    for c in participant_columns(study):
+    `with_identifiers`: identifiers.csv's columns too; `study_codes`: participant_code is the study's own."""
+    for c in participant_columns(study, study_codes):
         yield _entry("participants.csv", c)
     if data_entries is None:
         for c in trial_columns(study):
@@ -540,10 +559,16 @@ ExportFile = Callable[[], tuple[list[str], Iterator[dict[str, Any]]]]
 IDENTIFIERS = "identifiers.csv"
 
 
-def export_files(study: Study, stage: str | None = None, with_identifiers: bool = False) -> dict[str, ExportFile]:
+def export_files(
+    study: Study, stage: str | None = None, with_identifiers: bool = False, study_codes: bool = False
+) -> dict[str, ExportFile]:
     """file name → a function giving (header, rows) of that export file of the sessions of `stage` (None or "all":
     both), called inside the caller's snapshot; identifiers.csv only `with_identifiers` (the caller audits that).
-    The data columns of a PlanLessRows study are read once, by the first file that needs them."""
+    `study_codes`: participants are named by the study's own codes (a data package; never with identifiers.csv,
+    which links the deployment's codes). The data columns of a PlanLessRows study are read once, by the first file
+    that needs them."""
+    if with_identifiers and study_codes:
+        raise ValueError("identifiers.csv links the deployment's participant codes, not a study's own")
     task = registry().get(study.task_type)
     entries = functools.cache(
         lambda: data_codebook(study, task, stage=stage) if isinstance(task, PlanLessRows) else None
@@ -551,13 +576,16 @@ def export_files(study: Study, stage: str | None = None, with_identifiers: bool 
 
     def trials():
         columns = trial_columns(study) if entries() is None else data_columns(entries())
-        return [c.name for c in columns], trial_rows(study, stage=stage)
+        return [c.name for c in columns], trial_rows(study, stage=stage, study_codes=study_codes)
 
     files = {
-        "participants.csv": lambda: ([c.name for c in participant_columns(study)], participant_rows(study, stage)),
+        "participants.csv": lambda: (
+            [c.name for c in participant_columns(study)],
+            participant_rows(study, stage, study_codes),
+        ),
         "trials.csv": trials,
-        "events.csv": lambda: ([c.name for c in EVENT_COLUMNS], event_rows(study, stage)),
-        "codebook.csv": lambda: (CODEBOOK_HEADER, codebook_rows(study, entries(), with_identifiers)),
+        "events.csv": lambda: ([c.name for c in EVENT_COLUMNS], event_rows(study, stage, study_codes)),
+        "codebook.csv": lambda: (CODEBOOK_HEADER, codebook_rows(study, entries(), with_identifiers, study_codes)),
     }
     if with_identifiers:
         files[IDENTIFIERS] = lambda: ([c.name for c in IDENTIFIER_COLUMNS], identifier_rows(study, stage))
@@ -584,14 +612,15 @@ def write_export(
 
 
 def write_files(
-    study: Study, out_dir: Path, stage: str | None = None, with_identifiers: bool = False
+    study: Study, out_dir: Path, stage: str | None = None, with_identifiers: bool = False, study_codes: bool = False
 ) -> list[tuple[Path, int]]:
-    """write_export inside the caller's snapshot (the data package reads more from the same moment)."""
+    """write_export inside the caller's snapshot (the data package reads more from the same moment, and names
+    participants by the study's own codes: `export_files`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if not with_identifiers:  # one left by an earlier export with identifiers would make this folder identifying
         (out_dir / IDENTIFIERS).unlink(missing_ok=True)
     written = []
-    for name, make in export_files(study, stage, with_identifiers).items():
+    for name, make in export_files(study, stage, with_identifiers, study_codes).items():
         header, rows = make()
         counter = itertools.count()
         with open(out_dir / name, "w", newline="", encoding="utf-8") as fh:

@@ -7,7 +7,9 @@ The package is a folder (and with `--zip`, DIR.zip beside it, the folder's files
   Schema, read from the codebook the export writes (types, descriptions, the codebook's levels) plus the fixed
   answers of the questionnaires (enum, minimum, maximum); `required` where every row has a value; bytes and SHA-256,
   so `frictionless validate` also checks that nothing changed.
-- data/: the CSVs exactly as `flask export` writes them (server/results/export.py), whatever their columns.
+- data/: the CSVs as `flask export` writes them (server/results/export.py), whatever their columns, but for
+  participant_code: the study's own code (identifiers.participant_code with the study), so that the packages of two
+  studies do not link one person as the lab's exports do.
 - study/version-N.json: every kept version of the study file's configuration with the time it was synced.
 - stimuli/manifest.json: each stimulus's key, parameters and the SHA-256 of its image as shown (and of every stored
   file its parameters name); with `--with-stimuli` the files themselves in stimuli/files/, named by their hash.
@@ -138,7 +140,7 @@ def write_package(
     try:
         identifiers.key()  # before the snapshot: the key's first use writes it, on a connection of its own
         with snapshot():  # the CSVs, versions, stimuli and counts describe one moment of a running study
-            data = write_files(study, staging / "data", stage)
+            data = write_files(study, staging / "data", stage, study_codes=True)
             kept = _write_versions(study, staging / "study")
             n_stimuli = _write_stimuli(study, staging / "stimuli", with_stimuli)
             facts = _facts(study, stage)
@@ -527,7 +529,8 @@ def _readme(
         "",
         "- `datapackage.json`: the Frictionless Data Package descriptor, a Table Schema for every CSV "
         "(`frictionless validate datapackage.json` checks the files against it)",
-        "- `data/`: participants.csv, trials.csv, events.csv and codebook.csv as `flask export` writes them",
+        "- `data/`: participants.csv, trials.csv, events.csv and codebook.csv as `flask export` writes them, "
+        "participants named by codes of this study's own (another study's data name the same person otherwise)",
         "- `study/version-N.json`: every kept version of the study's configuration, with when it was synced "
         "(completion codes, the completion URL and the Prolific study id withheld)",
         *(
