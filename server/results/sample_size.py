@@ -95,7 +95,11 @@ def pilot_trials(study: Study, stage: str) -> tuple[pd.DataFrame, int]:
             )
         )
     )
-    rows = [r for r in trial_rows(study) if r["participant_id"] in done and not r.get("practice")] if done else []
+    rows = (
+        [r for r in trial_rows(study, stage=stage) if r["participant_id"] in done and not r.get("practice")]
+        if done
+        else []
+    )
     return pd.DataFrame(rows), len(done)
 
 
