@@ -31,7 +31,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from modelruns.architectures import VGG19, VGG19_LAYERS, head, keras_init
+from modelruns.architectures import VGG19, VGG19_LAYERS, keras_init
 from modelruns.data import read_images
 
 from .tables import markdown_table
@@ -56,6 +56,16 @@ def pytorch_init(model: nn.Module) -> None:
 INITIALISATIONS = {"pytorch": pytorch_init, "keras": keras_init, "torchvision": torchvision_init}
 
 
+def start(name: str, layers: tuple[int | str, ...] = VGG19_LAYERS) -> VGG19:
+    """VGG19 built with seed 0 under initialisation `name`. It is built with Keras's; only the others are drawn
+    anew (drawing Keras's twice would change the draws)."""
+    torch.manual_seed(0)
+    model = VGG19(layers)
+    if name != "keras":
+        INITIALISATIONS[name](model)
+    return model
+
+
 def relative_grad(layer: nn.Module) -> float:
     return (layer.weight.grad.norm() / layer.weight.norm()).item()
 
@@ -66,10 +76,8 @@ def measure(export: Path, n: int) -> list[tuple[str, ...]]:
     chart_type, ratio = torch.from_numpy(images.chart_type[:n]), torch.from_numpy(images.ratio[:n])
     rows = [("initialisation", "feature RMS", "spread between charts", "spread / RMS", "grad/weight conv 1",
              "grad/weight conv 16", "grad/weight dense 1")]  # fmt: skip
-    for name, init in INITIALISATIONS.items():
-        torch.manual_seed(0)
-        model = VGG19()
-        init(model)
+    for name in INITIALISATIONS:
+        model = start(name)
         with torch.no_grad():
             features = model.features(x.float().div(255).expand(-1, 3, -1, -1)).flatten(1)
         rms, spread = features.pow(2).mean().sqrt().item(), features.std(0).pow(2).mean().sqrt().item()
@@ -83,23 +91,7 @@ def measure(export: Path, n: int) -> list[tuple[str, ...]]:
     return rows
 
 
-class ThinVGG19(VGG19):
-    """VGG19 with every layer's channels divided by WIDTH."""
-
-    WIDTH = 8
-
-    def __init__(self):
-        nn.Module.__init__(self)
-        layers: list[nn.Module] = []
-        channels = 3
-        for v in VGG19_LAYERS:
-            if v == "M":
-                layers.append(nn.MaxPool2d(2, 2))
-            else:
-                layers += [nn.Conv2d(channels, v // self.WIDTH, 3, padding=1), nn.ReLU(inplace=True)]
-                channels = v // self.WIDTH
-        self.features = nn.Sequential(*layers)
-        self.regressor = head(channels * 3 * 3)
+THIN = tuple(v if v == "M" else v // 8 for v in VGG19_LAYERS)  # VGG19 at an eighth of its channels
 
 
 def train_thin(export: Path, epochs: int, lr: float, inits: list[str]) -> None:
@@ -108,9 +100,7 @@ def train_thin(export: Path, epochs: int, lr: float, inits: list[str]) -> None:
     vx, vt, vy = (torch.from_numpy(a) for a in (val.ink, val.chart_type, val.ratio))
     constant = (vy - y.mean()).abs().mean().item()
     for name in inits:
-        torch.manual_seed(0)
-        model = ThinVGG19()
-        INITIALISATIONS[name](model)
+        model = start(name, THIN)
         optimiser = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9, nesterov=True)
         order = torch.Generator().manual_seed(0)
         for epoch in range(1, epochs + 1):

@@ -76,18 +76,21 @@ VGG19_LAYERS = (64, 64, "M", 128, 128, "M", 256, 256, 256, 256, "M", 512, 512, 5
 
 
 class VGG19(nn.Module):
-    def __init__(self):
+    """`layers`: the configuration, 3×3 convolutions (padding 1) with ReLU and "M" 2×2 max-pools (bench.model_init
+    trains a thinner one)."""
+
+    def __init__(self, layers: tuple[int | str, ...] = VGG19_LAYERS):
         super().__init__()
-        layers: list[nn.Module] = []
+        modules: list[nn.Module] = []
         channels = 3
-        for v in VGG19_LAYERS:
+        for v in layers:
             if v == "M":
-                layers.append(nn.MaxPool2d(2, 2))
+                modules.append(nn.MaxPool2d(2, 2))
             else:
-                layers += [nn.Conv2d(channels, v, 3, padding=1), nn.ReLU(inplace=True)]
+                modules += [nn.Conv2d(channels, v, 3, padding=1), nn.ReLU(inplace=True)]
                 channels = v
-        self.features = nn.Sequential(*layers)
-        self.regressor = head(512 * 3 * 3)  # 100 → 50 → 25 → 12 → 6 → 3
+        self.features = nn.Sequential(*modules)
+        self.regressor = head(channels * 3 * 3)  # 100 → 50 → 25 → 12 → 6 → 3
         keras_init(self)
 
     def forward(self, x, chart_type):
