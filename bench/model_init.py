@@ -25,6 +25,7 @@ answering the training mean.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -123,13 +124,21 @@ def train_thin(export: Path, epochs: int, lr: float, inits: list[str]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 5 and argv[1] == "--train" and set(argv[4].split(",")) <= set(INITIALISATIONS):
-        train_thin(Path(argv[0]), int(argv[2]), float(argv[3]), argv[4].split(","))
-    elif 1 <= len(argv) <= 2 and "--train" not in argv:
-        print(markdown_table(measure(Path(argv[0]), int(argv[1]) if len(argv) > 1 else 64)))
-    else:
-        print(__doc__.split("\n\n")[1].strip(), file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(prog="python -m bench.model_init", description=__doc__.split("\n\n")[0])
+    parser.add_argument("export", type=Path, help="a training export (`flask stimuli export SLUG --training N`)")
+    parser.add_argument("images", type=int, nargs="?", default=64, help="charts measured at initialisation [64]")
+    parser.add_argument("--train", nargs=3, metavar=("EPOCHS", "LR", "INITS"), help="train the thin VGG19 instead")
+    args = parser.parse_args(argv)
+    if args.train is None:
+        print(markdown_table(measure(args.export, args.images)))
+        return 0
+    epochs, lr, inits = args.train
+    unknown = set(inits.split(",")) - set(INITIALISATIONS)
+    if unknown:
+        parser.error(
+            f"--train: unknown initialisation(s) {', '.join(sorted(unknown))}; one of {', '.join(INITIALISATIONS)}"
+        )
+    train_thin(args.export, int(epochs), float(lr), inits.split(","))
     return 0
 
 
