@@ -30,7 +30,16 @@ Timestamp = DateTime(timezone=True)
 STUDY_STATUSES = ("open", "paused", "closed")
 SESSION_STATUSES = ("started", "completed", "abandoned", "excluded", "withdrawn")
 # How a session ended, as the participant's platform is told: on Prolific each outcome has its own completion code.
-OUTCOMES = ("completed", "failed_attention_check", "no_consent", "incompatible_device")
+# A researcher's own jsPsych experiment adds two (issue #36): it ended itself early (endExperiment/abortExperiment) in
+# a way its study.toml does not map to another outcome, or its own code failed and the participant could not go on.
+OUTCOMES = (
+    "completed",
+    "failed_attention_check",
+    "no_consent",
+    "incompatible_device",
+    "ended_early",
+    "experiment_error",
+)
 # Prolific submission statuses, and those whose place Prolific offers to someone else: their session holds no
 # condition slot (server/studies/conditions.py).
 PROLIFIC_STATUSES = (
@@ -133,6 +142,13 @@ class ParticipantSession(db.Model):
     # needs it. `flag`: why a completion was refused ("too_few_rows"), for the researchers to look at.
     timeline_finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
     flag: Mapped[str | None] = mapped_column(String(32))
+    # What the page of a plan-less task reported (migration 0014): how its timeline ended, the error that stopped the
+    # experiment's code, the first replayed row that differed from the stored one, and the entry link's other query
+    # parameters (getURLVariable).
+    ending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    experiment_error: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    replay_divergence: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    url_variables: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # The participant's trial list, fixed at entry so a reload resumes the very same list.
     plan: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     # The study's stage when the session started (one of STAGES), and whether a researcher's preview link opened

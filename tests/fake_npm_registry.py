@@ -32,6 +32,14 @@ FOLDERS = (
     "plugin-html-keyboard-response-1",
     "plugin-image-keyboard-response-1",
     "plugin-preload-1",
+    "jspsych70",
+    "plugin-survey-1",
+    "plugin-survey-2",
+    "plugin-survey-4",
+    "plugin-fullscreen-1",
+    "plugin-fullscreen-2",
+    "plugin-survey-text-1",
+    "@fontsource/open-sans",
 )
 
 
