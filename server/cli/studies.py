@@ -9,12 +9,12 @@ from pathlib import Path
 
 import click
 from flask import current_app
-from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..models import STAGES, Study
 from ..studies.definitions import (
     StudyFileError,
+    SyncFailed,
     json_schema,
     key_reference,
     set_stage,
@@ -35,24 +35,30 @@ def studies_cli():
 
 @studies_cli.command(
     "sync",
-    help="Load or update every studies/<slug>/study.toml into the database; a changed "
-    "study file is kept as a new version (`flask studies versions`). Then deletes old preview sessions "
+    help="Load or update every studies/<slug>/study.toml into the database, or those of the SLUGs named; a changed "
+    "study file is kept as a new version (`flask studies versions`). Each study syncs on its own: one that fails "
+    "keeps the version it had and the others are synced. Then deletes old preview sessions "
     "(`flask sessions purge-previews`).",
 )
+@click.argument("slugs", nargs=-1, metavar="[SLUG]...")
 @BY
-def sync_command(username):
+def sync_command(slugs, username):
+    researcher_id = by_researcher(username)
+    failed = None
     try:
-        report = sync_studies(Path(current_app.config["STUDIES_DIR"]), by_researcher(username), via="cli")
-    except StudyFileError as exc:
+        report = sync_studies(Path(current_app.config["STUDIES_DIR"]), researcher_id, via="cli", slugs=slugs)
+    except SyncFailed as exc:
+        report, failed = exc.report, exc
+    except StudyFileError as exc:  # a slug with no study file: nothing was synced
         raise click.ClickException(str(exc)) from None
-    except IntegrityError:  # a sync running at the same time stored the same version number first
-        db.session.rollback()
-        raise click.ClickException(
-            "another sync changed the studies at the same time; nothing was written: run `flask studies sync` again"
-        ) from None
     for slug, outcome in report:
         click.echo(f"{slug}: {outcome}")
     report_purge()
+    if failed:
+        total = len(report) + len(failed.failures)
+        raise click.ClickException(
+            f"{len(failed.failures)} of {total} studies not synced; each keeps the version it had:\n{failed}"
+        )
 
 
 @studies_cli.command("schema", help="Write the JSON Schema of study.toml (for editors) to stdout or --out FILE.")

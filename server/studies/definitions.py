@@ -10,10 +10,12 @@ import json
 import re
 import tempfile
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
+from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..exceptions import ConfigError
@@ -250,69 +252,108 @@ def config_hash(config: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()
 
 
-def sync_studies(studies_dir: Path, researcher_id: int | None = None, via: str = "cli") -> list[tuple[str, str]]:
-    """Load every studies/<slug>/study.toml. All files are validated before anything is written, then all are
-    written in one transaction; a new or changed configuration is kept as a version, synced by `researcher_id` and
-    `via` (as the audit log records them). Returns (slug, what happened) pairs."""
-    paths = sorted(Path(studies_dir).glob("*/study.toml"))
-    configs = [load_study_file(path) for path in paths]
-    files = {}
-    for path, config in zip(paths, configs):
-        task = registry().get(config["task_type"])
-        if isinstance(task, PlanLessRows):  # prepared before anything is written: an error keeps the old version
-            try:
-                current = db.session.scalars(db.select(Study.config).filter_by(slug=config["slug"])).first()
-                prepared = task.prepare(path.parent, config["task"], current)
-            except ConfigError as exc:
-                raise StudyFileError(path, str(exc)) from None
-            config.update(prepared.config)
-            files.update(prepared.files)
-    if files:
-        study_assets.store(files)
-    report = []
-    for config in configs:
-        digest = config_hash(config)
-        study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
-        changed = study is None or study.config_hash != digest
-        if study is None:
-            study = Study(
-                slug=config["slug"],
-                title=config["title"],
-                task_type=config["task_type"],
-                config=config,
-                config_hash=digest,
-                version=1,
+class SyncFailed(StudyFileError):
+    """Studies that did not sync, each keeping the version it had: `failures` holds each one's StudyFileError, the
+    message gives them one after the other; `report` says what happened to the studies that were synced."""
+
+    def __init__(self, failures: list[StudyFileError], report: list[tuple[str, str]]):
+        self.failures, self.report = failures, report
+        self.errors = [error for failure in failures for error in failure.errors]
+        # not StudyFileError's own: each failure's message already names its file
+        ValueError.__init__(self, "\n".join(str(failure) for failure in failures))
+
+
+def sync_studies(
+    studies_dir: Path, researcher_id: int | None = None, via: str = "cli", slugs: Sequence[str] = ()
+) -> list[tuple[str, str]]:
+    """Load every studies/<slug>/study.toml, or those of `slugs`, each study on its own: validated and its files
+    prepared before anything of it is written, then written in a transaction of its own, so a study that fails keeps
+    the version it had, whole, and the others are synced all the same. A new or changed configuration is kept as a
+    version, synced by `researcher_id` and `via` (as the audit log records them). Returns (slug, what happened)
+    pairs; raises SyncFailed, once the others are synced, when any study failed."""
+    report, failures = [], []
+    for path in study_files(Path(studies_dir), slugs):
+        try:
+            slug, outcome = _sync_study(path, researcher_id, via)
+        except StudyFileError as exc:
+            db.session.rollback()  # nothing of the failed study is left to be committed with the next one
+            failures.append(exc)
+            continue
+        except IntegrityError:  # a sync running at the same time stored the same version number first
+            db.session.rollback()
+            failures.append(
+                StudyFileError(path, "another sync changed the studies at the same time; this study was not written")
             )
-            db.session.add(study)
-            db.session.flush()
-            study_versions.record(study, researcher_id, via)
-            outcome = "created (version 1)"
-        elif study.config_hash != digest:
-            study.version += 1
-            study.title, study.task_type, study.config, study.config_hash = (
-                config["title"],
-                config["task_type"],
-                config,
-                digest,
-            )
-            study_versions.record(study, researcher_id, via)
-            outcome = f"updated (version {study.version})"
-        else:
-            outcome = f"unchanged (version {study.version})"
-        linked = config.get("prolific", {}).get("study_id")
-        if linked and study.prolific_study_id != linked:  # the file names the Prolific study: it wins
-            study.prolific_study_id = linked
-            outcome += f", linked to Prolific study {linked}"
-        added = _sync_stimuli(study)
-        if changed or added:  # a new version or new stimuli: a stored result is stale
-            bump_generation(study.id)
-        report.append((study.slug, outcome + (f", {added} new stimuli" if added else "")))
-    db.session.commit()
-    for i, (slug, outcome) in enumerate(report):
+            continue
         added = _import_demo_stimuli(get_study(slug))
-        if added:
-            report[i] = (slug, f"{outcome}, {added} demo stimuli generated")
+        report.append((slug, outcome + (f", {added} demo stimuli generated" if added else "")))
+    if failures:
+        raise SyncFailed(failures, report)
     return report
+
+
+def study_files(studies_dir: Path, slugs: Sequence[str] = ()) -> list[Path]:
+    """Every studies/<slug>/study.toml, or those of `slugs`; StudyFileError naming the slugs that have none."""
+    paths = {path.parent.name: path for path in sorted(studies_dir.glob("*/study.toml"))}
+    unknown = [slug for slug in slugs if slug not in paths]
+    if unknown:
+        raise StudyFileError(
+            studies_dir,
+            f"no study named {', '.join(map(repr, unknown))} (studies there: {', '.join(paths) or 'none'}); "
+            "nothing was synced",
+        )
+    return [paths[slug] for slug in dict.fromkeys(slugs)] if slugs else list(paths.values())
+
+
+def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, str]:
+    """Validate, prepare and write one study file, and commit: (slug, what happened). Raises StudyFileError before
+    anything of the study is written."""
+    config = load_study_file(path)
+    study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
+    task = registry().get(config["task_type"])
+    if isinstance(task, PlanLessRows):  # prepared before anything is written: an error keeps the old version
+        try:
+            prepared = task.prepare(path.parent, config["task"], study.config if study else None)
+        except ConfigError as exc:
+            raise StudyFileError(path, str(exc)) from None
+        config.update(prepared.config)
+        study_assets.store(prepared.files)
+    digest = config_hash(config)
+    changed = study is None or study.config_hash != digest
+    if study is None:
+        study = Study(
+            slug=config["slug"],
+            title=config["title"],
+            task_type=config["task_type"],
+            config=config,
+            config_hash=digest,
+            version=1,
+        )
+        db.session.add(study)
+        db.session.flush()
+        study_versions.record(study, researcher_id, via)
+        outcome = "created (version 1)"
+    elif study.config_hash != digest:
+        study.version += 1
+        study.title, study.task_type, study.config, study.config_hash = (
+            config["title"],
+            config["task_type"],
+            config,
+            digest,
+        )
+        study_versions.record(study, researcher_id, via)
+        outcome = f"updated (version {study.version})"
+    else:
+        outcome = f"unchanged (version {study.version})"
+    linked = config.get("prolific", {}).get("study_id")
+    if linked and study.prolific_study_id != linked:  # the file names the Prolific study: it wins
+        study.prolific_study_id = linked
+        outcome += f", linked to Prolific study {linked}"
+    added = _sync_stimuli(study)
+    if changed or added:  # a new version or new stimuli: a stored result is stale
+        bump_generation(study.id)
+    db.session.commit()
+    return config["slug"], outcome + (f", {added} new stimuli" if added else "")
 
 
 def _import_demo_stimuli(study: Study) -> int:

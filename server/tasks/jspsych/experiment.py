@@ -450,8 +450,6 @@ def prepare_experiment(
         nonlocal jspsych
         try:
             version, source = resolver.version(request.name, request.spec)
-            if request.name == "jspsych" and _major(version) <= 6:
-                fail(tag, f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
             package = resolver.package(request.name, version, source)
             path = package.resolve(request.path, request.fields)
             data = package.read(path) if path else None
@@ -461,6 +459,9 @@ def prepare_experiment(
             fail(tag, f"integrity mismatch: {exc}")
         except (RegistryError, LookupError, ValueError) as exc:
             fail(tag, str(exc))
+        # Not inside the try: its `except ValueError` would catch fail's ExperimentError and prefix the tag twice.
+        if request.name == "jspsych" and _major(version) <= 6:
+            fail(tag, f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
         if data is None:
             wanted = request.path or f"the package's main file ({'/'.join(request.fields)})"
             fail(tag, f"{wanted} is not a file of {request.name}@{version}")
