@@ -147,6 +147,23 @@ def test_rows_hold_markers_for_the_raw_ids_in_values_and_keys_at_any_depth(clien
     ]
 
 
+def test_markers_replace_ids_in_text_only_and_an_export_writes_the_code():
+    """Pure functions (no database): an id that looks like a number, or sits right after an escape, is found in text
+    and nowhere else; a short id is left alone; unmark and restore undo what mark did."""
+    digits = {"PROLIFIC_PID": "12345678", "STUDY_ID": None, "SESSION_ID": "abc"}
+    row = {"n": 12345678, "text": "\n12345678\t", "list": [12345678, "x12345678y"], "short": "abc"}
+    marked = identifiers.mark(row, digits)
+    assert marked == {
+        "n": 12345678,
+        "text": "\n[PROLIFIC_PID]\t",
+        "list": [12345678, "x[PROLIFIC_PID]y"],
+        "short": "abc",
+    }
+    assert identifiers.restore(marked, digits) == row
+    assert identifiers.unmark({"a": "[PROLIFIC_PID]/[SESSION_ID]/[STUDY_ID]"}, "c0de") == {"a": "c0de/c0de/[STUDY_ID]"}
+    assert identifiers.mark(row, {"PROLIFIC_PID": None}) is row  # nothing to look for: the row as it is
+
+
 def read_csv(path):
     with open(path, newline="", encoding="utf-8") as fh:
         return list(csv.DictReader(fh))
