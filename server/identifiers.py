@@ -11,6 +11,11 @@ hash (pid_hmac NULL, raw id kept) are still found through their raw id: `matches
 The User-Agent is exported reduced to browser and OS families with their major versions (`reduced_user_agent`, by
 the maintained ua-parser rules); the full string only goes to identifiers.csv.
 
+A researcher's own experiment may record the raw platform ids its frame's URL gives it (jsPsych.data.getURLVariable,
+docs/own-experiments.md "URL variables and identifiers"). Such a row is stored with each raw id replaced by its marker
+(`mark`), so the database holds the raw ids only in the session's own columns, where withdrawal and the purge reach
+them; exports write a marker as the participant's code of that export (`unmark`).
+
 The key comes from PARTICIPANT_CODE_KEY (the environment) or, without it, from `deployment_secrets`, generated once
 on first use: the database is the one thing every app server and every rebuild of the containers share. Changing the
 key changes every code and breaks matching by the stored HMACs, so it is set once per deployment."""
@@ -19,8 +24,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import re
 import secrets
 import threading
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import create_engine
@@ -33,6 +41,14 @@ from .models import DeploymentSecret, ParticipantSession
 
 KEY_NAME = "participant_code_key"
 CODE_HEX_DIGITS = 16  # 64 bits
+# The entry link's platform ids (the session's columns prolific_pid, prolific_study_id, prolific_session_id), each
+# with the marker a row holds in its place.
+MARKERS = {"PROLIFIC_PID": "[PROLIFIC_PID]", "STUDY_ID": "[STUDY_ID]", "SESSION_ID": "[SESSION_ID]"}
+# A shorter id (Prolific's are 24 hex digits; only a hand-made test link has a short one) is left as it is: it
+# cannot be told from the experiment's own values ("1", "test").
+MIN_MARKED_LENGTH = 8
+# A JSON string in JSON text (a key or a value): outside strings JSON text has no quote.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _first_use = threading.Lock()
 
 
@@ -123,3 +139,44 @@ def _family(part) -> str:
     if part is None:
         return "Other"
     return f"{part.family} {part.major}" if part.major else part.family
+
+
+def mark(value: Any, raw_ids: dict[str, str | None]) -> Any:
+    """JSON data with every occurrence of each raw platform id (name in MARKERS → the session's id, None: it has
+    none) replaced by its marker, in keys and string values at any depth."""
+    return _replace(
+        value, {raw: MARKERS[name] for name, raw in raw_ids.items() if raw and len(raw) >= MIN_MARKED_LENGTH}
+    )
+
+
+def restore(value: Any, raw_ids: dict[str, str | None]) -> Any:
+    """`mark` undone: each marker as the raw id it stands for, where the session still has it."""
+    return _replace(value, {MARKERS[name]: raw for name, raw in raw_ids.items() if raw})
+
+
+def unmark(value: Any, code: str) -> Any:
+    """JSON data as an export writes it: the markers of the ids that name the person (PROLIFIC_PID, and SESSION_ID:
+    their Prolific submission) as the participant's `code` in that export, so a column of them still links a person's
+    rows; STUDY_ID's marker stays (the study's, the same for everyone: identifiers.csv has it)."""
+    return _replace(value, {MARKERS["PROLIFIC_PID"]: code, MARKERS["SESSION_ID"]: code})
+
+
+def _replace(value: Any, replacements: dict[str, str]) -> Any:
+    """JSON data with each key of `replacements` replaced by its value in every string, object keys included. It works
+    on the JSON text, string by string, so a value nested as deep as JSON allows needs no recursion here; data in
+    which none occurs comes back as it is."""
+    if not replacements:
+        return value
+    text = json.dumps(value, ensure_ascii=False)
+    # What a replacement looks for is never escaped in JSON text (ids are letters, digits, _ and -; markers add [ ]),
+    # so data that holds none has text that holds none.
+    if not any(old in text for old in replacements):
+        return value
+    found = re.compile("|".join(map(re.escape, sorted(replacements, key=len, reverse=True))))
+
+    def string(match: re.Match) -> str:
+        if not found.search(match.group()):
+            return match.group()
+        return json.dumps(found.sub(lambda m: replacements[m.group()], json.loads(match.group())), ensure_ascii=False)
+
+    return json.loads(_JSON_STRING.sub(string, text))

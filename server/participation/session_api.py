@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import bindparam
 
-from .. import i18n
+from .. import i18n, identifiers
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
@@ -351,6 +351,8 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
         response = task.validate_response(row, params, {})
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
+    # The raw ids an experiment recorded (getURLVariable) are kept only with the session: the consent's promise.
+    response = identifiers.mark(response, session.platform_ids)
     events = validate_events(body.get("events"))
     rt = response.get("rt")
     numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= MAX_RT_MS

@@ -45,10 +45,12 @@ def find_or_create(
     user_agent: str | None,
     preview: bool = False,
     condition: str | None = None,
+    url_variables: dict[str, str] | None = None,
 ) -> ParticipantSession:
     """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
     entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
-    are drawn before, one per condition, so entries hold the lock only for a count and an insert.
+    are drawn before, one per condition, so entries hold the lock only for a count and an insert. `url_variables`:
+    the entry link's other query parameters, kept for a researcher's experiment (its raw ids marked: identifiers.mark).
 
     A researcher's preview (`preview`, opened from a signed preview link) is always a new session, never a Prolific
     one, and takes no condition slot: it runs in `condition` (one of the study's; None: the first in the study
@@ -74,7 +76,7 @@ def find_or_create(
         except conditions.StudyFull:
             db.session.rollback()  # release the lock
             raise
-    session = _new_session(study, prolific, user_agent, condition, plans[condition])
+    session = _new_session(study, prolific, user_agent, condition, plans[condition], url_variables=url_variables)
     try:
         return _add(session)
     except IntegrityError:
@@ -91,6 +93,7 @@ def _new_session(
     condition: str | None,
     plan: list,
     preview: bool = False,
+    url_variables: dict[str, str] | None = None,
 ) -> ParticipantSession:
     return ParticipantSession(
         study_id=study.id,
@@ -109,6 +112,7 @@ def _new_session(
         stage=study.stage,
         preview=preview,
         plan=[item.as_json() for item in plan],
+        url_variables=identifiers.mark(url_variables, prolific or {}) if url_variables else None,
     )
 
 

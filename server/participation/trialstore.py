@@ -58,6 +58,9 @@ SESSION_BY_TOKEN = db.select(
     PS.last_seen_at,
     CONSENTED.label("consented"),
     PS.preview,
+    PS.prolific_pid,
+    PS.prolific_study_id,
+    PS.prolific_session_id,
 ).where(PS.token == bindparam("token"))
 SESSION_STATUS = db.select(PS.status, PS.outcome).where(PS.id == bindparam("id"))
 SESSION_CONSENTED = db.select(CONSENTED).where(PS.id == bindparam("id"))
@@ -105,6 +108,9 @@ class SessionFacts:
     touched_at: datetime
     consented: bool
     preview: bool  # a researcher's preview (docs/researchers.md, "Preview"): never counted anywhere
+    # The entry link's raw ids (identifiers.MARKERS' names → id or None), which a saved row holds as markers. A purge
+    # nulls them in the database, not here: rows this worker saves after it are still marked.
+    platform_ids: dict[str, str | None]
 
 
 @dataclass(frozen=True)
@@ -161,6 +167,7 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
         seen.replace(tzinfo=UTC) if seen.tzinfo is None else seen,  # SQLite: naive UTC
         bool(row.consented),
         row.preview,
+        {"PROLIFIC_PID": row.prolific_pid, "STUDY_ID": row.prolific_study_id, "SESSION_ID": row.prolific_session_id},
     )
     with caches.lock:
         caches.sessions[token] = facts

@@ -3,7 +3,8 @@ the dashboard's participant page: the session's trials (their interaction record
 deleted in one transaction, and the session row stays as a tombstone with status `withdrawn`, so counts and Prolific's
 records stay explainable: its study, condition, stage, version, times and outcome, the HMAC of its PROLIFIC_PID
 (`pid_hmac`: a returning participant is recognised and not let in again) and the consent hash. Its personal data goes:
-the raw Prolific ids, the User-Agent, the screen and window sizes, the trial plan, and the researchers' exclusion note.
+the raw Prolific ids, the entry link's other parameters (`url_variables`), the User-Agent, the screen and window sizes,
+the trial plan, and the researchers' exclusion note.
 Prolific's own record of the submission (`prolific_submissions`, with the PROLIFIC_PID every sync reads again, and a
 bonus batch's rows) stays as long as the study: docs/operations.md, "Data protection".
 An audit entry records who, how and why.
@@ -101,6 +102,7 @@ def withdraw(
     if session.pid_hmac is None and session.prolific_pid:
         session.pid_hmac = identifiers.pid_hmac(session.prolific_pid)
     session.prolific_pid = session.prolific_study_id = session.prolific_session_id = session.user_agent = None
+    session.url_variables = None  # the entry link's other parameters: the person's link, whatever they say
     session.screen_width = session.screen_height = session.window_width = session.window_height = None
     session.exclusion_reason = session.status_before_exclusion = None
     session.plan = []

@@ -321,17 +321,21 @@ def _unclash(columns: dict[str, Any]) -> dict[str, Any]:
     return {(CLASH_PREFIX + k if k in names else k): v for k, v in columns.items()}
 
 
-def _data_cells(response: dict[str, Any]) -> dict[str, Any]:
-    return _unclash(flat_row(response))
+def _data_cells(response: dict[str, Any], code: str) -> dict[str, Any]:
+    """A stored row's cells, the platform ids it holds as markers written as the participant's `code`."""
+    return _unclash(flat_row(identifiers.unmark(response, code)))
 
 
 def data_codebook(
-    study: Study, task: PlanLessRows, session_id: int | None = None, stage: str | None = None
+    study: Study, task: PlanLessRows, session_id: int | None = None, stage: str | None = None, study_codes: bool = False
 ) -> list[dict[str, Any]]:
     """The codebook entries of a PlanLessRows study's own columns (analysis.jspsych_data.Codebook.entries), read from
-    its rows of `stage` (or one session's), with the descriptions the study gives."""
+    its rows of `stage` (or one session's), with the descriptions the study gives; `study_codes`: the codes a row's
+    markers are written as (`_coder`), which a column's name may hold."""
     query = _data_row_query(study, session_id, stage)
-    book = Codebook().extend(_data_cells(r.response) for r in db.session.execute(query))
+    code = _coder(study, study_codes)
+    rows = db.session.execute(query)
+    book = Codebook().extend(_data_cells(r.response, code(r.pid_hmac, r.prolific_pid, r.token)) for r in rows)
     return book.entries(_unclash(task.column_descriptions(study.config["task"])))
 
 
@@ -343,16 +347,17 @@ def data_columns(entries: list[dict[str, Any]]) -> tuple[Column, ...]:
 def _data_rows(study: Study, session_id: int | None, stage: str | None, study_codes: bool) -> Iterator[dict[str, Any]]:
     code = _coder(study, study_codes)
     for r in db.session.execute(_data_row_query(study, session_id, stage)):
+        participant_code = code(r.pid_hmac, r.prolific_pid, r.token)
         yield {
             "participant_id": r.session_id,
-            "participant_code": code(r.pid_hmac, r.prolific_pid, r.token),
+            "participant_code": participant_code,
             "study_version": r.study_version,
             "stage": r.stage,
             "saved_seq": r.trial_index,
             "rt_ms": r.rt_ms,
             "client_time": _stored_iso(r.client_time),
             "created_at": iso_utc(r.created_at),
-            **_data_cells(r.response),
+            **_data_cells(r.response, participant_code),
         }
 
 
@@ -571,7 +576,9 @@ def export_files(
         raise ValueError("identifiers.csv links the deployment's participant codes, not a study's own")
     task = registry().get(study.task_type)
     entries = functools.cache(
-        lambda: data_codebook(study, task, stage=stage) if isinstance(task, PlanLessRows) else None
+        lambda: (
+            data_codebook(study, task, stage=stage, study_codes=study_codes) if isinstance(task, PlanLessRows) else None
+        )
     )
 
     def trials():

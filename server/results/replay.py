@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import identifiers
 from ..db import db
 from ..models import ParticipantSession, Stimulus, Trial
 from ..tasktype.contract import Stimuli
@@ -19,6 +20,7 @@ class Step:
     trial: Trial
     stimulus_key: str | None
     images: list[tuple[str, str]]  # (caption, URL) in the order the page showed them
+    response: dict[str, Any]  # the stored answer, platform ids it holds as markers written as the participant's code
     # Each event with `at`, its place on the trial's timeline in percent (of the response time, or of the last
     # event's time when that is later); None: the page sent no interaction records.
     events: list[dict[str, Any]] | None
@@ -41,11 +43,12 @@ def steps(person: ParticipantSession, stimulus_url: Callable[[str], str]) -> lis
         .where(Trial.session_id == person.id)
         .order_by(Trial.trial_index)
     ).all()
+    code = identifiers.participant_code(person.pid_hmac, person.prolific_pid, person.token)
     out = []
     for trial, key in rows:
         item = person.plan[trial.trial_index] if 0 <= trial.trial_index < len(person.plan) else None
         planned = shows_stimuli and key is not None and item is not None and item.get("stimulus_id") == key
         images = task.replay_images(item, stimulus_url) if planned else []
         events = None if trial.events is None else timeline(trial.events, trial.rt_ms)
-        out.append(Step(trial, key, images, events))
+        out.append(Step(trial, key, images, identifiers.unmark(trial.response, code), events))
     return out

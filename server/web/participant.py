@@ -6,11 +6,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import i18n
+from .. import i18n, identifiers
 from ..db import db
 from ..exceptions import ConfigError
 from ..models import Asset, ParticipantSession, Stimulus, StudyVersion, SurveyResponse
@@ -28,6 +29,11 @@ bp = Blueprint("participant", __name__)
 # Prolific ids are 24 hex characters; accept any plain id, refuse unsubstituted {{%PLACEHOLDERS%}} and junk.
 EXTERNAL_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 PROLIFIC_PARAMS = ("PROLIFIC_PID", "STUDY_ID", "SESSION_ID")
+# The entry link's other query parameters, kept for a researcher's experiment (jsPsych.data.getURLVariable): names
+# made of what a URL writes unescaped (jsPsych does not decode names), printable values, a bounded number.
+URL_VARIABLE_NAME = re.compile(r"^[A-Za-z0-9._~-]{1,64}$")
+MAX_URL_VARIABLES = 20
+MAX_URL_VARIABLE_CHARS = 500
 # Where a preview starts (the researcher bar's "Jump to"): a trial of the plan, or a step of the study's flow.
 JUMP = re.compile(r"^(trial-\d{1,6}|step-[A-Za-z0-9_-]{1,64})$")
 
@@ -52,19 +58,22 @@ def enter(slug):
     if study is None:
         return not_found()
     i18n.use_language(study.config.get("language"))
-    prolific = None
+    prolific, variables, bad = None, None, []
     if "PROLIFIC_PID" in request.args:
         prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
         bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
-        if bad:
-            return message(
-                gettext("Link not valid"),
-                gettext(
-                    "The link's %(keys)s is not a valid id. Please return to Prolific and open the study again.",
-                    keys=", ".join(bad),
-                ),
-                400,
-            )
+    if not bad and isinstance(registry().get(study.task_type), PlanLessRows):
+        variables, bad = _url_variables(prolific)
+    if bad:
+        return message(
+            gettext("Link not valid"),
+            gettext(
+                "The link's %(keys)s is not a valid id. Please return to Prolific and open the study again.",
+                keys=", ".join(bad),
+            ),
+            400,
+        )
+    if prolific:
         existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
         if existing is not None:
             return _resume(slug, existing)
@@ -74,7 +83,7 @@ def enter(slug):
             gettext("This study is not accepting new participants at the moment. Thank you for your interest."),
         )
     try:
-        session = sessions.find_or_create(study, prolific, request.user_agent.string)
+        session = sessions.find_or_create(study, prolific, request.user_agent.string, url_variables=variables)
     except conditions.StudyFull:
         body, status = message(
             gettext("Study full"),
@@ -89,6 +98,22 @@ def enter(slug):
         current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
         return not_ready()
     return _resume(slug, session)  # the slug in hand: the study row was expired by the entry's commit
+
+
+def _url_variables(prolific: dict[str, str] | None) -> tuple[dict[str, str] | None, list[str]]:
+    """The entry link's query parameters but the Prolific ids the session keeps in columns of its own (the first
+    value of a repeated one: the frame's URL gives one), and the names of those that cannot be kept:
+    past MAX_URL_VARIABLES, a name URL_VARIABLE_NAME refuses, a value too long or not printable."""
+    kept = {k: v for k, v in request.args.items() if not (prolific and k in PROLIFIC_PARAMS)}
+    bad = [
+        name[:64]
+        for n, (name, value) in enumerate(kept.items())
+        if n >= MAX_URL_VARIABLES
+        or not URL_VARIABLE_NAME.match(name)
+        or len(value) > MAX_URL_VARIABLE_CHARS
+        or not value.isprintable()
+    ]
+    return kept or None, bad
 
 
 @bp.get("/study/<slug>/preview/<signed>")
@@ -249,10 +274,11 @@ def experiment(slug, token):
         return redirect(url_for(".run", slug=slug, token=token))
     config = _version_config(study, session.study_version) or study.config
     frame = url_for(".experiment_file", slug=slug, version=session.study_version, name=config["task"]["experiment"])
+    query = _frame_query(session)
     page = {
         "token": token,
         "api": url_for("api.get_state", token=token),
-        "frame": f"{frame}#seed={_seed(token)}",
+        "frame": f"{frame}{'?' + query if query else ''}#seed={_seed(token)}",
         "resume": config["task"]["resume"],
     }
     return render_template(
@@ -262,6 +288,19 @@ def experiment(slug, token):
         preview=_preview_bar(session, jumps=False),
         strings=i18n.page_strings(),
     )
+
+
+def _frame_query(session: ParticipantSession) -> str:
+    """The experiment's URL variables, as the entry link gave them: Prolific's ids (while the session still holds
+    them) and the link's other parameters (their markers as the raw ids again). Never studyhive's token."""
+    raw = {
+        "PROLIFIC_PID": session.prolific_pid,
+        "STUDY_ID": session.prolific_study_id,
+        "SESSION_ID": session.prolific_session_id,
+    }
+    variables = {name: value for name, value in raw.items() if value}
+    variables.update(identifiers.restore(session.url_variables or {}, raw))
+    return urlencode(variables)
 
 
 @bp.get("/study/<slug>/x/<int(max=2147483647):version>/<path:name>")

@@ -29,12 +29,19 @@ sync.onended = (answer) =>
     ? _("You have withdrawn from this study: your data was deleted and nothing more is saved.")
     : _("This session has ended, so no more data can be saved."));
 
+/** A stored row as the experiment recorded it: the server keeps the raw Prolific ids the frame's URL gives it only
+ * with the session and stores each as a marker in rows (server/identifiers.py); JSON text holds a marker and an id
+ * as they are. */
+const urlIds = new URL(config.frame, window.location.href).searchParams;
+const withIds = (row) => JSON.parse(JSON.stringify(row).replace(
+  /\[(PROLIFIC_PID|STUDY_ID|SESSION_ID)\]/g, (marker, name) => urlIds.get(name) || marker));
+
 /** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice. */
 async function storedRows() {
   const stored = await sync.getJSON("/rows");
   const ids = new Set(stored.rows.map((entry) => entry.trial_id));
   const queued = sync.queue.filter((body) => !ids.has(body.trial_id));
-  return [...stored.rows, ...queued].map((entry) => entry.row);
+  return [...stored.rows.map((entry) => withIds(entry.row)), ...queued.map((entry) => entry.row)];
 }
 
 async function prepare() {
