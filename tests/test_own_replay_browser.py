@@ -13,11 +13,23 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import HEAD, jspsych_app
-from tests.test_jspsych_browser import answer, experiment_frame, press, rows_arrive, session, start, stored_rows
+from tests.test_jspsych_browser import answer, experiment_frame, press, rows_arrive, session, start
 
-# jsPsych 7.3.4: each trial's on_load writes into the element the plugin drew for it (and draws from Math.random there),
-# on_start draws too and on_finish stores what it drew; one value is drawn before initJsPsych.
-ON_LOAD7 = """<!DOCTYPE html>
+# Each trial's on_load writes into the element the plugin drew for it, and draws from Math.random; on_start and
+# on_finish draw too (on_finish after on_load) and store what they drew.
+DRAWING = """
+      on_start: function () { drawn.push(Math.random()); },
+      on_load: function () { document.getElementById("word" + n).textContent = "word " + n + " " + Math.random(); },
+      on_finish: function (data) {
+        finished.push(Math.random());
+        data.draw = drawn[n - 1];
+        data.late = finished[n - 1];
+      },
+"""
+
+# jsPsych 7.3.4, studyhive's Math.random, one value drawn before initJsPsych.
+ON_LOAD7 = (
+    """<!DOCTYPE html>
 <html>
 <head>
   <script src="https://unpkg.com/jspsych@7.3.4"></script>
@@ -26,38 +38,39 @@ ON_LOAD7 = """<!DOCTYPE html>
 <body></body>
 <script>
   var before = Math.random();
-  var drawn = [];
+  var drawn = [], finished = [];
   var jsPsych = initJsPsych();
   jsPsych.run([1, 2, 3, 4, 5].map(function (n) {
     return {
       type: jsPsychHtmlKeyboardResponse,
       stimulus: "<p class='word' id='word" + n + "'></p>",
       choices: ["f"],
-      data: {n: n, before: before},
-      on_start: function () { drawn.push(Math.random()); },
-      on_load: function () { document.getElementById("word" + n).textContent = "word " + n + " " + Math.random(); },
-      on_finish: function (data) { data.draw = drawn[drawn.length - 1]; },
-    };
+      data: {n: n, before: before},"""
+    + DRAWING
+    + """    };
   }));
 </script>
 </html>
 """
+)
 
-# jsPsych 8.3.0: an on_load that touches the screen, and a condition taken from the clock when the page loads, which
-# a reload cannot draw again.
+# jsPsych 8.3.0 with the experiment's own seed (jsPsych.randomization.setSeed), and a condition taken from the clock
+# when the page loads, which a reload cannot draw again.
 CLOCK8 = (
     HEAD
     + """<script>
   var jsPsych = initJsPsych();
+  jsPsych.randomization.setSeed("the experiment's own");
   var condition = "c" + Date.now();
+  var drawn = [], finished = [];
   jsPsych.run([1, 2, 3, 4].map(function (n) {
     return {
       type: jsPsychHtmlButtonResponse,
-      stimulus: "<p class='word' id='x'></p>",
+      stimulus: "<p class='word' id='word" + n + "'></p>",
       choices: ["next"],
-      data: {n: n, condition: condition},
-      on_load: function () { document.getElementById("x").textContent = "word " + n; },
-    };
+      data: {n: n, condition: condition},"""
+    + DRAWING
+    + """    };
   }));
 </script>
 </html>
@@ -122,6 +135,7 @@ def test_jspsych7_on_load_is_not_replayed_and_own_randomness_is_drawn_again(page
     # although the replay skipped the on_load draws in between.
     assert {r["before"] for r in rows} == {experiment.evaluate("before")}
     assert experiment.evaluate("drawn") == [r["draw"] for r in rows]
+    assert experiment.evaluate("finished") == [r["late"] for r in rows]
     assert session(token).replay_divergence is None
 
 
@@ -134,8 +148,11 @@ def test_jspsych8_replay_skips_on_load_and_records_a_divergence(page, live_serve
     page.reload()
     answer(frame, "next")
     answer(frame, "next")
-    _, rows = finish_and_compare(page, token, 4)
+    experiment, rows = finish_and_compare(page, token, 4)
     assert [r["n"] for r in rows] == [1, 2, 3, 4]
+    # the experiment's own generator, drawn again as before the reload
+    assert experiment.evaluate("drawn") == [r["draw"] for r in rows]
+    assert experiment.evaluate("finished") == [r["late"] for r in rows]
     diverged = session(token).replay_divergence
     assert diverged["trial_index"] == 0 and diverged["fields"] == ["condition"]
     page.get_by_role("button", name="Continue").click()

@@ -394,7 +394,7 @@ def _replay_position(value: Any) -> dict[str, int] | None:
     draws = value.get("draws") if isinstance(value, dict) and set(value) == {"draws"} else None
     if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= MAX_DRAWS:
         raise APIError(
-            400, "invalid_field", "replay must be {\"draws\": n}, n a non-negative safe integer", field="replay"
+            400, "invalid_field", 'replay must be {"draws": n}, n a non-negative safe integer', field="replay"
         )
     return {"draws": draws}
 

@@ -31,7 +31,8 @@
   const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed");
   const random = seededRandom(seed || String(Math.random()));
   let replay = []; // stored rows, in order, still to be recorded again
-  let positions = []; // per stored row, where the page stood when it was recorded ({draws}), or null
+  let positions = []; // per stored row, where the page's randomness stood when its trial ended ({draws}), or null
+  let ended = null; // Math.random's draw count when the current trial's plugin finished
   let diverged = false; // a divergence was reported in this page load
   let recorded = 0; // rows jsPsych has recorded in this page load
   const replaying = () => recorded < replay.length;
@@ -65,8 +66,8 @@
   /**
    * Math.random, seeded and counting its draws, installed before the experiment's code runs (the server puts this
    * script right after jsPsych's). A counter-based generator: draw n depends on the seed and n alone, so a replayed
-   * row sets the count back to what it was when the row was first recorded, and the draws that skipped display code
-   * (on_load, the plugin's trial()) made before the reload shift none after it. A generator the experiment installs
+   * trial sets the count back to what it was when the trial ended before the reload, and the draws that skipped
+   * display code (on_load, the plugin's trial()) made then shift none after it. A generator the experiment installs
    * itself (jsPsych.randomization.setSeed in 7.3 and 8, which assigns Math.random) is counted from then on, and
    * restore() draws it forward to the count.
    */
@@ -159,14 +160,29 @@
     wrapped.add(plugin);
     const trial = plugin.prototype.trial;
     plugin.prototype.trial = function (displayElement, parameters, onLoad) {
-      if (!replaying()) return trial.call(this, displayElement, parameters, onLoad);
+      if (!replaying()) {
+        const result = trial.call(this, displayElement, parameters, onLoad);
+        // A jsPsych 8 plugin may end its trial by resolving a promise rather than calling finishTrial.
+        if (result && typeof result.then === "function") result.then(trialEnded, () => {});
+        return result;
+      }
       const data = { ...replay[recorded] };
       for (const field of JSPSYCH_FIELDS) delete data[field];
+      const position = positions[recorded];
       // A promise: jsPsych 7.0, 7.3 and 8 then leave on_load to the plugin, and a replayed trial has no screen for
       // it. Finishing a microtask later gives each replayed trial a fresh stack (jsPsych 7 starts the next trial
-      // inside finishTrial).
-      return Promise.resolve().then(() => this.jsPsych.finishTrial(data));
+      // inside finishTrial). The randomness stands where it stood when the trial ended before the reload, so the
+      // data functions and on_finish code that follow draw what they drew then.
+      return Promise.resolve().then(() => {
+        if (position) random.restore(position.draws);
+        this.jsPsych.finishTrial(data);
+      });
     };
+  }
+
+  /** The current trial's plugin finished (the first time only: endExperiment in on_finish finishes it again). */
+  function trialEnded() {
+    if (ended === null) ended = random.draws;
   }
 
   function wrapTimeline(node) {
@@ -184,6 +200,7 @@
       on_trial_start(trial) {
         trialStart = clock.getTotalTime();
         seen = [];
+        ended = null;
         if (own.on_trial_start) own.on_trial_start.call(this, trial);
       },
       on_trial_finish(data) {
@@ -195,18 +212,23 @@
       },
       on_data_update(data) {
         const fresh = !replaying();
-        const position = positions[recorded];
         recorded += 1;
         if (own.on_data_update) own.on_data_update.call(this, data);
         // A copy as JSON: what the server stores, and functions cannot cross postMessage. With it, how many random
-        // values the page had drawn, to stand there again when the row is replayed.
+        // values the page had drawn when the trial ended, to stand there again when the row is replayed.
         if (fresh) {
           const row = JSON.parse(JSON.stringify(data));
-          send({ type: "studyhive:row", row, events: rowEvents(data.trial_index), replay: { draws: random.draws } });
-        } else if (position) random.restore(position.draws);
+          const replayAt = { draws: ended === null ? random.draws : ended };
+          send({ type: "studyhive:row", row, events: rowEvents(data.trial_index), replay: replayAt });
+        }
       },
     });
     clock = jsPsych;
+    const finishTrial = jsPsych.finishTrial;
+    jsPsych.finishTrial = function (...args) {
+      trialEnded();
+      return finishTrial.apply(this, args);
+    };
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {
       await initialised;
