@@ -59,8 +59,9 @@ END = (
 # A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, its
 # interaction records, and where the page's randomness stood (`replay`, given back for a replay after a reload).
 ROW_FIELDS = {"trial_id", "row", "client_time", "events", "replay"}
-# runtime.js's count of Math.random draws: a JavaScript safe integer.
-MAX_DRAWS = 2**53 - 1
+# The largest integer the page counts exactly (JavaScript's Number.MAX_SAFE_INTEGER): runtime.js's draw count, a trial
+# index.
+MAX_SAFE_INTEGER = 2**53 - 1
 # A replay that diverged (runtime.js): the replayed row's jsPsych trial_index and the data fields that differed, each
 # a column name of the row (a row's keys are exported as trials.csv headers).
 MAX_DIVERGED_FIELDS = 50
@@ -388,11 +389,11 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
 
 
 def _replay_position(value: Any) -> dict[str, int] | None:
-    """A row's `replay` ({"draws": n}: runtime.js's count of random draws when the row was recorded), or None."""
+    """A row's `replay` ({"draws": n}: runtime.js's count of Math.random draws when the row's trial ended), or None."""
     if value is None:
         return None
     draws = value.get("draws") if isinstance(value, dict) and set(value) == {"draws"} else None
-    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= MAX_DRAWS:
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= MAX_SAFE_INTEGER:
         raise APIError(
             400, "invalid_field", 'replay must be {"draws": n}, n a non-negative safe integer', field="replay"
         )
@@ -419,7 +420,7 @@ def record_divergence(connection, session: trialstore.SessionFacts, body: dict[s
             400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
         )
     index = body.get("trial_index")
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_DRAWS:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_SAFE_INTEGER:
         raise APIError(400, "invalid_field", "trial_index must be a non-negative integer", field="trial_index")
     fields = body.get("fields")
     if (
