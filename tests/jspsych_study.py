@@ -152,7 +152,13 @@ def jspsych_app(tmp_path: Path, **studies: str | tuple):
     for slug, given in studies.items():
         write_study(tmp_path / "studies", slug, *(given if isinstance(given, tuple) else (given,)))
     registry = FakeRegistry(
-        folders=("jspsych", "@jspsych/plugin-html-button-response", "jspsych7", "plugin-html-keyboard-response-1")
+        folders=(
+            "jspsych",
+            "@jspsych/plugin-html-button-response",
+            "jspsych7",
+            "jspsych70",
+            "plugin-html-keyboard-response-1",
+        )
     )
     app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"), NPM_REGISTRY_URL=registry.url)
     try:

@@ -56,9 +56,21 @@ END = (
     .where(PS.id == bindparam("session_id"), trialstore.OPEN)
     .values(status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
 )
-# A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, and
-# its interaction records.
-ROW_FIELDS = {"trial_id", "row", "client_time", "events"}
+# A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, its
+# interaction records, and where the page's randomness stood (`replay`, given back for a replay after a reload).
+ROW_FIELDS = {"trial_id", "row", "client_time", "events", "replay"}
+# The largest integer the page counts exactly (JavaScript's Number.MAX_SAFE_INTEGER): runtime.js's draw count, a trial
+# index.
+MAX_SAFE_INTEGER = 2**53 - 1
+# A replay that diverged (runtime.js): the replayed row's jsPsych trial_index and the data fields that differed, each
+# a column name of the row (a row's keys are exported as trials.csv headers).
+MAX_DIVERGED_FIELDS = 50
+MAX_FIELD_NAME = 200
+RECORD_DIVERGENCE = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.replay_divergence.is_(None))
+    .values(replay_divergence=bindparam("divergence"), last_seen_at=bindparam("now"))
+)
 # The page of a plan-less task says its timeline finished (completion needs it); the first time stands.
 FINISH_TIMELINE = (
     db.update(PS)
@@ -354,6 +366,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
     # The raw ids an experiment recorded (getURLVariable) are kept only with the session: the consent's promise.
     response = identifiers.mark(response, session.platform_ids)
     events = validate_events(body.get("events"))
+    replay = _replay_position(body.get("replay"))
     rt = response.get("rt")
     numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= MAX_RT_MS
     record = {
@@ -363,7 +376,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
         "practice": False,
         "response": response,
         "score": {},
-        "presented": None,
+        "presented": replay,  # a plan-less row has no plan to copy what was shown from
         "rt_ms": round(rt) if numeric else None,
         "client_time": _parse_time(body.get("client_time")),
         "events": events,
@@ -377,14 +390,72 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
     raise not_open(connection, session)
 
 
+def _replay_position(value: Any) -> dict[str, int] | None:
+    """A row's `replay` ({"draws": n}: runtime.js's count of Math.random draws when the row's trial ended), or None."""
+    if value is None:
+        return None
+    draws = value.get("draws") if isinstance(value, dict) and set(value) == {"draws"} else None
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= MAX_SAFE_INTEGER:
+        raise APIError(
+            400, "invalid_field", 'replay must be {"draws": n}, n a non-negative safe integer', field="replay"
+        )
+    return {"draws": draws}
+
+
 def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     """A plan-less session's stored rows in order, for the page to replay after a reload."""
     plan_less(connection, session)
     return {
         "rows": [
-            {"trial_id": trial_id, "row": row} for trial_id, row in trialstore.stored_rows(connection, session.id)
+            {"trial_id": trial_id, "row": row, "replay": replay}
+            for trial_id, row, replay in trialstore.stored_rows(connection, session.id)
         ],
     }
+
+
+def record_divergence(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """Record that a replay after a reload computed other data for a stored row than the row holds (runtime.js): the
+    row's jsPsych `trial_index` and the `fields` that differed. The first one stands (`recorded` false after it)."""
+    unknown = set(body) - {"trial_index", "fields"}
+    if unknown:
+        raise APIError(
+            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
+        )
+    index = body.get("trial_index")
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_SAFE_INTEGER:
+        raise APIError(400, "invalid_field", "trial_index must be a non-negative integer", field="trial_index")
+    fields = body.get("fields")
+    if (
+        not isinstance(fields, list)
+        or not 0 < len(fields) <= MAX_DIVERGED_FIELDS
+        or not all(isinstance(f, str) and 0 < len(f) <= MAX_FIELD_NAME and _storable(f) for f in fields)
+    ):
+        raise APIError(
+            400,
+            "invalid_field",
+            f"fields must be a list of 1–{MAX_DIVERGED_FIELDS} field names of 1–{MAX_FIELD_NAME} characters",
+            field="fields",
+        )
+    require_consent(connection, session, "a replay's divergence")
+    plan_less(connection, session)
+    now = utcnow()
+    divergence = {"trial_index": index, "fields": fields, "recorded_at": now.isoformat()}
+    if connection.execute(RECORD_DIVERGENCE, {"session_id": session.id, "divergence": divergence, "now": now}).rowcount:
+        return {"recorded": True}
+    status, outcome = trialstore.status(connection, session.id)
+    if not trialstore.is_open(status, outcome):
+        raise session_ended(status)
+    return {"recorded": False}
+
+
+def _storable(text: str) -> bool:
+    """Text every database and export can hold: no lone surrogate (what .slice() leaves of an emoji), no control
+    character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return text.isprintable()
 
 
 def finish_timeline(connection, session: trialstore.SessionFacts) -> dict[str, Any]:

@@ -86,7 +86,7 @@ PLAN_LESS_INDEX = {
     .scalar_subquery(),
 }
 STORED_ROWS = (
-    db.select(Trial.client_trial_id, Trial.response)
+    db.select(Trial.client_trial_id, Trial.response, Trial.presented)
     .where(Trial.session_id == bindparam("id"))
     .order_by(Trial.trial_index)
 )
@@ -256,8 +256,8 @@ def stored_indexes(connection: Connection, session_id: int) -> list[int]:
     return list(connection.scalars(STORED_INDEXES, {"id": session_id}))
 
 
-def stored_rows(connection: Connection, session_id: int) -> list[tuple[str, dict[str, Any]]]:
-    """(client trial id, row) of a plan-less session's stored rows, in the order they were stored."""
+def stored_rows(connection: Connection, session_id: int) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
+    """(client trial id, row, replay position) of a plan-less session's stored rows, in the order they were stored."""
     return [tuple(row) for row in connection.execute(STORED_ROWS, {"id": session_id})]
 
 

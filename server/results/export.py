@@ -121,6 +121,15 @@ PARTICIPANT_COLUMNS = (
     Column("window_height", "browser window height at the browser check, CSS px", "integer"),
 )
 
+# participants.csv of a researcher's jsPsych experiment (PlanLessRows) only.
+REPLAY_DIVERGENCE = Column(
+    "replay_divergence",
+    "a replay after a reload computed other data for a stored row than the row holds (docs/own-experiments.md, "
+    '"Reloads and resume"), as JSON: the first such row\'s jsPsych trial_index, the fields that differed and when it '
+    "was recorded (UTC); empty when every replay matched or there was none",
+    "json",
+)
+
 TRIAL_COLUMNS = (
     Column("participant_id", "see participants.csv", "integer"),
     Column("participant_code", "see participants.csv", "text"),
@@ -275,7 +284,8 @@ def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column
     """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
     surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
     generic = tuple(STUDY_CODE if study_codes and c is CODE else c for c in PARTICIPANT_COLUMNS)
-    return generic + quality.columns(study) + survey_columns(study)
+    own = (REPLAY_DIVERGENCE,) if isinstance(registry().get(study.task_type), PlanLessRows) else ()
+    return generic + own + quality.columns(study) + survey_columns(study)
 
 
 def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
@@ -419,6 +429,7 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
             "screen_height": s.screen_height,
             "window_width": s.window_width,
             "window_height": s.window_height,
+            "replay_divergence": None if s.replay_divergence is None else json.dumps(s.replay_divergence),
             **quality.cells(study, per.get(s.id, none)),
             **answers.get(s.id, {}),
         }

@@ -119,6 +119,12 @@ def post_timeline_finished(connection, session):
     return jsonify(session_api.finish_timeline(connection, session))
 
 
+@bp.post("/replay-diverged")
+@with_session
+def post_replay_diverged(connection, session):
+    return jsonify(session_api.record_divergence(connection, session, json_object()))
+
+
 @bp.post("/complete")
 @with_session
 def post_complete(connection, session):

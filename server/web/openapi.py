@@ -187,7 +187,15 @@ SCHEMAS = {
             "row": {"type": "object", "description": "one entry of jsPsych.data, as jsPsych recorded it"},
             "client_time": {"type": "string", "format": "date-time"},
             "events": {"$ref": "#/components/schemas/Events"},
+            "replay": {"$ref": "#/components/schemas/ReplayPosition"},
         },
+    },
+    "ReplayPosition": {
+        "type": ["object", "null"],
+        "required": ["draws"],
+        "additionalProperties": False,
+        "description": "where the page's randomness stood when the row was recorded, given back for a replay",
+        "properties": {"draws": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}},
     },
     "RowStored": {
         "type": "object",
@@ -203,11 +211,35 @@ SCHEMAS = {
                 "description": "the stored rows in the order they were stored",
                 "items": {
                     "type": "object",
-                    "required": ["trial_id", "row"],
-                    "properties": {"trial_id": {"type": "string"}, "row": {"type": "object"}},
+                    "required": ["trial_id", "row", "replay"],
+                    "properties": {
+                        "trial_id": {"type": "string"},
+                        "row": {"type": "object"},
+                        "replay": {"$ref": "#/components/schemas/ReplayPosition"},
+                    },
                 },
             },
         },
+    },
+    "ReplayDiverged": {
+        "type": "object",
+        "required": ["trial_index", "fields"],
+        "additionalProperties": False,
+        "properties": {
+            "trial_index": {"type": "integer", "minimum": 0, "description": "the replayed row's jsPsych trial_index"},
+            "fields": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 50,
+                "items": {"type": "string", "minLength": 1, "maxLength": 200},
+                "description": "the data fields whose value the replay computed otherwise than the stored row holds",
+            },
+        },
+    },
+    "DivergenceRecorded": {
+        "type": "object",
+        "required": ["recorded"],
+        "properties": {"recorded": {"type": "boolean", "description": "false: an earlier divergence stands"}},
     },
     "TimelineFinished": {
         "type": "object",
@@ -277,6 +309,7 @@ ROW_EXAMPLE = {
     "row": {"rt": 812, "response": 0, "trial_type": "html-button-response", "trial_index": 3, "time_elapsed": 9120},
     "client_time": "2026-11-25T17:00:00.000Z",
     "events": [{"t": 310, "type": "blur", "target": None, "value": None}, {"t": 700, "type": "focus"}],
+    "replay": {"draws": 14},
 }
 EVENTS_TOO_LARGE = "`events_too_large`: more events than the caps allow"
 INVALID_EVENTS = "a malformed event (`invalid_events`, `index` names it)"
@@ -410,6 +443,27 @@ PATHS = {
                 "200": _answer("recorded (or recorded before)", "TimelineFinished"),
                 "410": _answer(WITHDRAWN),
                 "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
+                **ERRORS,
+                "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
+            },
+        }
+    },
+    "/api/sessions/{token}/replay-diverged": {
+        "post": {
+            "summary": "A jsPsych experiment's replay after a reload computed other data for a stored row than the "
+            "row holds: recorded on the session for the researchers; the first one stands",
+            "parameters": [TOKEN],
+            "requestBody": {
+                "required": True,
+                "content": _json(
+                    {"$ref": "#/components/schemas/ReplayDiverged"}, {"trial_index": 0, "fields": ["condition"]}
+                ),
+            },
+            "responses": {
+                "200": _answer("recorded, or an earlier one stands", "DivergenceRecorded"),
+                "410": _answer(WITHDRAWN),
+                "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
+                **BODY_ERRORS,
                 **ERRORS,
                 "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
             },

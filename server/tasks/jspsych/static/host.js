@@ -1,9 +1,10 @@
 /*
  * The page around a researcher's jsPsych experiment. It holds the session token and the offline queue
  * (StudyhiveSync, sync.js) and runs the experiment in a sandboxed frame that reaches the server only through
- * messages to this page (runtime.js): rows to save, "finished". After a reload it sends the frame the rows stored so
- * far (on the server and still queued here) to replay, as study.toml's `resume` says. When the timeline has finished
- * and every row is on the server it offers a Continue button, so the experiment's debrief stays on screen.
+ * messages to this page (runtime.js): rows to save, a replay that diverged, "finished". After a reload it sends the
+ * frame the rows stored so far (on the server and still queued here) to replay, as study.toml's `resume` says. When
+ * the timeline has finished and every row is on the server it offers a Continue button, so the experiment's debrief
+ * stays on screen.
  */
 "use strict";
 
@@ -36,12 +37,16 @@ const urlIds = new URL(config.frame, window.location.href).searchParams;
 const withIds = (row) => JSON.parse(JSON.stringify(row).replace(
   /\[(PROLIFIC_PID|STUDY_ID|SESSION_ID)\]/g, (marker, name) => urlIds.get(name) || marker));
 
-/** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice. */
+/** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice; each as
+ * {row, replay} (replay: where the page's randomness stood when the row was recorded, or null). */
 async function storedRows() {
   const stored = await sync.getJSON("/rows");
   const ids = new Set(stored.rows.map((entry) => entry.trial_id));
   const queued = sync.queue.filter((body) => !ids.has(body.trial_id));
-  return [...stored.rows.map((entry) => withIds(entry.row)), ...queued.map((entry) => entry.row)];
+  return [
+    ...stored.rows.map((entry) => ({ row: withIds(entry.row), replay: entry.replay || null })),
+    ...queued.map((entry) => ({ row: entry.row, replay: entry.replay || null })),
+  ];
 }
 
 async function prepare() {
@@ -80,13 +85,22 @@ window.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "studyhive:ready") {
     rows.then(
-      (replay) => frame.contentWindow.postMessage({ type: "studyhive:init", rows: replay }, "*"),
+      (replay) => frame.contentWindow.postMessage(
+        { type: "studyhive:init", rows: replay.map((entry) => entry.row), replay: replay.map((entry) => entry.replay) },
+        "*",
+      ),
       (error) => setNotice(error.message),
     );
   } else if (message.type === "studyhive:row") {
     // The row's interaction records (runtime.js), trimmed to the caps; a frame that sent none sends none.
     const events = Array.isArray(message.events) ? StudyhiveEvents.capped(message.events) : undefined;
-    sync.enqueue({ trial_id: crypto.randomUUID(), row: message.row, events, client_time: new Date().toISOString() });
+    const body = { trial_id: crypto.randomUUID(), row: message.row, events, client_time: new Date().toISOString() };
+    if (message.replay) body.replay = message.replay;
+    sync.enqueue(body);
+  } else if (message.type === "studyhive:diverged") {
+    // A replayed trial's data differed from its stored row (runtime.js): the researchers see it on the session.
+    sync.postJSON("/replay-diverged", { trial_index: message.trial_index, fields: message.fields })
+      .catch((error) => console.error("studyhive: the replay's divergence was not recorded", error));
   } else if (message.type === "studyhive:finished") {
     finished().catch((error) => setNotice(error.message));
   }

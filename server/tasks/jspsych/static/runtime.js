@@ -8,10 +8,15 @@
  *   its interaction records (docs/participant-api.md): jsPsych's own interaction data for that trial (blur, focus,
  *   full screen entered and left) and what jsPsych does not record (the tab hidden and shown again, resizes), timed
  *   from the trial's start on jsPsych's clock. The page trims them to the caps (events.js).
- * - jsPsych's randomness is seeded per session (the frame URL's #seed=), so a reload draws the same order.
+ * - Math.random is seeded per session (the frame URL's #seed=) before the experiment's own code runs, so jsPsych's
+ *   randomness (every version: 7.0 has no randomization.setSeed) and the experiment's own draw the same values after
+ *   a reload (seededRandom).
  * - After a reload the page sends the stored rows first; jsPsych.run() waits for them, and each plugin's trial()
- *   finishes at once with its stored row until all are replayed: the real timeline and on_finish code run, and
- *   jsPsych.data ends up holding the stored rows, then the experiment continues where it was left.
+ *   finishes at once with its stored row until all are replayed: the experiment's state-changing code runs (timeline
+ *   and parameter functions, on_start, on_finish, conditional and loop functions), its display code does not (the
+ *   plugin's trial(), on_load), and jsPsych.data ends up holding the stored rows; then the experiment continues
+ *   where it was left. A replayed trial whose `data` parameter the timeline computes otherwise than the stored row
+ *   holds is reported once ("diverged").
  * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished".
  */
 (function () {
@@ -24,7 +29,11 @@
   // on_trial_finish restores the stored values.
   const JSPSYCH_FIELDS = ["trial_type", "trial_index", "time_elapsed", "internal_node_id"];
   const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed");
+  const random = seededRandom(seed || String(Math.random()));
   let replay = []; // stored rows, in order, still to be recorded again
+  let positions = []; // per stored row, where the page's randomness stood when its trial ended ({draws}), or null
+  let ended = null; // Math.random's draw count when the current trial's plugin finished
+  let diverged = false; // a divergence was reported in this page load
   let recorded = 0; // rows jsPsych has recorded in this page load
   const replaying = () => recorded < replay.length;
   // jsPsych's interaction data → the interaction-record types (server/tasktype/events.py).
@@ -54,10 +63,90 @@
       .map((e) => ({ t: Math.max(0, Math.round(e.time - trialStart)), type: e.type, target: null, value: e.value }));
   }
 
+  /**
+   * Math.random, seeded and counting its draws, installed before the experiment's code runs (the server puts this
+   * script right after jsPsych's). A counter-based generator: draw n depends on the seed and n alone, so a replayed
+   * trial sets the count back to what it was when the trial ended before the reload, and the draws that skipped
+   * display code (on_load, the plugin's trial()) made then shift none after it. A generator the experiment installs
+   * itself (jsPsych.randomization.setSeed in 7.3 and 8, which assigns Math.random) is counted from then on, and
+   * restore() draws it forward to the count.
+   */
+  function seededRandom(text) {
+    const mix = (x) => {
+      x = Math.imul(x ^ (x >>> 16), 0x7feb352d);
+      x = Math.imul(x ^ (x >>> 15), 0x846ca68b);
+      return (x ^ (x >>> 16)) >>> 0;
+    };
+    const key = (salt) => [...text].reduce((h, c) => mix(h ^ c.codePointAt(0)), salt);
+    const [low, high] = [key(1), key(2)];
+    let draws = 0;
+    let own = null; // the experiment's generator, once it assigns one
+    function next() {
+      draws += 1;
+      if (own) return own();
+      // 53 random bits, as a double in [0, 1), from two mixes of the counter
+      const a = mix((high + Math.imul(draws, 0x9e3779b9)) | 0);
+      const b = mix((low + Math.imul(draws, 0x85ebca6b)) ^ a);
+      return (a * 2097152 + (b >>> 11)) / 9007199254740992;
+    }
+    Object.defineProperty(Math, "random", {
+      configurable: true,
+      get: () => next,
+      set: (generator) => {
+        own = generator;
+        draws = 0;
+      },
+    });
+    return {
+      get draws() {
+        return draws;
+      },
+      restore(count) {
+        if (!own) draws = count;
+        else while (draws < count) next();
+      },
+    };
+  }
+
+  /** JSON values equal whatever the order of their keys (PostgreSQL's jsonb stores them sorted). */
+  function same(a, b) {
+    if (a === b) return true;
+    if (!a || !b || typeof a !== "object" || typeof b !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => same(a[key], b[key]));
+  }
+
+  /**
+   * The trial's `data` parameter as the timeline computed it (timeline variables and functions evaluated): jsPsych 8
+   * keeps it on the trial's node (read from its cache, so nothing is evaluated again), 7.x on the trial object.
+   */
+  function timelineData(jsPsych) {
+    const node = jsPsych.timeline && jsPsych.timeline.getLatestNode ? jsPsych.timeline.getLatestNode() : null;
+    if (node && typeof node.getDataParameter === "function") return node.getDataParameter();
+    const trial = jsPsych.getCurrentTrial();
+    return trial && trial.data && typeof trial.data === "object" ? trial.data : {};
+  }
+
+  /** Report, once, a replayed trial whose data the timeline computed otherwise than the stored row holds. */
+  function checkReplayed(stored) {
+    if (diverged) return;
+    let computed;
+    try {
+      computed = JSON.parse(JSON.stringify(timelineData(clock)));
+    } catch (error) {
+      return; // a value JSON cannot write was never stored either
+    }
+    const fields = Object.keys(computed).filter((field) => !same(computed[field], stored[field]));
+    if (!fields.length) return;
+    diverged = true;
+    send({ type: "studyhive:diverged", trial_index: stored.trial_index, fields });
+  }
+
   const initialised = new Promise((resolve) => {
     window.addEventListener("message", (event) => {
       if (event.source !== host || !event.data || event.data.type !== "studyhive:init") return;
       replay = event.data.rows || [];
+      positions = event.data.replay || [];
       resolve();
     });
   });
@@ -71,12 +160,29 @@
     wrapped.add(plugin);
     const trial = plugin.prototype.trial;
     plugin.prototype.trial = function (displayElement, parameters, onLoad) {
-      if (!replaying()) return trial.call(this, displayElement, parameters, onLoad);
+      if (!replaying()) {
+        const result = trial.call(this, displayElement, parameters, onLoad);
+        // A jsPsych 8 plugin may end its trial by resolving a promise rather than calling finishTrial.
+        if (result && typeof result.then === "function") result.then(trialEnded, () => {});
+        return result;
+      }
       const data = { ...replay[recorded] };
       for (const field of JSPSYCH_FIELDS) delete data[field];
-      this.jsPsych.finishTrial(data);
-      return undefined;
+      const position = positions[recorded];
+      // A promise: jsPsych 7.0, 7.3 and 8 then leave on_load to the plugin, and a replayed trial has no screen for
+      // it. Finishing a microtask later gives each replayed trial a fresh stack (jsPsych 7 starts the next trial
+      // inside finishTrial). The randomness stands where it stood when the trial ended before the reload, so the
+      // data functions and on_finish code that follow draw what they drew then.
+      return Promise.resolve().then(() => {
+        if (position) random.restore(position.draws);
+        this.jsPsych.finishTrial(data);
+      });
     };
+  }
+
+  /** The current trial's plugin finished (the first time only: endExperiment in on_finish finishes it again). */
+  function trialEnded() {
+    if (ended === null) ended = random.draws;
   }
 
   function wrapTimeline(node) {
@@ -94,22 +200,35 @@
       on_trial_start(trial) {
         trialStart = clock.getTotalTime();
         seen = [];
+        ended = null;
         if (own.on_trial_start) own.on_trial_start.call(this, trial);
       },
       on_trial_finish(data) {
-        if (data && replaying()) Object.assign(data, replay[recorded]);
+        if (data && replaying()) {
+          checkReplayed(replay[recorded]);
+          Object.assign(data, replay[recorded]);
+        }
         if (own.on_trial_finish) own.on_trial_finish.call(this, data);
       },
       on_data_update(data) {
         const fresh = !replaying();
         recorded += 1;
         if (own.on_data_update) own.on_data_update.call(this, data);
-        // A copy as JSON: what the server stores, and functions cannot cross postMessage.
-        if (fresh) send({ type: "studyhive:row", row: JSON.parse(JSON.stringify(data)), events: rowEvents(data.trial_index) });
+        // A copy as JSON: what the server stores, and functions cannot cross postMessage. With it, how many random
+        // values the page had drawn when the trial ended, to stand there again when the row is replayed.
+        if (fresh) {
+          const row = JSON.parse(JSON.stringify(data));
+          const replayAt = { draws: ended === null ? random.draws : ended };
+          send({ type: "studyhive:row", row, events: rowEvents(data.trial_index), replay: replayAt });
+        }
       },
     });
     clock = jsPsych;
-    if (seed && jsPsych.randomization && jsPsych.randomization.setSeed) jsPsych.randomization.setSeed(seed);
+    const finishTrial = jsPsych.finishTrial;
+    jsPsych.finishTrial = function (...args) {
+      trialEnded();
+      return finishTrial.apply(this, args);
+    };
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {
       await initialised;
