@@ -119,6 +119,12 @@ def post_timeline_finished(connection, session):
     return jsonify(session_api.finish_timeline(connection, session))
 
 
+@bp.post("/experiment-error")
+@with_session
+def post_experiment_error(connection, session):
+    return jsonify(session_api.record_error(connection, session, json_object()))
+
+
 @bp.post("/complete")
 @with_session
 def post_complete(connection, session):
