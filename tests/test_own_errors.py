@@ -11,6 +11,7 @@ import io
 import uuid
 
 import pytest
+from frictionless import Package
 
 from server.db import db
 from server.models import ParticipantSession
@@ -163,3 +164,15 @@ def test_the_researcher_sees_the_error_listed_on_the_participant_page_and_export
     assert (errored["experiment_error_trial_index"], errored["experiment_error_fatal"]) == ("3", "True")
     assert errored["experiment_error_at"].startswith("20") and errored["outcome"] == "experiment_error"
     assert rows[ids[quiet]]["experiment_error"] == "" and rows[ids[quiet]]["experiment_error_fatal"] == ""
+
+
+def test_a_data_package_with_an_error_is_valid(client, runner, tmp_path):
+    token = enter(client, slug="own")
+    report(client, token, message="TypeError: x is null", stack="at on_load", trial_index=1, fatal=True)
+    result = runner.invoke(args=["export", "own", "--package", str(tmp_path / "package"), "--license", "CC0-1.0"])
+    assert result.exit_code == 0, result.output
+    validation = Package(str(tmp_path / "package" / "datapackage.json")).validate()
+    assert validation.valid, validation.flatten(["rowNumber", "fieldName", "type", "note"])
+    with open(tmp_path / "package" / "data" / "participants.csv", newline="") as fh:
+        (person,) = csv.DictReader(fh)
+    assert (person["experiment_error"], person["experiment_error_trial_index"]) == ("TypeError: x is null", "1")
