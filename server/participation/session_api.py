@@ -22,7 +22,7 @@ from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, an
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import shown, validate_answers
 from ..tasktype.contract import PlanLessRows
-from ..tasktype.events import validate_events
+from ..tasktype.events import storable, validate_events
 from ..tasktype.registry import registry
 from . import links, trialstore
 from .sessions import well_formed
@@ -34,8 +34,9 @@ TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "
 TRIAL_ID = re.compile(r"^[\x21-\x7e]{8,64}$")
 MAX_RT_MS = 24 * 3600 * 1000
 SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
-# Outcomes the page reports before the task ends: the participant declined consent or failed the browser check.
-EARLY_OUTCOMES = ("no_consent", "incompatible_device")
+# Outcomes the page reports before the task ends: the participant declined consent or failed the browser check, or
+# a researcher's own experiment stopped on an error of its code (taken only once that error is recorded).
+EARLY_OUTCOMES = ("no_consent", "incompatible_device", "experiment_error")
 # Built once (server/participation/trialstore.py says why). Only the first completion is recorded: a repeat or a second
 # tab leaves completed_at as it was. A session that Prolific's sync marked abandoned (timed out) and then finishes after
 # all completes; one that ended otherwise (excluded, or ended early by the participant) changes no more.
@@ -78,7 +79,31 @@ FINISH_TIMELINE = (
     .values(timeline_finished_at=bindparam("now"), last_seen_at=bindparam("now"))
 )
 TIMELINE_FINISHED = db.select(PS.timeline_finished_at.is_not(None)).where(PS.id == bindparam("id"))
-FLAG = db.update(PS).where(PS.id == bindparam("session_id")).values(flag=bindparam("flag"))
+# The session's flag for the researchers. An experiment's error outranks too_few_rows: a refused completion does not
+# hide it, and a later completion clears only too_few_rows.
+FLAG_TOO_FEW_ROWS = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), db.or_(PS.flag.is_(None), PS.flag != "experiment_error"))
+    .values(flag="too_few_rows")
+)
+CLEAR_TOO_FEW_ROWS = db.update(PS).where(PS.id == bindparam("session_id"), PS.flag == "too_few_rows").values(flag=None)
+# The error that stopped (fatal) or disturbed a plan-less task's own code, as its page reported it. The first error
+# stands, except that a fatal one replaces a non-fatal one: the error that stranded the participant is the one kept.
+ERROR_FIELDS = {"message", "stack", "trial_index", "fatal"}
+MAX_ERROR_MESSAGE = 1000  # characters; the page trims longer ones (runtime.js)
+MAX_ERROR_STACK = 8000
+_RECORD_ERROR = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"), trialstore.OPEN)
+    .values(experiment_error=bindparam("error"), flag="experiment_error", last_seen_at=bindparam("now"))
+)
+RECORD_ERROR = {
+    False: _RECORD_ERROR.where(PS.experiment_error.is_(None)),
+    True: _RECORD_ERROR.where(
+        db.or_(PS.experiment_error.is_(None), db.not_(PS.experiment_error["fatal"].as_boolean()))
+    ),
+}
+FATAL_ERROR = db.select(PS.experiment_error["fatal"].as_boolean()).where(PS.id == bindparam("id"))
 # The consent page as a session is shown it (consent_html), and what its acceptance records.
 VERSION_CONSENT = db.select(StudyVersion.config["consent"].as_string()).where(
     StudyVersion.study_id == bindparam("study_id"), StudyVersion.version == bindparam("version")
@@ -267,13 +292,18 @@ def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any
     raise not_open(connection, session)
 
 
-def _known_fields_and_trial_id(body: dict[str, Any], fields: set[str]) -> str:
-    """The body's trial_id, once every field is one of `fields` and the id is well formed (else the APIError)."""
+def _known_fields(body: dict[str, Any], fields: set[str]) -> None:
+    """Nothing, if every field of the body is one of `fields`; else the APIError naming the first other one."""
     unknown = set(body) - fields
     if unknown:
         raise APIError(
             400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
         )
+
+
+def _known_fields_and_trial_id(body: dict[str, Any], fields: set[str]) -> str:
+    """The body's trial_id, once every field is one of `fields` and the id is well formed (else the APIError)."""
+    _known_fields(body, fields)
     trial_id = body.get("trial_id")
     if not isinstance(trial_id, str) or not TRIAL_ID.match(trial_id):
         raise APIError(
@@ -469,6 +499,50 @@ def finish_timeline(connection, session: trialstore.SessionFacts) -> dict[str, A
     return {"timeline_finished": True}
 
 
+def record_error(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """Record an error of a plan-less task's own code (its page's `studyhive:error`: an exception that rejected
+    jsPsych.run() is fatal, one caught by window.onerror or unhandledrejection is not) with the time, and flag the
+    session `experiment_error`. `recorded` is False when an earlier error stands."""
+    require_consent(connection, session, "an experiment error")
+    plan_less(connection, session)
+    _known_fields(body, ERROR_FIELDS)
+    error = {
+        "message": _error_text(body, "message", MAX_ERROR_MESSAGE, required=True),
+        "stack": _error_text(body, "stack", MAX_ERROR_STACK, required=False),
+        "trial_index": body.get("trial_index"),
+        "fatal": body.get("fatal"),
+    }
+    index = error["trial_index"]
+    if index is not None and (isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**31):
+        raise APIError(400, "invalid_field", "trial_index must be null or a non-negative integer", field="trial_index")
+    if not isinstance(error["fatal"], bool):
+        raise APIError(400, "invalid_field", "fatal must be true or false", field="fatal")
+    now = utcnow()
+    error["at"] = now.isoformat()
+    values = {"session_id": session.id, "error": error, "now": now}
+    if connection.execute(RECORD_ERROR[error["fatal"]], values).rowcount:
+        return {"recorded": True}
+    status, outcome = trialstore.status(connection, session.id)
+    if not trialstore.is_open(status, outcome):
+        raise session_ended(status)
+    return {"recorded": False}
+
+
+def _error_text(body: dict[str, Any], field: str, limit: int, required: bool) -> str | None:
+    value = body.get(field)
+    if value is None and not required:
+        return None
+    if not (isinstance(value, str) and 0 < len(value) <= limit and storable(value)):
+        raise APIError(
+            400,
+            "invalid_field",
+            f"{field} must be {'' if required else 'null or '}a text of 1–{limit} characters, without NUL or lone "
+            "surrogates",
+            field=field,
+        )
+    return value
+
+
 def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows):
     """A plan-less session completes once its page said the timeline finished and it holds the study's minimum of
     rows; a finished one with fewer is flagged for the researchers (never completed, so never auto-approved)."""
@@ -477,12 +551,12 @@ def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.
     stored = trialstore.row_count(connection, session.id)
     needed = task.min_rows(study.config["task"])
     if stored < needed:
-        connection.execute(FLAG, {"session_id": session.id, "flag": "too_few_rows"})
+        connection.execute(FLAG_TOO_FEW_ROWS, {"session_id": session.id})
         raise APIError(
             409, "too_few_rows", f"{stored} row(s) stored, the study needs {needed}", stored=stored, needed=needed
         )
     # Rows still queued offline may arrive after a refused completion: the completion that follows stands unflagged.
-    connection.execute(FLAG, {"session_id": session.id, "flag": None})
+    connection.execute(CLEAR_TOO_FEW_ROWS, {"session_id": session.id})
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -574,14 +648,11 @@ def _completed(connection, session: trialstore.SessionFacts, outcome: str) -> di
 
 
 def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
-    """Record that the session ends early (`outcome`: no_consent or incompatible_device): it is abandoned, its
-    condition slot is free again, and a Prolific participant is sent on with that outcome's completion code when
-    the study has one (redirect_url; None: the page asks them to return the study)."""
-    unknown = set(body) - {"outcome"}
-    if unknown:
-        raise APIError(
-            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
-        )
+    """Record that the session ends early (`outcome`: no_consent, incompatible_device, or experiment_error once a
+    fatal error of the experiment's code is recorded): it is abandoned, its condition slot is free again, and a
+    Prolific participant is sent on with that outcome's completion code when the study has one (redirect_url; None:
+    the page asks them to return the study)."""
+    _known_fields(body, {"outcome"})
     outcome = body.get("outcome")
     if outcome not in EARLY_OUTCOMES:
         raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")
@@ -590,6 +661,13 @@ def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> d
         raise session_ended(status)
     if outcome == "no_consent" and trialstore.consented(connection, session):
         raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
+    if outcome == "experiment_error" and not connection.scalar(FATAL_ERROR, {"id": session.id}):
+        raise APIError(
+            409,
+            "no_experiment_error",
+            "no error that stopped the experiment is recorded for this session",
+            field="outcome",
+        )
     _end_session(END, session, outcome)
     status, recorded = trialstore.status(connection, session.id)
     study = trialstore.study_facts(connection, session.study_id)

@@ -120,6 +120,25 @@ PARTICIPANT_COLUMNS = (
     Column("window_width", "browser window width at the browser check, CSS px", "integer"),
     Column("window_height", "browser window height at the browser check, CSS px", "integer"),
 )
+# A researcher's own experiment (PlanLessRows): the error of its code its page reported (session_api.record_error).
+EXPERIMENT_ERROR_COLUMNS = (
+    Column(
+        "experiment_error",
+        "the message of the error in the experiment's own code that stopped it (fatal) or that the page caught while "
+        "it went on (the first one; a fatal one replaces it); empty: none was reported. The participant page shows "
+        "its stack",
+        "text",
+    ),
+    Column(
+        "experiment_error_trial_index", "jsPsych's trial_index of the trial it happened in (empty: none)", "integer"
+    ),
+    Column(
+        "experiment_error_fatal",
+        "true: it stopped the experiment (the participant was offered to end with outcome experiment_error)",
+        "boolean",
+    ),
+    Column("experiment_error_at", "when the server recorded it, UTC ISO 8601", "datetime"),
+)
 
 # participants.csv of a researcher's jsPsych experiment (PlanLessRows) only.
 REPLAY_DIVERGENCE = Column(
@@ -284,7 +303,11 @@ def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column
     """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
     surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
     generic = tuple(STUDY_CODE if study_codes and c is CODE else c for c in PARTICIPANT_COLUMNS)
-    own = (REPLAY_DIVERGENCE,) if isinstance(registry().get(study.task_type), PlanLessRows) else ()
+    own = (
+        (REPLAY_DIVERGENCE, *EXPERIMENT_ERROR_COLUMNS)
+        if isinstance(registry().get(study.task_type), PlanLessRows)
+        else ()
+    )
     return generic + own + quality.columns(study) + survey_columns(study)
 
 
@@ -402,6 +425,7 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
     )  # the latest wins
     per = quality.per_session(study, stage)
     none = quality.empty(study)
+    plan_less = isinstance(registry().get(study.task_type), PlanLessRows)
     for s in db.session.scalars(
         db.select(ParticipantSession).where(analysable_in(study.id, stage)).order_by(ParticipantSession.id)
     ):
@@ -429,10 +453,22 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
             "screen_height": s.screen_height,
             "window_width": s.window_width,
             "window_height": s.window_height,
-            "replay_divergence": None if s.replay_divergence is None else json.dumps(s.replay_divergence),
+            **(_own_cells(s) if plan_less else {}),
             **quality.cells(study, per.get(s.id, none)),
             **answers.get(s.id, {}),
         }
+
+
+def _own_cells(s: ParticipantSession) -> dict[str, Any]:
+    """A plan-less session's REPLAY_DIVERGENCE and EXPERIMENT_ERROR_COLUMNS cells."""
+    error = s.experiment_error or {}
+    return {
+        "replay_divergence": None if s.replay_divergence is None else json.dumps(s.replay_divergence),
+        "experiment_error": error.get("message"),
+        "experiment_error_trial_index": error.get("trial_index"),
+        "experiment_error_fatal": error.get("fatal"),
+        "experiment_error_at": _stored_iso(error.get("at")),
+    }
 
 
 def trial_rows(

@@ -125,6 +125,12 @@ def post_replay_diverged(connection, session):
     return jsonify(session_api.record_divergence(connection, session, json_object()))
 
 
+@bp.post("/experiment-error")
+@with_session
+def post_experiment_error(connection, session):
+    return jsonify(session_api.record_error(connection, session, json_object()))
+
+
 @bp.post("/complete")
 @with_session
 def post_complete(connection, session):

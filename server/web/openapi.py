@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from ..models import OUTCOMES, SESSION_STATUSES
-from ..participation.session_api import EARLY_OUTCOMES, MAX_RT_MS
+from ..participation.session_api import EARLY_OUTCOMES, MAX_ERROR_MESSAGE, MAX_ERROR_STACK, MAX_RT_MS
 from ..tasktype import events
 
 bp = Blueprint("openapi", __name__)
@@ -246,6 +246,35 @@ SCHEMAS = {
         "required": ["timeline_finished"],
         "properties": {"timeline_finished": {"const": True}},
     },
+    "ExperimentError": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["message", "fatal"],
+        "properties": {
+            "message": {"type": "string", "minLength": 1, "maxLength": MAX_ERROR_MESSAGE},
+            "stack": {"type": ["string", "null"], "minLength": 1, "maxLength": MAX_ERROR_STACK},
+            "trial_index": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "description": "jsPsych's trial_index of the trial running when it happened (null: none was)",
+            },
+            "fatal": {
+                "type": "boolean",
+                "description": "true: it rejected jsPsych.run() (or the page loaded without run() being reached), "
+                "so the experiment cannot go on",
+            },
+        },
+    },
+    "ErrorRecorded": {
+        "type": "object",
+        "required": ["recorded"],
+        "properties": {
+            "recorded": {
+                "type": "boolean",
+                "description": "false: an earlier error stands (the first one; a fatal one replaces a non-fatal one)",
+            }
+        },
+    },
     "Completed": {
         "type": "object",
         "required": ["status", "outcome"],
@@ -310,6 +339,12 @@ ROW_EXAMPLE = {
     "client_time": "2026-11-25T17:00:00.000Z",
     "events": [{"t": 310, "type": "blur", "target": None, "value": None}, {"t": 700, "type": "focus"}],
     "replay": {"draws": 14},
+}
+ERROR_EXAMPLE = {
+    "message": "TypeError: Cannot set properties of null (setting 'textContent')",
+    "stack": "TypeError: Cannot set properties of null (setting 'textContent')\n    at on_load (experiment.html:31:52)",
+    "trial_index": 4,
+    "fatal": True,
 }
 EVENTS_TOO_LARGE = "`events_too_large`: more events than the caps allow"
 INVALID_EVENTS = "a malformed event (`invalid_events`, `index` names it)"
@@ -469,6 +504,25 @@ PATHS = {
             },
         }
     },
+    "/api/sessions/{token}/experiment-error": {
+        "post": {
+            "summary": "An error of a jsPsych experiment's own code, as its page caught it: stored on the session "
+            "(the first stands; a fatal one replaces a non-fatal one) and the session flagged experiment_error",
+            "parameters": [TOKEN],
+            "requestBody": {
+                "required": True,
+                "content": _json({"$ref": "#/components/schemas/ExperimentError"}, ERROR_EXAMPLE),
+            },
+            "responses": {
+                "200": _answer("recorded, or an earlier error stands", "ErrorRecorded"),
+                "410": _answer(WITHDRAWN),
+                "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
+                **BODY_ERRORS,
+                **ERRORS,
+                "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
+            },
+        }
+    },
     "/api/sessions/{token}/complete": {
         "post": {
             "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same)",
@@ -503,8 +557,9 @@ PATHS = {
     },
     "/api/sessions/{token}/end": {
         "post": {
-            "summary": "End the session early: the participant declined consent or failed the browser check (frees "
-            "its condition slot; a repeat answers the first outcome)",
+            "summary": "End the session early: the participant declined consent or failed the browser check, or a "
+            "jsPsych experiment stopped on a recorded fatal error (frees its condition slot; a repeat answers the "
+            "first outcome)",
             "parameters": [TOKEN],
             "requestBody": {
                 "required": True,
@@ -514,7 +569,8 @@ PATHS = {
                 "200": _answer("recorded (or recorded before)", "Ended"),
                 "410": _answer(WITHDRAWN),
                 "409": _answer(
-                    "`session_ended` (completed or excluded) or `consent_given` (no_consent after consent was stored)"
+                    "`session_ended` (completed or excluded), `consent_given` (no_consent after consent was stored) "
+                    "or `no_experiment_error` (experiment_error without a recorded fatal error)"
                 ),
                 **BODY_ERRORS,
                 **ERRORS,

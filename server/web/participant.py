@@ -280,6 +280,7 @@ def experiment(slug, token):
         "api": url_for("api.get_state", token=token),
         "frame": f"{frame}{'?' + query if query else ''}#seed={_seed(token)}",
         "resume": config["task"]["resume"],
+        "platform": session.platform,  # after an error of the experiment: whom a participant without a code asks
     }
     return render_template(
         "participant/experiment.html",

@@ -4,7 +4,9 @@
  * messages to this page (runtime.js): rows to save, a replay that diverged, "finished". After a reload it sends the
  * frame the rows stored so far (on the server and still queued here) to replay, as study.toml's `resume` says. When
  * the timeline has finished and every row is on the server it offers a Continue button, so the experiment's debrief
- * stays on screen.
+ * stays on screen. An error of the experiment's own code is recorded on the server; one that stopped the experiment
+ * (fatal) is also shown with a button that ends the session (outcome experiment_error), so no participant is left
+ * before a blank frame.
  */
 "use strict";
 
@@ -12,6 +14,7 @@ const config = JSON.parse(document.getElementById("studyhive-config").textConten
 const frame = document.getElementById("studyhive-experiment");
 const notice = document.getElementById("studyhive-notice");
 const next = document.getElementById("studyhive-continue");
+const stopped = document.getElementById("studyhive-stopped");
 const sync = new StudyhiveSync(config.api, config.token, "/rows");
 
 function setNotice(text) {
@@ -79,6 +82,40 @@ async function complete() {
   }
 }
 
+let fatalError = null; // the POST that recorded the error that stopped the experiment: /end needs it first
+
+function experimentError(message) {
+  const body = { message: message.message, stack: message.stack, trial_index: message.trial_index, fatal: message.fatal };
+  const recorded = sync.postJSON("/experiment-error", body);
+  recorded.catch((error) => console.error("studyhive: the experiment's error was not recorded", error));
+  if (body.fatal !== true || fatalError) return;
+  fatalError = recorded;
+  next.hidden = true;
+  stopped.hidden = false;
+}
+
+/** Ends the session after a fatal error, once the rows still queued are stored; on Prolific with the code, if any. */
+async function endAfterError() {
+  const button = stopped.querySelector("button");
+  button.disabled = true;
+  try {
+    await fatalError;
+    await sync.flush();
+    const result = await sync.postJSON("/end", { outcome: "experiment_error" });
+    let text = _("You can close this page.");
+    if (result.redirect_url) text = _("Taking you back to Prolific…");
+    else if (config.platform === "prolific") {
+      text = _("Please return this study on Prolific (do not submit it), so that the place goes to someone else.");
+    }
+    stopped.querySelector("p").textContent = text;
+    button.hidden = true;
+    if (result.redirect_url) window.location.assign(result.redirect_url);
+  } catch (error) {
+    setNotice(error.message);
+    button.disabled = false;
+  }
+}
+
 const rows = prepare();
 window.addEventListener("message", (event) => {
   if (event.source !== frame.contentWindow || !event.data) return;
@@ -103,8 +140,11 @@ window.addEventListener("message", (event) => {
       .catch((error) => console.error("studyhive: the replay's divergence was not recorded", error));
   } else if (message.type === "studyhive:finished") {
     finished().catch((error) => setNotice(error.message));
+  } else if (message.type === "studyhive:error") {
+    experimentError(message);
   }
 });
 next.querySelector("button").addEventListener("click", complete);
+stopped.querySelector("button").addEventListener("click", endAfterError);
 sync.flush(); // rows left over from an earlier visit
 frame.src = config.frame; // after the listener above: the frame's first message is "ready"

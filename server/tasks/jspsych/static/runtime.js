@@ -18,6 +18,12 @@
  *   where it was left. A replayed trial whose `data` parameter the timeline computes otherwise than the stored row
  *   holds is reported once ("diverged").
  * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished".
+ * - Errors of the experiment's own code go to the page as "error" (docs/own-experiments.md, "When the experiment's
+ *   code fails"): one that rejects run() is fatal (the experiment cannot go on, and the page offers the participant to
+ *   end), and so is an uncaught one before run() when the page has loaded without reaching run(); any other uncaught
+ *   error or unhandled rejection is recorded while the experiment goes on.
+ * - A row JSON cannot write (a BigInt, a circular object) goes to the page as it is, where the queue refuses it on
+ *   its own; the experiment goes on.
  */
 (function () {
   "use strict";
@@ -42,6 +48,12 @@
   let clock = null; // the experiment's jsPsych, once made: its getTotalTime() times the events
   let trialStart = 0; // jsPsych's time when the current trial started
   let seen = []; // {time, type, value} this frame saw during the current trial
+  let started = false; // the experiment has called run()
+  let currentTrial = null; // jsPsych's trial_index of the trial running (the rows recorded before it), null before one
+  let early = null; // the first uncaught error before run(), reported once the page has loaded
+  const reported = new WeakSet(); // errors sent already (run()'s rejection is also an unhandled one)
+  const MAX_MESSAGE = 1000; // characters the server takes (server/participation/session_api.py)
+  const MAX_STACK = 8000;
 
   function note(type, value = null) {
     if (!clock) return;
@@ -142,6 +154,65 @@
     send({ type: "studyhive:diverged", trial_index: stored.trial_index, fields });
   }
 
+  /** Text the server takes: at most `limit` characters, no NUL, no lone surrogate (one cut in two by the limit). */
+  function bounded(text, limit) {
+    const cut = String(text).replace(/\0/g, "").slice(0, limit);
+    return typeof cut.toWellFormed === "function" ? cut.toWellFormed()
+      : Array.from(cut, (c) => (c.length === 1 && c >= "\ud800" && c <= "\udfff" ? "\ufffd" : c)).join("");
+  }
+
+  function reportError(error, fatal) {
+    if (error && typeof error === "object") {
+      if (reported.has(error)) return;
+      reported.add(error);
+    }
+    let message;
+    try {
+      message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    } catch (unprintable) {
+      message = "";
+    }
+    const stack = error && typeof error.stack === "string" ? bounded(error.stack, MAX_STACK) : "";
+    send({
+      type: "studyhive:error",
+      message: bounded(message, MAX_MESSAGE) || "unknown error",
+      stack: stack || null,
+      trial_index: currentTrial,
+      fatal,
+    });
+  }
+
+  function uncaught(error) {
+    if (started || document.readyState === "complete") reportError(error, false);
+    else if (early === null) early = { error };
+  }
+  window.addEventListener("error", (event) => uncaught(event.error ?? event.message));
+  window.addEventListener("unhandledrejection", (event) => uncaught(event.reason));
+  // An error before run() that left run() unreached by the time the page has loaded: the experiment never starts.
+  window.addEventListener("load", () => {
+    if (early) reportError(early.error, !started);
+  });
+
+  /**
+   * The row as JSON (what the server stores; functions cannot cross postMessage), with its replay position. One JSON
+   * cannot write goes as it is, for the page's queue to refuse (sync.js); one not even postMessage can copy is
+   * reported as an error.
+   */
+  function sendRow(data, replay) {
+    const events = rowEvents(data.trial_index);
+    let row = data;
+    try {
+      row = JSON.parse(JSON.stringify(data));
+    } catch (notJSON) {
+      // a BigInt or a circular object: sent as it is
+    }
+    try {
+      send({ type: "studyhive:row", row, events, replay });
+    } catch (uncopyable) {
+      reportError(uncopyable, false);
+    }
+  }
+
   const initialised = new Promise((resolve) => {
     window.addEventListener("message", (event) => {
       if (event.source !== host || !event.data || event.data.type !== "studyhive:init") return;
@@ -201,6 +272,7 @@
         trialStart = clock.getTotalTime();
         seen = [];
         ended = null;
+        currentTrial = recorded;
         if (own.on_trial_start) own.on_trial_start.call(this, trial);
       },
       on_trial_finish(data) {
@@ -214,13 +286,9 @@
         const fresh = !replaying();
         recorded += 1;
         if (own.on_data_update) own.on_data_update.call(this, data);
-        // A copy as JSON: what the server stores, and functions cannot cross postMessage. With it, how many random
-        // values the page had drawn when the trial ended, to stand there again when the row is replayed.
-        if (fresh) {
-          const row = JSON.parse(JSON.stringify(data));
-          const replayAt = { draws: ended === null ? random.draws : ended };
-          send({ type: "studyhive:row", row, events: rowEvents(data.trial_index), replay: replayAt });
-        }
+        // With the row, how many random values the page had drawn when the trial ended, to stand there again when
+        // the row is replayed.
+        if (fresh) sendRow(data, { draws: ended === null ? random.draws : ended });
       },
     });
     clock = jsPsych;
@@ -231,11 +299,18 @@
     };
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {
+      started = true;
       await initialised;
       // Plugins the page loaded (globals such as jsPsychHtmlKeyboardResponse) and those the timeline names.
       for (const name of Object.keys(window)) if (/^jsPsych/.test(name)) wrapPlugin(window[name]);
       wrapTimeline(timeline);
-      const result = await run(timeline);
+      let result;
+      try {
+        result = await run(timeline);
+      } catch (error) {
+        reportError(error, true);
+        throw error; // the experiment's own catch, if any, still sees it
+      }
       send({ type: "studyhive:finished" });
       return result;
     };

@@ -1,0 +1,195 @@
+"""In Chromium: a researcher's jsPsych experiment whose own code fails never strands the participant, and a row JSON
+cannot write never jams the page's queue (issue #36 rows 2 and 11).
+
+- An error that rejects jsPsych.run() (an on_load that touches a missing element) shows a message and a button that
+  ends the session with outcome experiment_error; an uncaught error while the experiment goes on is recorded without
+  interrupting it; an error before run() is reached stops it too. The error, its trial and fatal-ness are stored.
+- A row with a BigInt or a circular object, recorded by jsPsych or posted by the frame itself, is refused on its own
+  (kept in the page's refused list) while every other row is stored and the session completes.
+- A burst of rows behind a 1 MB row is stored in order, each row costing the same few bytes of localStorage writes
+  whatever the queue's length; a queue stored by the previous sync.js (one array) is taken over and sent first."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.jspsych_study import HEAD, jspsych_app, write_study
+from tests.test_jspsych_browser import rows_arrive, session, start, stored_rows
+
+# Trial 1 throws while it waits for its answer (an uncaught error: recorded, the experiment goes on); trial 2's
+# on_load writes into an element that is not there, which rejects run().
+FAILING = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  jsPsych.run([
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Begin"]},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Second</p>", choices: ["Next"],
+     on_load: function () { setTimeout(function () { throw new Error("a slip the experiment survives"); }, 0); }},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Third</p>", choices: ["Never"],
+     on_load: function () { document.getElementById("chart").textContent = "drawn"; }},
+  ]);
+</script>
+</html>
+"""
+)
+
+# A typo before run(): the experiment never starts.
+BROKEN = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  var timeline = [{type: jsPsychHtmlButtonResponse, stimulus: "<p>Hello</p>", choices: ["OK"]}];
+  timeline.push(undefinedTrial);
+  jsPsych.run(timeline);
+</script>
+</html>
+"""
+)
+
+# Rows 1 and 2 hold what JSON cannot write (jsPsych records them, runtime.js posts them); before the fourth trial the
+# frame posts rows itself, two bad ones around a good one. postMessage copies BigInt and circular objects fine.
+BAD_ROWS = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  var loop = {name: "loop"};
+  loop.self = loop;
+  function screen(text, extra) {
+    return Object.assign({type: jsPsychHtmlButtonResponse, stimulus: "<p>" + text + "</p>", choices: [text]}, extra);
+  }
+  jsPsych.run([
+    screen("one"),
+    screen("two", {on_finish: function (data) { data.big = 12345678901234567890n; }}),
+    screen("three", {on_finish: function (data) { data.loop = loop; }}),
+    screen("four", {on_start: function () {
+      parent.postMessage({type: "studyhive:row", row: {direct: 1n}}, "*");
+      parent.postMessage({type: "studyhive:row", row: {direct: "fine"}}, "*");
+      parent.postMessage({type: "studyhive:row", row: loop}, "*");
+    }}),
+    screen("done"),
+  ]);
+</script>
+</html>
+"""
+)
+
+BURST_ROWS = 300
+# The first trial's on_finish posts a 1 MB row and then BURST_ROWS small ones at once, as a frame can.
+BURST = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Go</p>", choices: ["Send"], on_finish: function () {
+    parent.postMessage({type: "studyhive:row", row: {big: "x".repeat(1000000)}}, "*");
+    for (var n = 0; n < BURST_ROWS; n += 1) parent.postMessage({type: "studyhive:row", row: {n: n}}, "*");
+  }}]);
+</script>
+</html>
+""".replace("BURST_ROWS", str(BURST_ROWS))
+)
+
+# Counts what the page writes to localStorage (characters of keys and values), in every frame of the page.
+COUNT_WRITES = """
+window.studyhiveWritten = 0;
+const setItem = Storage.prototype.setItem;
+Storage.prototype.setItem = function (key, value) {
+  window.studyhiveWritten += String(key).length + String(value).length;
+  return setItem.call(this, key, value);
+};
+"""
+
+
+@pytest.fixture
+def app(tmp_path):
+    # the old-format queue's two rows, the big one, the burst and the trial's own row
+    burst = write_study(tmp_path / "studies", "burst", BURST, BURST_ROWS + 4, "restart")
+    with open(burst / "study.toml", "a") as toml:
+        toml.write("row_limit_kb = 1024\n")  # [task]'s: a 1 MB row is within this study's limit
+    with jspsych_app(tmp_path, failing=(FAILING, 1), broken=(BROKEN, 1), bad=(BAD_ROWS, 4)) as app:
+        yield app
+
+
+def recorded_error(token, timeout=5.0):
+    """The session's recorded error once there is one (the page posts it in the background)."""
+    deadline = time.monotonic() + timeout
+    while (error := session(token).experiment_error) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return error
+
+
+def test_an_error_in_the_experiments_code_lets_the_participant_end(page, live_server, app):
+    token = start(page, live_server, "failing")
+    frame = page.frame_locator("#studyhive-experiment")
+    stopped = page.locator("#studyhive-stopped")
+    frame.get_by_role("button", name="Begin").click()
+    error = recorded_error(token)
+    assert error["fatal"] is False and "a slip the experiment survives" in error["message"]
+    assert error["trial_index"] == 1 and stopped.is_hidden()  # recorded; the participant goes on
+    frame.get_by_role("button", name="Next").click()
+    expect(stopped).to_contain_text("Something went wrong in this experiment")
+    stopped.get_by_role("button", name="End the study").click()
+    expect(stopped).to_contain_text("You can close this page.")
+    person = session(token)
+    assert (person.status, person.outcome, person.flag) == ("abandoned", "experiment_error", "experiment_error")
+    error = person.experiment_error
+    assert error["fatal"] is True and error["trial_index"] == 2 and "TypeError" in error["message"]
+    assert "on_load" in error["stack"] or "experiment.html" in error["stack"]
+    assert len(stored_rows(token)) == 2  # the rows before it, stored before the session ended
+
+    token = start(page, live_server, "broken")
+    expect(stopped).to_contain_text("Something went wrong in this experiment")
+    error = recorded_error(token)
+    assert error["fatal"] is True and error["trial_index"] is None and "undefinedTrial" in error["message"]
+
+
+def test_rows_json_cannot_write_are_refused_on_their_own(page, live_server, app):
+    token = start(page, live_server, "bad")
+    frame = page.frame_locator("#studyhive-experiment")
+    for text in ("one", "two"):
+        frame.get_by_role("button", name=text).click()
+    expect(page.locator("#studyhive-notice")).to_contain_text("Some data could not be saved")  # reported
+    for text in ("three", "four", "done"):
+        frame.get_by_role("button", name=text).click()
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    rows = stored_rows(token)
+    assert [r.get("stimulus", r.get("direct")) for r in rows] == ["<p>one</p>", "fine", "<p>four</p>", "<p>done</p>"]
+    refused = page.evaluate("sync.refused")
+    assert [r["status"] for r in refused] == [0, 0, 0, 0]
+    assert [r["error"]["error"] for r in refused] == ["not_json"] * 4
+    kept = [r["body"]["row"] for r in refused]
+    assert kept[0]["big"] == "12345678901234567890" and kept[1]["loop"] == {"name": "loop", "self": "[circular]"}
+    assert kept[2] == {"direct": "1"} and kept[3] == {"name": "loop", "self": "[circular]"}
+    stored = page.evaluate("JSON.parse(localStorage.getItem(`studyhive:${config.token}:rows-refused`))")
+    assert stored["length"] == 4
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert session(token).status == "completed"
+
+
+def test_a_burst_behind_a_big_row_costs_the_same_per_row_and_an_old_queue_is_taken_over(page, live_server, app):
+    page.add_init_script(COUNT_WRITES)
+    token = start(page, live_server, "burst")
+    old = [{"trial_id": f"old-format-{i}", "row": {"old": i}} for i in range(2)]
+    page.evaluate("(old) => localStorage.setItem(`studyhive:${config.token}:rows-queue`, JSON.stringify(old))", old)
+    page.reload()
+    assert len(rows_arrive(token, 2)) == 2
+    page.evaluate("window.studyhiveWritten = 0")
+    page.frame_locator("#studyhive-experiment").get_by_role("button", name="Send").click()
+    expect(page.get_by_role("button", name="Continue")).to_be_visible(timeout=60_000)
+    rows = stored_rows(token)
+    assert rows[:2] == [{"old": 0}, {"old": 1}] and len(rows[2]["big"]) == 1_000_000
+    assert [r["n"] for r in rows[3:-1]] == list(range(BURST_ROWS)) and rows[-1]["trial_type"] == "html-button-response"
+    # Each row is written once (its row, trial_id and client_time: about 110 characters besides the row) with a
+    # small index beside it, under keys of about 70 characters: the whole queue is never rewritten.
+    rows_json = sum(len(json.dumps(r, separators=(",", ":"))) for r in rows[2:])
+    written = page.evaluate("window.studyhiveWritten")
+    assert written < rows_json + 600 * (BURST_ROWS + 2), (written, rows_json)
+    assert page.evaluate("Object.keys(localStorage).filter((key) => key.includes(':rows-'))") == []
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert session(token).status == "completed"
