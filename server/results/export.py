@@ -75,7 +75,9 @@ PARTICIPANT_COLUMNS = (
     Column(
         "outcome",
         "how the session ended, each with its own Prolific completion code: completed, "
-        "failed_attention_check, no_consent or incompatible_device (empty while running)",
+        "failed_attention_check, no_consent, incompatible_device, or for a researcher's own jsPsych experiment "
+        "ended_early (it ended itself early in a way study.toml's [[task.endings]] do not map to another outcome) "
+        "or experiment_error (empty while running)",
         "text",
     ),
     Column(
@@ -119,6 +121,23 @@ PARTICIPANT_COLUMNS = (
     Column("screen_height", "screen height, CSS px", "integer"),
     Column("window_width", "browser window width at the browser check, CSS px", "integer"),
     Column("window_height", "browser window height at the browser check, CSS px", "integer"),
+)
+
+# participants.csv's columns of a study whose page records its own rows (PlanLessRows): how its timeline ended (the
+# session's `ending`), which with study.toml's [[task.endings]] decided the outcome.
+ENDING_COLUMNS = (
+    Column(
+        "ended_early",
+        "true: the experiment ended itself early (jsPsych's endExperiment / abortExperiment); false: its timeline ran "
+        "to the end; empty: the experiment never said that its timeline finished",
+        "boolean",
+    ),
+    Column(
+        "end_message",
+        "the message the experiment ended early with (its first 4,000 characters); study.toml's [[task.endings]] say "
+        "which outcome it means",
+        "text",
+    ),
 )
 
 TRIAL_COLUMNS = (
@@ -275,7 +294,8 @@ def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column
     """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
     surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
     generic = tuple(STUDY_CODE if study_codes and c is CODE else c for c in PARTICIPANT_COLUMNS)
-    return generic + quality.columns(study) + survey_columns(study)
+    own = ENDING_COLUMNS if isinstance(registry().get(study.task_type), PlanLessRows) else ()
+    return generic + own + quality.columns(study) + survey_columns(study)
 
 
 def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
@@ -356,6 +376,12 @@ def _data_rows(study: Study, session_id: int | None, stage: str | None, study_co
         }
 
 
+def _ending_cells(s: ParticipantSession) -> dict[str, Any]:
+    """ENDING_COLUMNS' cells of a session."""
+    ending = s.ending or {}
+    return {"ended_early": ending.get("ended_early"), "end_message": ending.get("message")}
+
+
 def participant_rows(study: Study, stage: str | None = None, study_codes: bool = False) -> Iterator[dict[str, Any]]:
     """participants.csv's rows: the study's sessions of `stage` (None or "all": both), never a preview;
     `study_codes`: the study's own participant codes (`_coder`)."""
@@ -387,6 +413,7 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
     )  # the latest wins
     per = quality.per_session(study, stage)
     none = quality.empty(study)
+    plan_less = isinstance(registry().get(study.task_type), PlanLessRows)
     for s in db.session.scalars(
         db.select(ParticipantSession).where(analysable_in(study.id, stage)).order_by(ParticipantSession.id)
     ):
@@ -414,6 +441,7 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
             "screen_height": s.screen_height,
             "window_width": s.window_width,
             "window_height": s.window_height,
+            **(_ending_cells(s) if plan_less else {}),
             **quality.cells(study, per.get(s.id, none)),
             **answers.get(s.id, {}),
         }
