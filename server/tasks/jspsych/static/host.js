@@ -3,7 +3,8 @@
  * (StudyhiveSync, sync.js) and runs the experiment in a sandboxed frame that reaches the server only through
  * messages to this page (runtime.js): rows to save, "finished". After a reload it sends the frame the rows stored so
  * far (on the server and still queued here) to replay, as study.toml's `resume` says. When the timeline has finished
- * and every row is on the server it offers a Continue button, so the experiment's debrief stays on screen.
+ * (and how: naturally, or early with the experiment's end message) and every row is on the server it offers a Continue
+ * button, so the experiment's debrief stays on screen; the server decides the outcome from how it ended.
  */
 "use strict";
 
@@ -37,8 +38,11 @@ async function storedRows() {
   return [...stored.rows, ...queued].map((entry) => entry.row);
 }
 
+let platform = null; // the session's: where a participant whose run ended early goes next
+
 async function prepare() {
   const state = await sync.getJSON("");
+  platform = state.platform;
   if (!state.accepts_answers) throw new Error(_("This session has ended, so no more data can be saved."));
   const rows = await storedRows();
   if (config.resume === "restart") return [];
@@ -48,10 +52,33 @@ async function prepare() {
   return rows;
 }
 
-async function finished() {
+// The longest end message the server keeps (server/participation/session_api.py END_MESSAGE_MAX).
+const END_MESSAGE_MAX = 4000;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|^[\ud800-\udfff]$/;
+
+/**
+ * The ending the frame reported as the server takes it: an early end's message without control characters (line
+ * breaks and tabs aside) or lone surrogates, cut to END_MESSAGE_MAX characters (whole ones, never half an emoji).
+ */
+function ending(message) {
+  const early = message.ended_early === true;
+  if (!early || typeof message.message !== "string") return { ended_early: early, message: null };
+  const text = Array.from(message.message).filter((c) => !CONTROL.test(c)).slice(0, END_MESSAGE_MAX).join("");
+  return { ended_early: true, message: text };
+}
+
+/** A session whose ending is not a completion, with no Prolific code for it: what the participant does now. */
+function endedWithoutCode() {
+  next.hidden = true;
+  setNotice(platform === "prolific"
+    ? _("Please return this study on Prolific (do not submit it), so that the place goes to someone else.")
+    : _("You can close this page."));
+}
+
+async function finished(message) {
   setNotice(_("Saving your data…"));
   await sync.flush();
-  await sync.postJSON("/timeline-finished", {});
+  await sync.postJSON("/timeline-finished", ending(message));
   setNotice("");
   next.hidden = false;
 }
@@ -60,7 +87,9 @@ async function complete() {
   next.querySelector("button").disabled = true;
   try {
     const result = await sync.postJSON("/complete", {});
-    window.location.assign(result.redirect_url || result.results_url);
+    const url = result.redirect_url || result.results_url;
+    if (url) window.location.assign(url);
+    else endedWithoutCode();
   } catch (error) {
     setNotice(error.message);
     next.querySelector("button").disabled = false;
@@ -81,7 +110,7 @@ window.addEventListener("message", (event) => {
     const events = Array.isArray(message.events) ? StudyhiveEvents.capped(message.events) : undefined;
     sync.enqueue({ trial_id: crypto.randomUUID(), row: message.row, events, client_time: new Date().toISOString() });
   } else if (message.type === "studyhive:finished") {
-    finished().catch((error) => setNotice(error.message));
+    finished(message).catch((error) => setNotice(error.message));
   }
 });
 next.querySelector("button").addEventListener("click", complete);

@@ -12,7 +12,9 @@
  * - After a reload the page sends the stored rows first; jsPsych.run() waits for them, and each plugin's trial()
  *   finishes at once with its stored row until all are replayed: the real timeline and on_finish code run, and
  *   jsPsych.data ends up holding the stored rows, then the experiment continues where it was left.
- * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished".
+ * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished" and how
+ *   it ended: `ended_early` when the experiment called endExperiment (7.x) or abortExperiment (8.x), with the message
+ *   it passed (study.toml's [[task.endings]] say what that ending means).
  */
 (function () {
   "use strict";
@@ -52,6 +54,20 @@
     return [...own, ...seen]
       .sort((a, b) => a.time - b.time)
       .map((e) => ({ t: Math.max(0, Math.round(e.time - trialStart)), type: e.type, target: null, value: e.value }));
+  }
+
+  let ending = { ended_early: false, message: null };
+
+  /** Learn that the run ends early, and with which message: jsPsych itself never calls these two. */
+  function watchEnding(jsPsych) {
+    for (const name of ["endExperiment", "abortExperiment"]) {
+      const stop = jsPsych[name];
+      if (typeof stop !== "function") continue;
+      jsPsych[name] = function (message, ...rest) {
+        if (!ending.ended_early) ending = { ended_early: true, message: typeof message === "string" ? message : null };
+        return stop.call(this, message, ...rest);
+      };
+    }
   }
 
   const initialised = new Promise((resolve) => {
@@ -109,6 +125,7 @@
       },
     });
     clock = jsPsych;
+    watchEnding(jsPsych);
     if (seed && jsPsych.randomization && jsPsych.randomization.setSeed) jsPsych.randomization.setSeed(seed);
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {
@@ -117,7 +134,7 @@
       for (const name of Object.keys(window)) if (/^jsPsych/.test(name)) wrapPlugin(window[name]);
       wrapTimeline(timeline);
       const result = await run(timeline);
-      send({ type: "studyhive:finished" });
+      send({ type: "studyhive:finished", ...ending });
       return result;
     };
     return jsPsych;
