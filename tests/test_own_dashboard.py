@@ -73,7 +73,7 @@ def test_the_funnel_says_what_it_counts_and_runs_that_need_a_look_are_marked(cli
     assert [cell(html, "data-run", run) for run in runs] == [1, 1, 1, 1]
     ids = {token: person(token).id for token in (stranded, running, early, failed, diverged)}
     shown = re.search(r'<li id="run-stranded">.*?</li>', html, re.S).group(0)
-    assert f"participants/{ids[stranded]}\"" in shown and f"participants/{ids[running]}\"" not in shown
+    assert f'participants/{ids[stranded]}"' in shown and f'participants/{ids[running]}"' not in shown
 
     listing = client.get("/researcher/studies/own/participants").get_data(as_text=True)
     marks = {

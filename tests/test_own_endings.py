@@ -16,6 +16,7 @@ from server.models import ParticipantSession, ProlificSubmission, Study
 from server.prolific import reviews
 from server.prolific.settings import COMPLETE_URL
 from server.studies.definitions import StudyFileError, sync_studies
+from server.web.openapi import PATHS
 from tests.helpers import enter
 from tests.jspsych_study import EXPERIMENT, jspsych_app, write_study
 
@@ -134,6 +135,13 @@ def test_the_studys_endings_give_their_outcomes_and_prolific_codes(client):
     assert answer.get_json()["outcome"] == "completed"
 
 
+def test_the_documented_ending_example_is_stored(client):
+    body = PATHS["/api/sessions/{token}/timeline-finished"]["post"]["requestBody"]["content"]
+    example = body["application/json"]["example"]
+    token = enter(client, slug="own")
+    assert finish(client, token, **example).status_code == 200 and session(token).ending == example
+
+
 @pytest.mark.parametrize(
     "body, field",
     [
@@ -195,7 +203,7 @@ def test_sync_refuses_an_unclear_ending_rule(app, rule, message):
 def test_export_and_approval_treat_an_early_end_as_not_completed(app, client, runner, tmp_path):
     early = enter(client, slug="rules", **prolific_entry(1))
     post_rows(client, early, {"rt": 500}, {"rt": 600})
-    finish(client, early, ended_early=True, message="=HYPERLINK(\"http://x\")")
+    finish(client, early, ended_early=True, message='=HYPERLINK("http://x")')
     client.post(f"/api/sessions/{early}/complete", json={})
     done = enter(client, slug="rules", **prolific_entry(2))
     post_rows(client, done, {"rt": 500}, {"rt": 600})
@@ -209,7 +217,7 @@ def test_export_and_approval_treat_an_early_end_as_not_completed(app, client, ru
     first, second = rows[str(session(early).id)], rows[str(session(done).id)]
     # (booleans as the CSV writer writes them: True, or JSON's true once issue #36 row 9 lands)
     assert (first["status"], first["outcome"], first["ended_early"].lower()) == ("abandoned", "ended_early", "true")
-    assert first["end_message"] == "'=HYPERLINK(\"http://x\")"  # formula-safe
+    assert first["end_message"] == '\'=HYPERLINK("http://x")'  # formula-safe
     assert (second["status"], second["outcome"], second["ended_early"].lower(), second["end_message"]) == (
         "completed",
         "completed",

@@ -406,9 +406,7 @@ def finish_timeline(connection, session: trialstore.SessionFacts, body: dict[str
     require_consent(connection, session, "the end of the timeline")
     plan_less(connection, session)
     ending = _ending(body)
-    if not connection.execute(
-        FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}
-    ).rowcount:
+    if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}).rowcount:
         status, outcome = trialstore.status(connection, session.id)
         if not trialstore.is_open(status, outcome):
             raise session_ended(status)

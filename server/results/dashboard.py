@@ -344,8 +344,8 @@ def returning_participants(study: Study, stage: str | None) -> list[dict[str, An
 
 def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[dict[str, Any]], int]:
     """One page of the participant list of `stage` (newest first; never a preview) with each session's trial counts,
-    flags and an own experiment's RUN_MARKS; and the number of pages. `n_planned` is None for a plan-less study (its plans are empty: only the
-    stored rows count)."""
+    flags and an own experiment's RUN_MARKS; and the number of pages. `n_planned` is None for a plan-less study (its
+    plans are empty: only the stored rows count)."""
     PS = ParticipantSession
     total = db.session.scalar(db.select(db.func.count()).where(analysable_in(study.id, stage)))
     pages = max(1, -(-total // PAGE_SIZE))

@@ -334,8 +334,8 @@ class PlanLessRows(TaskType):
     """Capability: the type's own page decides its trials (a researcher's jsPsych experiment): each row it records
     is stored whole as a trial's response with no stimulus, its trial_index drawn by the server, and the study's
     folder is prepared at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and
-    `min_rows` rows; how the timeline ended decides the outcome (`ending_outcome`). trials.csv's columns come from those rows (server/results/export.py), and the codebook infers
-    each one's type, levels and missing count."""
+    `min_rows` rows; how the timeline ended decides the outcome (`ending_outcome`). trials.csv's columns come from
+    those rows (server/results/export.py), and the codebook infers each one's type, levels and missing count."""
 
     @abstractmethod
     def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:

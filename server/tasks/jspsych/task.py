@@ -58,7 +58,7 @@ class Ending(Table):
         if self.message_contains is None and self.last_row is None:
             raise problem("an ending needs a condition: message_contains, last_row or both")
         if self.message_contains is not None and self.ended == "naturally":
-            raise problem('message_contains needs an early end: a timeline that ends naturally has no end message')
+            raise problem("message_contains needs an early end: a timeline that ends naturally has no end message")
         return self
 
 
