@@ -443,7 +443,7 @@ def _text(value: str) -> bool:
     return not any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\r\t" for c in value)
 
 
-def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows):
+def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows) -> str:
     """The outcome of a plan-less session whose page said its timeline finished: what its ending means
     (task.ending_outcome: the study's [[task.endings]], else a natural end completes and an early one is
     ended_early). One that completes needs the study's minimum of rows (_check_rows)."""
