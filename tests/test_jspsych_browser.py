@@ -170,9 +170,12 @@ def test_jspsych7_from_a_cdn_resumes_and_ends_early_beside_jspsych8(page, live_s
     assert len(rows) == 5 and rows == json.loads(json.dumps(data))
     assert [r["correct"] for r in rows[1:]] == [True, False, True, False]
     assert experiment.evaluate("document.body.getAttribute('data-own-finish')") == "yes"
+    # endExperiment is an early end: not a completion unless study.toml's [[task.endings]] say so (issue #36)
     page.get_by_role("button", name="Continue").click()
-    page.wait_for_url("**/results")
-    assert session(token).status == "completed" and asked == []
+    expect(page.locator("#studyhive-notice")).to_have_text("You can close this page.")
+    person = session(token)
+    assert (person.status, person.outcome) == ("abandoned", "ended_early") and asked == []
+    assert person.ending == {"ended_early": True, "message": "<p id='ended'>Thank you</p>"}
 
     other = start(page, live_server, "own")  # jsPsych 8 on the same server
     page.frame_locator("#studyhive-experiment").get_by_role("button", name="Begin").click()
@@ -200,11 +203,14 @@ def test_restart_starts_over_and_none_does_not_continue(page, live_server, app):
     assert len(stored_rows(token)) == 1
 
 
-def test_abort_experiment_finishes_the_timeline(page, live_server, app):
+def test_abort_experiment_finishes_the_timeline_early(page, live_server, app):
     token = start(page, live_server, "abort")
     frame = page.frame_locator("#studyhive-experiment")
     frame.get_by_role("button", name="Begin").click()
     expect(frame.locator("#aborted")).to_have_text("Stopped early")
     page.get_by_role("button", name="Continue").click()
-    page.wait_for_url("**/results")
-    assert len(stored_rows(token)) == 1 and session(token).status == "completed"
+    expect(page.locator("#studyhive-notice")).to_have_text("You can close this page.")
+    expect(page.get_by_role("button", name="Continue")).to_be_hidden()
+    person = session(token)
+    assert len(stored_rows(token)) == 1 and (person.status, person.outcome) == ("abandoned", "ended_early")
+    assert person.ending == {"ended_early": True, "message": "<p id='aborted'>Stopped early</p>"}

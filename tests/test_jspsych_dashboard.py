@@ -1,5 +1,5 @@
 """The researcher dashboard for a researcher's own jsPsych experiment (issue #24): its sessions' plans are empty, so
-"finished" is the page's "timeline finished" signal, not "at least one row"; the participants list and page count
+"timeline finished" is the page's signal, not "at least one row"; the participants list and page count
 rows (not "N of 0 trials") and show a session's flag (too_few_rows: the timeline finished short of min_rows)."""
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ def test_finished_is_the_timeline_signal_and_the_flag_is_shown(client, auth):
 
     auth.login()
     html = client.get("/researcher/studies/own/").get_data(as_text=True)
-    steps = ("entered", "consented", "practice done", "finished", "redirected")
+    steps = ("entered", "consented", "first row", "timeline finished", "completed")  # issue #36 row 14
     assert [cell(html, s) for s in steps] == [3, 3, 3, 2, 1]
-    assert "finished: the experiment said its timeline finished" in html
+    assert "timeline finished: the experiment said its timeline finished" in html
 
     listing = client.get("/researcher/studies/own/participants").get_data(as_text=True)
     table_rows = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -72,11 +73,13 @@ RECORD_DIVERGENCE = (
     .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.replay_divergence.is_(None))
     .values(replay_divergence=bindparam("divergence"), last_seen_at=bindparam("now"))
 )
-# The page of a plan-less task says its timeline finished (completion needs it); the first time stands.
+# The page of a plan-less task says its timeline finished (completion needs it) and how: naturally, or early
+# (endExperiment / abortExperiment) with the end message, which the study's [[task.endings]] may look for. The first
+# report stands. host.js cuts a longer message to END_MESSAGE_MAX characters.
 FINISH_TIMELINE = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.timeline_finished_at.is_(None))
-    .values(timeline_finished_at=bindparam("now"), last_seen_at=bindparam("now"))
+    .values(timeline_finished_at=bindparam("now"), last_seen_at=bindparam("now"), ending=bindparam("ending"))
 )
 TIMELINE_FINISHED = db.select(PS.timeline_finished_at.is_not(None)).where(PS.id == bindparam("id"))
 # The session's flag for the researchers. An experiment's error outranks too_few_rows: a refused completion does not
@@ -104,6 +107,13 @@ RECORD_ERROR = {
     ),
 }
 FATAL_ERROR = db.select(PS.experiment_error["fatal"].as_boolean()).where(PS.id == bindparam("id"))
+ENDING = db.select(PS.timeline_finished_at.is_not(None), PS.ending).where(PS.id == bindparam("id"))
+ENDING_FIELDS = {"ended_early", "message"}
+END_MESSAGE_MAX = 4000
+# A session whose timeline finished before its page said how (migration 0014) ended naturally, as far as is known.
+NATURAL_END = {"ended_early": False, "message": None}
+# Outcomes that complete a session; any other a plan-less page's ending gives ends it as POST /end does (abandoned).
+COMPLETING = ("completed", "failed_attention_check")
 # The consent page as a session is shown it (consent_html), and what its acceptance records.
 VERSION_CONSENT = db.select(StudyVersion.config["consent"].as_string()).where(
     StudyVersion.study_id == bindparam("study_id"), StudyVersion.version == bindparam("version")
@@ -488,11 +498,13 @@ def _storable(text: str) -> bool:
     return text.isprintable()
 
 
-def finish_timeline(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
-    """Record the page's "timeline finished" (jsPsych's timeline ended, or endExperiment/abortExperiment)."""
+def finish_timeline(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+    """Record the page's "timeline finished" (jsPsych's timeline ended, or endExperiment/abortExperiment) and how
+    (`ended_early`, `message`: the session's `ending`)."""
     require_consent(connection, session, "the end of the timeline")
     plan_less(connection, session)
-    if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow()}).rowcount:
+    ending = _ending(body)
+    if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}).rowcount:
         status, outcome = trialstore.status(connection, session.id)
         if not trialstore.is_open(status, outcome):
             raise session_ended(status)
@@ -543,11 +555,53 @@ def _error_text(body: dict[str, Any], field: str, limit: int, required: bool) ->
     return value
 
 
-def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows):
-    """A plan-less session completes once its page said the timeline finished and it holds the study's minimum of
-    rows; a finished one with fewer is flagged for the researchers (never completed, so never auto-approved)."""
-    if not connection.scalar(TIMELINE_FINISHED, {"id": session.id}):
+def _ending(body: dict[str, Any]) -> dict[str, Any]:
+    """The `ending` a /timeline-finished body reports: {} or {"ended_early": false} for the natural end,
+    {"ended_early": true, "message": …} for endExperiment / abortExperiment (its message: null or text as a
+    textarea's answer may be, at most END_MESSAGE_MAX characters)."""
+    _known_fields(body, ENDING_FIELDS)
+    early = body.get("ended_early", False)
+    if not isinstance(early, bool):
+        raise APIError(400, "invalid_field", "ended_early must be true or false", field="ended_early")
+    message = body.get("message")
+    if message is not None and not early:
+        raise APIError(
+            400, "invalid_field", "an end message comes only with an early end (ended_early true)", field="message"
+        )
+    if message is not None and not (isinstance(message, str) and len(message) <= END_MESSAGE_MAX and _text(message)):
+        raise APIError(
+            400,
+            "invalid_field",
+            f"message must be null or text of at most {END_MESSAGE_MAX} characters, without control characters "
+            "(line breaks and tabs aside) or lone surrogates",
+            field="message",
+        )
+    return {"ended_early": early, "message": message}
+
+
+def _text(value: str) -> bool:
+    """Text as a participant's longest answers may be (server/studies/surveys.py): no NUL or other control
+    character but line breaks and tabs, no lone surrogate."""
+    return not any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\r\t" for c in value)
+
+
+def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows) -> str:
+    """The outcome of a plan-less session whose page said its timeline finished: what its ending means
+    (task.ending_outcome: the study's [[task.endings]], else a natural end completes and an early one is
+    ended_early). One that completes needs the study's minimum of rows (_check_rows)."""
+    finished, ending = connection.execute(ENDING, {"id": session.id}).one()
+    if not finished:
         raise APIError(409, "timeline_not_finished", "the experiment has not said that its timeline finished")
+    last_row = trialstore.last_row(connection, session.id)
+    outcome = task.ending_outcome(study.config["task"], ending or NATURAL_END, last_row)
+    if outcome in COMPLETING:
+        _check_rows(connection, session, study, task)
+    return outcome
+
+
+def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows):
+    """A plan-less session completes once it holds the study's minimum of rows; a finished one with fewer is
+    flagged for the researchers (never completed, so never auto-approved)."""
     stored = trialstore.row_count(connection, session.id)
     needed = task.min_rows(study.config["task"])
     if stored < needed:
@@ -601,6 +655,8 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     status, outcome = trialstore.status(connection, session.id)
     if status == "completed":
         return _completed(connection, session, outcome)
+    if status == "abandoned" and outcome and connection.scalar(TIMELINE_FINISHED, {"id": session.id}):
+        return _ended(connection, session)  # a plan-less page's ending that did not complete: answered as before
     if not trialstore.is_open(status, outcome):
         raise session_ended(status)
     require_consent(connection, session, "completion")
@@ -616,11 +672,14 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
             409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}", missing_surveys=missing_surveys
         )
     task = registry().get(study.task_type)
-    if isinstance(task, PlanLessRows):
-        _check_rows(connection, session, study, task)
+    ending = _own_outcome(connection, session, study, task) if isinstance(task, PlanLessRows) else "completed"
+    if ending not in COMPLETING:  # ends as POST /end does: the session is abandoned, its condition slot free
+        if not _end_session(END, session, ending):
+            return complete(connection, session)  # another request ended the session meanwhile
+        return _ended(connection, session)
     keys = task.attention_checks()
     failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
-    failed = failures >= prolific_settings.attention_check_failures(study.config)
+    failed = ending == "failed_attention_check" or failures >= prolific_settings.attention_check_failures(study.config)
     outcome = "failed_attention_check" if failed else "completed"
     if not _end_session(COMPLETE, session, outcome):
         return complete(connection, session)  # another request ended the session meanwhile: answer as it stands
@@ -669,6 +728,12 @@ def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> d
             field="outcome",
         )
     _end_session(END, session, outcome)
+    return _ended(connection, session)
+
+
+def _ended(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
+    """The answer for a session that ended early: its status and outcome, and the outcome's Prolific completion URL
+    when the study has a code for it (None: the page asks the participant to return the study)."""
     status, recorded = trialstore.status(connection, session.id)
     study = trialstore.study_facts(connection, session.study_id)
     url = session.platform == "prolific" and recorded and prolific_settings.completion_url(study.config, recorded)

@@ -91,6 +91,7 @@ STORED_ROWS = (
     .order_by(Trial.trial_index)
 )
 ROW_COUNT = db.select(db.func.count()).where(Trial.session_id == bindparam("id"))
+LAST_ROW = STORED_ROWS.with_only_columns(Trial.response).order_by(None).order_by(Trial.trial_index.desc()).limit(1)
 
 
 @dataclass
@@ -259,6 +260,11 @@ def stored_indexes(connection: Connection, session_id: int) -> list[int]:
 def stored_rows(connection: Connection, session_id: int) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """(client trial id, row, replay position) of a plan-less session's stored rows, in the order they were stored."""
     return [tuple(row) for row in connection.execute(STORED_ROWS, {"id": session_id})]
+
+
+def last_row(connection: Connection, session_id: int) -> dict[str, Any] | None:
+    """The row a plan-less session stored last (None: none)."""
+    return connection.scalar(LAST_ROW, {"id": session_id})
 
 
 def row_count(connection: Connection, session_id: int) -> int:

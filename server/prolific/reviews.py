@@ -46,8 +46,8 @@ def approval_plan(study: Study) -> ApprovalPlan:
             reason = "an earlier submission of a participant who took the study again"
         elif status == "excluded":
             reason = "session excluded"
-        elif status != "completed":
-            reason = f"session {status}, not completed"
+        elif status != "completed":  # e.g. ended early (an own experiment's endExperiment), its outcome said
+            reason = f"session {status}{f' with outcome {outcome}' if outcome else ''}, not completed"
         elif outcome != "completed":
             reason = f"outcome {outcome}"
         else:

@@ -9,6 +9,10 @@ Funnel steps, per participant session:
                  researcher's jsPsych experiment, whose sessions have empty plans) the page said its timeline finished;
   redirected     the session completed: the server checked it and sent the page to Prolific's completion URL
                  (or, off Prolific, to the results page).
+
+A researcher's own experiment (PlanLessRows) has steps that mean something for it instead: entered, consented,
+first row (stored), timeline finished (the page said so, naturally or early), completed. Its runs that need a look
+are marked (RUN_MARKS), counted on the study page and shown per participant.
 """
 
 from __future__ import annotations
@@ -17,14 +21,15 @@ import io
 import statistics
 from collections import Counter
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from matplotlib.figure import Figure
 
 from .. import identifiers
-from ..db import db
+from ..db import db, utcnow
 from ..models import STAGES, ParticipantSession, Study, SurveyResponse, Trial, analysable, analysable_in
+from ..studies.conditions import DEFAULT_ABANDON_MINUTES
 from ..studies.surveys import SURVEYS
 from ..tasktype.contract import PlanLessRows, Ratings
 from ..tasktype.registry import registry
@@ -34,6 +39,18 @@ PAGE_SIZE = 50
 KEYS_PER_QUERY = 500  # bound parameters per IN list: SQLite allows 32,766 a statement
 #: The dashboard's `?stage=` choices: a stage (models.STAGES), or both.
 STAGE_CHOICES = (*STAGES, "all")
+# The funnel's steps (the module's docstring says what each counts): a plan's, and an own experiment's.
+STEPS = ("entered", "consented", "practice done", "finished", "redirected")
+OWN_STEPS = ("entered", "consented", "first row", "timeline finished", "completed")
+# Runs of an own experiment that need a look, by the mark the participants list shows: what each means.
+RUN_MARKS = {
+    "ended_early": "ended early: the experiment called endExperiment / abortExperiment, and study.toml's "
+    "[[task.endings]] made it no other outcome",
+    "stranded": "stranded: rows stored, the timeline not finished, and no activity for longer than the study's "
+    "abandon_after_minutes",
+    "experiment_error": "an error in the experiment's own code stopped it",
+    "replay_diverged": "after a reload, a replayed row differed from the stored one",
+}
 
 
 def _utc(value: datetime | None) -> datetime | None:
@@ -161,12 +178,47 @@ def funnel(study: Study, stage: str | None) -> list[tuple[str, int]]:
     redirected = db.session.scalar(
         db.select(db.func.count()).where(analysable_in(study.id, stage), PS.status == "completed")
     )
+    # An own experiment's rows are all test trials: "practice done" counts its sessions with a first row.
+    steps = OWN_STEPS if plan_less(study) else STEPS
+    return list(zip(steps, (entered, consented, practice_done, finished, redirected), strict=True))
+
+
+def _run_clauses(study: Study) -> dict[str, Any]:
+    """RUN_MARKS' conditions on participant_sessions."""
+    PS = ParticipantSession
+    idle = utcnow() - timedelta(minutes=study.config.get("abandon_after_minutes", DEFAULT_ABANDON_MINUTES))
+    return {
+        "ended_early": PS.ending["ended_early"].as_boolean().is_(True),
+        "stranded": (PS.status == "started")
+        & PS.timeline_finished_at.is_(None)
+        & (PS.last_seen_at < idle)
+        & db.exists().where(Trial.session_id == PS.id),
+        "experiment_error": PS.experiment_error.is_not(None),
+        "replay_diverged": PS.replay_divergence.is_not(None),
+    }
+
+
+def run_marks(study: Study, stage: str | None, ids: list[int] | None = None) -> dict[int, list[str]]:
+    """session id → its RUN_MARKS (in that order), for the study's sessions of `stage` (or those of `ids`) that have
+    any; none for a study with a plan."""
+    if not plan_less(study):
+        return {}
+    PS = ParticipantSession
+    clauses = _run_clauses(study)
+    query = db.select(PS.id, *(clause.label(name) for name, clause in clauses.items())).where(
+        analysable_in(study.id, stage), db.or_(*clauses.values())
+    )
+    if ids is not None:
+        query = query.where(PS.id.in_(ids))
+    return {row.id: [name for name in clauses if row._mapping[name]] for row in db.session.execute(query)}
+
+
+def own_runs(study: Study, stage: str | None) -> list[dict[str, Any]]:
+    """The study page's marked runs of an own experiment: per mark its name, label and participants (by id)."""
+    marks = run_marks(study, stage)
     return [
-        ("entered", entered),
-        ("consented", consented),
-        ("practice done", practice_done),
-        ("finished", finished),
-        ("redirected", redirected),
+        {"name": name, "label": label, "participants": sorted(sid for sid, own in marks.items() if name in own)}
+        for name, label in RUN_MARKS.items()
     ]
 
 
@@ -291,9 +343,9 @@ def returning_participants(study: Study, stage: str | None) -> list[dict[str, An
 
 
 def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[dict[str, Any]], int]:
-    """One page of the participant list of `stage` (newest first; never a preview) with each session's trial counts
-    and flags; and the number of pages. `n_planned` is None for a plan-less study (its plans are empty: only the
-    stored rows count)."""
+    """One page of the participant list of `stage` (newest first; never a preview) with each session's trial counts,
+    flags and an own experiment's RUN_MARKS; and the number of pages. `n_planned` is None for a plan-less study (its
+    plans are empty: only the stored rows count)."""
     PS = ParticipantSession
     total = db.session.scalar(db.select(db.func.count()).where(analysable_in(study.id, stage)))
     pages = max(1, -(-total // PAGE_SIZE))
@@ -306,6 +358,7 @@ def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[
         .offset((page - 1) * PAGE_SIZE)
     ).all()
     per = quality.per_session(study, stage, [s.id for s in sessions])
+    marks = run_marks(study, stage, [s.id for s in sessions])
     rows = []
     none = quality.empty(study)
     own_rows = plan_less(study)
@@ -319,6 +372,7 @@ def participants_page(study: Study, page: int, stage: str | None) -> tuple[list[
                 "n_planned": None if own_rows else len(s.plan),
                 "quality": q,
                 "duration_s": (done - _utc(s.started_at)).total_seconds() if done else None,
+                "marks": marks.get(s.id, []),
             }
         )
     return rows, pages

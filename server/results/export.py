@@ -75,7 +75,9 @@ PARTICIPANT_COLUMNS = (
     Column(
         "outcome",
         "how the session ended, each with its own Prolific completion code: completed, "
-        "failed_attention_check, no_consent or incompatible_device (empty while running)",
+        "failed_attention_check, no_consent, incompatible_device, or for a researcher's own jsPsych experiment "
+        "ended_early (it ended itself early in a way study.toml's [[task.endings]] do not map to another outcome) "
+        "or experiment_error (empty while running)",
         "text",
     ),
     Column(
@@ -147,6 +149,23 @@ REPLAY_DIVERGENCE = Column(
     '"Reloads and resume"), as JSON: the first such row\'s jsPsych trial_index, the fields that differed and when it '
     "was recorded (UTC); empty when every replay matched or there was none",
     "json",
+)
+
+# participants.csv's columns of a study whose page records its own rows (PlanLessRows): how its timeline ended (the
+# session's `ending`), which with study.toml's [[task.endings]] decided the outcome.
+ENDING_COLUMNS = (
+    Column(
+        "ended_early",
+        "true: the experiment ended itself early (jsPsych's endExperiment / abortExperiment); false: its timeline ran "
+        "to the end; empty: the experiment never said that its timeline finished",
+        "boolean",
+    ),
+    Column(
+        "end_message",
+        "the message the experiment ended early with (its first 4,000 characters); study.toml's [[task.endings]] say "
+        "which outcome it means",
+        "text",
+    ),
 )
 
 TRIAL_COLUMNS = (
@@ -303,11 +322,8 @@ def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column
     """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
     surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
     generic = tuple(STUDY_CODE if study_codes and c is CODE else c for c in PARTICIPANT_COLUMNS)
-    own = (
-        (REPLAY_DIVERGENCE, *EXPERIMENT_ERROR_COLUMNS)
-        if isinstance(registry().get(study.task_type), PlanLessRows)
-        else ()
-    )
+    plan_less = isinstance(registry().get(study.task_type), PlanLessRows)
+    own = (*ENDING_COLUMNS, REPLAY_DIVERGENCE, *EXPERIMENT_ERROR_COLUMNS) if plan_less else ()
     return generic + own + quality.columns(study) + survey_columns(study)
 
 
@@ -460,9 +476,11 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
 
 
 def _own_cells(s: ParticipantSession) -> dict[str, Any]:
-    """A plan-less session's REPLAY_DIVERGENCE and EXPERIMENT_ERROR_COLUMNS cells."""
-    error = s.experiment_error or {}
+    """A plan-less session's ENDING_COLUMNS, REPLAY_DIVERGENCE and EXPERIMENT_ERROR_COLUMNS cells."""
+    ending, error = s.ending or {}, s.experiment_error or {}
     return {
+        "ended_early": ending.get("ended_early"),
+        "end_message": ending.get("message"),
         "replay_divergence": None if s.replay_divergence is None else json.dumps(s.replay_divergence),
         "experiment_error": error.get("message"),
         "experiment_error_trial_index": error.get("trial_index"),

@@ -334,8 +334,8 @@ class PlanLessRows(TaskType):
     """Capability: the type's own page decides its trials (a researcher's jsPsych experiment): each row it records
     is stored whole as a trial's response with no stimulus, its trial_index drawn by the server, and the study's
     folder is prepared at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and
-    `min_rows` rows. trials.csv's columns come from those rows (server/results/export.py), and the codebook infers
-    each one's type, levels and missing count."""
+    `min_rows` rows; how the timeline ended decides the outcome (`ending_outcome`). trials.csv's columns come from
+    those rows (server/results/export.py), and the codebook infers each one's type, levels and missing count."""
 
     @abstractmethod
     def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
@@ -355,3 +355,10 @@ class PlanLessRows(TaskType):
     def column_descriptions(self, params: dict[str, Any]) -> dict[str, str]:
         """The codebook's description of each data column the study describes itself, by column name (for a
         study with task parameters `params`); columns it leaves out get inferred entries only."""
+
+    def ending_outcome(self, params: dict[str, Any], ending: dict[str, Any], last_row: dict[str, Any] | None) -> str:
+        """The outcome (models.OUTCOMES) of a session whose page ended its timeline: `ending` as the page reported
+        it ({"ended_early": bool, "message": str | None}), `last_row` the last row stored (None: none). By default a
+        natural end completes and an early one (endExperiment / abortExperiment) is `ended_early`: never a
+        completion unless the study says so."""
+        return "ended_early" if ending.get("ended_early") else "completed"

@@ -116,7 +116,7 @@ def get_rows(connection, session):
 @bp.post("/timeline-finished")
 @with_session
 def post_timeline_finished(connection, session):
-    return jsonify(session_api.finish_timeline(connection, session))
+    return jsonify(session_api.finish_timeline(connection, session, json_object()))
 
 
 @bp.post("/replay-diverged")

@@ -7,7 +7,13 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from ..models import OUTCOMES, SESSION_STATUSES
-from ..participation.session_api import EARLY_OUTCOMES, MAX_ERROR_MESSAGE, MAX_ERROR_STACK, MAX_RT_MS
+from ..participation.session_api import (
+    EARLY_OUTCOMES,
+    END_MESSAGE_MAX,
+    MAX_ERROR_MESSAGE,
+    MAX_ERROR_STACK,
+    MAX_RT_MS,
+)
 from ..tasktype import events
 
 bp = Blueprint("openapi", __name__)
@@ -241,6 +247,24 @@ SCHEMAS = {
         "required": ["recorded"],
         "properties": {"recorded": {"type": "boolean", "description": "false: an earlier divergence stands"}},
     },
+    "TimelineEnding": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "how the timeline ended; {} is the natural end",
+        "properties": {
+            "ended_early": {
+                "type": "boolean",
+                "default": False,
+                "description": "the experiment called endExperiment (jsPsych 7) or abortExperiment (jsPsych 8)",
+            },
+            "message": {
+                "type": ["string", "null"],
+                "maxLength": END_MESSAGE_MAX,
+                "description": "the end message it passed (only with ended_early; no control characters but line "
+                "breaks and tabs, no lone surrogates); study.toml's [[task.endings]] may map it to an outcome",
+            },
+        },
+    },
     "TimelineFinished": {
         "type": "object",
         "required": ["timeline_finished"],
@@ -471,11 +495,20 @@ PATHS = {
     },
     "/api/sessions/{token}/timeline-finished": {
         "post": {
-            "summary": "A jsPsych experiment's timeline has finished (or endExperiment/abortExperiment): completion "
-            "needs it; a repeat changes nothing",
+            "summary": "A jsPsych experiment's timeline has finished, and how (naturally, or early by "
+            "endExperiment/abortExperiment with its message: the session's ending): completion needs it; the first "
+            "report stands",
             "parameters": [TOKEN],
+            "requestBody": {
+                "required": True,
+                "content": _json(
+                    {"$ref": "#/components/schemas/TimelineEnding"},
+                    {"ended_early": True, "message": "<p>Please return this study in Prolific.</p>"},
+                ),
+            },
             "responses": {
                 "200": _answer("recorded (or recorded before)", "TimelineFinished"),
+                **BODY_ERRORS,
                 "410": _answer(WITHDRAWN),
                 "409": _answer(f"{BEFORE_CONSENT}, or {ENDED}"),
                 **ERRORS,
@@ -525,10 +558,18 @@ PATHS = {
     },
     "/api/sessions/{token}/complete": {
         "post": {
-            "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same)",
+            "summary": "Complete the session once every planned trial and survey is stored (repeats answer the same). "
+            "A jsPsych experiment's ending decides its outcome (study.toml's [[task.endings]]; an early end no rule "
+            "maps is ended_early): one that is not a completion ends the session as POST /end does",
             "parameters": [TOKEN],
             "responses": {
-                "200": _answer("completed: redirect_url (Prolific) or results_url", "Completed"),
+                "200": {
+                    "description": "completed: redirect_url (Prolific) or results_url; or a jsPsych experiment's "
+                    "ending that is not a completion (status abandoned), answered as POST /end answers",
+                    "content": _json(
+                        {"anyOf": [{"$ref": "#/components/schemas/Completed"}, {"$ref": "#/components/schemas/Ended"}]}
+                    ),
+                },
                 "410": _answer(WITHDRAWN),
                 "409": _answer(
                     "`trials_missing` (missing), `surveys_missing` (missing_surveys), a jsPsych experiment's "

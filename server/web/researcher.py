@@ -130,6 +130,7 @@ def study(slug):
         withdrawn=dashboard.withdrawn_count(study, stage),
         funnel=dashboard.funnel(study, stage),
         plan_less=dashboard.plan_less(study),
+        own_runs=dashboard.own_runs(study, stage),
         conditions=dashboard.condition_counts(study, stage),
         flags=dashboard.quality_flags(study, stage),
         stage=stage,
@@ -261,6 +262,7 @@ def participants(slug):
         task_flags=quality.task_flags(study),
         rating_task=dashboard.rating_task(study),
         plan_less=dashboard.plan_less(study),
+        run_labels=dashboard.RUN_MARKS,
     )
 
 
@@ -288,6 +290,8 @@ def participant(slug, participant_id):
         reason=quality.exclusion_reason(study, person_quality, limits) if person_quality.flags else "",
         rating_task=dashboard.rating_task(study),
         plan_less=dashboard.plan_less(study),
+        marks=dashboard.run_marks(study, None, [person.id]).get(person.id, []),
+        run_labels=dashboard.RUN_MARKS,
     )
 
 

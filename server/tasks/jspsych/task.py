@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from flask import current_app
-from pydantic import Field
+from pydantic import Field, model_validator
+
+from analysis.jspsych_data import flat_row
 
 from ...exceptions import ResponseError
-from ...schema import Table
+from ...models import OUTCOMES
+from ...schema import NonBlank, Table, problem
 from ...tasktype.contract import Analysed, PlanLessRows, Prepared
 from .analyzer import JsPsychAnalyzer
 from .experiment import RUNTIME_MARKER, prepare_experiment
@@ -24,6 +27,39 @@ from .npm import Registry
 RESUME = ("replay", "restart", "none")
 # studyhive's runtime, right after the jsPsych script (a task package's page file: server/tasktype/registry.py).
 RUNTIME_TAG = '<script src="/tasks/jspsych/runtime.js"></script>'
+# Outcomes an ending rule may give: every outcome but the one studyhive gives when the experiment's own code fails.
+ENDING_OUTCOMES = tuple(outcome for outcome in OUTCOMES if outcome != "experiment_error")
+ENDED = ("early", "naturally", "either")
+# A value of the last row an ending rule looks for: one cell of trials.csv (a TOML string, integer, number or boolean).
+Cell = str | bool | int | float
+
+
+class Ending(Table):
+    """`[[task.endings]]`: an ending of the experiment that means an outcome of its own (docs/own-experiments.md,
+    "Completion"). Every condition given must hold; the first rule that holds decides."""
+
+    outcome: Literal[ENDING_OUTCOMES] = Field(
+        description="the session's outcome for this ending (each has its own `[prolific.codes]` key)"
+    )
+    ended: Literal[ENDED] = Field(
+        "early",
+        description="which endings the rule looks at: `early` (endExperiment / abortExperiment), `naturally` (the "
+        "timeline ran to its end) or `either`",
+    )
+    message_contains: NonBlank | None = Field(
+        None, description="the end message (endExperiment's / abortExperiment's) contains this text, in any case"
+    )
+    last_row: dict[str, Cell] | None = Field(
+        None, min_length=1, description="the last stored row holds these values (by trials.csv's column names)"
+    )
+
+    @model_validator(mode="after")
+    def _has_a_condition(self):
+        if self.message_contains is None and self.last_row is None:
+            raise problem("an ending needs a condition: message_contains, last_row or both")
+        if self.message_contains is not None and self.ended == "naturally":
+            raise problem("message_contains needs an early end: a timeline that ends naturally has no end message")
+        return self
 
 
 class JsPsychParams(Table):
@@ -39,6 +75,11 @@ class JsPsychParams(Table):
     row_limit_kb: int = Field(64, ge=1, le=1024, description="most kilobytes of one row's JSON")
     columns: dict[str, str] = Field(
         {}, description="the codebook's description of a data column, by column name (`[task.columns]`)"
+    )
+    endings: list[Ending] = Field(
+        [],
+        description="`[[task.endings]]`: endings that mean an outcome of their own, tried in order (`outcome`, "
+        "`ended`, `message_contains`, `last_row`); otherwise an early end is `ended_early` and a natural one completes",
     )
 
 
@@ -83,8 +124,32 @@ class JsPsychExperiment(PlanLessRows, Analysed):
     def column_descriptions(self, params: dict[str, Any]) -> dict[str, str]:
         return params["columns"]
 
+    def ending_outcome(self, params: dict[str, Any], ending: dict[str, Any], last_row: dict[str, Any] | None) -> str:
+        """The outcome of the first `[[task.endings]]` rule that holds for this ending, else the default."""
+        cells = flat_row(last_row or {})
+        for rule in params.get("endings", ()):
+            if _holds(rule, ending, cells):
+                return rule["outcome"]
+        return super().ending_outcome(params, ending, last_row)
+
     def validate_response(self, response: Any, params: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
         """A row as jsPsych recorded it, any JSON object (its size is checked against `row_limit` before)."""
         if not isinstance(response, dict):
             raise ResponseError("row", "a row must be a JSON object (one entry of jsPsych.data)")
         return response
+
+
+def _holds(rule: dict[str, Any], ending: dict[str, Any], cells: dict[str, Any]) -> bool:
+    """Whether every condition of an ending rule holds for the ending and the last row's cells."""
+    early = bool(ending.get("ended_early"))
+    if rule["ended"] != "either" and (rule["ended"] == "early") != early:
+        return False
+    wanted = rule["message_contains"]
+    if wanted is not None and wanted.casefold() not in (ending.get("message") or "").casefold():
+        return False
+    return all(key in cells and _same(cells[key], value) for key, value in (rule["last_row"] or {}).items())
+
+
+def _same(cell: Any, value: Cell) -> bool:
+    """A row's cell equals a rule's value as JSON compares them: true is not 1, 1 is 1.0."""
+    return isinstance(cell, bool) == isinstance(value, bool) and cell == value

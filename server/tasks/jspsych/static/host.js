@@ -3,10 +3,11 @@
  * (StudyhiveSync, sync.js) and runs the experiment in a sandboxed frame that reaches the server only through
  * messages to this page (runtime.js): rows to save, a replay that diverged, "finished". After a reload it sends the
  * frame the rows stored so far (on the server and still queued here) to replay, as study.toml's `resume` says. When
- * the timeline has finished and every row is on the server it offers a Continue button, so the experiment's debrief
- * stays on screen. An error of the experiment's own code is recorded on the server; one that stopped the experiment
- * (fatal) is also shown with a button that ends the session (outcome experiment_error), so no participant is left
- * before a blank frame.
+ * the timeline has finished (and how: naturally, or early with the experiment's end message) and every row is on the
+ * server it offers a Continue button, so the experiment's debrief stays on screen; the server decides the outcome
+ * from how it ended. An error of the experiment's own code is recorded on the server; one that stopped the
+ * experiment (fatal) is also shown with a button that ends the session (outcome experiment_error), so no
+ * participant is left before a blank frame.
  */
 "use strict";
 
@@ -63,10 +64,38 @@ async function prepare() {
   return rows;
 }
 
-async function finished() {
+// The longest end message the server keeps (server/participation/session_api.py END_MESSAGE_MAX).
+const END_MESSAGE_MAX = 4000;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|^[\ud800-\udfff]$/;
+
+/**
+ * The ending the frame reported as the server takes it: an early end's message without control characters (line
+ * breaks and tabs aside) or lone surrogates, cut to END_MESSAGE_MAX characters (whole ones, never half an emoji).
+ */
+function ending(message) {
+  const early = message.ended_early === true;
+  if (!early || typeof message.message !== "string") return { ended_early: early, message: null };
+  const text = Array.from(message.message).filter((c) => !CONTROL.test(c)).slice(0, END_MESSAGE_MAX).join("");
+  return { ended_early: true, message: text };
+}
+
+/** What a participant whose session ended without a completion code does now. */
+function withoutCode() {
+  return config.platform === "prolific"
+    ? _("Please return this study on Prolific (do not submit it), so that the place goes to someone else.")
+    : _("You can close this page.");
+}
+
+/** A session whose ending is not a completion, with no Prolific code for it. */
+function endedWithoutCode() {
+  next.hidden = true;
+  setNotice(withoutCode());
+}
+
+async function finished(message) {
   setNotice(_("Saving your data…"));
   await sync.flush();
-  await sync.postJSON("/timeline-finished", {});
+  await sync.postJSON("/timeline-finished", ending(message));
   setNotice("");
   next.hidden = false;
 }
@@ -75,7 +104,9 @@ async function complete() {
   next.querySelector("button").disabled = true;
   try {
     const result = await sync.postJSON("/complete", {});
-    window.location.assign(result.redirect_url || result.results_url);
+    const url = result.redirect_url || result.results_url;
+    if (url) window.location.assign(url);
+    else endedWithoutCode();
   } catch (error) {
     setNotice(error.message);
     next.querySelector("button").disabled = false;
@@ -102,12 +133,7 @@ async function endAfterError() {
     await fatalError;
     await sync.flush();
     const result = await sync.postJSON("/end", { outcome: "experiment_error" });
-    let text = _("You can close this page.");
-    if (result.redirect_url) text = _("Taking you back to Prolific…");
-    else if (config.platform === "prolific") {
-      text = _("Please return this study on Prolific (do not submit it), so that the place goes to someone else.");
-    }
-    stopped.querySelector("p").textContent = text;
+    stopped.querySelector("p").textContent = result.redirect_url ? _("Taking you back to Prolific…") : withoutCode();
     button.hidden = true;
     if (result.redirect_url) window.location.assign(result.redirect_url);
   } catch (error) {
@@ -139,7 +165,7 @@ window.addEventListener("message", (event) => {
     sync.postJSON("/replay-diverged", { trial_index: message.trial_index, fields: message.fields })
       .catch((error) => console.error("studyhive: the replay's divergence was not recorded", error));
   } else if (message.type === "studyhive:finished") {
-    finished().catch((error) => setNotice(error.message));
+    finished(message).catch((error) => setNotice(error.message));
   } else if (message.type === "studyhive:error") {
     experimentError(message);
   }

@@ -17,7 +17,9 @@
  *   plugin's trial(), on_load), and jsPsych.data ends up holding the stored rows; then the experiment continues
  *   where it was left. A replayed trial whose `data` parameter the timeline computes otherwise than the stored row
  *   holds is reported once ("diverged").
- * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished".
+ * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished" and how
+ *   it ended: `ended_early` when the experiment called endExperiment (7.x) or abortExperiment (8.x), with the message
+ *   it passed (study.toml's [[task.endings]] say what that ending means).
  * - Errors of the experiment's own code go to the page as "error" (docs/own-experiments.md, "When the experiment's
  *   code fails"): one that rejects run() is fatal (the experiment cannot go on, and the page offers the participant to
  *   end), and so is an uncaught one before run() when the page has loaded without reaching run(); any other uncaught
@@ -213,6 +215,20 @@
     }
   }
 
+  let ending = { ended_early: false, message: null };
+
+  /** Learn that the run ends early, and with which message: jsPsych itself never calls these two. */
+  function watchEnding(jsPsych) {
+    for (const name of ["endExperiment", "abortExperiment"]) {
+      const stop = jsPsych[name];
+      if (typeof stop !== "function") continue;
+      jsPsych[name] = function (message, ...rest) {
+        if (!ending.ended_early) ending = { ended_early: true, message: typeof message === "string" ? message : null };
+        return stop.call(this, message, ...rest);
+      };
+    }
+  }
+
   const initialised = new Promise((resolve) => {
     window.addEventListener("message", (event) => {
       if (event.source !== host || !event.data || event.data.type !== "studyhive:init") return;
@@ -297,6 +313,7 @@
       trialEnded();
       return finishTrial.apply(this, args);
     };
+    watchEnding(jsPsych);
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {
       started = true;
@@ -311,7 +328,7 @@
         reportError(error, true);
         throw error; // the experiment's own catch, if any, still sees it
       }
-      send({ type: "studyhive:finished" });
+      send({ type: "studyhive:finished", ...ending });
       return result;
     };
     return jsPsych;
