@@ -6,7 +6,8 @@ experiment's ``on_finish`` added). Its columns are therefore only known from the
 
 * :func:`flat_row` writes one row as cells the way jsPsych's own ``jsPsych.data.get().csv()`` does: scalars as they
   are, objects and arrays as compact JSON text; and a ``response`` object (the survey plugins': one answer per
-  question name, ``{"Q0": "…", "Q1": 3}``) also as one ``response.<name>`` column per question;
+  question name, ``{"Q0": "…", "Q1": 3}``) also as one ``response.<name>`` column per question; booleans stay
+  Python's until :func:`json_scalars` writes them as JSON's ``true``/``false`` for the CSV;
 * :class:`Codebook` reads the flattened rows once (streaming, bounded memory) and infers each column's order of
   first appearance, type, levels and number of missing values.
 
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MAX_LEVELS", "STANDARD_DESCRIPTIONS", "Codebook", "ColumnProfile", "flat_row", "json_text"]
+__all__ = ["MAX_LEVELS", "STANDARD_DESCRIPTIONS", "Codebook", "ColumnProfile", "flat_row", "json_scalars", "json_text"]
 
 #: A column with more distinct values than this lists no levels.
 MAX_LEVELS = 20
@@ -53,6 +54,12 @@ def json_text(value: Any) -> str:
 
 def _cell(value: Any) -> Any:
     return json_text(value) if isinstance(value, (dict, list)) else value
+
+
+def json_scalars(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """A flattened row's cells as jsPsych's ``.csv()`` writes them: booleans as JSON's ``true`` and ``false``, not
+    Python's ``True`` and ``False`` (profiled before, so the codebook still calls such a column boolean)."""
+    return {key: json_text(value) if isinstance(value, bool) else value for key, value in flat.items()}
 
 
 def flat_row(row: Mapping[str, Any]) -> dict[str, Any]:

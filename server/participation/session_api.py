@@ -21,6 +21,7 @@ from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import shown, validate_answers
+from ..tasktype import jsonvalue
 from ..tasktype.contract import PlanLessRows
 from ..tasktype.events import validate_events
 from ..tasktype.registry import registry
@@ -298,6 +299,7 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     study = trialstore.study_facts(connection, session.study_id)
     task = registry().get(study.task_type)
     try:
+        jsonvalue.check(body.get("response"), "response")
         response = task.validate_response(body.get("response"), study.config["task"], planned)
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
@@ -348,6 +350,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
     if size > limit:
         raise row_too_large(limit)
     try:
+        jsonvalue.check(row, "row")
         response = task.validate_response(row, params, {})
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None

@@ -10,10 +10,10 @@ from before interaction records); [] means it recorded and nothing happened."""
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Any
 
 from ..exceptions import APIError
+from .jsonvalue import text_problem
 
 EVENT_TYPES = (
     "hidden",  # document visibilitychange: the tab was hidden (another tab, minimised)
@@ -86,12 +86,8 @@ def _event(index: int, event: Any) -> dict[str, Any]:
     if target is not None and not (isinstance(target, str) and len(target) <= MAX_TARGET and target.isprintable()):
         raise invalid(index, f"target must be null or at most {MAX_TARGET} printable characters")
     # PostgreSQL's text cannot hold NUL, and the export writes values as UTF-8 text, which a lone surrogate is not.
-    if value is not None and not (isinstance(value, str) and len(value) <= MAX_VALUE and _storable(value)):
+    if value is not None and not (isinstance(value, str) and len(value) <= MAX_VALUE and not text_problem(value)):
         raise invalid(
             index, f"value must be null or a text of at most {MAX_VALUE} characters, without NUL or lone surrogates"
         )
     return {"t": t, "type": event["type"], "target": target, "value": value}
-
-
-def _storable(text: str) -> bool:
-    return "\x00" not in text and not any(unicodedata.category(c) == "Cs" for c in text)

