@@ -299,8 +299,8 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     study = trialstore.study_facts(connection, session.study_id)
     task = registry().get(study.task_type)
     try:
-        jsonvalue.check(body.get("response"), "response")
         response = task.validate_response(body.get("response"), study.config["task"], planned)
+        jsonvalue.check(response, "response")  # what is stored, as every reader will meet it
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
@@ -350,8 +350,8 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
     if size > limit:
         raise row_too_large(limit)
     try:
-        jsonvalue.check(row, "row")
         response = task.validate_response(row, params, {})
+        jsonvalue.check(response, "row")  # what is stored, as every reader will meet it
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     events = validate_events(body.get("events"))

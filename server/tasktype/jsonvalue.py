@@ -1,6 +1,6 @@
 """What a JSON value a participant's page sends must be for every reader of it to cope: the one check of a trial's
-response (before its task type's own validate_response) and of a plan-less task's row (docs/participant-api.md,
-"Values").
+response and of a plan-less task's row as they are stored (after the task type's validate_response, whose own
+words come first), docs/participant-api.md "Values".
 
 Python's JSON parser takes what no reader after it can handle: a lone surrogate (half of an emoji, what JavaScript's
 .slice() can leave) is not UTF-8, so the export, the data package and the pages that show it fail on it; PostgreSQL's
