@@ -9,9 +9,9 @@ So a text cell that starts with one of those characters and is not a number is w
 name trials.csv's columns). Numbers are written as they are, and so is text that is a number (``-3.5``). Strip one
 leading ``'`` from such a cell to get the value as stored.
 
-A lone surrogate (half of a UTF-16 pair) is not UTF-8 and would stop the file part-way: it is written as JSON escapes
-it, ``\\ud83d``. The participant API refuses such text (server/tasktype/jsonvalue.py); this keeps what was stored
-before it did readable.
+A lone surrogate (half of a UTF-16 pair) is not UTF-8 and would stop a file of dict rows part-way: it is written as
+JSON escapes it, ``\\ud83d``. The participant API refuses such text (server/tasktype/jsonvalue.py); this keeps what
+was stored before it did readable. (A table's text columns cannot hold one: pandas' strings are UTF-8.)
 
 Files the product reads back itself (stimulus and model manifests, `flask stimuli export`'s training sets) are
 written raw by their own modules: a ``'`` there would change the ids and values they hold.
@@ -83,7 +83,7 @@ def frame_csv(frame: pd.DataFrame, chunk_rows: int = 1000) -> Iterator[str]:
     """A table as CSV text (no index) in chunks of `chunk_rows` rows."""
     safe = safe_frame(frame)
     for start in range(0, max(len(safe), 1), chunk_rows):
-        yield utf8_safe(safe.iloc[start : start + chunk_rows].to_csv(index=False, header=start == 0))
+        yield safe.iloc[start : start + chunk_rows].to_csv(index=False, header=start == 0)
 
 
 def write_frame(frame: pd.DataFrame, path: str | Path) -> Path:

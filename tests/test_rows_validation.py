@@ -16,8 +16,10 @@ import json
 import uuid
 from datetime import UTC, datetime
 
+import pandas as pd
 import pytest
 
+from analysis.safe_csv import frame_csv, rows_csv
 from server.db import db
 from server.exceptions import ResponseError
 from server.models import ParticipantSession, Trial
@@ -183,9 +185,12 @@ def test_trials_csv_header_cells_are_formula_safe_and_booleans_written_as_json(c
 
 
 @pytest.mark.skipif(BACKEND != "sqlite", reason="stored as rows were before the check; SQLite takes them as given")
-def test_a_stored_value_utf8_cannot_write_does_not_empty_the_export(client, runner, auth, tmp_path):
+def test_rows_stored_before_the_check_are_read_by_every_reader(client, runner, auth, tmp_path):
+    """A lone surrogate emptied trials.csv (UnicodeEncodeError part-way; the download a 200 of 0 bytes) and failed
+    the participant page; a 400-digit integer crashed `flask analyze` (OverflowError)."""
     token = enter(client, slug="own")
-    assert post_row(client, token, {"trial_index": 0, "word": "fine"}).status_code == 201
+    for n in range(8):  # the study's min_rows: a completed session, which the analysis reads
+        assert post_row(client, token, {"trial_index": n, "trial_type": "word", "rt": 500 + n}).status_code == 201
     session_id = db.session.scalar(db.select(ParticipantSession.id).filter_by(token=token))
     db.session.add(
         Trial(
@@ -193,17 +198,32 @@ def test_a_stored_value_utf8_cannot_write_does_not_empty_the_export(client, runn
             trial_index=10**6,
             client_trial_id="stored-before-the-check",
             practice=False,
-            response={"trial_index": 1, "word": "smile \ud83d", "\udfff": "key"},
+            response={"trial_index": 8, "trial_type": "smile \ud83d", "\udfff": "key", "rt": 10**400},
             score={},
             created_at=datetime(2026, 11, 1, tzinfo=UTC),
         )
     )
     db.session.commit()
+    assert client.post(f"/api/sessions/{token}/timeline-finished", json={}).status_code == 200
+    assert client.post(f"/api/sessions/{token}/complete", json={}).status_code == 200
     files = export(runner, tmp_path)
     header, *rows = list(csv.reader(io.StringIO(files["trials.csv"])))
-    assert len(rows) == 2  # both rows, the one UTF-8 cannot write with its surrogates as JSON escapes them
-    assert "\\udfff" in header and dict(zip(header, rows[1]))["word"] == "smile \\ud83d"
+    assert len(rows) == 9  # every row, the last with its surrogates as JSON escapes them and its integer as digits
+    last = dict(zip(header, rows[-1]))
+    assert (last["trial_type"], last["\\udfff"], last["rt"]) == ("smile \\ud83d", "key", str(10**400))
     auth.login()
     for name in ("trials.csv", "codebook.csv"):
         download = client.get(f"/researcher/studies/own/{name}")
         assert download.status_code == 200 and download.get_data(as_text=True) == files[name], name
+    page = client.get(f"/researcher/studies/own/participants/{session_id}")
+    assert page.status_code == 200 and "smile \\ud83d" in page.get_data(as_text=True)
+    analysed = runner.invoke(args=["analyze", "own", "--stage", "all", "--out", str(tmp_path / "analysis")])
+    assert analysed.exit_code == 0, analysed.output
+    assert "1 rt value(s) are not numbers" in (tmp_path / "analysis" / "report.md").read_text(encoding="utf-8")
+
+
+def test_the_csv_writers_neutralise_header_cells_and_write_lone_surrogates_as_escapes():
+    """analysis.safe_csv's two writers: rows_csv (every export file) and frame_csv (the results tables)."""
+    rows = [{"=1+1": "x\udfff", "a\ud800": "-2"}]
+    assert "".join(rows_csv(["=1+1", "a\ud800"], rows)) == "'=1+1,a\\ud800\nx\\udfff,-2\n"
+    assert "".join(frame_csv(pd.DataFrame({"@x": ["-"], "n": [1]}))) == "'@x,n\n'-,1\n"
