@@ -26,8 +26,8 @@ bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
 # Bytes of a row's body besides the row: its id, the client time, JSON punctuation, and its events (at their cap).
 ROW_ENVELOPE = 4096 + EVENTS_MAX_BYTES
 # How deep a body may nest: Python's parser and every reader after it recurse (about 1,000 levels end in a
-# RecursionError). A row or response nests at most MAX_DEPTH (server/tasktype/jsonvalue.py), refused there with the
-# value's path; the body around it takes a level or two more.
+# RecursionError, a 500). Twice what a row or response may nest (server/tasktype/jsonvalue.py), so that one nested too
+# deep reaches its own check, which names the value's path.
 MAX_BODY_DEPTH = 2 * MAX_DEPTH
 
 
