@@ -3,10 +3,10 @@
 A plan-less row (POST …/rows, a researcher's jsPsych experiment) and a trial's response go through one check of a
 JSON value (server/tasktype/jsonvalue.py): no lone surrogates (in values or keys), no NUL, no integer a browser's
 JSON cannot hold exactly, no non-finite number, no nesting past its limit; a refusal names the bad value's path and
-stores nothing. Every body the participant API reads is refused (400) when nested too deep to parse, and a chunked
-body over the size limit is a 413 like one with a Content-Length. The writers: trials.csv's header cells are
-formula-safe like its other cells, a row's booleans are written as JSON writes them, and a value stored before these
-checks that UTF-8 cannot write does not empty the export."""
+stores nothing. Every body the participant API reads is refused (400 too_deep) when nested past its limit, however
+deep (a 500 from the parser before), and a chunked body over the size limit is a 413 like one with a Content-Length.
+The writers: trials.csv's header cells are formula-safe like its other cells, a row's booleans are written as JSON
+writes them, and a row stored before these checks is read by every reader (export, dashboard, `flask analyze`)."""
 
 from __future__ import annotations
 
