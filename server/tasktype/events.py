@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from ..exceptions import APIError
-from .jsonvalue import text_problem
+from .jsonvalue import storable
 
 EVENT_TYPES = (
     "hidden",  # document visibilitychange: the tab was hidden (another tab, minimised)
@@ -86,7 +86,7 @@ def _event(index: int, event: Any) -> dict[str, Any]:
     if target is not None and not (isinstance(target, str) and len(target) <= MAX_TARGET and target.isprintable()):
         raise invalid(index, f"target must be null or at most {MAX_TARGET} printable characters")
     # PostgreSQL's text cannot hold NUL, and the export writes values as UTF-8 text, which a lone surrogate is not.
-    if value is not None and not (isinstance(value, str) and len(value) <= MAX_VALUE and not text_problem(value)):
+    if value is not None and not (isinstance(value, str) and len(value) <= MAX_VALUE and storable(value)):
         raise invalid(
             index, f"value must be null or a text of at most {MAX_VALUE} characters, without NUL or lone surrogates"
         )

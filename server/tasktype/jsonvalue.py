@@ -31,6 +31,11 @@ def text_problem(text: str) -> str | None:
     return None
 
 
+def storable(text: str) -> bool:
+    """Whether `text` can be stored and written as UTF-8 text (for a check that says its own words)."""
+    return text_problem(text) is None
+
+
 def check(value: Any, where: str, depth: int = 1) -> None:
     """Raise ResponseError naming the path of the first part of `value` that breaks the rules above (`where` is
     the path of `value` itself, e.g. "row"; `depth` its level)."""
