@@ -6,7 +6,8 @@ experiment's ``on_finish`` added). Its columns are therefore only known from the
 
 * :func:`flat_row` writes one row as cells the way jsPsych's own ``jsPsych.data.get().csv()`` does: scalars as they
   are, objects and arrays as compact JSON text; and a ``response`` object (the survey plugins': one answer per
-  question name, ``{"Q0": "…", "Q1": 3}``) also as one ``response.<name>`` column per question;
+  question name, ``{"Q0": "…", "Q1": 3}``) also as one ``response.<name>`` column per question; booleans stay
+  Python's until :func:`json_scalars` writes them as JSON's ``true``/``false`` for the CSV;
 * :class:`Codebook` reads the flattened rows once (streaming, bounded memory) and infers each column's order of
   first appearance, type, levels and number of missing values.
 
@@ -20,7 +21,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MAX_LEVELS", "STANDARD_DESCRIPTIONS", "Codebook", "ColumnProfile", "flat_row", "json_text"]
+from .safe_csv import utf8_safe
+
+__all__ = ["MAX_LEVELS", "STANDARD_DESCRIPTIONS", "Codebook", "ColumnProfile", "flat_row", "json_scalars", "json_text"]
 
 #: A column with more distinct values than this lists no levels.
 MAX_LEVELS = 20
@@ -40,6 +43,9 @@ STANDARD_DESCRIPTIONS = {
 }
 
 
+# Number.MAX_SAFE_INTEGER: the largest integer a browser's JSON holds exactly, and the participant API takes.
+_MAX_SAFE_INTEGER = 2**53 - 1
+
 #: Columns jsPsych fills with measurements: never a factor, however few distinct values a run happened to give
 #: (a scripted or very practised run repeats its response times).
 MEASURES = frozenset({"rt", "time_elapsed", "trial_index"})
@@ -52,7 +58,21 @@ def json_text(value: Any) -> str:
 
 
 def _cell(value: Any) -> Any:
-    return json_text(value) if isinstance(value, (dict, list)) else value
+    """A stored value as a cell: objects and arrays as JSON text. Rows stored before the participant API refused
+    them (server/tasktype/jsonvalue.py) may hold what no reader handles; every reader gets such values in a form it
+    can: an integer beyond ±(2^53 - 1) as its digits (text: no float holds one of 400 digits), text with a lone
+    surrogate as JSON escapes it (``\\ud83d``, which UTF-8 can write)."""
+    if isinstance(value, (dict, list)):
+        value = json_text(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > _MAX_SAFE_INTEGER:
+        value = str(value)
+    return utf8_safe(value) if isinstance(value, str) else value
+
+
+def json_scalars(flat: Mapping[str, Any]) -> dict[str, Any]:
+    """A flattened row's cells as jsPsych's ``.csv()`` writes them: booleans as JSON's ``true`` and ``false``, not
+    Python's ``True`` and ``False`` (profiled before, so the codebook still calls such a column boolean)."""
+    return {key: json_text(value) if isinstance(value, bool) else value for key, value in flat.items()}
 
 
 def flat_row(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -67,11 +87,11 @@ def flat_row(row: Mapping[str, Any]) -> dict[str, Any]:
     """
     flat: dict[str, Any] = {}
     for key, value in row.items():
-        flat[key] = _cell(value)
+        flat[utf8_safe(key)] = _cell(value)
         if key == "response" and isinstance(value, dict):
             for name, answer in value.items():
                 if f"response.{name}" not in row:
-                    flat[f"response.{name}"] = _cell(answer)
+                    flat[utf8_safe(f"response.{name}")] = _cell(answer)
     return flat
 
 

@@ -78,11 +78,13 @@ def _types(trials: pd.DataFrame) -> pd.Series:
 
 
 def _numeric(trials: pd.DataFrame, column: str) -> pd.Series:
-    """A column as numbers (booleans are not numbers here), NaN where absent or unreadable."""
+    """A column as numbers (booleans are not numbers here), NaN where absent or unreadable (digits beyond any float,
+    analysis.jspsych_data's cells for integers no browser sent, included: they would read as infinite)."""
     if column not in trials:
         return pd.Series(np.nan, index=trials.index)
     values = trials[column].map(lambda v: np.nan if isinstance(v, (bool, np.bool_)) else v)
-    return pd.to_numeric(values, errors="coerce").astype(float)
+    numbers = pd.to_numeric(values, errors="coerce").astype(float)
+    return numbers.where(np.isfinite(numbers))
 
 
 def completion(sessions: pd.DataFrame) -> pd.DataFrame:

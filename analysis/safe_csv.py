@@ -5,8 +5,13 @@ results page.
 A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` (also after a tab or a carriage return) as a
 formula, and participants choose some of the text in these files (their browser's User-Agent, free-text answers).
 So a text cell that starts with one of those characters and is not a number is written with a leading ``'``
-(OWASP's CSV injection advice), which spreadsheets show as text. Numbers are written as they are, and so is text that
-is a number (``-3.5``). Strip one leading ``'`` from such a cell to get the value as stored.
+(OWASP's CSV injection advice), which spreadsheets show as text; header cells too (a jsPsych experiment's row keys
+name trials.csv's columns). Numbers are written as they are, and so is text that is a number (``-3.5``). Strip one
+leading ``'`` from such a cell to get the value as stored.
+
+A lone surrogate (half of a UTF-16 pair) is not UTF-8 and would stop a file of dict rows part-way: it is written as
+JSON escapes it, ``\\ud83d``. The participant API refuses such text (server/tasktype/jsonvalue.py); this keeps what
+was stored before it did readable. (A table's text columns cannot hold one: pandas' strings are UTF-8.)
 
 Files the product reads back itself (stimulus and model manifests, `flask stimuli export`'s training sets) are
 written raw by their own modules: a ``'`` there would change the ids and values they hold.
@@ -43,24 +48,31 @@ def neutralise(value: Any) -> Any:
     return value
 
 
+def utf8_safe(text: str) -> str:
+    """`text` with each lone surrogate written as its JSON escape (``\\ud83d``), so that it encodes as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def rows_csv(header: list[str], rows: Iterable[Mapping[str, Any]], chunk_rows: int = 500) -> Iterator[str]:
     """Dict rows as CSV text in chunks of `chunk_rows` rows (keys outside `header` are left out), for files written
     to disk and downloads streamed alike."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=header, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
+    writer.writerow({name: neutralise(name) for name in header})
     for i, row in enumerate(rows, 1):
         writer.writerow({key: neutralise(value) for key, value in row.items()})
         if i % chunk_rows == 0:
-            yield buffer.getvalue()
+            yield utf8_safe(buffer.getvalue())
             buffer.seek(0)
             buffer.truncate()
-    yield buffer.getvalue()
+    yield utf8_safe(buffer.getvalue())
 
 
 def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of `frame` with its text cells neutralised; numeric, boolean and datetime columns as they are."""
+    """A copy of `frame` with its text cells and column names neutralised; numeric, boolean and datetime columns as
+    they are."""
     safe = frame.copy()
+    safe.columns = safe.columns.map(neutralise)
     for i, dtype in enumerate(frame.dtypes):
         if not (is_numeric_dtype(dtype) or is_bool_dtype(dtype) or is_datetime64_any_dtype(dtype)):
             safe.isetitem(i, frame.iloc[:, i].map(neutralise, na_action="ignore"))

@@ -136,7 +136,7 @@ def test_trials_csv_holds_every_jspsych_column_with_nested_values_as_json_text(a
     assert json.loads(first["view_history"]) == [{"page_index": 0, "viewing_time": 3000}]
     assert first["view_history"] == '[{"page_index":0,"viewing_time":3000}]'  # as JSON.stringify writes it
     assert [r["saved_seq"] for r in rows[:5]] == ["0", "7", "14", "21", "28"]
-    assert stroop["word"] == "'=1+2" and stroop["rt"] == "845.5" and stroop["correct"] == "False"
+    assert stroop["word"] == "'=1+2" and stroop["rt"] == "845.5" and stroop["correct"] == "false"
     assert survey["response.Q0"] == "'@SUM(A1)" and survey["response.Q1"] == "fine"
     assert survey["response"].startswith("{") and json.loads(survey["response"])["Q1"] == "fine"
     assert rows[1]["jspsych_participant_id"] == "X7" and rows[1]["participant_id"] != "X7"

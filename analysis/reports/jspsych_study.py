@@ -82,6 +82,7 @@ def jspsych_report(
         notes.append(f"the rows hold no trial_type column: all rows are reported as {NO_TYPE!r}")
     if has["rt"]:
         rt = pd.to_numeric(trials["rt"].map(lambda v: np.nan if isinstance(v, bool) else v), errors="coerce")
+        rt = rt.where(np.isfinite(rt))  # digits beyond any float (analysis.jspsych_data's cells) read as infinite
         unreadable = int((rt.isna() & trials["rt"].notna()).sum())
         if unreadable:
             notes.append(f"{unreadable} rt value(s) are not numbers and are left out of the response times")

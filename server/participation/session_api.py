@@ -22,8 +22,10 @@ from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import shown, validate_answers
+from ..tasktype import jsonvalue
 from ..tasktype.contract import PlanLessRows
-from ..tasktype.events import storable, validate_events
+from ..tasktype.events import validate_events
+from ..tasktype.jsonvalue import MAX_SAFE_INTEGER, storable
 from ..tasktype.registry import registry
 from . import links, trialstore
 from .sessions import well_formed
@@ -61,9 +63,6 @@ END = (
 # A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, its
 # interaction records, and where the page's randomness stood (`replay`, given back for a replay after a reload).
 ROW_FIELDS = {"trial_id", "row", "client_time", "events", "replay"}
-# The largest integer the page counts exactly (JavaScript's Number.MAX_SAFE_INTEGER): runtime.js's draw count, a trial
-# index.
-MAX_SAFE_INTEGER = 2**53 - 1
 # A replay that diverged (runtime.js): the replayed row's jsPsych trial_index and the data fields that differed, each
 # a column name of the row (a row's keys are exported as trials.csv headers).
 MAX_DIVERGED_FIELDS = 50
@@ -351,6 +350,7 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     task = registry().get(study.task_type)
     try:
         response = task.validate_response(body.get("response"), study.config["task"], planned)
+        jsonvalue.check(response, "response")  # what is stored, as every reader will meet it
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
@@ -401,6 +401,7 @@ def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any])
         raise row_too_large(limit)
     try:
         response = task.validate_response(row, params, {})
+        jsonvalue.check(response, "row")  # what is stored, as every reader will meet it
     except ResponseError as exc:
         raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     # The raw ids an experiment recorded (getURLVariable) are kept only with the session: the consent's promise.
@@ -456,11 +457,7 @@ def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
 def record_divergence(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
     """Record that a replay after a reload computed other data for a stored row than the row holds (runtime.js): the
     row's jsPsych `trial_index` and the `fields` that differed. The first one stands (`recorded` false after it)."""
-    unknown = set(body) - {"trial_index", "fields"}
-    if unknown:
-        raise APIError(
-            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
-        )
+    _known_fields(body, {"trial_index", "fields"})
     index = body.get("trial_index")
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_SAFE_INTEGER:
         raise APIError(400, "invalid_field", "trial_index must be a non-negative integer", field="trial_index")
@@ -468,7 +465,7 @@ def record_divergence(connection, session: trialstore.SessionFacts, body: dict[s
     if (
         not isinstance(fields, list)
         or not 0 < len(fields) <= MAX_DIVERGED_FIELDS
-        or not all(isinstance(f, str) and 0 < len(f) <= MAX_FIELD_NAME and _storable(f) for f in fields)
+        or not all(isinstance(f, str) and 0 < len(f) <= MAX_FIELD_NAME and f.isprintable() for f in fields)
     ):
         raise APIError(
             400,
@@ -486,16 +483,6 @@ def record_divergence(connection, session: trialstore.SessionFacts, body: dict[s
     if not trialstore.is_open(status, outcome):
         raise session_ended(status)
     return {"recorded": False}
-
-
-def _storable(text: str) -> bool:
-    """Text every database and export can hold: no lone surrogate (what .slice() leaves of an emoji), no control
-    character."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return text.isprintable()
 
 
 def finish_timeline(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
@@ -582,7 +569,7 @@ def _ending(body: dict[str, Any]) -> dict[str, Any]:
 def _text(value: str) -> bool:
     """Text as a participant's longest answers may be (server/studies/surveys.py): no NUL or other control
     character but line breaks and tabs, no lone surrogate."""
-    return not any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\r\t" for c in value)
+    return storable(value) and not any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in value)
 
 
 def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows) -> str:

@@ -8,7 +8,8 @@ to browser and OS families with their major versions.
 
 A task type with stored rows of its own (PlanLessRows: a researcher's jsPsych experiment) has no fixed trial columns:
 trials.csv holds a few generic columns and then every column the rows hold (analysis.jspsych_data: nested values as
-JSON text, as jsPsych's own .csv() writes them, and a survey's response object also as one column per question),
+JSON text and booleans as true/false, as jsPsych's own .csv() writes them, and a survey's response object also as one
+column per question),
 and the codebook gives each one's inferred type, levels and missing count, read in a first pass over the rows.
 
 Rows stream from the database (no whole-table lists), and each export reads one snapshot (server.db.snapshot) so the
@@ -27,7 +28,7 @@ from typing import Any
 
 from sqlalchemy.orm import defer
 
-from analysis.jspsych_data import Codebook, flat_row
+from analysis.jspsych_data import Codebook, flat_row, json_scalars
 from analysis.safe_csv import rows_csv
 
 from .. import identifiers
@@ -647,8 +648,10 @@ def export_files(
     )
 
     def trials():
-        columns = trial_columns(study) if entries() is None else data_columns(entries())
-        return [c.name for c in columns], trial_rows(study, stage=stage, study_codes=study_codes)
+        rows = trial_rows(study, stage=stage, study_codes=study_codes)
+        if entries() is None:
+            return [c.name for c in trial_columns(study)], rows
+        return [c.name for c in data_columns(entries())], map(json_scalars, rows)
 
     files = {
         "participants.csv": lambda: (

@@ -10,10 +10,10 @@ from before interaction records); [] means it recorded and nothing happened."""
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Any
 
 from ..exceptions import APIError
+from .jsonvalue import storable
 
 EVENT_TYPES = (
     "hidden",  # document visibilitychange: the tab was hidden (another tab, minimised)
@@ -91,9 +91,3 @@ def _event(index: int, event: Any) -> dict[str, Any]:
             index, f"value must be null or a text of at most {MAX_VALUE} characters, without NUL or lone surrogates"
         )
     return {"t": t, "type": event["type"], "target": target, "value": value}
-
-
-def storable(text: str) -> bool:
-    """Whether a participant's text can be stored and exported: PostgreSQL's text cannot hold NUL, and the export
-    writes UTF-8, which a lone surrogate is not."""
-    return "\x00" not in text and not any(unicodedata.category(c) == "Cs" for c in text)

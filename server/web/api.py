@@ -19,11 +19,16 @@ from ..models import Study
 from ..participation import session_api, trialstore
 from ..results.export import trial_rows
 from ..tasktype.events import MAX_BYTES as EVENTS_MAX_BYTES
+from ..tasktype.jsonvalue import MAX_DEPTH
 
 PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.ResearcherCookies skips its cookie)
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
 # Bytes of a row's body besides the row: its id, the client time, JSON punctuation, and its events (at their cap).
 ROW_ENVELOPE = 4096 + EVENTS_MAX_BYTES
+# How deep a body may nest: Python's parser and every reader after it recurse (about 1,000 levels end in a
+# RecursionError, a 500). Twice what a row or response may nest (server/tasktype/jsonvalue.py), so that one nested too
+# deep reaches its own check, which names the value's path.
+MAX_BODY_DEPTH = 2 * MAX_DEPTH
 
 
 @bp.before_request
@@ -38,13 +43,45 @@ def take_token(endpoint, values):
 
 
 def json_object() -> dict[str, Any]:
-    """The request's body, which must be a JSON object."""
+    """The request's body, which must be a JSON object nested at most MAX_BODY_DEPTH levels (else a 400) and within
+    the size limit (else a 413, with or without a Content-Length)."""
     if not request.is_json:
         raise APIError(415, "unsupported_media_type", "send the body as application/json")
-    body = request.get_json(silent=True)
+    limit = request.max_content_length
+    if request.content_length is None and limit is not None:
+        # werkzeug stops reading a body without Content-Length (chunked) at the limit and hands on what it read, cut:
+        # reading one byte more tells a body over the limit from one that fills it.
+        request.max_content_length = limit + 1
+        if len(request.get_data()) > limit:
+            raise RequestEntityTooLarge()
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise too_deep() from None
     if not isinstance(body, dict):
         raise APIError(400, "malformed_json", "the body must be a JSON object")
+    if _nests_deeper(body, MAX_BODY_DEPTH):
+        raise too_deep()
     return body
+
+
+def too_deep() -> APIError:
+    return APIError(400, "too_deep", f"the body nests objects and arrays more than {MAX_BODY_DEPTH} levels deep")
+
+
+def _nests_deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
+    """Whether `value` nests objects and arrays more than `limit` levels deep, read level by level (no recursion)."""
+    level = [value]
+    for _ in range(limit):
+        level = [
+            inner
+            for outer in level
+            for inner in (outer.values() if isinstance(outer, dict) else outer)
+            if isinstance(inner, (dict, list))
+        ]
+        if not level:
+            return False
+    return True
 
 
 def with_session(view):

@@ -14,7 +14,8 @@ from ..participation.session_api import (
     MAX_ERROR_STACK,
     MAX_RT_MS,
 )
-from ..tasktype import events
+from ..tasktype import events, jsonvalue
+from .api import MAX_BODY_DEPTH
 
 bp = Blueprint("openapi", __name__)
 
@@ -39,8 +40,11 @@ ERRORS = {  # what every session endpoint may answer besides its own
     "405": _answer("method not allowed"),
 }
 BODY_ERRORS = {
-    "400": _answer("malformed JSON, a body that is not an object, or a field of the wrong type (`field` names it)"),
-    "413": _answer("body over 64 KiB"),
+    "400": _answer(
+        f"malformed JSON, a body that is not an object, one nested more than {MAX_BODY_DEPTH} levels deep "
+        "(`too_deep`), or a field of the wrong type (`field` names it)"
+    ),
+    "413": _answer("body over 64 KiB (with a Content-Length or chunked)"),
     "415": _answer("body not sent as application/json"),
 }
 TOKEN = {
@@ -476,7 +480,9 @@ PATHS = {
                     f"`row_too_large`: the row is over the study's row_limit_kb (default 64 KB), or {EVENTS_TOO_LARGE}"
                 ),
                 "422": _answer(
-                    f"the row is not a JSON object, or holds NaN or Infinity (`invalid_response`), or {INVALID_EVENTS}"
+                    "the row is not a JSON object, or holds a value no reader can handle (`invalid_response`, `field` "
+                    "its path, e.g. `row.response.Q0`): NaN or Infinity, NUL or a lone surrogate in text or a key, an "
+                    f"integer beyond ±(2^53 - 1), nesting past {jsonvalue.MAX_DEPTH} levels; or {INVALID_EVENTS}"
                 ),
                 "400": BODY_ERRORS["400"],
                 "415": BODY_ERRORS["415"],
