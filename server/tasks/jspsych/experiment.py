@@ -6,7 +6,8 @@ the registry's dist-tag ("latest" when none is given) or the highest version the
 path is the package.json field the CDN reads (unpkg: `unpkg`, `browser`, `main`; jsDelivr: `jsdelivr`, `browser`,
 `main`). The tarball comes from the registry (or from the study's own packages/ folder), is checked against
 `dist.integrity` (or the lock file / the pin of an earlier sync), and only the files the page names are kept. Each is
-served at /pkg/<sha256>/<file name>.
+served at /pkg/<sha256>/<file name>. A package's stylesheet is made servable the same way: the package files its
+relative url()s name are kept too, and its Google Fonts become Fontsource's npm packages (fonts.py).
 
 The study's own files (every file of its folder but study.toml, the page itself, dot-files, node_modules and the
 packages folder) are stored too, and listed in one manifest, itself stored as an asset; the page gets
@@ -468,13 +469,13 @@ def prepare_experiment(
         except (RegistryError, LookupError, ValueError) as exc:
             fail(tag, str(exc))
 
-    def keep(name: str, data: bytes, pin: dict | None = None, path: str = "") -> str:
-        """Store `data` to serve as /pkg/<sha256>/<name> (recording it as the package file `path` in `pin`)."""
+    def keep(path: str, data: bytes, pin: dict | None = None) -> str:
+        """Store `data` to serve as /pkg/<sha256>/<file name>, recorded in the package's `pin` as its file `path`."""
         sha = _sha256(data)
-        files[sha], types[sha] = data, _mimetype(name)
+        files[sha], types[sha] = data, _mimetype(path)
         if pin is not None:
             pin["files"][path] = sha
-        return f"/pkg/{sha}/{PurePosixPath(name).name}"
+        return f"/pkg/{sha}/{PurePosixPath(path).name}"
 
     def package_css(package: _Package, path: str, data: bytes) -> bytes:
         """A package's stylesheet with what it names made servable: a relative url() to the package's own file is
@@ -494,7 +495,7 @@ def prepare_experiment(
             content = package.read(name)
             if content is None:
                 return match.group(0)
-            return f'url("{keep(name, content, resolver.pins[(package.name, package.version)], name)}")'
+            return f'url("{keep(name, content, resolver.pins[(package.name, package.version)])}")'
 
         return fonts.google_fonts(CSS_URL.sub(own_file, text), served_fonts).encode()
 
@@ -532,7 +533,7 @@ def prepare_experiment(
         if _mimetype(path) == "text/css":
             with resolving(tag):
                 served = package_css(package, path, data)
-        url = keep(path, served, resolver.pins[(request.name, version)], path)
+        url = keep(path, served, resolver.pins[(request.name, version)])
         if served != data:
             rewritten.add(url)
         return url
@@ -560,7 +561,7 @@ def prepare_experiment(
             if tag.name == "script":
                 local_scripts.append(own[name])
             served = base + name
-        # The tag's integrity was checked at sync; a stylesheet made servable here no longer has those bytes.
+        # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
         edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served})))
 
