@@ -145,11 +145,14 @@ def test_every_survey_plugin_major_runs(page, live_server, app):
         token = start(page, live_server, slug)
         frame = page.frame_locator("#studyhive-experiment")
         frame.get_by_role("textbox").fill("teal")
+        # the theme's stylesheet is served and applies
+        theme_font = "getComputedStyle(document.querySelector('.sd-root-modern')).fontFamily"
+        assert "Open Sans" in frame_of(page).evaluate(theme_font), slug
         frame.get_by_role("textbox").press("Enter")  # would submit SurveyJS's form: the survey must stay
         frame.get_by_role("button", name=re.compile("Complete|Finish")).click()
         expect(page.get_by_role("button", name="Continue")).to_be_visible()
         assert rows_arrive(token, 1)[0]["response"] == {"colour": "teal"}, slug
-        # SurveyJS's theme names Open Sans on Google's servers: served here instead, nothing refused
+        # it names Open Sans on Google's servers: served here instead
         assert open_sans_loads(page), slug
         # SurveyJS 1.x's inline onsubmit="return false;" is refused (the runtime stops form submissions instead)
         assert [v for v in violations(page) if v != "script-src-attr inline"] == [], slug

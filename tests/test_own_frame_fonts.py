@@ -12,7 +12,7 @@ import re
 import pytest
 
 from server.tasks.jspsych.experiment import ExperimentError
-from server.tasks.jspsych.fonts import Face, faces_of_url
+from server.tasks.jspsych.fonts import Face, faces_of_url, google_fonts
 from tests.fake_npm_registry import NODE_MODULES, FakeRegistry, integrity
 
 # only_loopback: autouse, so no test here connects to any host but the fake registry (Google's included)
@@ -112,6 +112,12 @@ def test_a_theme_on_google_fonts_and_its_own_image(tmp_path, fake):
     assert faces(served(prepared, imported(css.encode()))) == {("italic", "700")}
     (image,) = re.findall(r"background: url\(\"([^\"]+)\"\)", css)
     assert served(prepared, image) == PNG and image.endswith("/dot.png")
+
+
+def test_the_import_goes_after_a_byte_order_mark():
+    """Minified SurveyJS 2 starts with one: an @import before it would make its first rule's selector "\ufeff:root"."""
+    css = '\ufeff/*! c */@font-face{font-family:"Open Sans";src:url(https://fonts.gstatic.com/x.woff2)}:root{--a:1}'
+    assert google_fonts(css, lambda faces: "/f.css") == '\ufeff@import url("/f.css");/*! c */:root{--a:1}'
 
 
 def test_a_google_fonts_link_in_the_page(tmp_path, fake):

@@ -22,7 +22,8 @@ IMPORT = re.compile(
     r"""@import\s+(?:url\(\s*)?(['"]?)((?:https?:)?//fonts\.googleapis\.com/[^'")\s;]*)\1\s*\)?[^;]*;""", re.I
 )
 FONT_FACE = re.compile(r"@font-face\s*\{[^}]*\}", re.I)
-CHARSET = re.compile(r"""\A(\ufeff?@charset\s+"[^"]*"\s*;)?""")
+# What must stay first in a stylesheet: a byte-order mark (minified SurveyJS 2 starts with one) and an @charset.
+CHARSET = re.compile(r"""\A\ufeff?(@charset\s+"[^"]*"\s*;)?""")
 # CSS API v1 variants: "700", "700italic", "700i", "bold", "b", "italic", "i", "bolditalic", "bi", "regular".
 VARIANT = re.compile(r"(\d{3}|bold|b|regular|r)?(italic|i)?")
 
@@ -107,7 +108,8 @@ def _declared_face(block: str) -> Face | None:
 def google_fonts(css: str, serve: Callable[[list[Face]], str]) -> str:
     """`css` with every Google Fonts @import and every @font-face whose source is on Google's servers replaced by
     an @import of `serve(faces)`: the stylesheet declaring the same faces from Fontsource. The @import of the
-    @font-face blocks' faces goes first (after an @charset), where an @import is always valid."""
+    @font-face blocks' faces goes first (after a byte-order mark and an @charset), where an @import is always
+    valid."""
     css = IMPORT.sub(lambda match: f'@import url("{serve(faces_of_url(match.group(2)))}");', css)
     remote = [block for block in FONT_FACE.findall(css) if FILES_HOST in block.lower()]
     faces = sorted({face for block in remote if (face := _declared_face(block))})
