@@ -23,7 +23,6 @@ PROBE = """<script>
   var messages = [];
   document.addEventListener("securitypolicyviolation", function (e) {
     violations.push(e.violatedDirective + " " + e.blockedURI);
-    document.documentElement.setAttribute("data-violations", violations.join(" | "));
   });
   window.addEventListener("message", function (e) { messages.push(JSON.stringify(e.data)); });
 </script>"""

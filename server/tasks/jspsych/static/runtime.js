@@ -57,10 +57,10 @@
     }
   }).observe(document, { childList: true, subtree: true });
 
-  // The frame's policy (form-action 'none', server/web/security.py) refuses every form submission, and Chromium then
-  // replaces the page with an error: a form submitted by Enter in a text field would end the experiment. Plugins
-  // read their forms in their own submit listeners, which still run; SurveyJS 1.x's `<form onsubmit="return
-  // false;">` is an inline handler the policy does not run. So no submission is attempted at all.
+  // The frame's policy (form-action 'none', server/web/security.py) refuses every form submission, and Chromium may
+  // then replace the page with an error: Enter in a text field of a form nobody cancels (SurveyJS 1.x's `<form
+  // onsubmit="return false;">` is an inline handler the policy does not run) could end the experiment. Plugins read
+  // their forms in their own submit listeners, which still run; so no submission is attempted at all.
   window.addEventListener("submit", (event) => event.preventDefault(), true);
 
   /** The row's interaction records: jsPsych's for its trial and this frame's, in time order. */
