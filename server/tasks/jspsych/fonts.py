@@ -1,4 +1,4 @@
-"""Web fonts a stylesheet names on Google's servers, resolved like scripts (issue #36): jsPsych 7.0–7.2's jspsych.css
+"""Web fonts a stylesheet names on Google's servers, resolved like scripts (issue #36): jsPsych 7.0's jspsych.css
 starts with `@import url(https://fonts.googleapis.com/css?family=Open+Sans:…)` and SurveyJS's themes declare Open Sans
 with `@font-face { src: url(https://fonts.gstatic.com/…) }`. The experiment's Content-Security-Policy lets neither
 load (and a participant's browser should ask no other host), so at sync each is replaced by the same faces from the
