@@ -58,7 +58,13 @@ def pack(files: dict[str, bytes]) -> bytes:
 
 
 def folder_files(folder: Path) -> dict[str, bytes]:
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    """A package folder's files as its tarball holds them: npm never packs a nested node_modules/ (npm installs one
+    inside @jspsych/plugin-survey 4's folder)."""
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in folder.rglob("*")
+        if path.is_file() and "node_modules" not in path.relative_to(folder).parts
+    }
 
 
 def integrity(data: bytes) -> str:

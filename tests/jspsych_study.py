@@ -145,21 +145,23 @@ def write_study(studies: Path, slug: str, html: str = EXPERIMENT, min_rows: int 
     return folder
 
 
+# The packages the fake registry serves unless a test names others (packing the big ones takes seconds).
+FOLDERS = (
+    "jspsych",
+    "@jspsych/plugin-html-button-response",
+    "jspsych7",
+    "jspsych70",
+    "plugin-html-keyboard-response-1",
+)
+
+
 @contextmanager
-def jspsych_app(tmp_path: Path, **studies: str | tuple):
+def jspsych_app(tmp_path: Path, *, folders: tuple[str, ...] = FOLDERS, **studies: str | tuple):
     """An app whose studies are the given slug → experiment HTML, or (HTML, min_rows[, resume]), synced against a
-    fake npm registry."""
+    fake npm registry serving the node_modules `folders` (tests/fake_npm_registry.py FOLDERS)."""
     for slug, given in studies.items():
         write_study(tmp_path / "studies", slug, *(given if isinstance(given, tuple) else (given,)))
-    registry = FakeRegistry(
-        folders=(
-            "jspsych",
-            "@jspsych/plugin-html-button-response",
-            "jspsych7",
-            "jspsych70",
-            "plugin-html-keyboard-response-1",
-        )
-    )
+    registry = FakeRegistry(folders=folders)
     app = make_app(tmp_path, STUDIES_DIR=str(tmp_path / "studies"), NPM_REGISTRY_URL=registry.url)
     try:
         with app.app_context():

@@ -15,7 +15,8 @@ DRAIN = """async ([token, body]) => {
   sync.onended = (answer) => { window.ended = answer.error; };
   if (body) sync.enqueue(body);
   await sync.flush();
-  const read = (key) => JSON.parse(localStorage.getItem(`studyhive:${token}:${key}`)) || [];
+  // What localStorage keeps, read back as a new page would (one entry per key beside an index: sync.js).
+  const read = (key) => new StudyhiveStoredList(`studyhive:${token}:${key}`).entries;
   return {queue: read("queue"), refused: read("refused"), ended: window.ended};
 }"""
 
@@ -82,7 +83,7 @@ def test_the_page_stops_when_the_session_ends_under_it(app, client, runner, live
     page.locator("#sh-ratio-input").fill("33")
     page.locator(".sh-ratio-form button").click()
     expect(page.get_by_text("This session has ended")).to_be_visible()
-    refused = page.evaluate(f"JSON.parse(localStorage.getItem('studyhive:{token}:refused'))")
+    refused = page.evaluate(f"new StudyhiveStoredList('studyhive:{token}:refused').entries")
     assert [(r["body"]["trial_index"], r["body"]["response"]["percent"]) for r in refused] == [(5, 33)]
     assert stored_indexes(token) == list(range(5))
     page.reload()  # an ended session shows the same on every visit, and sends nothing

@@ -30,10 +30,24 @@ CSP = (
 # its inline scripts run by the hashes taken at sync (inline on*= attributes do not), and only our page may frame it.
 # base-uri 'self': the page's <base href="/study-files/…/"> (experiment.py) is what resolves the relative URLs its
 # script computes ("img/a.png") to the study's files; 'none' would drop it and those files would 404.
+# allow-forms: without it a form's submit event never fires, and survey-html-form and survey-text end their trials on
+# it; form-action 'none' keeps a submit from going anywhere (no plugin lets one navigate), so no form carries what
+# the page knows to another host or to studyhive.
+# 'unsafe-eval', for every experiment: SurveyJS's knockout UI (@jspsych/plugin-survey 1.x and 2.x) compiles its
+# bindings with `new Function`, and other libraries do the same. The threat: a string someone else controls, run as
+# code. Here it could only do what the experiment's own script already does, in the same frame: no origin (no
+# cookies, storage or studyhive page to read), no host but studyhive to reach (default-src 'self', form-action
+# 'none', no popups or top navigation in the sandbox), no session token to name (the frame gets no referrer), and
+# nothing to send but this participant's own rows through the page around it, which the participant can send
+# anyway. The strings that reach this frame are the researcher's (trusted as the experiment's author) and this
+# participant's own answers; no other participant's data is ever in it. Allowing eval only where sync recognises a
+# package that needs it would rest on guessing from code (jsPsych 7's own bundle names `Function(` in a fallback it
+# never runs; others eval through setTimeout strings) and would leave a blank frame whenever the guess misses, for no
+# protection the sandbox does not already give.
 EXPERIMENT_CSP = (
-    "sandbox allow-scripts allow-forms; default-src 'self'; script-src 'self' {hashes}; "
+    "sandbox allow-scripts allow-forms; default-src 'self'; script-src 'self' 'unsafe-eval' {hashes}; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; "
-    "font-src 'self' data:; object-src 'none'; base-uri 'self'; frame-ancestors 'self'"
+    "font-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'self'"
 )
 
 

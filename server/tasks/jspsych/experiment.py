@@ -6,7 +6,8 @@ the registry's dist-tag ("latest" when none is given) or the highest version the
 path is the package.json field the CDN reads (unpkg: `unpkg`, `browser`, `main`; jsDelivr: `jsdelivr`, `browser`,
 `main`). The tarball comes from the registry (or from the study's own packages/ folder), is checked against
 `dist.integrity` (or the lock file / the pin of an earlier sync), and only the files the page names are kept. Each is
-served at /pkg/<sha256>/<file name>.
+served at /pkg/<sha256>/<file name>. A package's stylesheet is made servable the same way: the package files its
+relative url()s name are kept too, and its Google Fonts become Fontsource's npm packages (fonts.py).
 
 The study's own files (every file of its folder but study.toml, the page itself, dot-files, node_modules and the
 packages folder) are stored too, and listed in one manifest, itself stored as an asset; the page gets
@@ -24,9 +25,11 @@ import html
 import io
 import json
 import mimetypes
+import posixpath
 import re
 import tarfile
 from base64 import b64encode
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -37,6 +40,7 @@ import semantic_version
 from ...db import db
 from ...exceptions import ConfigError
 from ...models import Asset
+from . import fonts
 from .npm import MIB, PackageNotFound, Registry, RegistryError, integrity_matches, sri
 
 # Replaced by jsrun's runtime: it must run after jsPsych's script defines initJsPsych and before the experiment's.
@@ -62,6 +66,10 @@ LINK_RELS_CONNECTING = {"preconnect", "dns-prefetch"}
 MEDIA_TAGS = {"img", "audio", "video", "source", "track", "input"}
 OLD_INIT = re.compile(r"\bjsPsych\s*\.\s*init\s*\(")
 INIT = re.compile(r"\binitJsPsych\s*\(")
+# A url() in CSS, quoted or not: group 2 is the URL.
+CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
+# The Fontsource packages that stand in for Google Fonts (fonts.py): 5.x names a stylesheet per weight and style.
+FONTSOURCE_RANGE = "^5"
 TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json"}
 
 
@@ -385,10 +393,12 @@ def _study_files(study_dir: Path, html_name: str, offline: Path | None) -> dict[
     return found
 
 
-def _attrs(tag: _Tag, **changes: str) -> str:
-    """The start tag written again with `changes` to its attributes."""
+def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
+    """The start tag written again with `changes` to its attributes, without those named in `drop`."""
     written = []
     for name, value in tag.attrs:
+        if name in drop:
+            continue
         value = changes.get(name, value)
         written.append(name if value is None else f'{name}="{html.escape(value, quote=True)}"')
     return "<" + tag.name + "".join(" " + item for item in written) + ">"
@@ -433,6 +443,7 @@ def prepare_experiment(
     jspsych: tuple[str, _Tag] | None = None
     inline_scripts: list[_Tag] = []
     local_scripts: list[bytes] = []
+    rewritten: set[str] = set()  # served URLs of stylesheets whose bytes differ from the package's (package_css)
 
     def fail(tag: _Tag, message: str):
         raise ExperimentError(html_name, tag.text, message)
@@ -446,40 +457,98 @@ def prepare_experiment(
             fail(tag, f"{name} is not in the study folder")
         return name
 
-    def package_file(tag: _Tag, url: str, request: _Request) -> str:
-        nonlocal jspsych
+    @contextmanager
+    def resolving(tag: _Tag):
+        """Resolving a package (or a font) for `tag`: what goes wrong is said about the tag."""
         try:
-            version, source = resolver.version(request.name, request.spec)
-            package = resolver.package(request.name, version, source)
-            path = package.resolve(request.path, request.fields)
-            data = package.read(path) if path else None
+            yield
+        except ExperimentError:
+            raise  # already about the tag (a ValueError too: caught below, it would name the tag twice)
         except PackageNotFound as exc:
             fail(tag, f"package not found: {exc}")
         except IntegrityError as exc:
             fail(tag, f"integrity mismatch: {exc}")
         except (RegistryError, LookupError, ValueError) as exc:
             fail(tag, str(exc))
-        # Not inside the try: its `except ValueError` would catch fail's ExperimentError and prefix the tag twice.
-        if request.name == "jspsych" and _major(version) <= 6:
-            fail(tag, f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
+
+    def keep(path: str, data: bytes, pin: dict | None = None) -> str:
+        """Store `data` to serve as /pkg/<sha256>/<file name>, recorded in the package's `pin` as its file `path`."""
+        sha = _sha256(data)
+        files[sha], types[sha] = data, _mimetype(path)
+        if pin is not None:
+            pin["files"][path] = sha
+        return f"/pkg/{sha}/{PurePosixPath(path).name}"
+
+    def package_css(package: _Package, path: str, data: bytes) -> bytes:
+        """A package's stylesheet with what it names made servable: a relative url() to the package's own file is
+        that file, stored and served by its hash like the stylesheet; Google Fonts become Fontsource's (fonts.py)."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data  # not CSS studyhive can read: served as it is
+        folder = PurePosixPath(path).parent
+
+        def own_file(match: re.Match) -> str:
+            url = match.group(2)
+            parts = urlsplit(url)
+            if parts.scheme or parts.netloc or url.startswith(("/", "#")):
+                return match.group(0)
+            name = posixpath.normpath((folder / unquote(parts.path)).as_posix())
+            content = package.read(name)
+            if content is None:
+                return match.group(0)
+            return f'url("{keep(name, content, resolver.pins[(package.name, package.version)])}")'
+
+        return fonts.google_fonts(CSS_URL.sub(own_file, text), served_fonts).encode()
+
+    def served_fonts(faces: list[fonts.Face]) -> str:
+        """The URL of one stylesheet declaring `faces` from Fontsource's packages (the latest 5.x of each family)."""
+        sheets = []
+        for face in faces:
+            version, source = resolver.version(face.package, FONTSOURCE_RANGE)
+            package = resolver.package(face.package, version, source)
+            data = package.read(face.stylesheet)
+            if data is None:
+                wanted = f"{face.family} {face.weight}{' italic' if face.italic else ''}"
+                raise LookupError(f"{face.package}@{version} has no {face.stylesheet} ({wanted})")
+            sheets.append(package_css(package, face.stylesheet, data))
+        return keep(faces[0].package.rsplit("/", 1)[-1] + ".css", b"\n".join(sheets))
+
+    def package_file(tag: _Tag, url: str, request: _Request) -> str:
+        nonlocal jspsych
+        with resolving(tag):
+            version, source = resolver.version(request.name, request.spec)
+            if request.name == "jspsych" and _major(version) <= 6:
+                fail(tag, f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
+            package = resolver.package(request.name, version, source)
+            path = package.resolve(request.path, request.fields)
+            data = package.read(path) if path else None
         if data is None:
             wanted = request.path or f"the package's main file ({'/'.join(request.fields)})"
             fail(tag, f"{wanted} is not a file of {request.name}@{version}")
         if request.name == "jspsych" and jspsych is None:
             jspsych = (version, tag)
-        sha = _sha256(data)
-        files[sha], types[sha] = data, _mimetype(path)
-        resolver.pins[(request.name, version)]["files"][path] = sha
         checked = tag.get("integrity")
         if checked and not integrity_matches(data, checked):
             fail(tag, f"integrity mismatch: {request.name}@{version}/{path} does not match the tag's integrity")
-        return f"/pkg/{sha}/{PurePosixPath(path).name}"
+        served = data
+        if _mimetype(path) == "text/css":
+            with resolving(tag):
+                served = package_css(package, path, data)
+        url = keep(path, served, resolver.pins[(request.name, version)])
+        if served != data:
+            rewritten.add(url)
+        return url
 
     def rewrite(tag: _Tag, key: str, url: str) -> None:
         parts = urlsplit(url)
         if parts.scheme in ("data", "blob"):
             return
-        if parts.scheme in ("http", "https", "") and parts.netloc:
+        if parts.scheme in ("http", "https", "") and parts.netloc.lower() == fonts.CSS_HOST and tag.name == "link":
+            with resolving(tag):
+                served = served_fonts(fonts.faces_of_url(url))
+            rewritten.add(served)
+        elif parts.scheme in ("http", "https", "") and parts.netloc:
             try:
                 request = parse_cdn_url(url if parts.scheme else "https:" + url)
             except ValueError as exc:
@@ -494,7 +563,9 @@ def prepare_experiment(
             if tag.name == "script":
                 local_scripts.append(own[name])
             served = base + name
-        edits.append((tag.start, tag.end, _attrs(tag, **{key: served})))
+        # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
+        drop = ("integrity",) if served in rewritten else ()
+        edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served})))
 
     head_end = None
     for tag in tags:

