@@ -147,6 +147,30 @@ def test_rows_hold_markers_for_the_raw_ids_in_values_and_keys_at_any_depth(clien
     ]
 
 
+def test_what_the_page_reports_besides_rows_holds_markers_too(client):
+    """The experiment's own text reaches the server in its end message, its errors and a replay's divergence too: a
+    raw id there is kept as its marker, so the purge's promise holds for every column."""
+    token = enter(client, **PROLIFIC)
+    error = {"message": f"TypeError: no {PID}", "stack": f"at {SUBMISSION}", "trial_index": 0, "fatal": False}
+    assert client.post(f"/api/sessions/{token}/experiment-error", json=error).get_json() == {"recorded": True}
+    diverged = {"trial_index": 0, "fields": [f"seen_{PID}"]}
+    assert client.post(f"/api/sessions/{token}/replay-diverged", json=diverged).get_json() == {"recorded": True}
+    ending = {"ended_early": True, "message": f"Thanks, {PID}. Please return this study."}
+    assert client.post(f"/api/sessions/{token}/timeline-finished", json=ending).status_code == 200
+    session = session_of(token)
+    assert session.ending["message"] == "Thanks, [PROLIFIC_PID]. Please return this study."
+    assert (session.experiment_error["message"], session.experiment_error["stack"]) == (
+        "TypeError: no [PROLIFIC_PID]",
+        "at [SESSION_ID]",
+    )
+    assert session.replay_divergence["fields"] == ["seen_[PROLIFIC_PID]"]
+    assert sorted(anywhere(*RAW_IDS)) == [
+        ("participant_sessions", "prolific_pid"),
+        ("participant_sessions", "prolific_session_id"),
+        ("participant_sessions", "prolific_study_id"),
+    ]
+
+
 def test_markers_replace_ids_in_text_only_and_an_export_writes_the_code():
     """Pure functions (no database): an id that looks like a number, or sits right after an escape, is found in text
     and nowhere else; a short id is left alone; unmark and restore undo what mark did."""

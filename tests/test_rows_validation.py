@@ -216,6 +216,8 @@ def test_rows_stored_before_the_check_are_read_by_every_reader(client, runner, a
         assert download.status_code == 200 and download.get_data(as_text=True) == files[name], name
     page = client.get(f"/researcher/studies/own/participants/{session_id}")
     assert page.status_code == 200 and "smile \\ud83d" in page.get_data(as_text=True)
+    replayed = client.get(f"/researcher/studies/own/participants/{session_id}/replay")
+    assert replayed.status_code == 200 and "smile \\ud83d" in replayed.get_data(as_text=True)
     analysed = runner.invoke(args=["analyze", "own", "--stage", "all", "--out", str(tmp_path / "analysis")])
     assert analysed.exit_code == 0, analysed.output
     assert "1 rt value(s) are not numbers" in (tmp_path / "analysis" / "report.md").read_text(encoding="utf-8")

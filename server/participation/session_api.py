@@ -476,7 +476,11 @@ def record_divergence(connection, session: trialstore.SessionFacts, body: dict[s
     require_consent(connection, session, "a replay's divergence")
     plan_less(connection, session)
     now = utcnow()
-    divergence = {"trial_index": index, "fields": fields, "recorded_at": now.isoformat()}
+    divergence = {
+        "trial_index": index,
+        "fields": identifiers.mark(fields, session.platform_ids),
+        "recorded_at": now.isoformat(),
+    }
     if connection.execute(RECORD_DIVERGENCE, {"session_id": session.id, "divergence": divergence, "now": now}).rowcount:
         return {"recorded": True}
     status, outcome = trialstore.status(connection, session.id)
@@ -490,7 +494,8 @@ def finish_timeline(connection, session: trialstore.SessionFacts, body: dict[str
     (`ended_early`, `message`: the session's `ending`)."""
     require_consent(connection, session, "the end of the timeline")
     plan_less(connection, session)
-    ending = _ending(body)
+    # What the page reports is the experiment's text: a raw Prolific id in it is kept as its marker, as in rows.
+    ending = identifiers.mark(_ending(body), session.platform_ids)
     if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}).rowcount:
         status, outcome = trialstore.status(connection, session.id)
         if not trialstore.is_open(status, outcome):
@@ -517,7 +522,7 @@ def record_error(connection, session: trialstore.SessionFacts, body: dict[str, A
     if not isinstance(error["fatal"], bool):
         raise APIError(400, "invalid_field", "fatal must be true or false", field="fatal")
     now = utcnow()
-    error["at"] = now.isoformat()
+    error = {**identifiers.mark(error, session.platform_ids), "at": now.isoformat()}
     values = {"session_id": session.id, "error": error, "now": now}
     if connection.execute(RECORD_ERROR[error["fatal"]], values).rowcount:
         return {"recorded": True}

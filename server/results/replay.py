@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from analysis.safe_csv import utf8_safe
+
 from .. import identifiers
 from ..db import db
 from ..models import ParticipantSession, Stimulus, Trial
@@ -50,5 +52,17 @@ def steps(person: ParticipantSession, stimulus_url: Callable[[str], str]) -> lis
         planned = shows_stimuli and key is not None and item is not None and item.get("stimulus_id") == key
         images = task.replay_images(item, stimulus_url) if planned else []
         events = None if trial.events is None else timeline(trial.events, trial.rt_ms)
-        out.append(Step(trial, key, images, identifiers.unmark(trial.response, code), events))
+        out.append(Step(trial, key, images, _readable(identifiers.unmark(trial.response, code)), events))
     return out
+
+
+def _readable(value: Any) -> Any:
+    """A stored answer as a page can write it: a lone surrogate in a key or text (stored before the participant API
+    refused them, server/tasktype/jsonvalue.py) as its JSON escape, as the export writes it; a page encodes UTF-8."""
+    if isinstance(value, str):
+        return utf8_safe(value)
+    if isinstance(value, list):
+        return [_readable(item) for item in value]
+    if isinstance(value, dict):
+        return {utf8_safe(key): _readable(item) for key, item in value.items()}
+    return value
