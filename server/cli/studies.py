@@ -15,6 +15,7 @@ from ..models import STAGES, Study
 from ..studies.definitions import (
     StudyFileError,
     SyncFailed,
+    check_study,
     json_schema,
     key_reference,
     set_stage,
@@ -59,6 +60,31 @@ def sync_command(slugs, username):
         raise click.ClickException(
             f"{len(failed.failures)} of {total} studies not synced; each keeps the version it had:\n{failed}"
         )
+
+
+@studies_cli.command(
+    "check",
+    help="What `flask studies sync` would do with one study, writing nothing: PATH is the study's folder "
+    "(studies/<slug>) or its slug. Prints the study file's validation; for an own jsPsych experiment its jsPsych "
+    "version, every tag and how it resolves, the inline scripts, the packages and study files published, the JATOS "
+    "calls and warnings; for a built-in task type its parameters. Exits 1 with sync's message when sync would fail.",
+)
+@click.argument("path")
+def check_command(path):
+    folder = Path(path)
+    if folder.name == "study.toml" and folder.is_file():
+        folder = folder.parent
+    studies_dir = Path(current_app.config["STUDIES_DIR"])
+    if not (folder / "study.toml").is_file():  # a slug
+        folder = studies_dir / path
+    if not (folder / "study.toml").is_file():
+        raise click.ClickException(f"{path} is neither a study folder (with a study.toml) nor a study in {studies_dir}")
+    try:
+        lines = check_study(folder / "study.toml")
+    except StudyFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    for line in lines:
+        click.echo(line)
 
 
 @studies_cli.command("schema", help="Write the JSON Schema of study.toml (for editors) to stdout or --out FILE.")

@@ -25,7 +25,7 @@ from ..prolific import settings as prolific_settings
 from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from ..stimuli.manifests import import_manifest
 from ..tasktype import assets as study_assets
-from ..tasktype.contract import DemoStimuli, GeneratedStimuli, PlanLessRows
+from ..tasktype.contract import DemoStimuli, GeneratedStimuli, PlanLessRows, Prepared
 from ..tasktype.registry import registry
 from . import conditions
 from . import versions as study_versions
@@ -305,18 +305,49 @@ def study_files(studies_dir: Path, slugs: Sequence[str] = ()) -> list[Path]:
     return [paths[slug] for slug in dict.fromkeys(slugs)] if slugs else list(paths.values())
 
 
-def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, str]:
-    """Validate, prepare and write one study file, and commit: (slug, what happened). Raises StudyFileError before
-    anything of the study is written."""
+def _prepare_study(path: Path) -> tuple[dict[str, Any], Study | None, Prepared | None]:
+    """One study file validated and its folder prepared, nothing written: its configuration, the study as stored
+    (None: a new one) and what a plan-less type made of its folder (None for the other types). Raises
+    StudyFileError."""
     config = load_study_file(path)
     study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
     task = registry().get(config["task_type"])
-    if isinstance(task, PlanLessRows):  # prepared before anything is written: an error keeps the old version
+    prepared = None
+    if isinstance(task, PlanLessRows):
         try:
             prepared = task.prepare(path.parent, config["task"], study.config if study else None)
         except ConfigError as exc:
             raise StudyFileError(path, str(exc)) from None
         config.update(prepared.config)
+    return config, study, prepared
+
+
+def check_study(path: Path) -> list[str]:
+    """What `flask studies sync` would do with one study file, as lines to print; nothing is written (the registry
+    may be asked, as sync asks it). Raises the StudyFileError sync would give."""
+    config, study, prepared = _prepare_study(path)
+    task = registry().get(config["task_type"])
+    lines = [f"{path}: valid", f"task type: {task.id} ({task.name})"]
+    if prepared is not None:
+        lines += prepared.report
+    else:
+        lines += ["[task], validated:", *(f"  {key} = {json.dumps(value)}" for key, value in config["task"].items())]
+        for condition in config.get("conditions", ()):
+            lines.append(f"condition {condition['name']} (quota {condition['quota']}): {json.dumps(condition['task'])}")
+    if study is None:
+        lines.append("sync would create the study (version 1)")
+    elif study.config_hash != config_hash(config):
+        lines.append(f"sync would update the study to version {study.version + 1}")
+    else:
+        lines.append(f"sync would leave the study unchanged (version {study.version})")
+    return lines
+
+
+def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, str]:
+    """Validate, prepare and write one study file, and commit: (slug, what happened). Raises StudyFileError before
+    anything of the study is written."""
+    config, study, prepared = _prepare_study(path)  # an error keeps the old version: nothing is written yet
+    if prepared is not None:
         study_assets.store(prepared.files)
     digest = config_hash(config)
     changed = study is None or study.config_hash != digest

@@ -20,6 +20,7 @@ study's version record, so a refused experiment leaves the previous version serv
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import html
 import io
@@ -83,6 +84,26 @@ class ExperimentError(ConfigError):
 
 
 @dataclass(frozen=True)
+class Code:
+    """Script code of the study's own (an inline script's text or a study file's), where it starts: `flask studies
+    check` scans it (check.py)."""
+
+    file: str  # relative to the study folder
+    line: int  # the line of `file` its first character is on
+    text: str
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """How one tag of the page is served, as `flask studies check` prints it."""
+
+    line: int
+    tag: str  # the start tag as written
+    served: str  # e.g. "npm jspsych@8.3.0 dist/index.browser.min.js", "study file img/a.png"
+    code: Code | None = None  # a script of the study's own
+
+
+@dataclass(frozen=True)
 class PreparedExperiment:
     html: str  # every script/link URL rewritten, <base> injected, RUNTIME_MARKER after the jsPsych tag
     jspsych_major: int
@@ -93,6 +114,7 @@ class PreparedExperiment:
     study_files: dict[str, str]  # study-relative path → sha256
     study_files_manifest: str  # sha256 of the manifest asset the <base> names
     inline_script_hashes: list[str] = field(default_factory=list)  # CSP sources, "'sha256-…'"
+    resolved: list[Resolved] = field(default_factory=list)  # every tag studyhive serves or removes, in page order
 
 
 @dataclass
@@ -125,6 +147,10 @@ class _Tags(HTMLParser):
     def position(self) -> int:
         line, column = self.getpos()
         return self.line_starts[line - 1] + column
+
+    def line(self, offset: int) -> int:
+        """The line (from 1) the text's character at `offset` is on."""
+        return bisect.bisect_right(self.line_starts, offset)
 
     def handle_starttag(self, tag, attrs):
         raw = self.get_starttag_text() or ""
@@ -427,7 +453,8 @@ def prepare_experiment(
         text = page.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise ExperimentError(html_name, "(file)", f"not UTF-8 text: {exc}") from exc
-    tags = _Tags(text).tags
+    parsed = _Tags(text)
+    tags = parsed.tags
 
     own = _study_files(study_dir, html_name, offline_packages_dir)
     own_sha = {path: _sha256(data) for path, data in own.items()}
@@ -444,6 +471,10 @@ def prepare_experiment(
     inline_scripts: list[_Tag] = []
     local_scripts: list[bytes] = []
     rewritten: set[str] = set()  # served URLs of stylesheets whose bytes differ from the package's (package_css)
+    resolved: list[tuple[int, Resolved]] = []  # by the tag's offset in the page
+
+    def report(tag: _Tag, served: str, code: Code | None = None) -> None:
+        resolved.append((tag.start, Resolved(parsed.line(tag.start), tag.text, served, code)))
 
     def fail(tag: _Tag, message: str):
         raise ExperimentError(html_name, tag.text, message)
@@ -528,6 +559,8 @@ def prepare_experiment(
             fail(tag, f"{wanted} is not a file of {request.name}@{version}")
         if request.name == "jspsych" and jspsych is None:
             jspsych = (version, tag)
+        carried = " (the study's packages/)" if source == "offline" else ""
+        report(tag, f"npm {request.name}@{version} {path}{carried}")
         checked = tag.get("integrity")
         if checked and not integrity_matches(data, checked):
             fail(tag, f"integrity mismatch: {request.name}@{version}/{path} does not match the tag's integrity")
@@ -543,11 +576,14 @@ def prepare_experiment(
     def rewrite(tag: _Tag, key: str, url: str) -> None:
         parts = urlsplit(url)
         if parts.scheme in ("data", "blob"):
+            report(tag, f"kept as it is (a {parts.scheme}: URL)")
             return
         if parts.scheme in ("http", "https", "") and parts.netloc.lower() == fonts.CSS_HOST and tag.name == "link":
             with resolving(tag):
-                served = served_fonts(fonts.faces_of_url(url))
+                faces = fonts.faces_of_url(url)
+                served = served_fonts(faces)
             rewritten.add(served)
+            report(tag, "Google Fonts from Fontsource: " + ", ".join(f"{f.package} {f.stylesheet}" for f in faces))
         elif parts.scheme in ("http", "https", "") and parts.netloc:
             try:
                 request = parse_cdn_url(url if parts.scheme else "https:" + url)
@@ -560,8 +596,11 @@ def prepare_experiment(
             fail(tag, f"a {parts.scheme}: URL cannot be served")
         else:
             name = study_file(tag, url)
+            code = None
             if tag.name == "script":
                 local_scripts.append(own[name])
+                code = Code(name, 1, own[name].decode("utf-8", "replace"))
+            report(tag, f"study file {name}", code)
             served = base + name
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
@@ -584,6 +623,7 @@ def prepare_experiment(
             href = tag.get("href").strip()
             if rels & LINK_RELS_CONNECTING:
                 edits.append((tag.start, tag.end, ""))  # a warm-up connection to a host the page no longer uses
+                report(tag, "removed (a connection to a host the page no longer loads from)")
             elif rels & LINK_RELS_LOADED:
                 rewrite(tag, "href", href)
         elif tag.name in MEDIA_TAGS and tag.get("src"):
@@ -591,7 +631,7 @@ def prepare_experiment(
             if urlsplit(src).netloc:
                 fail(tag, f"{urlsplit(src).netloc} would be asked at participant time; put the file in the study")
             if not urlsplit(src).scheme:
-                study_file(tag, src)
+                report(tag, f"study file {study_file(tag, src)}")
 
     bodies = [text[tag.body_start : tag.body_end] for tag in inline_scripts if tag.body_end >= 0]
     for tag, body in zip(inline_scripts, bodies, strict=False):
@@ -621,6 +661,8 @@ def prepare_experiment(
     for start, stop, replacement in sorted(edits, key=lambda edit: (edit[0], edit[1]), reverse=True):
         out = out[:start] + replacement + out[stop:]
     hashes = [f"'sha256-{b64encode(hashlib.sha256(body.encode()).digest()).decode()}'" for body in bodies]
+    for tag, body, source in zip(inline_scripts, bodies, hashes, strict=False):
+        report(tag, f"inline, allowed by its hash {source}", Code(html_name, parsed.line(tag.body_start), body))
     return PreparedExperiment(
         html=out,
         jspsych_major=_major(version),
@@ -631,6 +673,7 @@ def prepare_experiment(
         study_files=own_sha,
         study_files_manifest=manifest_sha,
         inline_script_hashes=list(dict.fromkeys(hashes)),
+        resolved=[entry for _, entry in sorted(resolved, key=lambda item: item[0])],
     )
 
 

@@ -20,6 +20,7 @@ from ...exceptions import ResponseError
 from ...models import OUTCOMES
 from ...schema import NonBlank, Table, problem
 from ...tasktype.contract import Analysed, PlanLessRows, Prepared
+from . import check
 from .analyzer import JsPsychAnalyzer
 from .experiment import RUNTIME_MARKER, prepare_experiment
 from .npm import Registry
@@ -113,7 +114,7 @@ class JsPsychExperiment(PlanLessRows, Analysed):
             "study_files": page.study_files_manifest,
             "script_hashes": page.inline_script_hashes,
         }
-        return Prepared({"experiment": experiment, "packages": page.pins}, files)
+        return Prepared({"experiment": experiment, "packages": page.pins}, files, check.report(page, params, study_dir))
 
     def min_rows(self, params: dict[str, Any]) -> int:
         return params["min_rows"]

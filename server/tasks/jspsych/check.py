@@ -1,0 +1,113 @@
+"""What `flask studies check` says of an own jsPsych experiment (issue #37, point 5): the jsPsych version, how sync
+served each tag (experiment.py's `PreparedExperiment.resolved`), the packages pinned, the study files published, and
+what the experiment's own code does that studyhive does not run as another host would: its JATOS calls and the
+warnings below (docs/own-experiments.md, "Checking an experiment before you sync").
+
+The code is read, never run: a finding is a pattern at a file and line, which a comment or a string may hold too, so
+it is a warning to look at, never a refusal. Only the study's own scripts are read (inline ones and the study files
+the page loads), not the packages': jsPsych's own bundle reads the clock, as it should."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .experiment import Code, PreparedExperiment
+
+SHOWN_FILES = 4  # of a package's files kept: a font package keeps dozens
+JATOS_CALL = re.compile(r"(?<![\w$.])jatos\s*\.\s*([A-Za-z_$][\w$]*)")
+JATOS_NOTE = "studyhive serves no jatos object: these calls fail"
+RESUME = 'docs/own-experiments.md, "Reloads and resume"'
+# Randomness replay cannot draw again: group 1 names it.
+NOT_REPLAYED = re.compile(r"(?<![\w$])(Date\.now|performance\.now|crypto\.getRandomValues|crypto\.randomUUID)\s*\(")
+SUBMIT = re.compile(r"\.submit\s*\(\s*\)")
+# A request of the experiment's own: group 1 (a call) or group 2 (XMLHttpRequest) names it.
+REQUEST = re.compile(
+    r"(?<![\w$])(fetch|navigator\.sendBeacon|\$\.ajax|\$\.post|jQuery\.ajax|jQuery\.post)\s*\(|(?<![\w$])(XMLHttpRequest)\b"
+)
+HOST = re.compile(r"\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
+NAMESPACE_HOSTS = {"www.w3.org"}  # XML namespaces (createElementNS for SVG): named, never asked
+# An event-handler attribute in markup: in the page itself or in HTML a script hands to jsPsych.
+HANDLER = re.compile(r"<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=", re.IGNORECASE)
+
+NOT_DRAWN_AGAIN = (
+    f'resume = "replay" does not draw it again after a reload, so what it decides may differ ({RESUME}); use '
+    'resume = "restart" or "none" if it decides conditions'
+)
+SUBMITTED = (
+    "form.submit() is refused in the experiment's frame (forms submit nowhere) and leaves an error page: read the "
+    "form in a submit listener, as jsPsych's plugins do"
+)
+OWN_REQUESTS = (
+    "the experiment sends requests of its own; studyhive stores every row itself as its trial ends, and the frame "
+    "reaches no other host"
+)
+OTHER_HOST = (
+    "a host studyhive cannot serve; the frame's policy blocks every request to it (put the file in the study folder)"
+)
+INLINE_HANDLER = (
+    "is an inline event handler: the page's Content Security Policy blocks it; attach the handler in a script"
+)
+
+
+def report(page: PreparedExperiment, params: dict[str, Any], study_dir: Path) -> list[str]:
+    """The lines `flask studies check` prints of a prepared experiment with task parameters `params`."""
+    name = params["experiment"]
+    lines = [f"experiment: {name}, jsPsych {page.jspsych_version} (major {page.jspsych_major})", "tags:"]
+    lines += [f"  line {entry.line}: {entry.tag}: {entry.served}" for entry in page.resolved]
+    lines.append(f"inline scripts: {len(page.inline_script_hashes)}")
+    lines.append(f"packages pinned: {len(page.pins)}")
+    for pin in page.pins:
+        files = list(pin["files"])
+        shown = ", ".join(files[:SHOWN_FILES]) + (
+            f" and {len(files) - SHOWN_FILES} more" if files[SHOWN_FILES:] else ""
+        )
+        lines.append(f"  {pin['name']}@{pin['version']} ({pin['source']}) {pin['integrity']}: {shown}")
+    lines.append(f"study files published: {len(page.study_files)}")
+    lines += [f"  {path}" for path in page.study_files]
+
+    # a study file two tags load is read once
+    codes = list({(c.file, c.line): c for c in (entry.code for entry in page.resolved) if c is not None}.values())
+    calls = sorted({f"jatos.{m.group(1)}" for code in codes for m in JATOS_CALL.finditer(code.text)})
+    lines.append(f"JATOS calls: {', '.join(calls)} ({JATOS_NOTE})" if calls else "JATOS calls: none")
+
+    # handlers are looked for in the whole page (its markup and its inline scripts' HTML) and in the study's scripts
+    markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *(c for c in codes if c.file != name)]
+    found = [*_warnings(codes, replay=params["resume"] == "replay"), *_handlers(markup)]
+    found.sort(key=lambda item: (item[0] != name, item[0], item[1]))
+    lines.append(f"warnings: {len(found)}" if found else "warnings: none")
+    lines += [f"  {file}:{line}: {message}" for file, line, message in found]
+    return lines
+
+
+def _line(code: Code, offset: int) -> int:
+    return code.line + code.text.count("\n", 0, offset)
+
+
+def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
+    """(file, line, message) of what the scripts do that studyhive's frame, or a replay, does not do as asked."""
+    checks = [
+        (SUBMIT, lambda m: SUBMITTED),
+        (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
+        (HOST, lambda m: None if m.group(1).lower() in NAMESPACE_HOSTS else f"{m.group(1)}: {OTHER_HOST}"),
+    ]
+    if replay:
+        checks.insert(0, (NOT_REPLAYED, lambda m: f"{m.group(1)}(): {NOT_DRAWN_AGAIN}"))
+    found = []
+    for code in codes:
+        for pattern, message in checks:
+            for m in pattern.finditer(code.text):
+                said = message(m)
+                if said:
+                    found.append((code.file, _line(code, m.start()), said))
+    return found
+
+
+def _handlers(codes: list[Code]) -> list[tuple[str, int, str]]:
+    """(file, line, message) of each inline event-handler attribute (`onclick=`) in the page or a script's HTML."""
+    return [
+        (code.file, _line(code, m.start(1)), f"{m.group(1).lower()}= {INLINE_HANDLER}")
+        for code in codes
+        for m in HANDLER.finditer(code.text)
+    ]

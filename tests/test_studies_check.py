@@ -1,0 +1,199 @@
+"""`flask studies check PATH` (issue #37, point 5): what `flask studies sync` would do with one study, nothing written:
+the study file's validation, for an own jsPsych experiment its jsPsych version, every tag and how it resolves, its
+inline scripts, the files published, the JATOS calls and the warnings; for a built-in task type its parameters. Exit 0
+when sync would succeed, 1 with sync's own message otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server.db import db
+from server.studies.definitions import get_study
+from tests.fake_npm_registry import FakeRegistry
+from tests.jspsych_study import HEAD, write_study
+
+PAGE = (
+    HEAD.replace("<body></body>", '<body><img src="img/logo.png"></body>').replace(
+        "</head>", '  <link rel="preconnect" href="https://unpkg.com">\n  <script src="js/lab.js"></script>\n</head>'
+    )
+    + """<script>
+  var jsPsych = initJsPsych();
+  var order = crypto.getRandomValues(new Uint32Array(1))[0] % 2;
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<button onclick='go()'>Go</button>", choices: ["OK"],
+    on_finish: function () { document.querySelector("form").submit(); }}]);
+</script>
+</html>
+"""
+)
+LAB_JS = """var started = Date.now();
+jatos.onLoad(function () {});
+function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
+"""
+JSPSYCH6 = '<script src="https://unpkg.com/jspsych@6"></script>'
+
+
+@pytest.fixture(scope="module")
+def registry():
+    """jsPsych 8 and its button plugin, and a jsPsych 6 that sync refuses by its version."""
+    fake = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
+    fake.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def probe(app, tmp_path, registry):
+    """A new own experiment, "probe", not synced: packages from unpkg, a preconnect link, a local script and image,
+    an inline script; the code calls jatos, reads the clock and crypto, submits a form, names an inline handler and
+    posts to another host."""
+    app.config["NPM_REGISTRY_URL"] = registry.url
+    folder = write_study(tmp_path / "studies", "probe", PAGE)
+    (folder / "js").mkdir()
+    (folder / "js" / "lab.js").write_text(LAB_JS)
+    (folder / "img").mkdir()
+    (folder / "img" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\nlogo")
+    return folder
+
+
+def row_counts() -> dict[str, int]:
+    return {t.name: db.session.scalar(db.select(db.func.count()).select_from(t)) for t in db.metadata.sorted_tables}
+
+
+def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, registry):
+    before = row_counts()
+    asked = len(registry.requests)
+
+    result = runner.invoke(args=["studies", "check", str(probe)])
+
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[:3] == [
+        f"{probe / 'study.toml'}: valid",
+        "task type: jspsych (Own jsPsych experiment)",
+        "experiment: experiment.html, jsPsych 8.3.0 (major 8)",
+    ]
+    tags = lines[lines.index("tags:") + 1 : lines.index("inline scripts: 1")]
+    assert tags[:3] == [
+        '  line 5: <script src="https://unpkg.com/jspsych@8.3.0">: npm jspsych@8.3.0 dist/index.browser.min.js',
+        '  line 6: <script src="https://unpkg.com/@jspsych/plugin-html-button-response@2">: '
+        "npm @jspsych/plugin-html-button-response@2.1.0 dist/index.browser.min.js",
+        '  line 7: <link href="https://unpkg.com/jspsych@8.3.0/css/jspsych.css" rel="stylesheet">: '
+        "npm jspsych@8.3.0 css/jspsych.css",
+    ]
+    assert tags[3] == (
+        '  line 8: <link rel="preconnect" href="https://unpkg.com">: removed (a connection to a host the page no '
+        "longer loads from)"
+    )
+    assert tags[4:6] == [
+        '  line 9: <script src="js/lab.js">: study file js/lab.js',
+        '  line 11: <img src="img/logo.png">: study file img/logo.png',
+    ]
+    assert tags[6].startswith("  line 12: <script>: inline, allowed by its hash 'sha256-") and len(tags) == 7
+    assert "packages pinned: 2" in lines
+    assert any(line.startswith("  jspsych@8.3.0 (registry) sha512-") for line in lines)
+    assert lines[lines.index("study files published: 2") + 1 :][:2] == ["  img/logo.png", "  js/lab.js"]
+    assert (
+        "JATOS calls: jatos.onLoad, jatos.submitResultData (studyhive serves no jatos object: these calls fail)"
+        in lines
+    )
+    warnings = lines[lines.index("warnings: 6") + 1 :][:6]
+    assert [line.split(": ", 1)[0] for line in warnings] == [
+        "  experiment.html:14",  # crypto.getRandomValues
+        "  experiment.html:15",  # onclick=
+        "  experiment.html:16",  # .submit()
+        "  js/lab.js:1",  # Date.now()
+        "  js/lab.js:3",  # fetch()
+        "  js/lab.js:3",  # https://example.org
+    ]
+    assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
+    assert "onclick=" in warnings[1] and "Content Security Policy" in warnings[1]
+    assert "form.submit()" in warnings[2]
+    assert "Date.now()" in warnings[3]
+    assert "fetch()" in warnings[4]
+    assert "example.org" in warnings[5]
+    assert lines[-1] == "sync would create the study (version 1)"
+    # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table
+    assert len(registry.requests) > asked
+    db.session.expire_all()
+    assert row_counts() == before and get_study("probe") is None
+
+
+def test_check_by_slug_of_a_synced_study_and_an_edited_one(app, runner):
+    """A slug names studies/<slug>; check compares with the stored version and changes nothing of it."""
+    result = runner.invoke(args=["studies", "check", "visual-search"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "sync would leave the study unchanged (version 1)"
+    assert "warnings: none" in result.output.splitlines()
+    assert "JATOS calls: none" in result.output.splitlines()
+
+    study3 = runner.invoke(args=["studies", "check", "study3"])
+    assert study3.exit_code == 0, study3.output
+    lines = study3.output.splitlines()
+    assert lines[1] == "task type: ratio-estimation (Ratio estimation on bar charts (Cleveland–McGill position–length))"
+    assert "[task], validated:" in lines and "  trials_per_type = 5" in lines
+    assert lines[-1] == "sync would leave the study unchanged (version 1)"
+
+
+def test_an_edited_study_would_get_a_new_version_and_keeps_its_own(app, runner, tmp_path):
+    folder = tmp_path / "studies" / "study3"
+    folder.mkdir(parents=True)
+    original = (Path(app.config["STUDIES_DIR"]) / "study3" / "study.toml").read_text()
+    (folder / "study.toml").write_text(original.replace("trials_per_type = 5", "trials_per_type = 4"))
+    before = row_counts()
+
+    result = runner.invoke(args=["studies", "check", str(folder)])
+
+    assert result.exit_code == 0, result.output
+    assert "  trials_per_type = 4" in result.output.splitlines()
+    assert result.output.splitlines()[-1] == "sync would update the study to version 2"
+    db.session.expire_all()
+    assert row_counts() == before and get_study("study3").version == 1
+
+
+def test_check_fails_with_syncs_own_message(runner, probe, app):
+    """A refused tag: exit 1 with the message sync prints for it, and nothing written."""
+    page = probe / "experiment.html"
+    page.write_text(page.read_text().replace('<script src="https://unpkg.com/jspsych@8.3.0"></script>', JSPSYCH6))
+    before = row_counts()
+
+    result = runner.invoke(args=["studies", "check", str(probe)])
+
+    assert result.exit_code == 1, result.output
+    sync_says = (
+        f"{probe / 'study.toml'}: experiment.html: {JSPSYCH6.removesuffix('</script>')}: "
+        "jsPsych 6 and older are not supported (this tag loads jspsych@6.3.1)"
+    )
+    assert result.output.splitlines() == [f"Error: {sync_says}"]
+    db.session.expire_all()
+    assert row_counts() == before
+
+    app.config["STUDIES_DIR"] = str(probe.parent)
+    synced = runner.invoke(args=["studies", "sync", "probe"])
+    assert synced.exit_code == 1 and sync_says in synced.output.splitlines()
+
+
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ("no-such-study", "no-such-study is neither a study folder (with a study.toml) nor a study in "),
+        ("{probe}/js", "js is neither a study folder (with a study.toml) nor a study in "),
+    ],
+)
+def test_check_of_something_that_is_no_study(runner, probe, given, message):
+    result = runner.invoke(args=["studies", "check", given.format(probe=probe)])
+    assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_an_invalid_study_file_lists_its_problems(runner, probe):
+    toml = probe / "study.toml"
+    toml.write_text(toml.read_text().replace("min_rows = 8", "min_rows = -1\ncolour = 2"))
+
+    result = runner.invoke(args=["studies", "check", str(probe)])
+
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"Error: {toml}: task.min_rows: expected at least 0, got -1",
+        f"{toml}: task.colour: unknown key",
+    ]
