@@ -311,6 +311,7 @@ def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, s
     config = load_study_file(path)
     study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
     task = registry().get(config["task_type"])
+    notes = ""
     if isinstance(task, PlanLessRows):  # prepared before anything is written: an error keeps the old version
         try:
             prepared = task.prepare(path.parent, config["task"], study.config if study else None)
@@ -318,6 +319,7 @@ def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, s
             raise StudyFileError(path, str(exc)) from None
         config.update(prepared.config)
         study_assets.store(prepared.files)
+        notes = "".join(f"\n  note: {note}" for note in prepared.notes)
     digest = config_hash(config)
     changed = study is None or study.config_hash != digest
     if study is None:
@@ -353,7 +355,7 @@ def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, s
     if changed or added:  # a new version or new stimuli: a stored result is stale
         bump_generation(study.id)
     db.session.commit()
-    return config["slug"], outcome + (f", {added} new stimuli" if added else "")
+    return config["slug"], outcome + (f", {added} new stimuli" if added else "") + notes
 
 
 def _import_demo_stimuli(study: Study) -> int:

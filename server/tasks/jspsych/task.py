@@ -113,7 +113,7 @@ class JsPsychExperiment(PlanLessRows, Analysed):
             "study_files": page.study_files_manifest,
             "script_hashes": page.inline_script_hashes,
         }
-        return Prepared({"experiment": experiment, "packages": page.pins}, files)
+        return Prepared({"experiment": experiment, "packages": page.pins}, files, tuple(page.notes))
 
     def min_rows(self, params: dict[str, Any]) -> int:
         return params["min_rows"]
