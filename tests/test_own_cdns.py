@@ -189,6 +189,18 @@ def test_a_local_jspsych_copy_is_pinned_as_the_package_it_equals(tmp_path, fake)
     assert pin["files"] == {"dist/index.browser.js": jspsych.split("/")[2], "css/jspsych.css": css.split("/")[2]}
 
 
+def test_a_local_minified_jspsych8_under_any_name(tmp_path, fake):
+    minified = (NODE_MODULES / "jspsych" / "dist" / "index.browser.min.js").read_bytes()
+    folder = study(tmp_path, '<script src="lib/js.js"></script>', files={"lib/js.js": minified})
+    prepared = prepare(folder, fake)
+    assert prepared.jspsych_version == "8.3.0"
+    assert list(pins_of(prepared)["jspsych"]["files"]) == ["dist/index.browser.min.js"]
+    # jsPsych's own file defines initJsPsych; it is not the experiment's call of it.
+    folder = study(tmp_path, '<script src="lib/js.js"></script>', script="var jsPsych = 1;")
+    with pytest.raises(ExperimentError, match="no script calls initJsPsych"):
+        prepare(folder, fake)
+
+
 def test_an_edited_local_copy_is_served_as_it_is_and_said_so(tmp_path, fake):
     prepared = prepare(local_copy(tmp_path, RELEASE_JS + b"\nconsole.log('edited');\n"), fake)
     assert prepared.jspsych_version == "7.3.4"
