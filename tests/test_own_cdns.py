@@ -51,6 +51,11 @@ def fake():
         },
     )
     registry.add("@fortawesome/fontawesome-free", "5.15.4", {"css/all.css": ".fa { }"})
+    registry.add(
+        "@fortawesome/fontawesome-free",
+        "6.4.0",
+        {"css/all.min.css": ".fa{src:url(../webfonts/fa-solid-900.woff2)}", "webfonts/fa-solid-900.woff2": b"wOF2"},
+    )
     yield registry
     registry.close()
 
@@ -71,17 +76,24 @@ def test_jquery_from_code_jquery_and_google_is_the_npm_package(tmp_path, fake):
         tmp_path,
         JSPSYCH + '<script src="https://code.jquery.com/jquery-3.6.0.min.js" crossorigin="anonymous"></script>'
         '<script src="//ajax.googleapis.com/ajax/libs/jquery/3.6.0/jquery.min.js"></script>'
-        '<link rel="stylesheet" href="https://use.fontawesome.com/releases/v5.15.4/css/all.css">',
+        '<link rel="stylesheet" href="https://use.fontawesome.com/releases/v5.15.4/css/all.css">'
+        '<link rel="stylesheet" href="https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.4.0/css/all.min.css">',
     )
     prepared = prepare(folder, fake)
-    _, code_jquery, google, fontawesome = package_urls(prepared)
+    _, code_jquery, google, fontawesome, fontawesome6 = package_urls(prepared)
     assert code_jquery == google and served(prepared, code_jquery) == JQUERY_MIN.encode()
     assert served(prepared, fontawesome) == b".fa { }"
+    # Font Awesome 5 and later are @fortawesome/fontawesome-free on npm; the stylesheet's fonts are served too.
+    woff = re.search(r'url\("(/pkg/[^"]+)"\)', served(prepared, fontawesome6).decode()).group(1)
+    assert served(prepared, woff) == b"wOF2"
     pins = pins_of(prepared)
     assert pins["jquery"]["version"] == "3.6.0"
     assert pins["jquery"]["integrity"] == integrity(fake.tarball("jquery", "3.6.0"))
     assert pins["jquery"]["files"] == {"dist/jquery.min.js": code_jquery.split("/")[2]}
-    assert pins["@fortawesome/fontawesome-free"]["files"] == {"css/all.css": fontawesome.split("/")[2]}
+    assert {(pin["name"], pin["version"]) for pin in prepared.pins} >= {
+        ("@fortawesome/fontawesome-free", "5.15.4"),
+        ("@fortawesome/fontawesome-free", "6.4.0"),
+    }
     assert "jquery.com" not in prepared.html and "googleapis" not in prepared.html and prepared.notes == []
 
 

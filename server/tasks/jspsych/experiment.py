@@ -277,6 +277,8 @@ def _library_request(host: str, path: str) -> _Request:
             raise ValueError(f"only {host}/ajax/libs/<library>/<version>/<file> names a library's file")
         name = LIBRARY_NAMES.get(host, {}).get(library[1], library[1])
         version, file = library[2], library[3]
+        if name == "font-awesome" and not version.startswith(("3.", "4.")):
+            name = "@fortawesome/fontawesome-free"  # npm's font-awesome stops at 4.7; 5 and later are published so
     return _Request(name, version, file, (), by_name=True, minifies=host == "cdnjs.cloudflare.com")
 
 
