@@ -590,6 +590,7 @@ def prepare_experiment(
     styling: set[tuple[str, str, str]] = set()  # the package stylesheets being made servable (an @import loop)
     local_styles: list[tuple[int, _Tag, str, str]] = []  # (index in edits, tag, attribute, file) of local stylesheets
     notes: list[str] = []  # what sync says of a file served otherwise than the tag names it
+    compared: set[tuple[str, str]] = set()  # packages read to compare local copies with: pinned only when they serve
 
     def fail(tag: _Tag, message: str):
         raise ExperimentError(html_name, tag.text, message)
@@ -754,7 +755,9 @@ def prepare_experiment(
 
     def jspsych_package(version: str) -> _Package:
         """jsPsych's package of `version`, to compare a local copy with."""
-        return resolver.package("jspsych", *resolver.version("jspsych", version))
+        package = resolver.package("jspsych", *resolver.version("jspsych", version))
+        compared.add(("jspsych", package.version))
+        return package
 
     def local_jspsych(tag: _Tag, name: str, version: str) -> str:
         """The URL to serve a local copy of jsPsych's own build at: the package's file, pinned like a CDN tag's, when
@@ -870,8 +873,10 @@ def prepare_experiment(
         jspsych_version=version,
         files=files,
         mimetypes=types,
-        # A package read only to compare a local copy with, which differed, serves nothing: it is no pin.
-        pins=sorted((pin for pin in resolver.pins.values() if pin["files"]), key=lambda p: (p["name"], p["version"])),
+        pins=sorted(
+            (pin for key, pin in resolver.pins.items() if pin["files"] or key not in compared),
+            key=lambda pin: (pin["name"], pin["version"]),
+        ),
         study_files=own_sha,
         study_files_manifest=manifest_sha,
         inline_script_hashes=list(dict.fromkeys(hashes)),
