@@ -329,7 +329,7 @@ def check_study(path: Path) -> list[str]:
     task = registry().get(config["task_type"])
     lines = [f"{path}: valid", f"task type: {task.id} ({task.name})"]
     if prepared is not None:
-        lines += prepared.report
+        lines += [*prepared.report, *(f"note: {note}" for note in prepared.notes)]
     else:
         lines += ["[task], validated:", *(f"  {key} = {json.dumps(value)}" for key, value in config["task"].items())]
         for condition in config.get("conditions", ()):
@@ -347,8 +347,10 @@ def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, s
     """Validate, prepare and write one study file, and commit: (slug, what happened). Raises StudyFileError before
     anything of the study is written."""
     config, study, prepared = _prepare_study(path)  # an error keeps the old version: nothing is written yet
+    notes = ""
     if prepared is not None:
         study_assets.store(prepared.files)
+        notes = "".join(f"\n  note: {note}" for note in prepared.notes)
     digest = config_hash(config)
     changed = study is None or study.config_hash != digest
     if study is None:
@@ -384,7 +386,7 @@ def _sync_study(path: Path, researcher_id: int | None, via: str) -> tuple[str, s
     if changed or added:  # a new version or new stimuli: a stored result is stale
         bump_generation(study.id)
     db.session.commit()
-    return config["slug"], outcome + (f", {added} new stimuli" if added else "")
+    return config["slug"], outcome + (f", {added} new stimuli" if added else "") + notes
 
 
 def _import_demo_stimuli(study: Study) -> int:

@@ -324,11 +324,13 @@ class Ratings(TaskType):
 class Prepared:
     """What a plan-less type makes of a study's folder at sync: `config` (JSON-able keys beside the study file's
     own, e.g. "experiment" and "packages") joins the study's configuration, so a changed file makes a new version;
-    `files` (mimetype, bytes) by sha256 are stored as assets; `report` is what `flask studies check` prints of it, a
-    line each (never stored)."""
+    `files` (mimetype, bytes) by sha256 are stored as assets; `notes` are what sync tells the researcher of a file
+    served otherwise than the study names it (a local copy of a library, an unminified file); `report` is what
+    `flask studies check` prints of it, a line each (never stored)."""
 
     config: dict[str, Any]
     files: dict[str, tuple[str, bytes]]
+    notes: tuple[str, ...] = ()
     report: list[str] = field(default_factory=list)
 
 

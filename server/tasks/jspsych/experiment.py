@@ -7,7 +7,15 @@ path is the package.json field the CDN reads (unpkg: `unpkg`, `browser`, `main`;
 `main`). The tarball comes from the registry (or from the study's own packages/ folder), is checked against
 `dist.integrity` (or the lock file / the pin of an earlier sync), and only the files the page names are kept. Each is
 served at /pkg/<sha256>/<file name>. A package's stylesheet is made servable the same way: the package files its
-relative url()s name are kept too, and its Google Fonts become Fontsource's npm packages (fonts.py).
+relative url()s name are kept too, so are the files its url()s and @imports name on such hosts, and its Google Fonts
+become Fontsource's npm packages (fonts.py). Hosts that serve libraries by name and exact version (cdnjs, Google's
+hosted libraries, code.jquery.com: LIBRARY_HOSTS) are read as the npm package of that name and version, the file
+found by its name; a `.min.js` that jsDelivr or cdnjs would minify on request is the package's unminified file.
+
+A local copy of jsPsych's own build (the jsPsych documentation's download setup: jspsych/dist/jspsych.js beside the
+page) is recognised by its content (jspsych_build_version): it is served as the package's file, pinned, when its
+bytes are one of that version's, else as the study's file it is; the runtime goes after it either way. Sync says
+(PreparedExperiment.notes) of each file served otherwise than its tag names it.
 
 The study's own files (every file of its folder but study.toml, the page itself, dot-files, node_modules and the
 packages folder) are stored too, and listed in one manifest, itself stored as an asset; the page gets
@@ -61,14 +69,58 @@ CDNS = {
     "gcore.jsdelivr.net": ("/npm", ("jsdelivr", "browser", "main")),
     "testingcf.jsdelivr.net": ("/npm", ("jsdelivr", "browser", "main")),
 }
+# jsDelivr minifies a package's .js or .css file on request (x.min.js of x.js); unpkg serves only the package's files.
+MINIFYING_CDNS = {host for host in CDNS if host.endswith("jsdelivr.net")}
+# Hosts that serve libraries by their own name and an exact version rather than npm's layout: such a URL is the npm
+# package of the same name (or the one LIBRARY_NAMES gives) and version, its file found by name (_Package.find):
+# cdnjs.cloudflare.com/ajax/libs/<library>/<version>/<file>, ajax.googleapis.com/ajax/libs/<library>/<version>/<file>,
+# code.jquery.com/jquery-<version>[.slim][.min].js (jquery-migrate too), code.jquery.com/ui/<version>/<file> and
+# use.fontawesome.com/releases/v<version>/<file>. cdnjs minifies files on request, as jsDelivr does.
+LIBRARY_HOSTS = ("cdnjs.cloudflare.com", "ajax.googleapis.com", "code.jquery.com", "use.fontawesome.com")
+# The library names that are not the npm package's, by host (docs/own-experiments.md lists them).
+LIBRARY_NAMES = {
+    "cdnjs.cloudflare.com": {
+        "Chart.js": "chart.js",
+        "lodash.js": "lodash",
+        "underscore.js": "underscore",
+        "moment.js": "moment",
+        "jqueryui": "jquery-ui",
+        "PapaParse": "papaparse",
+        "p5.js": "p5",
+    },
+    "ajax.googleapis.com": {"jqueryui": "jquery-ui", "d3js": "d3", "webfont": "webfontloader"},
+}
+JQUERY_FILE = re.compile(r"/(jquery(?:-migrate)?)-(\d+\.\d+\.\d+)((?:\.slim)?(?:\.min)?\.(?:js|map))")
+LIBRARY_PATH = re.compile(r"/ajax/libs/([^/]+)/([^/]+)/(.+)")
+FONTAWESOME_RELEASE = re.compile(r"/releases/v(\d[^/]*)/(.+)")
+# A Font Awesome kit is a script fontawesome.com makes per account; the free icons are an npm package.
+FONTAWESOME_KIT = (
+    "a Font Awesome kit is made per account by fontawesome.com, not a file of a package; load Font Awesome Free's "
+    'stylesheet instead: <link rel="stylesheet" href="https://unpkg.com/@fortawesome/fontawesome-free@6/css/all.min.css">'
+)
 NOT_STUDY_FILES = {"study.toml", "node_modules", "packages"}
 LINK_RELS_LOADED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "apple-touch-icon", "manifest"}
 LINK_RELS_CONNECTING = {"preconnect", "dns-prefetch"}
 MEDIA_TAGS = {"img", "audio", "video", "source", "track", "input"}
 OLD_INIT = re.compile(r"\bjsPsych\s*\.\s*init\s*\(")
 INIT = re.compile(r"\binitJsPsych\s*\(")
+# jsPsych's own build, as a local copy (the release archive's dist/jspsych.js, npm's dist/index.browser(.min).js):
+# 7.x and 8.x define the one global jsPsychModule, and JsPsych's version() returns the package's version, inlined by
+# the build as a literal (`version(){return"7.0.0"}`, Babel's `{key:"version",value:function(){return"7.3.4"}}`) or a
+# variable set to one (`var version = "8.3.0"`, minified `We="8.3.0"`). 6.x and older: `window.jsPsych = (function()
+# { … core.version = function() { return "6.3.1" }`.
+JSPSYCH_BUILD = re.compile(r"^\s*var\s+jsPsychModule\s*=", re.M)
+JSPSYCH_VERSION = re.compile(
+    r"""\bversion["']?\s*(?:\(\s*\)|,\s*value\s*:\s*function\s*\(\s*\))\s*\{\s*return\s*(?:["']([^"']+)["']|([A-Za-z_$][\w$]*))"""
+)
+OLD_JSPSYCH_BUILD = re.compile(r"\bwindow\s*\.\s*jsPsych\s*=\s*\(\s*function\b")
+OLD_JSPSYCH_VERSION = re.compile(r"""\bcore\s*\.\s*version\s*=\s*function\s*\(\s*\)\s*\{\s*return\s*["']([^"']+)["']""")
+# The release archive drops the build's source-map comment; a copy is compared without it.
+SOURCE_MAP = re.compile(rb"^//# sourceMappingURL=[^\n]*\n?", re.M)
 # A url() in CSS, quoted or not: group 2 is the URL.
 CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
+# An @import of a quoted URL without url(): group 2 is the URL.
+CSS_IMPORT = re.compile(r"""(?<=@import)\s+(['"])([^'"]+)\1""")
 # The Fontsource packages that stand in for Google Fonts (fonts.py): 5.x names a stylesheet per weight and style.
 FONTSOURCE_RANGE = "^5"
 TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json"}
@@ -115,6 +167,7 @@ class PreparedExperiment:
     study_files_manifest: str  # sha256 of the manifest asset the <base> names
     inline_script_hashes: list[str] = field(default_factory=list)  # CSP sources, "'sha256-…'"
     resolved: list[Resolved] = field(default_factory=list)  # every tag studyhive serves or removes, in page order
+    notes: list[str] = field(default_factory=list)  # files served otherwise than their tags name them, and why
 
 
 @dataclass
@@ -129,6 +182,18 @@ class _Tag:
 
     def get(self, key: str) -> str | None:
         return next((value for name, value in self.attrs if name == key), None)
+
+
+@dataclass(frozen=True)
+class _Served:
+    """A package file a URL names, as stored to serve."""
+
+    url: str  # /pkg/<sha256>/<file name>
+    version: str
+    path: str  # in the package
+    data: bytes  # the package file's own bytes
+    rewritten: bool  # a stylesheet whose served bytes differ (package_css)
+    unminified: bool  # the file a CDN minifies on request, served as the package holds it
 
 
 class _Tags(HTMLParser):
@@ -179,15 +244,22 @@ class _Request:
     spec: str  # "" (none), a dist-tag or an npm range
     path: str  # "" → the package.json fields `fields`
     fields: tuple[str, ...]
+    by_name: bool = False  # a library host's file: found by its name in the package (_Package.find)
+    minifies: bool = False  # the host makes x.min.js of the package's x.js on request
 
 
 def parse_cdn_url(url: str) -> _Request | None:
-    """The npm package file a CDN URL names; None when the URL is not on an npm CDN. A ValueError says what of a
-    CDN URL studyhive cannot resolve."""
+    """The npm package file a CDN URL names; None when the URL is not on an npm CDN or a library host. A ValueError
+    says what of such a URL studyhive cannot resolve."""
     parts = urlsplit(url)
-    if parts.netloc.lower() not in CDNS:
+    host = parts.netloc.lower()
+    if host == "kit.fontawesome.com":
+        raise ValueError(FONTAWESOME_KIT)
+    if host in LIBRARY_HOSTS:
+        return _library_request(host, unquote(parts.path))
+    if host not in CDNS:
         return None
-    prefix, fields = CDNS[parts.netloc.lower()]
+    prefix, fields = CDNS[host]
     path = unquote(parts.path)
     if not path.startswith(prefix + "/"):
         raise ValueError(f"only {parts.netloc}{prefix}/<package> URLs name an npm package")
@@ -203,7 +275,61 @@ def parse_cdn_url(url: str) -> _Request | None:
     file = "/".join(segments[count:]).strip("/")
     if "," in spec or file.startswith("+") or "," in name:
         raise ValueError("combined files and +esm builds are made by the CDN, not files of the package")
-    return _Request(name, spec, file, fields)
+    return _Request(name, spec, file, fields, minifies=host in MINIFYING_CDNS)
+
+
+def _library_request(host: str, path: str) -> _Request:
+    """The npm package file a library host's URL names (LIBRARY_HOSTS); a ValueError names the URLs it reads."""
+    if host == "code.jquery.com":
+        ui = re.fullmatch(r"/ui/([^/]+)/(.+)", path)
+        jquery = JQUERY_FILE.fullmatch(path)
+        if ui:
+            name, version, file = "jquery-ui", ui[1], ui[2]
+        elif jquery:
+            name, version, file = jquery[1], jquery[2], jquery[1] + jquery[3]
+        else:
+            raise ValueError(
+                "only code.jquery.com's jquery-<version>….js, jquery-migrate-<version>….js and ui/<version>/<file> "
+                "are files of an npm package studyhive can serve"
+            )
+    elif host == "use.fontawesome.com":
+        release = FONTAWESOME_RELEASE.fullmatch(path)
+        if not release:
+            raise ValueError("only use.fontawesome.com/releases/v<version>/<file> is Font Awesome Free's npm package")
+        name, version, file = "@fortawesome/fontawesome-free", release[1], release[2]
+    else:
+        library = LIBRARY_PATH.fullmatch(path)
+        if not library:
+            raise ValueError(f"only {host}/ajax/libs/<library>/<version>/<file> names a library's file")
+        name = LIBRARY_NAMES.get(host, {}).get(library[1], library[1])
+        version, file = library[2], library[3]
+        if name == "font-awesome" and not version.startswith(("3.", "4.")):
+            name = "@fortawesome/fontawesome-free"  # npm's font-awesome stops at 4.7; 5 and later are published so
+    return _Request(name, version, file, (), by_name=True, minifies=host == "cdnjs.cloudflare.com")
+
+
+def _unminified(path: str) -> str | None:
+    """x.js for x.min.js (and .css): the file a CDN minifies on request."""
+    match = re.fullmatch(r"(.+)\.min\.(js|css)", path)
+    return f"{match[1]}.{match[2]}" if match else None
+
+
+def jspsych_build_version(data: bytes) -> str | None:
+    """The version of jsPsych whose own build `data` is (7.x, 8.x, and 6.x and older: JSPSYCH_BUILD), "" for one
+    whose version cannot be read; None when it is not jsPsych's build."""
+    text = data.decode("utf-8", "replace")
+    if OLD_JSPSYCH_BUILD.search(text):
+        old = OLD_JSPSYCH_VERSION.search(text)
+        return old[1] if old else "6 or older"
+    if not JSPSYCH_BUILD.search(text):
+        return None
+    method = JSPSYCH_VERSION.search(text)
+    if method is None:
+        return ""
+    if method[1]:
+        return method[1]
+    variable = re.search(rf"""(?<![\w$.]){re.escape(method[2])}\s*=\s*["'](\d+\.\d+\.\d+[^"']*)["']""", text)
+    return variable[1] if variable else ""
 
 
 def _mimetype(name: str) -> str:
@@ -248,6 +374,23 @@ class _Package:
                 path = "index.js"
         path = str(PurePosixPath(path))  # "./dist/x.js" → "dist/x.js"
         return next((c for c in (path, path + ".js", path + "/index.js") if c in self.members), None)
+
+    def find(self, path: str) -> str | None:
+        """The file a library host's `path` names: that path, else the file whose path ends with it, under dist/
+        first, the shallowest (cdnjs serves chart.js's dist/chart.umd.js as chart.umd.js)."""
+        path = str(PurePosixPath(path))
+        if path in self.members:
+            return path
+        ends = [member for member in self.members if member.endswith("/" + path)]
+        return min(ends, key=lambda m: (not m.startswith("dist/"), m.count("/"), m), default=None)
+
+    def same_file(self, data: bytes) -> str | None:
+        """The package's file whose bytes are `data`'s, source-map comments aside (SOURCE_MAP)."""
+        wanted = SOURCE_MAP.sub(b"", data)
+        for path, member in sorted(self.members.items()):
+            if abs(member.size - len(data)) <= 200 and SOURCE_MAP.sub(b"", self.read(path) or b"") == wanted:
+                return path
+        return None
 
 
 def _tarball_name(name: str, version: str) -> str:
@@ -476,6 +619,11 @@ def prepare_experiment(
     def report(tag: _Tag, served: str, code: Code | None = None) -> None:
         resolved.append((tag.start, Resolved(parsed.line(tag.start), tag.text, served, code)))
 
+    styling: set[tuple[str, str, str]] = set()  # the package stylesheets being made servable (an @import loop)
+    local_styles: list[tuple[int, _Tag, str, str]] = []  # (index in edits, tag, attribute, file) of local stylesheets
+    notes: list[str] = []  # what sync says of a file served otherwise than the tag names it
+    compared: set[tuple[str, str]] = set()  # packages read to compare local copies with: pinned only when they serve
+
     def fail(tag: _Tag, message: str):
         raise ExperimentError(html_name, tag.text, message)
 
@@ -512,17 +660,25 @@ def prepare_experiment(
 
     def package_css(package: _Package, path: str, data: bytes) -> bytes:
         """A package's stylesheet with what it names made servable: a relative url() to the package's own file is
-        that file, stored and served by its hash like the stylesheet; Google Fonts become Fontsource's (fonts.py)."""
+        that file, stored and served by its hash like the stylesheet; a url() or @import on an npm CDN or a library
+        host is that package's file, served the same way; Google Fonts become Fontsource's (fonts.py)."""
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             return data  # not CSS studyhive can read: served as it is
         folder = PurePosixPath(path).parent
+        styling.add((package.name, package.version, path))
 
         def own_file(match: re.Match) -> str:
             url = match.group(2)
             parts = urlsplit(url)
-            if parts.scheme or parts.netloc or url.startswith(("/", "#")):
+            if parts.scheme in ("http", "https", "") and parts.netloc:
+                try:
+                    request = parse_cdn_url(url if parts.scheme else "https:" + url)
+                except ValueError:
+                    request = None  # not a file studyhive can name: left as it is, as any other host's
+                return f'url("{cdn_file(url, request).url}")' if request else match.group(0)
+            if parts.scheme or url.startswith(("/", "#")):
                 return match.group(0)
             name = posixpath.normpath((folder / unquote(parts.path)).as_posix())
             content = package.read(name)
@@ -530,7 +686,13 @@ def prepare_experiment(
                 return match.group(0)
             return f'url("{keep(name, content, resolver.pins[(package.name, package.version)])}")'
 
-        return fonts.google_fonts(CSS_URL.sub(own_file, text), served_fonts).encode()
+        def imported(match: re.Match) -> str:
+            replaced = own_file(match)
+            return match.group(0) if replaced == match.group(0) else " " + replaced
+
+        text = CSS_IMPORT.sub(imported, CSS_URL.sub(own_file, text))
+        styling.discard((package.name, package.version, path))
+        return fonts.google_fonts(text, served_fonts).encode()
 
     def served_fonts(faces: list[fonts.Face]) -> str:
         """The URL of one stylesheet declaring `faces` from Fontsource's packages (the latest 5.x of each family)."""
@@ -545,33 +707,52 @@ def prepare_experiment(
             sheets.append(package_css(package, face.stylesheet, data))
         return keep(faces[0].package.rsplit("/", 1)[-1] + ".css", b"\n".join(sheets))
 
+    def cdn_file(url: str, request: _Request) -> _Served:
+        """The package file `url` names, stored to serve (a stylesheet made servable: package_css). LookupError and
+        ValueError say why not."""
+        version, source = resolver.version(request.name, request.spec)
+        if request.name == "jspsych" and _major(version) <= 6:
+            raise ValueError(f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
+        package = resolver.package(request.name, version, source)
+
+        def lookup(path: str) -> str | None:
+            return package.find(path) if request.by_name else package.resolve(path, request.fields)
+
+        path, unminified = lookup(request.path), False
+        if path is None and request.minifies and (plain := _unminified(request.path)) and (path := lookup(plain)):
+            unminified = True
+            notes.append(
+                f"{url}: {request.name}@{version} has no {request.path}, which the CDN minifies from {path} on "
+                f"request: {path} is served (the same code, unminified)"
+            )
+        data = package.read(path) if path else None
+        if data is None:
+            wanted = request.path or f"the package's main file ({'/'.join(request.fields)})"
+            found_by = " (nor a file of that name, or its unminified file)" if request.by_name else ""
+            raise LookupError(f"{wanted} is not a file of {request.name}@{version}{found_by}")
+        served = data
+        if _mimetype(path) == "text/css" and (request.name, version, path) not in styling:
+            served = package_css(package, path, data)
+        url = keep(path, served, resolver.pins[(request.name, version)])
+        return _Served(url, version, path, data, served != data, unminified)
+
     def package_file(tag: _Tag, url: str, request: _Request) -> str:
         nonlocal jspsych
         with resolving(tag):
-            version, source = resolver.version(request.name, request.spec)
-            if request.name == "jspsych" and _major(version) <= 6:
-                fail(tag, f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
-            package = resolver.package(request.name, version, source)
-            path = package.resolve(request.path, request.fields)
-            data = package.read(path) if path else None
-        if data is None:
-            wanted = request.path or f"the package's main file ({'/'.join(request.fields)})"
-            fail(tag, f"{wanted} is not a file of {request.name}@{version}")
+            got = cdn_file(url, request)
         if request.name == "jspsych" and jspsych is None:
-            jspsych = (version, tag)
-        carried = " (the study's packages/)" if source == "offline" else ""
-        report(tag, f"npm {request.name}@{version} {path}{carried}")
+            jspsych = (got.version, tag)
+        carried = (
+            " (the study's packages/)" if resolver.pins[(request.name, got.version)]["source"] == "offline" else ""
+        )
+        report(tag, f"npm {request.name}@{got.version} {got.path}{carried}")
         checked = tag.get("integrity")
-        if checked and not integrity_matches(data, checked):
-            fail(tag, f"integrity mismatch: {request.name}@{version}/{path} does not match the tag's integrity")
-        served = data
-        if _mimetype(path) == "text/css":
-            with resolving(tag):
-                served = package_css(package, path, data)
-        url = keep(path, served, resolver.pins[(request.name, version)])
-        if served != data:
-            rewritten.add(url)
-        return url
+        # A tag's integrity of a CDN-minified file names bytes no package holds: the package's own are checked.
+        if checked and not got.unminified and not integrity_matches(got.data, checked):
+            fail(tag, f"integrity mismatch: {request.name}@{got.version}/{got.path} does not match the tag's integrity")
+        if got.rewritten or got.unminified:
+            rewritten.add(got.url)
+        return got.url
 
     def rewrite(tag: _Tag, key: str, url: str) -> None:
         parts = urlsplit(url)
@@ -590,21 +771,86 @@ def prepare_experiment(
             except ValueError as exc:
                 fail(tag, str(exc))
             if request is None:
-                fail(tag, f"{parts.netloc} is not an npm CDN studyhive can serve; put the file in the study folder")
+                fail(
+                    tag,
+                    f"{parts.netloc} is not an npm CDN or a library host studyhive can serve; put the file in the "
+                    "study folder",
+                )
             served = package_file(tag, url, request)
         elif parts.scheme:
             fail(tag, f"a {parts.scheme}: URL cannot be served")
         else:
             name = study_file(tag, url)
+            served = base + name
             code = None
-            if tag.name == "script":
+            if tag.name == "script" and (version := jspsych_build_version(own[name])) is not None:
+                served = local_jspsych(tag, name, version)
+            elif tag.name == "script":
                 local_scripts.append(own[name])
                 code = Code(name, 1, own[name].decode("utf-8", "replace"))
-            report(tag, f"study file {name}", code)
-            served = base + name
+            elif _mimetype(name) == "text/css":
+                local_styles.append((len(edits), tag, key, name))
+            report(tag, f"study file {name}" + ("" if served == base + name else f", served as {served}"), code)
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
         edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served})))
+
+    def jspsych_package(version: str) -> _Package:
+        """jsPsych's package of `version`, to compare a local copy with."""
+        package = resolver.package("jspsych", *resolver.version("jspsych", version))
+        compared.add(("jspsych", package.version))
+        return package
+
+    def local_jspsych(tag: _Tag, name: str, version: str) -> str:
+        """The URL to serve a local copy of jsPsych's own build at: the package's file, pinned like a CDN tag's, when
+        the copy's bytes are that version's (its source-map comment aside), else the study's file as it is (a
+        note says so)."""
+        nonlocal jspsych
+        major = re.match(r"\d+", version)
+        if major and int(major[0]) <= 6:
+            fail(tag, f"jsPsych 6 and older are not supported (this tag loads a local copy of jsPsych {version})")
+        try:
+            _major(version)
+        except ValueError:
+            fail(tag, f"{name} is jsPsych's own build, but its version cannot be read; load jsPsych from unpkg.com")
+        if jspsych is None:
+            jspsych = (version, tag)
+        try:
+            package = jspsych_package(version)
+        except IntegrityError as exc:
+            fail(tag, f"integrity mismatch: {exc}")
+        except (RegistryError, LookupError, ValueError) as exc:
+            notes.append(
+                f"{name}: a local copy of jsPsych {version}, served from the study folder as it is: it could not be "
+                f"compared with jspsych@{version} ({exc})"
+            )
+            return base + name
+        path = package.same_file(own[name])
+        if path is None:
+            notes.append(
+                f"{name}: a local copy of jsPsych {version} that differs from every file of jspsych@{version} "
+                "(edited?): served from the study folder as it is"
+            )
+            return base + name
+        return keep(path, package.read(path), resolver.pins[("jspsych", version)])
+
+    def local_jspsych_css(index: int, tag: _Tag, key: str, name: str) -> None:
+        """A local stylesheet that is a file of the page's jsPsych version (jspsych.css) is served as that package's
+        (its fonts resolved, pinned); any other is the study's own."""
+        try:
+            package = jspsych_package(jspsych[0])
+        except (RegistryError, LookupError, ValueError):
+            return  # a local jsPsych copy's note already says it could not be compared
+        path = package.same_file(own[name])
+        if path is None or _mimetype(path) != "text/css":
+            if PurePosixPath(name).name == "jspsych.css":
+                notes.append(f"{name} differs from jspsych@{jspsych[0]}'s stylesheets: served as it is")
+            return
+        with resolving(tag):
+            served = package_css(package, path, own[name])
+        url = keep(path, served, resolver.pins[("jspsych", jspsych[0])])
+        drop = ("integrity",) if served != own[name] else ()
+        edits[index] = (tag.start, tag.end, _attrs(tag, drop, **{key: url}))
 
     head_end = None
     for tag in tags:
@@ -633,6 +879,9 @@ def prepare_experiment(
             if not urlsplit(src).scheme:
                 report(tag, f"study file {study_file(tag, src)}")
 
+    if jspsych is not None:
+        for style in local_styles:
+            local_jspsych_css(*style)
     bodies = [text[tag.body_start : tag.body_end] for tag in inline_scripts if tag.body_end >= 0]
     for tag, body in zip(inline_scripts, bodies, strict=False):
         if OLD_INIT.search(body):
@@ -669,11 +918,15 @@ def prepare_experiment(
         jspsych_version=version,
         files=files,
         mimetypes=types,
-        pins=sorted(resolver.pins.values(), key=lambda pin: (pin["name"], pin["version"])),
+        pins=sorted(
+            (pin for key, pin in resolver.pins.items() if pin["files"] or key not in compared),
+            key=lambda pin: (pin["name"], pin["version"]),
+        ),
         study_files=own_sha,
         study_files_manifest=manifest_sha,
         inline_script_hashes=list(dict.fromkeys(hashes)),
         resolved=[entry for _, entry in sorted(resolved, key=lambda item: item[0])],
+        notes=notes,
     )
 
 

@@ -114,7 +114,12 @@ class JsPsychExperiment(PlanLessRows, Analysed):
             "study_files": page.study_files_manifest,
             "script_hashes": page.inline_script_hashes,
         }
-        return Prepared({"experiment": experiment, "packages": page.pins}, files, check.report(page, params, study_dir))
+        return Prepared(
+            {"experiment": experiment, "packages": page.pins},
+            files,
+            notes=tuple(page.notes),
+            report=check.report(page, params, study_dir),
+        )
 
     def min_rows(self, params: dict[str, Any]) -> int:
         return params["min_rows"]

@@ -1,0 +1,274 @@
+"""Local jsPsych copies and the CDNs other than npm's (issue #37, point 3), prepared against the fake npm registry:
+a local jspsych.js recognised by its content and pinned as the package it equals, jQuery, lodash, Chart.js and d3 from
+code.jquery.com, Google's and cdnjs's libraries as the npm package of the same name and version, jsDelivr's
+minified-on-request files, stylesheets naming such hosts, and a Font Awesome kit refused with its replacement."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from server.studies.definitions import sync_studies
+from server.tasks.jspsych.experiment import (
+    RUNTIME_MARKER,
+    ExperimentError,
+    jspsych_build_version,
+)
+from tests.fake_npm_registry import NODE_MODULES, FakeRegistry, integrity
+from tests.jspsych_study import STUDY_TOML, jspsych_app
+from tests.test_jspsych_packages import prepare, served, srcs, study
+
+JSPSYCH7 = NODE_MODULES / "jspsych7"
+# The jsPsych release archive's dist/jspsych.js: npm's dist/index.browser.js without its source-map comment.
+RELEASE_JS = re.sub(rb"//# sourceMappingURL=[^\n]*\n?", b"", (JSPSYCH7 / "dist" / "index.browser.js").read_bytes())
+KEYBOARD = (NODE_MODULES / "plugin-html-keyboard-response-1" / "dist" / "index.browser.js").read_bytes()
+JQUERY_MIN = "/*! jQuery v3.6.0 */ window.jQuery = window.$ = function () {};"
+CHART = "/*! Chart.js v4.4.2 */ var Chart = function () {};"
+
+
+@pytest.fixture(scope="module")
+def fake():
+    registry = FakeRegistry(folders=("jspsych", "jspsych7", "jspsych70", "plugin-html-keyboard-response-1"))
+    registry.add("jquery", "3.6.0", {"dist/jquery.js": "window.jQuery = 1;", "dist/jquery.min.js": JQUERY_MIN})
+    registry.add("lodash", "4.17.21", {"lodash.js": "var _ = {};", "lodash.min.js": "var _={};"})
+    registry.add("chart.js", "4.4.2", {"dist/chart.umd.js": CHART, "dist/chart.js": "export {};"})
+    registry.add("d3", "7.8.5", {"dist/d3.js": "var d3 = {};", "dist/d3.min.js": "var d3={};"})
+    registry.add(
+        "icons",
+        "1.0.0",
+        {"css/icons.css": ".i { src: url(../fonts/i.woff2); }", "fonts/i.woff2": b"wOF2", "bg.png": b"\x89PNG"},
+    )
+    registry.add(
+        "theme",
+        "2.0.0",
+        {
+            "theme.css": '@import "https://cdn.jsdelivr.net/npm/icons@1/css/icons.css";\n'
+            ".b { background: url(https://cdnjs.cloudflare.com/ajax/libs/icons/1.0.0/bg.png); }\n"
+            ".c { background: url(https://example.org/c.png); }"
+        },
+    )
+    registry.add("@fortawesome/fontawesome-free", "5.15.4", {"css/all.css": ".fa { }"})
+    registry.add(
+        "@fortawesome/fontawesome-free",
+        "6.4.0",
+        {"css/all.min.css": ".fa{src:url(../webfonts/fa-solid-900.woff2)}", "webfonts/fa-solid-900.woff2": b"wOF2"},
+    )
+    yield registry
+    registry.close()
+
+
+JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
+
+
+def pins_of(prepared) -> dict[str, dict]:
+    return {pin["name"]: pin for pin in prepared.pins}
+
+
+def package_urls(prepared) -> list[str]:
+    return [url for url in srcs(prepared.html) if url.startswith("/pkg/")]
+
+
+def test_jquery_from_code_jquery_and_google_is_the_npm_package(tmp_path, fake):
+    folder = study(
+        tmp_path,
+        JSPSYCH + '<script src="https://code.jquery.com/jquery-3.6.0.min.js" crossorigin="anonymous"></script>'
+        '<script src="//ajax.googleapis.com/ajax/libs/jquery/3.6.0/jquery.min.js"></script>'
+        '<link rel="stylesheet" href="https://use.fontawesome.com/releases/v5.15.4/css/all.css">'
+        '<link rel="stylesheet" href="https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.4.0/css/all.min.css">',
+    )
+    prepared = prepare(folder, fake)
+    _, code_jquery, google, fontawesome, fontawesome6 = package_urls(prepared)
+    assert code_jquery == google and served(prepared, code_jquery) == JQUERY_MIN.encode()
+    assert served(prepared, fontawesome) == b".fa { }"
+    # Font Awesome 5 and later are @fortawesome/fontawesome-free on npm; the stylesheet's fonts are served too.
+    woff = re.search(r'url\("(/pkg/[^"]+)"\)', served(prepared, fontawesome6).decode()).group(1)
+    assert served(prepared, woff) == b"wOF2"
+    pins = pins_of(prepared)
+    assert pins["jquery"]["version"] == "3.6.0"
+    assert pins["jquery"]["integrity"] == integrity(fake.tarball("jquery", "3.6.0"))
+    assert pins["jquery"]["files"] == {"dist/jquery.min.js": code_jquery.split("/")[2]}
+    assert {(pin["name"], pin["version"]) for pin in prepared.pins} >= {
+        ("@fortawesome/fontawesome-free", "5.15.4"),
+        ("@fortawesome/fontawesome-free", "6.4.0"),
+    }
+    assert "jquery.com" not in prepared.html and "googleapis" not in prepared.html and prepared.notes == []
+
+
+def test_lodash_chartjs_and_d3_from_cdnjs(tmp_path, fake):
+    folder = study(
+        tmp_path,
+        JSPSYCH + '<script src="https://cdnjs.cloudflare.com/ajax/libs/lodash.js/4.17.21/lodash.min.js"></script>'
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/Chart.js/4.4.2/chart.umd.js"></script>'
+        '<script src="https://cdnjs.cloudflare.com/ajax/libs/d3/7.8.5/d3.min.js"></script>',
+    )
+    prepared = prepare(folder, fake)
+    _, lodash, chart, d3 = package_urls(prepared)
+    assert [served(prepared, url) for url in (lodash, chart, d3)] == [b"var _={};", CHART.encode(), b"var d3={};"]
+    pins = pins_of(prepared)
+    assert {name: sorted(pins[name]["files"]) for name in ("lodash", "chart.js", "d3")} == {
+        "lodash": ["lodash.min.js"],
+        "chart.js": ["dist/chart.umd.js"],  # cdnjs serves dist/'s files at the version's top
+        "d3": ["dist/d3.min.js"],
+    }
+    assert pins["chart.js"]["integrity"] == integrity(fake.tarball("chart.js", "4.4.2"))
+
+
+def test_jsdelivr_minified_on_request_is_the_unminified_file(tmp_path, fake):
+    url = "https://cdn.jsdelivr.net/npm/chart.js@4.4.2/dist/chart.umd.min.js"
+    folder = study(tmp_path, JSPSYCH + f'<script src="{url}" integrity="sha384-AAAA" crossorigin="anonymous"></script>')
+    prepared = prepare(folder, fake)
+    chart = package_urls(prepared)[1]
+    assert served(prepared, chart) == CHART.encode() and chart.endswith("/chart.umd.js")
+    # The tag's integrity is of jsDelivr's own minified bytes: the package's were checked instead.
+    assert "sha384-AAAA" not in prepared.html and 'crossorigin="anonymous"' in prepared.html
+    assert pins_of(prepared)["chart.js"]["files"] == {"dist/chart.umd.js": chart.split("/")[2]}
+    assert prepared.notes == [
+        f"{url}: chart.js@4.4.2 has no dist/chart.umd.min.js, which the CDN minifies from dist/chart.umd.js on "
+        "request: dist/chart.umd.js is served (the same code, unminified)"
+    ]
+    # unpkg serves only the package's files: the same path there is not one.
+    folder = study(tmp_path, JSPSYCH + f'<script src="{url.replace("cdn.jsdelivr.net/npm", "unpkg.com")}"></script>')
+    with pytest.raises(ExperimentError, match=r"dist/chart.umd.min.js is not a file of chart.js@4.4.2$"):
+        prepare(folder, fake)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        (
+            "https://cdnjs.cloudflare.com/ajax/libs/Chart.js/4.4.2/chart.nothing.js",
+            "chart.nothing.js is not a file of chart.js@4.4.2 (nor a file of that name, or its unminified file)",
+        ),
+        ("https://code.jquery.com/mobile/1.4.5/jquery.mobile.js", "only code.jquery.com's jquery-<version>"),
+        ("https://cdnjs.cloudflare.com/lodash.min.js", "only cdnjs.cloudflare.com/ajax/libs/<library>/<version>"),
+        (
+            "https://kit.fontawesome.com/0123456789.js",
+            "a Font Awesome kit is made per account by fontawesome.com, not a file of a package; load Font Awesome "
+            'Free\'s stylesheet instead: <link rel="stylesheet" '
+            'href="https://unpkg.com/@fortawesome/fontawesome-free@6/css/all.min.css">',
+        ),
+    ],
+)
+def test_what_a_library_host_cannot_give_is_refused_with_what_to_do(tmp_path, fake, url, message):
+    folder = study(tmp_path, JSPSYCH + f'<script src="{url}" crossorigin="anonymous"></script>')
+    with pytest.raises(ExperimentError) as caught:
+        prepare(folder, fake)
+    assert url in caught.value.tag and message in caught.value.message
+
+
+def test_a_stylesheet_naming_cdns_gets_their_files(tmp_path, fake):
+    folder = study(tmp_path, JSPSYCH + '<link rel="stylesheet" href="https://unpkg.com/theme@2/theme.css">')
+    prepared = prepare(folder, fake)
+    theme = served(prepared, package_urls(prepared)[1]).decode()
+    imported, background, other = re.findall(r"url\(\"?([^\")]+)\"?\)", theme)
+    assert theme.startswith("@import url(") and other == "https://example.org/c.png"  # no package: as it was
+    assert served(prepared, background) == b"\x89PNG"
+    icons = served(prepared, imported).decode()
+    woff = re.search(r'url\("(/pkg/[^"]+)"\)', icons).group(1)
+    assert served(prepared, woff) == b"wOF2"
+    assert sorted(pins_of(prepared)["icons"]["files"]) == ["bg.png", "css/icons.css", "fonts/i.woff2"]
+
+
+def local_copy(tmp_path, js: bytes = RELEASE_JS):
+    """The jsPsych documentation's download setup: the release archive's files beside the experiment."""
+    return study(
+        tmp_path,
+        '<script src="jspsych/jspsych.js"></script>\n'
+        '<script src="jspsych/plugin-html-keyboard-response.js"></script>\n'
+        '<link href="jspsych/jspsych.css" rel="stylesheet" type="text/css">',
+        files={
+            "jspsych/jspsych.js": js,
+            "jspsych/plugin-html-keyboard-response.js": KEYBOARD,
+            "jspsych/jspsych.css": (JSPSYCH7 / "css" / "jspsych.css").read_bytes(),
+        },
+    )
+
+
+def test_a_local_jspsych_copy_is_pinned_as_the_package_it_equals(tmp_path, fake):
+    prepared = prepare(local_copy(tmp_path), fake)
+    assert (prepared.jspsych_major, prepared.jspsych_version, prepared.notes) == (7, "7.3.4", [])
+    jspsych, css = package_urls(prepared)
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    # The runtime goes right after the copy's tag; the local plugin stays the study's file.
+    plugin = f'<script src="{base}jspsych/plugin-html-keyboard-response.js">'
+    assert re.search(rf'<script src="{jspsych}"></script>{RUNTIME_MARKER}\n{plugin}', prepared.html)
+    assert served(prepared, jspsych) == (JSPSYCH7 / "dist" / "index.browser.js").read_bytes()
+    pin = pins_of(prepared)["jspsych"]
+    assert (pin["version"], pin["integrity"]) == ("7.3.4", integrity(fake.tarball("jspsych", "7.3.4")))
+    assert pin["files"] == {"dist/index.browser.js": jspsych.split("/")[2], "css/jspsych.css": css.split("/")[2]}
+
+
+def test_a_local_minified_jspsych8_under_any_name(tmp_path, fake):
+    minified = (NODE_MODULES / "jspsych" / "dist" / "index.browser.min.js").read_bytes()
+    folder = study(tmp_path, '<script src="lib/js.js"></script>', files={"lib/js.js": minified})
+    prepared = prepare(folder, fake)
+    assert prepared.jspsych_version == "8.3.0"
+    assert list(pins_of(prepared)["jspsych"]["files"]) == ["dist/index.browser.min.js"]
+    # jsPsych's own file defines initJsPsych; it is not the experiment's call of it.
+    folder = study(tmp_path, '<script src="lib/js.js"></script>', script="var jsPsych = 1;")
+    with pytest.raises(ExperimentError, match="no script calls initJsPsych"):
+        prepare(folder, fake)
+
+
+def test_an_edited_local_copy_is_served_as_it_is_and_said_so(tmp_path, fake):
+    prepared = prepare(local_copy(tmp_path, RELEASE_JS + b"\nconsole.log('edited');\n"), fake)
+    assert prepared.jspsych_version == "7.3.4"
+    assert [sorted(pin["files"]) for pin in prepared.pins] == [["css/jspsych.css"]]  # the stylesheet is jsPsych's
+    assert f'<script src="/study-files/{prepared.study_files_manifest}/jspsych/jspsych.js"></script>' in prepared.html
+    assert prepared.notes == [
+        "jspsych/jspsych.js: a local copy of jsPsych 7.3.4 that differs from every file of jspsych@7.3.4 (edited?): "
+        "served from the study folder as it is"
+    ]
+
+
+@pytest.mark.db
+def test_sync_says_how_a_file_is_served(tmp_path):
+    """`flask studies sync` prints each note under the study's line; the study syncs all the same."""
+    edited = local_copy(tmp_path / "studies", RELEASE_JS + b"\n// edited\n")
+    (edited / "study.toml").write_text(STUDY_TOML.format(title="Edited", min_rows=1, resume="replay"))
+    with jspsych_app(tmp_path, folders=("jspsych7",)) as app:
+        with app.test_request_context():
+            report = sync_studies(Path(app.config["STUDIES_DIR"]))
+    assert report == [
+        (
+            "study",
+            "unchanged (version 1)\n  note: jspsych/jspsych.js: a local copy of jsPsych 7.3.4 that differs from every "
+            "file of jspsych@7.3.4 (edited?): served from the study folder as it is",
+        )
+    ]
+
+
+def test_a_local_copy_without_a_registry_is_served_as_it_is(tmp_path):
+    prepared = prepare(local_copy(tmp_path), None)
+    assert prepared.jspsych_version == "7.3.4" and prepared.pins == []
+    assert "could not be compared with jspsych@7.3.4" in prepared.notes[0]
+
+
+def test_a_local_jspsych6_copy_is_refused(tmp_path, fake):
+    old = b'window.jsPsych = (function() {\n  var core = {};\n  core.version = function() { return "6.3.1" };\n})();'
+    name = "jspsych-6.3.1/jspsych.js"
+    folder = study(tmp_path, f'<script src="{name}"></script>', files={name: old})
+    with pytest.raises(ExperimentError) as caught:
+        prepare(folder, fake)
+    assert name in caught.value.tag
+    assert caught.value.message == (
+        "jsPsych 6 and older are not supported (this tag loads a local copy of jsPsych 6.3.1)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("folder", "version"),
+    [("jspsych", "8.3.0"), ("jspsych7", "7.3.4"), ("jspsych70", "7.0.0")],
+)
+@pytest.mark.parametrize("build", ["index.browser.js", "index.browser.min.js"])
+def test_the_version_is_read_from_each_build(folder, version, build):
+    assert jspsych_build_version((NODE_MODULES / folder / "dist" / build).read_bytes()) == version
+
+
+def test_other_scripts_are_not_jspsych():
+    assert jspsych_build_version(KEYBOARD) is None
+    assert jspsych_build_version(b"var jsPsych = initJsPsych(); jsPsych.run([]);") is None
+    assert jspsych_build_version(json.dumps({"version": "7.3.4"}).encode()) is None
