@@ -69,6 +69,13 @@ DECLINING = """<!DOCTYPE html>
 </html>
 """
 
+# The end before the timeline starts: a participant the link does not qualify ends the study in jatos.onLoad.
+INELIGIBLE = DECLINING.replace(
+    "jatos.onLoad(function () {",
+    "jatos.onLoad(function () {\n"
+    "    if (!jatos.urlQueryParameters.group) jatos.endStudyAndRedirect('https://x.org', false, 'no group');",
+)
+
 # Data saved to the experiment's own server script at the end, three ways, each answer recorded on the page.
 SAVING = (
     HEAD
@@ -109,7 +116,8 @@ pytestmark = pytest.mark.any_db
 
 @pytest.fixture
 def app(tmp_path):
-    with jspsych_app(tmp_path, jatos=(JATOS, 3), declining=(DECLINING, 2), saving=(SAVING, 1)) as app:
+    studies = {"jatos": (JATOS, 3), "declining": (DECLINING, 2), "ineligible": (INELIGIBLE, 2), "saving": (SAVING, 1)}
+    with jspsych_app(tmp_path, **studies) as app:
         yield app
 
 
@@ -151,6 +159,11 @@ def test_jatos_end_study_unsuccessful_is_an_early_end_with_its_message(page, liv
     person = session(token)
     assert (person.status, person.outcome) == ("abandoned", "ended_early")
     assert person.ending == {"ended_early": True, "message": "no consent given"}
+
+    token = start(page, live_server, "ineligible")  # ended before jsPsych.run(): the timeline never starts
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    expect(frame.locator("#consent")).to_have_count(0)
+    assert session(token).ending == {"ended_early": True, "message": "no group"} and stored_rows(token) == []
 
 
 def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(page, live_server, app):
