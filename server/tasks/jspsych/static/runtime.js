@@ -106,7 +106,7 @@
   window.fetch = function fetch(resource, init) {
     const request = resource instanceof Request ? resource : null;
     const method = (init && init.method) || (request ? request.method : "GET");
-    if (!isSave(method, request ? request.url : String(resource))) return realFetch.apply(this, arguments);
+    if (!isSave(method, request ? request.url : String(resource))) return realFetch.apply(window, arguments);
     return Promise.resolve(new Response(SAVED, { status: 200, headers: { "Content-Type": "application/json" } }));
   };
   if (navigator.sendBeacon) {
