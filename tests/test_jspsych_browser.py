@@ -57,9 +57,9 @@ def session(token):
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).one()
 
 
-def start(page, live_server, slug):
+def start(page, live_server, slug, query=""):
     """Enter through studyhive's own page (browser check, consent) up to the experiment's page; the token."""
-    page.goto(f"{live_server}/study/{slug}")
+    page.goto(f"{live_server}/study/{slug}{query}")
     page.get_by_role("button", name="I agree").click()
     page.get_by_role("button", name="Start").click()
     page.wait_for_url("**/experiment")

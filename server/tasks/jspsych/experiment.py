@@ -54,6 +54,9 @@ from .npm import MIB, PackageNotFound, Registry, RegistryError, integrity_matche
 
 # Replaced by jsrun's runtime: it must run after jsPsych's script defines initJsPsych and before the experiment's.
 RUNTIME_MARKER = "<!--studyhive-runtime-->"
+# studyhive's own `jatos` object (a task package page file): it stands in for JATOS's jatos.js, wherever the page
+# names that (JATOS serves it itself, e.g. /assets/javascripts/jatos.js, never from the study's folder).
+JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
 STUDY_FILES_MIMETYPE = "application/vnd.studyhive.study-files+json"
 # A single file kept from a package, and all of a study's own files together.
 MAX_PACKAGE_FILE_BYTES = 20 * MIB
@@ -759,7 +762,10 @@ def prepare_experiment(
         if parts.scheme in ("data", "blob"):
             report(tag, f"kept as it is (a {parts.scheme}: URL)")
             return
-        if parts.scheme in ("http", "https", "") and parts.netloc.lower() == fonts.CSS_HOST and tag.name == "link":
+        if tag.name == "script" and PurePosixPath(unquote(parts.path)).name == "jatos.js":
+            served = JATOS_SCRIPT
+            rewritten.add(served)  # not JATOS's file: an integrity attribute naming that is dropped
+        elif parts.scheme in ("http", "https", "") and parts.netloc.lower() == fonts.CSS_HOST and tag.name == "link":
             with resolving(tag):
                 faces = fonts.faces_of_url(url)
                 served = served_fonts(faces)

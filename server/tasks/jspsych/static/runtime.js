@@ -26,6 +26,8 @@
  *   error or unhandled rejection is recorded while the experiment goes on.
  * - A row JSON cannot write (a BigInt, a circular object) goes to the page as it is, where the queue refuses it on
  *   its own; the experiment goes on.
+ * - A request that would save data to the experiment's own server script (a POST to "save_data.php") is answered
+ *   here as saved, and the JATOS calls of jatos.js end the run as the timeline's end does.
  */
 (function () {
   "use strict";
@@ -85,6 +87,63 @@
   // onsubmit="return false;">` is an inline handler the policy does not run) could end the experiment. Plugins read
   // their forms in their own submit listeners, which still run; so no submission is attempted at all.
   window.addEventListener("submit", (event) => event.preventDefault(), true);
+
+  // An experiment that saves its data to its own server script (fetch, XMLHttpRequest or jQuery's $.ajax POST to
+  // "save_data.php", sendBeacon) would reach studyhive, which has no such script, and might not go on without an
+  // answer. Every row is already stored as its trial ends, so each request to this frame's own origin with a method
+  // other than GET or HEAD is answered here, at once, online or not: 200, {"ok": true}; its body is dropped and
+  // nothing leaves the frame. Requests to other hosts stay refused by the frame's policy; GETs fetch study files.
+  const SAVED = JSON.stringify({ ok: true });
+  function isSave(method, url) {
+    if (/^(GET|HEAD)$/i.test(method || "GET")) return false;
+    try {
+      return new URL(url, document.baseURI).origin === window.location.origin;
+    } catch (notURL) {
+      return false;
+    }
+  }
+  const realFetch = window.fetch;
+  window.fetch = function fetch(resource, init) {
+    const request = resource instanceof Request ? resource : null;
+    const method = (init && init.method) || (request ? request.method : "GET");
+    if (!isSave(method, request ? request.url : String(resource))) return realFetch.apply(window, arguments);
+    return Promise.resolve(new Response(SAVED, { status: 200, headers: { "Content-Type": "application/json" } }));
+  };
+  if (navigator.sendBeacon) {
+    const beacon = navigator.sendBeacon;
+    navigator.sendBeacon = (url, data) => isSave("POST", url) || beacon.call(navigator, url, data);
+  }
+  const xhrOpen = XMLHttpRequest.prototype.open;
+  const xhrSend = XMLHttpRequest.prototype.send;
+  const saves = new WeakMap(); // an XMLHttpRequest opened as a save → whether it is asynchronous
+  XMLHttpRequest.prototype.open = function open(method, url, async) {
+    if (isSave(method, url)) saves.set(this, async !== false);
+    else saves.delete(this);
+    return xhrOpen.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function send(body) {
+    if (!saves.has(this)) return xhrSend.call(this, body);
+    // The answer as the request's own properties (they shadow the prototype's), then the events a finished request
+    // fires, which call its on… handlers too: jQuery reads status, responseText and the headers in onload.
+    const json = this.responseType === "json";
+    Object.defineProperties(this, {
+      readyState: { value: 4 },
+      status: { value: 200 },
+      statusText: { value: "OK" },
+      responseURL: { value: "" },
+      responseText: { get: () => (json ? "" : SAVED) },
+      response: { value: json ? JSON.parse(SAVED) : SAVED },
+      getResponseHeader: { value: (name) => (/^content-type$/i.test(name) ? "application/json" : null) },
+      getAllResponseHeaders: { value: () => "content-type: application/json\r\n" },
+    });
+    const answer = () => {
+      this.dispatchEvent(new Event("readystatechange"));
+      this.dispatchEvent(new ProgressEvent("load"));
+      this.dispatchEvent(new ProgressEvent("loadend"));
+    };
+    if (saves.get(this)) setTimeout(answer);
+    else answer();
+  };
 
   /** The row's interaction records: jsPsych's for its trial and this frame's, in time order. */
   function rowEvents(trialIndex) {
@@ -235,18 +294,47 @@
   }
 
   let ending = { ended_early: false, message: null };
+  let phase = "waiting"; // "running" once run() starts the timeline, "done" once it reaches initJsPsych's on_finish
+  let finished = false; // the page has heard "finished"
+  let stopTimeline = null; // jsPsych's own endExperiment (7.x) / abortExperiment (8.x), not counted as an early end
+
+  function endEarly(message) {
+    if (!ending.ended_early) ending = { ended_early: true, message: typeof message === "string" ? message : null };
+  }
+
+  /** Tell the page, once, that the run has ended and how. */
+  function finish() {
+    if (finished) return;
+    finished = true;
+    send({ type: "studyhive:finished", ...ending });
+  }
 
   /** Learn that the run ends early, and with which message: jsPsych itself never calls these two. */
   function watchEnding(jsPsych) {
     for (const name of ["endExperiment", "abortExperiment"]) {
       const stop = jsPsych[name];
       if (typeof stop !== "function") continue;
+      stopTimeline = () => stop.call(jsPsych);
       jsPsych[name] = function (message, ...rest) {
-        if (!ending.ended_early) ending = { ended_early: true, message: typeof message === "string" ? message : null };
+        endEarly(message);
         return stop.call(this, message, ...rest);
       };
     }
   }
+
+  // An experiment written for JATOS ends the run with jatos.endStudy, startNextComponent … (jatos.js): a successful
+  // end is the timeline's natural end, an unsuccessful one an early end with its message. On JATOS the page then
+  // leaves; here a timeline still running stops as jsPsych's own end stops it, without showing the message, which
+  // JATOS only logs. A run that has not started yet ends at once and never starts; one past its last trial (in
+  // initJsPsych's on_finish, JATOS's usual place) ends as it finishes.
+  window.addEventListener("studyhive:jatos-end", (event) => {
+    if (finished) return;
+    if (!event.detail.successful) endEarly(event.detail.message);
+    if (phase === "running") stopTimeline();
+    else if (phase === "waiting") finish();
+  });
+  // A JATOS call studyhive does not make (jatos.js): recorded as the experiment's error, which does not stop it.
+  window.addEventListener("studyhive:jatos-refused", (event) => reportError(new Error(event.detail.message), false));
 
   const initialised = new Promise((resolve) => {
     window.addEventListener("message", (event) => {
@@ -303,6 +391,10 @@
     const own = { ...options };
     const jsPsych = realInit({
       ...options,
+      on_finish(...args) {
+        phase = "done";
+        return own.on_finish ? own.on_finish.apply(this, args) : undefined;
+      },
       on_trial_start(trial) {
         trialStart = clock.getTotalTime();
         seen = [];
@@ -337,17 +429,19 @@
     jsPsych.run = async (timeline) => {
       started = true;
       await initialised;
+      if (finished) return undefined; // ended before it started (jatos.endStudy in jatos.onLoad)
       // Plugins the page loaded (globals such as jsPsychHtmlKeyboardResponse) and those the timeline names.
       for (const name of Object.keys(window)) if (/^jsPsych/.test(name)) wrapPlugin(window[name]);
       wrapTimeline(timeline);
       let result;
       try {
+        phase = "running";
         result = await run(timeline);
       } catch (error) {
         reportError(error, true);
         throw error; // the experiment's own catch, if any, still sees it
       }
-      send({ type: "studyhive:finished", ...ending });
+      finish();
       return result;
     };
     return jsPsych;

@@ -1,0 +1,98 @@
+/*
+ * studyhive's own `jatos` object, served in place of an experiment's <script src="…jatos.js"> tag (experiment.py):
+ * the calls jsPsych experiments written for JATOS make, mapped onto studyhive's session (docs/own-experiments.md,
+ * "Experiments written for JATOS").
+ *
+ * - Result data (submitResultData, appendResultData) is answered as saved and not stored again: every row jsPsych
+ *   records is already stored as its trial ends (runtime.js). The callbacks and promises run as JATOS 3.x runs them.
+ * - Ending the study (endStudy, endStudyAjax, endStudyAndRedirect, startNextComponent, startLastComponent) ends the
+ *   run through the runtime ("studyhive:jatos-end"): successful (the default) is the timeline's natural end,
+ *   unsuccessful an early end with the message, which study.toml's [[task.endings]] read. A redirect is never
+ *   followed: studyhive's page goes on to its Continue button and the session's outcome.
+ * - Reads: the frame URL's query (the entry link's), empty study and batch session data, and for the study result
+ *   and the worker the session's seed (runtime.js), pseudonymous and the same after a reload, never its token.
+ * - Anything else of JATOS's is refused: a console error naming it, reported once to the page as an error of the
+ *   experiment that does not stop it ("studyhive:jatos-refused").
+ */
+(function () {
+  "use strict";
+  const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed") || "";
+  const refusedNames = new Set();
+
+  function refuse(name) {
+    if (refusedNames.has(name)) return;
+    refusedNames.add(name);
+    const message = `jatos.${name} is not available on studyhive (docs/own-experiments.md: "written for JATOS")`;
+    console.error(`studyhive: ${message}`);
+    window.dispatchEvent(new CustomEvent("studyhive:jatos-refused", { detail: { message } }));
+  }
+
+  /** `known` with every other property refused: a refused one reads as a function that does nothing. */
+  function refusing(known, prefix) {
+    return new Proxy(known, {
+      get(target, name, receiver) {
+        if (typeof name === "symbol" || name in target || name === "then" || name === "toJSON") {
+          return Reflect.get(target, name, receiver);
+        }
+        refuse(prefix + name);
+        return () => undefined;
+      },
+    });
+  }
+
+  /**
+   * What JATOS 3.x answers a transfer that succeeded: onSuccess called, then a resolved promise (with the done, fail
+   * and always of the jQuery promises some 3.x versions return).
+   */
+  function succeeded(onSuccess) {
+    const promise = Promise.resolve().then(() => (typeof onSuccess === "function" ? onSuccess() : undefined));
+    promise.done = (callback) => {
+      promise.then(() => typeof callback === "function" && callback());
+      return promise;
+    };
+    promise.fail = () => promise;
+    promise.always = promise.done;
+    return promise;
+  }
+
+  function end(successful, message) {
+    const detail = { successful: successful !== false, message: typeof message === "string" ? message : null };
+    window.dispatchEvent(new CustomEvent("studyhive:jatos-end", { detail }));
+    return succeeded();
+  }
+
+  /** endStudy's and endStudyAjax's arguments as JATOS reads them: (successful, message …) or (resultData, successful,
+   * message …); the result data is not stored again. */
+  function endWith(first, second, third) {
+    if (typeof first === "boolean") return end(first, second);
+    if (typeof first === "string" || typeof first === "object") return end(second, third);
+    return end(true, null);
+  }
+
+  function onLoad(callback) {
+    // The runtime comes right after jsPsych's script, before the experiment's: it is ready when the page is.
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => callback());
+    else setTimeout(() => callback());
+  }
+
+  window.jatos = refusing(
+    {
+      onLoad,
+      onload: onLoad,
+      onError() {}, // studyhive's answers never fail
+      submitResultData: (data, onSuccess) => succeeded(onSuccess),
+      appendResultData: (data, onSuccess) => succeeded(onSuccess),
+      startNextComponent: () => end(true, null),
+      startLastComponent: () => end(true, null),
+      endStudy: endWith,
+      endStudyAjax: endWith,
+      endStudyAndRedirect: (url, ...rest) => endWith(...rest),
+      urlQueryParameters: Object.fromEntries(new URLSearchParams(window.location.search)),
+      studySessionData: {},
+      batchSession: refusing({ get: () => undefined, getAll: () => ({}) }, "batchSession."),
+      studyResultId: seed,
+      workerId: seed,
+    },
+    "",
+  );
+})();

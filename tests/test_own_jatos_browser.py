@@ -1,0 +1,189 @@
+"""In Chromium: experiments written for other hosts run unchanged (issue #37, point 4). One written for JATOS, in
+its most common pattern — jsPsych started in jatos.onLoad, its data submitted in on_finish with
+jatos.startNextComponent as the callback — stores every row once, equal to jsPsych.data, and completes the session;
+jatos.endStudy(false, message) is an early end with that message; a JATOS call studyhive does not make is a console
+error and the session's (non-fatal) experiment error. One that posts its data to its own server script at the end
+(fetch, XMLHttpRequest, sendBeacon) is answered as saved, offline too, and nothing leaves the frame."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.jspsych_study import HEAD, jspsych_app
+from tests.test_jspsych_browser import answer, experiment_frame, session, start, stored_rows
+
+# JATOS's own jsPsych example: everything inside jatos.onLoad, the result data submitted at the end with
+# startNextComponent (the last component: the study ends) as its success callback.
+JATOS = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="/assets/javascripts/jatos.js"></script>
+  <script src="https://unpkg.com/jspsych@8.3.0"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-button-response@2"></script>
+</head>
+<body></body>
+<script>
+  var jsPsych;
+  jatos.onLoad(() => {
+    jsPsych = initJsPsych({
+      on_finish: () => jatos.submitResultData(jsPsych.data.get().json(), jatos.startNextComponent),
+    });
+    jsPsych.data.addProperties({
+      worker: jatos.workerId,
+      result: jatos.studyResultId,
+      group: jatos.urlQueryParameters.group,
+      shared: [jatos.studySessionData, jatos.batchSession.getAll(), jatos.batchSession.get("n") === undefined],
+    });
+    jatos.addAbortButton();
+    jsPsych.run(["cyan", "gold", "pink"].map((word) => ({
+      type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + word + "</p>", choices: ["next"],
+    })));
+  });
+</script>
+</html>
+"""
+
+# jsPsych 7 and the experiment's own consent question: "n" ends the study unsuccessfully, as JATOS experiments do.
+DECLINING = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="jatos.js"></script>
+  <script src="https://unpkg.com/jspsych@7.3.4"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-keyboard-response@1.1.3"></script>
+</head>
+<body></body>
+<script>
+  var jsPsych;
+  jatos.onLoad(function () {
+    jsPsych = initJsPsych({on_finish: function () { return jatos.submitResultData(jsPsych.data.get().json()); }});
+    jsPsych.run([
+      {type: jsPsychHtmlKeyboardResponse, stimulus: "<p id='consent'>Do you consent? (y/n)</p>", choices: ["y", "n"],
+       on_finish: function (data) { if (data.response === "n") jatos.endStudy(false, "no consent given"); }},
+      {type: jsPsychHtmlKeyboardResponse, stimulus: "<p id='never'>Never shown</p>"},
+    ]);
+  });
+</script>
+</html>
+"""
+
+# The end before the timeline starts: a participant the link does not qualify ends the study in jatos.onLoad.
+INELIGIBLE = DECLINING.replace(
+    "jatos.onLoad(function () {",
+    "jatos.onLoad(function () {\n"
+    "    if (!jatos.urlQueryParameters.group) jatos.endStudyAndRedirect('https://x.org', false, 'no group');",
+)
+
+# Data saved to the experiment's own server script at the end, three ways, each answer recorded on the page.
+SAVING = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych({
+    on_finish: function () {
+      var data = jsPsych.data.get().json();
+      var answers = {};
+      return fetch("save_data.php", {method: "POST", headers: {"Content-Type": "application/json"}, body: data})
+        .then(function (response) { answers.fetch = response.status; return response.json(); })
+        .then(function (body) {
+          answers.body = body;
+          return new Promise(function (resolve) {
+            var xhr = new XMLHttpRequest();
+            xhr.open("POST", "php/save.php");
+            xhr.setRequestHeader("X-Requested-With", "XMLHttpRequest");
+            xhr.onload = function () { answers.xhr = [xhr.status, xhr.responseText]; resolve(); };
+            xhr.send("filedata=" + encodeURIComponent(data));
+          });
+        })
+        .then(function () {
+          answers.beacon = navigator.sendBeacon("/save", data);
+          document.body.setAttribute("data-saved", JSON.stringify(answers));
+        });
+    },
+  });
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Saving at the end</p>", choices: ["Done"]}]);
+</script>
+</html>
+"""
+)
+
+
+# What is new here runs in the page (jatos.js, runtime.js); the rows and endings it stores go through the same
+# server paths as tests/test_jspsych_browser.py's, which run on both backends (CI time).
+pytestmark = pytest.mark.any_db
+
+
+@pytest.fixture
+def app(tmp_path):
+    studies = {"jatos": (JATOS, 3), "declining": (DECLINING, 2), "ineligible": (INELIGIBLE, 2), "saving": (SAVING, 1)}
+    with jspsych_app(tmp_path, **studies) as app:
+        yield app
+
+
+def test_a_jatos_experiment_stores_every_row_once_and_completes(page, live_server, app):
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    token = start(page, live_server, "jatos", "?group=b")
+    frame = page.frame_locator("#studyhive-experiment")
+    for _ in range(3):
+        answer(frame, "next")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()  # startNextComponent ended the run
+
+    data = experiment_frame(page).evaluate("jsPsych.data.get().values()")
+    rows = stored_rows(token)
+    assert len(rows) == 3 and rows == json.loads(json.dumps(data))  # once each: submitResultData stores nothing
+    first = rows[0]
+    assert first["group"] == "b" and first["shared"] == [{}, {}, True]
+    assert first["worker"] == first["result"] and len(first["worker"]) == 16 and token not in first["worker"]
+    refused = "jatos.addAbortButton is not available on studyhive"
+    assert any(refused in text for text in errors)
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    person = session(token)
+    assert (person.status, person.ending) == ("completed", {"ended_early": False, "message": None})
+    assert refused in person.experiment_error["message"] and person.experiment_error["fatal"] is False
+
+
+def test_jatos_end_study_unsuccessful_is_an_early_end_with_its_message(page, live_server, app):
+    token = start(page, live_server, "declining")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator("#consent").wait_for()
+    frame.locator(".jspsych-display-element").press("n")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    expect(frame.locator("#never")).to_have_count(0)
+    data = experiment_frame(page).evaluate("jsPsych.data.get().values()")
+    assert stored_rows(token) == json.loads(json.dumps(data)) and len(data) == 1
+    page.get_by_role("button", name="Continue").click()
+    expect(page.locator("#studyhive-notice")).to_have_text("You can close this page.")
+    person = session(token)
+    assert (person.status, person.outcome) == ("abandoned", "ended_early")
+    assert person.ending == {"ended_early": True, "message": "no consent given"}
+
+    token = start(page, live_server, "ineligible")  # ended before jsPsych.run(): the timeline never starts
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    expect(frame.locator("#consent")).to_have_count(0)
+    assert session(token).ending == {"ended_early": True, "message": "no group"} and stored_rows(token) == []
+
+
+def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(page, live_server, app):
+    posted = []
+    page.on("request", lambda request: "save" in request.url and posted.append(request.url))
+    token = start(page, live_server, "saving")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator("p", has_text="Saving at the end").wait_for()
+    page.context.set_offline(True)  # answered in the frame: no server script, no connection needed
+    frame.get_by_role("button", name="Done").click()
+    saved = frame.locator("body[data-saved]")
+    expect(saved).to_have_count(1)
+    assert json.loads(saved.get_attribute("data-saved")) == {
+        "fetch": 200,
+        "body": {"ok": True},
+        "xhr": [200, '{"ok":true}'],
+        "beacon": True,
+    }
+    assert posted == []
+    page.context.set_offline(False)
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert session(token).status == "completed" and len(stored_rows(token)) == 1
