@@ -5,12 +5,15 @@ when sync would succeed, 1 with sync's own message otherwise."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from server.db import db
 from server.studies.definitions import get_study
+from server.tasks.jspsych.check import JATOS_SERVED
+from tests.conftest import ROOT
 from tests.fake_npm_registry import FakeRegistry
 from tests.jspsych_study import HEAD, write_study
 
@@ -28,7 +31,7 @@ PAGE = (
 """
 )
 LAB_JS = """var started = Date.now();
-jatos.onLoad(function () {});
+jatos.onLoad(function () {}); jatos.abortStudy;
 function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
 """
 JSPSYCH6 = '<script src="https://unpkg.com/jspsych@6"></script>'
@@ -95,8 +98,8 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert any(line.startswith("  jspsych@8.3.0 (registry) sha512-") for line in lines)
     assert lines[lines.index("study files published: 2") + 1 :][:2] == ["  img/logo.png", "  js/lab.js"]
     assert (
-        "JATOS calls: jatos.onLoad, jatos.submitResultData (studyhive serves no jatos object: these calls fail)"
-        in lines
+        "JATOS calls: jatos.onLoad, jatos.submitResultData (answered by studyhive's jatos object); refused: "
+        "jatos.abortStudy" in lines
     )
     warnings = lines[lines.index("warnings: 6") + 1 :][:6]
     assert [line.split(": ", 1)[0] for line in warnings] == [
@@ -197,3 +200,11 @@ def test_an_invalid_study_file_lists_its_problems(runner, probe):
         f"Error: {toml}: task.min_rows: expected at least 0, got -1",
         f"{toml}: task.colour: unknown key",
     ]
+
+
+def test_check_knows_the_calls_studyhives_jatos_object_answers():
+    """check's list of answered JATOS calls is the object jatos.js defines (its last object literal's keys)."""
+    script = (ROOT / "server" / "tasks" / "jspsych" / "static" / "jatos.js").read_text(encoding="utf-8")
+    literal = script[script.rindex("window.jatos = refusing(") :]
+    keys = set(re.findall(r"^\s{6}(\w+)(?:[:,(]| \()", literal, re.M))
+    assert keys == JATOS_SERVED

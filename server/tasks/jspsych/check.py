@@ -17,7 +17,14 @@ from .experiment import Code, PreparedExperiment
 
 SHOWN_FILES = 4  # of a package's files kept: a font package keeps dozens
 JATOS_CALL = re.compile(r"(?<![\w$.])jatos\s*\.\s*([A-Za-z_$][\w$]*)")
-JATOS_NOTE = "studyhive serves no jatos object: these calls fail"
+# What studyhive's own jatos object answers (server/tasks/jspsych/static/jatos.js, the object at its end; a test
+# compares the two): any other call is refused there (docs/own-experiments.md, "Experiments written for JATOS").
+JATOS_SERVED = frozenset(
+    (
+        "onLoad onload onError submitResultData appendResultData startNextComponent startLastComponent endStudy "
+        "endStudyAjax endStudyAndRedirect urlQueryParameters studySessionData batchSession studyResultId workerId"
+    ).split()
+)
 RESUME = 'docs/own-experiments.md, "Reloads and resume"'
 # Randomness replay cannot draw again: group 1 names it.
 NOT_REPLAYED = re.compile(r"(?<![\w$])(Date\.now|performance\.now|crypto\.getRandomValues|crypto\.randomUUID)\s*\(")
@@ -40,8 +47,8 @@ SUBMITTED = (
     "form in a submit listener, as jsPsych's plugins do"
 )
 OWN_REQUESTS = (
-    "the experiment sends requests of its own; studyhive stores every row itself as its trial ends, and the frame "
-    "reaches no other host"
+    "the experiment sends requests of its own: one to its own folder other than GET is answered 200 in the frame and "
+    "stores nothing (studyhive stores every row itself as its trial ends); the frame reaches no other host"
 )
 OTHER_HOST = (
     "a host studyhive cannot serve; the frame's policy blocks every request to it (put the file in the study folder)"
@@ -69,8 +76,15 @@ def report(page: PreparedExperiment, params: dict[str, Any], study_dir: Path) ->
 
     # a study file two tags load is read once
     codes = list({(c.file, c.line): c for c in (entry.code for entry in page.resolved) if c is not None}.values())
-    calls = sorted({f"jatos.{m.group(1)}" for code in codes for m in JATOS_CALL.finditer(code.text)})
-    lines.append(f"JATOS calls: {', '.join(calls)} ({JATOS_NOTE})" if calls else "JATOS calls: none")
+    calls = sorted({m.group(1) for code in codes for m in JATOS_CALL.finditer(code.text)})
+    served = [f"jatos.{call}" for call in calls if call in JATOS_SERVED]
+    refused = [f"jatos.{call}" for call in calls if call not in JATOS_SERVED]
+    lines.append(
+        f"JATOS calls: {', '.join(served) or 'none'} (answered by studyhive's jatos object)"
+        + (f"; refused: {', '.join(refused)}" if refused else "")
+        if calls
+        else "JATOS calls: none"
+    )
 
     # handlers are looked for in the whole page (its markup and its inline scripts' HTML) and in the study's scripts
     markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *(c for c in codes if c.file != name)]
