@@ -1,0 +1,155 @@
+"""`make corpus` (python -m bench.corpus): every experiment of corpus/manifest.toml run unchanged through studyhive
+(issue #37). Each is copied into a study folder in a scratch directory with a study.toml written here (task_type
+jspsych, flow consent and task, no minimum window size), synced against a fake npm registry serving node_modules
+(tests/fake_npm_registry.py: no network), then taken in headless Chromium by a generic participant
+(bench/corpus/participant.py) from the entry link to studyhive's Continue button. One markdown table, also saved
+in bench-results/. Not a test: nothing here fails the build.
+
+    CORPUS_ONLY=stroop-color,jatos-rt7   # only these experiments
+    CORPUS_SECONDS=60                    # budget of one experiment's run in the browser
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+from werkzeug.serving import make_server
+
+from server.config import PROJECT_ROOT
+from server.db import db
+from server.studies.definitions import SyncFailed, sync_studies
+from tests.conftest import CHROMIUM, make_app
+from tests.fake_npm_registry import FakeRegistry, Quiet
+from tests.test_jspsych_browser import session, start, stored_rows
+
+from .participant import run_through
+
+CORPUS = PROJECT_ROOT / "corpus"
+STUDY_TOML = """title = "{name}"
+task_type = "jspsych"
+consent = "<p>Do you agree to take part?</p>"
+min_width = 0
+min_height = 0
+flow = ["consent", "task"]
+
+[task]
+experiment = "{experiment}"
+"""
+COLUMNS = ("experiment", "jsPsych", "synced unchanged", "completed", "rows = jsPsych.data", "sync s", "note")
+# The issue's other columns, not measured yet.
+MISSING = "reload at three points, 30 s offline, first-visit bytes"
+
+
+def main() -> int:
+    experiments = tomllib.loads((CORPUS / "manifest.toml").read_text())["experiment"]
+    only = [name for name in os.environ.get("CORPUS_ONLY", "").split(",") if name]
+    experiments = [e for e in experiments if not only or e["name"] in only]
+    seconds = float(os.environ.get("CORPUS_SECONDS", "60"))
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="studyhive-corpus-") as scratch:
+        scratch = Path(scratch)
+        registry = FakeRegistry()
+        app = make_app(scratch, STUDIES_DIR=str(scratch / "studies"), NPM_REGISTRY_URL=registry.url)
+        server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}"
+        from playwright.sync_api import sync_playwright
+
+        with app.app_context(), sync_playwright() as p:
+            db.create_all()
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+            for experiment in experiments:
+                row = run_one(experiment, scratch / "studies", registry, browser, base, seconds)
+                print(" | ".join(row), flush=True)
+                rows.append(row)
+            browser.close()
+        server.shutdown()
+        registry.close()
+    out = io.StringIO()
+    out.write(f"`make corpus`, {time.strftime('%Y-%m-%d')}, {len(rows)} experiments; not measured yet: {MISSING}\n\n")
+    out.write("| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
+    out.writelines("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |\n" for row in rows)
+    print("\n" + out.getvalue(), end="")
+    saved = PROJECT_ROOT / "bench-results" / f"corpus-{time.strftime('%Y%m%d-%H%M%S')}.md"
+    saved.parent.mkdir(exist_ok=True)
+    saved.write_text(out.getvalue())
+    print(f"(saved as {saved.relative_to(PROJECT_ROOT)})")
+    return 0
+
+
+def run_one(experiment: dict, studies: Path, registry: FakeRegistry, browser, base: str, seconds: float) -> list:
+    name = experiment["name"]
+    folder = studies / name
+    shutil.copytree(CORPUS / name, folder)
+    (folder / "study.toml").write_text(STUDY_TOML.format(name=name, experiment=experiment["experiment"]))
+    asked = len(registry.requests)
+    began = time.monotonic()
+    try:
+        sync_studies(studies, slugs=[name])
+        synced, note = "yes", ""
+    except SyncFailed as exc:
+        synced, note = "no", "; ".join(error.split("\n")[0][:200] for error in exc.errors)
+    sync_s = f"{time.monotonic() - began:.1f}"
+    missing = sorted(
+        {path.strip("/") for path in registry.requests[asked:] if "/-/tarballs/" not in path} - set(registry.versions)
+    )
+    if missing:
+        note += f" (packages the fake registry lacks: {', '.join(missing)})"
+    if synced == "no":
+        return [name, experiment["jspsych"], "no", "-", "-", sync_s, note.strip()]
+    completed, equal, why = take(browser, base, name, seconds)
+    return [name, experiment["jspsych"], "yes", completed, equal, sync_s, (note + " " + why).strip()]
+
+
+def take(browser, base: str, name: str, seconds: float) -> tuple[str, str, str]:
+    """A generic participant through the study: (completed, rows equal jsPsych.data, why not)."""
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc).split("\n")[0][:120]))
+    try:
+        token = start(page, base, name)
+        frame = page.wait_for_selector("#studyhive-experiment").content_frame()
+        continue_button = page.get_by_role("button", name="Continue")
+        reached, steps, last = run_through(page, frame, continue_button, seconds)
+        try:
+            data = json.loads(json.dumps(frame.evaluate("jsPsych.data.get().values()")))
+        except Exception as exc:
+            data, errors = None, [*errors, f"jsPsych.data unreadable: {str(exc).splitlines()[0][:80]}"]
+        rows = stored_rows(token)
+        if data is None:
+            equal = f"? ({len(rows)} stored)"
+        elif rows == data:
+            equal = f"yes ({len(rows)})"
+        else:
+            first = next((i for i, (a, b) in enumerate(zip(rows, data)) if a != b), min(len(rows), len(data)))
+            equal = f"no ({len(rows)} stored, {len(data)} in jsPsych; first differs at {first})"
+        completed = "no"
+        if reached:
+            continue_button.click()
+            # gone once the server has answered: the results page for a completion, a notice for an early end
+            continue_button.wait_for(state="hidden", timeout=10000)
+            page.wait_for_load_state()
+            person = session(token)
+            completed = "yes" if person.status == "completed" else f"no ({person.status}, {person.outcome})"
+        why = "" if reached else f"no Continue button after {steps} steps, the last: {last}"
+        if errors and not reached:
+            why += f"; page error: {errors[0]}"
+        return completed, equal, why
+    except Exception as exc:
+        return "no", "-", f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+    finally:
+        context.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
