@@ -44,6 +44,16 @@ flow = ["consent", "task"]
 [task]
 experiment = "{experiment}"
 """
+# Sync errors by what causes them (the issue's point that will lift each), named first in a row's note.
+CAUSES = (
+    ("jsPsych 6 and older are not supported", "jsPsych 6 is refused (#37 point 2)"),
+    ("jatos.js", "written for JATOS: nothing serves jatos.js (#37 point 4)"),
+    ("is outside the study folder", "the page, in a subfolder, loads ../ files: tags resolve from the study folder"),
+    ("is not an npm CDN", "a host studyhive does not map (#37 point 3)"),
+    ("no script tag loads jsPsych", "a local jsPsych copy is not recognised (#37 point 3)"),
+    ("package not found", "a package the offline registry lacks"),
+    ("satisfies", "a version the offline registry lacks"),
+)
 COLUMNS = ("experiment", "jsPsych", "synced unchanged", "completed", "rows = jsPsych.data", "sync s", "note")
 # The issue's other columns, not measured yet.
 MISSING = "reload at three points, 30 s offline, first-visit bytes"
@@ -97,7 +107,9 @@ def run_one(experiment: dict, studies: Path, registry: FakeRegistry, browser, ba
         sync_studies(studies, slugs=[name])
         synced, note = "yes", ""
     except SyncFailed as exc:
-        synced, note = "no", "; ".join(error.split("\n")[0][:200] for error in exc.errors)
+        errors = [error.split("\n")[0] for error in exc.errors]
+        causes = dict.fromkeys(cause for error in errors for text, cause in CAUSES if text in error)
+        synced, note = "no", "; ".join([*causes, *(error[:300] for error in errors)])
     sync_s = f"{time.monotonic() - began:.1f}"
     missing = sorted(
         {path.strip("/") for path in registry.requests[asked:] if "/-/tarballs/" not in path} - set(registry.versions)
