@@ -109,7 +109,9 @@ def run_one(experiment: dict, studies: Path, registry: FakeRegistry, browser, ba
     except SyncFailed as exc:
         errors = [error.split("\n")[0] for error in exc.errors]
         causes = dict.fromkeys(cause for error in errors for text, cause in CAUSES if text in error)
-        synced, note = "no", "; ".join([*causes, *(error[:300] for error in errors)])
+        errors = [error.replace(f"the npm registry {registry.url}", "the offline registry") for error in errors]
+        # sync's own words in backticks: they quote tags, which markdown would otherwise take for HTML
+        synced, note = "no", "; ".join([*causes, *(f"`{error[:300]}`" for error in errors)])
     sync_s = f"{time.monotonic() - began:.1f}"
     missing = sorted(
         {path.strip("/") for path in registry.requests[asked:] if "/-/tarballs/" not in path} - set(registry.versions)
