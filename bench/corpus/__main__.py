@@ -7,6 +7,13 @@ in bench-results/. Not a test: nothing here fails the build.
 
     CORPUS_ONLY=stroop-color,jatos-rt7   # only these experiments
     CORPUS_SECONDS=60                    # budget of one experiment's run in the browser
+    CORPUS_FAULTS=0                      # skip the second run (three reloads and 30 s offline)
+    CORPUS_DIR=/some/folder              # another corpus: experiment folders and a manifest.toml of the same shape
+
+An experiment that syncs is taken twice, each time by a new participant: once straight through (completed, rows =
+jsPsych.data, the bytes of the first visit up to the experiment's first screen), once with three reloads and 30 s
+offline spread over the first run's length (class Disturbance; rows = jsPsych.data at the end, replayed ones
+included).
 """
 
 from __future__ import annotations
@@ -29,11 +36,11 @@ from server.db import db
 from server.studies.definitions import SyncFailed, sync_studies
 from tests.conftest import CHROMIUM, make_app
 from tests.fake_npm_registry import FakeRegistry, Quiet
-from tests.test_jspsych_browser import session, start, stored_rows
+from tests.test_jspsych_browser import rows_arrive, session, start
 
 from .participant import run_through
 
-CORPUS = PROJECT_ROOT / "corpus"
+CORPUS = Path(os.environ.get("CORPUS_DIR", PROJECT_ROOT / "corpus"))
 STUDY_TOML = """title = "{name}"
 task_type = "jspsych"
 consent = "<p>Do you agree to take part?</p>"
@@ -54,9 +61,18 @@ CAUSES = (
     ("package not found", "a package the offline registry lacks"),
     ("satisfies", "a version the offline registry lacks"),
 )
-COLUMNS = ("experiment", "jsPsych", "synced unchanged", "completed", "rows = jsPsych.data", "sync s", "note")
-# The issue's other columns, not measured yet.
-MISSING = "reload at three points, 30 s offline, first-visit bytes"
+COLUMNS = (
+    "experiment",
+    "jsPsych",
+    "synced unchanged",
+    "completed",
+    "rows = jsPsych.data",
+    "3 reloads + 30 s offline: rows = jsPsych.data",
+    "first visit KB",
+    "sync s",
+    "note",
+)
+OFFLINE_S = 30
 
 
 def main() -> int:
@@ -64,6 +80,7 @@ def main() -> int:
     only = [name for name in os.environ.get("CORPUS_ONLY", "").split(",") if name]
     experiments = [e for e in experiments if not only or e["name"] in only]
     seconds = float(os.environ.get("CORPUS_SECONDS", "60"))
+    faults = os.environ.get("CORPUS_FAULTS", "1") != "0"
     rows = []
     with tempfile.TemporaryDirectory(prefix="studyhive-corpus-") as scratch:
         scratch = Path(scratch)
@@ -78,14 +95,14 @@ def main() -> int:
             db.create_all()
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
             for experiment in experiments:
-                row = run_one(experiment, scratch / "studies", registry, browser, base, seconds)
+                row = run_one(experiment, scratch / "studies", registry, browser, base, seconds, faults)
                 print(" | ".join(row), flush=True)
                 rows.append(row)
             browser.close()
         server.shutdown()
         registry.close()
     out = io.StringIO()
-    out.write(f"`make corpus`, {time.strftime('%Y-%m-%d')}, {len(rows)} experiments; not measured yet: {MISSING}\n\n")
+    out.write(f"`make corpus`, {time.strftime('%Y-%m-%d')}, {len(rows)} experiments\n\n")
     out.write("| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
     out.writelines("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |\n" for row in rows)
     print("\n" + out.getvalue(), end="")
@@ -96,7 +113,9 @@ def main() -> int:
     return 0
 
 
-def run_one(experiment: dict, studies: Path, registry: FakeRegistry, browser, base: str, seconds: float) -> list:
+def run_one(
+    experiment: dict, studies: Path, registry: FakeRegistry, browser, base: str, seconds: float, faults: bool
+) -> list:
     name = experiment["name"]
     folder = studies / name
     shutil.copytree(CORPUS / name, folder)
@@ -119,31 +138,78 @@ def run_one(experiment: dict, studies: Path, registry: FakeRegistry, browser, ba
     if missing:
         note += f" (packages the fake registry lacks: {', '.join(missing)})"
     if synced == "no":
-        return [name, experiment["jspsych"], "no", "-", "-", sync_s, note.strip()]
-    completed, equal, why = take(browser, base, name, seconds)
-    return [name, experiment["jspsych"], "yes", completed, equal, sync_s, (note + " " + why).strip()]
+        return [name, experiment["jspsych"], "no", "-", "-", "-", "-", sync_s, note.strip()]
+    completed, equal, kb, why, steps = take(browser, base, name, seconds)
+    faulted = "-"
+    if faults:
+        _, faulted, _, faulted_why, _ = take(browser, base, name, seconds + OFFLINE_S, Disturbance(steps))
+        why += f" (with faults: {faulted_why})" if faulted_why else ""
+    return [name, experiment["jspsych"], "yes", completed, equal, faulted, kb, sync_s, (note + " " + why).strip()]
 
 
-def take(browser, base: str, name: str, seconds: float) -> tuple[str, str, str]:
-    """A generic participant through the study: (completed, rows equal jsPsych.data, why not)."""
+class Disturbance:
+    """each_step for the second run, placed by the first run's length in steps: a reload at a quarter, half and three
+    quarters of it, and from a third the connection cut for OFFLINE_S seconds, two screens answered offline and then
+    waiting (a reload due meanwhile comes once back online). Counts what it did: a short experiment ends sooner."""
+
+    def __init__(self, steps: int):
+        self.due = sorted({max(1, steps * k // 4) for k in (1, 2, 3)})
+        self.offline_at, self.online_at, self.answered_offline = max(1, steps // 3), None, 0
+        self.reloads, self.offline_s = 0, 0.0
+
+    def __call__(self, page, step):
+        if step == self.offline_at:
+            page.context.set_offline(True)
+            self.online_at = time.monotonic() + OFFLINE_S
+        elif self.online_at:
+            self.answered_offline += 1
+            if self.answered_offline >= 2:
+                time.sleep(max(0.0, self.online_at - time.monotonic()))
+                self.online(page)
+        if self.due and self.due[0] <= step and not self.online_at:  # offline, a reload shows an error page
+            self.due.pop(0)
+            page.reload()
+            self.reloads += 1
+
+    def online(self, page):
+        if self.online_at:
+            page.context.set_offline(False)
+            self.offline_s += OFFLINE_S - max(0.0, self.online_at - time.monotonic())
+            self.online_at = None
+
+    def __str__(self):
+        return f"{self.reloads} reloads, {self.offline_s:.0f} s offline"
+
+
+def take(browser, base: str, name: str, seconds: float, faults: Disturbance | None = None) -> tuple:
+    """A generic participant through the study: (completed, rows equal jsPsych.data, first-visit KB, why not,
+    steps taken)."""
     context = browser.new_context(viewport={"width": 1366, "height": 900})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc).split("\n")[0][:120]))
+    sizes: list[int] = []
+    page.on("requestfinished", lambda request: sizes.append(sum(request.sizes().values())))
     try:
         token = start(page, base, name)
         frame = page.wait_for_selector("#studyhive-experiment").content_frame()
+        frame.wait_for_load_state("load")
+        page.wait_for_load_state("networkidle")  # the experiment's first screen and what it preloads
+        kb = f"{sum(sizes) / 1024:.0f}"
         continue_button = page.get_by_role("button", name="Continue")
-        reached, steps, last = run_through(page, frame, continue_button, seconds)
+        reached, steps, last = run_through(page, continue_button, seconds, each_step=faults)
+        if faults:
+            faults.online(page)
+        frame = page.wait_for_selector("#studyhive-experiment").content_frame()
         try:
             data = json.loads(json.dumps(frame.evaluate("jsPsych.data.get().values()")))
         except Exception as exc:
             data, errors = None, [*errors, f"jsPsych.data unreadable: {str(exc).splitlines()[0][:80]}"]
-        rows = stored_rows(token)
+        rows = rows_arrive(token, len(data or ()))
         if data is None:
             equal = f"? ({len(rows)} stored)"
         elif rows == data:
-            equal = f"yes ({len(rows)})"
+            equal = f"yes ({len(rows)}{f'; {faults}' if faults else ''})"
         else:
             first = next((i for i, (a, b) in enumerate(zip(rows, data)) if a != b), min(len(rows), len(data)))
             equal = f"no ({len(rows)} stored, {len(data)} in jsPsych; first differs at {first})"
@@ -158,9 +224,9 @@ def take(browser, base: str, name: str, seconds: float) -> tuple[str, str, str]:
         why = "" if reached else f"no Continue button after {steps} steps, the last: {last}"
         if errors and not reached:
             why += f"; page error: {errors[0]}"
-        return completed, equal, why
+        return completed, equal, kb, why, steps
     except Exception as exc:
-        return "no", "-", f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"
+        return "no", "-", "-", f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}", 0
     finally:
         context.close()
 

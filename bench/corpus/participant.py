@@ -41,8 +41,9 @@ ACT = """() => {
 }"""
 
 
-def run_through(page, frame, continue_button, seconds: float = 60, steps: int = 400) -> tuple[bool, int, str]:
-    """Answer screens until studyhive's Continue button shows or the budget is spent: (reached, steps, last)."""
+def run_through(page, continue_button, seconds: float = 60, steps: int = 400, each_step=None) -> tuple[bool, int, str]:
+    """Answer screens until studyhive's Continue button shows or the budget is spent: (reached, steps, last).
+    `each_step(page, step)`, when given, runs before each step (the faults: a reload, going offline)."""
     deadline, last = time.monotonic() + seconds, ""
     for step in range(steps):
         if continue_button.is_visible():
@@ -50,6 +51,9 @@ def run_through(page, frame, continue_button, seconds: float = 60, steps: int = 
         if time.monotonic() > deadline:
             break
         try:
+            if each_step:
+                each_step(page, step)
+            frame = page.wait_for_selector("#studyhive-experiment").content_frame()  # a new one after a reload
             last = frame.evaluate(ACT)
             if last == "canvas":
                 box = frame.locator("canvas").first.bounding_box()
