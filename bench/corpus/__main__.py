@@ -53,7 +53,7 @@ experiment = "{experiment}"
 """
 # Sync errors by what causes them (the issue's point that will lift each), named first in a row's note.
 CAUSES = (
-    ("jsPsych 6 and older are not supported", "jsPsych 6 is refused (#37 point 2)"),
+    ("jsPsych 6 and older are not supported", "jsPsych 6 or older is refused (#37 point 2: 6.x)"),
     ("jatos.js", "written for JATOS: nothing serves jatos.js (#37 point 4)"),
     ("is outside the study folder", "the page, in a subfolder, loads ../ files: tags resolve from the study folder"),
     ("is not an npm CDN", "a host studyhive does not map (#37 point 3)"),
