@@ -8,9 +8,9 @@ import time
 KEYS = (" ", "f", "j", "ArrowRight", "Enter", "ArrowLeft", "y", "n", "1", "a")
 
 # One step in the page: fill every empty text field, pick the first option of every radio group and select, then
-# click the first enabled, visible button (a jsPsych button first); failing that, click a canvas (drawing and
+# click the first enabled, visible button that does not go back; failing that, click a canvas (drawing and
 # dragging plugins). Returns what it did, or "" when there was nothing to do (the caller then presses a key).
-ACT = """() => {
+ACT = r"""() => {
   const visible = (el) => el.offsetParent !== null && !el.disabled;
   for (const el of document.querySelectorAll("input[type=text], input[type=number], input:not([type]), textarea")) {
     if (visible(el) && !el.value) {
@@ -33,7 +33,8 @@ ACT = """() => {
     }
   }
   const buttons = [...document.querySelectorAll(".jspsych-btn, button, input[type=submit], input[type=button]")];
-  const button = buttons.find(visible);
+  const back = (el) => /prev|back|^\s*</i.test(el.textContent || el.value || "");  // instructions' "< Previous"
+  const button = buttons.find((el) => visible(el) && !back(el)) || buttons.find(visible);
   if (button) { button.click(); return "click " + (button.textContent || button.value || "").trim().slice(0, 20); }
   const canvas = [...document.querySelectorAll("canvas")].find(visible);
   if (canvas) return "canvas";
