@@ -1,0 +1,69 @@
+"""A generic participant inside an experiment's frame: answers whatever the screen asks, one action a step."""
+
+from __future__ import annotations
+
+import time
+
+# Keys tried in turn when a screen has nothing to click: the ones jsPsych tutorials and the corpus ask for.
+KEYS = (" ", "f", "j", "ArrowRight", "Enter", "ArrowLeft", "y", "n", "1", "a")
+
+# One step in the page: fill every empty text field, pick the first option of every radio group and select, then
+# click the first enabled, visible button that does not go back; failing that, click a canvas (drawing and
+# dragging plugins). Returns what it did, or "" when there was nothing to do (the caller then presses a key).
+ACT = r"""() => {
+  const visible = (el) => el.offsetParent !== null && !el.disabled;
+  for (const el of document.querySelectorAll("input[type=text], input[type=number], input:not([type]), textarea")) {
+    if (visible(el) && !el.value) {
+      el.value = el.type === "number" ? (el.min || "1") : "a";
+      el.dispatchEvent(new Event("input", {bubbles: true}));
+      el.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+  }
+  const groups = new Set();
+  for (const el of document.querySelectorAll("input[type=radio]")) {
+    if (visible(el) && !groups.has(el.name)) {
+      groups.add(el.name);
+      if (!document.querySelector(`input[type=radio][name="${CSS.escape(el.name)}"]:checked`)) el.click();
+    }
+  }
+  for (const el of document.querySelectorAll("select")) {
+    if (visible(el) && el.selectedIndex <= 0 && el.options.length > 1) {
+      el.selectedIndex = 1;
+      el.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+  }
+  const buttons = [...document.querySelectorAll(".jspsych-btn, button, input[type=submit], input[type=button]")];
+  const back = (el) => /prev|back|^\s*</i.test(el.textContent || el.value || "");  // instructions' "< Previous"
+  const button = buttons.find((el) => visible(el) && !back(el)) || buttons.find(visible);
+  if (button) { button.click(); return "click " + (button.textContent || button.value || "").trim().slice(0, 20); }
+  const canvas = [...document.querySelectorAll("canvas")].find(visible);
+  if (canvas) return "canvas";
+  return "";
+}"""
+
+
+def run_through(page, continue_button, seconds: float = 60, steps: int = 400, each_step=None) -> tuple[bool, int, str]:
+    """Answer screens until studyhive's Continue button shows or the budget is spent: (reached, steps, last).
+    `each_step(page, step)`, when given, runs before each step (the faults: a reload, going offline)."""
+    deadline, last = time.monotonic() + seconds, ""
+    for step in range(steps):
+        if continue_button.is_visible():
+            return True, step, last
+        if time.monotonic() > deadline:
+            break
+        try:
+            if each_step:
+                each_step(page, step)
+            frame = page.wait_for_selector("#studyhive-experiment").content_frame()  # a new one after a reload
+            last = frame.evaluate(ACT)
+            if last == "canvas":
+                box = frame.locator("canvas").first.bounding_box()
+                if box:
+                    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            elif not last:
+                last = "key " + KEYS[step % len(KEYS)]
+                frame.locator("body").press(KEYS[step % len(KEYS)], timeout=2000)
+        except Exception as exc:  # a navigation or a frame torn down mid-step: try again on the next screen
+            last = f"error {type(exc).__name__}"
+        page.wait_for_timeout(150)
+    return continue_button.is_visible(), steps, last
