@@ -174,3 +174,14 @@ def jspsych_app(tmp_path: Path, *, folders: tuple[str, ...] = FOLDERS, **studies
             dispose_engines()
     finally:
         registry.close()
+
+
+# A jsPsych 6 tag: sync refuses it by the version the registry resolves (jspsych6_registry serves one).
+JSPSYCH6 = '<script src="https://unpkg.com/jspsych@6"></script>'
+
+
+def jspsych6_registry() -> FakeRegistry:
+    """A fake registry with jsPsych 8 and its button plugin, and a jsPsych 6 that sync must refuse by its version."""
+    fake = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
+    fake.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    return fake

@@ -369,3 +369,25 @@ def test_a_package_neither_carried_nor_reachable(tmp_path, fake):
     # With a registry, what the study does not carry comes from it.
     prepared = prepare(folder, fake, offline_packages_dir=folder / "packages")
     assert {pin["source"] for pin in prepared.pins} == {"offline", "registry"}
+
+
+def test_a_page_in_a_subfolder_names_files_from_its_own_folder(tmp_path, fake, only_loopback):
+    """A demo page in a subfolder loading the study's shared files with ../ (jspsych-contrib's and many labs'
+    layout): tags and the page's own relative URLs resolve from the page's folder, never outside the study."""
+    folder = study(tmp_path, "", files={"lib/own.js": "var own = 1;", "demos/pic.png": PNG})
+    (folder / "demos" / "page.html").write_text(
+        '<!DOCTYPE html>\n<html><head><script src="https://unpkg.com/jspsych@8.3.0"></script>\n'
+        '<script src="../lib/own.js"></script></head>\n<body><img src="pic.png">\n'
+        "<script>var jsPsych = initJsPsych(); jsPsych.run([]);</script></body></html>\n"
+    )
+    prepared = prepare_experiment(folder, "demos/page.html", registry=Registry(fake.url, timeout=10))
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert f'<base href="{base}demos/">' in prepared.html
+    # the script tag names the shared file; the image stays relative: the page's <base> makes it demos/pic.png
+    assert f"{base}lib/own.js" in srcs(prepared.html) and "pic.png" in srcs(prepared.html)
+    assert {"lib/own.js", "demos/pic.png"} <= set(prepared.study_files)
+    (folder / "demos" / "page.html").write_text(
+        (folder / "demos" / "page.html").read_text().replace("../lib/own.js", "../../own.js")
+    )
+    with pytest.raises(ExperimentError, match=r"\.\./\.\./own\.js is outside the study folder"):
+        prepare_experiment(folder, "demos/page.html", registry=Registry(fake.url, timeout=10))

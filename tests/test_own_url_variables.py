@@ -16,9 +16,10 @@ import pytest
 
 from server import identifiers
 from server.db import db
-from server.models import ParticipantSession, Trial
+from server.models import ParticipantSession
 from server.researchers.auth import create_researcher
 from tests.jspsych_study import EXPERIMENT, jspsych_app
+from tests.test_jspsych_browser import stored_rows as stored
 
 SLUG = "urlvars"
 PID, STUDY, SUBMISSION = "5f0a1b2c3d4e5f6a7b8c9d0e", "65aa1b2c3d4e5f6a7b8c9d01", "66bb1b2c3d4e5f6a7b8c9d02"
@@ -49,18 +50,6 @@ def save(client, token, n, row):
 def session_of(token) -> ParticipantSession:
     db.session.rollback()
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).one()
-
-
-def stored(token) -> list[dict]:
-    db.session.rollback()
-    return list(
-        db.session.scalars(
-            db.select(Trial.response)
-            .join(ParticipantSession)
-            .where(ParticipantSession.token == token)
-            .order_by(Trial.trial_index)
-        )
-    )
 
 
 def frame_query(client, token) -> tuple[str, dict[str, str]]:

@@ -14,8 +14,7 @@ from server.db import db
 from server.studies.definitions import get_study
 from server.tasks.jspsych.check import JATOS_SERVED
 from tests.conftest import ROOT
-from tests.fake_npm_registry import FakeRegistry
-from tests.jspsych_study import HEAD, write_study
+from tests.jspsych_study import HEAD, JSPSYCH6, jspsych6_registry, write_study
 
 PAGE = (
     HEAD.replace("<body></body>", '<body><img src="img/logo.png"></body>').replace(
@@ -34,14 +33,11 @@ LAB_JS = """var started = Date.now();
 jatos.onLoad(function () {}); jatos.abortStudy;
 function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
 """
-JSPSYCH6 = '<script src="https://unpkg.com/jspsych@6"></script>'
 
 
 @pytest.fixture(scope="module")
 def registry():
-    """jsPsych 8 and its button plugin, and a jsPsych 6 that sync refuses by its version."""
-    fake = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
-    fake.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    fake = jspsych6_registry()
     yield fake
     fake.close()
 

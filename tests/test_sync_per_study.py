@@ -11,19 +11,15 @@ import pytest
 
 from server.db import db
 from server.studies.definitions import get_study
-from tests.fake_npm_registry import FakeRegistry
-from tests.jspsych_study import write_study
+from tests.jspsych_study import JSPSYCH6, jspsych6_registry, write_study
 
 STUDY3 = Path(__file__).resolve().parent.parent / "studies" / "study3" / "study.toml"
 STUDY3_TITLE = "How big is the smaller bar? (bar-chart ratio judgments)"
-JSPSYCH6 = '<script src="https://unpkg.com/jspsych@6"></script>'
 
 
 @pytest.fixture(scope="module")
 def registry():
-    """jsPsych 8 and its button plugin (the study "own"), and a jsPsych 6 that sync must refuse by its version."""
-    fake = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
-    fake.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    fake = jspsych6_registry()
     yield fake
     fake.close()
 

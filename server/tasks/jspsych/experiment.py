@@ -19,9 +19,10 @@ bytes are one of that version's, else as the study's file it is; the runtime goe
 
 The study's own files (every file of its folder but study.toml, the page itself, dot-files, node_modules and the
 packages folder) are stored too, and listed in one manifest, itself stored as an asset; the page gets
-`<base href="/study-files/<manifest sha256>/">` first in its head, so every relative URL — a local script or
-stylesheet, an `<img>`, and the `"img/blue.png"` an inline script hands to jsPsych — resolves to the study's file by
-its path. Both routes (server/web/files.py) answer with immutable caching: a URL names content, never a version.
+`<base href="/study-files/<manifest sha256>/">` first in its head (and the page's subfolder, for a page in one), so
+every relative URL — a local script or stylesheet, an `<img>`, and the `"img/blue.png"` an inline script hands to
+jsPsych — resolves to the study's file by its path, as it does on the researcher's own computer. Both routes
+(server/web/files.py) answer with immutable caching: a URL names content, never a version.
 
 Nothing is written: the caller (the task type's sync) stores `files` as assets (`add_assets`) and `pins` in the
 study's version record, so a refused experiment leaves the previous version serving."""
@@ -610,6 +611,10 @@ def prepare_experiment(
     types = {sha: _mimetype(path) for path, sha in own_sha.items()}
     files[manifest_sha], types[manifest_sha] = manifest, STUDY_FILES_MIMETYPE
     base = f"/study-files/{manifest_sha}/"
+    # A page in a subfolder of the study (a demo folder beside a shared jspsych-dist/) names files from its own
+    # folder, `../` included, as it does on a laptop: its <base> is that folder, and tags resolve from it.
+    folder = PurePosixPath(html_name).parent
+    page_base = base if folder == PurePosixPath(".") else f"{base}{folder.as_posix()}/"
 
     resolver = _Resolver(registry, offline_packages_dir, study_dir, pinned or [])
     edits: list[tuple[int, int, str]] = []
@@ -632,9 +637,9 @@ def prepare_experiment(
 
     def study_file(tag: _Tag, url: str) -> str:
         path = PurePosixPath(unquote(urlsplit(url).path))
-        if path.is_absolute() or ".." in path.parts:
+        name = posixpath.normpath((folder / path).as_posix())
+        if path.is_absolute() or name.split("/")[0] == "..":
             fail(tag, f"{url} is outside the study folder; name a file of the study folder or an npm CDN URL")
-        name = path.as_posix()
         if name not in own:
             fail(tag, f"{name} is not in the study folder")
         return name
@@ -905,7 +910,7 @@ def prepare_experiment(
     # Right after the tag's </script> (where html.parser ended it), so the runtime finds initJsPsych defined.
     end = text.find(">", jspsych_tag.body_end) + 1 if jspsych_tag.body_end >= 0 else jspsych_tag.end
     edits.append((end, end, RUNTIME_MARKER))
-    base_tag = f'<base href="{base}">'
+    base_tag = f'<base href="{page_base}">'
     if head_end is not None:
         edits.append((head_end, head_end, base_tag))
     else:  # no <head> tag: before the first tag that may carry a URL
