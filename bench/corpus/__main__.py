@@ -206,7 +206,9 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             faults.online(page)
         frame = page.wait_for_selector("#studyhive-experiment").content_frame()
         try:
-            data = json.loads(json.dumps(frame.evaluate("jsPsych.data.get().values()")))
+            # as JSON writes it, which is what the page sends and jsPsych's own .json() writes: Playwright would hand
+            # an `undefined` value over as None, where JSON leaves the key out
+            data = json.loads(frame.evaluate("JSON.stringify(jsPsych.data.get().values())"))
         except Exception as exc:
             data, errors = None, [*errors, f"jsPsych.data unreadable: {str(exc).splitlines()[0][:80]}"]
         rows = rows_arrive(token, len(data or ()))
@@ -216,7 +218,14 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             equal = f"yes ({len(rows)}{f'; {faults}' if faults else ''})"
         else:
             first = next((i for i, (a, b) in enumerate(zip(rows, data)) if a != b), min(len(rows), len(data)))
-            equal = f"no ({len(rows)} stored, {len(data)} in jsPsych; first differs at {first})"
+            equal = f"no ({len(rows)} stored, {len(data)} in jsPsych; first differs at {first}"
+            if first < min(len(rows), len(data)):
+                stored, recorded = rows[first], data[first]
+                missing = "(none)"
+                fields = sorted(k for k in {*stored, *recorded} if stored.get(k, missing) != recorded.get(k, missing))
+                shown = (f"{k} {stored.get(k, missing)!r:.40} ≠ {recorded.get(k, missing)!r:.40}" for k in fields)
+                equal += ": " + ", ".join(shown)
+            equal += ")"
         completed = "no"
         if reached:
             continue_button.click()
