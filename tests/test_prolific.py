@@ -585,7 +585,8 @@ def test_paying_again_is_an_audited_choice_and_the_check_flags_a_double_payment(
     again = invoke(runner, "bonus", SLUG, str(path), "--yes", "--pay-again", "1", "--by", "ada")
     assert again.exit_code == 0, again.output
     assert "you chose to pay batch #1 again" in again.output and "paid: Prolific batch" in again.output
-    assert len(fake.calls("POST", PAY)) == 2
+    assert len(fake.calls("POST", PAY)) == 2 and "\tpaid\t" in invoke(runner, "batches", SLUG).output
+    assert "\t2 pay call(s)\t" in invoke(runner, "batches", SLUG).output
     chosen = db.session.scalars(db.select(StudyEvent).filter_by(action="prolific_bonus_pay_again")).one()
     assert chosen.researcher_id is not None and chosen.detail["batch"] == 1 and "os_user" in chosen.detail
     assert invoke(runner, "batches", SLUG, "--check").exit_code == 0  # neither payment is listed yet

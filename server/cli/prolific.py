@@ -257,7 +257,8 @@ def batches_command(slug, check, username):
     for b in batches:
         when = f"paid {b.paid_at:%Y-%m-%d %H:%M} UTC" if b.paid_at else f"created {b.created_at:%Y-%m-%d %H:%M} UTC"
         click.echo(
-            f"#{b.id}\t{b.status}\t{b.prolific_batch_id or '-'}\t{bonuses.money(b.amount_cents)}\t{when}\t{b.source}"
+            f"#{b.id}\t{b.status}\t{b.prolific_batch_id or '-'}\t{bonuses.money(b.amount_cents)}\t{when}\t"
+            f"{b.pay_attempts} pay call(s)\t{b.source}"
         )
     if not check:
         return
