@@ -289,7 +289,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "PROLIFIC_PAY_SETTLE_SECONDS",
         900,
-        "a bonus pay call of unknown outcome is taken as unpaid, and paid again, only this long after it was sent",
+        "seconds after a bonus pay call of unknown outcome before `flask prolific bonus … --pay-again` may pay "
+        "it again (never without it)",
     ),
 )
 

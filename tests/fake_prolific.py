@@ -2,6 +2,10 @@
 for the Prolific tests: studies, paged submissions, transitions, bulk approval, bonus batches (create, then pay:
 not idempotent, as Prolific's: a second pay call pays twice) and each submission's `bonus_payments`.
 
+What Prolific does in its own time can be set: a payment listed in `bonus_payments` only `payment_delay` seconds
+(of `clock`) after it was made, approvals of `failing_approvals` that a bulk approval accepts but never carries
+out, and `between_pages`, called after each page of submissions is served (to change the list while it is paged).
+
 Faults are injected per request (method + path pattern): an error status before the call acts or after it has
 acted, a slow answer, or a hang (before or after acting) that the test releases, or during which it kills the
 process that made the call."""
@@ -13,6 +17,7 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -79,6 +84,11 @@ class FakeProlific:
         self.requests: list[tuple[str, str, Any]] = []  # (method, path, JSON body) of every authorised call
         self.faults: list[Fault] = []
         self.next_host: str | None = None  # set to make the next-page links point elsewhere
+        self.clock: Callable[[], float] = time.time
+        self.payment_delay = 0.0  # seconds from a payment to its showing in `bonus_payments`
+        self.unlisted: list[tuple[float, str, int]] = []  # (when it shows, submission id, cents): paid, not shown
+        self.failing_approvals: set[str] = set()  # submission ids a bulk approval accepts and leaves as they are
+        self.between_pages: Callable[[int], None] | None = None  # called with the page number just served
         self.app = self._build()
         self.url = ""
         self._server = None
@@ -109,8 +119,9 @@ class FakeProlific:
             ],
         }
 
-    def join(self, study_id: str, participant_id: str) -> str:
-        """A participant takes a place: an ACTIVE submission; its id is the study URL's SESSION_ID."""
+    def join(self, study_id: str, participant_id: str, first: bool = False) -> str:
+        """A participant takes a place: an ACTIVE submission; its id is the study URL's SESSION_ID. `first`: listed
+        before the others, as a list of the newest first shows it."""
         submission_id = uuid.uuid4().hex[:24]
         self.submissions[submission_id] = {
             "id": submission_id,
@@ -123,6 +134,8 @@ class FakeProlific:
             "entered_code": None,
             "bonus_payments": [],
         }
+        if first:
+            self.submissions = {submission_id: self.submissions.pop(submission_id), **self.submissions}
         return submission_id
 
     def set_status(self, submission_id: str, status: str) -> None:
@@ -147,8 +160,18 @@ class FakeProlific:
         return [c for c in self.requests if c[0] == method and pattern.fullmatch(c[1])]
 
     def payments(self) -> dict[str, list[int]]:
-        """participant -> bonus payments received (cents)."""
-        return {s["participant_id"]: s["bonus_payments"] for s in self.submissions.values() if s["bonus_payments"]}
+        """participant -> bonus payments received (cents), shown or not yet."""
+        paid = {sid: list(s["bonus_payments"]) for sid, s in self.submissions.items()}
+        for _, sid, cents in self.unlisted:
+            paid[sid].append(cents)
+        return {self.submissions[sid]["participant_id"]: cents for sid, cents in paid.items() if cents}
+
+    def _list_due(self) -> None:
+        """Show the payments whose time has come."""
+        now = self.clock()
+        for due in [u for u in self.unlisted if u[0] <= now]:
+            self.unlisted.remove(due)
+            self.submissions[due[1]]["bonus_payments"].append(due[2])
 
     # ------------------------------------------------------------------ faults around the app
 
@@ -211,6 +234,8 @@ class FakeProlific:
             page, size = request.args.get("page", 1, type=int), request.args.get("page_size", 20, type=int)
             items = [s for s in fake.submissions.values() if s["study_id"] == study_id]
             chunk = items[(page - 1) * size : page * size]
+            if fake.between_pages:
+                fake.between_pages(page)
             base = (fake.next_host or request.host_url.rstrip("/")) + f"{PREFIX}/submissions/?study={study_id}"
             more = page * size < len(items)
             return jsonify(
@@ -235,6 +260,7 @@ class FakeProlific:
         @app.get(f"{PREFIX}/submissions/<submission_id>/")
         def submission(submission_id):
             s = fake.submissions.get(submission_id) or abort(404)
+            fake._list_due()
             return jsonify(
                 {
                     "id": s["id"],
@@ -286,7 +312,7 @@ class FakeProlific:
                     if s["study_id"] == body.get("study_id") and s["participant_id"] in pids
                 ]
             for s in chosen:
-                if s and s["status"] == "AWAITING REVIEW":
+                if s and s["status"] == "AWAITING REVIEW" and s["id"] not in fake.failing_approvals:
                     s["status"] = "APPROVED"
             return jsonify({"message": "The request to bulk approve has been made successfully."})
 
@@ -333,7 +359,10 @@ class FakeProlific:
             for pid, cents in batch["rows"]:
                 for s in fake.submissions.values():
                     if s["study_id"] == batch["study_id"] and s["participant_id"] == pid:
-                        s["bonus_payments"].append(cents)
+                        if fake.payment_delay:
+                            fake.unlisted.append((fake.clock() + fake.payment_delay, s["id"], cents))
+                        else:
+                            s["bonus_payments"].append(cents)
                         break
             return jsonify({}), 202
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import signal
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from server import identifiers
 from server.db import db
 from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent, current_generation
-from server.prolific import reviews
+from server.prolific import bonuses, reviews
 from server.studies import conditions
 from server.studies.definitions import StudyFileError, get_study, load_study_file
 from tests.prolific_study import (
@@ -281,6 +282,23 @@ def test_the_sync_button_says_what_went_wrong(app, client, fake, auth):
     assert "refused the API token (401)" in page and "tok-n0t-r1ght-7x" not in page
 
 
+def test_sync_counts_a_submission_listed_on_two_pages_once(app, fake, runner):
+    """Issue #38.3: a submission joins at the top of the list while it is paged: the last of page 1 is the first of
+    page 2."""
+    for n in range(25):
+        fake.join(PROLIFIC_STUDY, pid(n))
+
+    def newcomer(page):
+        if page == 1:
+            fake.join(PROLIFIC_STUDY, pid(99), first=True)
+
+    fake.between_pages = newcomer
+    result = invoke(runner, "sync", SLUG)
+    assert result.exit_code == 0, result.output
+    assert "read 25 submission(s)" in result.output and ": 25 ACTIVE" in result.output
+    assert len(fake.calls("GET", r"submissions/")) == 2
+
+
 def test_a_participant_who_took_the_study_again_counts_by_the_latest_submission(app, client, fake, runner):
     participant, first, token = arrive(client, fake, 1)
     fake.set_status(first, "RETURNED")
@@ -313,6 +331,51 @@ def test_approval_skips_excluded_and_unfinished_sessions_and_calls_in_chunks(app
     assert "nothing to approve" in invoke(runner, "approve", SLUG, "--yes").output
 
 
+def test_approvals_that_do_not_take_effect_are_reported(app, client, fake, runner):
+    """Issue #38.4: Prolific accepts a bulk approval and fails some of it, asynchronously."""
+    done = [finish(client, fake, n) for n in range(4)]
+    fake.failing_approvals = {done[1][1], done[2][1]}
+    assert invoke(runner, "approve", SLUG, "--yes").exit_code == 0
+    synced = invoke(runner, "sync", SLUG)
+    assert "2 approvals you sent have not taken effect" in synced.output and "2 APPROVED" in synced.output
+    fake.failing_approvals = set()
+    again = invoke(runner, "approve", SLUG, "--yes")
+    assert "approval of 2 submission(s) sent" in again.output
+    assert "not taken effect" not in invoke(runner, "sync", SLUG).output
+
+
+def test_a_rejection_prolific_carried_out_despite_an_error_is_already_done(app, client, fake, runner):
+    """Issue #38.4: Prolific rejects, and answers 500 to every try."""
+    participant, submission, _ = finish(client, fake, 1)
+    tries = app.config["PROLIFIC_API_ATTEMPTS"]
+    fake.fault("POST", r"submissions/.*/transition/", status=500, after=True, times=tries)
+    args = ("reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", REASON, "--yes")
+    failed = invoke(runner, *args)
+    assert failed.exit_code != 0 and "answered 500" in failed.output
+    assert fake.submissions[submission]["status"] == "REJECTED"
+    rerun = invoke(runner, *args)
+    assert rerun.exit_code == 0, rerun.output
+    assert f"submission {submission} is already rejected on Prolific: nothing sent" in rerun.output
+    assert len(fake.calls("POST", r"submissions/.*/transition/")) == tries
+
+
+def test_a_withdrawn_participant_who_completed_gets_guidance_not_a_silent_rejection(app, client, fake, runner):
+    """Issue #38.4: the participant completed, then withdrew (their data deleted); their submission awaits review."""
+    participant, submission, _ = finish(client, fake, 1)
+    assert runner.invoke(args=["participants", "withdraw", SLUG, participant, "--reason", "asked"]).exit_code == 0
+    planned = invoke(runner, "approve", SLUG)
+    assert "withdrawn after completing the study (outcome completed" in planned.output
+    assert "approve it on Prolific's site" in planned.output and "not completed" not in planned.output
+    args = ("reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", REASON, "--yes")
+    refused = invoke(runner, *args)
+    assert refused.exit_code != 0 and "withdrawing is their right, not a reason to reject" in refused.output
+    assert "--despite-withdrawal" in refused.output and fake.calls("POST", r"submissions/.*/transition/") == []
+    rejected = invoke(runner, *args, "--despite-withdrawal")
+    assert rejected.exit_code == 0 and f"submission {submission} is REJECTED" in rejected.output
+    event = db.session.scalars(db.select(StudyEvent).filter_by(action="prolific_reject")).one()
+    assert event.detail["despite_withdrawal"] is True
+
+
 def test_rejection_is_checked_locally_then_sent_once(app, client, fake, runner):
     participant, submission, _ = finish(client, fake, 1)
     short = invoke(runner, "reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", "Too fast.", "--yes")
@@ -327,7 +390,7 @@ def test_rejection_is_checked_locally_then_sent_once(app, client, fake, runner):
     sent = invoke(runner, "reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", REASON, "--yes")
     assert sent.exit_code == 0 and f"submission {submission} is REJECTED" in sent.output
     again = invoke(runner, "reject", SLUG, participant, "--category", "LOW_EFFORT", "--message", REASON, "--yes")
-    assert again.exit_code != 0 and "is REJECTED: only a submission awaiting review" in again.output
+    assert again.exit_code == 0 and "is already rejected on Prolific: nothing sent" in again.output
     assert len(fake.calls("POST", r"submissions/.*/transition/")) == 1
     assert sum(conditions.occupancy(get_study(SLUG)).values()) == 0  # Prolific reopens a rejected place
 
@@ -431,9 +494,12 @@ def test_a_5xx_before_paying_is_paid_after_reading_once_the_call_has_settled(app
     waiting = invoke(runner, "bonus", SLUG, str(path), "--yes")
     assert waiting.exit_code != 0 and "may still be processing it: nothing sent" in waiting.output
     app.config["PROLIFIC_PAY_SETTLE_SECONDS"] = 0
-    rerun = invoke(runner, "bonus", SLUG, str(path), "--yes")
+    unproven = invoke(runner, "bonus", SLUG, str(path), "--yes")
+    assert unproven.exit_code != 0 and "no proof that the batch was not paid" in unproven.output
+    assert fake.calls("POST", PAY) == []  # the failed call never reached the fake's API
+    rerun = invoke(runner, "bonus", SLUG, str(path), "--yes", "--pay-again", "1")
     assert rerun.exit_code == 0, rerun.output
-    assert "was not paid" in rerun.output and len(fake.batches) == 1
+    assert "you chose to pay batch #1 again" in rerun.output and len(fake.batches) == 1
     assert [b["paid"] for b in fake.batches.values()] == [1]
     assert fake.payments() == {people[0]: [100, 100], people[1]: [50], people[2]: [250]}
 
@@ -463,6 +529,93 @@ def test_a_run_killed_after_prolific_paid_is_not_paid_again(app, fake, runner, p
     assert rerun.exit_code == 0, rerun.output
     assert "was paid; not paying again" in rerun.output
     assert [b["paid"] for b in fake.batches.values()] == [1] and len(fake.calls("POST", PAY)) == 1
+
+
+class Clock:
+    """The time the bonus code and the fake Prolific both see, moved on by the test."""
+
+    def __init__(self, monkeypatch, fake):
+        self.now = datetime(2026, 11, 28, 10, 0, 0, 400000, tzinfo=UTC)
+        monkeypatch.setattr(bonuses, "utcnow", lambda: self.now)
+        fake.clock = lambda: self.now.timestamp()
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch, fake):
+    return Clock(monkeypatch, fake)
+
+
+def test_a_payment_shown_later_than_the_settle_window_is_not_paid_again(app, fake, runner, paid_three, clock):
+    """Issue #38.1: Prolific paid, lost the answer and lists the payment 45 s later; the window is 20 s."""
+    people, path = paid_three
+    app.config["PROLIFIC_PAY_SETTLE_SECONDS"] = 20
+    fake.payment_delay = 45
+    fake.fault("POST", PAY, status=502, after=True)
+    assert invoke(runner, "bonus", SLUG, str(path), "--yes").exit_code != 0
+    clock.advance(22)
+    second = invoke(runner, "bonus", SLUG, str(path), "--yes")
+    assert second.exit_code != 0 and "bonus is not shown yet on any participant" in second.output
+    assert "nothing sent" in second.output and "--pay-again 1" in second.output
+    assert "paying Prolific batch" not in second.output and len(fake.calls("POST", PAY)) == 1
+    clock.advance(30)  # Prolific lists it now
+    third = invoke(runner, "bonus", SLUG, str(path), "--yes")
+    assert third.exit_code == 0 and "every participant shows the bonus" in third.output
+    assert len(fake.calls("POST", PAY)) == 1
+    assert fake.payments() == {people[0]: [100], people[1]: [50], people[2]: [250]}
+    checked = invoke(runner, "batches", SLUG, "--check")
+    assert checked.exit_code == 0 and "no participant was paid more than the batches say" in checked.output
+
+
+def test_paying_again_is_an_audited_choice_and_the_check_flags_a_double_payment(
+    app, fake, runner, paid_three, clock, auth
+):
+    """Issue #38.1: the researcher pays again after checking too early; once Prolific lists both payments, the
+    reconciliation flags every participant."""
+    people, path = paid_three
+    app.config["PROLIFIC_PAY_SETTLE_SECONDS"] = 20
+    fake.payment_delay = 45
+    fake.fault("POST", PAY, status=502, after=True)
+    invoke(runner, "bonus", SLUG, str(path), "--yes")
+    clock.advance(22)
+    wrong = invoke(runner, "bonus", SLUG, str(path), "--yes", "--pay-again", "7")
+    assert wrong.exit_code != 0 and "these rows have batch #1, paying: nothing sent" in wrong.output
+    again = invoke(runner, "bonus", SLUG, str(path), "--yes", "--pay-again", "1", "--by", "ada")
+    assert again.exit_code == 0, again.output
+    assert "you chose to pay batch #1 again" in again.output and "paid: Prolific batch" in again.output
+    assert len(fake.calls("POST", PAY)) == 2 and "\tpaid\t" in invoke(runner, "batches", SLUG).output
+    assert "\t2 pay call(s)\t" in invoke(runner, "batches", SLUG).output
+    chosen = db.session.scalars(db.select(StudyEvent).filter_by(action="prolific_bonus_pay_again")).one()
+    assert chosen.researcher_id is not None and chosen.detail["batch"] == 1 and "os_user" in chosen.detail
+    assert invoke(runner, "batches", SLUG, "--check").exit_code == 0  # neither payment is listed yet
+    clock.advance(60)
+    checked = invoke(runner, "batches", SLUG, "--check")
+    assert checked.exit_code != 0, checked.output
+    assert f"overpaid: {people[0]} shows 2 × 1.00 since batch #1 was paid; batch(es) #1 pay it 1 time(s)" in (
+        checked.output
+    )
+    assert "3 participant(s) were paid more than the batches say" in checked.output
+    assert (
+        db.session.scalars(db.select(StudyEvent.detail).filter_by(action="prolific_bonus_check")).all()[-1]["overpaid"]
+        == 3
+    )
+
+
+def test_run_again_after_gives_the_exact_second(app, fake, runner, paid_three, clock):
+    """Issue #38.2: the pay call starts at 10:00:00.4 and the window is 20 s: 10:00:21, not 10:00."""
+    _, path = paid_three
+    app.config["PROLIFIC_PAY_SETTLE_SECONDS"] = 20
+    fake.fault("POST", PAY, status=500)
+    invoke(runner, "bonus", SLUG, str(path), "--yes")
+    clock.advance(5)
+    early = invoke(runner, "bonus", SLUG, str(path), "--yes", "--pay-again", "1")
+    assert early.exit_code != 0 and "Run again after 2026-11-28 10:00:21 UTC" in early.output
+    clock.now = datetime(2026, 11, 28, 10, 0, 21, tzinfo=UTC)  # as told
+    on_time = invoke(runner, "bonus", SLUG, str(path), "--yes", "--pay-again", "1")
+    assert on_time.exit_code == 0, on_time.output
+    assert len(fake.calls("POST", PAY)) == 1  # the first call failed before it reached the API
 
 
 def test_a_bonus_per_correct_answer(app, client, fake, runner):

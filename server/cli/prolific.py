@@ -132,8 +132,13 @@ def approve_command(slug, dry_run, username):
 @click.option("--category", required=True, type=click.Choice(REJECTION_CATEGORIES), help="Prolific's reason")
 @click.option("--message", required=True, help="to the participant, at least 100 characters")
 @click.option("--yes", is_flag=True, help="do not ask for confirmation")
+@click.option(
+    "--despite-withdrawal",
+    is_flag=True,
+    help="reject a participant who withdrew, for a reason other than the withdrawal (written to the audit log)",
+)
 @BY
-def reject_command(slug, participant_id, category, message, yes, username):
+def reject_command(slug, participant_id, category, message, yes, despite_withdrawal, username):
     study = study_or_fail(slug)
     try:
         reviews.check_rejection(category, message)  # before anything is called
@@ -141,13 +146,28 @@ def reject_command(slug, participant_id, category, message, yes, username):
         raise click.ClickException(str(exc)) from None
     researcher_id = by_researcher(username)
     _sync(study, researcher_id)
-    if not yes:
-        click.confirm(f"Reject {participant_id} ({category})? This cannot be undone", abort=True)
+
+    def confirm():
+        if not yes:
+            click.confirm(f"Reject {participant_id} ({category})? This cannot be undone", abort=True)
+
     try:
-        row = reviews.reject(study, _client(), participant_id, category, message, researcher_id)
+        row, sent = reviews.reject(
+            study,
+            _client(),
+            participant_id,
+            category,
+            message,
+            researcher_id,
+            despite_withdrawal=despite_withdrawal,
+            confirm=confirm,
+        )
     except (ValueError, ProlificError) as exc:
         raise click.ClickException(str(exc)) from None
-    click.echo(f"{participant_id}: submission {row.submission_id} is {row.status}")
+    if sent:
+        click.echo(f"{participant_id}: submission {row.submission_id} is {row.status}")
+    else:
+        click.echo(f"{participant_id}: submission {row.submission_id} is already rejected on Prolific: nothing sent")
 
 
 @prolific_cli.command(
@@ -161,8 +181,15 @@ def reject_command(slug, participant_id, category, message, yes, username):
 @click.option("--per-correct", help="instead of a file: this amount per correct test answer (the task type's rule)")
 @click.option("--max-amount", help="largest bonus per participant (default: [prolific] max_bonus, else 10.00)")
 @click.option("--dry-run/--yes", "dry_run", default=True, help="only check and show (the default), or pay")
+@click.option(
+    "--pay-again",
+    type=int,
+    metavar="BATCH",
+    help="pay batch #BATCH again: only after you checked on Prolific's site that its pay call of unknown outcome "
+    "paid no one (written to the audit log)",
+)
 @BY
-def bonus_command(slug, file, per_correct, max_amount, dry_run, username):
+def bonus_command(slug, file, per_correct, max_amount, dry_run, pay_again, username):
     study = study_or_fail(slug)
     if (file is None) == (per_correct is None):
         raise click.ClickException("give FILE.csv or --per-correct AMOUNT (one of them)")
@@ -195,7 +222,7 @@ def bonus_command(slug, file, per_correct, max_amount, dry_run, username):
         return
     settle = timedelta(seconds=current_app.config["PROLIFIC_PAY_SETTLE_SECONDS"])
     try:
-        batch = bonuses.pay(study, _client(), rows, researcher_id, settle=settle, say=click.echo)
+        batch = bonuses.pay(study, _client(), rows, researcher_id, settle=settle, pay_again=pay_again, say=click.echo)
     except (bonuses.BonusError, ProlificError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(
@@ -216,7 +243,13 @@ def _amount(text: str, option: str) -> int:
 
 @prolific_cli.command("batches", help="List a study's bonus batches and their state.")
 @click.argument("slug")
-def batches_command(slug):
+@click.option(
+    "--check",
+    is_flag=True,
+    help="also read Prolific's bonus payments and flag anyone paid more than the batches say (exit status 1)",
+)
+@BY
+def batches_command(slug, check, username):
     study = study_or_fail(slug)
     batches = db.session.scalars(db.select(BonusBatch).filter_by(study_id=study.id).order_by(BonusBatch.id)).all()
     if not batches:
@@ -224,5 +257,26 @@ def batches_command(slug):
     for b in batches:
         when = f"paid {b.paid_at:%Y-%m-%d %H:%M} UTC" if b.paid_at else f"created {b.created_at:%Y-%m-%d %H:%M} UTC"
         click.echo(
-            f"#{b.id}\t{b.status}\t{b.prolific_batch_id or '-'}\t{bonuses.money(b.amount_cents)}\t{when}\t{b.source}"
+            f"#{b.id}\t{b.status}\t{b.prolific_batch_id or '-'}\t{bonuses.money(b.amount_cents)}\t{when}\t"
+            f"{b.pay_attempts} pay call(s)\t{b.source}"
         )
+    if not check:
+        return
+    researcher_id = by_researcher(username)
+    _sync(study, researcher_id)  # submissions that joined since are read too
+    try:
+        overpaid = bonuses.check(study, _client(), researcher_id)
+    except ProlificError as exc:
+        raise click.ClickException(str(exc)) from None
+    for o in overpaid:
+        click.echo(
+            f"  overpaid: {o.participant_id} shows {o.shown} × {bonuses.money(o.amount_cents)} since batch "
+            f"#{o.batches[0]} was paid; batch(es) {', '.join(f'#{n}' for n in o.batches)} pay it "
+            f"{len(o.batches)} time(s)"
+        )
+    if overpaid:
+        raise click.ClickException(
+            f"{len(overpaid)} participant(s) were paid more than the batches say (a bonus paid by hand on "
+            "Prolific's site shows here too): check them on Prolific's site"
+        )
+    click.echo("checked on Prolific: no participant was paid more than the batches say")

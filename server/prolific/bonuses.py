@@ -10,10 +10,12 @@ submission's `bonus_payments`. So the batch's state is committed before each cal
   created   Prolific's batch id is known and no pay call is outstanding. Before the first pay call each
             participant's `bonus_payments` is read and kept (the baseline).
   paying    a pay call was sent or is about to be; its outcome is unknown until Prolific answers 202. A rerun
-            resolves it by reading every participant's `bonus_payments` against the baseline: all show the bonus
-            → paid; none → created again, but only once the last pay call is `settle` old (the setting
-            PROLIFIC_PAY_SETTLE_SECONDS: a payment Prolific is still processing is not taken for a failure); some →
-            stop and ask the researcher to look.
+            reads every participant's `bonus_payments` against the baseline: all show the bonus → paid; some →
+            stop and ask the researcher to look; none → "not shown yet", nothing sent. Prolific lists a payment
+            some minutes after making it, with no bound it documents, so no participant showing the bonus is no
+            proof that it was not paid: only the researcher's explicit choice (`pay_again`, audited), after they
+            checked on Prolific's site and once the last pay call is `settle` old (PROLIFIC_PAY_SETTLE_SECONDS),
+            makes it created again. `check` later flags anyone Prolific shows paid more than the batches say.
   paid      never paid again: the same rows are refused.
   void      Prolific's batch did not total the rows: never paid; a rerun creates anew.
 
@@ -29,7 +31,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -209,11 +211,20 @@ def pay(
     researcher_id: int | None,
     *,
     settle: timedelta,
+    pay_again: int | None = None,
     via: str = "cli",
     say: Callable[[str], None] = print,
 ) -> BonusBatch:
-    """Create, record and pay the batch for these rows, or carry on with the one already recorded for them."""
+    """Create, record and pay the batch for these rows, or carry on with the one already recorded for them.
+    `pay_again` is the researcher's choice, after checking on Prolific's site, to pay again the batch of that number
+    whose pay call has no known outcome and whose bonus no participant shows (the module's docstring)."""
     batch = find_batch(study, bonuses)
+    if pay_again is not None and (batch is None or batch.id != pay_again or batch.status != "paying"):
+        state = f"batch #{batch.id}, {batch.status}" if batch else "no batch yet"
+        raise BonusError(
+            f"--pay-again {pay_again} is only for these rows' batch while its pay call has no known outcome; "
+            f"these rows have {state}: nothing sent. Run without --pay-again"
+        )
     if batch is None:
         batch = BonusBatch(
             study_id=study.id,
@@ -243,7 +254,7 @@ def pay(
     if batch.status in ("creating", "void"):
         run.create(bonuses)
     if batch.status == "paying":
-        run.resolve(settle)
+        run.resolve(settle, pay_again is not None)
     if batch.status == "created":
         run.pay()
     return batch
@@ -293,7 +304,7 @@ class _Run:
         rows = self._rows()
         if batch.pay_attempts == 0 and any(row.baseline is None for row in rows):
             self.say(f"reading {len(rows)} participants' bonus payments on Prolific before paying")
-            paid = self._payments(rows)
+            paid = payments(self.study, self.client, [row.participant_id for row in rows])
             for row in rows:
                 row.baseline = paid[row.participant_id]
             db.session.commit()
@@ -316,15 +327,16 @@ class _Run:
             raise BonusError(f"{exc}. Batch {batch.prolific_batch_id} is not paid; run again later") from None
         self._paid("paid")
 
-    def resolve(self, settle: timedelta) -> None:
-        """Decide a pay call of unknown outcome from the participants' bonus payments (module docstring)."""
+    def resolve(self, settle: timedelta, pay_again: bool) -> None:
+        """Decide a pay call of unknown outcome from the participants' bonus payments (module docstring): paid
+        when all show it; otherwise nothing is sent unless the researcher chose `pay_again` once it has settled."""
         batch = self.batch
         rows = self._rows()
         self.say(
             f"a pay call for batch {batch.prolific_batch_id} has no known outcome: reading {len(rows)} "
             "participants' bonus payments on Prolific"
         )
-        now = self._payments(rows)
+        now = payments(self.study, self.client, [row.participant_id for row in rows])
         shown = [row for row in rows if row.amount_cents in (Counter(now[row.participant_id]) - Counter(row.baseline))]
         if len(shown) == len(rows):
             self.say(f"every participant shows the bonus: batch {batch.prolific_batch_id} was paid; not paying again")
@@ -336,18 +348,33 @@ class _Run:
                 f"bonus, e.g. {shown[0].participant_id}, the others not: nothing sent. Check the "
                 "bonuses on Prolific's site before doing anything else"
             )
-        started = batch.pay_started_at
-        if started.tzinfo is None:  # SQLite drops the zone; everything is stored in UTC
-            started = started.replace(tzinfo=UTC)
-        if utcnow() - started < settle:
+        started = _utc(batch.pay_started_at)
+        if utcnow() < started + settle:
             raise BonusError(
-                f"no participant shows batch {batch.prolific_batch_id}'s bonus yet, but its last pay "
-                f"call was at {started:%H:%M:%S} UTC and Prolific may still be processing it: nothing "
-                f"sent. Run again after {started + settle:%H:%M} UTC"
+                f"no participant shows batch {batch.prolific_batch_id}'s bonus yet, but its last pay call was at "
+                f"{started:%H:%M:%S} UTC and Prolific may still be processing it: nothing sent. Run again after "
+                f"{_next_second(started + settle):%Y-%m-%d %H:%M:%S} UTC"  # the time shown is never early
             )
-        self.say(f"no participant shows the bonus: batch {batch.prolific_batch_id} was not paid")
+        if not pay_again:
+            first = rows[0]
+            raise BonusError(
+                f"batch {batch.prolific_batch_id}'s bonus is not shown yet on any participant (last pay call "
+                f"{started:%Y-%m-%d %H:%M:%S} UTC): nothing sent. Prolific lists a payment some minutes after "
+                "making it, so it may still show: this is no proof that the batch was not paid. Run the same "
+                "command again later to read again. Only once you have checked on Prolific's site that no "
+                f"participant got this bonus (e.g. {first.participant_id}, {money(first.amount_cents)}), pay it "
+                f"again by adding --pay-again {batch.id} (written to the audit log); `flask prolific batches "
+                f"{self.study.slug} --check` then flags anyone Prolific shows paid twice"
+            )
+        self.say(f"no participant shows the bonus, and you chose to pay batch #{batch.id} again")
+        self._log(  # committed with the move, or not at all
+            "prolific_bonus_pay_again",
+            "chosen by the researcher: no participant shows the bonus",
+            commit=False,
+            last_pay_call=started.isoformat(),
+            participants_read=len(rows),
+        )
         self._move("paying", batch.pay_attempts, status="created")
-        self._log("prolific_bonus_pay", "not paid (found on Prolific)")
 
     def _paid(self, how: str) -> None:
         self._move("paying", self.batch.pay_attempts, status="paid", paid_at=utcnow())
@@ -358,39 +385,23 @@ class _Run:
             db.select(BonusBatchRow).filter_by(batch_id=self.batch.id).order_by(BonusBatchRow.participant_id)
         ).all()
 
-    def _payments(self, rows: list[BonusBatchRow]) -> dict[str, list[int]]:
-        """Each participant's bonus payments (cents) on Prolific, over their submissions in the study."""
-        submissions: dict[str, list[str]] = {}
-        for pid, submission_id in db.session.execute(
-            db.select(ProlificSubmission.participant_id, ProlificSubmission.submission_id).where(
-                ProlificSubmission.study_id == self.study.id
-            )
-        ):
-            submissions.setdefault(pid, []).append(submission_id)
-        return {
-            row.participant_id: [
-                int(cents)
-                for sid in submissions.get(row.participant_id, [])
-                for cents in self.client.submission(sid).get("bonus_payments") or []
-            ]
-            for row in rows
-        }
-
     def _move(self, expected: str, attempts: int | None = None, **values) -> None:
-        """Change the batch's state only if it still is as this run saw it; commit."""
-        table = BonusBatch.__table__
-        where = [table.c.id == self.batch.id, table.c.status == expected]
+        """Change the batch's state only if it still is as this run saw it, and commit it with what the session
+        holds; if another run changed it, roll back and raise."""
+        table, batch_id = BonusBatch.__table__, self.batch.id
+        where = [table.c.id == batch_id, table.c.status == expected]
         if attempts is not None:
             where.append(table.c.pay_attempts == attempts)
         moved = db.session.execute(db.update(table).where(*where).values(**values)).rowcount
-        db.session.commit()
         if moved != 1:
+            db.session.rollback()
             raise BonusError(
-                f"another run changed batch #{self.batch.id} meanwhile: nothing sent; run again to see its state"
+                f"another run changed batch #{batch_id} meanwhile: nothing sent; run again to see its state"
             )
+        db.session.commit()
         db.session.refresh(self.batch)
 
-    def _log(self, action: str, result: str, **detail) -> None:
+    def _log(self, action: str, result: str, commit: bool = True, **detail) -> None:
         audit.record(
             self.study,
             action,
@@ -401,7 +412,76 @@ class _Run:
             result=result,
             **detail,
         )
-        db.session.commit()
+        if commit:
+            db.session.commit()
+
+
+def payments(study: Study, client: ProlificClient, participants: list[str]) -> dict[str, list[int]]:
+    """Each participant's bonus payments (cents) on Prolific, over their submissions in the study."""
+    submissions: dict[str, list[str]] = {}
+    for pid, submission_id in db.session.execute(
+        db.select(ProlificSubmission.participant_id, ProlificSubmission.submission_id).where(
+            ProlificSubmission.study_id == study.id
+        )
+    ):
+        submissions.setdefault(pid, []).append(submission_id)
+    return {
+        pid: [
+            int(cents)
+            for sid in submissions.get(pid, [])
+            for cents in client.submission(sid).get("bonus_payments") or []
+        ]
+        for pid in participants
+    }
+
+
+@dataclass(frozen=True)
+class Overpaid:
+    """A participant Prolific shows paid an amount more often than studyhive's batches pay it to them."""
+
+    participant_id: str
+    amount_cents: int
+    shown: int  # payments of the amount since just before the participant's first batch was paid
+    batches: tuple[int, ...]  # the batches that pay it to them, each once
+
+
+def check(study: Study, client: ProlificClient, researcher_id: int | None, via: str = "cli") -> list[Overpaid]:
+    """Read Prolific's bonus payments of every participant of a batch that had a pay call, and return those paid an
+    amount more often than the batches say (each batch pays each row once). What is compared: the payments shown now
+    against the baseline of the participant's first such batch (what they had before it was paid), and the rows of
+    every such batch; a bonus of the same amount paid by hand on Prolific's site since then shows here too."""
+    rows = db.session.scalars(
+        db.select(BonusBatchRow)
+        .join(BonusBatch, BonusBatch.id == BonusBatchRow.batch_id)
+        .where(BonusBatch.study_id == study.id, BonusBatch.pay_attempts > 0)
+        .order_by(BonusBatch.id)
+    ).all()
+    by_participant: dict[str, list[BonusBatchRow]] = {}
+    for row in rows:
+        by_participant.setdefault(row.participant_id, []).append(row)
+    now = payments(study, client, sorted(by_participant))
+    overpaid = []
+    for pid, paid in sorted(by_participant.items()):
+        extra = Counter(now[pid]) - Counter(paid[0].baseline)
+        allowed = Counter(row.amount_cents for row in paid)
+        overpaid += [
+            Overpaid(pid, cents, extra[cents], tuple(row.batch_id for row in paid if row.amount_cents == cents))
+            for cents in sorted(allowed)
+            if extra[cents] > allowed[cents]
+        ]
+    audit.record(
+        study, "prolific_bonus_check", researcher_id, via, participants=len(by_participant), overpaid=len(overpaid)
+    )
+    db.session.commit()
+    return overpaid
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value  # SQLite drops the zone; all is UTC
+
+
+def _next_second(moment: datetime) -> datetime:
+    return moment if not moment.microsecond else moment.replace(microsecond=0) + timedelta(seconds=1)
 
 
 def _cents(value) -> int | None:

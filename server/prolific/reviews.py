@@ -5,6 +5,7 @@ AWAITING REVIEW submission that is its session's current one, whose session comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..db import db
@@ -46,6 +47,8 @@ def approval_plan(study: Study) -> ApprovalPlan:
             reason = "an earlier submission of a participant who took the study again"
         elif status == "excluded":
             reason = "session excluded"
+        elif status == "withdrawn":
+            reason = withdrawn_guidance(outcome)
         elif status != "completed":  # e.g. ended early (an own experiment's endExperiment), its outcome said
             reason = f"session {status}{f' with outcome {outcome}' if outcome else ''}, not completed"
         elif outcome != "completed":
@@ -80,6 +83,20 @@ def approve(
     return calls
 
 
+def withdrawn_guidance(outcome: str | None) -> str:
+    """What to do about the submission of a participant who withdrew (their data deleted at their request):
+    studyhive has nothing left to approve it on, so the researcher decides on Prolific's site."""
+    if outcome == "completed":
+        return (
+            "withdrawn after completing the study (outcome completed; their data were deleted at their request): "
+            "they did the work, and withdrawing is their right, not a reason to reject: approve it on Prolific's site"
+        )
+    return (
+        f"withdrawn (outcome {outcome or 'none'}; their data were deleted at their request): decide on Prolific's "
+        "site as for that outcome"
+    )
+
+
 def check_rejection(category: str, message: str) -> None:
     """Refuse what Prolific would refuse, before anything is sent."""
     if category not in REJECTION_CATEGORIES:
@@ -99,8 +116,13 @@ def reject(
     message: str,
     researcher_id: int | None,
     via: str = "cli",
-) -> ProlificSubmission:
-    """Reject one participant's current submission (it must be AWAITING REVIEW)."""
+    despite_withdrawal: bool = False,
+    confirm: Callable[[], None] = lambda: None,
+) -> tuple[ProlificSubmission, bool]:
+    """Reject one participant's current submission (it must be AWAITING REVIEW) once `confirm` returns; returns it
+    and whether a rejection was sent. One Prolific shows REJECTED already (e.g. an earlier rejection it carried out
+    although its answer was an error) sends nothing. A withdrawn participant's is refused with guidance unless
+    `despite_withdrawal`."""
     check_rejection(category, message)
     row = db.session.scalars(
         db.select(ProlificSubmission)
@@ -109,11 +131,21 @@ def reject(
     ).first()
     if row is None:
         raise ValueError(f"{participant_id} has no submission in the Prolific study {study.prolific_study_id}")
+    if row.status == "REJECTED":
+        return row, False
     if row.status != "AWAITING REVIEW":
         raise ValueError(
             f"{participant_id}'s submission {row.submission_id} is {row.status}: only a submission "
             "awaiting review can be rejected"
         )
+    session = db.session.get(ParticipantSession, row.session_id) if row.session_id is not None else None
+    withdrawn = session is not None and session.status == "withdrawn"
+    if withdrawn and not despite_withdrawal:
+        raise ValueError(
+            f"{participant_id}: {withdrawn_guidance(session.outcome)}. Nothing sent; to reject it all the same, "
+            "for a reason other than the withdrawal, add --despite-withdrawal (written to the audit log)"
+        )
+    confirm()
     answer = _audited(
         study,
         "prolific_reject",
@@ -124,10 +156,11 @@ def reject(
         submission_id=row.submission_id,
         category=category,
         message=message.strip(),
+        **({"despite_withdrawal": True} if withdrawn else {}),
     )
     row.status = answer.get("status") or "REJECTED"
     db.session.commit()
-    return row
+    return row, True
 
 
 def _audited(study: Study, action: str, researcher_id: int | None, via: str, call, **detail):

@@ -14,6 +14,10 @@ place Prolific reopened). A timed-out participant who still finishes completes a
 Sessions of both stages are matched: pilot participants recruited on Prolific are real, paid participants (synced,
 approved and paid bonuses like live ones); a researcher's preview never is (models.analysable). While the study is in
 pilot, the sync warns (pilot_warning): recruiting on Prolific is usually what `live` is for.
+
+The list is read once per submission id (a submission the list shows on two pages, as it changes while it is paged
+through, counts once), and the sync warns about approvals Prolific accepted that have not taken effect
+(not_approved): Prolific approves in bulk asynchronously, and says nothing when one fails.
 """
 
 from __future__ import annotations
@@ -25,7 +29,15 @@ from urllib.parse import parse_qs, urlsplit
 
 from .. import identifiers
 from ..db import db, utcnow
-from ..models import PROLIFIC_STATUSES, ParticipantSession, ProlificSubmission, Study, analysable, bump_generation
+from ..models import (
+    PROLIFIC_STATUSES,
+    ParticipantSession,
+    ProlificSubmission,
+    Study,
+    StudyEvent,
+    analysable,
+    bump_generation,
+)
 from . import audit
 from .client import ProlificClient
 
@@ -73,8 +85,10 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
     """Read every submission of the linked Prolific study, store them, free the slots of those who left; all in
     one transaction after every read, so a failed read writes nothing."""
     prolific_id = linked_id(study)
-    # In start order, so a participant's latest submission is the one that counts (as current_submissions)
-    items = sorted(client.submissions(prolific_id), key=lambda s: (_time(s.get("started_at")) or EPOCH, str(s["id"])))
+    # Once per id: the list can change while it is paged through, which shows a submission on two pages (the later
+    # read wins). In start order, so a participant's latest submission is the one that counts (as current_submissions)
+    read = {str(item["id"]): item for item in client.submissions(prolific_id)}
+    items = sorted(read.values(), key=lambda s: (_time(s.get("started_at")) or EPOCH, str(s["id"])))
     prolific_study = client.study(prolific_id)
     warnings = [w for w in (pilot_warning(study),) if w] + code_warnings(study, prolific_study)
     now = utcnow()
@@ -125,6 +139,13 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
             "with (a participant who took the study again, or a study URL without {{%SESSION_ID%}})"
         )
     counts = _counts(row.status for row in stored.values())
+    unapproved = not_approved(study, stored)
+    if unapproved:
+        warnings.append(
+            f"{unapproved} approvals you sent have not taken effect: Prolific still shows them AWAITING REVIEW. It "
+            f"approves in the background, usually within minutes; if they stay, `flask prolific approve "
+            f"{study.slug} --yes` sends them again"
+        )
     audit.record(study, "prolific_sync", researcher_id, via, read=len(items), abandoned=abandoned, counts=counts)
     db.session.commit()
     return SyncReport(
@@ -135,6 +156,18 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
         prolific_study.get("total_available_places"),
         warnings,
     )
+
+
+def not_approved(study: Study, stored: dict[str, ProlificSubmission]) -> int:
+    """How many submissions a bulk approval Prolific accepted (the audit log's `prolific_approve`) still shows
+    AWAITING REVIEW: Prolific approves asynchronously, and an approval that fails there answers nothing."""
+    sent: set[str] = set()
+    for detail in db.session.scalars(
+        db.select(StudyEvent.detail).where(StudyEvent.study_id == study.id, StudyEvent.action == "prolific_approve")
+    ):
+        if detail.get("result") == "accepted":
+            sent.update(detail.get("submission_ids") or ())
+    return sum(1 for sid in sent if sid in stored and stored[sid].status == "AWAITING REVIEW")
 
 
 def code_warnings(study: Study, prolific_study: dict[str, Any]) -> list[str]:
