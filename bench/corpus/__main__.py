@@ -224,7 +224,11 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc).split("\n")[0][:120]))
     sizes: list[int] = []
-    page.on("requestfinished", lambda request: sizes.append(sum(request.sizes().values())))
+
+    def measure(request):
+        sizes.append(sum(request.sizes().values()))
+
+    page.on("requestfinished", measure)
     try:
         token = start(page, base, name)
         frame = page.wait_for_selector("#studyhive-experiment").content_frame()
@@ -234,6 +238,8 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
         except PlaywrightTimeout:
             pass
         kb = f"{sum(sizes) / 1024:.0f}"
+        # the first visit is measured; a request still finishing when the context closes would fail to give its sizes
+        page.remove_listener("requestfinished", measure)
         continue_button = page.get_by_role("button", name="Continue")
         reached, steps, last = run_through(page, continue_button, seconds, each_step=faults)
         if faults:
