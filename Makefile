@@ -9,7 +9,7 @@ JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-
 DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prototree sketch-demo study3 \
 	two4two-demo visual-search
 
-.PHONY: run test setup setup-dev models bench corpus bench-dashboard bench-load bench-models bench-weight validate clean
+.PHONY: run test setup setup-dev models bench corpus corpus-packages bench-dashboard bench-load bench-models bench-weight validate clean
 
 # Three sets of packages: serving (requirements.txt: `make run`), model training (requirements-models.txt, PyTorch:
 # `make models`, docs/models.md) and development (requirements-dev.txt: `make test`, which needs both others). Serving
@@ -71,11 +71,16 @@ bench: $(VENV)/.dev-installed
 	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" $(BIN)/python -m bench.run
 
 # The corpus of published jsPsych experiments (corpus/manifest.toml) run unchanged through studyhive by a generic
-# participant in headless Chromium, offline against the fake npm registry (node_modules): one table (bench/corpus/).
-# SQLite in a scratch folder; a few minutes.
+# participant in headless Chromium, offline: each from its pinned npm packages (corpus/packages/), put in its study
+# folder's packages/: one table (bench/corpus/). SQLite in a scratch folder; about ten minutes.
 corpus: $(VENV)/.dev-installed
 	scripts/ensure-chromium
 	$(BIN)/python -m bench.corpus
+
+# The one step of the corpus that needs the network: `npm pack` of each package version corpus/manifest.toml pins
+# that corpus/packages/ lacks, and their integrity in corpus/packages/package-lock.json (bench/corpus/packages.py).
+corpus-packages: $(VENV)/.dev-installed
+	$(BIN)/python -m bench.corpus.packages
 
 # Researcher dashboard page timings on a study with 1,000 participants and ~30,000 trials (PostgreSQL, own database).
 bench-dashboard: $(VENV)/.dev-installed

@@ -56,9 +56,10 @@ def npm_registry_url() -> str:
 
 
 def make_app(tmp_path: Path, **config):
+    if "NPM_REGISTRY_URL" not in config:  # packing node_modules for the shared registry takes seconds: only if used
+        config["NPM_REGISTRY_URL"] = npm_registry_url()
     return create_app(
         {
-            "NPM_REGISTRY_URL": npm_registry_url(),
             "TESTING": True,
             "SECRET_KEY": "test-secret",
             "WTF_CSRF_ENABLED": False,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import re
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,16 @@ def test_no_layer_groups_more_than_six():
         if contracts[section].get("type") == "layers":
             big = [layer for layer in _layers(contracts[section]) if len(layer) > 6]
             assert not big, f"{section}: layers of more than six names: {big}"
+
+
+def test_the_product_never_names_the_corpus():
+    """corpus/ (published experiments under their own licences, and their pinned packages) is the bench's and the
+    tests' (tests/test_corpus_browser.py): no file of server/ names the folder, and the image leaves it out."""
+    names = re.compile(r"""corpus/|["']corpus["']""")
+    naming = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "server").rglob("*"))
+        if path.suffix in {".py", ".js", ".html", ".toml", ".json"} and names.search(path.read_text())
+    ]
+    assert naming == []
+    assert "corpus" in (ROOT / ".dockerignore").read_text().split()

@@ -1,9 +1,12 @@
 """`make corpus` (python -m bench.corpus): every experiment of corpus/manifest.toml run unchanged through studyhive
 (issue #37). Each is copied into a study folder in a scratch directory with a study.toml written here (task_type
-jspsych, flow consent and task, no minimum window size), synced against a fake npm registry serving node_modules
-(tests/fake_npm_registry.py: no network), then taken in headless Chromium by a generic participant
+jspsych, flow consent and task, no minimum window size) and its pinned npm packages in the folder's packages/
+(bench/corpus/packages.py: the manifest's `packages`, corpus/packages/ tarballs), synced with no network: sync takes
+those packages before any registry, and the registry it is given (tests/fake_npm_registry.py) serves nothing, only
+recording what else sync asked for. Then taken in headless Chromium by a generic participant
 (bench/corpus/participant.py) from the entry link to studyhive's Continue button. One markdown table, also saved
-in bench-results/. Not a test: nothing here fails the build.
+in bench-results/. Not a test: nothing here fails the build (tests/test_corpus_browser.py runs a few rows in
+`make test`).
 
     CORPUS_ONLY=stroop-color,jatos-rt7   # only these experiments
     CORPUS_SECONDS=60                    # budget of one experiment's run in the browser
@@ -27,6 +30,7 @@ import tempfile
 import threading
 import time
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -34,15 +38,15 @@ from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from server.config import PROJECT_ROOT
-from server.db import db
+from server.db import db, dispose_engines
 from server.studies.definitions import SyncFailed, sync_studies
 from tests.conftest import CHROMIUM, make_app
 from tests.fake_npm_registry import FakeRegistry, Quiet
 from tests.test_jspsych_browser import rows_arrive, session, start
 
+from .packages import CORPUS, carry
 from .participant import run_through
 
-CORPUS = Path(os.environ.get("CORPUS_DIR", PROJECT_ROOT / "corpus"))
 STUDY_TOML = """title = "{name}"
 task_type = "jspsych"
 consent = "<p>Do you agree to take part?</p>"
@@ -60,8 +64,8 @@ CAUSES = (
     ("is outside the study folder", "the page, in a subfolder, loads ../ files: tags resolve from the study folder"),
     ("is not an npm CDN", "a host studyhive does not map (#37 point 3)"),
     ("no script tag loads jsPsych", "a local jsPsych copy is not recognised (#37 point 3)"),
-    ("package not found", "a package the offline registry lacks"),
-    ("satisfies", "a version the offline registry lacks"),
+    ("package not found", "a package the corpus does not pin (manifest `packages`)"),
+    ("satisfies", "a version the corpus does not pin (manifest `packages`)"),
 )
 COLUMNS = (
     "experiment",
@@ -78,30 +82,22 @@ OFFLINE_S = 30
 
 
 def main() -> int:
-    experiments = tomllib.loads((CORPUS / "manifest.toml").read_text())["experiment"]
     only = [name for name in os.environ.get("CORPUS_ONLY", "").split(",") if name]
-    experiments = [e for e in experiments if not only or e["name"] in only]
+    chosen = [e for e in experiments() if not only or e["name"] in only]
     seconds = float(os.environ.get("CORPUS_SECONDS", "60"))
     faults = os.environ.get("CORPUS_FAULTS", "1") != "0"
     rows = []
-    with tempfile.TemporaryDirectory(prefix="studyhive-corpus-") as scratch:
-        scratch = Path(scratch)
-        registry = FakeRegistry()
-        app = make_app(scratch, STUDIES_DIR=str(scratch / "studies"), NPM_REGISTRY_URL=registry.url)
-        server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_port}"
-
-        with app.app_context(), sync_playwright() as p:
-            db.create_all()
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-            for experiment in experiments:
-                row = run_one(experiment, scratch / "studies", registry, browser, base, seconds, faults)
-                print(" | ".join(row), flush=True)
-                rows.append(row)
-            browser.close()
-        server.shutdown()
-        registry.close()
+    with (
+        tempfile.TemporaryDirectory(prefix="studyhive-corpus-") as scratch,
+        site(Path(scratch)) as (base, registry),
+        sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        for experiment in chosen:
+            row = run_one(experiment, Path(scratch) / "studies", registry, browser, base, seconds, faults)
+            print(" | ".join(row), flush=True)
+            rows.append(row)
+        browser.close()
     out = io.StringIO()
     out.write(f"`make corpus`, {time.strftime('%Y-%m-%d')}, {len(rows)} experiments\n\n")
     out.write("| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
@@ -114,13 +110,49 @@ def main() -> int:
     return 0
 
 
+def experiments() -> list[dict]:
+    """The manifest's experiments."""
+    return tomllib.loads((CORPUS / "manifest.toml").read_text())["experiment"]
+
+
+@contextmanager
+def site(scratch: Path):
+    """studyhive on a loopback port, its studies in scratch/studies and its database in scratch, synced against a
+    fake npm registry that serves nothing (a corpus experiment's packages are its own, in the study's packages/),
+    inside the app's context: (base URL, registry)."""
+    registry = FakeRegistry(folders=())
+    app = make_app(scratch, STUDIES_DIR=str(scratch / "studies"), NPM_REGISTRY_URL=registry.url)
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with app.app_context():
+            db.create_all()
+            yield f"http://127.0.0.1:{server.server_port}", registry
+            db.session.remove()
+            dispose_engines()
+    finally:
+        server.shutdown()
+        registry.close()
+
+
 def run_one(
-    experiment: dict, studies: Path, registry: FakeRegistry, browser, base: str, seconds: float, faults: bool
+    experiment: dict,
+    studies: Path,
+    registry: FakeRegistry,
+    browser,
+    base: str,
+    seconds: float,
+    faults: bool,
+    offline_s: float = OFFLINE_S,
 ) -> list:
+    """The experiment's row of the table (COLUMNS): copied as it is into a study folder with a study.toml and its
+    pinned packages, synced, and taken by a participant, then (`faults`) by another with reloads and `offline_s`
+    seconds offline."""
     name = experiment["name"]
     folder = studies / name
     shutil.copytree(CORPUS / name, folder)
     (folder / "study.toml").write_text(STUDY_TOML.format(name=name, experiment=experiment["experiment"]))
+    carry(experiment, folder)
     asked = len(registry.requests)
     began = time.monotonic()
     try:
@@ -128,40 +160,42 @@ def run_one(
         synced, note = "yes", ""
     except SyncFailed as exc:
         errors = [error.split("\n")[0] for error in exc.errors]
-        causes = dict.fromkeys(cause for error in errors for text, cause in CAUSES if text in error)
+        # the manifest's `unavailable` first: what nothing could serve, which is why the corpus pins no package for it
+        named = [experiment["unavailable"]] if "unavailable" in experiment else []
+        causes = dict.fromkeys([*named, *(cause for error in errors for text, cause in CAUSES if text in error)])
         errors = [error.replace(f"the npm registry {registry.url}", "the offline registry") for error in errors]
         # sync's own words in backticks: they quote tags, which markdown would otherwise take for HTML
         synced, note = "no", "; ".join([*causes, *(f"`{error[:300]}`" for error in errors)])
     sync_s = f"{time.monotonic() - began:.1f}"
-    missing = sorted(
-        {path.strip("/") for path in registry.requests[asked:] if "/-/tarballs/" not in path} - set(registry.versions)
-    )
-    if missing:
-        note += f" (packages the fake registry lacks: {', '.join(missing)})"
+    asked_for = sorted({path.strip("/") for path in registry.requests[asked:]})
+    if asked_for:  # a local jsPsych copy is compared with its version's package, which the corpus may not pin
+        note += f" (the registry was asked for packages the corpus does not pin: {', '.join(asked_for)})"
     if synced == "no":
         return [name, experiment["jspsych"], "no", "-", "-", "-", "-", sync_s, note.strip()]
     completed, equal, kb, why, steps = take(browser, base, name, seconds)
     faulted = "-"
     if faults:
-        _, faulted, _, faulted_why, _ = take(browser, base, name, seconds + OFFLINE_S, Disturbance(steps))
+        disturbance = Disturbance(steps, offline_s)
+        _, faulted, _, faulted_why, _ = take(browser, base, name, seconds + offline_s, disturbance)
         why += f" (with faults: {faulted_why})" if faulted_why else ""
     return [name, experiment["jspsych"], "yes", completed, equal, faulted, kb, sync_s, (note + " " + why).strip()]
 
 
 class Disturbance:
     """each_step for the second run, placed by the first run's length in steps: a reload at a quarter, half and three
-    quarters of it, and from a third the connection cut for OFFLINE_S seconds, two screens answered offline and then
+    quarters of it, and from a third the connection cut for `offline_s` seconds, two screens answered offline and then
     waiting (a reload due meanwhile comes once back online). Counts what it did: a short experiment ends sooner."""
 
-    def __init__(self, steps: int):
+    def __init__(self, steps: int, offline_s: float = OFFLINE_S):
         self.due = sorted({max(1, steps * k // 4) for k in (1, 2, 3)})
+        self.offline_for = offline_s
         self.offline_at, self.online_at, self.answered_offline = max(1, steps // 3), None, 0
         self.reloads, self.offline_s = 0, 0.0
 
     def __call__(self, page, step):
         if step == self.offline_at:
             page.context.set_offline(True)
-            self.online_at = time.monotonic() + OFFLINE_S
+            self.online_at = time.monotonic() + self.offline_for
         elif self.online_at:
             self.answered_offline += 1
             if self.answered_offline >= 2:
@@ -175,7 +209,7 @@ class Disturbance:
     def online(self, page):
         if self.online_at:
             page.context.set_offline(False)
-            self.offline_s += OFFLINE_S - max(0.0, self.online_at - time.monotonic())
+            self.offline_s += self.offline_for - max(0.0, self.online_at - time.monotonic())
             self.online_at = None
 
     def __str__(self):
@@ -190,7 +224,11 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc).split("\n")[0][:120]))
     sizes: list[int] = []
-    page.on("requestfinished", lambda request: sizes.append(sum(request.sizes().values())))
+
+    def measure(request):
+        sizes.append(sum(request.sizes().values()))
+
+    page.on("requestfinished", measure)
     try:
         token = start(page, base, name)
         frame = page.wait_for_selector("#studyhive-experiment").content_frame()
@@ -200,6 +238,8 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
         except PlaywrightTimeout:
             pass
         kb = f"{sum(sizes) / 1024:.0f}"
+        # the first visit is measured; a request still finishing when the context closes would fail to give its sizes
+        page.remove_listener("requestfinished", measure)
         continue_button = page.get_by_role("button", name="Continue")
         reached, steps, last = run_through(page, continue_button, seconds, each_step=faults)
         if faults:
