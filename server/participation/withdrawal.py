@@ -101,9 +101,8 @@ def withdraw(
     # The HMAC stays (filled here for a session older than it) so the PROLIFIC_PID is still recognised.
     if session.pid_hmac is None and session.prolific_pid:
         session.pid_hmac = identifiers.pid_hmac(session.prolific_pid)
-    session.prolific_pid = session.prolific_study_id = session.prolific_session_id = session.user_agent = None
-    session.url_variables = None  # the entry link's other parameters: the person's link, whatever they say
-    session.screen_width = session.screen_height = session.window_width = session.window_height = None
+    for column in identifiers.PERSONAL_COLUMNS:  # url_variables too: the person's link, whatever they say
+        setattr(session, column, None)
     session.exclusion_reason = session.status_before_exclusion = None
     session.plan = []
     db.session.flush()  # the status first, so the row is closed before its data goes
