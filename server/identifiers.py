@@ -5,7 +5,10 @@ its platform id (PROLIFIC_PID) or, without one, of its token, under a per-deploy
 studies of one deployment gets the same code (so returning participants stay visible), and nobody without the key
 can get from a code back to a Prolific id. The full HMAC of the platform id is kept with the session (`pid_hmac`):
 returning participants, the unique key per study and Prolific submissions are matched by it, so the raw ids can be
-purged once payments are settled (server/participation/sessions.py purge_identifiers). Sessions older than the
+purged once payments are settled (server/participation/sessions.py purge_identifiers). Prolific's submissions keep the
+HMACs of their PROLIFIC_PID and submission id likewise (`submission_hmac`), by which the sync matches Prolific's
+records once their raw ids are purged; the audit log names a participant or submission only by a keyed code
+(`pid_code`, `submission_code`), as it is never rewritten. Sessions older than the
 hash (pid_hmac NULL, raw id kept) are still found through their raw id: `matches` and `session_key` fall back on it.
 
 The User-Agent is exported reduced to browser and OS families with their major versions (`reduced_user_agent`, by

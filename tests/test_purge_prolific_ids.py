@@ -226,6 +226,7 @@ def sketch(tmp_path):
         yield app, fake
 
 
+@pytest.mark.db
 def test_a_declined_consent_keeps_its_code_and_outcome_and_nothing_else(sketch):
     app, fake = sketch
     client = app.test_client()

@@ -5,8 +5,8 @@ records stay explainable: its study, condition, stage, version, times and outcom
 (`pid_hmac`: a returning participant is recognised and not let in again) and the consent hash. Its personal data goes:
 the raw Prolific ids, the entry link's other parameters (`url_variables`), the User-Agent, the screen and window sizes,
 the trial plan, and the researchers' exclusion note.
-Prolific's own record of the submission (`prolific_submissions`, with the PROLIFIC_PID every sync reads again, and a
-bonus batch's rows) stays as long as the study: docs/operations.md, "Data protection".
+Prolific's own record of the submission (`prolific_submissions` and a bonus batch's rows) keeps its raw ids until
+`flask data purge-identifiers` finds it settled: docs/operations.md, "Data protection".
 An audit entry records who, how and why.
 
 A tombstone is left out of everything `models.analysable` governs (exports, analyses, quotas, the dashboard's lists),
