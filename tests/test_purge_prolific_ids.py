@@ -171,9 +171,6 @@ def test_purge_leaves_no_raw_prolific_id_anywhere_and_later_syncs_write_none(cli
     }
     settled_ids = [id_ for p in (approved, rejected, returned, never) for id_ in (p, submissions[p])]
     assert anywhere(*settled_ids)  # the raw ids are held before the purge
-    # rows older than their hashes (migration 0016): the purge, and for the one it leaves the next sync, store them
-    db.session.execute(db.update(ProlificSubmission).values(submission_hmac=None, pid_hmac=None))
-    db.session.commit()
 
     output = purge(runner)
     assert anywhere(*settled_ids) == []
