@@ -5,7 +5,10 @@ its platform id (PROLIFIC_PID) or, without one, of its token, under a per-deploy
 studies of one deployment gets the same code (so returning participants stay visible), and nobody without the key
 can get from a code back to a Prolific id. The full HMAC of the platform id is kept with the session (`pid_hmac`):
 returning participants, the unique key per study and Prolific submissions are matched by it, so the raw ids can be
-purged once payments are settled (server/participation/sessions.py purge_identifiers). Sessions older than the
+purged once payments are settled (server/participation/sessions.py purge_identifiers). Prolific's submissions keep the
+HMACs of their PROLIFIC_PID and submission id likewise (`submission_hmac`), by which the sync matches Prolific's
+records once their raw ids are purged; the audit log names a participant or submission only by a keyed code
+(`pid_code`, `submission_code`), as it is never rewritten. Sessions older than the
 hash (pid_hmac NULL, raw id kept) are still found through their raw id: `matches` and `session_key` fall back on it.
 
 The User-Agent is exported reduced to browser and OS families with their major versions (`reduced_user_agent`, by
@@ -44,6 +47,19 @@ CODE_HEX_DIGITS = 16  # 64 bits
 # The entry link's platform ids (the session's columns prolific_pid, prolific_study_id, prolific_session_id), each
 # with the marker a row holds in its place.
 MARKERS = {"PROLIFIC_PID": "[PROLIFIC_PID]", "STUDY_ID": "[STUDY_ID]", "SESSION_ID": "[SESSION_ID]"}
+# What a session holds about the person besides its keyed hash: the entry link's raw ids and other parameters, the
+# full User-Agent, the screen and window sizes. A withdrawal and a declined consent null them all.
+PERSONAL_COLUMNS = (
+    "prolific_pid",
+    "prolific_study_id",
+    "prolific_session_id",
+    "url_variables",
+    "user_agent",
+    "screen_width",
+    "screen_height",
+    "window_width",
+    "window_height",
+)
 # A shorter id (Prolific's are 24 hex digits; only a hand-made test link has a short one) is left as it is: it
 # cannot be told from the experiment's own values ("1", "test").
 MIN_MARKED_LENGTH = 8
@@ -99,6 +115,21 @@ def _mac(kind: str, value: str) -> str:
 def pid_hmac(pid: str) -> str:
     """The HMAC (64 hex digits) a PROLIFIC_PID is stored and matched under."""
     return _mac("pid", pid)
+
+
+def submission_hmac(submission_id: str) -> str:
+    """The HMAC (64 hex digits) a Prolific submission's id (the study URL's SESSION_ID) is stored and matched under."""
+    return _mac("submission", submission_id)
+
+
+def pid_code(pid: str) -> str:
+    """A PROLIFIC_PID's participant_code: how the audit log names a participant (it keeps no raw id)."""
+    return pid_hmac(pid)[:CODE_HEX_DIGITS]
+
+
+def submission_code(submission_id: str) -> str:
+    """A submission id's short keyed code: how the audit log names a submission."""
+    return submission_hmac(submission_id)[:CODE_HEX_DIGITS]
 
 
 def participant_code(stored_hmac: str | None, prolific_pid: str | None, token: str, study_id: int | None = None) -> str:

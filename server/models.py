@@ -336,14 +336,20 @@ class LabelPrediction(db.Model):
 
 class ProlificSubmission(db.Model):
     """A submission of the study's linked Prolific study as `flask prolific sync` last read it, matched to the
-    session with its PROLIFIC_PID (None: it never reached studyhive)."""
+    session by the HMAC of its PROLIFIC_PID (session None: it never reached studyhive). The raw ids are kept until
+    `flask data purge-identifiers` nulls them once the submission is settled; the keyed hashes stay, and the sync
+    matches Prolific's records by them (server/prolific/submissions.py)."""
 
     __tablename__ = "prolific_submissions"
-    __table_args__ = (UniqueConstraint("study_id", "submission_id"),)
+    __table_args__ = (UniqueConstraint("study_id", "submission_id"), UniqueConstraint("study_id", "submission_hmac"))
     id: Mapped[int] = mapped_column(primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"))
-    submission_id: Mapped[str] = mapped_column(String(64))  # Prolific's id: the study URL's SESSION_ID
-    participant_id: Mapped[str] = mapped_column(String(64))  # the PROLIFIC_PID
+    submission_id: Mapped[str | None] = mapped_column(String(64))  # Prolific's id: the study URL's SESSION_ID
+    participant_id: Mapped[str | None] = mapped_column(String(64))  # the PROLIFIC_PID
+    # identifiers.submission_hmac and identifiers.pid_hmac of the two; NULL only in a row older than them (migration
+    # 0016) that no sync or purge has read since.
+    submission_hmac: Mapped[str | None] = mapped_column(String(64))
+    pid_hmac: Mapped[str | None] = mapped_column(String(64))
     session_id: Mapped[int | None] = mapped_column(
         ForeignKey("participant_sessions.id", ondelete="SET NULL"), index=True
     )
@@ -374,12 +380,16 @@ class BonusBatch(db.Model):
     paid_at: Mapped[datetime | None] = mapped_column(Timestamp)
     researcher_id: Mapped[int | None] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # When `flask data purge-identifiers` replaced its rows' PROLIFIC_PIDs by their HMACs (a paid batch only).
+    identifiers_purged_at: Mapped[datetime | None] = mapped_column(Timestamp)
 
 
 class BonusBatchRow(db.Model):
     __tablename__ = "bonus_batch_rows"
     batch_id: Mapped[int] = mapped_column(ForeignKey("bonus_batches.id", ondelete="CASCADE"), primary_key=True)
-    participant_id: Mapped[str] = mapped_column(String(64), primary_key=True)  # the PROLIFIC_PID
+    # The PROLIFIC_PID; once the batch's identifiers are purged (bonus_batches.identifiers_purged_at), its HMAC
+    # (identifiers.pid_hmac): the same column, as it is the row's key within the batch.
+    participant_id: Mapped[str] = mapped_column(String(64), primary_key=True)
     amount_cents: Mapped[int]
     # The participant's bonus_payments (cents) on Prolific before the batch's first pay call: what a payment of
     # unknown outcome is judged against.

@@ -194,3 +194,56 @@ def test_0010_backfills_existing_studies_and_sessions_live_and_new_studies_start
     downgrade(directory=directory, revision="0009")
     with db.engine.connect() as conn:
         assert "stage" not in {c["name"] for c in inspect(conn).get_columns("studies")}
+
+
+@pytest.mark.db
+def test_0016_keeps_submissions_and_bonus_rows_and_its_downgrade_drops_only_purged_submissions(empty_app):
+    """Prolific's submissions and bonus rows from before 0016 keep their raw ids, with no hashes yet (the next sync or
+    purge stores them: tests/test_purge_prolific_ids.py); the downgrade cannot give a purged submission its raw ids
+    back, so it deletes it (a sync would read it anew) and keeps the others."""
+    directory = str(ROOT / "migrations")
+    upgrade(directory=directory, revision="0014")
+    synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
+    with db.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
+                " updated_at) VALUES (1, 'old', 'Old', 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
+            ),
+            {"h": "1" * 64, "t": synced},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO prolific_submissions (id, study_id, submission_id, participant_id, status, read_at)"
+                " VALUES (1, 1, 'sub1', 'pid1', 'APPROVED', :t)"
+            ),
+            {"t": synced},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO bonus_batches (id, study_id, fingerprint, source, status, amount_cents, pay_attempts,"
+                " created_at) VALUES (1, 1, :f, 'file b.csv', 'paid', 100, 1, :t)"
+            ),
+            {"f": "f" * 64, "t": synced},
+        )
+        conn.execute(
+            text("INSERT INTO bonus_batch_rows (batch_id, participant_id, amount_cents) VALUES (1, 'pid1', 100)")
+        )
+    upgrade(directory=directory)
+    with db.engine.begin() as conn:
+        assert conn.execute(
+            text("SELECT submission_id, participant_id, submission_hmac, pid_hmac FROM prolific_submissions")
+        ).all() == [("sub1", "pid1", None, None)]
+        assert conn.execute(text("SELECT identifiers_purged_at FROM bonus_batches")).all() == [(None,)]
+        assert conn.execute(text("SELECT participant_id FROM bonus_batch_rows")).all() == [("pid1",)]
+        conn.execute(
+            text(
+                "INSERT INTO prolific_submissions (id, study_id, submission_hmac, pid_hmac, status, read_at)"
+                " VALUES (2, 1, :s, :p, 'RETURNED', :t)"
+            ),
+            {"s": "a" * 64, "p": "b" * 64, "t": synced},
+        )
+    downgrade(directory=directory, revision="0014")
+    with db.engine.connect() as conn:
+        assert conn.execute(text("SELECT id, submission_id FROM prolific_submissions")).all() == [(1, "sub1")]
+        assert conn.execute(text("SELECT participant_id FROM bonus_batch_rows")).all() == [("pid1",)]

@@ -5,6 +5,7 @@ outcome's code, and their sessions end abandoned with the outcome recorded (thei
 import pytest
 from playwright.sync_api import expect
 
+from server import identifiers
 from server.db import db
 from server.models import ParticipantSession
 from tests.prolific_study import CODES, PROLIFIC_STUDY, SLUG, prolific_app
@@ -20,7 +21,8 @@ def app(tmp_path):
 
 def session(participant):
     db.session.rollback()  # read what the server thread committed
-    return db.session.scalars(db.select(ParticipantSession).filter_by(prolific_pid=participant)).one()
+    # by the keyed hash: a participant who declines consent keeps no raw id (tests/test_purge_prolific_ids.py)
+    return db.session.scalars(db.select(ParticipantSession).where(identifiers.matches(participant))).one()
 
 
 def open_study(page, live_server, participant):

@@ -1,7 +1,8 @@
 """`flask data purge-identifiers` against the fake Prolific (issue #26; docs/operations.md, "Data protection"): a dry
 run by default; applied, the raw ids are nulled (the HMAC stored first where an older session has none) and the
 User-Agent reduced, while the returning participant still resumes and the sync still matches; refused while a bonus
-batch is unpaid or a submission awaits review; a repeat is harmless. tests/test_identifiers_browser.py drives the
+batch is unpaid or a submission awaits review; a repeat is harmless. tests/test_purge_prolific_ids.py reads every
+table after it. tests/test_identifiers_browser.py drives the
 dashboard's button."""
 
 from __future__ import annotations
@@ -70,6 +71,8 @@ def test_purge_dry_run_apply_repeat_and_what_still_matches(client, fake, runner,
     s_old, s_recent = session_of(old), session_of(recent)
     s_old.user_agent = CHROME
     s_old.pid_hmac = None  # an older session: the purge stores its hash first
+    # submissions older than their hashes (migration 0016): the purge stores the settled one's, the sync the other's
+    db.session.execute(db.update(ProlificSubmission).values(submission_hmac=None, pid_hmac=None))
     db.session.commit()
     old_id, recent_id = s_old.id, s_recent.id
 
@@ -87,14 +90,19 @@ def test_purge_dry_run_apply_repeat_and_what_still_matches(client, fake, runner,
     (event,) = db.session.scalars(db.select(StudyEvent).filter_by(action="identifiers_purged")).all()
     assert (event.detail["n"], event.detail["older_than_days"], event.detail["via"]) == (1, 30, "cli")
 
-    # the returning participant resumes their session; the sync still matches their submission, bonuses find them
+    # the returning participant resumes their session; the sync still matches their (settled, so purged) submission
+    # by its keyed hash; a bonus by rule can no longer be checked against Prolific's record of them, so none is sent
     back = client.get(f"/study/{SLUG}", query_string={"PROLIFIC_PID": old, "STUDY_ID": PROLIFIC_STUDY})
     assert "You have already completed this study" in back.get_data(as_text=True)
     assert db.session.scalar(db.select(db.func.count()).select_from(ParticipantSession)) == 2
     assert runner.invoke(args=["prolific", "sync", SLUG]).exit_code == 0
-    assert {row.participant_id: row.session_id for row in submissions()} == {old: old_id, recent: recent_id}
+    assert {(row.participant_id, row.pid_hmac): row.session_id for row in submissions()} == {
+        (None, identifiers.pid_hmac(old)): old_id,
+        (recent, identifiers.pid_hmac(recent)): recent_id,  # ACTIVE: not settled, and its session not purged
+    }
     bonus = runner.invoke(args=["prolific", "bonus", SLUG, "--per-correct", "0.20", "--yes"])
-    assert bonus.exit_code == 0 and fake.payments() == {old: [60]}, bonus.output
+    assert bonus.exit_code != 0 and "their Prolific ids were purged" in bonus.output, bonus.output
+    assert fake.payments() == {}
     out = tmp_path / "out"
     assert runner.invoke(args=["export", SLUG, "--out", str(out), "--include-identifiers"]).exit_code == 0
     rows = {r["participant_id"]: r for r in read_csv(out / "identifiers.csv")}
@@ -104,6 +112,7 @@ def test_purge_dry_run_apply_repeat_and_what_still_matches(client, fake, runner,
 
     again = purge(runner, "--apply", "--older-than", "0")  # repeat: the purged one is not counted again
     assert again.exit_code == 0 and "purged the identifiers of 1\n" in again.output  # only the recent one
+    assert "1 Prolific submission(s) not settled (ACTIVE 1) keep their raw ids" in again.output  # theirs, for now
     assert "nothing to purge" in purge(runner, "--apply", "--older-than", "0").output
     assert db.session.scalar(db.select(db.func.count()).where(StudyEvent.action == "identifiers_purged")) == 2
 

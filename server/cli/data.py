@@ -18,9 +18,10 @@ data_cli = AppGroup("data", help="Data protection: retention of participants' id
 @data_cli.command(
     "purge-identifiers",
     help="Null the raw Prolific ids (PROLIFIC_PID, STUDY_ID, SESSION_ID) of study SLUG's sessions that started more "
-    "than --older-than ago and reduce their User-Agent to browser and OS; their keyed hash stays, so returning "
-    "participants and Prolific sync still find them. A dry run unless --apply; refused while a bonus batch is not "
-    "paid or a submission awaits review.",
+    "than --older-than ago and reduce their User-Agent to browser and OS, and those of their settled Prolific "
+    "submissions and paid bonus batches; their keyed hashes stay, so returning participants and Prolific sync still "
+    "find them. A dry run unless --apply; refused while a bonus batch is not paid or a submission awaits review; "
+    "submissions not settled yet keep their ids.",
 )
 @click.argument("slug")
 @click.option(
@@ -41,13 +42,15 @@ def purge_identifiers_command(slug, older_than: timedelta, apply, username):
         raise click.ClickException(
             f"nothing purged from {slug}: " + "; ".join(report.refusals) + ' (docs/operations.md, "Data protection")'
         )
-    if apply and not report.total:
+    if apply and not report.anything:
         click.echo(f"{slug}: sessions older than {days:g} days: nothing to purge")
-        return
-    verb = "purged" if report.applied else "would purge"
-    click.echo(f"{slug}: sessions older than {days:g} days: {verb} the identifiers of {report.total}{per_status}")
+    else:
+        verb = "purged" if report.applied else "would purge"
+        click.echo(f"{slug}: sessions older than {days:g} days: {verb} the identifiers of {report.total}{per_status}")
+    if report.prolific_note:
+        click.echo(f"Prolific: {report.prolific_note}")
     if not apply:
         for refusal in report.refusals:
             click.echo(f"refused for now: {refusal}")
-        if not report.refusals and report.total:
+        if not report.refusals and report.anything:
             click.echo("dry run: nothing written; --apply purges")

@@ -60,6 +60,14 @@ END = (
     .where(PS.id == bindparam("session_id"), trialstore.OPEN)
     .values(status="abandoned", outcome=bindparam("outcome"), last_seen_at=bindparam("now"))
 )
+# A participant who declines consent leaves only what that outcome needs: the status and outcome the funnel counts,
+# the times, and the keyed hash of the PROLIFIC_PID (their participant_code; a returning participant is recognised);
+# the outcome's Prolific completion code is the study's. Nothing else about the person, in END's transaction.
+FORGET_DECLINED = (
+    db.update(PS)
+    .where(PS.id == bindparam("session_id"))
+    .values(identifiers_purged_at=bindparam("now"), **dict.fromkeys(identifiers.PERSONAL_COLUMNS))
+)
 # A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, its
 # interaction records, and where the page's randomness stood (`replay`, given back for a replay after a reload).
 ROW_FIELDS = {"trial_id", "row", "client_time", "events", "replay"}
@@ -682,9 +690,13 @@ def _end_session(statement, session: trialstore.SessionFacts, outcome: str) -> b
     """Run COMPLETE or END and, if it ended the session, bump the study's data generation (a stored result of the
     study is stale from then on) in the same transaction, on the ORM's engine: the autocommit connection would
     commit the two apart. Once per session, so the trial saves stay one statement each. A preview's end changes
-    nothing an analysis reads, so it bumps nothing. True if it ended it."""
+    nothing an analysis reads, so it bumps nothing. A declined consent forgets the person (FORGET_DECLINED) in the
+    same transaction. True if it ended it."""
+    now = utcnow()
     with db.engine.begin() as transaction:
-        ended = transaction.execute(statement, {"session_id": session.id, "now": utcnow(), "outcome": outcome}).rowcount
+        ended = transaction.execute(statement, {"session_id": session.id, "now": now, "outcome": outcome}).rowcount
+        if ended and outcome == "no_consent":
+            transaction.execute(FORGET_DECLINED, {"session_id": session.id, "now": now})
         if ended and not session.preview:
             bump_generation(session.study_id, transaction)
     return bool(ended)

@@ -11,16 +11,18 @@ import random
 import re
 import secrets
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 
 from .. import identifiers
 from ..db import db, utcnow
 from ..models import (
     BonusBatch,
+    BonusBatchRow,
     ParticipantSession,
     ProlificSubmission,
     Stimulus,
@@ -180,19 +182,48 @@ def purge_previews(older_than: timedelta, dry_run: bool = False) -> dict[str, in
 MAX_PURGE_AGE = timedelta(days=36500)  # a century: longer is a typo, and soon past what a date can hold
 # Bonus batches not settled: paying or about to (server/prolific/bonuses.py); a void batch was never paid.
 UNSETTLED_BONUS = ("creating", "created", "paying")
+# Prolific submissions nothing more happens to: their raw ids may go. Any other status (RESERVED, ACTIVE, TIMED-OUT,
+# which Prolific still lets a researcher approve, AWAITING REVIEW) keeps them for the approval or rejection to come.
+SETTLED_SUBMISSIONS = ("APPROVED", "REJECTED", "RETURNED", "SCREENED OUT")
 
 
 @dataclass
 class IdentifierPurge:
-    """What purge_identifiers found (and with `applied`, nulled): sessions per status, and why it may not run."""
+    """What purge_identifiers found (and with `applied`, purged): sessions per status, Prolific submissions whose raw
+    ids go, paid bonus batches whose rows' ids go, submissions that keep theirs for now (per status), and why it may
+    not run at all."""
 
     counts: dict[str, int]
     refusals: list[str]
+    submissions: int = 0
+    bonus_batches: int = 0
+    kept: dict[str, int] = field(default_factory=dict)
     applied: bool = False
 
     @property
     def total(self) -> int:
         return sum(self.counts.values())
+
+    @property
+    def anything(self) -> bool:
+        return bool(self.total or self.submissions or self.bonus_batches)
+
+    @property
+    def prolific_note(self) -> str | None:
+        """What it does to Prolific's record, and what it leaves for now, in a sentence (None: nothing)."""
+        parts = []
+        if self.submissions or self.bonus_batches:
+            parts.append(
+                f"the raw ids of {self.submissions} settled Prolific submission(s) and of {self.bonus_batches} "
+                "bonus batch(es) go, their keyed hashes stay"
+            )
+        if self.kept:
+            statuses = ", ".join(f"{status} {n}" for status, n in self.kept.items())
+            parts.append(
+                f"{sum(self.kept.values())} Prolific submission(s) not settled ({statuses}) keep their raw ids: purge "
+                "again once Prolific shows them approved, rejected or returned"
+            )
+        return "; ".join(parts) or None
 
 
 def purge_refusals(study: Study) -> list[str]:
@@ -226,41 +257,121 @@ def purge_identifiers(
     """Null the raw platform ids (PROLIFIC_PID, STUDY_ID, SESSION_ID) of the study's sessions that started more than
     `older_than` ago, and reduce their User-Agent to what exports show (identifiers.reduced_user_agent), after
     storing the PID's HMAC where an older session has none: returning participants and Prolific sync still find them.
+    The same for Prolific's record: settled submissions (SETTLED_SUBMISSIONS) of those sessions, of sessions purged
+    before, and of none that started as long ago keep only the HMACs of their ids; the others are left, counted in
+    `kept`. Every paid bonus batch's rows keep their PROLIFIC_PIDs' HMACs instead; a void batch (never paid) goes.
     `apply` False (a dry run), or any refusal (purge_refusals): counts only, nothing written. Applied: one
-    transaction, an `identifiers_purged` audit entry; sessions purged before are not counted again. ValueError for an
+    transaction, an `identifiers_purged` audit entry; what was purged before is not counted again. ValueError for an
     age below 0 or over MAX_PURGE_AGE."""
     if not timedelta(0) <= older_than <= MAX_PURGE_AGE:
         raise ValueError(f"the age must be from 0 to {MAX_PURGE_AGE.days} days")
-    PS = ParticipantSession
+    PS, PSub = ParticipantSession, ProlificSubmission
+    cutoff = utcnow() - older_than
     due = db.select(PS.id, PS.status, PS.pid_hmac, PS.prolific_pid, PS.user_agent).where(
         PS.study_id == study.id,
         analysable("all"),
         PS.identifiers_purged_at.is_(None),
-        PS.started_at < utcnow() - older_than,
+        PS.started_at < cutoff,
     )
     found = db.session.execute(due.order_by(PS.id)).all()
-    report = IdentifierPurge(dict(sorted(Counter(row.status for row in found).items())), purge_refusals(study))
-    if not apply or report.refusals or not found:
+    submissions = db.session.execute(
+        db.select(PSub.id, PSub.status, PSub.submission_id, PSub.participant_id, PSub.submission_hmac, PSub.pid_hmac)
+        .outerjoin(PS, PS.id == PSub.session_id)
+        .where(
+            PSub.study_id == study.id,
+            PSub.submission_id.is_not(None),
+            db.case(
+                (PS.id.is_(None), db.func.coalesce(PSub.started_at, PSub.read_at) < cutoff),
+                else_=PS.identifiers_purged_at.is_not(None) | (PS.started_at < cutoff),
+            ),
+        )
+        .order_by(PSub.id)
+    ).all()
+    settled = [row for row in submissions if row.status in SETTLED_SUBMISSIONS]
+    batches = db.session.execute(
+        db.select(BonusBatch.id, BonusBatch.status).where(
+            BonusBatch.study_id == study.id,
+            (BonusBatch.status == "void")
+            | ((BonusBatch.status == "paid") & BonusBatch.identifiers_purged_at.is_(None)),
+        )
+    ).all()
+    report = IdentifierPurge(
+        dict(sorted(Counter(row.status for row in found).items())),
+        purge_refusals(study),
+        len(settled),
+        len(batches),
+        dict(sorted(Counter(row.status for row in submissions if row.status not in SETTLED_SUBMISSIONS).items())),
+    )
+    if not apply or report.refusals or not report.anything:
         return report
     now = utcnow()
-    db.session.execute(
-        db.update(PS),
-        [
-            {
-                "id": row.id,
-                "pid_hmac": identifiers.session_key(row.pid_hmac, row.prolific_pid),
-                "prolific_pid": None,
-                "prolific_study_id": None,
-                "prolific_session_id": None,
-                # the export's form: an export of a purged session shows it as stored
-                "user_agent": identifiers.reduced_user_agent(row.user_agent),
-                "identifiers_purged_at": now,
-            }
-            for row in found
-        ],
-    )
+    if found:
+        db.session.execute(
+            db.update(PS),
+            [
+                {
+                    "id": row.id,
+                    "pid_hmac": identifiers.session_key(row.pid_hmac, row.prolific_pid),
+                    "prolific_pid": None,
+                    "prolific_study_id": None,
+                    "prolific_session_id": None,
+                    # the export's form: an export of a purged session shows it as stored
+                    "user_agent": identifiers.reduced_user_agent(row.user_agent),
+                    "identifiers_purged_at": now,
+                }
+                for row in found
+            ],
+        )
+    if settled:
+        db.session.execute(
+            db.update(PSub),
+            [
+                {
+                    "id": row.id,
+                    "submission_hmac": row.submission_hmac or identifiers.submission_hmac(row.submission_id),
+                    "pid_hmac": row.pid_hmac
+                    or (identifiers.pid_hmac(row.participant_id) if row.participant_id else None),
+                    "submission_id": None,
+                    "participant_id": None,
+                }
+                for row in settled
+            ],
+        )
+    _purge_bonus_batches(batches, now)
     days = older_than.total_seconds() / 86400
-    audit.record(study, "identifiers_purged", researcher_id, via, n=report.total, older_than_days=days)
+    audit.record(
+        study,
+        "identifiers_purged",
+        researcher_id,
+        via,
+        n=report.total,
+        submissions=report.submissions,
+        bonus_batches=report.bonus_batches,
+        older_than_days=days,
+    )
     db.session.commit()
     report.applied = True
     return report
+
+
+def _purge_bonus_batches(batches, now) -> None:
+    """A paid batch's rows keep their PROLIFIC_PIDs' HMACs (the row's key within its batch); a void batch, which
+    Prolific never paid, is deleted with its rows (its creation stays in the audit log; the same file creates a new
+    one)."""
+    void = [batch_id for batch_id, status in batches if status == "void"]
+    paid = [batch_id for batch_id, status in batches if status == "paid"]
+    if void:  # explicit, as SQLite applies ON DELETE CASCADE only when asked to
+        db.session.execute(db.delete(BonusBatchRow).where(BonusBatchRow.batch_id.in_(void)))
+        db.session.execute(db.delete(BonusBatch).where(BonusBatch.id.in_(void)))
+    if not paid:
+        return
+    rows = BonusBatchRow.__table__
+    pids = db.session.execute(db.select(rows.c.batch_id, rows.c.participant_id).where(rows.c.batch_id.in_(paid))).all()
+    if pids:
+        db.session.execute(
+            db.update(rows)
+            .where(rows.c.batch_id == bindparam("b_batch"), rows.c.participant_id == bindparam("b_pid"))
+            .values(participant_id=bindparam("b_hmac")),
+            [{"b_batch": b, "b_pid": pid, "b_hmac": identifiers.pid_hmac(pid)} for b, pid in pids],
+        )
+    db.session.execute(db.update(BonusBatch).where(BonusBatch.id.in_(paid)).values(identifiers_purged_at=now))

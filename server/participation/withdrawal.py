@@ -5,8 +5,8 @@ records stay explainable: its study, condition, stage, version, times and outcom
 (`pid_hmac`: a returning participant is recognised and not let in again) and the consent hash. Its personal data goes:
 the raw Prolific ids, the entry link's other parameters (`url_variables`), the User-Agent, the screen and window sizes,
 the trial plan, and the researchers' exclusion note.
-Prolific's own record of the submission (`prolific_submissions`, with the PROLIFIC_PID every sync reads again, and a
-bonus batch's rows) stays as long as the study: docs/operations.md, "Data protection".
+Prolific's own record of the submission (`prolific_submissions` and a bonus batch's rows) keeps its raw ids until
+`flask data purge-identifiers` finds it settled: docs/operations.md, "Data protection".
 An audit entry records who, how and why.
 
 A tombstone is left out of everything `models.analysable` governs (exports, analyses, quotas, the dashboard's lists),
@@ -101,9 +101,8 @@ def withdraw(
     # The HMAC stays (filled here for a session older than it) so the PROLIFIC_PID is still recognised.
     if session.pid_hmac is None and session.prolific_pid:
         session.pid_hmac = identifiers.pid_hmac(session.prolific_pid)
-    session.prolific_pid = session.prolific_study_id = session.prolific_session_id = session.user_agent = None
-    session.url_variables = None  # the entry link's other parameters: the person's link, whatever they say
-    session.screen_width = session.screen_height = session.window_width = session.window_height = None
+    for column in identifiers.PERSONAL_COLUMNS:  # url_variables too: the person's link, whatever they say
+        setattr(session, column, None)
     session.exclusion_reason = session.status_before_exclusion = None
     session.plan = []
     db.session.flush()  # the status first, so the row is closed before its data goes

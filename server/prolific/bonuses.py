@@ -48,6 +48,11 @@ from .submissions import linked_id
 
 ID_COLUMNS = ("participant_id", "prolific_pid")
 MAX_REPORTED = 20
+# A bonus is checked against the participant's submissions on Prolific, which studyhive finds by their raw ids.
+PURGED = (
+    "their Prolific ids were purged (`flask data purge-identifiers`), so studyhive cannot check a bonus against "
+    "Prolific's record of them: nothing sent; pay what is still owed on Prolific's site"
+)
 
 
 class BonusError(Exception):
@@ -77,11 +82,12 @@ class Bonuses:
         return hashlib.sha256("\n".join(f"{pid},{cents}" for pid, cents in self.rows).encode()).hexdigest()
 
 
-def _participants(study: Study) -> set[str]:
-    """PROLIFIC_PIDs with a submission in the linked Prolific study (as the last sync read them)."""
-    return set(
-        db.session.scalars(db.select(ProlificSubmission.participant_id).where(ProlificSubmission.study_id == study.id))
-    )
+def _participants(study: Study) -> tuple[set[str], set[str]]:
+    """PROLIFIC_PIDs with a submission in the linked Prolific study (as the last sync read them), and the HMACs of
+    those whose submissions' raw ids were purged (`flask data purge-identifiers`)."""
+    PSub = ProlificSubmission
+    rows = db.session.execute(db.select(PSub.participant_id, PSub.pid_hmac).where(PSub.study_id == study.id)).all()
+    return {pid for pid, _ in rows if pid is not None}, {key for pid, key in rows if pid is None}
 
 
 def parse_amount(text: str) -> int:
@@ -118,11 +124,13 @@ def from_csv(study: Study, path: Path, max_cents: int) -> Bonuses:
             ]
         )
     column = id_columns[0]
-    known, problems, rows, first_row = _participants(study), [], [], {}
+    (known, purged), problems, rows, first_row = _participants(study), [], [], {}
     for n, record in enumerate(records, 1):
         pid = (record.get(column) or "").strip()
         if not pid:
             problems.append(f"row {n}, column {column}: empty")
+        elif pid not in known and identifiers.pid_hmac(pid) in purged:
+            problems.append(f"row {n}, column {column}: {pid}: {PURGED}")
         elif pid not in known:
             hint = " (studyhive's numeric participant ids are not Prolific's ids)" if pid.isdigit() else ""
             problems.append(
@@ -178,7 +186,9 @@ def per_correct(study: Study, per_cents: int, max_cents: int) -> Bonuses:
     )
     for session_id, score in scores:
         if session_id in paid_to and task.correct(score):
-            correct[paid_to[session_id]] += 1
+            correct[paid_to[session_id]] += 1  # None: a submission whose raw ids were purged
+    if None in correct:
+        raise BonusError(f"participants who earn a bonus by this rule: {PURGED}")
     rows = [(pid, n * per_cents) for pid, n in sorted(correct.items())]
     problems = [
         f"participant {pid}: {problem}" for pid, cents in rows if (problem := _amount_problem(cents, max_cents))

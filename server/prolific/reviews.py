@@ -1,13 +1,16 @@
 """Approving and rejecting Prolific submissions (`flask prolific approve` / `reject`), on the statuses the sync has
 just read. Prolific's transitions cannot be undone, so approval takes only what the study's data supports: an
 AWAITING REVIEW submission that is its session's current one, whose session completed with the outcome
-`completed` and is not excluded. Every call goes to the audit log, whether Prolific accepted it or not."""
+`completed` and is not excluded. Every call goes to the audit log, whether Prolific accepted it or not, naming
+participants and submissions by keyed codes (identifiers.pid_code, submission_code): the log is never rewritten, so it
+holds no raw Prolific id for `flask data purge-identifiers` to leave behind."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .. import identifiers
 from ..db import db
 from ..models import ParticipantSession, ProlificSubmission, Study, analysable
 from . import audit
@@ -77,7 +80,7 @@ def approve(
             via,
             lambda: client.bulk_approve(chunk),  # noqa: B023
             n=len(chunk),
-            submission_ids=chunk,
+            submissions=[identifiers.submission_code(sid) for sid in chunk],
         )
         calls += 1
     return calls
@@ -152,8 +155,8 @@ def reject(
         researcher_id,
         via,
         lambda: client.reject(row.submission_id, message.strip(), category),
-        participant_id=participant_id,
-        submission_id=row.submission_id,
+        participant_code=identifiers.pid_code(participant_id),
+        submission=identifiers.submission_code(row.submission_id),
         category=category,
         message=message.strip(),
         **({"despite_withdrawal": True} if withdrawn else {}),

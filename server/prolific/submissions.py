@@ -4,7 +4,9 @@ dashboard's Prolific section (:func:`reconciliation`) shows what does not add up
 
 Matching: a session is found by the HMAC of its PROLIFIC_PID (server/identifiers.py; one session per PROLIFIC_PID
 and study), so also once `flask data purge-identifiers` has nulled the raw ids; an older session without the HMAC by
-its raw PROLIFIC_PID. A participant can have
+its raw PROLIFIC_PID. A stored submission is found by the HMAC of its id, and a purged one (its raw ids nulled once it
+was settled) is updated without them: Prolific's raw ids are stored only for submissions no purge has reached.
+A participant can have
 more than one submission in a Prolific study (Prolific's SESSION_ID is the submission's id): the session's current
 one is the latest started, and one whose id differs from the SESSION_ID the session entered with is reported.
 A RETURNED or TIMED-OUT current submission marks a started session abandoned: its condition slot is free at once, so
@@ -104,21 +106,26 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
             )
         )
     }
-    stored = {
-        row.submission_id: row
-        for row in db.session.scalars(db.select(ProlificSubmission).where(ProlificSubmission.study_id == study.id))
-    }
+    stored = {}  # the HMAC of the submission id -> its row (a row older than the HMAC gets it here)
+    for row in db.session.scalars(db.select(ProlificSubmission).where(ProlificSubmission.study_id == study.id)):
+        row.submission_hmac = row.submission_hmac or identifiers.submission_hmac(row.submission_id)
+        stored[row.submission_hmac] = row
     current: dict[int, str] = {}  # session id -> status of its latest-started submission
     mismatched = 0
     for item in items:
         submission_id = str(item["id"])
         pid = str(item.get("participant_id") or item.get("participant") or "")
-        row = stored.get(submission_id)
+        key = identifiers.submission_hmac(submission_id)
+        row = stored.get(key)
         if row is None:
-            row = stored[submission_id] = ProlificSubmission(study_id=study.id, submission_id=submission_id)
+            row = stored[key] = ProlificSubmission(
+                study_id=study.id, submission_id=submission_id, submission_hmac=key, participant_id=pid
+            )
             db.session.add(row)
-        session_id, entered_with = sessions.get(identifiers.pid_hmac(pid), (None, None)) if pid else (None, None)
-        row.participant_id, row.session_id, row.status = pid, session_id, str(item.get("status", ""))
+        # A purged row (its raw ids nulled) keeps only the hashes: the raw ids are never written again.
+        row.pid_hmac = identifiers.pid_hmac(pid) if pid else None
+        session_id, entered_with = sessions.get(row.pid_hmac, (None, None)) if pid else (None, None)
+        row.session_id, row.status = session_id, str(item.get("status", ""))
         row.study_code = item.get("study_code") or None
         row.started_at, row.completed_at = _time(item.get("started_at")), _time(item.get("completed_at"))
         row.read_at = now

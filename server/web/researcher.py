@@ -495,7 +495,8 @@ def purge_study_identifiers(slug):
         flash("Nothing purged: " + "; ".join(report.refusals) + ".")
     else:
         days = older_than / timedelta(days=1)
-        flash(f"Purged the identifiers of {report.total} session(s) older than {days:g} days.")
+        note = f" Prolific: {report.prolific_note}." if report.prolific_note else ""
+        flash(f"Purged the identifiers of {report.total} session(s) older than {days:g} days.{note}")
     return redirect(url_for(".study", slug=slug, _anchor="data-protection"), 303)
 
 
