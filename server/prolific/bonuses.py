@@ -427,14 +427,23 @@ class _Run:
 
 
 def payments(study: Study, client: ProlificClient, participants: list[str]) -> dict[str, list[int]]:
-    """Each participant's bonus payments (cents) on Prolific, over their submissions in the study."""
+    """Each participant's bonus payments (cents) on Prolific, over their submissions in the study. A participant
+    named by the HMAC of their id (a purged batch's row, whose submissions keep no raw id either) is found in
+    Prolific's list of the study's submissions by that HMAC; the raw ids read there stay in memory."""
     submissions: dict[str, list[str]] = {}
     for pid, submission_id in db.session.execute(
         db.select(ProlificSubmission.participant_id, ProlificSubmission.submission_id).where(
             ProlificSubmission.study_id == study.id
         )
     ):
-        submissions.setdefault(pid, []).append(submission_id)
+        if pid is not None and submission_id is not None:
+            submissions.setdefault(pid, []).append(submission_id)
+    purged = set(participants) - set(submissions)
+    if purged:
+        for item in client.submissions(linked_id(study)):
+            key = identifiers.pid_hmac(str(item["participant_id"]))
+            if key in purged:
+                submissions.setdefault(key, []).append(str(item["id"]))
     return {
         pid: [
             int(cents)
