@@ -176,12 +176,12 @@ def jspsych_app(tmp_path: Path, *, folders: tuple[str, ...] = FOLDERS, **studies
         registry.close()
 
 
-# A jsPsych 6 tag: sync refuses it by the version the registry resolves (jspsych6_registry serves one).
-JSPSYCH6 = '<script src="https://unpkg.com/jspsych@6"></script>'
+# A jsPsych 5 tag: sync refuses it by the version the registry resolves (jspsych5_registry serves one).
+JSPSYCH5 = '<script src="https://unpkg.com/jspsych@5"></script>'
 
 
-def jspsych6_registry() -> FakeRegistry:
-    """A fake registry with jsPsych 8 and its button plugin, and a jsPsych 6 that sync must refuse by its version."""
+def jspsych5_registry() -> FakeRegistry:
+    """A fake registry with jsPsych 8 and its button plugin, and a jsPsych 5 that sync must refuse by its version."""
     fake = FakeRegistry(folders=("jspsych", "@jspsych/plugin-html-button-response"))
-    fake.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    fake.add("jspsych", "5.0.3", {"jspsych.js": "var jsPsych = (function() {})();"}, tag=None)
     return fake

@@ -27,7 +27,7 @@ CONTRIB = "@jspsych-contrib/plugin-hello"
 @pytest.fixture(scope="module")
 def fake():
     registry = FakeRegistry()
-    registry.add("jspsych", "6.3.1", {"jspsych.js": "window.jsPsych = {init() {}};"}, tag=None)
+    registry.add("jspsych", "5.0.3", {"jspsych.js": "var jsPsych = (function() {})();"}, tag=None)
     # A contrib package whose CDN fields differ, so which field a CDN reads is visible.
     registry.add(
         CONTRIB,
@@ -251,13 +251,13 @@ JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
             JSPSYCH,
             "jsPsych.init({timeline: []});",
             "<script>",
-            "jsPsych 6 and older are not supported (jsPsych.init)",
+            "this script calls jsPsych.init(), but the page loads jsPsych 8.3.0: call initJsPsych()",
         ),
         (
-            '<script src="https://unpkg.com/jspsych@6"></script>',
+            '<script src="https://unpkg.com/jspsych@5"></script>',
             None,
-            "jspsych@6",
-            "jsPsych 6 and older are not supported (this tag loads jspsych@6.3.1)",
+            "jspsych@5",
+            "jsPsych 5 and older are not supported (this tag loads jspsych@5.0.3)",
         ),
         ('<script src="js/experiment.js"></script>', None, "<script src=…jspsych…>", "no script tag loads jsPsych"),
         (JSPSYCH + '<script src="https://unpkg.com/tampered@1"></script>', None, "tampered", "integrity mismatch"),

@@ -118,10 +118,10 @@ def test_before_consent_the_experiment_page_sends_back_to_studyhives_own(client)
     [
         (None, "experiment.html: study.toml: the experiment file experiment.html is not in the study folder"),
         (HEAD + "<script>var x = 1;</script>", "experiment.html: <script>: no script calls initJsPsych()"),
-        (HEAD + "<script>jsPsych.init({timeline: []});</script>", "<script>: jsPsych 6 and older are not supported"),
+        (HEAD + "<script>jsPsych.init({timeline: []});</script>", "<script>: this script calls jsPsych.init(), but"),
         ("<script>var jsPsych = initJsPsych();</script>", "experiment.html: <script src=…jspsych…>: no script tag"),
     ],
-    ids=["no experiment file", "no initJsPsych", "jsPsych 6", "no jsPsych tag"],
+    ids=["no experiment file", "no initJsPsych", "jsPsych 6 start on 8", "no jsPsych tag"],
 )
 def test_a_page_that_cannot_run_is_a_sync_error_and_the_previous_version_keeps_serving(app, client, html, message):
     folder = write_study(Path(app.config["STUDIES_DIR"]), "own")

@@ -247,15 +247,54 @@ def test_a_local_copy_without_a_registry_is_served_as_it_is(tmp_path):
     assert "could not be compared with jspsych@7.3.4" in prepared.notes[0]
 
 
-def test_a_local_jspsych6_copy_is_refused(tmp_path, fake):
-    old = b'window.jsPsych = (function() {\n  var core = {};\n  core.version = function() { return "6.3.1" };\n})();'
-    name = "jspsych-6.3.1/jspsych.js"
-    folder = study(tmp_path, f'<script src="{name}"></script>', files={name: old})
+JSPSYCH63 = Path(__file__).resolve().parent.parent / "corpus" / "visual-search" / "jspsych-6.3.0"
+START6 = "jsPsych.init({timeline: []});"
+
+
+def test_jspsych6_local_copies_and_its_cdn_tag_are_served(tmp_path, fake):
+    """jsPsych 6's download setup (issue #37 point 2): a local copy that is jspsych@6.3.0's file is served as the
+    package's, pinned; 6.0–6.2 builds do not say their version and are served as they are, with a note; a CDN tag
+    resolves to the package; jsPsych 5 is refused, and so is a jsPsych 6 page that calls initJsPsych()."""
+    six = (JSPSYCH63 / "jspsych.js").read_bytes()
+    fake.add(
+        "jspsych", "6.3.0", {"jspsych.js": six, "css/jspsych.css": (JSPSYCH63 / "css" / "jspsych.css").read_bytes()}
+    )
+    copy = study(
+        tmp_path, '<script src="jspsych-6.3.0/jspsych.js"></script>', START6, {"jspsych-6.3.0/jspsych.js": six}
+    )
+    prepared = prepare(copy, fake)
+    assert (prepared.jspsych_major, prepared.jspsych_version, prepared.notes) == (6, "6.3.0", [])
+    (url,) = [u for u in srcs(prepared.html) if u.startswith("/pkg/")]
+    assert served(prepared, url) == six and [p["version"] for p in prepared.pins] == ["6.3.0"]
+    assert prepared.html.index(url) < prepared.html.index(RUNTIME_MARKER) < prepared.html.index(START6)
+
+    unnamed = six.replace(b'core.version = function() { return "6.3.0" };', b"")
+    (copy / "jspsych-6.3.0" / "jspsych.js").write_bytes(unnamed)
+    prepared = prepare(copy, fake)
+    assert (prepared.jspsych_major, prepared.jspsych_version) == (6, "6")
+    assert prepared.notes == [
+        "jspsych-6.3.0/jspsych.js: a local copy of jsPsych 6 that does not say which 6.x: served as is"
+    ]
+
+    cdn = study(tmp_path, '<script src="https://unpkg.com/jspsych@6.3.0/jspsych.js"></script>', START6)
+    prepared = prepare(cdn, fake)
+    assert (prepared.jspsych_major, prepared.jspsych_version) == (6, "6.3.0") and "unpkg.com" not in prepared.html
+
+    on7 = study(tmp_path, '<script src="https://unpkg.com/jspsych@6.3.0/jspsych.js"></script>')
     with pytest.raises(ExperimentError) as caught:
-        prepare(folder, fake)
-    assert name in caught.value.tag
-    assert caught.value.message == (
-        "jsPsych 6 and older are not supported (this tag loads a local copy of jsPsych 6.3.1)"
+        prepare(on7, fake)
+    assert (
+        caught.value.message == "this script calls initJsPsych(), but the page loads jsPsych 6.3.0: call jsPsych.init()"
+    )
+
+    old = b"var jsPsych = (function() {\n  var core = {};\n})();"
+    five = study(tmp_path, '<script src="js/jspsych.js"></script>', START6, {"js/jspsych.js": old})
+    with pytest.raises(ExperimentError) as caught:
+        prepare(five, fake)
+    assert "js/jspsych.js" in caught.value.tag
+    assert (
+        caught.value.message
+        == "jsPsych 5 and older are not supported (this tag loads a local copy of jsPsych 5 or older)"
     )
 
 

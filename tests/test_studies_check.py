@@ -14,7 +14,7 @@ from server.db import db
 from server.studies.definitions import get_study
 from server.tasks.jspsych.check import JATOS_SERVED
 from tests.conftest import ROOT
-from tests.jspsych_study import HEAD, JSPSYCH6, jspsych6_registry, write_study
+from tests.jspsych_study import HEAD, JSPSYCH5, jspsych5_registry, write_study
 
 PAGE = (
     HEAD.replace("<body></body>", '<body><img src="img/logo.png"></body>').replace(
@@ -37,7 +37,7 @@ function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/s
 
 @pytest.fixture(scope="module")
 def registry():
-    fake = jspsych6_registry()
+    fake = jspsych5_registry()
     yield fake
     fake.close()
 
@@ -154,15 +154,15 @@ def test_an_edited_study_would_get_a_new_version_and_keeps_its_own(app, runner, 
 def test_check_fails_with_syncs_own_message(runner, probe, app):
     """A refused tag: exit 1 with the message sync prints for it, and nothing written."""
     page = probe / "experiment.html"
-    page.write_text(page.read_text().replace('<script src="https://unpkg.com/jspsych@8.3.0"></script>', JSPSYCH6))
+    page.write_text(page.read_text().replace('<script src="https://unpkg.com/jspsych@8.3.0"></script>', JSPSYCH5))
     before = row_counts()
 
     result = runner.invoke(args=["studies", "check", str(probe)])
 
     assert result.exit_code == 1, result.output
     sync_says = (
-        f"{probe / 'study.toml'}: experiment.html: {JSPSYCH6.removesuffix('</script>')}: "
-        "jsPsych 6 and older are not supported (this tag loads jspsych@6.3.1)"
+        f"{probe / 'study.toml'}: experiment.html: {JSPSYCH5.removesuffix('</script>')}: "
+        "jsPsych 5 and older are not supported (this tag loads jspsych@5.0.3)"
     )
     assert result.output.splitlines() == [f"Error: {sync_says}"]
     db.session.expire_all()

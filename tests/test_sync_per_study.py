@@ -11,7 +11,7 @@ import pytest
 
 from server.db import db
 from server.studies.definitions import get_study
-from tests.jspsych_study import JSPSYCH6, jspsych6_registry, write_study
+from tests.jspsych_study import JSPSYCH5, jspsych5_registry, write_study
 
 STUDY3 = Path(__file__).resolve().parent.parent / "studies" / "study3" / "study.toml"
 STUDY3_TITLE = "How big is the smaller bar? (bar-chart ratio judgments)"
@@ -19,7 +19,7 @@ STUDY3_TITLE = "How big is the smaller bar? (bar-chart ratio judgments)"
 
 @pytest.fixture(scope="module")
 def registry():
-    fake = jspsych6_registry()
+    fake = jspsych5_registry()
     yield fake
     fake.close()
 
@@ -48,7 +48,7 @@ def test_a_study_that_fails_keeps_its_version_and_the_others_still_sync(runner, 
     retitle(studies / "study3", "Edited bar charts")
     retitle(studies / "own", "Edited own")  # an edit of the failing study: not applied, nothing of it half-written
     page = studies / "own" / "experiment.html"
-    page.write_text(page.read_text().replace('<script src="https://unpkg.com/jspsych@8.3.0"></script>', JSPSYCH6))
+    page.write_text(page.read_text().replace('<script src="https://unpkg.com/jspsych@8.3.0"></script>', JSPSYCH5))
     (studies / "new").mkdir()
     bad = STUDY3.read_text().replace("trials_per_type = 5", "trials_per_type = 9")
     (studies / "new" / "study.toml").write_text(bad)
@@ -63,10 +63,10 @@ def test_a_study_that_fails_keeps_its_version_and_the_others_still_sync(runner, 
     # one message per failing study: its file, the tag or key and the reason, each said once
     assert f"{studies / 'new' / 'study.toml'}: task.trials_per_type: expected at most 7, got 9" in lines
     assert (
-        f"{studies / 'own' / 'study.toml'}: experiment.html: {JSPSYCH6.removesuffix('</script>')}: "
-        "jsPsych 6 and older are not supported (this tag loads jspsych@6.3.1)"
+        f"{studies / 'own' / 'study.toml'}: experiment.html: {JSPSYCH5.removesuffix('</script>')}: "
+        "jsPsych 5 and older are not supported (this tag loads jspsych@5.0.3)"
     ) in lines
-    assert result.output.count("experiment.html") == 1 and result.output.count("jsPsych 6") == 1
+    assert result.output.count("experiment.html") == 1 and result.output.count("jsPsych 5") == 1
     db.session.expire_all()
     assert (get_study("study3").title, get_study("study3").version) == ("Edited bar charts", 2)
     own = get_study("own")

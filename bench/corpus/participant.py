@@ -41,6 +41,25 @@ ACT = r"""() => {
   return "";
 }"""
 
+# The keys the trial on screen accepts, as KeyboardEvent.key values, from the experiment's jsPsych (the global its
+# page made: `var jsPsych = initJsPsych()` in 7 and 8, jsPsych 6's own): its `choices` (6.0–6.2: key codes; Escape
+# left out, it leaves full screen), the space bar when it takes any key, or [] when it takes none or says nothing.
+TRIAL_KEYS = r"""() => {
+  let jsp = null;
+  try { jsp = jsPsych; } catch (undeclared) { return []; }
+  let trial = null;
+  try { trial = typeof jsp.getCurrentTrial === "function" ? jsp.getCurrentTrial() : jsp.currentTrial(); } catch (e) {}
+  const choices = trial && (trial.choices ?? trial.key_choices);
+  if (choices === "allkeys" || choices === "ALL_KEYS") return [" "];
+  if (!Array.isArray(choices)) return [];
+  const named = {space: " ", enter: "Enter", arrowleft: "ArrowLeft", arrowright: "ArrowRight", arrowup: "ArrowUp",
+                 arrowdown: "ArrowDown", leftarrow: "ArrowLeft", rightarrow: "ArrowRight"};
+  const codes = {32: " ", 13: "Enter", 37: "ArrowLeft", 38: "ArrowUp", 39: "ArrowRight", 40: "ArrowDown"};
+  return choices.map((c) => typeof c === "number" ? (codes[c] || String.fromCharCode(c).toLowerCase())
+    : typeof c === "string" ? (named[c.toLowerCase()] || c) : null)
+    .filter((k) => typeof k === "string" && k >= " " && k !== "Escape");
+}"""
+
 
 def run_through(page, continue_button, seconds: float = 60, steps: int = 400, each_step=None) -> tuple[bool, int, str]:
     """Answer screens until studyhive's Continue button shows or the budget is spent: (reached, steps, last).
@@ -56,11 +75,15 @@ def run_through(page, continue_button, seconds: float = 60, steps: int = 400, ea
                 each_step(page, step)
             frame = page.wait_for_selector("#studyhive-experiment").content_frame()  # a new one after a reload
             last = frame.evaluate(ACT)
-            if last == "canvas":
+            keys = frame.evaluate(TRIAL_KEYS) if last in ("", "canvas") else []
+            if keys:  # the trial says which keys it takes: one of them, in turn
+                last = "key " + keys[step % len(keys)]
+                frame.locator("body").press(keys[step % len(keys)], timeout=2000)
+            elif last == "canvas" and step % 2 == 0:  # a click, or on the next step a key, may answer it
                 box = frame.locator("canvas").first.bounding_box()
                 if box:
                     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            elif not last:
+            elif last in ("", "canvas"):
                 last = "key " + KEYS[step % len(KEYS)]
                 frame.locator("body").press(KEYS[step % len(KEYS)], timeout=2000)
         except Exception as exc:  # a navigation or a frame torn down mid-step: try again on the next screen

@@ -106,19 +106,22 @@ NOT_STUDY_FILES = {"study.toml", "node_modules", "packages"}
 LINK_RELS_LOADED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "apple-touch-icon", "manifest"}
 LINK_RELS_CONNECTING = {"preconnect", "dns-prefetch"}
 MEDIA_TAGS = {"img", "audio", "video", "source", "track", "input"}
+# How the experiment starts its timeline: jsPsych 6's jsPsych.init({…}), 7's and 8's initJsPsych().
 OLD_INIT = re.compile(r"\bjsPsych\s*\.\s*init\s*\(")
 INIT = re.compile(r"\binitJsPsych\s*\(")
 # jsPsych's own build, as a local copy (the release archive's dist/jspsych.js, npm's dist/index.browser(.min).js):
 # 7.x and 8.x define the one global jsPsychModule, and JsPsych's version() returns the package's version, inlined by
 # the build as a literal (`version(){return"7.0.0"}`, Babel's `{key:"version",value:function(){return"7.3.4"}}`) or a
-# variable set to one (`var version = "8.3.0"`, minified `We="8.3.0"`). 6.x and older: `window.jsPsych = (function()
-# { … core.version = function() { return "6.3.1" }`.
+# variable set to one (`var version = "8.3.0"`, minified `We="8.3.0"`). 6.x: `window.jsPsych = (function() { …
+# core.version = function() { return "6.3.1" }` (6.0–6.2 have no version() and are "6"); 5.x and older: `var jsPsych =
+# (function() {`.
 JSPSYCH_BUILD = re.compile(r"^\s*var\s+jsPsychModule\s*=", re.M)
 JSPSYCH_VERSION = re.compile(
     r"""\bversion["']?\s*(?:\(\s*\)|,\s*value\s*:\s*function\s*\(\s*\))\s*\{\s*return\s*(?:["']([^"']+)["']|([A-Za-z_$][\w$]*))"""
 )
 OLD_JSPSYCH_BUILD = re.compile(r"\bwindow\s*\.\s*jsPsych\s*=\s*\(\s*function\b")
 OLD_JSPSYCH_VERSION = re.compile(r"""\bcore\s*\.\s*version\s*=\s*function\s*\(\s*\)\s*\{\s*return\s*["']([^"']+)["']""")
+JSPSYCH5_BUILD = re.compile(r"^var\s+jsPsych\s*=\s*\(\s*function\b", re.M)
 # The release archive drops the build's source-map comment; a copy is compared without it.
 SOURCE_MAP = re.compile(rb"^//# sourceMappingURL=[^\n]*\n?", re.M)
 # A url() in CSS, quoted or not: group 2 is the URL.
@@ -319,12 +322,14 @@ def _unminified(path: str) -> str | None:
 
 
 def jspsych_build_version(data: bytes) -> str | None:
-    """The version of jsPsych whose own build `data` is (7.x, 8.x, and 6.x and older: JSPSYCH_BUILD), "" for one
-    whose version cannot be read; None when it is not jsPsych's build."""
+    """The version of jsPsych whose own build `data` is (JSPSYCH_BUILD: 8.x, 7.x, 6.x — "6" for a 6.x that does not
+    say which —, "5 or older"), "" for one whose version cannot be read; None when it is not jsPsych's build."""
     text = data.decode("utf-8", "replace")
     if OLD_JSPSYCH_BUILD.search(text):
         old = OLD_JSPSYCH_VERSION.search(text)
-        return old[1] if old else "6 or older"
+        return old[1] if old else "6"
+    if JSPSYCH5_BUILD.search(text):
+        return "5 or older"
     if not JSPSYCH_BUILD.search(text):
         return None
     method = JSPSYCH_VERSION.search(text)
@@ -533,7 +538,8 @@ def _sort_key(version: str):
 
 
 def _major(version: str) -> int:
-    return semantic_version.Version(version).major
+    """The major version of a release ("6.3.1") or of a local copy's version as jspsych_build_version reads it ("6")."""
+    return int(re.match(r"\d+", version)[0])
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -719,8 +725,8 @@ def prepare_experiment(
         """The package file `url` names, stored to serve (a stylesheet made servable: package_css). LookupError and
         ValueError say why not."""
         version, source = resolver.version(request.name, request.spec)
-        if request.name == "jspsych" and _major(version) <= 6:
-            raise ValueError(f"jsPsych 6 and older are not supported (this tag loads jspsych@{version})")
+        if request.name == "jspsych" and _major(version) <= 5:
+            raise ValueError(f"jsPsych 5 and older are not supported (this tag loads jspsych@{version})")
         package = resolver.package(request.name, version, source)
 
         def lookup(path: str) -> str | None:
@@ -817,15 +823,15 @@ def prepare_experiment(
         the copy's bytes are that version's (its source-map comment aside), else the study's file as it is (a
         note says so)."""
         nonlocal jspsych
-        major = re.match(r"\d+", version)
-        if major and int(major[0]) <= 6:
-            fail(tag, f"jsPsych 6 and older are not supported (this tag loads a local copy of jsPsych {version})")
-        try:
-            _major(version)
-        except ValueError:
+        if not re.match(r"\d+", version):
             fail(tag, f"{name} is jsPsych's own build, but its version cannot be read; load jsPsych from unpkg.com")
+        if _major(version) <= 5:
+            fail(tag, f"jsPsych 5 and older are not supported (this tag loads a local copy of jsPsych {version})")
         if jspsych is None:
             jspsych = (version, tag)
+        if "." not in version:
+            notes.append(f"{name}: a local copy of jsPsych {version} that does not say which {version}.x: served as is")
+            return base + name
         try:
             package = jspsych_package(version)
         except IntegrityError as exc:
@@ -894,18 +900,22 @@ def prepare_experiment(
         for style in local_styles:
             local_jspsych_css(*style)
     bodies = [text[tag.body_start : tag.body_end] for tag in inline_scripts if tag.body_end >= 0]
-    for tag, body in zip(inline_scripts, bodies, strict=False):
-        if OLD_INIT.search(body):
-            fail(tag, "jsPsych 6 and older are not supported (jsPsych.init): port the experiment to jsPsych 7 or 8")
     if jspsych is None:
         raise ExperimentError(
             html_name, "<script src=…jspsych…>", "no script tag loads jsPsych (e.g. https://unpkg.com/jspsych@8)"
         )
     version, jspsych_tag = jspsych
-    if not any(INIT.search(body) for body in bodies) and not any(
-        INIT.search(script.decode("utf-8", "replace")) for script in local_scripts
-    ):
-        raise ExperimentError(html_name, "<script>", "no script calls initJsPsych(); studyhive runs jsPsych 7 and 8")
+    # The call that starts the timeline must be the loaded version's: the runtime hooks that one.
+    start, other = (OLD_INIT, INIT) if _major(version) == 6 else (INIT, OLD_INIT)
+    named = {OLD_INIT: "jsPsych.init()", INIT: "initJsPsych()"}
+    for tag, body in zip(inline_scripts, bodies, strict=False):
+        if other.search(body) and not start.search(body):
+            fail(tag, f"this script calls {named[other]}, but the page loads jsPsych {version}: call {named[start]}")
+    scripts = [*bodies, *(script.decode("utf-8", "replace") for script in local_scripts)]
+    if not any(start.search(script) for script in scripts):
+        raise ExperimentError(
+            html_name, "<script>", f"no script calls {named[start]}, which starts jsPsych {version}'s timeline"
+        )
 
     # Right after the tag's </script> (where html.parser ended it), so the runtime finds initJsPsych defined.
     end = text.find(">", jspsych_tag.body_end) + 1 if jspsych_tag.body_end >= 0 else jspsych_tag.end

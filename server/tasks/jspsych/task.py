@@ -1,4 +1,4 @@
-"""A researcher's own jsPsych 7 or 8 experiment, run unchanged (docs/own-experiments.md).
+"""A researcher's own jsPsych 6, 7 or 8 experiment, run unchanged (docs/own-experiments.md).
 
 It has no plan and no stimuli: the experiment's page decides its trials and every row jsPsych records is stored as
 one plan-less trial (server/participation/session_api.py, `save_row`). At sync the experiment file is prepared

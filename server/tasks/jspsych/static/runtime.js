@@ -1,6 +1,7 @@
 /*
- * studyhive's runtime inside a researcher's jsPsych 7 or 8 experiment (docs/own-experiments.md). The server puts it
- * right after the jsPsych script, so it replaces initJsPsych before the experiment's own script calls it. The
+ * studyhive's runtime inside a researcher's jsPsych 6, 7 or 8 experiment (docs/own-experiments.md). The server puts it
+ * right after the jsPsych script, so it replaces initJsPsych (jsPsych.init in 6: hookSix) before the experiment's own
+ * script calls it. The
  * experiment runs in a sandboxed frame with no access to studyhive (an opaque origin): everything goes through the
  * page around it (host.js), which holds the session and the offline queue.
  *
@@ -32,7 +33,9 @@
 (function () {
   "use strict";
   const realInit = window.initJsPsych;
-  if (typeof realInit !== "function") return;
+  // jsPsych 6: one global jsPsych object whose init() starts the timeline (hookSix, at the end).
+  const six = typeof realInit !== "function" && window.jsPsych && typeof window.jsPsych.init === "function" ? window.jsPsych : null;
+  if (typeof realInit !== "function" && !six) return;
   const host = window.parent;
   const send = (message) => host.postMessage(message, "*");
   // Fields jsPsych itself adds to every row: a replayed trial's data leaves them out, jsPsych sets them again and
@@ -55,6 +58,7 @@
   let started = false; // the experiment has called run()
   let currentTrial = null; // jsPsych's trial_index of the trial running (the rows recorded before it), null before one
   let early = null; // the first uncaught error before run(), reported once the page has loaded
+  let entering = false; // jsPsych 6: a trial has started and its plugin's trial() is not entered yet (hookSix)
   const reported = new WeakSet(); // errors sent already (run()'s rejection is also an unhandled one)
   const MAX_MESSAGE = 1000; // characters the server takes (server/participation/session_api.py)
   const MAX_STACK = 8000;
@@ -263,7 +267,7 @@
   }
 
   function uncaught(error) {
-    if (started || document.readyState === "complete") reportError(error, false);
+    if (started || document.readyState === "complete") reportError(error, entering);
     else if (early === null) early = { error };
   }
   window.addEventListener("error", (event) => uncaught(event.error ?? event.message));
@@ -385,6 +389,126 @@
       wrapPlugin(node.type);
       if (node.timeline) wrapTimeline(node.timeline);
     }
+  }
+
+  /**
+   * jsPsych 6 (jsPsych.init): the same guarantees through its own hooks. Its plugins are objects in jsPsych.plugins
+   * whose trial() is wrapped as a 7/8 plugin's is; init() waits for the stored rows and for the page's load (where
+   * jsPsych 6 starts anyway), so that what its first trials throw is caught here. jsPsych 6 never rejects a promise
+   * when it cannot go on, so what leaves it stuck is fatal: an error thrown by a plugin's trial() or out of
+   * finishTrial (the trial's on_finish, the next trial's start), and an uncaught one between a trial's start and its
+   * plugin's trial() (a plugin that is not loaded, a throwing on_start). The run ends in init's on_finish, after the
+   * experiment's own on_finish.
+   */
+  function hookSix(jsPsych) {
+    const init = jsPsych.init;
+    clock = {
+      getTotalTime: () => jsPsych.totalTime(),
+      data: jsPsych.data,
+      getCurrentTrial: () => jsPsych.currentTrial(),
+    };
+
+    function wrapSixPlugin(plugin) {
+      if (!plugin || typeof plugin.trial !== "function" || wrapped.has(plugin)) return;
+      wrapped.add(plugin);
+      const trial = plugin.trial;
+      plugin.trial = function (displayElement, parameters) {
+        entering = false;
+        if (!replaying()) {
+          try {
+            return trial.call(this, displayElement, parameters);
+          } catch (error) {
+            reportError(error, true);
+            throw error;
+          }
+        }
+        const data = { ...replay[recorded] };
+        for (const field of JSPSYCH_FIELDS) delete data[field];
+        const position = positions[recorded];
+        // A microtask later, as for 7/8: jsPsych 6 starts the next trial inside finishTrial.
+        Promise.resolve().then(() => {
+          if (position) random.restore(position.draws);
+          jsPsych.finishTrial(data);
+        });
+        return undefined;
+      };
+    }
+
+    const finishTrial = jsPsych.finishTrial;
+    jsPsych.finishTrial = function (...args) {
+      trialEnded();
+      try {
+        return finishTrial.apply(this, args);
+      } catch (error) {
+        currentTrial = recorded; // the trial whose on_finish threw, or once its row is recorded, the next one
+        reportError(error, true);
+        throw error;
+      }
+    };
+    watchEnding(jsPsych);
+    const loaded = new Promise((resolve) => {
+      if (document.readyState === "complete") resolve();
+      else window.addEventListener("load", resolve);
+    });
+
+    jsPsych.init = function (options = {}) {
+      started = true;
+      const own = { ...options };
+      const settings = {
+        ...options,
+        on_finish(...args) {
+          phase = "done";
+          try {
+            return own.on_finish ? own.on_finish.apply(this, args) : undefined;
+          } finally {
+            finish();
+          }
+        },
+        on_trial_start(trial) {
+          trialStart = clock.getTotalTime();
+          seen = [];
+          ended = null;
+          currentTrial = recorded;
+          entering = true;
+          wrapSixPlugin(jsPsych.plugins[trial.type]);
+          if (replaying()) {
+            // A replayed trial has no screen for on_load, and nothing to wait for after it.
+            delete trial.on_load;
+            trial.post_trial_gap = 0;
+          }
+          if (own.on_trial_start) own.on_trial_start.call(this, trial);
+        },
+        on_trial_finish(data) {
+          if (data && replaying()) {
+            checkReplayed(replay[recorded]);
+            Object.assign(data, replay[recorded]);
+          }
+          if (own.on_trial_finish) own.on_trial_finish.call(this, data);
+        },
+        on_data_update(data) {
+          const fresh = !replaying();
+          recorded += 1;
+          if (own.on_data_update) own.on_data_update.call(this, data);
+          if (fresh) sendRow(data, { draws: ended === null ? random.draws : ended });
+        },
+      };
+      Promise.all([initialised, loaded]).then(() => {
+        if (finished) return; // ended before it started (jatos.endStudy in jatos.onLoad)
+        for (const plugin of Object.values(jsPsych.plugins)) wrapSixPlugin(plugin);
+        phase = "running";
+        try {
+          init.call(jsPsych, settings);
+        } catch (error) {
+          reportError(error, true);
+          throw error;
+        }
+      });
+    };
+  }
+
+  if (six) {
+    hookSix(six);
+    return;
   }
 
   window.initJsPsych = function initJsPsych(options = {}) {
