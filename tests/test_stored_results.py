@@ -200,7 +200,7 @@ def test_the_recompute_button_runs_flask_analyze_store_in_its_own_process(app, c
     command = process.args[process.args.index("analyze") :]
     assert command[:3] == ["analyze", "study3", "--store"] and command[command.index("--n-boot") + 1] == "50"
     running = client.get(PAGE).get_data(as_text=True)  # the process is still starting: Python imports the app
-    assert 'id="recompute-running">Recompute running: started by ada at' in running
+    assert "Recompute started." in running and 'id="recompute-running">Recompute running: started by ada at' in running
     assert '<meta http-equiv="refresh" content="5">' in running  # the page reloads itself until it is done
     assert process.wait(timeout=300) == 0
     html = page_after_recompute(client)

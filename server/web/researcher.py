@@ -406,6 +406,8 @@ def recompute(slug):
             stored.launch(study.slug, options, child_environment(current_app.config), g.researcher.id)
         except AnalysisError as exc:
             flash(f"Cannot recompute: {exc}")
+        else:
+            flash("Recompute started.")
     return redirect(url_for(".results", slug=slug, stage=stage), 303)
 
 
