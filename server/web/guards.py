@@ -45,9 +45,9 @@ def load_researcher():
     rid = session.get("researcher_id")
     if rid is None:
         return
-    researcher = db.session.get(Researcher, rid) if isinstance(rid, int) else None
+    researcher = db.session.get(Researcher, rid)
     now = int(time.time())
-    idle = now - session.get("seen", 0)
+    idle = now - session.get("seen", 0)  # a cookie from before sessions could end has neither "seen" nor "epoch"
     if not session_valid(researcher, session.get("epoch")) or idle > current_app.config["RESEARCHER_IDLE_HOURS"] * 3600:
         session.clear()
         return
