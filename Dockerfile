@@ -22,6 +22,12 @@ COPY --from=static /app/static/vendor static/vendor
 # docker-compose.yml passes it: STUDYHIVE_COMMIT=$(git rev-parse HEAD) docker compose build
 ARG STUDYHIVE_COMMIT=unknown
 ENV STUDYHIVE_COMMIT=$STUDYHIVE_COMMIT
+# The app server and the migration job run as an unprivileged user without a home: the image's files stay root's,
+# readable, so a flaw in the app cannot rewrite its code; nothing is written beside it (the secret key comes from
+# SECRET_KEY, the data from PostgreSQL). Matplotlib (the dashboard's figures) keeps its cache in /tmp.
+RUN useradd --system --uid 10001 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin studyhive
+ENV MPLCONFIGDIR=/tmp/matplotlib
+USER studyhive
 EXPOSE 8000
 # The app server is granian (deploy/granian.sh; docs/operations.md, "The production setup"). Migrations and study
 # files are not applied here: every replica would run them at once. docker-compose.yml's `migrate` service runs

@@ -100,7 +100,8 @@ MAX_HOURS = 100_000.0  # about 11 years: longer is a typo, and past it a date so
 
 
 def hours(text: str) -> float:
-    """A positive, finite number of hours (a preview link's or a preview's lifetime), at most MAX_HOURS."""
+    """A positive, finite number of hours (a preview link's or a preview's lifetime, an idle login), at most
+    MAX_HOURS."""
     value = float(text)
     if not 0 < value <= MAX_HOURS:  # also refuses nan
         raise ValueError(f"must be a number of hours above 0 and at most {MAX_HOURS:g}, not {text!r}")
@@ -209,6 +210,14 @@ SETTINGS: tuple[Setting, ...] = (
         '0 trusts no forwarded header ("The proxy" above)',
         env="STUDYHIVE_PROXIES",
         parse=int,
+    ),
+    Setting(
+        "RESEARCHER_IDLE_HOURS",
+        2.0,
+        "a researcher's login ends after this many hours without a request (logout, and the `flask researcher` "
+        'commands that change an account, end it at once: docs/researchers.md, "Accounts and sessions")',
+        env="STUDYHIVE_RESEARCHER_IDLE_HOURS",
+        parse=hours,
     ),
     Setting(
         "LOGIN_RATE_LIMIT",

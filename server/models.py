@@ -290,6 +290,10 @@ class Researcher(db.Model):
     # Admins see every study; other researchers only those granted in study_access.
     is_admin: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    # A login's cookie carries the epoch it was made in; raising it (logout, a new password, admin rights taken,
+    # the account disabled) ends every session of the account at once (server/researchers/auth.py).
+    session_epoch: Mapped[int] = mapped_column(default=0, server_default="0")
+    disabled_at: Mapped[datetime | None] = mapped_column(Timestamp)  # set: no login, no session, no API token
 
 
 class StudyAccess(db.Model):
@@ -431,6 +435,21 @@ def current_generation(study_id: int) -> int:
     """The study's data generation now (0 before its first change)."""
     value = db.session.scalar(db.select(DataGeneration.generation).where(DataGeneration.study_id == study_id))
     return value or 0
+
+
+class Recompute(db.Model):
+    """A recompute the results page's button started (server/results/stored.py launch): when, by whom, for which
+    stage, and once its process has ended, when and the error it ended with (None: it stored its result). The page
+    shows the latest one as running, failed or done."""
+
+    __tablename__ = "recomputes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    stage: Mapped[str] = mapped_column(String(8))
+    researcher_id: Mapped[int | None] = mapped_column(ForeignKey("researchers.id", ondelete="SET NULL"))
+    started_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    error: Mapped[str | None] = mapped_column(Text)
 
 
 class StoredResult(db.Model):

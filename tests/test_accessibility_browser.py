@@ -187,7 +187,10 @@ def test_study3_by_keyboard_then_the_dashboard(app, client, live_server, audit, 
     assert runner.invoke(args=["analyze", slug, "--store", "--n-boot", "200"]).exit_code == 0
     create_researcher("ada", "correct horse")
     person = db.session.scalars(db.select(ParticipantSession.id)).one()
-    page.goto(f"{live_server}/researcher/login")
+    page.goto(f"{live_server}/")  # the address README gives a newcomer: the front page, then its login link
+    audit.check("front-page", shot=True)
+    press(page, page.get_by_role("link", name="log in"))
+    page.wait_for_url(re.compile(r"/researcher/login$"))
     audit.check("dashboard-login", shot=True)
     type_into(page, page.locator("input[name=username]"), "ada")
     type_into(page, page.locator("input[name=password]"), "correct horse")

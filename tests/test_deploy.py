@@ -49,7 +49,12 @@ def compose(env: dict[str, str]) -> dict:
     return yaml.safe_load(interpolate(COMPOSE.read_text(), env))
 
 
-SECRETS = {"SECRET_KEY": "k" * 40, "POSTGRES_PASSWORD": "owner-pw", "STUDYHIVE_APP_DB_PASSWORD": "app-pw"}
+SECRETS = {
+    "SECRET_KEY": "k" * 40,
+    "POSTGRES_PASSWORD": "owner-pw",
+    "STUDYHIVE_APP_DB_PASSWORD": "app-pw",
+    "STUDYHIVE_TLS_DIR": "/etc/letsencrypt/live/studies.example.org",
+}
 
 
 def test_compose_refuses_to_start_without_each_password():
@@ -90,6 +95,70 @@ def test_compose_runs_migrations_once_and_the_app_as_its_own_role():
     assert int(app["environment"]["STUDYHIVE_PROXIES"]) == 1
     assert "X-Forwarded-For" in (ROOT / "deploy/nginx-proxy.conf").read_text()
     assert services["proxy"]["depends_on"]["app"]["condition"] == "service_healthy"
+
+
+def final_stage(dockerfile: str) -> list[str]:
+    """The instructions of the Dockerfile's last stage (the image that runs), one per line, comments dropped."""
+    stage = dockerfile.split("\nFROM ")[-1]
+    return [line.strip() for line in stage.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_the_image_runs_as_an_unprivileged_user():
+    lines = final_stage((ROOT / "Dockerfile").read_text())
+    users = [i for i, line in enumerate(lines) if line.startswith("USER ")]
+    cmd = next(i for i, line in enumerate(lines) if line.startswith("CMD "))
+    assert users and users[-1] < cmd, "the image's last USER comes before its CMD"
+    user = lines[users[-1]].split()[1]
+    assert user.split(":")[0] not in ("root", "0")
+    # The user exists in the image (created in this stage, before USER names it).
+    assert any(line.startswith("RUN useradd") and line.split()[-1] == user for line in lines[: users[-1]])
+    # Nothing after USER needs root: no package installs or file changes as that user.
+    assert not [line for line in lines[users[-1] :] if line.startswith(("RUN", "COPY", "ADD"))]
+
+
+def server_blocks(conf: str) -> list[str]:
+    """The text of each `server { … }` block of an nginx configuration (braces matched)."""
+    blocks = []
+    for match in re.finditer(r"\bserver\s*\{", conf):
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(conf)):
+            depth += {"{": 1, "}": -1}.get(conf[end], 0)
+            if depth == 0:
+                break
+        blocks.append(conf[match.end() : end])
+    return blocks
+
+
+def directives(block: str) -> list[str]:
+    return [line.split("#")[0].strip() for line in block.splitlines() if line.split("#")[0].strip()]
+
+
+def test_compose_serves_the_site_over_tls_only():
+    for env in (SECRETS, {**SECRETS, "STUDYHIVE_SECURE_COOKIES": "0"}):  # not something an .env can turn off
+        services = compose(env)["services"]
+        assert services["app"]["environment"]["STUDYHIVE_SECURE_COOKIES"] == "1"
+    proxy = services["proxy"]
+    assert sorted(proxy["ports"]) == ["443:443", "80:80"]
+    assert f"{SECRETS['STUDYHIVE_TLS_DIR']}:/etc/nginx/tls:ro" in proxy["volumes"]
+    conf = (ROOT / "deploy/nginx.conf").read_text()
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy["volumes"]
+    plain, tls = server_blocks(conf)
+    # Port 80 answers nothing but a redirect to the same address over HTTPS.
+    assert directives(plain) == ["listen 80;", "return 301 https://$host$request_uri;"]
+    tls_lines = directives(tls)
+    assert "listen 443 ssl;" in tls_lines and "include /etc/nginx/studyhive-proxy.conf;" in tls_lines
+    assert "ssl_certificate /etc/nginx/tls/fullchain.pem;" in tls_lines
+    assert "ssl_certificate_key /etc/nginx/tls/privkey.pem;" in tls_lines
+    assert "ssl_protocols TLSv1.2 TLSv1.3;" in tls_lines
+    assert 'add_header Strict-Transport-Security "max-age=31536000" always;' in tls_lines
+    assert "proxy_hide_header Strict-Transport-Security;" in tls_lines  # one HSTS header, not the app's and nginx's
+    assert conf.count("include /etc/nginx/studyhive-proxy.conf;") == 1  # the app is reached over TLS only
+
+
+def test_the_proxy_never_sends_a_post_that_reached_a_server_to_another():
+    conf = directives((ROOT / "deploy/nginx-proxy.conf").read_text())
+    [retry] = [line for line in conf if line.startswith("proxy_next_upstream ")]
+    assert retry == "proxy_next_upstream error timeout;"  # without non_idempotent: a sent POST is never re-sent
 
 
 # ----------------------------------------------------------------------------------------------- the proxy fix
@@ -294,3 +363,37 @@ def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path
         assert owner.scalar(sa.text("SELECT count(*) FROM trials")) == trials
     app_engine.dispose()
     owner_engine.dispose()
+
+
+@pytest.mark.db
+@pytest.mark.skipif(BACKEND != "postgresql", reason="PostgreSQL's roles")
+def test_the_app_role_adds_to_the_audit_log_and_cannot_rewrite_it(owner_app):
+    grant(owner_app)
+    app_url = sa.engine.make_url(PG_URL).set(database=DATABASE, username=ROLE, password=PASSWORD)
+    served = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test-secret",
+            "SQLALCHEMY_DATABASE_URI": app_url,
+            "STUDIES_DIR": str(ROOT / "studies"),
+        }
+    )
+    with served.app_context():
+        for verb in ("pause", "open"):  # each logged in study_events, by the app's role
+            result = served.test_cli_runner().invoke(args=["studies", verb, "study3"])
+            assert result.exit_code == 0, result.output
+        dispose_engines()
+    app_engine = sa.create_engine(app_url)
+    with app_engine.connect() as connection:
+        assert connection.scalars(sa.text("SELECT action FROM study_events ORDER BY id")).all() == ["paused", "open"]
+        for statement in (
+            "UPDATE study_events SET action = 'closed'",
+            "UPDATE study_events SET detail = NULL WHERE action = 'paused'",
+            "DELETE FROM study_events",
+            "TRUNCATE study_events",
+        ):
+            with pytest.raises(sa.exc.ProgrammingError, match="permission denied for table study_events"):
+                connection.execute(sa.text(statement))
+            connection.rollback()
+        assert connection.scalar(sa.text("SELECT count(*) FROM study_events")) == 2
+    app_engine.dispose()

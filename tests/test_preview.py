@@ -276,3 +276,16 @@ def test_a_preview_cannot_be_excluded_or_reinstated(app, client, runner, auth):
     db.session.rollback()
     assert db.session.get(ParticipantSession, preview.id).status != "excluded"
     assert db.session.scalar(db.select(db.func.count()).select_from(StudyEvent)) == before
+
+
+def test_a_jump_the_preview_does_not_have_answers_400_and_writes_nothing(app, client, runner):
+    path = preview_url(runner)
+    for jump, text in (
+        ("trial-99999", "This preview has no trial-99999: jump to a trial trial-0 to trial-29, or a step of its flow"),
+        ("step-nowhere", "This preview has no step-nowhere"),
+    ):
+        response = client.get(path, query_string={"jump": jump})
+        assert (response.status_code, text in response.get_data(as_text=True)) == (400, True), jump
+    assert db.session.scalar(db.select(db.func.count(ParticipantSession.id))) == 0
+    assert client.get(path, query_string={"jump": "trial-29"}).status_code == 303
+    assert client.get(path, query_string={"jump": "step-consent"}).status_code == 303

@@ -299,6 +299,17 @@ def test_sync_counts_a_submission_listed_on_two_pages_once(app, fake, runner):
     assert len(fake.calls("GET", r"submissions/")) == 2
 
 
+def test_outcomes_sent_to_prolific_leave_out_direct_visits(app, client, fake, auth):
+    finish(client, fake, 1)
+    direct = client.get(f"/study/{SLUG}").headers["Location"].rsplit("/", 1)[1]  # no PROLIFIC_PID: never sent
+    answer(client, direct, fail_catch=True)
+    assert complete(client, direct)["outcome"] == "failed_attention_check"
+    auth.login()
+    page = client.get(f"/researcher/studies/{SLUG}/").get_data(as_text=True)
+    sent = page[page.index("Outcomes sent to Prolific") :].split("</p>")[0]
+    assert 'data-outcome="completed">1<' in sent and "failed_attention_check" not in sent
+
+
 def test_a_participant_who_took_the_study_again_counts_by_the_latest_submission(app, client, fake, runner):
     participant, first, token = arrive(client, fake, 1)
     fake.set_status(first, "RETURNED")

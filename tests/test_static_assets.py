@@ -5,6 +5,7 @@ scripts/strip_fonts.py, deploy/nginx-proxy.conf)."""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from pathlib import Path
 
@@ -96,3 +97,11 @@ def test_deploy_builds_the_stripped_css_and_nginx_compresses_what_the_app_leaves
     assert re.search(r"^\s*gzip_proxied any;", conf, re.M)
     types = re.search(r"^\s*gzip_types ([^;]+);", conf, re.M)[1].split()
     assert {"text/css", "text/javascript", "application/javascript", "application/json", "image/svg+xml"} <= set(types)
+
+
+def test_package_json_names_only_files_that_exist():
+    description = json.loads((ROOT / "package.json").read_text())["description"]
+    named = re.findall(r"\b(?:scripts|tests|server)/[\w/.-]+\.(?:py|js)\b", description)
+    assert "scripts/strip_fonts.py" in named
+    assert [path for path in named if not (ROOT / path).is_file()] == []
+    assert "static/vendor/.installed:" in (ROOT / "Makefile").read_text()

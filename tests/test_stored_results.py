@@ -9,13 +9,14 @@ import csv
 import io
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from analysis.reports.render import Document, Items, Paragraph, Section, Table, render_html
 from server.db import db
-from server.models import ParticipantSession, StoredResult, Study, current_generation
+from server.models import ParticipantSession, Recompute, StoredResult, Study, current_generation
 from server.results import analyze, stored
 from tests.helpers import answer_all, enter, take_study3_like_people
 
@@ -172,7 +173,7 @@ def test_a_study_edit_bumps_the_generation_and_an_unchanged_sync_does_not(app, r
 
 def test_a_second_recompute_is_refused_while_one_runs(app, client, auth, runner, three, monkeypatch):
     launched = []
-    monkeypatch.setattr(stored, "launch", lambda slug, options, env: launched.append((slug, options)))
+    monkeypatch.setattr(stored, "launch", lambda slug, options, env, by: launched.append((slug, options)))
     auth.login()
     with stored.recompute_lock(study3().id) as taken:
         assert taken
@@ -198,9 +199,44 @@ def test_the_recompute_button_runs_flask_analyze_store_in_its_own_process(app, c
     assert process.args[:3] == ["chrt", "--idle", "0"]  # a core only when the workers serving participants leave one
     command = process.args[process.args.index("analyze") :]
     assert command[:3] == ["analyze", "study3", "--store"] and command[command.index("--n-boot") + 1] == "50"
+    running = client.get(PAGE).get_data(as_text=True)  # the process is still starting: Python imports the app
+    assert "Recompute started." in running and 'id="recompute-running">Recompute running: started by ada at' in running
+    assert '<meta http-equiv="refresh" content="5">' in running  # the page reloads itself until it is done
     assert process.wait(timeout=300) == 0
-    html = client.get(PAGE).get_data(as_text=True)
+    html = page_after_recompute(client)
+    assert 'id="recompute-done">Recompute done: started by ada' in html and "refresh" not in html
     assert 'id="current"' in html and "n_boot=50" in html and '<table class="report-table">' in html
+
+
+def page_after_recompute(client) -> str:
+    """The results page once the launched recompute's end is noted (the thread that waited for it writes that)."""
+    deadline = time.monotonic() + 60
+    while True:
+        db.session.rollback()
+        row = db.session.scalars(db.select(Recompute).order_by(Recompute.id.desc())).first()
+        if row.finished_at is not None or time.monotonic() > deadline:
+            return client.get(PAGE).get_data(as_text=True)
+        time.sleep(0.1)
+
+
+def test_a_recompute_that_fails_shows_its_error(app, client, auth, runner, three, monkeypatch):
+    store(runner)
+    # A stored result whose options the command line no longer takes (as after an upgrade that dropped a value):
+    # the button's recompute uses them, and `flask analyze` refuses them.
+    row = db.session.scalars(db.select(StoredResult)).one()
+    row.options = {**row.options, "mlae": "median"}
+    db.session.commit()
+    processes = []
+    real = stored.launch
+    monkeypatch.setattr(stored, "launch", lambda *args: processes.append(real(*args)))
+    auth.login()
+    client.post(f"{PAGE}/recompute")
+    assert processes[0].wait(timeout=300) != 0
+    html = page_after_recompute(client)
+    failed = html[html.index('id="recompute-failed"') :].split("</div>")[0]
+    assert "The recompute started by ada at" in failed and "Its error:" in failed
+    assert "Invalid value for &#39;--mlae&#39;: &#39;median&#39; is not one of" in failed
+    assert "refresh" not in html and 'id="current"' in html  # the earlier result is still shown, as it was
 
 
 def test_render_html_lays_out_every_block_as_html_and_escapes_text():

@@ -3,7 +3,8 @@
 
 The app servers read and write rows and do nothing else, so their role gets exactly that: LOGIN, no superuser or
 other role attributes, SELECT/INSERT/UPDATE/DELETE on the tables and USAGE on the sequences, for the tables later
-migrations create too (default privileges of the role running this, the tables' owner). It owns nothing: whatever
+migrations create too (default privileges of the role running this, the tables' owner), but only SELECT/INSERT on the
+audit log (APPEND_ONLY): the app adds to the history of who did what, and cannot rewrite it. It owns nothing: whatever
 it owns is handed to the owner, so a database whose app once connected as the owner (the old compose file's
 superuser `studyhive`) is brought to the same state as a new one. Everything is in one transaction, and running it
 again changes nothing. docs/operations.md, "Database roles".
@@ -22,6 +23,9 @@ from ..db import db
 PASSWORD_VARIABLE = "STUDYHIVE_APP_DB_PASSWORD"
 # Alembic's bookkeeping: only the migration job reads or writes it.
 MIGRATIONS_TABLE = "alembic_version"
+# The audit log (study changes, Prolific's payments, approvals and rejections, identifier exports): rows are added,
+# never changed or deleted by the app.
+APPEND_ONLY = ("study_events",)
 ATTRIBUTES = sql.SQL("LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS")
 
 
@@ -34,8 +38,8 @@ def deploy_cli():
     "app-role",
     help="Create or update ROLE, the app servers' PostgreSQL login: no superuser, owning "
     "nothing, only SELECT/INSERT/UPDATE/DELETE on the tables (and on those later "
-    "migrations create). Run it as the tables' owner after `flask db upgrade`; "
-    "running it again is harmless.",
+    "migrations create), SELECT/INSERT on the audit log (study_events). Run it as the tables' owner after "
+    "`flask db upgrade`; running it again is harmless.",
 )
 @click.argument("role")
 @click.option(
@@ -85,10 +89,11 @@ def app_role_command(role, password_env):
             "ALTER DEFAULT PRIVILEGES FOR ROLE {owner} IN SCHEMA {schema} GRANT USAGE ON SEQUENCES TO {role}",
         )
     ]
-    if db.session.scalar(db.text("SELECT to_regclass(:table)"), {"table": f"{schema}.{MIGRATIONS_TABLE}"}):
-        statements.append(
-            sql.SQL("REVOKE ALL ON {}.{} FROM {}").format(schema_id, sql.Identifier(MIGRATIONS_TABLE), target)
-        )
+    for table, revoked in ((MIGRATIONS_TABLE, "ALL"), *((name, "UPDATE, DELETE") for name in APPEND_ONLY)):
+        if db.session.scalar(db.text("SELECT to_regclass(:table)"), {"table": f"{schema}.{table}"}):
+            statements.append(
+                sql.SQL("REVOKE {} ON {}.{} FROM {}").format(sql.SQL(revoked), schema_id, sql.Identifier(table), target)
+            )
     try:
         with driver.cursor() as cursor:
             for statement in statements:

@@ -6,7 +6,17 @@ import click
 
 from ..db import db
 from ..models import ApiToken, Researcher, Study
-from ..researchers.auth import create_researcher, create_token, grant, revoke, revoke_token, visible_studies
+from ..researchers.auth import (
+    create_researcher,
+    create_token,
+    grant,
+    revoke,
+    revoke_token,
+    set_admin,
+    set_disabled,
+    set_password,
+    visible_studies,
+)
 from .common import researcher_or_fail, study_or_fail
 
 
@@ -34,14 +44,48 @@ def create_command(username, password, admin):
     )
 
 
-@researcher_cli.command("admin", help="Make a researcher an admin (sees every study), or not (--off).")
+@researcher_cli.command(
+    "admin", help="Make a researcher an admin (sees every study), or not (--off: every session of theirs ends)."
+)
 @click.argument("username")
 @click.option("--off", is_flag=True, help="take admin rights away")
 def admin_command(username, off):
     researcher = researcher_or_fail(username)
-    researcher.is_admin = not off
-    db.session.commit()
-    click.echo(f"{username} is {'no longer ' if off else ''}an admin")
+    was_admin = researcher.is_admin
+    set_admin(researcher, not off)
+    ended = "; every session of theirs has ended" if off and was_admin else ""
+    click.echo(f"{username} is {'no longer ' if off else ''}an admin{ended}")
+
+
+@researcher_cli.command("password", help="Set a new password for a researcher (asks for it); every session ends.")
+@click.argument("username")
+@click.password_option(help="the new password (asked for when omitted)")
+def password_command(username, password):
+    try:
+        set_password(researcher_or_fail(username), password)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"new password for {username}; every session of theirs has ended")
+
+
+@researcher_cli.command(
+    "disable", help="Disable a researcher account: no login, every session ends, its API tokens are refused."
+)
+@click.argument("username")
+def disable_command(username):
+    changed = set_disabled(researcher_or_fail(username), True)
+    click.echo(
+        f"{username} disabled: every session has ended, no login, API tokens refused"
+        if changed
+        else f"{username} was already disabled"
+    )
+
+
+@researcher_cli.command("enable", help="Let a disabled researcher account log in (and use its API tokens) again.")
+@click.argument("username")
+def enable_command(username):
+    changed = set_disabled(researcher_or_fail(username), False)
+    click.echo(f"{username} may log in again" if changed else f"{username} was not disabled")
 
 
 @researcher_cli.command("grant", help="Let a researcher see a study (its pages, exports and controls).")
@@ -70,7 +114,8 @@ def list_command():
                 ", ".join(db.session.scalars(visible_studies(researcher).with_only_columns(Study.slug))) or "no studies"
             )
         )
-        click.echo(f"{researcher.username}\t{studies}")
+        disabled = " (disabled)" if researcher.disabled_at else ""
+        click.echo(f"{researcher.username}{disabled}\t{studies}")
 
 
 @researcher_cli.group("token", help="API tokens for scripted exports (Authorization: Bearer …).")

@@ -41,6 +41,20 @@ from ..tasktype.registry import registry
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
+class UnknownJump(ValueError):
+    """A preview asked to start at a step or trial its study and plan do not have (nothing was written)."""
+
+
+def jumps(study: Study, plan: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Where a preview of this plan may start (the researcher bar's "Jump to", `?jump=` of a preview link): each step
+    of the study's flow, then each trial of the plan; (value, label) pairs."""
+    options = [(f"step-{step}", f"step: {step}") for step in study.config["flow"]]
+    return options + [
+        (f"trial-{item['index']}", f"trial {item['index']}" + (" (practice)" if item.get("practice") else ""))
+        for item in plan
+    ]
+
+
 def find_or_create(
     study: Study,
     prolific: dict[str, str] | None,
@@ -48,6 +62,7 @@ def find_or_create(
     preview: bool = False,
     condition: str | None = None,
     url_variables: dict[str, str] | None = None,
+    jump: str = "",
 ) -> ParticipantSession:
     """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
     entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
@@ -56,13 +71,21 @@ def find_or_create(
 
     A researcher's preview (`preview`, opened from a signed preview link) is always a new session, never a Prolific
     one, and takes no condition slot: it runs in `condition` (one of the study's; None: the first in the study
-    file), takes no lock and is never refused for a full study."""
+    file), takes no lock and is never refused for a full study. `jump`, where the preview is to start, must be one of
+    its :func:`jumps`: UnknownJump otherwise, before anything is written."""
     task = registry().get(study.task_type)
     if preview:
         variants = dict(conditions.variants(study.config))
         chosen = condition if condition is not None else next(iter(variants))
-        plan = _draw_plan(study, task, variants[chosen])
-        return _add(_new_session(study, None, user_agent, chosen, plan, preview=True))
+        session = _new_session(study, None, user_agent, chosen, _draw_plan(study, task, variants[chosen]), preview=True)
+        if jump and jump not in dict(jumps(study, session.plan)):
+            trials = [item["index"] for item in session.plan]
+            where = f"trial-{min(trials)} to trial-{max(trials)}, " if trials else "(it has no trials of its own) "
+            raise UnknownJump(
+                f"This preview has no {jump}: jump to a trial {where}or a step of its flow "
+                f"({', '.join(study.config['flow'])})."
+            )
+        return _add(session)
     plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
     if prolific:  # the key before the lock: its first use writes it on a connection of its own
         identifiers.key()

@@ -258,10 +258,11 @@ def reconciliation(study: Study) -> dict[str, Any]:
         if s.id in current and current[s.id].status not in EXPECTED_AFTER_COMPLETION
     ]
     out["n_unexpected"], out["unexpected"] = len(unexpected), unexpected[:SHOWN]
+    # Only sessions that came from Prolific: a direct visit (no PROLIFIC_PID) was never sent to Prolific.
     out["outcomes"] = dict(
         db.session.execute(
             db.select(PS.outcome, db.func.count())
-            .where(PS.study_id == study.id, analysable("all"), PS.outcome.is_not(None))
+            .where(PS.study_id == study.id, analysable("all"), PS.outcome.is_not(None), PS.platform == "prolific")
             .group_by(PS.outcome)
             .order_by(PS.outcome)
         ).all()

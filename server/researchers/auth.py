@@ -5,6 +5,12 @@ server/cli/researcher.py.
 Access: an admin sees every study; any other researcher sees only the studies granted to them in study_access.
 A study a researcher may not see answers 404, exactly like a study that does not exist.
 
+Sessions: the signed session cookie holds the researcher's id, the account's session epoch when they logged in and
+when they were last seen. A cookie whose epoch is not the account's current one is no longer a session, so raising
+the epoch ends every session of the account at once, copies of its cookie included: logout does, and so do a new
+password, taking admin rights away and disabling the account. An idle session (RESEARCHER_IDLE_HOURS) ends too
+(server/web/guards.py checks both on each request).
+
 API tokens: 32 random bytes shown once; the database keeps only their SHA-256, so a leaked database does not leak
 working tokens. A token is accepted only by the views marked :func:`token_or_login_required` (the exports), as
 `Authorization: Bearer <token>`.
@@ -24,10 +30,14 @@ MIN_PASSWORD = 8
 TOKEN_PREFIX = "shk_"  # recognisable in a leaked script or a secret scanner
 
 
-def create_researcher(username: str, password: str, admin: bool = False) -> Researcher:
-    """A new account; the very first account is always an admin (someone must be able to grant access)."""
+def _check_password(password: str) -> None:
     if len(password) < MIN_PASSWORD:
         raise ValueError(f"the password must have at least {MIN_PASSWORD} characters")
+
+
+def create_researcher(username: str, password: str, admin: bool = False) -> Researcher:
+    """A new account; the very first account is always an admin (someone must be able to grant access)."""
+    _check_password(password)
     if get_researcher(username):
         raise ValueError(f"a researcher named {username!r} exists already")
     first = db.session.scalar(db.select(db.func.count(Researcher.id))) == 0
@@ -42,10 +52,54 @@ def get_researcher(username: str) -> Researcher | None:
 
 
 def check_login(username: str, password: str) -> Researcher | None:
+    """The account these credentials open; None for a wrong password or a disabled account (the login page says the
+    same for both, so it does not tell which accounts exist)."""
     researcher = get_researcher(username)
-    if researcher and check_password_hash(researcher.password_hash, password):
+    if researcher and researcher.disabled_at is None and check_password_hash(researcher.password_hash, password):
         return researcher
     return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Sessions
+
+
+def end_sessions(researcher: Researcher) -> None:
+    """End every session of the account (not committed: the caller commits it with the change that asks for it)."""
+    researcher.session_epoch += 1
+
+
+def session_valid(researcher: Researcher | None, epoch: object) -> bool:
+    """Whether a cookie of `epoch` is still a session of this account."""
+    return researcher is not None and researcher.disabled_at is None and epoch == researcher.session_epoch
+
+
+def set_password(researcher: Researcher, password: str) -> None:
+    """A new password; every session of the account ends."""
+    _check_password(password)
+    researcher.password_hash = generate_password_hash(password)
+    end_sessions(researcher)
+    db.session.commit()
+
+
+def set_admin(researcher: Researcher, admin: bool) -> None:
+    """Give or take admin rights; taking them ends every session of the account, so no open page keeps them."""
+    if researcher.is_admin and not admin:
+        end_sessions(researcher)
+    researcher.is_admin = admin
+    db.session.commit()
+
+
+def set_disabled(researcher: Researcher, disabled: bool) -> bool:
+    """Disable the account (no login, every session ended, its API tokens refused) or enable it again; False if it
+    was so already."""
+    if (researcher.disabled_at is not None) == disabled:
+        return False
+    researcher.disabled_at = utcnow() if disabled else None
+    if disabled:
+        end_sessions(researcher)
+    db.session.commit()
+    return True
 
 
 # --------------------------------------------------------------------------------------------------
@@ -106,13 +160,15 @@ def create_token(researcher: Researcher, name: str) -> str:
 
 
 def token_owner(token: str) -> Researcher | None:
-    """The researcher whose API token this is (None if it is unknown or revoked); notes when it was last used."""
+    """The researcher whose API token this is (None if it is unknown or revoked, or the account is disabled); notes
+    when it was last used."""
     found = db.session.scalars(db.select(ApiToken).filter_by(token_hash=_digest(token))).first()
-    if found is None:
+    owner = found and db.session.get(Researcher, found.researcher_id)
+    if owner is None or owner.disabled_at is not None:
         return None
     found.last_used_at = utcnow()
     db.session.commit()
-    return db.session.get(Researcher, found.researcher_id)
+    return owner
 
 
 def revoke_token(researcher: Researcher, name: str) -> bool:

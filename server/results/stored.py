@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from analysis.safe_csv import frame_csv
 
 from ..db import db, utcnow
 from ..exceptions import AnalysisError
-from ..models import StoredResult
+from ..models import Recompute, Researcher, StoredResult
 from .analyze import AnalysisResult, DataProblem, Options, analysed_study, run_analysis, used_options
 
 #: The first key of the two-key advisory locks (pg_try_advisory_lock(int, int)) this module takes; the second is
@@ -178,23 +179,72 @@ def _flags(options: dict[str, Any]) -> list[str]:
     return [arg for name, value in options.items() for arg in flags[name](value)]
 
 
-def launch(slug: str, options: Options, env: dict[str, str]) -> subprocess.Popen:
+def launch(slug: str, options: Options, env: dict[str, str], researcher_id: int | None = None) -> subprocess.Popen:
     """Start `flask analyze SLUG --store` with `options` (those the study's analysis uses) as a process of its own,
     at idle priority (SCHEDULER), in the environment `env` (config.child_environment: this app's database and
-    studies), and return at once. A thread of this process only waits for it to end, so that it leaves no zombie;
-    the work and the lock are the child's."""
-    _, analyzer = analysed_study(slug)
+    studies), and return at once, its Recompute row committed. A thread of this process waits for it to end (so that
+    it leaves no zombie) and notes in that row when it ended and, if it failed, its error; the work and the lock are
+    the child's."""
+    study, analyzer = analysed_study(slug)
     used = used_options(analyzer, options)
     if analyzer.max_n_boot and used.get("n_boot", 0) > analyzer.max_n_boot:
         used["n_boot"] = analyzer.max_n_boot
+    row = Recompute(study_id=study.id, stage=options.stage, researcher_id=researcher_id)
+    db.session.add(row)
+    db.session.commit()
     command = [sys.executable, "-m", "flask", "--app", "server", "analyze", slug, "--store", *_flags(used)]
     process = subprocess.Popen(
         [*SCHEDULER, *command],
         cwd=Path(current_app.root_path).parent,
         env=env,
         stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,  # the report; errors go to stderr, the server's log
+        stdout=subprocess.DEVNULL,  # the report
+        stderr=subprocess.PIPE,  # errors: into the Recompute row and the server's log
         start_new_session=True,  # not stopped with the worker that started it
     )
-    threading.Thread(target=process.wait, daemon=True).start()
+    app = current_app._get_current_object()
+    threading.Thread(target=_note_end, args=(app, process, row.id), daemon=True).start()
     return process
+
+
+#: The end of a failed recompute's error output kept for the results page (a traceback's last lines name the error).
+ERROR_CHARS = 2000
+
+
+def _note_end(app, process: subprocess.Popen, recompute_id: int) -> None:
+    """Wait for a launched recompute to end and note when, and its error if it failed, in its Recompute row."""
+    _, err = process.communicate()
+    text = err.decode(errors="replace").strip()
+    with app.app_context():
+        if text:
+            app.logger.warning("recompute %d: %s", recompute_id, text)
+        row = db.session.get(Recompute, recompute_id)
+        row.finished_at = utcnow()
+        if process.returncode != 0:
+            row.error = text[-ERROR_CHARS:] or f"the recompute process ended with exit status {process.returncode}"
+        db.session.commit()
+        db.session.remove()
+
+
+#: How long a launched recompute may take to start (a Python process importing the app) before the page stops
+#: calling it running when it does not hold the study's lock.
+START_SECONDS = 60
+
+
+def last_recompute(study_id: int, stage: str, shown: StoredResult | None) -> dict[str, Any] | None:
+    """What the results page says of the latest recompute its button started for this stage: "running", "failed"
+    (with its error), "done", or "lost" (it neither holds the lock nor has reported its end: the server that started
+    it stopped); None when there is none, or the shown result is newer than its end (a later `analyze --store`)."""
+    row = db.session.scalars(
+        db.select(Recompute).filter_by(study_id=study_id, stage=stage).order_by(Recompute.id.desc())
+    ).first()
+    if row is None or (shown is not None and row.finished_at is not None and row.finished_at < shown.computed_at):
+        return None
+    if row.finished_at is not None:
+        state = "failed" if row.error else "done"
+    else:
+        started = row.started_at if row.started_at.tzinfo else row.started_at.replace(tzinfo=UTC)  # SQLite: naive
+        young = (utcnow() - started).total_seconds() < START_SECONDS
+        state = "running" if young or running(study_id) else "lost"
+    by = row.researcher_id and db.session.get(Researcher, row.researcher_id)
+    return {"state": state, "row": row, "by": by.username if by else None}

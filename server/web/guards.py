@@ -1,17 +1,19 @@
-"""Who is asking, on the researcher pages: the logged-in researcher (the signed session cookie holds only their id),
+"""Who is asking, on the researcher pages: the logged-in researcher (the signed session cookie holds their id, the
+account's session epoch and when they were last seen: server/researchers/auth.py, "Sessions"),
 the decorators that guard the pages, API tokens for the export downloads, and per-study access (a study the
 researcher may not see answers 404, exactly like one that does not exist)."""
 
 from __future__ import annotations
 
+import time
 from functools import wraps
 
-from flask import abort, g, redirect, request, session, url_for
+from flask import abort, current_app, g, redirect, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 
 from ..db import db
 from ..models import Researcher, Study
-from ..researchers.auth import can_see, token_owner
+from ..researchers.auth import can_see, session_valid, token_owner
 from .api import PREFIX as API_PREFIX
 
 # The page files (server/web/static_files.py) are the same for everyone: opened, the cookie would add a `Vary: Cookie`
@@ -30,9 +32,27 @@ class ResearcherCookies(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
 
+def start_session(researcher: Researcher) -> None:
+    """Log the researcher in: a new cookie (nothing of a previous one kept) of the account's current epoch."""
+    session.clear()
+    session.update(researcher_id=researcher.id, epoch=researcher.session_epoch, seen=int(time.time()))
+
+
 def load_researcher():
+    """The session's researcher, or None (and the cookie cleared) when the session has ended: logged out, ended by
+    a command, the account disabled, or idle for longer than RESEARCHER_IDLE_HOURS."""
+    g.researcher = None
     rid = session.get("researcher_id")
-    g.researcher = db.session.get(Researcher, rid) if rid else None
+    if rid is None:
+        return
+    researcher = db.session.get(Researcher, rid)
+    now = int(time.time())
+    idle = now - session.get("seen", 0)  # a cookie from before sessions could end has neither "seen" nor "epoch"
+    if not session_valid(researcher, session.get("epoch")) or idle > current_app.config["RESEARCHER_IDLE_HOURS"] * 3600:
+        session.clear()
+        return
+    session["seen"] = now
+    g.researcher = researcher
 
 
 def researcher_from_bearer() -> Researcher | None:

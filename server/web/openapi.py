@@ -630,6 +630,12 @@ PATHS = {
             "responses": {"200": {"description": "OpenAPI 3.1", "content": _json({"type": "object"})}},
         }
     },
+    "/": {
+        "get": {
+            "summary": "The front page (HTML): what the server is; researchers' login, participants' study links",
+            "responses": {"200": {"description": "the page", "content": HTML}},
+        }
+    },
     "/study/{slug}": {
         "get": {
             "summary": "Entry link (HTML): ?PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=… for Prolific, none otherwise",
@@ -669,7 +675,11 @@ PATHS = {
             ],
             "responses": {
                 "303": {"description": "to the preview session's page (with #jump=… when asked)"},
-                "400": {"description": "a jump that is neither trial-N nor step-NAME", "content": HTML},
+                "400": {
+                    "description": "a jump that is neither trial-N nor step-NAME, or names a trial or step the "
+                    "preview's plan and flow do not have",
+                    "content": HTML,
+                },
                 "403": {"description": "not a valid preview link (forged, cut, or for another study)", "content": HTML},
                 "404": {"description": "no such study", "content": HTML},
                 "410": {

@@ -52,6 +52,13 @@ def not_found():
     )
 
 
+@bp.get("/")
+def home():
+    """The site's front page, the first address README gives: what the server is and the researchers' login (their
+    studies, once logged in). Participants arrive by their study's link, never here."""
+    return render_template("home.html", title="Welcome")
+
+
 @bp.get("/study/<slug>")
 def enter(slug):
     study = get_study(slug)
@@ -147,7 +154,11 @@ def preview(slug, signed):
     if jump and not JUMP.match(jump):
         return message("Preview link not valid", "Jump to a trial (trial-N) or a step of the flow (step-NAME).", 400)
     try:
-        session = sessions.find_or_create(study, None, request.user_agent.string, preview=True, condition=condition)
+        session = sessions.find_or_create(
+            study, None, request.user_agent.string, preview=True, condition=condition, jump=jump
+        )
+    except sessions.UnknownJump as exc:
+        return message("Preview link not valid", str(exc), 400)
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a preview: %s", slug, exc)
         return not_ready()
@@ -163,14 +174,11 @@ def _preview_bar(session: ParticipantSession, jumps: bool) -> dict | None:
     study = session.study
     condition = session.condition if session.condition in links.condition_names(study.config) else None
     restart, _ = links.preview_link(study, condition)
-    options = []
-    if jumps:
-        options = [(f"step-{step}", f"step: {step}") for step in study.config["flow"]]
-        options += [
-            (f"trial-{item['index']}", f"trial {item['index']}" + (" (practice)" if item.get("practice") else ""))
-            for item in session.plan
-        ]
-    return {"restart": restart, "jumps": options, "condition": session.condition}
+    return {
+        "restart": restart,
+        "jumps": sessions.jumps(study, session.plan) if jumps else [],
+        "condition": session.condition,
+    }
 
 
 def _resume(slug: str, session: ParticipantSession):

@@ -6,7 +6,6 @@ study."""
 from __future__ import annotations
 
 from datetime import timedelta
-from urllib.parse import urlparse
 
 from flask import (
     Blueprint,
@@ -51,7 +50,7 @@ from ..results.export import IDENTIFIERS, export_files, snapshot_csv, trial_colu
 from ..results.replay import steps as replay_steps
 from ..studies import diff as version_diff
 from ..studies.definitions import set_stage, set_status
-from .guards import login_required, study_or_404, token_or_login_required
+from .guards import login_required, start_session, study_or_404, token_or_login_required
 from .security import login_limit
 
 bp = Blueprint("researcher", __name__, url_prefix="/researcher")
@@ -71,16 +70,32 @@ def login():
             limit.failed()
             flash("Unknown username or wrong password.")
             return render_template("researcher/login.html", title="Log in"), 401
-        session.clear()
-        session["researcher_id"] = researcher.id
+        start_session(researcher)
         target = request.args.get("next", "")
-        # Only same-site paths, so the login cannot be used as an open redirect.
-        return redirect(target if target.startswith("/") and not urlparse(target).netloc else url_for(".index"))
+        return redirect(target if _same_site_path(target) else url_for(".index"))
     return render_template("researcher/login.html", title="Log in")
+
+
+def _same_site_path(target: str) -> bool:
+    """Whether the login's `next` is a path of this site, so the login cannot be used as an open redirect. Browsers
+    read `//host` and `///host` as another site, a backslash as a slash and drop tabs and line breaks, so
+    `/\\evil.example` or `/<TAB>/evil.example` would leave it too; a CR or LF would also split the Location header
+    (Werkzeug refuses that with a 500)."""
+    return (
+        target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and all(ch.isprintable() and not ch.isspace() for ch in target)
+    )
 
 
 @bp.post("/logout")
 def logout():
+    """End the session for good: every session of the account ends with it, so a copy of the cookie (another
+    browser, a leaked one) no longer logs anyone in."""
+    if g.researcher is not None:
+        auth.end_sessions(g.researcher)
+        db.session.commit()
     session.clear()
     return redirect(url_for(".login"))
 
@@ -372,6 +387,7 @@ def results(slug):
         generation=generation,
         age=dashboard.age(shown.computed_at) if shown else None,
         running=stored.running(study.id),
+        recompute=stored.last_recompute(study.id, stage, shown),
     )
 
 
@@ -379,7 +395,7 @@ def results(slug):
 @login_required
 def recompute(slug):
     """The results page's Recompute button: `flask analyze SLUG --store` in a process of its own (one at a time
-    per study); the page shows its result once stored."""
+    per study); the page says it is running (and reloads itself) until it has failed, with its error, or is done."""
     study = study_or_404(slug)
     stage = _stage(study.stage, request.form)
     if stored.running(study.id):
@@ -387,11 +403,11 @@ def recompute(slug):
     else:
         options = _recompute_options(stored.latest(study.id, stage), stage)
         try:
-            stored.launch(study.slug, options, child_environment(current_app.config))
+            stored.launch(study.slug, options, child_environment(current_app.config), g.researcher.id)
         except AnalysisError as exc:
             flash(f"Cannot recompute: {exc}")
         else:
-            flash("Recompute started; reload this page in a moment to see its result.")
+            flash("Recompute started.")
     return redirect(url_for(".results", slug=slug, stage=stage), 303)
 
 
