@@ -9,7 +9,7 @@ in bench-results/. Not a test: nothing here fails the build (tests/test_corpus_b
 `make test`).
 
     CORPUS_ONLY=stroop-color,jatos-rt7   # only these experiments
-    CORPUS_SECONDS=60                    # budget of one experiment's run in the browser
+    CORPUS_SECONDS=300                   # budget of one experiment's run in the browser (a stuck one stops sooner)
     CORPUS_FAULTS=0                      # skip the second run (three reloads and 30 s offline)
     CORPUS_DIR=/some/folder              # another corpus: experiment folders and a manifest.toml of the same shape
 
@@ -79,12 +79,13 @@ COLUMNS = (
     "note",
 )
 OFFLINE_S = 30
+IDLE_STEPS = 150  # steps without a new row after which the participant is stuck (about 30 s)
 
 
 def main() -> int:
     only = [name for name in os.environ.get("CORPUS_ONLY", "").split(",") if name]
     chosen = [e for e in experiments() if not only or e["name"] in only]
-    seconds = float(os.environ.get("CORPUS_SECONDS", "60"))
+    seconds = float(os.environ.get("CORPUS_SECONDS", "300"))
     faults = os.environ.get("CORPUS_FAULTS", "1") != "0"
     rows = []
     with (
@@ -241,7 +242,7 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
         # the first visit is measured; a request still finishing when the context closes would fail to give its sizes
         page.remove_listener("requestfinished", measure)
         continue_button = page.get_by_role("button", name="Continue")
-        reached, steps, last = run_through(page, continue_button, seconds, each_step=faults)
+        reached, steps, last = run_through(page, continue_button, seconds, IDLE_STEPS, each_step=faults)
         if faults:
             faults.online(page)
         frame = page.wait_for_selector("#studyhive-experiment").content_frame()
@@ -274,7 +275,7 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             page.wait_for_load_state()
             person = session(token)
             completed = "yes" if person.status == "completed" else f"no ({person.status}, {person.outcome})"
-        why = "" if reached else f"no Continue button after {steps} steps, the last: {last}"
+        why = "" if reached else f"no Continue button: no new row in {IDLE_STEPS} steps ({steps} in all), last: {last}"
         if errors and not reached:
             why += f"; page error: {errors[0]}"
         return completed, equal, kb, why, steps

@@ -61,19 +61,25 @@ TRIAL_KEYS = r"""() => {
 }"""
 
 
-def run_through(page, continue_button, seconds: float = 60, steps: int = 400, each_step=None) -> tuple[bool, int, str]:
-    """Answer screens until studyhive's Continue button shows or the budget is spent: (reached, steps, last).
-    `each_step(page, step)`, when given, runs before each step (the faults: a reload, going offline)."""
-    deadline, last = time.monotonic() + seconds, ""
-    for step in range(steps):
+# How far the experiment is: the rows its jsPsych holds (-1 before there is one).
+PROGRESS = r"""() => { try { return jsPsych.data.get().count(); } catch (undeclared) { return -1; } }"""
+
+
+def run_through(page, continue_button, seconds: float = 300, idle: int = 150, each_step=None) -> tuple[bool, int, str]:
+    """Answer screens until studyhive's Continue button shows, or `idle` steps in a row record no row (the
+    participant is stuck: a task it cannot answer), or `seconds` pass: (reached, steps, last). A long experiment goes
+    on as long as it records rows. `each_step(page, step)`, when given, runs before each step (the faults: a reload,
+    going offline)."""
+    deadline, last, rows, still, step = time.monotonic() + seconds, "", None, 0, 0
+    while still < idle and time.monotonic() < deadline:
         if continue_button.is_visible():
             return True, step, last
-        if time.monotonic() > deadline:
-            break
         try:
             if each_step:
                 each_step(page, step)
             frame = page.wait_for_selector("#studyhive-experiment").content_frame()  # a new one after a reload
+            count = frame.evaluate(PROGRESS)
+            rows, still = count, (0 if count != rows else still + 1)
             last = frame.evaluate(ACT)
             keys = frame.evaluate(TRIAL_KEYS) if last in ("", "canvas") else []
             if keys:  # the trial says which keys it takes: one of them, in turn
@@ -88,5 +94,7 @@ def run_through(page, continue_button, seconds: float = 60, steps: int = 400, ea
                 frame.locator("body").press(KEYS[step % len(KEYS)], timeout=2000)
         except Exception as exc:  # a navigation or a frame torn down mid-step: try again on the next screen
             last = f"error {type(exc).__name__}"
+            still += 1
+        step += 1
         page.wait_for_timeout(150)
-    return continue_button.is_visible(), steps, last
+    return continue_button.is_visible(), step, last
