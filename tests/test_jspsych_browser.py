@@ -141,8 +141,8 @@ def press(page, key):
     expect(frame.locator("#jspsych-content")).not_to_contain_text(word)
 
 
-def test_jspsych7_from_a_cdn_resumes_and_ends_early_beside_jspsych8(page, live_server, app):
-    """Only this server is reached (the CDN tags were pinned at sync); the jsPsych 8 study runs on the same server."""
+def only_this_server(page, live_server):
+    """Refuse every request to another host; the list of those asked for."""
     asked = []
     page.route(
         "**/*",
@@ -152,6 +152,12 @@ def test_jspsych7_from_a_cdn_resumes_and_ends_early_beside_jspsych8(page, live_s
             else (asked.append(route.request.url), route.abort())[1]
         ),
     )
+    return asked
+
+
+def test_jspsych7_from_a_cdn_resumes_and_ends_early_beside_jspsych8(page, live_server, app):
+    """Only this server is reached (the CDN tags were pinned at sync); the jsPsych 8 study runs on the same server."""
+    asked = only_this_server(page, live_server)
     token = start(page, live_server, "own7")
     frame = page.frame_locator("#studyhive-experiment")
     frame.locator("p", has_text="Press a key to begin").wait_for()

@@ -16,7 +16,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import jspsych_app
-from tests.test_jspsych_browser import experiment_frame, rows_arrive, session, start, stored_rows
+from tests.test_jspsych_browser import (
+    experiment_frame,
+    only_this_server,
+    press,
+    rows_arrive,
+    session,
+    start,
+    stored_rows,
+)
 from tests.test_own_errors_browser import recorded_error
 
 JSPSYCH63 = Path(__file__).resolve().parent.parent / "corpus" / "visual-search" / "jspsych-6.3.0"
@@ -111,24 +119,8 @@ def app(tmp_path):
         yield app
 
 
-def press(page, key):
-    """Answer the screen shown by key and wait for the next one."""
-    frame = page.frame_locator("#studyhive-experiment")
-    word = frame.locator(".word").text_content()
-    frame.locator(".jspsych-display-element").press(key)
-    expect(frame.locator("#jspsych-content")).not_to_contain_text(word)
-
-
 def test_jspsych6_resumes_completes_and_stores_exactly_jspsych_data(page, live_server, app):
-    asked = []
-    page.route(
-        "**/*",
-        lambda route: (
-            route.continue_()
-            if route.request.url.startswith(live_server)
-            else (asked.append(route.request.url), route.abort())[1]
-        ),
-    )
+    asked = only_this_server(page, live_server)
     token = start(page, live_server, "six", "?" + urlencode({"PROLIFIC_PID": PID}))
     frame = page.frame_locator("#studyhive-experiment")
     frame.locator(".word", has_text="Press a key to begin").wait_for()

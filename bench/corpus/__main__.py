@@ -56,14 +56,13 @@ flow = ["consent", "task"]
 
 [task]
 experiment = "{experiment}"
+resume = "{resume}"
 """
-# Sync errors by what causes them (the issue's point that will lift each), named first in a row's note.
+# Sync errors by what causes them, named first in a row's note.
 CAUSES = (
-    ("jsPsych 6 and older are not supported", "jsPsych 6 or older is refused (#37 point 2: 6.x)"),
-    ("jatos.js", "written for JATOS: nothing serves jatos.js (#37 point 4)"),
-    ("is outside the study folder", "the page, in a subfolder, loads ../ files: tags resolve from the study folder"),
-    ("is not an npm CDN", "a host studyhive does not map (#37 point 3)"),
-    ("no script tag loads jsPsych", "a local jsPsych copy is not recognised (#37 point 3)"),
+    ("jsPsych 5 and older are not supported", "jsPsych 5 or older (studyhive runs 6, 7 and 8)"),
+    ("is not an npm CDN", "a host that is not an npm CDN or a library host (a lab's own server)"),
+    ("no script tag loads jsPsych", "no jsPsych found (not a build of jsPsych studyhive recognises)"),
     ("package not found", "a package the corpus does not pin (manifest `packages`)"),
     ("satisfies", "a version the corpus does not pin (manifest `packages`)"),
 )
@@ -152,7 +151,10 @@ def run_one(
     name = experiment["name"]
     folder = studies / name
     shutil.copytree(CORPUS / name, folder)
-    (folder / "study.toml").write_text(STUDY_TOML.format(name=name, experiment=experiment["experiment"]))
+    # `resume`: the manifest names another setting than replay for an experiment replay cannot resume (its timeline
+    # drawn from the clock, say); the table then names it beside the reloads
+    resume = experiment.get("resume", "replay")
+    (folder / "study.toml").write_text(STUDY_TOML.format(name=name, experiment=experiment["experiment"], resume=resume))
     carry(experiment, folder)
     asked = len(registry.requests)
     began = time.monotonic()
@@ -178,6 +180,7 @@ def run_one(
     if faults:
         disturbance = Disturbance(steps, offline_s)
         _, faulted, _, faulted_why, _ = take(browser, base, name, seconds + offline_s, disturbance)
+        faulted += f" with resume = {resume}" if resume != "replay" else ""
         why += f" (with faults: {faulted_why})" if faulted_why else ""
     return [name, experiment["jspsych"], "yes", completed, equal, faulted, kb, sync_s, (note + " " + why).strip()]
 

@@ -392,6 +392,49 @@
   }
 
   /**
+   * The experiment's init options with the runtime's callbacks around its own (which still run): each trial's start
+   * (`starting`, for what one version does more), its finish (a replayed trial gets its stored row back) and its row
+   * (sent unless replayed); `finished` runs once the experiment's own on_finish has.
+   */
+  function hooked(options, starting, finished) {
+    const own = { ...options };
+    return {
+      ...options,
+      on_finish(...args) {
+        phase = "done";
+        try {
+          return own.on_finish ? own.on_finish.apply(this, args) : undefined;
+        } finally {
+          if (finished) finished();
+        }
+      },
+      on_trial_start(trial) {
+        trialStart = clock.getTotalTime();
+        seen = [];
+        ended = null;
+        currentTrial = recorded;
+        if (starting) starting(trial);
+        if (own.on_trial_start) own.on_trial_start.call(this, trial);
+      },
+      on_trial_finish(data) {
+        if (data && replaying()) {
+          checkReplayed(replay[recorded]);
+          Object.assign(data, replay[recorded]);
+        }
+        if (own.on_trial_finish) own.on_trial_finish.call(this, data);
+      },
+      on_data_update(data) {
+        const fresh = !replaying();
+        recorded += 1;
+        if (own.on_data_update) own.on_data_update.call(this, data);
+        // With the row, how many random values the page had drawn when the trial ended, to stand there again when
+        // the row is replayed.
+        if (fresh) sendRow(data, { draws: ended === null ? random.draws : ended });
+      },
+    };
+  }
+
+  /**
    * jsPsych 6 (jsPsych.init): the same guarantees through its own hooks. Its plugins are objects in jsPsych.plugins
    * whose trial() is wrapped as a 7/8 plugin's is; init() waits for the stored rows and for the page's load (where
    * jsPsych 6 starts anyway), so that what its first trials throw is caught here. jsPsych 6 never rejects a promise
@@ -453,22 +496,9 @@
 
     jsPsych.init = function (options = {}) {
       started = true;
-      const own = { ...options };
-      const settings = {
-        ...options,
-        on_finish(...args) {
-          phase = "done";
-          try {
-            return own.on_finish ? own.on_finish.apply(this, args) : undefined;
-          } finally {
-            finish();
-          }
-        },
-        on_trial_start(trial) {
-          trialStart = clock.getTotalTime();
-          seen = [];
-          ended = null;
-          currentTrial = recorded;
+      const settings = hooked(
+        options,
+        (trial) => {
           entering = true;
           wrapSixPlugin(jsPsych.plugins[trial.type]);
           if (replaying()) {
@@ -476,22 +506,9 @@
             delete trial.on_load;
             trial.post_trial_gap = 0;
           }
-          if (own.on_trial_start) own.on_trial_start.call(this, trial);
         },
-        on_trial_finish(data) {
-          if (data && replaying()) {
-            checkReplayed(replay[recorded]);
-            Object.assign(data, replay[recorded]);
-          }
-          if (own.on_trial_finish) own.on_trial_finish.call(this, data);
-        },
-        on_data_update(data) {
-          const fresh = !replaying();
-          recorded += 1;
-          if (own.on_data_update) own.on_data_update.call(this, data);
-          if (fresh) sendRow(data, { draws: ended === null ? random.draws : ended });
-        },
-      };
+        finish,
+      );
       Promise.all([initialised, loaded]).then(() => {
         if (finished) return; // ended before it started (jatos.endStudy in jatos.onLoad)
         for (const plugin of Object.values(jsPsych.plugins)) wrapSixPlugin(plugin);
@@ -512,36 +529,7 @@
   }
 
   window.initJsPsych = function initJsPsych(options = {}) {
-    const own = { ...options };
-    const jsPsych = realInit({
-      ...options,
-      on_finish(...args) {
-        phase = "done";
-        return own.on_finish ? own.on_finish.apply(this, args) : undefined;
-      },
-      on_trial_start(trial) {
-        trialStart = clock.getTotalTime();
-        seen = [];
-        ended = null;
-        currentTrial = recorded;
-        if (own.on_trial_start) own.on_trial_start.call(this, trial);
-      },
-      on_trial_finish(data) {
-        if (data && replaying()) {
-          checkReplayed(replay[recorded]);
-          Object.assign(data, replay[recorded]);
-        }
-        if (own.on_trial_finish) own.on_trial_finish.call(this, data);
-      },
-      on_data_update(data) {
-        const fresh = !replaying();
-        recorded += 1;
-        if (own.on_data_update) own.on_data_update.call(this, data);
-        // With the row, how many random values the page had drawn when the trial ended, to stand there again when
-        // the row is replayed.
-        if (fresh) sendRow(data, { draws: ended === null ? random.draws : ended });
-      },
-    });
+    const jsPsych = realInit(hooked(options, null, null)); // run() resolving says finished (below)
     clock = jsPsych;
     const finishTrial = jsPsych.finishTrial;
     jsPsych.finishTrial = function (...args) {
