@@ -13,7 +13,14 @@ import pytest
 
 from server import identifiers
 from server.db import db
-from server.models import BonusBatch, ParticipantSession, ProlificSubmission, StudyEvent, current_generation
+from server.models import (
+    BonusBatch,
+    BonusBatchRow,
+    ParticipantSession,
+    ProlificSubmission,
+    StudyEvent,
+    current_generation,
+)
 from server.prolific import bonuses, reviews
 from server.studies import conditions
 from server.studies.definitions import StudyFileError, get_study, load_study_file
@@ -612,6 +619,71 @@ def test_paying_again_is_an_audited_choice_and_the_check_flags_a_double_payment(
         db.session.scalars(db.select(StudyEvent.detail).filter_by(action="prolific_bonus_check")).all()[-1]["overpaid"]
         == 3
     )
+
+
+def pay_and_purge(runner, path: Path) -> None:
+    """Approve the submissions awaiting review, pay the file's bonuses, purge the study's identifiers."""
+    assert invoke(runner, "approve", SLUG, "--yes").exit_code == 0
+    assert invoke(runner, "bonus", SLUG, str(path), "--yes").exit_code == 0  # its sync reads them APPROVED
+    purged = runner.invoke(args=["data", "purge-identifiers", SLUG, "--older-than", "0", "--apply"])
+    assert purged.exit_code == 0 and "of 1 bonus batch(es) go" in purged.output, purged.output
+    db.session.rollback()
+
+
+def submission_of(fake, participant: str) -> dict:
+    (submission,) = (s for s in fake.submissions.values() if s["participant_id"] == participant)
+    return submission
+
+
+def test_the_check_of_a_purged_batch_flags_a_second_payment_by_code_and_the_batch_is_not_paid_again(
+    app, fake, runner, paid_three
+):
+    """Issues #38.1 and #38.5: once `flask data purge-identifiers` has left only the HMACs of the paid batch's
+    PROLIFIC_PIDs and of its settled submissions' ids, the check finds each participant's payments on Prolific by the
+    HMAC, flags one paid the same bonus again by hand (by their participant code, printing no raw id), and the same
+    rows, --pay-again included, are refused as paid."""
+    people, path = paid_three
+    pay_and_purge(runner, path)
+    assert db.session.scalars(db.select(ProlificSubmission.participant_id)).all() == [None] * 3
+    assert set(db.session.scalars(db.select(BonusBatchRow.participant_id))) == {identifiers.pid_hmac(p) for p in people}
+
+    checked = invoke(runner, "batches", SLUG, "--check")
+    assert checked.exit_code == 0 and "no participant was paid more than the batches say" in checked.output
+    submission_of(fake, people[0])["bonus_payments"].append(100)  # the same 1.00 again, paid by hand on Prolific's site
+    checked = invoke(runner, "batches", SLUG, "--check")
+    assert checked.exit_code != 0, checked.output
+    assert (
+        f"overpaid: participant {code(people[0])} shows 2 × 1.00 since batch #1 was paid; batch(es) #1 pay it 1 time(s)"
+    ) in checked.output
+    assert "1 participant(s) were paid more than the batches say" in checked.output
+    assert not [raw for raw in [*people, identifiers.pid_hmac(people[0])] if raw in checked.output]
+
+    for args in ((), ("--yes",), ("--yes", "--pay-again", "1")):
+        again = invoke(runner, "bonus", SLUG, str(path), *args)
+        assert again.exit_code != 0, again.output
+        assert "these rows were paid on" in again.output and "as Prolific batch" in again.output, again.output
+    assert len(fake.calls("POST", PAY)) == 1 and fake.payments()[people[1]] == [50]
+
+
+def test_the_check_counts_a_participant_in_a_purged_batch_and_a_later_one_as_one(app, fake, runner, paid_three):
+    """A participant whose submission was not settled at the purge (timed out) keeps their raw id there, and a later
+    batch names them by it; the check counts both batches' payments to them as one participant's, by the HMAC."""
+    people, path = paid_three
+    fake.set_status(submission_of(fake, people[2])["id"], "TIMED-OUT")
+    pay_and_purge(runner, path)
+    assert db.session.scalars(db.select(ProlificSubmission.participant_id)).all().count(people[2]) == 1
+    second = invoke(runner, "bonus", SLUG, str(bonus_file(path.parent / "c.csv", [(people[2], "2.50")])), "--yes")
+    assert second.exit_code == 0, second.output
+    assert fake.payments()[people[2]] == [250, 250]
+    checked = invoke(runner, "batches", SLUG, "--check")
+    assert checked.exit_code == 0 and "no participant was paid more than the batches say" in checked.output
+    submission_of(fake, people[2])["bonus_payments"].append(250)  # once more by hand
+    checked = invoke(runner, "batches", SLUG, "--check")
+    assert checked.exit_code != 0 and "1 participant(s) were paid more" in checked.output, checked.output
+    assert (
+        f"overpaid: participant {code(people[2])} shows 3 × 2.50 since batch #1 was paid; batch(es) #1, #2 pay it "
+        "2 time(s)"
+    ) in checked.output
 
 
 def test_run_again_after_gives_the_exact_second(app, fake, runner, paid_three, clock):

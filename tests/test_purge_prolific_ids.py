@@ -198,8 +198,13 @@ def test_purge_leaves_no_raw_prolific_id_anywhere_and_later_syncs_write_none(cli
         identifiers.pid_hmac(never): (None, "RETURNED"),
         identifiers.pid_hmac(active): (sessions[active], "ACTIVE"),
     }
-    # paying the purged participant again is refused: their payments can no longer be checked on Prolific
+    # the paid file again is refused as paid; a new bonus for the purged participant because their payments can no
+    # longer be checked on Prolific
     again = runner.invoke(args=["prolific", "bonus", SLUG, str(bonuses), "--yes"])
+    assert again.exit_code != 0 and "these rows were paid on" in again.output, again.output
+    more = tmp_path / "more.csv"
+    more.write_text(f"participant_id,amount\n{approved},0.50\n")
+    again = runner.invoke(args=["prolific", "bonus", SLUG, str(more), "--yes"])
     assert again.exit_code != 0 and "their Prolific ids were purged" in again.output, again.output
 
     fake.set_status(submissions[active], "RETURNED")  # settled: the next purge takes its ids too

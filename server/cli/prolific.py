@@ -270,7 +270,7 @@ def batches_command(slug, check, username):
         raise click.ClickException(str(exc)) from None
     for o in overpaid:
         click.echo(
-            f"  overpaid: {o.participant_id} shows {o.shown} × {bonuses.money(o.amount_cents)} since batch "
+            f"  overpaid: {o.name} shows {o.shown} × {bonuses.money(o.amount_cents)} since batch "
             f"#{o.batches[0]} was paid; batch(es) {', '.join(f'#{n}' for n in o.batches)} pay it "
             f"{len(o.batches)} time(s)"
         )

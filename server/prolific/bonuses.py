@@ -150,9 +150,14 @@ def from_csv(study: Study, path: Path, max_cents: int) -> Bonuses:
         rows.append((pid, cents))
     if not records:
         problems.append(f"{path}: no rows")
+    bonuses = Bonuses(tuple(sorted(rows)), f"file {path.name}")
     if problems:
+        # the rows of a batch paid before the purge took its participants' ids: refused as paid, not as purged
+        batch = find_batch(study, bonuses) if len(rows) == len(records) else None
+        if batch is not None and batch.status == "paid":
+            raise BonusError(_paid_already(batch))
         raise BonusFileError(problems)
-    return Bonuses(tuple(sorted(rows)), f"file {path.name}")
+    return bonuses
 
 
 def per_correct(study: Study, per_cents: int, max_cents: int) -> Bonuses:
@@ -254,10 +259,7 @@ def pay(
             db.session.rollback()
             raise BonusError("another run recorded these rows a moment ago: let it finish, then run again") from None
     elif batch.status == "paid":
-        raise BonusError(
-            f"these rows were paid on {batch.paid_at:%Y-%m-%d %H:%M} UTC as Prolific batch "
-            f"{batch.prolific_batch_id}: nothing sent"
-        )
+        raise BonusError(_paid_already(batch))
     else:
         say(f"carrying on with batch #{batch.id} ({batch.status}), recorded earlier for these rows")
     run = _Run(study, client, batch, researcher_id, via, say)
@@ -268,6 +270,13 @@ def pay(
     if batch.status == "created":
         run.pay()
     return batch
+
+
+def _paid_already(batch: BonusBatch) -> str:
+    return (
+        f"these rows were paid on {batch.paid_at:%Y-%m-%d %H:%M} UTC as Prolific batch {batch.prolific_batch_id} "
+        f"(#{batch.id}): nothing sent"
+    )
 
 
 @dataclass
@@ -458,10 +467,18 @@ def payments(study: Study, client: ProlificClient, participants: list[str]) -> d
 class Overpaid:
     """A participant Prolific shows paid an amount more often than studyhive's batches pay it to them."""
 
-    participant_id: str
+    participant_id: str  # their PROLIFIC_PID, or its HMAC once a purge took it (`purged`)
     amount_cents: int
     shown: int  # payments of the amount since just before the participant's first batch was paid
     batches: tuple[int, ...]  # the batches that pay it to them, each once
+    purged: bool = False
+
+    @property
+    def name(self) -> str:
+        """How the participant is shown: their PROLIFIC_PID, or once purged their participant code (the exports')."""
+        return (
+            f"participant {self.participant_id[: identifiers.CODE_HEX_DIGITS]}" if self.purged else self.participant_id
+        )
 
 
 def check(study: Study, client: ProlificClient, researcher_id: int | None, via: str = "cli") -> list[Overpaid]:
@@ -469,22 +486,32 @@ def check(study: Study, client: ProlificClient, researcher_id: int | None, via: 
     amount more often than the batches say (each batch pays each row once). What is compared: the payments shown now
     against the baseline of the participant's first such batch (what they had before it was paid), and the rows of
     every such batch; a bonus of the same amount paid by hand on Prolific's site since then shows here too."""
-    rows = db.session.scalars(
-        db.select(BonusBatchRow)
+    rows = db.session.execute(
+        db.select(BonusBatchRow, BonusBatch.identifiers_purged_at.is_not(None))
         .join(BonusBatch, BonusBatch.id == BonusBatchRow.batch_id)
         .where(BonusBatch.study_id == study.id, BonusBatch.pay_attempts > 0)
         .order_by(BonusBatch.id)
     ).all()
+    # A purged batch's rows name a participant by the HMAC of their PROLIFIC_PID. A later batch names by the raw id
+    # one whose submission was not settled at the purge (it kept its raw id): the same participant, under the HMAC.
+    hashed = {row.participant_id for row, purged in rows if purged}
     by_participant: dict[str, list[BonusBatchRow]] = {}
-    for row in rows:
-        by_participant.setdefault(row.participant_id, []).append(row)
+    for row, purged in rows:
+        key = row.participant_id if purged else identifiers.pid_hmac(row.participant_id)
+        by_participant.setdefault(key if key in hashed else row.participant_id, []).append(row)
     now = payments(study, client, sorted(by_participant))
     overpaid = []
     for pid, paid in sorted(by_participant.items()):
         extra = Counter(now[pid]) - Counter(paid[0].baseline)
         allowed = Counter(row.amount_cents for row in paid)
         overpaid += [
-            Overpaid(pid, cents, extra[cents], tuple(row.batch_id for row in paid if row.amount_cents == cents))
+            Overpaid(
+                pid,
+                cents,
+                extra[cents],
+                tuple(row.batch_id for row in paid if row.amount_cents == cents),
+                pid in hashed,
+            )
             for cents in sorted(allowed)
             if extra[cents] > allowed[cents]
         ]

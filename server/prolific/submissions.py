@@ -167,14 +167,20 @@ def sync(study: Study, client: ProlificClient, researcher_id: int | None = None,
 
 def not_approved(study: Study, stored: dict[str, ProlificSubmission]) -> int:
     """How many submissions a bulk approval Prolific accepted (the audit log's `prolific_approve`) still shows
-    AWAITING REVIEW: Prolific approves asynchronously, and an approval that fails there answers nothing."""
+    AWAITING REVIEW: Prolific approves asynchronously, and an approval that fails there answers nothing. The log
+    names each submission by its code (identifiers.submission_code), the first digits of the HMAC `stored` is keyed
+    by."""
     sent: set[str] = set()
     for detail in db.session.scalars(
         db.select(StudyEvent.detail).where(StudyEvent.study_id == study.id, StudyEvent.action == "prolific_approve")
     ):
         if detail.get("result") == "accepted":
-            sent.update(detail.get("submission_ids") or ())
-    return sum(1 for sid in sent if sid in stored and stored[sid].status == "AWAITING REVIEW")
+            sent.update(detail.get("submissions") or ())
+    return sum(
+        1
+        for key, row in stored.items()
+        if key[: identifiers.CODE_HEX_DIGITS] in sent and row.status == "AWAITING REVIEW"
+    )
 
 
 def code_warnings(study: Study, prolific_study: dict[str, Any]) -> list[str]:
