@@ -278,7 +278,7 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             page.wait_for_load_state()
             person = session(token)
             completed = "yes" if person.status == "completed" else f"no ({person.status}, {person.outcome})"
-        why = "" if reached else f"no Continue button: no new row in {IDLE_STEPS} steps ({steps} in all), last: {last}"
+        why = "" if reached else f"no Continue button after {steps} steps: {last}"
         if errors and not reached:
             why += f"; page error: {errors[0]}"
         return completed, equal, kb, why, steps

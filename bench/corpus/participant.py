@@ -49,9 +49,12 @@ TRIAL_KEYS = r"""() => {
   try { jsp = jsPsych; } catch (undeclared) { return []; }
   let trial = null;
   try { trial = typeof jsp.getCurrentTrial === "function" ? jsp.getCurrentTrial() : jsp.currentTrial(); } catch (e) {}
-  const choices = trial && (trial.choices ?? trial.key_choices);
+  if (!trial) return [];
+  let choices = trial.choices ?? trial.key_choices;
   if (choices === "allkeys" || choices === "ALL_KEYS") return [" "];
-  if (!Array.isArray(choices)) return [];
+  // a plugin's own key parameters (visual-search-circle's target_present_key and target_absent_key)
+  const own = Object.keys(trial).filter((k) => /_key$/.test(k) && typeof trial[k] === "string").map((k) => trial[k]);
+  if (!Array.isArray(choices)) choices = own;
   const named = {space: " ", enter: "Enter", arrowleft: "ArrowLeft", arrowright: "ArrowRight", arrowup: "ArrowUp",
                  arrowdown: "ArrowDown", leftarrow: "ArrowLeft", rightarrow: "ArrowRight"};
   const codes = {32: " ", 13: "Enter", 37: "ArrowLeft", 38: "ArrowUp", 39: "ArrowRight", 40: "ArrowDown"};
@@ -97,4 +100,5 @@ def run_through(page, continue_button, seconds: float = 300, idle: int = 150, ea
             still += 1
         step += 1
         page.wait_for_timeout(150)
-    return continue_button.is_visible(), step, last
+    stopped = f"no new row in {idle} steps" if still >= idle else f"{seconds:.0f} s spent"
+    return continue_button.is_visible(), step, f"{stopped}, the last: {last}"
