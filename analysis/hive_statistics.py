@@ -242,19 +242,16 @@ def _verdict(acc: np.ndarray, chance: float, alternative: str, p_val: float) -> 
             f"{side} chance ({_pct(chance)} %)",
         )
     significant = bool(p_val < ALPHA)
-    if alternative == "greater":
+    if alternative == "greater":  # the verdict says what the one-sided test shows, and nothing about "below"
         if significant:
-            return True, "outperforms chance", ""
-        if mean < chance:
-            return (
-                False,
-                "below chance (does not outperform it)",
-                (
-                    f"mean {_pct(mean)} % is below chance ({_pct(chance)} %); the one-sided test asks only whether "
-                    "participants outperform chance"
-                ),
-            )
-        return False, "does not outperform chance", ""
+            return True, "above chance", ""
+        note = (
+            f"mean {_pct(mean)} % is below chance ({_pct(chance)} %); the one-sided test asks only whether "
+            "participants are above chance"
+            if mean < chance
+            else ""
+        )
+        return False, "not above chance", note
     if significant:
         return True, f"{side} chance", ""
     return False, "not different from chance", ""
@@ -290,8 +287,9 @@ def accuracy_summary(per_participant: pd.DataFrame, chance: float, alternative: 
         (the 95 % interval of the mean that matches the test, clipped to [0, 100]), ``chance``, ``alternative``,
         ``ci_kind`` (:data:`CI_KINDS`: which interval it is, in words), ``ci_clipped`` (True when clipping moved a
         bound), ``t``, ``dof``, ``p_val``, ``cohen_d``, ``significant`` (p < 0.05;
-        None when the test is undefined), ``verdict`` (in words: "outperforms chance", "below chance (does not
-        outperform it)", "above chance; t undefined", …), ``note`` (why a value is missing or what the verdict
+        None when the test is undefined), ``verdict`` (what the test shows, in words: one-sided "above chance" /
+        "not above chance", two-sided "above chance" / "below chance" / "not different from chance", "above
+        chance; t undefined", …), ``note`` (why a value is missing or what the verdict
         rests on; "" otherwise), ``mean_confidence``, ``judged_correct_percent`` and ``judged_correct_sd``
         (agreement).
     """
@@ -611,8 +609,8 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
     accuracy" (H1: mean gain > 0; HIVE reports the means only).
 
     The question accepts any accuracy 0–100, so a gain below 0 can be given and the test is not decided by the
-    design; answers stored while it accepted only 60–100 (``reference`` and up) analyse the same way, but cannot
-    contain a gain below 0 — the note says so when none is.
+    design. Answers stored while it accepted only 60–100 (``reference`` and up) analyse the same way but cannot
+    contain a gain below 0; a stored answer does not say which question it answered, so no note claims either.
 
     .. math:: \\text{gain}_p = \\text{minimum accuracy}_p - \\text{reference}, \\qquad
               t = \\frac{\\overline{\\text{gain}}}{s/\\sqrt n}, \\quad p = P(T_{n-1} \\ge t)
@@ -651,11 +649,6 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
         )
         why = _t_note(gain, "gains")
         notes += [why] if why else []
-        if not (gain < 0).any():
-            notes.append(
-                f"no gain below 0 (an accuracy under {reference:g} %); answers given while the question accepted "
-                f"only {reference:g}–100 % could not go below"
-            )
         row = {
             "risk": risk,
             "n": len(gain),

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import sqlite3
 
 import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
+from scipy import stats
 
 from server.db import _add_sqlite_math, _sqlite_ln, db
 from server.models import ModelRun, Prediction, Stimulus, Study
 from server.results.export import trial_rows
 from server.studies.definitions import get_study
-from tests.helpers import answer_surveys, enter, trial_body
+from tests.helpers import answer_surveys, enter, take_study3_like_people, trial_body
 
 N_NORMAL = 20
 SIGMA = {1: 1.5, 2: 3.0, 3: 4.5, 4: 6.0, 5: 7.5}  # noise SD per chart type, percent
@@ -356,3 +358,45 @@ def test_all_exact_answers_are_analysed_and_the_f_test_says_why_it_is_missing(ru
     data = json.loads(analyze(runner, "--format", "json", "--n-boot", "100").stdout)
     (rm,) = [r for r in data["effects"] if r["test"] == "repeated-measures ANOVA, Greenhouse–Geisser"]
     assert rm["statistic"] is None and rm["p_val"] is None and "no error variance" in rm["note"]
+
+
+def test_a_model_imported_for_types_1_to_4_is_compared_with_people_over_those_types(runner, client, tmp_path):
+    """Issue #39 point 1: predictions for chart types 1–4 only (`flask import-predictions --unit ratio`); the observer
+    effect is Welch's t of each run's mean over types 1–4 of its MAE per type against each person's, by hand."""
+    rng = random.Random(39)
+    for _ in range(6):
+        take_study3_like_people(client, rng)
+    keys = db.session.scalars(
+        db.select(Stimulus.key).filter_by(study_id=get_study("study3").id, practice=False).order_by(Stimulus.key)
+    ).all()
+    runs = []  # per run: the mean over types 1–4 of its MAE per type, in percentage points
+    for run in range(3):
+        shift = np.random.default_rng(run).normal(0, 0.03, len(keys))
+        predicted = {k: round(min(1.0, max(0.0, _true(k)[3] / 100 + e)), 6) for k, e in zip(keys, shift)}
+        predicted = {k: v for k, v in predicted.items() if _true(k)[0] <= 4}
+        path = tmp_path / f"run{run}.csv"
+        path.write_text("stimulus_id,prediction\n" + "".join(f"{k},{v}\n" for k, v in predicted.items()))
+        args = ["import-predictions", "study3", str(path), "--observer", "m", "--unit", "ratio", "--run", str(run)]
+        result = runner.invoke(args=args)
+        assert result.exit_code == 0, result.output
+        errors = pd.DataFrame([(_true(k)[0], abs(100 * v - _true(k)[3])) for k, v in predicted.items()])
+        runs.append(errors.groupby(0)[1].mean().mean())
+
+    data = json.loads(analyze(runner, "--format", "json").stdout)
+    used = [p["participant_id"] for p in data["participants"] if p["analysed"]]
+    trials = exported_test_trials(runner, tmp_path, used)
+    trials = trials.assign(abs_error=(trials["response_percent"] - trials["true_percent"]).abs())
+    shared = trials[trials["chart_type"] <= 4]
+    people = shared.groupby(["participant_id", "chart_type"])["abs_error"].mean().groupby(level=0).mean()
+    welch = stats.ttest_ind(runs, people, equal_var=False)
+    (obs,) = [r for r in data["effects"] if r["effect"] == "observer"]
+    assert obs["test"] == "Welch t-test"
+    assert obs["estimate"] == pytest.approx(np.mean(runs) - people.mean(), rel=1e-6)
+    assert obs["statistic"] == pytest.approx(welch.statistic, rel=1e-6)
+    assert obs["p_val"] == pytest.approx(welch.pvalue, rel=1e-6)
+    left_out = "compared over chart types 1, 2, 3, 4, the ones both answered; left out: type 5 (m has no predictions"
+    assert left_out in obs["note"]
+    mae = {(r["label"], r["chart_type"]): r for r in data["mae"]}
+    assert mae[("humans", "types 1, 2, 3, 4")]["mae_pp"] == pytest.approx(shared["abs_error"].mean(), rel=1e-9)
+    text = analyze(runner).output
+    assert left_out in text and "humans (types 1, 2, 3, 4)" in text

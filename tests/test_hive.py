@@ -574,7 +574,7 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
         assert_matches(rows[condition], want)
         assert rows[condition]["significant"] == (want["p_val"] < 0.05)
     text = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path)]).output
-    assert "outperforms chance (p < 0.05)?" in text and "p (one-sided)" in text
+    assert "above chance (p < 0.05)?" in text and "p (one-sided)" in text
 
 
 def test_tradeoff_accepts_any_accuracy_and_states_the_reference(app):

@@ -322,7 +322,7 @@ def _accuracy_section(acc: pd.DataFrame, title: str, greater: bool, study: str |
         "95 % lower bound (one-sided)" if greater else "95 % CI (two-sided)",
         "t",
         "p (one-sided)" if greater else "p (two-sided)",
-        "outperforms chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
+        "above chance (p < 0.05)?" if greater else "differs from chance (p < 0.05)?",
         f"HIVE 2022 ({study})" if study else "HIVE 2022",
     ]
     return Section(title, [Table(header, rows, "lrrrrrll")])

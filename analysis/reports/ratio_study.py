@@ -37,6 +37,10 @@ How the numbers are made
   per (chart type, height pair) cell, the two joined on the cells both have, then averaged over chart types --
   humans vs each model (:func:`analysis.inter_consistency`) and between the runs of one model
   (:func:`analysis.intra_consistency`).
+* **Like for like**: a model that answered other chart types than people (e.g. imported for types 1–4 only) is
+  compared with them over the types both answered -- the observer effect averages both sides over those, the
+  model's "all chart types" MAE gets people's MAE over the same types beside it (``chart_type`` "types 1, 2, 3, 4")
+  -- and a note names the types left out; a type with no MLAE prints "–" with a note saying whose it lacks.
 """
 
 from __future__ import annotations
@@ -429,20 +433,47 @@ def _mae_rows(kind, observer, condition, label, res, scope_col, unit, note=""):
 
 def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed, notes) -> pd.DataFrame:
     rows = []
-    note = small_sample_note(trials["participant_id"].nunique(), "participants", "mae")
-    if note:
-        notes.append(f"MAE of {HUMANS}: {note}")
+    human_note = small_sample_note(trials["participant_id"].nunique(), "participants", "mae")
+    if human_note:
+        notes.append(f"MAE of {HUMANS}: {human_note}")
     for group in (None, "chart_type"):
         res = mae(trials, value="abs_error", group=group, unit="participant_id", n_boot=n_boot, seed=seed)
-        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants", note)
+        rows += _mae_rows("human", HUMANS, "", HUMANS, res, group, "participants", human_note)
+    scoped = set()  # (label, scope) of the like-for-like rows made: models lacking the same types share people's
     for o in observers.itertuples(index=False):
         source, note = _model_source(o, run_parts, stim_parts, need_stimuli=False)
         note = note or small_sample_note(o.n_runs, "runs", "mae")
         if note:
             notes.append(f"MAE of {o.label}: {note}")
+        shared, left_out = _shared_types(trials, source, o.label)
+        scope = _types_text(shared)
         for group in (None, "chart_type"):
             res = mae(source, value="mean_abs_error", group=group, unit="run", weight="n", n_boot=n_boot, seed=seed)
-            rows += _mae_rows("model", o.observer, o.condition, o.label, res, group, "runs", note)
+            also = (
+                f"like for like with people: the '{scope}' rows; left out: {left_out}"
+                if group is None and left_out
+                else ""
+            )
+            rows += _mae_rows(
+                "model", o.observer, o.condition, o.label, res, group, "runs", "; ".join(filter(None, [note, also]))
+            )
+            if also:
+                rows[-1]["like_for_like"] = scope
+        if not (left_out and shared):
+            continue
+        # the same statistic over the chart types both answered, for each side that answered more
+        for kind, observer, condition, label, df, value, unit, weight, units, why in (
+            ("human", HUMANS, "", HUMANS, trials, "abs_error", "participant_id", None, "participants", human_note),
+            ("model", o.observer, o.condition, o.label, source, "mean_abs_error", "run", "n", "runs", note),
+        ):
+            if set(df["chart_type"].astype(int)) == set(shared) or (label, scope) in scoped:
+                continue
+            scoped.add((label, scope))
+            part = df[df["chart_type"].isin(shared)]
+            res = mae(part, value=value, group=None, unit=unit, weight=weight, n_boot=n_boot, seed=seed)
+            why = "; ".join(filter(None, [why, f"over chart {scope} only"]))
+            (row,) = _mae_rows(kind, observer, condition, label, res, None, units, why)
+            rows.append({**row, "chart_type": scope})
     for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
         label = f"Jiang et al. 2025: {p.condition}"
         rows.append(
@@ -468,6 +499,8 @@ def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed, notes) ->
     out = pd.DataFrame(rows)
     for c in ("n_units", "n_judgments"):
         out[c] = pd.array(out[c].tolist(), dtype="Int64")
+    # a model row over every type it answered: the chart_type of the rows that compare it with people like for like
+    out["like_for_like"] = out.get("like_for_like", pd.Series(index=out.index, dtype=object)).fillna("")
     return out
 
 
@@ -544,6 +577,22 @@ def _chart_type_effect(trials, notes) -> list[dict[str, Any]]:
     return rows
 
 
+def _types_text(types) -> str:
+    types = [int(t) for t in types]
+    return f"type{'s' if len(types) > 1 else ''} {', '.join(map(str, types))}"
+
+
+def _shared_types(people: pd.DataFrame, model: pd.DataFrame, label: str) -> tuple[list[int], str]:
+    """The chart types both people and a model answered, and the types a like-for-like comparison of the two leaves
+    out, with why ("" when it leaves none out)."""
+    theirs, its = set(people["chart_type"].astype(int)), set(model["chart_type"].astype(int))
+    left = []
+    for types, why in ((theirs - its, f"{label} has no predictions for"), (its - theirs, "no person answered")):
+        if types:
+            left.append(f"{_types_text(sorted(types))} ({why} {'them' if len(types) > 1 else 'it'})")
+    return sorted(theirs & its), "; ".join(left)
+
+
 def _unit_mae(df: pd.DataFrame, unit: str, value: str, weight: str | None) -> pd.Series:
     """Each unit's MAE: the mean over chart types of its (weighted) MAE per type, so that a participant's 5 judgments
     per type and a run's 39 predictions per type weigh the types alike."""
@@ -599,11 +648,24 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
 
 def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
     rows = _chart_type_effect(trials, notes)
-    people = _unit_mae(trials, "participant_id", "abs_error", None)
     for o in observers.itertuples(index=False):
-        runs = _unit_mae(run_parts[(o.observer, o.condition)], "run", "mean_abs_error", "n")
-        row = _observer_row(o.label, people, runs)
-        if row["note"].startswith("not computed") or "fewer than" in row["note"]:
+        cells = run_parts[(o.observer, o.condition)]
+        # like for like: both sides averaged over the chart types both answered
+        shared, left_out = _shared_types(trials, cells, o.label)
+        people = _unit_mae(trials[trials["chart_type"].isin(shared)], "participant_id", "abs_error", None)
+        runs = _unit_mae(cells[cells["chart_type"].isin(shared)], "run", "mean_abs_error", "n")
+        if shared:
+            row = _observer_row(o.label, people, runs)
+        else:
+            row = _effect_row(
+                effect="observer",
+                term=f"{o.label} - {HUMANS}",
+                test="Welch t-test",
+                note="not computed: no chart type both answered",
+            )
+        if left_out:
+            row["note"] += f"; compared over chart {_types_text(shared)}, the ones both answered; left out: {left_out}"
+        if row["note"].startswith("not computed") or "fewer than" in row["note"] or left_out:
             notes.append(f"observer effect of {o.label}: {row['note']}")
         rows.append(row)
     out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
@@ -922,6 +984,10 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         if first["note"] and first["kind"] != "published":
             n += " †"
             flagged.append(f"† {label}: {first['note']}")
+        absent = [ct for ct in CHART_TYPES if ct not in sub.index]
+        if absent and first["kind"] != "published":
+            why = "no person answered" if first["kind"] == "human" else "no predictions for"
+            flagged.append(f"{MISSING} {label}: {why} chart {_types_text(absent)}")
         rows.append(
             [label, n]
             + [
@@ -940,23 +1006,29 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
     doc.sections.append(section)
 
     ma = t["mae"]
-    ma = ma[ma["chart_type"] == "all"]
+    # "all" rows, and the like-for-like rows over the chart types a model and people both answered ("types 1, 2")
+    ma = ma[(ma["chart_type"] == "all") | ma["chart_type"].str.startswith("type")]
     rows, flagged = [], []
     for label in [HUMANS, *shown, *ma.loc[ma["kind"] == "published", "label"]]:
         sub = ma[ma["label"] == label]
         if sub.empty:
             continue
-        r = sub.iloc[0]
-        if r["note"]:
-            flagged.append(f"† {label}: {r['note']}")
-        rows.append(
-            [
-                label + (" †" if r["note"] else ""),
-                with_interval(r["mae_ratio"], r["ci_low_ratio"], r["ci_high_ratio"], 3),
-                with_interval(r["mae_pp"], r["ci_low_pp"], r["ci_high_pp"], 2),
-                num(r["n_judgments"], 0),
-            ]
-        )
+        lines = [sub[sub["chart_type"] == "all"]]
+        if sub.iloc[0]["kind"] == "model":  # beside it: both sides over the types both answered
+            for scope in sub["like_for_like"].loc[lambda x: x != ""]:
+                lines += [ma[(ma["kind"] == "human") & (ma["chart_type"] == scope)], sub[sub["chart_type"] == scope]]
+        for r in pd.concat(lines).drop_duplicates(["label", "chart_type"]).itertuples(index=False):
+            name = r.label if r.chart_type == "all" else f"{r.label} ({r.chart_type})"
+            if r.note:
+                flagged.append(f"† {name}: {r.note}")
+            rows.append(
+                [
+                    name + (" †" if r.note else ""),
+                    with_interval(r.mae_ratio, r.ci_low_ratio, r.ci_high_ratio, 3),
+                    with_interval(r.mae_pp, r.ci_low_pp, r.ci_high_pp, 2),
+                    num(r.n_judgments, 0),
+                ]
+            )
     doc.sections.append(
         Section(
             "Mean absolute error",
@@ -1009,7 +1081,9 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         rows, flagged = [], []
         for label in shown:
             r = ob.loc[f"{label} - {HUMANS}"]
-            if r["note"].startswith("not computed") or "fewer than" in r["note"] or r["note"].startswith("one run"):
+            if any(r["note"].startswith(w) for w in ("not computed", "one run")) or any(
+                w in r["note"] for w in ("fewer than", "left out:")
+            ):
                 flagged.append(f"† {label}: {r['note']}")
             rows.append(
                 [

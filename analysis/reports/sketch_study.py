@@ -4,10 +4,12 @@ imported models, its sections, Methods paragraphs and accuracy figure (rendered 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -191,10 +193,19 @@ def _few_units(accuracy: pd.DataFrame, alignment: pd.DataFrame) -> list[str]:
     return notes
 
 
-def _table(df: pd.DataFrame, columns: list[str]) -> Table:
-    """The columns of a result table: numbers right-aligned, floats with 3 decimals."""
+def _cell(column: str, value) -> str:
+    """A table cell: abstraction levels as the study gives them (2, not 2.000), other floats with 3 decimals."""
+    if column == "abstraction_level" and isinstance(value, (float, np.floating)) and math.isfinite(value):
+        return f"{value:g}"
+    return cell(value)
+
+
+def _table(df: pd.DataFrame, columns: list[str], header: dict[str, str] | None = None) -> Table:
+    """The columns of a result table: numbers right-aligned; ``header`` renames a column where its name alone would
+    misread (a mean printed as a count)."""
     align = "".join("r" if pd.api.types.is_numeric_dtype(df[c]) else "l" for c in columns)
-    return Table(columns, [[cell(v) for v in row] for row in df[columns].itertuples(index=False)], align)
+    rows = [[_cell(c, v) for c, v in zip(columns, row)] for row in df[columns].itertuples(index=False)]
+    return Table([(header or {}).get(c, c) for c in columns], rows, align)
 
 
 def _document(report: SketchReport) -> Document:
@@ -261,6 +272,7 @@ def _document(report: SketchReport) -> Document:
                             "adjusted_r2",
                             "n_splits_undefined",
                         ],
+                        {"n_sketches": "n_sketches (mean over splits)"},
                     )
                 ],
             ),

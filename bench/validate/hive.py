@@ -235,7 +235,7 @@ def _accuracy_rows(rng, reps: int) -> list[dict]:
             (t_below["p_greater"] < 0.05).astype(float),
             None,
             goal="met" if one <= 0.05 else "missed",
-            note=f"'outperforms chance' in {one:.3f} of cohorts (the report says 'below chance'); the "
+            note=f"'above chance' in {one:.3f} of cohorts (the report says 'not above chance'); the "
             f"two-sided test it replaced called {two:.3f} of them significant",
         )
     )

@@ -55,7 +55,7 @@ def test_simulated_cohort_reproduces_the_published_gradcam_cub_distinction_row()
     row = report.tables["accuracy"].set_index("condition").loc["correct"]
     assert (row["n"], round(row["mean"], 1), round(row["sd"], 1)) == (50, 71.2, 33.3)
     assert (row["published_mean"], row["published_sd"]) == (71.2, 33.3)
-    assert row["p_val"] < 0.05 and row["significant"] and row["verdict"] == "outperforms chance"
+    assert row["p_val"] < 0.05 and row["significant"] and row["verdict"] == "above chance"
     acc = 10.0 * np.array(HIVE_GRADCAM_CUB)
     t, p, bound = one_sided_t_by_hand(acc, 25.0)
     assert row["alternative"] == "greater"
@@ -71,22 +71,34 @@ def test_cohort_at_chance_is_not_significant():
     row = accuracy_summary(participant_accuracy(cohort(counts)), 25.0).set_index("condition").loc["correct"]
     assert row["mean"] == pytest.approx(25.0)
     assert row["p_val"] == pytest.approx(0.5) and not row["significant"]  # t = 0: one-sided p = 1/2
-    assert row["verdict"] == "does not outperform chance"
+    assert row["verdict"] == "not above chance" and row["note"] == ""
 
 
-def test_a_cohort_below_chance_does_not_outperform_it_and_is_said_to_be_below():
-    counts = [0] * 20 + [1] * 15 + [2] * 10 + [3] * 5  # mean 0.9 of 10 = 9 %, far below 25 %
+def test_a_cohort_below_chance_is_not_above_it_and_the_note_says_below():
+    counts = [0] * 20 + [1] * 15 + [2] * 10 + [3] * 5  # mean 1 of 10 = 10 %, far below 25 %
     row = accuracy_summary(participant_accuracy(cohort(counts)), 25.0).set_index("condition").loc["correct"]
     t, p, _ = one_sided_t_by_hand(10.0 * np.array(counts), 25.0)
     assert row["t"] == pytest.approx(t) and t < -10
     assert row["p_val"] == pytest.approx(p) and row["p_val"] > 0.999  # not "significant": it is the wrong side
     assert row["significant"] is False or row["significant"] == False  # noqa: E712 (numpy bool)
-    assert row["verdict"] == "below chance (does not outperform it)" and "below chance" in row["note"]
+    assert row["verdict"] == "not above chance" and "mean 10 % is below chance (25 %)" in row["note"]
     # the agreement task's Table 1 asks "different from 50 %": there, below chance is significant, and said so
     two = accuracy_summary(participant_accuracy(cohort(counts)), 50.0, "two-sided").set_index("condition")
     assert two.loc["correct", "verdict"] == "below chance" and two.loc["correct", "significant"]
     assert two.loc["correct", "p_val"] == pytest.approx(stats.ttest_1samp(10.0 * np.array(counts), 50).pvalue)
     assert two.loc["correct", "ci_kind"].startswith("two-sided 95 % t interval")
+
+
+def test_a_cohort_a_little_below_chance_reads_not_above_chance():
+    """Issue #39 point 4: hive-prototree's "correct" row at 24.2 % vs 25 % (p = 0.595) read "below chance (does not
+    outperform it)"; the one-sided test shows only that it is not above chance."""
+    counts = [0, 1, 2, 3, 4, 5] * 8 + [2, 2]  # mean 2.48 of 10 = 24.8 %
+    t, p, _ = one_sided_t_by_hand(10.0 * np.array(counts), 25.0)
+    assert 0.5 < p < 0.6
+    row = accuracy_summary(participant_accuracy(cohort(counts)), 25.0).set_index("condition").loc["correct"]
+    assert row["p_val"] == pytest.approx(p) and row["verdict"] == "not above chance"
+    text = hive_report(people(len(counts)), cohort(counts), "hive-distinction", "gradcam").text()
+    assert "not above chance" in text and "does not outperform" not in text
 
 
 def test_a_cohort_without_variance_is_reported_for_what_it_is():
@@ -312,9 +324,9 @@ def test_tradeoff_gain_by_hand():
     assert np.isnan(table.loc["medium", "p_val"])  # everyone said 70: no spread, no test …
     assert table.loc["medium", "note"].startswith("all 4 gains equal (+10.0): no variance, so t is undefined")
     assert table.loc["medium", "published_gain"] == 8.2
-    # answers stored while the question accepted only 60–100 % still analyse, and the note says why none is below 0
+    # no gain below 0 says nothing about which question was answered: no note claims the old 60–100 % one (#39)
     assert table[["n_below", "n_equal", "n_above"]].loc["low"].tolist() == [0, 1, 3]
-    assert "could not go below" in table.loc["low", "note"]
+    assert table.loc["low", "note"] == ""
 
 
 def test_bad_input_is_named():
@@ -348,12 +360,12 @@ def test_report_json_markdown_and_methods_carry_the_notes():
     trials = cohort(HIVE_GRADCAM_CUB).assign(stimulus_id="img")
     report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, "hive-distinction", "gradcam", "CUB")
     data = report.json()
-    assert data["accuracy"][0]["verdict"] == "outperforms chance" and data["accuracy"][0]["alternative"] == "greater"
+    assert data["accuracy"][0]["verdict"] == "above chance" and data["accuracy"][0]["alternative"] == "greater"
     assert data["tradeoff"][0]["note"].startswith("all 50 gains equal")
     paired = {r["test"]: r for r in data["conditions"]}["paired"]
     assert paired["t"] is None and "no trials on incorrect" in paired["note"]
     md = report.markdown()
-    assert "| model prediction |" in md and "outperforms chance (p < 0.05)?" in md
+    assert "| model prediction |" in md and "above chance (p < 0.05)?" in md
     methods = report.methods()
     assert methods.startswith("# Methods: HIVE distinction study (GradCAM)")
     for phrase in (

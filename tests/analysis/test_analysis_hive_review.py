@@ -51,7 +51,7 @@ def test_a_one_sided_test_prints_its_one_sided_bound_never_a_two_sided_interval(
     assert p < 0.05 and mean - half < 25 < bound  # the two-sided interval would contain chance; the bound does not
     report = hive_report(people(n), cohort(counts), "hive-distinction", "gradcam")
     row = report.tables["accuracy"].set_index("condition").loc["correct"]
-    assert row["p_val"] == pytest.approx(p) and row["verdict"] == "outperforms chance"
+    assert row["p_val"] == pytest.approx(p) and row["verdict"] == "above chance"
     assert (row["ci_low"], row["ci_high"]) == (pytest.approx(bound), 100.0)
     text, md = report.text(), report.markdown()
     for out in (text, md):

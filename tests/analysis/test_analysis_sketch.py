@@ -537,3 +537,15 @@ def test_a_sample_size_make_validate_did_not_measure_says_so(monkeypatch):
     assert note.startswith("interval over 4 sketches, fewer than 10; measured coverage of the top-1 accuracy")
     assert note.endswith("not measured at n = 4 (run `make validate`)")
     assert coverage.small_sample_note(10, "sketches", "top3_accuracy") == ""
+
+
+def test_levels_print_as_given_and_the_reliability_count_says_it_is_a_mean():
+    """Issue #39 point 4: abstraction levels printed as 4, not 4.000; split-half n_sketches (an average over
+    splits) labelled as a mean."""
+    trials = DATA.assign(catch=False, catch_failed=None).drop(columns="observer")
+    report = sketch_report(trials, None, SIM, n_boot=50, n_splits=5)
+    for text in (report.text(), report.markdown()):
+        assert "n_sketches (mean over splits)" in text
+        assert "4.000" not in text and "8.000" not in text
+    lines = [line.split() for line in report.text().splitlines()]
+    assert any(r[:3] == ["human", "human", "4"] for r in lines) and any(r[:3] == ["human", "human", "8"] for r in lines)
