@@ -9,7 +9,7 @@ in bench-results/. Not a test: nothing here fails the build (tests/test_corpus_b
 `make test`).
 
     CORPUS_ONLY=stroop-color,jatos-rt7   # only these experiments
-    CORPUS_SECONDS=300                   # budget of one experiment's run in the browser (a stuck one stops sooner)
+    CORPUS_SECONDS=600                   # budget of one experiment's run in the browser (a stuck one stops sooner)
     CORPUS_FAULTS=0                      # skip the second run (three reloads and 30 s offline)
     CORPUS_DIR=/some/folder              # another corpus: experiment folders and a manifest.toml of the same shape
 
@@ -84,7 +84,7 @@ IDLE_STEPS = 150  # steps without a new row after which the participant is stuck
 def main() -> int:
     only = [name for name in os.environ.get("CORPUS_ONLY", "").split(",") if name]
     chosen = [e for e in experiments() if not only or e["name"] in only]
-    seconds = float(os.environ.get("CORPUS_SECONDS", "300"))
+    seconds = float(os.environ.get("CORPUS_SECONDS", "600"))
     faults = os.environ.get("CORPUS_FAULTS", "1") != "0"
     rows = []
     with (
