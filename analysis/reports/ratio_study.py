@@ -33,6 +33,9 @@ How the numbers are made
   (:func:`analysis.two_sample_t`) of each run's against each participant's mean absolute error (mean over chart
   types of the unit's MAE per type, so both sides weigh the types alike), model minus humans, percentage points.
   A model with one run: a one-sample t-test of participants' MAE against the run's (its run-to-run spread unknown).
+  With 2 to 9 runs Welch's test is liberal (its run variance has 1–8 degrees of freedom), so a second row gives the
+  Fisher–Pitman permutation test over units (:func:`analysis.inference.permutation_test`): exact when runs are
+  exchangeable with participants, conservative when runs vary less.
 * **Consistency**: Pearson r of mean absolute error per height pair (short, tall), each side first averaged
   per (chart type, height pair) cell, the two joined on the cells both have, then averaged over chart types --
   humans vs each model (:func:`analysis.inter_consistency`) and between the runs of one model
@@ -56,7 +59,7 @@ from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
 from ..coverage import SMALL_SAMPLE, small_sample_note
 from ..distance import distance_error_correlation
-from ..inference import fisher_z_note, one_sample_t, pairwise_within, rm_anova, two_sample_t
+from ..inference import fisher_z_note, one_sample_t, pairwise_within, permutation_test, rm_anova, two_sample_t
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae
@@ -113,6 +116,8 @@ PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pool
 #: How the chart-type and observer tests are named in every output.
 RM_TEST = "repeated-measures ANOVA, Greenhouse–Geisser"
 PAIR_TEST = "paired t-test, Holm"
+#: The observer test whose size holds below SMALL_SAMPLE runs (make validate's type-I table).
+PERMUTATION_TEST = "Fisher–Pitman permutation test over units"
 RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
 
 
@@ -579,7 +584,7 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
         if len(runs) < SMALL_SAMPLE:
             note += (
                 f"; fewer than {SMALL_SAMPLE} runs: the test over runs rejects a true null more often than 5 % "
-                "(make validate's type-I table)"
+                f"(make validate's type-I table): read the {PERMUTATION_TEST} row"
             )
     return _effect_row(
         **kw,
@@ -597,6 +602,24 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
     )
 
 
+def _observer_permutation_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
+    """Model − humans in MAE (pp) by the permutation test over units, whose size holds at any number of runs."""
+    res = permutation_test(runs, people).iloc[0]
+    how = f"all {res['labellings']:,}" if res["exact"] else f"{res['labellings']:,} random"
+    return _effect_row(
+        effect="observer",
+        test=PERMUTATION_TEST,
+        term=f"{label} - {HUMANS}",
+        p_val=res["p_val"],
+        estimate=res["estimate"],
+        n=len(people) + len(runs),
+        note=(
+            f"{how} labellings of {len(runs)} run(s) and {len(people)} participant(s) as model or human; null: runs "
+            "exchangeable with participants; conservative when runs vary less than participants"
+        ),
+    )
+
+
 def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
     rows = _chart_type_effect(trials, notes)
     people = _unit_mae(trials, "participant_id", "abs_error", None)
@@ -606,6 +629,8 @@ def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
         if row["note"].startswith("not computed") or "fewer than" in row["note"]:
             notes.append(f"observer effect of {o.label}: {row['note']}")
         rows.append(row)
+        if 2 <= len(runs) < SMALL_SAMPLE and len(people) >= 2:
+            rows.append(_observer_permutation_row(o.label, people, runs))
     out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
     for c in ("df1", "df2", "epsilon"):
         out[c] = out[c].astype(float)
@@ -1008,20 +1033,22 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         ob = e[e["effect"] == "observer"].set_index("term")
         rows, flagged = [], []
         for label in shown:
-            r = ob.loc[f"{label} - {HUMANS}"]
-            if r["note"].startswith("not computed") or "fewer than" in r["note"] or r["note"].startswith("one run"):
-                flagged.append(f"† {label}: {r['note']}")
-            rows.append(
-                [
-                    label + (" †" if flagged and flagged[-1].startswith(f"† {label}:") else ""),
-                    r["test"],
-                    with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
-                    num(r["statistic"], 2),
-                    num(r["df1"], 1),
-                    p_value(r["p_val"]),
-                    num(r["effect_size"], 2),
-                ]
-            )
+            # one row per test: Welch's (or the one-sample test), then the permutation test when 2–9 runs
+            for _, r in ob.loc[[f"{label} - {HUMANS}"]].iterrows():
+                note = r["note"]
+                if note.startswith("not computed") or "fewer than" in note or note.startswith("one run"):
+                    flagged.append(f"† {label}: {note}")
+                rows.append(
+                    [
+                        label + (" †" if flagged and flagged[-1] == f"† {label}: {note}" else ""),
+                        r["test"],
+                        with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
+                        num(r["statistic"], 2),
+                        num(r["df1"], 1),
+                        p_value(r["p_val"]),
+                        num(r["effect_size"], 2),
+                    ]
+                )
         doc.sections.append(
             Section(
                 "Observer effect",
@@ -1029,7 +1056,8 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
                     Paragraph(
                         "mean absolute error (pp), model − humans, with participants and runs as units: each unit's "
                         "mean over chart types of its MAE per type; Welch t-test of runs vs participants (one run: "
-                        "one-sample t-test of participants against it)"
+                        "one-sample t-test of participants against it); with 2 to 9 runs, where Welch's test is "
+                        f"liberal, also the {PERMUTATION_TEST} (exact when runs are exchangeable with participants)"
                     ),
                     Table(["model", "test", "diff [95% CI]", "t", "df", "p", "d"], rows, "llrrrrr"),
                     *more_note,
