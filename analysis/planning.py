@@ -269,7 +269,8 @@ def ratio_covariance(trials: pd.DataFrame, types: list, per_cell: int, sigma_wit
     if len(wide) < 2:
         return None, len(wide)
     m = stats.hmean(cells["count"].to_numpy())
-    cov = np.cov(wide.to_numpy(dtype=float), rowvar=False) + sigma_within**2 * (1 / per_cell - 1 / m) * np.eye(len(types))
+    cov = np.cov(wide.to_numpy(dtype=float), rowvar=False)
+    cov += sigma_within**2 * (1 / per_cell - 1 / m) * np.eye(len(types))
     values, vectors = np.linalg.eigh(cov)
     return (vectors * np.clip(values, 0, None)) @ vectors.T, len(wide)
 

@@ -59,7 +59,16 @@ from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
 from ..coverage import SMALL_SAMPLE, small_sample_note
 from ..distance import distance_error_correlation
-from ..inference import fisher_z_note, one_sample_t, pairwise_within, permutation_test, rm_anova, two_sample_t
+from ..inference import (
+    PERMUTATION_DRAWS,
+    PERMUTATION_EXACT_MAX,
+    fisher_z_note,
+    one_sample_t,
+    pairwise_within,
+    permutation_test,
+    rm_anova,
+    two_sample_t,
+)
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae
@@ -1195,6 +1204,8 @@ def _methods(report: RatioReport) -> str:
     refs += ["greenhouse1959", "holm1979"]
     if c["model_observers"]:
         refs.append("fisher1921")
+        permuted = bool((report.tables["effects"]["test"] == PERMUTATION_TEST).any())
+        refs += ["pitman1937"] if permuted else []
         paragraphs.append(
             f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
             f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
@@ -1202,7 +1213,16 @@ def _methods(report: RatioReport) -> str:
             "resample its test stimuli). Observer effect, with participants and runs as the units: each unit's MAE "
             "(mean over chart types of its MAE per type), Welch's t-test of runs against participants, model − "
             "humans, two-sided (a model with one run: one-sample t-test of participants against the run's MAE). "
-            "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
+            + (
+                f"For models with 2 to {SMALL_SAMPLE - 1} runs, where Welch's test rejects a true null too often, "
+                "also the Fisher–Pitman permutation test over units (Pitman 1937): the share of all labellings of "
+                f"the units as runs or participants (above {PERMUTATION_EXACT_MAX:,} of them, {PERMUTATION_DRAWS:,} "
+                "random ones) whose difference of means is at least the observed, exact when runs are exchangeable "
+                "with participants. "
+                if permuted
+                else ""
+            )
+            + "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
             "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
             "pairs)."
         )

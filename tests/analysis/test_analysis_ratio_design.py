@@ -2,8 +2,8 @@
 few units flagged with the coverage `make validate` measured, consistency on shared cells, the outlier rule's wording.
 Expected values come from the textbook formulas written out here, not from the product."""
 
-import json
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -166,6 +166,9 @@ def test_few_runs_add_the_permutation_test_over_units_computed_by_hand():
     assert perm["estimate"] == pytest.approx(np.mean(runs) - np.mean(people), rel=1e-12) and perm["n"] == 15
     assert "all 455 labellings of 3 run(s) and 12 participant(s)" in perm["note"]
     assert "read the Fisher–Pitman permutation test over units row" in rows.iloc[0]["note"]
+    assert "Fisher–Pitman permutation test over units (Pitman 1937)" in report.methods()
+    assert "Pitman, E. J. G. (1937)" in report.methods()
+    assert report.text().count("Fisher–Pitman permutation test over units") >= 2  # the table's row and its legend
 
 
 def test_consistency_joins_humans_and_model_on_shared_cells():
