@@ -467,7 +467,7 @@ def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
     """The type-I tables and the small-sample coverage table (also written to analysis/data/bootstrap_coverage.csv)."""
     type1_reps = int(os.environ.get("VALIDATE_TYPE1_REPS", "5000"))
     coverage_reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
-    permutation_reps = int(os.environ.get("VALIDATE_PERMUTATION_REPS", "2000"))
+    permutation_reps = int(os.environ.get("VALIDATE_PERMUTATION_REPS", "4000"))
     coverage = coverage_rows(coverage_reps, seed)
     write_coverage(coverage, coverage_reps, seed)
     return [
