@@ -397,6 +397,7 @@ def plan_ratio(
             f"participants with every type) at {per_cell} trials per type: each pair with its own variance"
         )
         sources["var_pair"] = f"pilot covariance, {complete} participants: Var({pair[1]}) + Var({pair[0]}) − 2 Cov"
+        sources["sigma_inter"] += "; shown, not simulated: the covariance replaces it"
     comps["var_pair"] = float(cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib])
     values, vectors = np.linalg.eigh(cov)
     factor = vectors * np.sqrt(np.clip(values, 0, None))
