@@ -25,6 +25,7 @@ planner's:
 from __future__ import annotations
 
 import os
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -235,19 +236,26 @@ def rows(reps: int, seed: int) -> list[dict]:
     return []  # no estimator rows: the planning check is its own table
 
 
+def _stream(seed: int, row: str) -> np.random.Generator:
+    """The row's own random stream, from the seed and its name: a row draws the same pilot and cohorts whatever the
+    rows before it drew, so changing one planner (or its n) leaves the other rows' figures as they were."""
+    return np.random.default_rng([seed, 9, zlib.crc32(row.encode())])
+
+
 def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
     cohorts = int(os.environ.get("VALIDATE_PLANNING_REPS", "500"))
-    rng = np.random.default_rng([seed, 9])
-    means = _type_means(rng)
-    own = np.random.default_rng([seed, 39])  # its own stream: the other rows draw what they drew without it
-    unequal = _unequal_pilot(own)
+    means = _type_means(np.random.default_rng([seed, 9]))
+    unequal = _unequal_pilot(np.random.default_rng([seed, 39]))  # one pilot, both resampled rows plan from it
     out = [
-        _ratio_row((2, 3), 0.3, cohorts, rng, means),
-        _ratio_row((1, 4), 0.5, cohorts, rng, means),
-        *(_resampled_row(unequal, pair, 0.4, cohorts, own) for pair in ((2, 3), (1, 4))),
-        _hive_row("hive-distinction", 0.35, cohorts, rng),
-        _hive_row("hive-agreement", 0.6, cohorts, rng),
-        _ratings_row(0.65, 0.5, cohorts, rng),
+        _ratio_row((2, 3), 0.3, cohorts, _stream(seed, "ratio 3-2"), means),
+        _ratio_row((1, 4), 0.5, cohorts, _stream(seed, "ratio 4-1"), means),
+        *(
+            _resampled_row(unequal, pair, 0.4, cohorts, _stream(seed, f"ratio resampled {pair[1]}-{pair[0]}"))
+            for pair in ((2, 3), (1, 4))
+        ),
+        _hive_row("hive-distinction", 0.35, cohorts, _stream(seed, "hive-distinction")),
+        _hive_row("hive-agreement", 0.6, cohorts, _stream(seed, "hive-agreement")),
+        _ratings_row(0.65, 0.5, cohorts, _stream(seed, "ratings")),
     ]
     title = (
         f"Planning: achieved power at the planned n (target {TARGET:g} ± {TOLERANCE:g}; {cohorts} fresh cohorts "
