@@ -6,9 +6,14 @@ Each kind of study simulates the test its report prints, not its bootstrap:
 * ``ratio`` (ratio estimation): the post hoc paired t-test between two chart types a and b of each participant's
   mean log error (:func:`analysis.inference.pairwise_within`), two-sided, Holm-adjusted over every pair of the
   study's chart types. The effect is MLAE_b − MLAE_a in log2 units, MLAE = log2(|judged − true| + 1/8).
-  A participant's mean log error for type j is y_ij = μ_j + b_i + c_ij + ē_ij, with c_ij ~ N(0, σ_int²) the
-  participant × type variation and ē_ij the mean of m trial errors, N(0, σ_w²/m); b_i cancels in every paired
-  difference and is left out.
+  A participant's k chart-type means are multivariate normal, y_i ~ N(μ, Σ). With a pilot, Σ is the pilot's own
+  covariance of chart-type means over its participants with every type (so each pair differs with its own
+  variance, Var(y_b − y_a) = Σ_aa + Σ_bb − 2Σ_ab), moved to the planned trials per type m:
+  Σ + σ_w²(1/m − 1/m̃) I, m̃ the pilot's harmonic mean trials per cell (negative eigenvalues set to 0). Without one
+  (fewer than two complete participants), Σ = (σ_int² + σ_w²/m) I: y_ij = μ_j + b_i + c_ij + ē_ij, c_ij ~ N(0, σ_int²)
+  the participant × type variation, ē_ij the mean of m trial errors, N(0, σ_w²/m), b_i cancelling in every paired
+  difference, and every pair differing with the same variance. μ: the pilot's type means, the compared pair moved
+  symmetrically about its pilot midpoint to differ by the effect.
 * ``hive`` (HIVE): the one-sample t-test of participants' accuracy (percent of m trials right) against chance,
   one-sided "greater" or two-sided (agreement) as :func:`analysis.hive_statistics.accuracy_summary` runs it.
   Participant i's accuracy is k_i/m with k_i ~ Binomial(m, p_i), p_i ~ Beta with mean = the stated accuracy and
@@ -240,18 +245,34 @@ def _holm(p: np.ndarray) -> np.ndarray:
 # Ratio estimation
 
 
-def ratio_hits(n, reps, rng, means, pair, per_cell, sigma_within, sigma_inter, alpha) -> np.ndarray:
-    """Cohorts (``reps`` of ``n`` participants, k = len(means) chart types, ``per_cell`` trials each) whose paired
-    t-test of types ``pair`` rejects at ``alpha`` after Holm's correction over all k(k − 1)/2 pairs."""
+def ratio_hits(n, reps, rng, means, pair, factor, alpha) -> np.ndarray:
+    """Cohorts (``reps`` of ``n`` participants, k = len(means) chart types) of participant means y = μ + F z (F F' =
+    Σ, z standard normal) whose paired t-test of types ``pair`` rejects at ``alpha`` after Holm's correction over all
+    k(k − 1)/2 pairs."""
     k = len(means)
-    sd = math.sqrt(sigma_inter**2 + sigma_within**2 / per_cell)
-    y = np.asarray(means, dtype=float) + sd * rng.standard_normal((reps, n, k))
+    y = np.asarray(means, dtype=float) + rng.standard_normal((reps, n, k)) @ np.asarray(factor, dtype=float).T
     a, b = np.triu_indices(k, 1)
     d = y[:, :, a] - y[:, :, b]
     t = d.mean(axis=1) / (d.std(axis=1, ddof=1) / math.sqrt(n))
     p = 2 * stats.t.sf(np.abs(t), n - 1)
     which = int(np.flatnonzero((a == pair[0]) & (b == pair[1]))[0])
     return _holm(p)[:, which] < alpha
+
+
+def ratio_covariance(trials: pd.DataFrame, types: list, per_cell: int, sigma_within: float) -> tuple[Any, int]:
+    """The covariance of chart-type means (k × k, types in order) over the pilot's participants with every type,
+    moved from the pilot's harmonic mean trials per cell m̃ to ``per_cell``: S + σ_w²(1/m − 1/m̃) I, negative
+    eigenvalues (a plan with more trials than the pilot, whose S is noisy) set to 0; and how many participants it
+    rests on. None below two participants."""
+    cells = trials.groupby(["participant_id", "chart_type"])["log_error"].agg(["mean", "count"])
+    wide = cells["mean"].unstack("chart_type").reindex(columns=types).dropna()
+    if len(wide) < 2:
+        return None, len(wide)
+    m = stats.hmean(cells["count"].to_numpy())
+    cov = np.cov(wide.to_numpy(dtype=float), rowvar=False)
+    cov += sigma_within**2 * (1 / per_cell - 1 / m) * np.eye(len(types))
+    values, vectors = np.linalg.eigh(cov)
+    return (vectors * np.clip(values, 0, None)) @ vectors.T, len(wide)
 
 
 def ratio_components(trials: pd.DataFrame, types: list) -> tuple[dict, dict, list[str]]:
@@ -344,6 +365,7 @@ def plan_ratio(
     if pilot is not None and len(pilot):
         check_frame(pilot, numeric="log_error", keys=["participant_id", "chart_type"], where=where)
         comps, sources, notes = ratio_components(pilot, types)
+        cov, complete = ratio_covariance(pilot, types, per_cell, comps["sigma_within"])
         wide = pilot.groupby(["participant_id", "chart_type"])["log_error"].mean().unstack("chart_type")
         wide = wide.reindex(columns=types)
         base = wide.mean().fillna(wide.mean().mean()).fillna(0.0).to_numpy(dtype=float)
@@ -359,21 +381,37 @@ def plan_ratio(
             "sigma_within": "default: SD of log2|e| for normal errors",
             "sigma_inter": "default: none (a skill factor common to all chart types)",
         }
-        base = np.zeros(len(types))
+        base, cov = np.zeros(len(types)), None
         notes.append(
             "no pilot data: the variance components are defaults and the other chart types sit at the compared "
             "pair's mean (Holm's correction at its strictest); plan from a pilot for the study's own variance"
         )
 
+    if cov is None:
+        cov = (comps["sigma_inter"] ** 2 + comps["sigma_within"] ** 2 / per_cell) * np.eye(len(types))
+        model = "participants' chart-type means N(μ, (σ_inter² + σ_within²/m) I): every pair with the same variance"
+        sources["var_pair"] = "2(σ_inter² + σ_within²/m)"
+    else:
+        model = (
+            f"participants' chart-type means N(μ, Σ), Σ the pilot's covariance of chart-type means ({complete} "
+            f"participants with every type) at {per_cell} trials per type: each pair with its own variance"
+        )
+        sources["var_pair"] = f"pilot covariance, {complete} participants: Var({pair[1]}) + Var({pair[0]}) − 2 Cov"
+        sources["sigma_inter"] += "; shown, not simulated: the covariance replaces it"
+    comps["var_pair"] = float(cov[ia, ia] + cov[ib, ib] - 2 * cov[ia, ib])
+    values, vectors = np.linalg.eigh(cov)
+    factor = vectors * np.sqrt(np.clip(values, 0, None))
+
     def hits_at(value):
+        # The compared pair moves symmetrically about its pilot midpoint (docs/researchers.md says why).
         means = base.copy()
         centre = (means[ia] + means[ib]) / 2
         means[ia], means[ib] = centre - sign * value / 2, centre + sign * value / 2
-        return lambda n, r, rng: ratio_hits(n, r, rng, means, (ia, ib), per_cell, **comps, alpha=alpha)
+        return lambda n, r, rng: ratio_hits(n, r, rng, means, (ia, ib), factor, alpha=alpha)
 
     test = (
         f"paired t-test of chart type {pair[1]} vs {pair[0]} (participants' mean log2 error), two-sided, Holm over "
-        f"the {len(types) * (len(types) - 1) // 2} pairs of {len(types)} chart types"
+        f"the {len(types) * (len(types) - 1) // 2} pairs of {len(types)} chart types; model: {model}"
     )
     return _plan(
         "ratio", test, hits_at, effect, 0.0, target, alpha, reps, ns, seed, design, comps, sources, pilot_out, notes

@@ -24,6 +24,7 @@ def test_without_pilot_data_it_says_so_and_plans_from_the_defaults(runner):
     assert result.exit_code == 0, result.output
     assert "no pilot data: 'study3' has no completed session of stage pilot" in result.output
     assert "default: SD of log2|e| for normal errors" in result.output
+    assert "N(μ, (σ_inter² + σ_within²/m) I): every pair with the same variance" in result.output
     assert "Holm over the 10 pairs of 5 chart types" in result.output
     assert [line.split()[0] for line in result.output.splitlines() if line.strip()[:2] in ("10", "20", "30", "40")] == [
         "10",
@@ -43,6 +44,9 @@ def test_a_pilot_gives_the_variance_the_estimate_and_n_at_its_bound(client, runn
     assert "pilot: 4 completed session(s) of stage pilot" in result.stderr
     out = json.loads(result.stdout)
     assert out["sources"]["sigma_within"].startswith("pilot") and out["sources"]["sigma_inter"].startswith("pilot")
+    # the compared pair's own variance from the pilot's covariance, and the model said
+    assert "Σ the pilot's covariance of chart-type means (4 participants with every type)" in out["test"]
+    assert out["sources"]["var_pair"] == "pilot covariance, 4 participants: Var(5) + Var(1) − 2 Cov"
     assert [r["n"] for r in out["table"]] == [10, 20, 30, 40]
     assert {r["reps"] for r in out["table"]} == {200} and {r["effect"] for r in out["table"]} == {0.4}
     pilot = out["pilot"]

@@ -33,6 +33,9 @@ How the numbers are made
   (:func:`analysis.two_sample_t`) of each run's against each participant's mean absolute error (mean over chart
   types of the unit's MAE per type, so both sides weigh the types alike), model minus humans, percentage points.
   A model with one run: a one-sample t-test of participants' MAE against the run's (its run-to-run spread unknown).
+  With 2 to 9 runs Welch's test is liberal (its run variance has 1–8 degrees of freedom), so a second row gives the
+  Fisher–Pitman permutation test over units (:func:`analysis.inference.permutation_test`): exact when runs are
+  exchangeable with participants, conservative when runs vary less.
 * **Consistency**: Pearson r of mean absolute error per height pair (short, tall), each side first averaged
   per (chart type, height pair) cell, the two joined on the cells both have, then averaged over chart types --
   humans vs each model (:func:`analysis.inter_consistency`) and between the runs of one model
@@ -60,7 +63,16 @@ from .._checks import check_choice
 from ..consistency import inter_consistency, intra_consistency
 from ..coverage import SMALL_SAMPLE, small_sample_note
 from ..distance import distance_error_correlation
-from ..inference import fisher_z_note, one_sample_t, pairwise_within, rm_anova, two_sample_t
+from ..inference import (
+    PERMUTATION_DRAWS,
+    PERMUTATION_EXACT_MAX,
+    fisher_z_note,
+    one_sample_t,
+    pairwise_within,
+    permutation_test,
+    rm_anova,
+    two_sample_t,
+)
 from ..mlae import ESTIMATORS, mae, mlae
 from ..outliers import iqr_outliers
 from ..published import published, published_mlae
@@ -117,6 +129,8 @@ PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pool
 #: How the chart-type and observer tests are named in every output.
 RM_TEST = "repeated-measures ANOVA, Greenhouse–Geisser"
 PAIR_TEST = "paired t-test, Holm"
+#: The observer test whose size holds below SMALL_SAMPLE runs (make validate's type-I table).
+PERMUTATION_TEST = "Fisher–Pitman permutation test over units"
 RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
 
 
@@ -628,7 +642,7 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
         if len(runs) < SMALL_SAMPLE:
             note += (
                 f"; fewer than {SMALL_SAMPLE} runs: the test over runs rejects a true null more often than 5 % "
-                "(make validate's type-I table)"
+                f"(make validate's type-I table): read the {PERMUTATION_TEST} row"
             )
     return _effect_row(
         **kw,
@@ -643,6 +657,24 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
         ci_high=t["ci_high"],
         n=len(people) + len(runs),
         note=note,
+    )
+
+
+def _observer_permutation_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
+    """Model − humans in MAE (pp) by the permutation test over units, whose size holds at any number of runs."""
+    res = permutation_test(runs, people).iloc[0]
+    how = f"all {res['labellings']:,}" if res["exact"] else f"{res['labellings']:,} random"
+    return _effect_row(
+        effect="observer",
+        test=PERMUTATION_TEST,
+        term=f"{label} - {HUMANS}",
+        p_val=res["p_val"],
+        estimate=res["estimate"],
+        n=len(people) + len(runs),
+        note=(
+            f"{how} labellings of {len(runs)} run(s) and {len(people)} participant(s) as model or human; null: runs "
+            "exchangeable with participants; conservative when runs vary less than participants"
+        ),
     )
 
 
@@ -668,6 +700,8 @@ def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
         if row["note"].startswith("not computed") or "fewer than" in row["note"] or left_out:
             notes.append(f"observer effect of {o.label}: {row['note']}")
         rows.append(row)
+        if 2 <= len(runs) < SMALL_SAMPLE and len(people) >= 2:
+            rows.append(_observer_permutation_row(o.label, people, runs))
     out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
     for c in ("df1", "df2", "epsilon"):
         out[c] = out[c].astype(float)
@@ -1080,22 +1114,24 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         ob = e[e["effect"] == "observer"].set_index("term")
         rows, flagged = [], []
         for label in shown:
-            r = ob.loc[f"{label} - {HUMANS}"]
-            if any(r["note"].startswith(w) for w in ("not computed", "one run")) or any(
-                w in r["note"] for w in ("fewer than", "left out:")
-            ):
-                flagged.append(f"† {label}: {r['note']}")
-            rows.append(
-                [
-                    label + (" †" if flagged and flagged[-1].startswith(f"† {label}:") else ""),
-                    r["test"],
-                    with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
-                    num(r["statistic"], 2),
-                    num(r["df1"], 1),
-                    p_value(r["p_val"]),
-                    num(r["effect_size"], 2),
-                ]
-            )
+            # one row per test: Welch's (or the one-sample test), then the permutation test when 2–9 runs
+            for _, r in ob.loc[[f"{label} - {HUMANS}"]].iterrows():
+                note = r["note"]
+                if any(note.startswith(w) for w in ("not computed", "one run")) or any(
+                    w in note for w in ("fewer than", "left out:")
+                ):
+                    flagged.append(f"† {label}: {note}")
+                rows.append(
+                    [
+                        label + (" †" if flagged and flagged[-1] == f"† {label}: {note}" else ""),
+                        r["test"],
+                        with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
+                        num(r["statistic"], 2),
+                        num(r["df1"], 1),
+                        p_value(r["p_val"]),
+                        num(r["effect_size"], 2),
+                    ]
+                )
         doc.sections.append(
             Section(
                 "Observer effect",
@@ -1103,7 +1139,8 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
                     Paragraph(
                         "mean absolute error (pp), model − humans, with participants and runs as units: each unit's "
                         "mean over chart types of its MAE per type; Welch t-test of runs vs participants (one run: "
-                        "one-sample t-test of participants against it)"
+                        "one-sample t-test of participants against it); with 2 to 9 runs, where Welch's test is "
+                        f"liberal, also the {PERMUTATION_TEST} (exact when runs are exchangeable with participants)"
                     ),
                     Table(["model", "test", "diff [95% CI]", "t", "df", "p", "d"], rows, "llrrrrr"),
                     *more_note,
@@ -1241,6 +1278,8 @@ def _methods(report: RatioReport) -> str:
     refs += ["greenhouse1959", "holm1979"]
     if c["model_observers"]:
         refs.append("fisher1921")
+        permuted = bool((report.tables["effects"]["test"] == PERMUTATION_TEST).any())
+        refs += ["pitman1937"] if permuted else []
         paragraphs.append(
             f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
             f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
@@ -1248,7 +1287,16 @@ def _methods(report: RatioReport) -> str:
             "resample its test stimuli). Observer effect, with participants and runs as the units: each unit's MAE "
             "(mean over chart types of its MAE per type), Welch's t-test of runs against participants, model − "
             "humans, two-sided (a model with one run: one-sample t-test of participants against the run's MAE). "
-            "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
+            + (
+                f"For models with 2 to {SMALL_SAMPLE - 1} runs, where Welch's test rejects a true null too often, "
+                "also the Fisher–Pitman permutation test over units (Pitman 1937): the share of all labellings of "
+                f"the units as runs or participants (above {PERMUTATION_EXACT_MAX:,} of them, {PERMUTATION_DRAWS:,} "
+                "random ones) whose difference of means is at least the observed, exact when runs are exchangeable "
+                "with participants. "
+                if permuted
+                else ""
+            )
+            + "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
             "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
             "pairs)."
         )

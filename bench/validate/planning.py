@@ -10,6 +10,10 @@ planner's:
   skill one of three levels: skewed log errors, a participant × type term from the log of the skill), with chart
   type b's log errors shifted so that its mean minus type a's is the stated effect; the pilot is 100 such
   participants; test: :func:`analysis.inference.pairwise_within` (paired t, Holm over the 10 pairs).
+* ratio, pilot resampled: a 60-participant pilot whose pairs differ in variance (normal chart-type means with
+  paired-difference variance 0.49 for types 2–3 and 1.16 for 1–4, 5 normal trials per cell); fresh cohorts draw the
+  planned n participants with replacement from it (each with all their trials), the pair shifted about its pilot
+  midpoint as the planner places it; test: pairwise_within. It checks the planner's covariance, not its normality.
 * HIVE: participant accuracies logit-normal (the planner assumes Beta), mean = the stated accuracy, SD of the logit
   1.0; 10 trials each; the pilot 200 participants; test: :func:`analysis.hive_statistics.accuracy_summary`.
 * ratings: one rating per participant, agreeing with the stated probability; no pilot (nothing to estimate); test:
@@ -21,6 +25,7 @@ planner's:
 from __future__ import annotations
 
 import os
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -93,6 +98,59 @@ def _ratio_row(pair, effect: float, cohorts: int, rng, means) -> dict:
             row = res[(res["a"] == min(pair)) & (res["b"] == max(pair))].iloc[0]
             hits.append(bool(row["p_holm"] < ALPHA))
     return _row(f"ratio: chart types {pair[1]} − {pair[0]}, Holm", effect, "100 participants", plan, n, hits)
+
+
+#: The resampled pilot: participant × chart-type terms with these covariances (a skill term of variance 0.5 common
+#: to all types on top), plus N(0, 0.8²) trial errors, 5 trials per cell. With the trials' 2 · 0.8²/5 = 0.256, pair
+#: 2–3's paired difference varies 0.49 and pair 1–4's 1.16 (the spread of the issue-39 pilot); the type means
+#: leave the other pairs near enough for Holm's correction to matter.
+UNEQUAL_MEANS = np.array([1.0, 1.3, 1.7, 2.2, 2.5])
+UNEQUAL_TERMS = np.diag([0.452, 0.2, 0.2, 0.452, 0.3])
+UNEQUAL_TERMS[1, 2] = UNEQUAL_TERMS[2, 1] = 0.083
+UNEQUAL_SKILL = 0.5
+UNEQUAL_SIGMA = 0.8
+RESAMPLED_PILOT = 60
+
+
+def _unequal_pilot(rng) -> pd.DataFrame:
+    """A pilot whose chart-type pairs differ in variance (normal, so that resampling it checks the planner's
+    covariance rather than its normality)."""
+    n, k = RESAMPLED_PILOT, len(TYPES)
+    cov = UNEQUAL_TERMS + UNEQUAL_SKILL
+    cell = rng.multivariate_normal(UNEQUAL_MEANS, cov, n)[:, :, None] + rng.normal(0, UNEQUAL_SIGMA, (n, k, PER_TYPE))
+    idx = np.indices(cell.shape)
+    return pd.DataFrame(
+        {"participant_id": idx[0].ravel(), "chart_type": np.asarray(TYPES)[idx[1].ravel()], "log_error": cell.ravel()}
+    )
+
+
+def _resampled_cohort(rng, groups: list[pd.DataFrame], n: int) -> pd.DataFrame:
+    """n participants drawn with replacement from the pilot's (each keeps all their trials, under a new id)."""
+    picks = rng.integers(0, len(groups), n)
+    return pd.concat([groups[j].assign(participant_id=i) for i, j in enumerate(picks)], ignore_index=True)
+
+
+def _resampled_row(pilot: pd.DataFrame, pair, effect: float, cohorts: int, rng) -> dict:
+    """Plan from the pilot, then resample its participants at the planned n: the pair shifted symmetrically about its
+    pilot midpoint (as the planner places it) so that its mean difference is the effect; the report's Holm test."""
+    wide = pilot.groupby(["participant_id", "chart_type"])["log_error"].mean().unstack()
+    d = wide[pair[1]] - wide[pair[0]]
+    shift = (effect - d.mean()) / 2
+    shifted = pilot.copy()
+    shifted.loc[shifted["chart_type"] == pair[0], "log_error"] -= shift
+    shifted.loc[shifted["chart_type"] == pair[1], "log_error"] += shift
+    groups = [g for _, g in shifted.groupby("participant_id")]
+    plan, n = _refined(
+        lambda ns: plan_ratio(pilot, TYPES, pair, PER_TYPE, effect, TARGET, ALPHA, PLAN_REPS, ns, seed=1), TARGET
+    )
+    hits = []
+    if n is not None:
+        for _ in range(cohorts):
+            res = pairwise_within(_resampled_cohort(rng, groups, n), "log_error", "chart_type", "participant_id")
+            row = res[(res["a"] == min(pair)) & (res["b"] == max(pair))].iloc[0]
+            hits.append(bool(row["p_holm"] < ALPHA))
+    pilot_text = f"{RESAMPLED_PILOT} participants, Var(d) {d.var(ddof=1):.3f}, resampled"
+    return _row(f"ratio: chart types {pair[1]} − {pair[0]}, Holm, pilot resampled", effect, pilot_text, plan, n, hits)
 
 
 # HIVE
@@ -178,16 +236,26 @@ def rows(reps: int, seed: int) -> list[dict]:
     return []  # no estimator rows: the planning check is its own table
 
 
+def _stream(seed: int, row: str) -> np.random.Generator:
+    """The row's own random stream, from the seed and its name: a row draws the same pilot and cohorts whatever the
+    rows before it drew, so changing one planner (or its n) leaves the other rows' figures as they were."""
+    return np.random.default_rng([seed, 9, zlib.crc32(row.encode())])
+
+
 def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
     cohorts = int(os.environ.get("VALIDATE_PLANNING_REPS", "500"))
-    rng = np.random.default_rng([seed, 9])
-    means = _type_means(rng)
+    means = _type_means(np.random.default_rng([seed, 9]))
+    unequal = _unequal_pilot(np.random.default_rng([seed, 39]))  # one pilot, both resampled rows plan from it
     out = [
-        _ratio_row((2, 3), 0.3, cohorts, rng, means),
-        _ratio_row((1, 4), 0.5, cohorts, rng, means),
-        _hive_row("hive-distinction", 0.35, cohorts, rng),
-        _hive_row("hive-agreement", 0.6, cohorts, rng),
-        _ratings_row(0.65, 0.5, cohorts, rng),
+        _ratio_row((2, 3), 0.3, cohorts, _stream(seed, "ratio 3-2"), means),
+        _ratio_row((1, 4), 0.5, cohorts, _stream(seed, "ratio 4-1"), means),
+        *(
+            _resampled_row(unequal, pair, 0.4, cohorts, _stream(seed, f"ratio resampled {pair[1]}-{pair[0]}"))
+            for pair in ((2, 3), (1, 4))
+        ),
+        _hive_row("hive-distinction", 0.35, cohorts, _stream(seed, "hive-distinction")),
+        _hive_row("hive-agreement", 0.6, cohorts, _stream(seed, "hive-agreement")),
+        _ratings_row(0.65, 0.5, cohorts, _stream(seed, "ratings")),
     ]
     title = (
         f"Planning: achieved power at the planned n (target {TARGET:g} ± {TOLERANCE:g}; {cohorts} fresh cohorts "

@@ -14,7 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from analysis import anova_by, mae, mlae, pearson, two_sample_t
 from analysis.coverage import COVERAGE_COLUMNS, COVERAGE_FILE, SMALL_SAMPLE
-from analysis.inference import pairwise_within, rm_anova
+from analysis.inference import pairwise_within, permutation_test, rm_anova
 from bench.validate.coverage import coverage_row, write_coverage
 from tests.analysis.conftest import PAIRS, SIGMA, SKILL, simulate_cohort, true_mlae, true_participant_mlae
 
@@ -300,13 +300,19 @@ def _welch_p(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return 2 * stats.t.sf(np.abs(t), dof)
 
 
+def _null_runs(rng, reps: int, n_runs: int) -> np.ndarray:
+    """(reps, runs, 5 types, 39 pairs) absolute errors of runs from people's error population (skill × σ_type),
+    each run predicting every test stimulus once."""
+    run_e = np.abs(rng.normal(0.0, 1.0, (reps, n_runs, 5, len(PAIRS))))
+    return run_e * SIGMA.reshape(1, 1, -1, 1) * rng.choice(SKILL, (reps, n_runs, 1, 1))
+
+
 def _observer_null(rng, reps: int, n: int, n_runs: int) -> tuple[np.ndarray, np.ndarray]:
     """People and a model whose runs come from the same population (skill × σ_type): p of the new test (Welch,
     per-participant MAE vs per-run MAE, each the mean over types of the unit's MAE per type) and of the old one
     (Welch over (type, pair) cells: people's mean error per cell vs the model's, runs pooled)."""
     e, pairs = _null_people(rng, reps, n, SIGMA)
-    run_e = np.abs(rng.normal(0.0, 1.0, (reps, n_runs, 5, len(PAIRS))))
-    run_e *= SIGMA.reshape(1, 1, -1, 1) * rng.choice(SKILL, (reps, n_runs, 1, 1))
+    run_e = _null_runs(rng, reps, n_runs)
     p_new = _welch_p(e.mean((2, 3)), run_e.mean((2, 3)))
     cell = (np.arange(5).reshape(1, 1, -1, 1) * len(PAIRS) + pairs).reshape(reps, -1)
     flat = (cell + np.arange(reps)[:, None] * 5 * len(PAIRS)).ravel()
@@ -431,10 +437,37 @@ def type1_rows(reps: int, seed: int) -> list[dict]:
     return rows_
 
 
+#: Runs at which the observer's permutation test (the report's row below SMALL_SAMPLE runs) is checked.
+PERMUTATION_RUNS = (2, 3, 5)
+
+
+def permutation_rows(reps: int, seed: int) -> list[dict]:
+    """Type-I error of :func:`analysis.inference.permutation_test` (the product's function, one call per cohort) over
+    units at 2, 3 and 5 runs, on two nulls: runs exchangeable with participants (each run answers a participant's 25
+    trials: the test's null, where its rate must contain 0.05), and runs of all 195 stimuli from people's error
+    population (they vary less than participants: the test may only be conservative, at most 0.05)."""
+    rng = np.random.default_rng([seed, 39])
+    n, out = TYPE1_PARTICIPANTS, []
+    for n_runs in PERMUTATION_RUNS:
+        people = _null_people(rng, reps, n, SIGMA)[0].mean((2, 3))
+        like_people = _null_people(rng, reps, n_runs, SIGMA)[0].mean((2, 3))
+        all_stimuli = _null_runs(rng, reps, n_runs).mean((2, 3))
+        for runs, design, goal in (
+            (like_people, f"{n} participants × 25 vs {n_runs} runs × 25, exchangeable", ""),
+            (all_stimuli, f"{n} participants × 25 vs {n_runs} runs × 195, same error population", "at most"),
+        ):
+            p = np.array([permutation_test(runs[r], people[r]).iloc[0]["p_val"] for r in range(reps)])
+            note = "runs vary less than participants: conservative" if goal else "the test's null"
+            out.append(_rate_row("observer: Fisher–Pitman permutation over units", "new", design, p < ALPHA, note,
+                                 goal=goal))  # fmt: skip
+    return out
+
+
 def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
-    """The type-I table and the small-sample coverage table (also written to analysis/data/bootstrap_coverage.csv)."""
+    """The type-I tables and the small-sample coverage table (also written to analysis/data/bootstrap_coverage.csv)."""
     type1_reps = int(os.environ.get("VALIDATE_TYPE1_REPS", "5000"))
     coverage_reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
+    permutation_reps = int(os.environ.get("VALIDATE_PERMUTATION_REPS", "4000"))
     coverage = coverage_rows(coverage_reps, seed)
     write_coverage(coverage, coverage_reps, seed)
     return [
@@ -442,6 +475,12 @@ def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
             f"Type-I error at α = 0.05 ({type1_reps} null cohorts, Wilson 95 % Monte Carlo interval)",
             TYPE1_COLUMNS,
             type1_rows(type1_reps, seed),
+        ),
+        (
+            f"Type-I error of the observer's permutation test over units below {SMALL_SAMPLE} runs at α = 0.05 "
+            f"({permutation_reps} null cohorts each, Wilson 95 % Monte Carlo interval)",
+            TYPE1_COLUMNS,
+            permutation_rows(permutation_reps, seed),
         ),
         (
             f"Coverage of the 95 % bootstrap interval below {SMALL_SAMPLE} units ({coverage_reps} cohorts per row; "

@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from analysis import anova_by, observer_effect, one_sample_t, pearson, tukey, two_sample_t
+from analysis.inference import permutation_test
 
 T_COLUMNS = ["t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n"]
 RNG = np.random.default_rng(42)
@@ -234,3 +235,20 @@ def test_pearson_matches_scipy():
 def test_pearson_rejects_constant_input():
     with pytest.raises(ValueError, match="'y' is constant"):
         pearson([1, 2, 3], [5, 5, 5])
+
+
+def test_permutation_test_enumerates_every_labelling_by_hand():
+    """x = {3, 5}, y = {1, 2, 4}: observed |4 − 7/3| = 5/3. The 10 ways of labelling two of {1, …, 5} as x have sums
+    S = 3, 4, 5, 6, 5, 6, 7, 7, 8, 9 and |S/2 − (15 − S)/3| ≥ 5/3 iff S ≤ 4 or S ≥ 8: {1,2}, {1,3}, {3,5}, {4,5},
+    so p = 4/10."""
+    res = permutation_test([3.0, 5.0], [1.0, 2.0, 4.0]).iloc[0]
+    assert res["p_val"] == pytest.approx(0.4, abs=1e-15) and res["estimate"] == pytest.approx(5 / 3)
+    assert res["exact"] and res["labellings"] == 10 and res["n"] == 5
+
+
+def test_permutation_test_samples_labellings_beyond_the_exact_limit():
+    """C(61, 5) ≈ 6 million labellings: random ones, p = (1 + hits)/(1 + draws); the 5 largest values labelled x
+    are beaten by no random labelling (C(61, 5) − 1 of them are less extreme), so p = 1/(1 + draws)."""
+    x, y = np.full(5, 10.0) + np.arange(5) * 0.01, np.arange(56) * 0.01
+    res = permutation_test(x, y, draws=999, seed=3).iloc[0]
+    assert not res["exact"] and res["labellings"] == 999 and res["p_val"] == pytest.approx(1 / 1000)

@@ -41,14 +41,61 @@ def test_two_chart_types_match_the_noncentral_t_of_a_paired_test():
     = P(|T'| > t_{1−α/2, n−1}) with T' ~ nct(n − 1, δ√n / sd_d)."""
     per_cell, effect = 5, 0.5
     plan = plan_ratio(None, [1, 2], (1, 2), per_cell, effect, reps=REPS, ns=(10, 30, 60))
-    assert plan.components == {"sigma_within": SIGMA_WITHIN_DEFAULT, "sigma_inter": 0.0}
     sd_d = math.sqrt(2 * SIGMA_WITHIN_DEFAULT**2 / per_cell)
+    assert plan.components == {"sigma_within": SIGMA_WITHIN_DEFAULT, "sigma_inter": 0.0, "var_pair": sd_d**2}
     for row in plan.table.to_dict("records"):
         n = row["n"]
         crit = stats.t.ppf(0.975, n - 1)
         nc = effect / sd_d * math.sqrt(n)
         truth = stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc)
         assert within_mc(row, truth), (n, row["power"], truth)
+
+
+def _pilot_with_unequal_pairs() -> pd.DataFrame:
+    """30 participants × 4 chart types × 5 trials whose cell means are drawn from a covariance in which pair 2–3
+    differs with variance 0.49 and pair 1–4 with 1.16; the types' means 0, 10, 20, 30 lie so far apart that
+    every other pair rejects at once, leaving the compared pair last in Holm's order (threshold α itself)."""
+    rng = np.random.default_rng(11)
+    cov = np.array(
+        [[0.60, 0.10, 0.10, 0.02], [0.10, 0.40, 0.155, 0.10], [0.10, 0.155, 0.40, 0.10], [0.02, 0.10, 0.10, 0.60]]
+    )
+    z = rng.standard_normal((30, 4))
+    z -= z.mean(axis=0)  # recoloured so that the sample covariance is ``cov`` exactly
+    z = z @ np.linalg.inv(np.linalg.cholesky(np.cov(z, rowvar=False))).T @ np.linalg.cholesky(cov).T
+    means = np.array([0.0, 10.0, 20.0, 30.0]) + z
+    spread = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])  # trial deviations summing to 0: cell means stay exact
+    rows = [
+        {"participant_id": p, "chart_type": t + 1, "log_error": means[p, t] + s}
+        for p in range(30)
+        for t in range(4)
+        for s in spread
+    ]
+    return pd.DataFrame(rows), means
+
+
+def test_each_pair_is_planned_from_its_own_paired_difference_variance():
+    """n for power 0.8 = the smallest n of the grid with P(|T'| > t_{1−α/2, n−1}) ≥ 0.8, T' ~ nct(n − 1, δ√n/s_d),
+    s_d² the pilot's sample variance of the pair's paired difference Var(B) + Var(A) − 2 Cov(A, B) (the pilot has
+    as many trials per type as the plan, so no σ_w adjustment)."""
+    pilot, means = _pilot_with_unequal_pairs()
+    effect, ns = 0.55, tuple(range(10, 101, 10))
+    planned = {}
+    for a, b in ((2, 3), (1, 4)):
+        var_d = float(np.var(means[:, b - 1] - means[:, a - 1], ddof=1))
+        power = {}
+        for n in ns:
+            crit, nc = stats.t.ppf(0.975, n - 1), effect * math.sqrt(n / var_d)
+            power[n] = stats.nct.sf(crit, n - 1, nc) + stats.nct.cdf(-crit, n - 1, nc)
+        hand = min(n for n in ns if power[n] >= 0.8)
+        # a decisive grid: the hand n clears 0.8 and the one below misses it by over 4 Monte Carlo SEs (4000 reps)
+        assert power[hand] > 0.825 and power[hand - 10] < 0.775, (a, b, power)
+        plan = plan_ratio(pilot, [1, 2, 3, 4], (a, b), 5, effect, reps=REPS, ns=ns)
+        assert plan.components["var_pair"] == pytest.approx(var_d, rel=1e-9)
+        assert "the pilot's covariance of chart-type means (30 participants" in plan.test
+        assert plan.n_needed == hand, (a, b, plan.table, power)
+        planned[(a, b)] = (var_d, hand)
+    assert planned[(2, 3)][0] == pytest.approx(0.49) and planned[(1, 4)][0] == pytest.approx(1.16)
+    assert planned[(2, 3)][1] < planned[(1, 4)][1]
 
 
 def test_wilson_test_power_matches_exact_binomial_enumeration():
@@ -112,6 +159,7 @@ def test_a_pilot_too_small_says_so_and_falls_back():
     assert plan.sources == {
         "sigma_within": "default: SD of log2|e| for normal errors",
         "sigma_inter": "default: none (a skill factor common to all chart types)",
+        "var_pair": "2(σ_inter² + σ_within²/m)",
     }
     assert any("too few to estimate the participant × chart type variance" in n for n in plan.notes)
     assert any("no participant × chart type cell with two trials" in n for n in plan.notes)

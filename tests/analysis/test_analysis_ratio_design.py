@@ -2,6 +2,7 @@
 few units flagged with the coverage `make validate` measured, consistency on shared cells, the outlier rule's wording.
 Expected values come from the textbook formulas written out here, not from the product."""
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -141,6 +142,33 @@ def test_observer_effect_takes_participants_and_runs_as_units():
     assert obs["statistic"] == pytest.approx(t, rel=1e-9) and obs["df1"] == pytest.approx(dof, rel=1e-9)
     assert obs["p_val"] == pytest.approx(2 * stats.t.sf(abs(t), dof), rel=1e-8)
     assert obs["n"] == 15 and "fewer than 10 runs" in obs["note"]
+
+
+def test_few_runs_add_the_permutation_test_over_units_computed_by_hand():
+    """Below 10 runs: p = share of the C(15, 3) = 455 ways of labelling 3 of the 15 unit MAEs "model" whose
+    |mean(model) − mean(human)| is at least the observed one."""
+    rng = np.random.default_rng(10)
+    sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(12)})
+    cells, stimuli = _model(runs=3, error=lambda run, k: 1.0 + run + 0.5 * k)
+    report = ratio_report(sessions, trials, cells, stimuli, n_boot=50)
+    rows = report.tables["effects"].query("effect == 'observer'")
+    assert list(rows["test"]) == ["Welch t-test", "Fisher–Pitman permutation test over units"]
+    people = trials.groupby(["participant_id", "chart_type"])["abs_error"].mean().groupby(level=0).mean().to_list()
+    runs = [float(np.mean([1.0 + run + 0.5 * k for k in range(5)])) for run in range(3)]
+    units = runs + people
+    observed = abs(np.mean(runs) - np.mean(people))
+    extreme = 0
+    for model in itertools.combinations(range(15), 3):
+        human = [u for i, u in enumerate(units) if i not in model]
+        extreme += abs(np.mean([units[i] for i in model]) - np.mean(human)) >= observed - 1e-12
+    perm = rows.iloc[1]
+    assert perm["p_val"] == pytest.approx(extreme / 455, rel=1e-12)
+    assert perm["estimate"] == pytest.approx(np.mean(runs) - np.mean(people), rel=1e-12) and perm["n"] == 15
+    assert "all 455 labellings of 3 run(s) and 12 participant(s)" in perm["note"]
+    assert "read the Fisher–Pitman permutation test over units row" in rows.iloc[0]["note"]
+    assert "Fisher–Pitman permutation test over units (Pitman 1937)" in report.methods()
+    assert "Pitman, E. J. G. (1937)" in report.methods()
+    assert report.text().count("Fisher–Pitman permutation test over units") >= 2  # the table's row and its legend
 
 
 def test_consistency_joins_humans_and_model_on_shared_cells():
