@@ -225,6 +225,12 @@ def admin(url) -> sa.Engine:
     return sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
 
 
+def app_on(url):
+    """The app on the given PostgreSQL URL, with the repository's studies."""
+    config = {"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": url}
+    return create_app({**config, "STUDIES_DIR": str(ROOT / "studies")})
+
+
 @pytest.fixture
 def owner_app():
     """A database of its own migrated by the owner (the test server's superuser, as compose's `studyhive`), studies
@@ -235,14 +241,7 @@ def owner_app():
         connection.execute(sa.text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
         connection.execute(sa.text(f"DROP ROLE IF EXISTS {ROLE}"))
         connection.execute(sa.text(f"CREATE DATABASE {DATABASE}"))
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": url,
-            "STUDIES_DIR": str(ROOT / "studies"),
-        }
-    )
+    app = app_on(url)
     with app.app_context():
         upgrade(directory=app.config["MIGRATIONS_DIR"])
         sync_studies(Path(app.config["STUDIES_DIR"]))
@@ -307,14 +306,7 @@ def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path
         )
 
     app_url = url.set(username=ROLE, password=PASSWORD)
-    served = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": app_url,
-            "STUDIES_DIR": str(ROOT / "studies"),
-        }
-    )
+    served = app_on(app_url)
     with served.app_context():
         take_study3_like_people(served.test_client(), random.Random(1))  # entry, surveys, every trial, completion
         keys = db.session.scalars(db.select(Stimulus.key).join(Study).filter(Study.slug == "study3")).all()
@@ -370,14 +362,7 @@ def test_app_role_runs_the_participant_path_and_nothing_more(owner_app, tmp_path
 def test_the_app_role_adds_to_the_audit_log_and_cannot_rewrite_it(owner_app):
     grant(owner_app)
     app_url = sa.engine.make_url(PG_URL).set(database=DATABASE, username=ROLE, password=PASSWORD)
-    served = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": app_url,
-            "STUDIES_DIR": str(ROOT / "studies"),
-        }
-    )
+    served = app_on(app_url)
     with served.app_context():
         for verb in ("pause", "open"):  # each logged in study_events, by the app's role
             result = served.test_cli_runner().invoke(args=["studies", verb, "study3"])

@@ -28,6 +28,17 @@ def empty_app(tmp_path):
         dispose_engines()
 
 
+def insert_study(conn, study_id: int, slug: str, at: datetime) -> None:
+    """A ratio-estimation study row as an older schema holds it (the columns every revision since 0001 has)."""
+    conn.execute(
+        text(
+            "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
+            " updated_at) VALUES (:id, :slug, :title, 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
+        ),
+        {"id": study_id, "slug": slug, "title": slug.title(), "h": str(study_id) * 64, "t": at},
+    )
+
+
 @pytest.mark.db
 def test_upgrade_matches_models_and_downgrade_empties(empty_app):
     directory = str(ROOT / "migrations")
@@ -165,13 +176,7 @@ def test_0010_backfills_existing_studies_and_sessions_live_and_new_studies_start
     upgrade(directory=directory, revision="0009")
     synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
     with db.engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
-                " updated_at) VALUES (1, 'old', 'Old', 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
-            ),
-            {"h": "1" * 64, "t": synced},
-        )
+        insert_study(conn, 1, "old", synced)
         conn.execute(
             text(
                 "INSERT INTO participant_sessions (id, study_id, token, platform, study_version, status, started_at,"
@@ -183,13 +188,7 @@ def test_0010_backfills_existing_studies_and_sessions_live_and_new_studies_start
     with db.engine.begin() as conn:
         assert conn.execute(text("SELECT stage FROM studies")).all() == [("live",)]
         assert conn.execute(text("SELECT stage, preview FROM participant_sessions")).one() == ("live", False)
-        conn.execute(
-            text(
-                "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
-                " updated_at) VALUES (2, 'new', 'New', 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
-            ),
-            {"h": "2" * 64, "t": synced},
-        )
+        insert_study(conn, 2, "new", synced)
         assert conn.execute(text("SELECT stage FROM studies WHERE id = 2")).scalar() == "pilot"
     downgrade(directory=directory, revision="0009")
     with db.engine.connect() as conn:
@@ -205,13 +204,7 @@ def test_0016_keeps_submissions_and_bonus_rows_and_its_downgrade_drops_only_purg
     upgrade(directory=directory, revision="0014")
     synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
     with db.engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO studies (id, slug, title, task_type, config, config_hash, version, status, created_at,"
-                " updated_at) VALUES (1, 'old', 'Old', 'ratio-estimation', '{}', :h, 1, 'open', :t, :t)"
-            ),
-            {"h": "1" * 64, "t": synced},
-        )
+        insert_study(conn, 1, "old", synced)
         conn.execute(
             text(
                 "INSERT INTO prolific_submissions (id, study_id, submission_id, participant_id, status, read_at)"
