@@ -129,6 +129,17 @@ def test_an_idle_session_ends_after_the_configured_time(app, client, auth):
     assert client.get("/researcher/").status_code == 302  # the cookie is gone, not just refused once
 
 
+def test_a_request_within_a_minute_does_not_rewrite_the_cookie(app, client, auth):
+    """Only a stale last-seen time is renewed: a response that sets the cookie again would overwrite what a request
+    beside it stored there (a flash message after a form's POST)."""
+    auth.login()
+    client.get("/researcher/")  # the first page after logging in (it may show a message stored in the cookie)
+    assert "Set-Cookie" not in client.get("/researcher/").headers
+    with client.session_transaction() as cookie:
+        cookie["seen"] -= 61
+    assert "Set-Cookie" in client.get("/researcher/").headers
+
+
 def test_idle_hours_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("STUDYHIVE_RESEARCHER_IDLE_HOURS", "0.25")
     assert default_config()["RESEARCHER_IDLE_HOURS"] == 0.25

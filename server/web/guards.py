@@ -32,6 +32,9 @@ class ResearcherCookies(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
 
+SEEN_REFRESH_S = 60  # how often a researcher's request renews the session's last-seen time
+
+
 def start_session(researcher: Researcher) -> None:
     """Log the researcher in: a new cookie (nothing of a previous one kept) of the account's current epoch."""
     session.clear()
@@ -51,7 +54,11 @@ def load_researcher():
     if not session_valid(researcher, session.get("epoch")) or idle > current_app.config["RESEARCHER_IDLE_HOURS"] * 3600:
         session.clear()
         return
-    session["seen"] = now
+    # A refreshed "seen" rewrites the cookie, and the last response to set it wins: refreshed on every request, a
+    # request in flight beside a form's POST (a page's other requests) would put back a cookie without the POST's
+    # flash message. Once a minute is enough to time an idle session.
+    if now - session.get("seen", 0) >= SEEN_REFRESH_S:
+        session["seen"] = now
     g.researcher = researcher
 
 
