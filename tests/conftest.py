@@ -4,6 +4,7 @@ at TEST_DATABASE_URL (default: the local server's `test` database)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import os
 import shutil
@@ -40,9 +41,14 @@ def pytest_report_header(config):
     return f"studyhive database backend: {BACKEND}" + (f" ({PG_URL})" if BACKEND == "postgresql" else "")
 
 
+#: The PostgreSQL database of the `app` fixture running now (a copy of the demo template): apps a test builds itself
+#: with make_app use it too, as they used the one fixed database before copies were made ahead.
+_current_copy: str | None = None
+
+
 def database_url(tmp_path: Path) -> str:
     if BACKEND == "postgresql":
-        return PG_URL
+        return _current_copy or PG_URL
     if BACKEND != "sqlite":
         raise pytest.UsageError(f"STUDYHIVE_TEST_DB must be sqlite or postgresql, not {BACKEND!r}")
     return f"sqlite:///{tmp_path / 'test.sqlite'}"
@@ -77,6 +83,18 @@ def _postgres_admin():
     return url, sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def postgres_database():
+    """TEST_DATABASE_URL's own database exists (tests that build their apps themselves, without `app`, use it)."""
+    if BACKEND != "postgresql":
+        return
+    url, admin = _postgres_admin()
+    with admin.connect() as c:
+        if not c.scalar(sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": url.database}):
+            c.execute(sa.text(f'CREATE DATABASE "{url.database}"'))
+    admin.dispose()
+
+
 @pytest.fixture(scope="session")
 def demo_database(tmp_path_factory):
     """studies/ synced once per run into a template: generating the demo studies' stimuli takes most of a database
@@ -100,7 +118,8 @@ def demo_database(tmp_path_factory):
         db.session.remove()
         dispose_engines()
     if BACKEND == "postgresql":
-        yield template
+        with TemplateCopies(template) as copies:
+            yield copies
         with admin.connect() as c:
             c.execute(sa.text(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)'))
         admin.dispose()
@@ -108,21 +127,75 @@ def demo_database(tmp_path_factory):
         yield folder / "test.sqlite"
 
 
+class TemplateCopies:
+    """Copies of the demo template for the `app` fixture, each made one test ahead in a thread: CREATE DATABASE …
+    TEMPLATE writes the whole database and waits for it to reach the disk (about 0.3 s here, most of it waiting),
+    and DROP DATABASE waits too, so the next test's copy is made, and the last one dropped, while a test runs. One
+    worker thread, so a drop always precedes the create that reuses its name (three names in turn)."""
+
+    NAMES = 3
+
+    def __init__(self, template: str):
+        self.template = template
+        self.url, self.admin = _postgres_admin()
+        self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self.made = 0
+        self.next = self._make()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.next.result()
+        for i in range(self.NAMES):
+            self.worker.submit(self._drop, self._name(i))
+        self.worker.shutdown(wait=True)
+        self.admin.dispose()
+
+    def _name(self, i: int) -> str:
+        return f"{self.url.database}_{i % self.NAMES}"
+
+    def _drop(self, name: str) -> None:
+        with self.admin.connect() as c:  # FORCE: a previous run may have been interrupted with connections open
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    def _create(self, name: str) -> str:
+        self._drop(name)
+        with self.admin.connect() as c:
+            c.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'))
+        return name
+
+    def _make(self) -> concurrent.futures.Future:
+        self.made += 1
+        return self.worker.submit(self._create, self._name(self.made))
+
+    def take(self) -> str:
+        """A fresh copy's URL; the next one starts being made now."""
+        name = self.next.result()
+        self.next = self._make()
+        return self.url.set(database=name).render_as_string(hide_password=False)
+
+    def give_back(self, url: str) -> None:
+        self.worker.submit(self._drop, sa.engine.make_url(url).database)
+
+
 @pytest.fixture
 def app(tmp_path, demo_database):
+    global _current_copy
     if BACKEND == "postgresql":
-        url, admin = _postgres_admin()
-        with admin.connect() as c:  # FORCE: a previous run may have been interrupted with connections open
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
-            c.execute(sa.text(f'CREATE DATABASE "{url.database}" TEMPLATE "{demo_database}"'))
-        admin.dispose()
+        _current_copy = demo_database.take()
     else:
         shutil.copyfile(demo_database, tmp_path / "test.sqlite")
     app = make_app(tmp_path)
-    with app.app_context():
-        yield app
-        db.session.remove()
-        dispose_engines()
+    try:
+        with app.app_context():
+            yield app
+            db.session.remove()
+            dispose_engines()
+    finally:
+        if BACKEND == "postgresql":
+            demo_database.give_back(_current_copy)
+            _current_copy = None
 
 
 @pytest.fixture

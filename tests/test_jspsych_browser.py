@@ -20,6 +20,13 @@ from tests.jspsych_study import ABORTING, EXPERIMENT, EXPERIMENT7, SNOOP, jspsyc
 OFFLINE_S = 30  # the issue's "30 s offline": long enough for sync.js's retries to back off several times
 
 
+def stay_offline(page, seconds: float = OFFLINE_S) -> None:
+    """`seconds` of the page's time pass offline at once: its clock (Playwright's, installed before the page loaded,
+    running at the real pace until now) runs every timer due in them (sync.js's retries backing off), so the test
+    does not wait them out."""
+    page.clock.run_for(int(seconds * 1000))
+
+
 @pytest.fixture
 def app(tmp_path):
     studies = {
@@ -79,6 +86,7 @@ def answer(frame, button):
 
 
 def test_reload_and_offline_lose_and_duplicate_nothing(page, live_server, app):
+    page.clock.install()
     token = start(page, live_server, "own")
     frame = page.frame_locator("#studyhive-experiment")
     frame.get_by_role("button", name="Begin").click()
@@ -89,7 +97,7 @@ def test_reload_and_offline_lose_and_duplicate_nothing(page, live_server, app):
     answer(frame, "right")
     answer(frame, "right")
     expect(page.locator("#studyhive-notice")).to_contain_text("Connection lost")
-    time.sleep(OFFLINE_S)
+    stay_offline(page)
     assert len(stored_rows(token)) == 3  # the two answered offline wait on this device
     page.context.set_offline(False)
     answer(frame, "left")  # the fifth word, then reload at once: it may still be queued

@@ -7,7 +7,6 @@ the end the stored rows are jsPsych.data's, one for one."""
 import csv
 import io
 import json
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +15,7 @@ from playwright.sync_api import expect
 from analysis.jspsych_data import Codebook, flat_row
 from analysis.reports.jspsych_study import jspsych_report
 from analysis.safe_csv import rows_csv
-from tests.test_jspsych_browser import OFFLINE_S, experiment_frame, rows_arrive, session, start, stored_rows
+from tests.test_jspsych_browser import experiment_frame, rows_arrive, session, start, stay_offline, stored_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ROOT / "studies" / "visual-search"
@@ -127,6 +126,7 @@ def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live
     demo does not preload them; in the second round each picture was loaded in the first."""
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.clock.install()
     token = start(page, live_server, "visual-search")
     frame = page.frame_locator("#studyhive-experiment")
     read_instructions(frame)
@@ -136,7 +136,7 @@ def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live
     page.context.set_offline(True)
     search(frame, 4)
     expect(page.locator("#studyhive-notice")).to_contain_text("Connection lost")
-    time.sleep(OFFLINE_S)
+    stay_offline(page)
     assert len(stored_rows(token)) == 18  # the eight rows recorded offline wait on this device
     page.context.set_offline(False)
     search(frame, 1)  # the 13th display, then reload at once: its row may still be queued
