@@ -4,9 +4,10 @@ Each array task is one run (`SweepJob`) and does what the sweep's own loop does 
 resume from the run's checkpoint, then predict the test. Every task asks for what the file's [slurm] table says
 (time, GPUs, partition, CPUs, memory …). A run's state is its folder (checkpoint.pt after every epoch), so:
 
-- **Requeued.** Slurm signals a task (SIGUSR2) 90 s before its time limit, or when it preempts it. submitit then
-  calls the task's checkpoint(), which, being `Checkpointable`'s, resubmits the same task, and requeues it (after a
-  time limit at most `max_timeouts` times). The requeued task resumes from the last finished epoch.
+- **Requeued.** Slurm signals a task (SIGUSR2) 90 s before its time limit, and when it preempts it on clusters
+  configured to (docs/models.md). submitit then calls the task's checkpoint(), which, being `Checkpointable`'s,
+  resubmits the same task, and requeues it (after a time limit at most `max_timeouts` times). The requeued task
+  resumes from the last finished epoch.
 - **Submitted again.** The same command submits only the runs that are not done and predicted; interrupted ones
   resume from their checkpoints, finished ones are skipped. Once every run is, it writes results.csv and import.sh
   (`sweep.collect`) and submits nothing.
