@@ -7,8 +7,9 @@
     flask import-predictions study3 preds.parquet --observer small --unit ratio
     flask analyze study3
     python -m modelruns sweep sweep.toml        # a grid of seeds × regimes × sizes × architectures, resumable
+    python -m modelruns sweep sweep.toml --executor slurm   # the same grid as a Slurm job array (modelruns/cluster.py)
 
 Like `analysis/`, this package never imports Flask or the server: it reads the files `flask stimuli export` writes
 and writes the file `flask import-predictions` reads. It is the only part of studyhive that needs PyTorch
-(requirements-models.txt); the server never imports it.
+and submitit (requirements-models.txt); the server never imports it.
 """

@@ -77,6 +77,13 @@ def parser() -> argparse.ArgumentParser:
     )
     w.add_argument("file", type=Path, help="the sweep file (SWEEP.toml)")
     w.add_argument("--status", action="store_true", help="print the progress view only; train nothing")
+    w.add_argument(
+        "--executor",
+        choices=("local", "slurm"),
+        default="local",
+        help="local: train the runs here, one after another; slurm: submit them as a job array with the file's "
+        "[slurm] requests, or write the table once all are done [local]",
+    )
     return p
 
 
@@ -116,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
                 + (f", validation MAE {last['val_mae']:.4f}" if "val_mae" in last else "")
                 + f"; best epoch {manifest['best_epoch']} in {args.out / 'model.pt'}"
             )
+        elif args.command == "sweep" and args.executor == "slurm" and not args.status:
+            from .cluster import submit
+
+            submit(args.file)
         elif args.command == "sweep":
             from .sweep import run_sweep
 

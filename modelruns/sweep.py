@@ -12,6 +12,9 @@ log2(MAE in percent points + 1/8), as `flask analyze --mlae participant` scores 
 The training sets come from `flask stimuli export --training` (modelruns never runs the server): `data` is a
 folder pattern with {regime}, {size}, {seed} and {chart_type}; a missing folder is refused before anything runs,
 with the export commands that would write it. docs/models.md has an example file.
+
+`--executor slurm` (modelruns/cluster.py) runs the same steps, one run per task of a Slurm job array, with the
+requests of the file's [slurm] table; the table is written once every run is done.
 """
 
 from __future__ import annotations
@@ -61,6 +64,24 @@ class SpeedSettings(Strict):
     pin_memory: bool = False
 
 
+class SlurmSettings(Strict):
+    """What each array task (one run) asks Slurm for under `--executor slurm` (modelruns/cluster.py)."""
+
+    partition: str | None = None
+    # Required: submitit's default is 5 minutes, which would stop every paper-size run long before it ends.
+    time_min: Annotated[int, Field(ge=1)]
+    gpus_per_node: Annotated[int, Field(ge=0)] = 1
+    cpus_per_task: Annotated[int, Field(ge=1)] | None = None
+    mem_gb: Annotated[float, Field(gt=0)] | None = None
+    account: str | None = None
+    qos: str | None = None
+    constraint: str | None = None
+    array_parallelism: Annotated[int, Field(ge=1)] | None = None
+    max_timeouts: Annotated[int, Field(ge=0)] = 3
+    setup: list[str] = []
+    sbatch: dict[str, str | int | bool] = {}
+
+
 def _unique(values: list) -> list:
     if len(set(values)) != len(values):
         raise ValueError("has repeated values")
@@ -81,6 +102,7 @@ class SweepFile(Strict):
     device: str = "auto"
     train: TrainSettings = TrainSettings()
     speed: SpeedSettings = SpeedSettings()
+    slurm: SlurmSettings | None = None
 
     _unique_lists = field_validator("seeds", "regimes", "sizes", "archs", "chart_types")(_unique)
 
@@ -109,6 +131,12 @@ class SweepFile(Strict):
             needed.append("chart_type")
         if needed:
             raise ValueError(f"data: the pattern needs {', '.join('{' + k + '}' for k in needed)} (one folder per set)")
+        return self
+
+    @model_validator(mode="after")
+    def _a_gpu_for_a_cuda_device(self) -> SweepFile:
+        if self.slurm is not None and self.slurm.gpus_per_node == 0 and self.device.startswith("cuda"):
+            raise ValueError(f"slurm.gpus_per_node: 0, but device is {self.device} (ask for a GPU, or use the cpu)")
         return self
 
 
@@ -248,8 +276,6 @@ def progress(runs: list[Run]) -> list[str]:
 
 def run_sweep(path: Path, echo=print, status_only: bool = False) -> dict[str, Any]:
     """Train what is not trained, predict what is not predicted, write results.csv and import.sh."""
-    from .predict import predict
-
     sweep = read_sweep(path)
     runs = plan(sweep)
     if status_only:
@@ -257,31 +283,51 @@ def run_sweep(path: Path, echo=print, status_only: bool = False) -> dict[str, An
             echo(line)
         return {"runs": len(runs)}
     check_inputs(runs)
-    speed = Speed(**sweep.speed.model_dump())
+    command = ["python", "-m", "modelruns", "sweep", str(path)]
     for number, run in enumerate(runs, 1):
-        what, manifest = state(run)
-        if what == "done":
-            for key, want in (("epochs", sweep.epochs), ("batch_size", sweep.train.batch_size)):
-                if manifest[key] != want:
-                    raise RunError(
-                        f"sweep: {run.folder} was trained with {key} {manifest[key]}, the sweep file says {want}; "
-                        "give the sweep another out, or remove that run"
-                    )
-        else:
+        if state(run)[0] != "done":
             for line in progress(runs):
                 echo(line)
-            resume = (run.folder / "checkpoint.pt").is_file()
-            if not resume and run.folder.exists():
-                shutil.rmtree(run.folder)  # stopped before its first checkpoint: nothing to continue
-            echo(f"[{number}/{len(runs)}] {run.name}: {'resuming' if resume else 'training'}")
-            train(
-                _options(sweep, run, speed, path, resume),
-                echo=lambda line, name=run.name: echo(f"  {name}: {line}"),
-            )
-        if not run.predictions.is_file():
-            predict(run.folder, run.test, run.predictions, sweep.device)
+        advance(sweep, run, command, echo, f"[{number}/{len(runs)}] ")
     for line in progress(runs):
         echo(line)
+    return {"runs": len(runs), "results": collect(sweep, runs, echo)}
+
+
+def check_done(sweep: SweepFile, run: Run, manifest: dict[str, Any]) -> None:
+    """A finished run counts for this sweep only if it was trained with the epochs and batch size the file says."""
+    for key, want in (("epochs", sweep.epochs), ("batch_size", sweep.train.batch_size)):
+        if manifest[key] != want:
+            raise RunError(
+                f"sweep: {run.folder} was trained with {key} {manifest[key]}, the sweep file says {want}; "
+                "give the sweep another out, or remove that run"
+            )
+
+
+def advance(sweep: SweepFile, run: Run, command: list[str], echo, label: str = "") -> None:
+    """Bring one run to done and predicted: a finished run is checked and kept, an interrupted one resumes from its
+    checkpoint, one stopped before its first checkpoint starts again. The sweep's own loop and each array task of
+    `--executor slurm` (modelruns/cluster.py) go through here; `command` is what run.json records."""
+    from .predict import predict
+
+    what, manifest = state(run)
+    if what == "done":
+        check_done(sweep, run, manifest)
+    else:
+        resume = (run.folder / "checkpoint.pt").is_file()
+        if not resume and run.folder.exists():
+            shutil.rmtree(run.folder)  # stopped before its first checkpoint: nothing to continue
+        echo(f"{label}{run.name}: {'resuming' if resume else 'training'}")
+        train(
+            _options(sweep, run, command, resume),
+            echo=lambda line, name=run.name: echo(f"  {name}: {line}"),
+        )
+    if not run.predictions.is_file():
+        predict(run.folder, run.test, run.predictions, sweep.device)
+
+
+def collect(sweep: SweepFile, runs: list[Run], echo) -> pd.DataFrame:
+    """results.csv and import.sh from the runs, every one of them trained and predicted; the table."""
     table = results(runs)
     from analysis.safe_csv import write_frame
 
@@ -304,10 +350,10 @@ def run_sweep(path: Path, echo=print, status_only: bool = False) -> dict[str, An
     ]
     (sweep.out / "import.sh").write_text("#!/bin/sh\nset -e\n" + "\n".join(commands) + "\n", encoding="utf-8")
     echo(f"results: {sweep.out / 'results.csv'}; predictions: {sweep.out / 'predictions'} ({sweep.out / 'import.sh'})")
-    return {"runs": len(runs), "results": table}
+    return table
 
 
-def _options(sweep: SweepFile, run: Run, speed: Speed, path: Path, resume: bool):
+def _options(sweep: SweepFile, run: Run, command: list[str], resume: bool):
     from .train import Options
 
     return Options(
@@ -326,8 +372,8 @@ def _options(sweep: SweepFile, run: Run, speed: Speed, path: Path, resume: bool)
         weights=sweep.train.weights,
         observer=run.arch,
         resume=resume,
-        speed=speed,
-        command=["python", "-m", "modelruns", "sweep", str(path)],
+        speed=Speed(**sweep.speed.model_dump()),
+        command=command,
     )
 
 

@@ -297,6 +297,14 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     tmp.replace(path)  # a reader never sees half a manifest
 
 
+def _save(state: dict[str, Any], path: Path) -> None:
+    """torch.save through a temporary file: a run stopped while saving (Slurm preempting a sweep's array task
+    raises SystemExit wherever the loop is) keeps the previous file whole, so it can still resume from it."""
+    tmp = path.with_suffix(".pt.tmp")
+    torch.save(state, tmp)
+    tmp.replace(path)
+
+
 def train(o: Options, echo=print) -> dict[str, Any]:
     """Train one run; returns the run manifest (also in o.out / "run.json")."""
     if o.arch not in ARCHITECTURES:
@@ -469,8 +477,8 @@ def train(o: Options, echo=print) -> dict[str, Any]:
             score = row.get("val_mse", 0.0 if validation is None else float("inf"))
             if validation is None or score < best[0]:
                 best = (score, epoch + 1)
-                torch.save(model.state_dict(), o.out / "model.pt")
-            torch.save(
+                _save(model.state_dict(), o.out / "model.pt")
+            _save(
                 {
                     "model": model.state_dict(),
                     "optimizer": optimizer.state_dict(),
