@@ -51,7 +51,6 @@ module.exports = [
     { ...JSPSYCH, ...JSPSYCH_PLUGINS, ...I18N, ...ESCAPE, ...TASKS },
     ["server/tasks/jspsych/static/{host,runtime,jatos}.js"],
   ),
-  browser(["server/tasks/hive/static/hive-tasks.js"], { jsPsychHive: "readonly" }), // hive.js comes first (task.py)
   browser(["static/studyhive/runner.js"], {
     ...JSPSYCH, ...JSPSYCH_PLUGINS, ...I18N, ...ESCAPE, ...SYNC, ...EVENTS, ...TASKS, ...PREVIEW,
   }),

@@ -120,7 +120,6 @@ function makePage(globals = {}) {
     URL,
     URLSearchParams,
     Event,
-    CustomEvent,
     ProgressEvent: Event,
     Request,
     Response,
