@@ -67,7 +67,8 @@ function settle() {
 function fakeFetch(answer) {
   const requests = [];
   const fetch = async (url, init = {}) => {
-    const request = { method: init.method || "GET", url, body: init.body === undefined ? undefined : JSON.parse(init.body) };
+    const sent = init.body === undefined ? undefined : JSON.parse(init.body);
+    const request = { method: init.method || "GET", url, body: sent };
     requests.push(request);
     const { status, body } = answer(request);
     return { status, ok: status >= 200 && status < 300, json: async () => body };
@@ -75,7 +76,7 @@ function fakeFetch(answer) {
   return { fetch, requests };
 }
 
-/** A value from the page as this realm's plain JSON values (deepEqual compares prototypes, and the page has its own). */
+/** A value from the page as this realm's plain JSON (deepEqual compares prototypes, and the page has its own). */
 const plain = (value) => JSON.parse(JSON.stringify(value));
 
 /** An event with the given extra properties (an Event's own are read-only). */

@@ -77,7 +77,8 @@ test("past the caps the list ends with one truncated event counting every event 
 
 test("past the byte cap as well: the list as JSON fits, with the truncated event", () => {
   const { StudyhiveEvents } = eventsPage();
-  const events = Array.from({ length: 200 }, (unused, t) => ({ t, type: "input", target: "box", value: "é".repeat(200) }));
+  const value = "é".repeat(200);
+  const events = Array.from({ length: 200 }, (unused, t) => ({ t, type: "input", target: "box", value }));
   const capped = StudyhiveEvents.capped(events);
   assert.ok(new TextEncoder().encode(JSON.stringify(capped)).length <= StudyhiveEvents.MAX_BYTES);
   const last = capped.at(-1);

@@ -112,7 +112,7 @@ test("Math.random is seeded per session: the same seed draws the same values, an
   assert.notDeepEqual(await draws("s1"), await draws("s2"));
 });
 
-test("after a reload the stored rows are replayed without their display code, and the run goes on as before", async () => {
+test("after a reload the stored rows replay without their display code, and the run goes on as before", async () => {
   const first = frame();
   await first.init();
   const stored = first.of("row").slice(0, 2);
