@@ -43,6 +43,49 @@ function fakeInitJsPsych(options = {}) {
   return jsPsych;
 }
 
+/**
+ * window.jsPsych of a minimal jsPsych 6: init() runs the timeline, each trial's plugin (an object in jsPsych.plugins,
+ * named by the trial's type) until it calls finishTrial, which writes the row, calls on_finish, on_trial_finish and
+ * on_data_update, and starts the next trial, as jsPsych 6 does.
+ */
+function fakeJsPsych6() {
+  const rows = [];
+  let options = null;
+  let position = 0;
+  let current = null;
+  let time = 0;
+  const jsPsych = {
+    plugins: {},
+    data: { getInteractionData: () => ({ values: () => [] }), get: () => rows },
+    totalTime: () => time,
+    currentTrial: () => current,
+    init(settings) {
+      options = settings;
+      next();
+    },
+    finishTrial(data = {}) {
+      const row = { ...current.data, ...data, trial_type: current.type, trial_index: rows.length, time_elapsed: time };
+      rows.push(row);
+      if (current.on_finish) current.on_finish(row);
+      if (options.on_trial_finish) options.on_trial_finish(row);
+      if (options.on_data_update) options.on_data_update(row);
+      next();
+    },
+  };
+  function next() {
+    if (position >= options.timeline.length) {
+      if (options.on_finish) options.on_finish(rows);
+      return;
+    }
+    current = options.timeline[position];
+    position += 1;
+    time += 100;
+    if (options.on_trial_start) options.on_trial_start(current);
+    jsPsych.plugins[current.type].trial(null, current);
+  }
+  return jsPsych;
+}
+
 // The experiment's own script: its plugin draws its response where jsPsych 8 plugins draw (trial(), display code),
 // its on_finish draws what the experiment keeps (state-changing code), and `condition` is the trial's data parameter.
 const EXPERIMENT = `
@@ -64,18 +107,41 @@ const EXPERIMENT = `
   window.ran = initJsPsych({}).run([trial("a"), trial("b"), trial("c")]);
 `;
 
-/** The frame, loaded with runtime.js and the experiment; `messages` holds what it posts to the page. */
-function frame({ seed = "s1", condition = "A" } = {}) {
+// The same experiment written for jsPsych 6: a plugin object, init() with the timeline; it says when it has ended.
+const EXPERIMENT6 = `
+  window.displayed = [];
+  window.kept = [];
+  let ended;
+  window.ran = new Promise((resolve) => { ended = resolve; });
+  jsPsych.plugins.button = {
+    trial(display, trial) {
+      window.displayed.push(trial.data.name);
+      jsPsych.finishTrial({ response: Math.random() });
+    },
+  };
+  const trial = (name) => ({
+    type: "button",
+    data: { name, condition: window.condition },
+    on_finish: (data) => { window.kept.push(Math.random()); },
+  });
+  jsPsych.init({ timeline: [trial("a"), trial("b"), trial("c")], on_finish: () => ended() });
+`;
+
+/**
+ * The frame, loaded with runtime.js and the experiment (jsPsych 7/8's, or `six`: jsPsych 6's); `messages` holds what
+ * it posts to the page.
+ */
+function frame({ seed = "s1", condition = "A", six = false } = {}) {
   const messages = [];
   const parent = { postMessage: (message) => messages.push(plain(message)) };
   const page = makePage({
     parent,
-    initJsPsych: fakeInitJsPsych,
+    ...(six ? { jsPsych: fakeJsPsych6() } : { initJsPsych: fakeInitJsPsych }),
     condition,
     location: { hash: `#seed=${seed}`, search: "", href: "https://frame.test/", origin: "null" },
   });
   page.load("server/tasks/jspsych/static/runtime.js");
-  page.run(EXPERIMENT);
+  page.run(six ? EXPERIMENT6 : EXPERIMENT);
   return {
     page,
     messages,
@@ -112,24 +178,28 @@ test("Math.random is seeded per session: the same seed draws the same values, an
   assert.notDeepEqual(await draws("s1"), await draws("s2"));
 });
 
-test("after a reload the stored rows replay without their display code, and the run goes on as before", async () => {
-  const first = frame();
-  await first.init();
-  const stored = first.of("row").slice(0, 2);
+for (const six of [false, true]) {
+  const version = six ? "jsPsych 6" : "jsPsych 7/8";
+  test(`${version}: after a reload the stored rows replay without display code, and the run goes on`, async () => {
+    const first = frame({ six });
+    await first.init();
+    assert.deepEqual(plain(first.page.window.displayed), ["a", "b", "c"]);
+    const stored = first.of("row").slice(0, 2);
 
-  const reloaded = frame();
-  await reloaded.init(
-    stored.map((message) => message.row),
-    stored.map((message) => message.replay),
-  );
-  // The replayed trials' plugins never ran, their on_finish did (drawing what it drew then), and only the new row
-  // goes to the page, the same row as before the reload.
-  assert.deepEqual(plain(reloaded.page.window.displayed), ["c"]);
-  assert.deepEqual(plain(reloaded.page.window.kept), plain(first.page.window.kept));
-  assert.deepEqual(reloaded.of("row"), first.of("row").slice(2));
-  assert.deepEqual(reloaded.of("diverged"), []);
-  assert.equal(reloaded.of("finished").length, 1);
-});
+    const reloaded = frame({ six });
+    await reloaded.init(
+      stored.map((message) => message.row),
+      stored.map((message) => message.replay),
+    );
+    // The replayed trials' plugins never ran, their on_finish did (drawing what it drew then), and only the new row
+    // goes to the page, the same row as before the reload.
+    assert.deepEqual(plain(reloaded.page.window.displayed), ["c"]);
+    assert.deepEqual(plain(reloaded.page.window.kept), plain(first.page.window.kept));
+    assert.deepEqual(reloaded.of("row"), first.of("row").slice(2));
+    assert.deepEqual(reloaded.of("diverged"), []);
+    assert.deepEqual(reloaded.of("finished"), [{ type: "studyhive:finished", ended_early: false, message: null }]);
+  });
+}
 
 test("a replayed trial whose data parameter differs from its stored row is reported once", async () => {
   const first = frame({ condition: "A" });
