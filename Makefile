@@ -33,7 +33,8 @@ $(VENV)/.dev-installed: $(VENV)/.models-installed requirements-dev.txt
 	touch $@
 
 # jsPsych comes from the npm registry (pinned in package-lock.json); only its browser builds are served, and its CSS
-# without the 32 fonts it inlines (468 of its 476 KB; scripts/strip_fonts.py).
+# without the 32 fonts it inlines (468 of its 476 KB; scripts/strip_fonts.py). `npm ci` also installs the
+# devDependencies `make test` uses: ESLint and TypeScript for the browser scripts, the packages the tests serve.
 static/vendor/.installed: package.json package-lock.json scripts/strip_fonts.py
 	npm ci --no-audit --no-fund --silent
 	rm -rf static/vendor && mkdir -p static/vendor
@@ -60,6 +61,11 @@ test: setup-dev
 	$(BIN)/ruff format --check .
 	@echo "== import contracts (.importlinter) =="
 	$(BIN)/lint-imports
+	@echo "== the browser scripts: ESLint (eslint.config.js), the JSDoc type check (tsconfig*.json), node --test =="
+	npx --no-install eslint .
+	npx --no-install tsc -p tsconfig.json
+	npx --no-install tsc -p tsconfig.experiment.json
+	node --test tests/js/*.test.js
 	@echo "== studyhive tests on SQLite =="
 	STUDYHIVE_TEST_DB=sqlite $(BIN)/python -m pytest $(PYTEST_ARGS)
 	@echo "== studyhive database tests on PostgreSQL =="

@@ -5,6 +5,7 @@
  * goes through escapeHtml, so `<b>` shows as `<b>` (docs/studies.md, "HTML and text").
  */
 "use strict";
+/* exported escapeHtml */
 
 /** `text` as HTML text or attribute content: & < > " ' become character references. */
 function escapeHtml(text) {

@@ -10,6 +10,7 @@
  *   whose value says how many were dropped (a page must never lose the answer over its records).
  */
 "use strict";
+/* exported StudyhiveEvents */
 
 const StudyhiveEvents = (function () {
   const MAX_EVENTS = 500;
@@ -24,6 +25,7 @@ const StudyhiveEvents = (function () {
 
   function text(value, limit) {
     // NUL cannot be stored (PostgreSQL text); nothing a page records needs it.
+    // eslint-disable-next-line no-control-regex -- NUL is what it removes
     return value == null ? null : String(value).replace(/\u0000/g, "").slice(0, limit);
   }
 

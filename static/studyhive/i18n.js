@@ -4,6 +4,7 @@
  * the catalog lacks shows as written (English). Placeholders are {name}: _("Example {n}", { n: 2 }).
  */
 "use strict";
+/* exported _, ngettext */
 
 const StudyhiveI18n = (() => {
   const element = document.getElementById("studyhive-i18n");

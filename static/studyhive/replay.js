@@ -2,9 +2,9 @@
 // this script every trial shows, one below the other.
 (function () {
   "use strict";
-  const steps = Array.from(document.querySelectorAll(".replay-step"));
-  const prev = document.getElementById("replay-prev");
-  const next = document.getElementById("replay-next");
+  const steps = /** @type {HTMLElement[]} */ (Array.from(document.querySelectorAll(".replay-step")));
+  const prev = /** @type {HTMLButtonElement} */ (document.getElementById("replay-prev"));
+  const next = /** @type {HTMLButtonElement} */ (document.getElementById("replay-next"));
   const position = document.getElementById("replay-position");
   let current = 0;
 
@@ -21,7 +21,8 @@
   prev.addEventListener("click", () => show(current - 1));
   next.addEventListener("click", () => show(current + 1));
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, textarea, select")) return;
+    const target = /** @type {Element} */ (event.target);
+    if (event.altKey || event.ctrlKey || event.metaKey || target.closest("input, textarea, select")) return;
     const moves = {
       ArrowRight: current + 1, j: current + 1, PageDown: current + 1,
       ArrowLeft: current - 1, k: current - 1, PageUp: current - 1,

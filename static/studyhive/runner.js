@@ -71,7 +71,7 @@ function reportEnd(outcome) {
 }
 
 /** Ends the study early with a message; safe before jsPsych starts, during a trial and in an on_finish. */
-function stop(html) {
+function stopStudy(html) {
   ended = true;
   if (started) jsPsych.abortExperiment(html);
   else display.innerHTML = html;
@@ -81,7 +81,7 @@ function fail(error) {
   console.error(error);
   const what = _("Something went wrong: {message}", { message: escapeHtml(error.message) });
   const reload = _("Please reload this page to try again. The answers you have given so far are saved.");
-  stop(`<div class="sh-message"><p class="sh-error">${what}</p><p>${reload}</p></div>`);
+  stopStudy(`<div class="sh-message"><p class="sh-error">${what}</p><p>${reload}</p></div>`);
 }
 
 /** Awaits a server call from a trial's on_finish, saying "Saving…" only if it takes long enough to notice. */
@@ -160,7 +160,7 @@ function consent() {
     on_finish: (data) => {
       if (data.response !== 0) {
         const thanks = _("Thank you for your interest. As you did not agree to take part, the study ends here.");
-        stop(endMessage(`<p>${thanks}</p>`, "no_consent"));
+        stopStudy(endMessage(`<p>${thanks}</p>`, "no_consent"));
         return reportEnd("no_consent");
       }
       return saving(sync.putJSON("/surveys/consent", { answers: { agreed: true } })).catch(fail);
@@ -340,6 +340,7 @@ function buildTimeline(state, jump) {
   const taskStarted = finished.size > 0;
   const taskAt = state.flow.indexOf("task");
 
+  /** @type {JsPsychTrial[]} */
   const timeline = jump ? [] : [browserCheck()];
   state.flow.forEach((step, position) => {
     const beforeTask = position < taskAt;
@@ -403,7 +404,7 @@ async function main() {
       "Reconnecting…")
     : "");
   // Answers the server refuses because the session is over (excluded, ended early) stay on this device (sync.js).
-  sync.onended = (answer) => stop(answer.error === "session_withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
+  sync.onended = (answer) => stopStudy(answer.error === "session_withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
   sync.onrefused = (refused) => {
     if (refused.error.error === "session_ended") return;
     setNotice(_("An answer was not saved: {reason}. It is kept on this device.",
@@ -418,7 +419,7 @@ async function main() {
     return;
   }
   if (ended || !state.accepts_answers) {
-    stop(state.status === "withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
+    stopStudy(state.status === "withdrawn" ? SESSION_WITHDRAWN : SESSION_ENDED);
     return;
   }
   const jump = state.preview && config.preview ? StudyhivePreview.jumpTarget(state.flow, plan) : null;

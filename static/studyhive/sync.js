@@ -102,6 +102,7 @@ class StudyhiveStoredList {
   }
 }
 
+/* exported StudyhiveSync */
 class StudyhiveSync {
   /** `path`: where queued bodies are posted: "/trials" (planned trials), or "/rows" (a jsPsych experiment's rows). */
   constructor(apiBase, token, path = "/trials") {
@@ -180,6 +181,7 @@ class StudyhiveSync {
   async requestJSON(method, path, body) {
     const { status, data } = await this._send(method, path, body);
     if (status >= 200 && status < 300) return data;
+    /** @type {Error & {status?: number, body?: object}} */
     const error = new Error(data.message || _("The server answered {status}.", { status }));
     error.status = status;
     error.body = data;
@@ -237,6 +239,7 @@ class StudyhiveSync {
 
   /** Sends until the server gives an answer other than 5xx (or 408/429, which ask for a retry). */
   async _send(method, path, body) {
+    /** @type {RequestInit & {headers: Record<string, string>}} */
     const init = { method, headers: { Accept: "application/json" }, cache: "no-store" };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
@@ -261,6 +264,7 @@ class StudyhiveSync {
     }
   }
 
+  /** @returns {Promise<void>} */
   _sleep(ms) {
     return new Promise((resolve) => {
       const wake = () => {

@@ -13,4 +13,17 @@
  * Each task type registers itself from its own files (its package's static/ folder, server/tasks/<type>/), which
  * the page loads after this one. Text goes into their markup through escapeHtml (escape.js).
  */
+
+/**
+ * @typedef {object} StudyhiveTaskContext What the runner gives a task's trials (runner.js `ctx`).
+ * @property {(planItem: object, response: unknown, rtMs: number) => void} record
+ * @property {() => string} instructionsHtml
+ * @property {(type: string, target?: string | null, value?: unknown) => void} event
+ *
+ * @typedef {object} StudyhiveTask A task type's entry.
+ * @property {(planItem: any, ctx: StudyhiveTaskContext) => JsPsychTrial} buildTrial
+ * @property {(config: any) => string[]} instructionsPages
+ * @property {Record<string, (state: any, ctx: StudyhiveTaskContext) => JsPsychTrial[]>} [steps]
+ * @property {(config: any) => string} [page] The address of the task's own page, for a task that has one.
+ */
 window.StudyhiveTasks = window.StudyhiveTasks || {};

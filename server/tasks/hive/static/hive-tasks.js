@@ -3,6 +3,7 @@
  * default instructions per explanation method, and the "preview" step (one correct and one incorrect example,
  * taken from the first plan item's `preview`). Every trial can reopen the instructions (the method description).
  */
+/* global jsPsychHive -- hive.js, which the page loads first (task.py `assets`) */
 window.StudyhiveTasks = window.StudyhiveTasks || {};
 
 (function () {

@@ -11,6 +11,7 @@
  * the first submit, so a double click records one answer. With a `description` (the study's instructions), every
  * trial has a button that reopens it in a dialog, as HIVE lets participants read the method description at any time.
  */
+/* exported jsPsychHive */
 var jsPsychHive = (function (jspsych) {
   "use strict";
 
@@ -92,7 +93,7 @@ var jsPsychHive = (function (jspsych) {
       const photoText = _("Photo");
       const photo = `<figure class="sh-hive-photo"><img src="${escapeHtml(trial.photo_url)}" alt="${photoText}" ` +
         `draggable="false"><figcaption>${photoText}</figcaption></figure>`;
-      let body = "";
+      let body;
       if (trial.mode === "agreement") {
         const option = trial.options[0];
         const matches = option.explanation.map((url, i) => {
@@ -201,7 +202,10 @@ var jsPsychHive = (function (jspsych) {
         });
         img.addEventListener("error", () => {
           error.textContent = _("An image could not be loaded. Retrying…");
-          this.jsPsych.pluginAPI.setTimeout(() => { error.textContent = ""; img.src = img.src; }, 2000);
+          this.jsPsych.pluginAPI.setTimeout(() => {
+            error.textContent = "";
+            img.src = img.src; // eslint-disable-line no-self-assign -- setting src again loads the image again
+          }, 2000);
         });
       }
 

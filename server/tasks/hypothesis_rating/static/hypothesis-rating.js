@@ -108,7 +108,9 @@ var jsPsychHypothesisRating = (function (jspsych) {
       // A broken image (say the connection dropped) is fetched again rather than left as a hole in the grid.
       grid.addEventListener("error", (event) => {
         const img = event.target;
-        this.jsPsych.pluginAPI.setTimeout(() => { img.src = img.src; }, 2000);
+        this.jsPsych.pluginAPI.setTimeout(() => {
+          img.src = img.src; // eslint-disable-line no-self-assign -- setting src again loads the image again
+        }, 2000);
       }, true);
 
       const startedAt = performance.now();

@@ -12,7 +12,7 @@
 "use strict";
 
 const config = JSON.parse(document.getElementById("studyhive-config").textContent);
-const frame = document.getElementById("studyhive-experiment");
+const frame = /** @type {HTMLIFrameElement} */ (document.getElementById("studyhive-experiment"));
 const notice = document.getElementById("studyhive-notice");
 const next = document.getElementById("studyhive-continue");
 const stopped = document.getElementById("studyhive-stopped");
@@ -66,6 +66,7 @@ async function prepare() {
 
 // The longest end message the server keeps (server/participation/session_api.py END_MESSAGE_MAX).
 const END_MESSAGE_MAX = 4000;
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|^[\ud800-\udfff]$/;
 
 /**

@@ -45,6 +45,13 @@
    * and always of the jQuery promises some 3.x versions return).
    */
   function succeeded(onSuccess) {
+    /**
+     * @type {Promise<unknown> & {
+     *   done?: (callback: unknown) => Promise<unknown>,
+     *   fail?: () => Promise<unknown>,
+     *   always?: (callback: unknown) => Promise<unknown>,
+     * }}
+     */
     const promise = Promise.resolve().then(() => (typeof onSuccess === "function" ? onSuccess() : undefined));
     promise.done = (callback) => {
       promise.then(() => typeof callback === "function" && callback());

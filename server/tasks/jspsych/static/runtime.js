@@ -79,7 +79,8 @@
   const autofocused = new WeakSet();
   new MutationObserver((records) => {
     for (const node of records.flatMap((record) => [...record.addedNodes])) {
-      const wanted = node instanceof Element && (node.matches("[autofocus]") ? node : node.querySelector("[autofocus]"));
+      const found = node instanceof Element && (node.matches("[autofocus]") ? node : node.querySelector("[autofocus]"));
+      const wanted = /** @type {HTMLElement | null | false} */ (found); // or an SVG element: focus() as well
       if (!wanted || autofocused.has(wanted)) continue;
       autofocused.add(wanted);
       if (!document.activeElement || document.activeElement === document.body) wanted.focus();
@@ -120,6 +121,11 @@
   const xhrOpen = XMLHttpRequest.prototype.open;
   const xhrSend = XMLHttpRequest.prototype.send;
   const saves = new WeakMap(); // an XMLHttpRequest opened as a save → whether it is asynchronous
+  /**
+   * @param {string} method
+   * @param {string | URL} url
+   * @param {boolean} [async]
+   */
   XMLHttpRequest.prototype.open = function open(method, url, async) {
     if (isSave(method, url)) saves.set(this, async !== false);
     else saves.delete(this);
@@ -340,6 +346,7 @@
   // A JATOS call studyhive does not make (jatos.js): recorded as the experiment's error, which does not stop it.
   window.addEventListener("studyhive:jatos-refused", (event) => reportError(new Error(event.detail.message), false));
 
+  /** @type {Promise<void>} */
   const initialised = new Promise((resolve) => {
     window.addEventListener("message", (event) => {
       if (event.source !== host || !event.data || event.data.type !== "studyhive:init") return;
@@ -489,9 +496,10 @@
       }
     };
     watchEnding(jsPsych);
+    /** @type {Promise<void>} */
     const loaded = new Promise((resolve) => {
       if (document.readyState === "complete") resolve();
-      else window.addEventListener("load", resolve);
+      else window.addEventListener("load", () => resolve());
     });
 
     jsPsych.init = function (options = {}) {
