@@ -134,8 +134,18 @@ _OUTCOME = {"higher": "higher (≫)", "lower": "lower (≪)", "none": "no differ
 
 
 def hypoml_text(result: HypoMLResult) -> str:
-    """A plain-text report, ending in a newline: conclusions first, then the six comparisons, the four accuracies and
-    the reasoning (``result``: output of :func:`hypoml_report`)."""
+    """A plain-text report: conclusions first, then the six comparisons, the four accuracies and the reasoning.
+
+    Parameters
+    ----------
+    result : HypoMLResult
+        Output of :func:`hypoml_report`.
+
+    Returns
+    -------
+    str
+        The report, ending in a newline.
+    """
     m = result.meta
     out = [f"HypoML: {m['n_items']} paired items, score = {m['score']}, threshold p < {result.threshold:g}"]
     if m.get("missing"):
