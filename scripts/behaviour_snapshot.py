@@ -219,7 +219,7 @@ def record(app, runner, client, slug: str, token: str, out: Path, tmp: Path) -> 
     )
     for path in sorted(export_dir.iterdir()):
         (folder / "export" / path.name).write_text(normalise_csv(path))
-    analyze = ["analyze", slug]
+    analyze = ["analyze", slug, "--stage", "all"]  # the demo studies' sessions are pilot ones
     options, codes = OPTIONS, []
     for fmt in ("json", "text"):
         (folder / f"analyze.{'txt' if fmt == 'text' else fmt}").write_text(

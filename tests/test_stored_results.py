@@ -264,5 +264,5 @@ def test_render_html_lays_out_every_block_as_html_and_escapes_text():
         # an empty corner heading is a plain cell: a <th> without text names no column (axe's empty-table-header)
         '<table class="report-table"><thead><tr><td></td><th class="num">n</th></tr></thead>'
         '<tbody><tr><td>live</td><td class="num">3</td></tr></tbody></table>'
-        '<p class="empty">(no models)</p><ul><li>note &#x27;one&#x27;</li></ul></section></article>\n'
+        '<p class="empty">(no models)</p><ul><li>note &#39;one&#39;</li></ul></section></article>\n'
     )

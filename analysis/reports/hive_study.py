@@ -168,127 +168,186 @@ def hive_report(
     check_choice(task_type, TASKS, "task_type", where="hive_report")
     check_choice(method, METHOD_NAMES, "method", where="hive_report")
     check_frame(participants, keys=["participant_id", "status"], where="hive_report")
-    done = participants[participants["status"] == "completed"]
-    completed = trials["participant_id"].isin(done["participant_id"])
-    practice = trials["practice"].astype(bool)
-    test = trials[completed & ~practice]
-    if test.empty:
-        raise ValueError("hive_report: no test trials of completed participants")
-    agreement = task_type == "hive-agreement"
-    if agreement and "confidence" in test.columns:
-        test = test.assign(confidence=agreement_confidence(test["confidence"]).to_numpy())
+    scored = _Scored.of(participants, trials, task_type)
     _, chance, alternative = TASKS[task_type]
-    per = participant_accuracy(test)
-    study = published_study(task_type, dataset, labels)
-    accuracy = _published_beside(accuracy_summary(per, chance, alternative), study, method)
-    similarity = similarity_correlation(test, method)
-    output, output_study = _output_prediction(test, method, dataset, labels)
-    n_other = len(participants) - len(done)
-    notes = [
-        f"Participants: {len(done)} completed; {n_other} other session(s) (not completed) and their "
-        f"{int((~completed).sum())} trial(s) are left out; {int((completed & practice).sum())} preview trial(s) "
-        "are not scored. No outlier rule (HIVE reports every completed participant).",
-        f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
-        f"ddof = {DDOF}); one-sample t-test against chance = {chance:g} %, "
-        f"{_alternative_words(alternative, chance)}; "
-        f"significant at p < {ALPHA:g}; interval: {CI_KINDS[alternative]}, so it excludes chance exactly when the "
-        "test is significant.",
-    ]
+    design = _Design(
+        task_type, method, dataset, labels, published_study(task_type, dataset, labels), chance, alternative
+    )
+    per = participant_accuracy(scored.test)
+    output, output_study = _output_prediction(scored.test, method, dataset, labels)
+    tables = {
+        "accuracy": _published_beside(accuracy_summary(per, chance, alternative), design.study, method),
+        "output_prediction": output,
+        "per_participant": per,
+        "conditions": condition_tests(per),
+        "similarity": similarity_correlation(scored.test, method),
+        "understanding": understanding_summary(scored.done),
+        "tradeoff": tradeoff_summary(scored.done),
+    }
+    counts = match_similarity(scored.test)[1] if len(tables["similarity"]) else {}
+    notes = _notes(design, scored, tables, counts, meta or {})
+    meta = {**(meta or {}), **design.meta(output_study), **scored.meta(), "ddof": DDOF, "similarity_counts": counts}
+    return HiveReport(meta=meta, notes=notes, tables=tables)
+
+
+@dataclass(frozen=True)
+class _Design:
+    """What a HIVE study asks and against what it is compared: chance, the test's side, HIVE's published study."""
+
+    task_type: str
+    method: str
+    dataset: str | None
+    labels: bool
+    study: str | None
+    chance: float
+    alternative: str
+
+    def meta(self, output_study: str | None) -> dict[str, Any]:
+        return {
+            "task_type": self.task_type,
+            "method": self.method,
+            "dataset": self.dataset,
+            "labels": self.labels,
+            "published_study": self.study,
+            "output_published_study": output_study,
+            "chance": self.chance,
+            "alternative": self.alternative,
+            "alpha": ALPHA,
+        }
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """The completed participants (``done``) and their test trials (``test``), and what was left out: sessions not
+    completed (``n_other``) with their trials (``n_other_trials``), and preview trials (``n_practice``)."""
+
+    done: pd.DataFrame
+    test: pd.DataFrame
+    n_other: int
+    n_other_trials: int
+    n_practice: int
+
+    @classmethod
+    def of(cls, participants: pd.DataFrame, trials: pd.DataFrame, task_type: str) -> _Scored:
+        done = participants[participants["status"] == "completed"]
+        completed = trials["participant_id"].isin(done["participant_id"])
+        practice = trials["practice"].astype(bool)
+        test = trials[completed & ~practice]
+        if test.empty:
+            raise ValueError("hive_report: no test trials of completed participants")
+        if task_type == "hive-agreement" and "confidence" in test.columns:
+            test = test.assign(confidence=agreement_confidence(test["confidence"]).to_numpy())
+        n_practice = int((completed & practice).sum())
+        return cls(done, test, len(participants) - len(done), int((~completed).sum()), n_practice)
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "n_participants": len(self.done),
+            "n_not_completed": self.n_other,
+            "n_trials": len(self.test),
+            "n_practice_trials": self.n_practice,
+        }
+
+
+def _notes(design: _Design, scored: _Scored, tables: dict, counts: dict, meta: dict[str, Any]) -> list[str]:
+    """How each statistic was computed and what was left out, with counts; then every row's own note."""
+    notes = [_participants_note(scored), _accuracy_note(design)]
+    accuracy = tables["accuracy"]
     clipped = accuracy.loc[accuracy["ci_clipped"].eq(True), "condition"].tolist()
     if clipped:
         notes.append(
             f"Interval ({', '.join(clipped)}): the t interval reached past the accuracy scale and is clipped to "
             "[0, 100] %."
         )
-    if study:
+    if design.study:
         found = accuracy["published_mean"].notna().any()
         notes.append(
-            f"Published: HIVE's {study} study, {METHOD_NAMES[method]}"
+            f"Published: HIVE's {design.study} study, {METHOD_NAMES[design.method]}"
             + ("" if found else ": HIVE reports no figures for it, so none are shown")
             + "."
         )
-    excluded = exclusion_note(meta or {})
+    excluded = exclusion_note(meta)
     if excluded:  # they are among the sessions not completed above
         notes.append(f"Exclusions: {excluded}.")
-    if agreement:
-        notes.append(
-            "Agreement: confidence on HIVE's orientation, 4 fairly / 3 somewhat confident the prediction is "
-            "correct, 2 somewhat / 1 fairly confident it is incorrect (trials.csv stores the page's order, 1 fairly "
-            "confident correct … 4 fairly confident incorrect; converted as 5 − stored). A confidence of 3–4 counts "
-            "as judging the prediction correct. Accuracy on incorrect predictions is the share judged incorrect; "
-            "'% judged correct' is the share believed."
-        )
-    counts = match_similarity(test)[1] if len(similarity) else {}
+    if design.task_type == "hive-agreement":
+        notes.append(AGREEMENT_NOTE)
     if counts:
-        coef = SIMILARITY_COEFFICIENT.get(method)
-        text = (
-            f"Similarity: one value per prototype match (its mean rating over the participants who rated it) "
-            f"against the model's score: {similarity['n'].iloc[0]} matches from {counts['ratings']} ratings by "
-            f"{counts['participants']} participants; "
-            + (f"HIVE's coefficient for {METHOD_NAMES[method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
-            + f"p two-sided: Spearman's exact over every permutation below {EXACT_BELOW} matches, otherwise (and "
-            "Pearson's) t with n − 2 dof."
-            + (
-                " Distinction: every option's matches were rated, as in HIVE's ProtoPNet distinction study (its "
-                "ρ = −0.25, p = 0.49 correlates these ratings with the model's scores)."
-                if task_type == "hive-distinction"
-                else ""
-            )
-        )
-        if counts["trials_mismatched"]:
-            text += (
-                f" {counts['trials_mismatched']} of {counts['trials_rated']} rated trial(s) left out: their "
-                "number of ratings differs from the number of model scores."
-            )
-        notes.append(text)
-    notes.append(
-        f"Tradeoff: required gain = the stated minimum accuracy − {TRADEOFF_REFERENCE:g} % (the explained "
-        f"model's accuracy given in the question; {TRADEOFF_REFERENCE:g} % is this product's choice, HIVE states "
-        "none); answers 0–100 % are accepted, so a gain can be below 0 (counted per risk); one-sided t-test of "
-        "H1: mean gain > 0, HIVE's reading that participants require a model without explanations to be more "
-        "accurate."
+        notes.append(_similarity_note(design, tables["similarity"], counts))
+    notes.append(TRADEOFF_NOTE)
+    return notes + _row_notes(tables)
+
+
+def _participants_note(scored: _Scored) -> str:
+    return (
+        f"Participants: {len(scored.done)} completed; {scored.n_other} other session(s) (not completed) and their "
+        f"{scored.n_other_trials} trial(s) are left out; {scored.n_practice} preview trial(s) "
+        "are not scored. No outlier rule (HIVE reports every completed participant)."
     )
-    trade = tradeoff_summary(done)
+
+
+def _accuracy_note(design: _Design) -> str:
+    return (
+        f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
+        f"ddof = {DDOF}); one-sample t-test against chance = {design.chance:g} %, "
+        f"{_alternative_words(design.alternative, design.chance)}; "
+        f"significant at p < {ALPHA:g}; interval: {CI_KINDS[design.alternative]}, so it excludes chance exactly when "
+        "the test is significant."
+    )
+
+
+AGREEMENT_NOTE = (
+    "Agreement: confidence on HIVE's orientation, 4 fairly / 3 somewhat confident the prediction is "
+    "correct, 2 somewhat / 1 fairly confident it is incorrect (trials.csv stores the page's order, 1 fairly "
+    "confident correct … 4 fairly confident incorrect; converted as 5 − stored). A confidence of 3–4 counts "
+    "as judging the prediction correct. Accuracy on incorrect predictions is the share judged incorrect; "
+    "'% judged correct' is the share believed."
+)
+TRADEOFF_NOTE = (
+    f"Tradeoff: required gain = the stated minimum accuracy − {TRADEOFF_REFERENCE:g} % (the explained "
+    f"model's accuracy given in the question; {TRADEOFF_REFERENCE:g} % is this product's choice, HIVE states "
+    "none); answers 0–100 % are accepted, so a gain can be below 0 (counted per risk); one-sided t-test of "
+    "H1: mean gain > 0, HIVE's reading that participants require a model without explanations to be more "
+    "accurate."
+)
+
+
+def _similarity_note(design: _Design, similarity: pd.DataFrame, counts: dict) -> str:
+    coef = SIMILARITY_COEFFICIENT.get(design.method)
+    text = (
+        f"Similarity: one value per prototype match (its mean rating over the participants who rated it) "
+        f"against the model's score: {similarity['n'].iloc[0]} matches from {counts['ratings']} ratings by "
+        f"{counts['participants']} participants; "
+        + (f"HIVE's coefficient for {METHOD_NAMES[design.method]} is {COEFFICIENT_NAMES[coef]}. " if coef else "")
+        + f"p two-sided: Spearman's exact over every permutation below {EXACT_BELOW} matches, otherwise (and "
+        "Pearson's) t with n − 2 dof."
+        + (
+            " Distinction: every option's matches were rated, as in HIVE's ProtoPNet distinction study (its "
+            "ρ = −0.25, p = 0.49 correlates these ratings with the model's scores)."
+            if design.task_type == "hive-distinction"
+            else ""
+        )
+    )
+    if counts["trials_mismatched"]:
+        text += (
+            f" {counts['trials_mismatched']} of {counts['trials_rated']} rated trial(s) left out: their "
+            "number of ratings differs from the number of model scores."
+        )
+    return text
+
+
+def _row_notes(tables: dict[str, pd.DataFrame]) -> list[str]:
+    """The note of every row of the accuracy, similarity, output-prediction and tradeoff tables, named by row."""
+    notes = []
     for name, frame, key in (
-        ("accuracy", accuracy, "condition"),
-        ("similarity", similarity, "method"),
-        ("output prediction", output, "condition"),
-        ("tradeoff", trade, "risk"),
+        ("accuracy", tables["accuracy"], "condition"),
+        ("similarity", tables["similarity"], "method"),
+        ("output prediction", tables["output_prediction"], "condition"),
+        ("tradeoff", tables["tradeoff"], "risk"),
     ):
         for r in frame.to_dict("records"):
             if r["note"] and not (name == "similarity" and r["note"].startswith("no interval for Spearman")):
                 notes.append(f"{name} ({r[key]}): {r['note']}")
-    meta = {
-        **(meta or {}),
-        "task_type": task_type,
-        "method": method,
-        "dataset": dataset,
-        "labels": labels,
-        "published_study": study,
-        "output_published_study": output_study,
-        "chance": chance,
-        "alternative": alternative,
-        "alpha": ALPHA,
-        "n_participants": len(done),
-        "n_not_completed": n_other,
-        "n_trials": len(test),
-        "n_practice_trials": int((completed & practice).sum()),
-        "ddof": DDOF,
-        "similarity_counts": counts,
-    }
-    return HiveReport(
-        meta=meta,
-        notes=notes,
-        tables={
-            "accuracy": accuracy,
-            "output_prediction": output,
-            "per_participant": per,
-            "conditions": condition_tests(per),
-            "similarity": similarity,
-            "understanding": understanding_summary(done),
-            "tradeoff": trade,
-        },
-    )
+    return notes
 
 
 def _pm(mean, sd) -> str:
@@ -343,207 +402,186 @@ def _stat(value, note: str, digits: int = 2) -> str:
 
 
 def _document(report: HiveReport) -> Document:
-    m = report.meta
-    task = TASKS[m["task_type"]][0]
+    m, t = report.meta, report.tables
     greater = m["alternative"] == "greater"
-    doc = Document(
-        f"HIVE report: {m.get('title', m.get('slug', ''))}",
-        [
-            f"{task} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed participants, "
-            f"{m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
-            f"{'one-sided (outperforms?)' if greater else 'two-sided (differs?)'}."
-        ],
-    )
-    acc = report.tables["accuracy"]
-    agreement = m["task_type"] == "hive-agreement"
-    scale = (
-        "confidence 1–4, higher = more confident the prediction is correct"
-        if agreement
-        else "confidence 1–5, higher = more confident"
-    )
-    title = "Table 1 (agreement)" if agreement else f"Table 2 ({task})"
-    doc.sections.append(
-        _accuracy_section(
-            acc, f"{title}: accuracy, mean ± SD over participants (mean {scale})", greater, m.get("published_study")
-        )
-    )
-    output = report.tables["output_prediction"]
-    if len(output):
+    doc = Document(f"HIVE report: {m.get('title', m.get('slug', ''))}", [_lead(m)])
+    doc.sections.append(_accuracy_section(t["accuracy"], _accuracy_title(m), greater, m.get("published_study")))
+    if len(t["output_prediction"]):
         doc.sections.append(
             _accuracy_section(
-                output,
+                t["output_prediction"],
                 "Table 2 (output prediction, asked in the same trials): accuracy, mean ± SD over participants (mean "
                 "confidence 1–5)",
                 True,
                 m.get("output_published_study"),
             )
         )
-    if agreement:
-        rows = [
-            [r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
-            for r in acc.itertuples(index=False)
-            if r.condition != "all"
-        ]
-        doc.sections.append(
-            Section(
-                "Confirmation bias: % of predictions judged correct",
-                [Table(["model prediction", "% judged correct"], rows, "lr")],
-            )
-        )
-    cond = report.tables["conditions"]
-    if len(cond):
-        doc.sections.append(
-            Section(
-                "Correct vs incorrect predictions (accuracy difference, points; two-sided)",
-                [
-                    Table(
-                        ["test", "n", "difference", "t", "dof", "p", "note"],
-                        [
-                            [
-                                r.test,
-                                str(r.n),
-                                _stat(r.estimate, r.note, 1),
-                                _stat(r.t, r.note),
-                                num(r.dof, 1),
-                                p_value(r.p_val),
-                                r.note,
-                            ]
-                            for r in cond.itertuples(index=False)
-                        ],
-                        "lrrrrrl",
-                    )
-                ],
-            )
-        )
-    sim = report.tables["similarity"]
-    if len(sim):
-        doc.sections.append(
-            Section(
-                "Similarity: people's ratings vs the model's scores, one value per match",
-                [
-                    Table(
-                        ["coefficient", "HIVE's", "r", "95 % CI", "p", "p from", "matches (n)", "ratings", "note"],
-                        [
-                            [
-                                COEFFICIENT_NAMES[r.method],
-                                "yes" if r.hive else "",
-                                _stat(r.r, r.note),
-                                interval(r.ci_low, r.ci_high),
-                                p_value(r.p_val),
-                                r.p_method if isinstance(r.p_method, str) else MISSING,
-                                str(r.n),
-                                str(r.n_ratings),
-                                r.note,
-                            ]
-                            for r in sim.itertuples(index=False)
-                        ],
-                        "llrrrlrrl",
-                    )
-                ],
-            )
-        )
-    und = report.tables["understanding"]
-    if len(und):
-        doc.sections.append(
-            Section(
-                "Self-rated understanding (1–5; paired tests two-sided)",
-                [
-                    Table(
-                        ["", "n", "mean ± SD / change", "t", "p", "note"],
-                        [
-                            [
-                                r.point,
-                                str(r.n),
-                                _pm(r.mean, r.sd) if r.kind == "point" else num(r.mean, 2),
-                                _stat(r.t, r.note) if r.kind != "point" else "",
-                                p_value(r.p_val) if r.kind != "point" else "",
-                                r.note,
-                            ]
-                            for r in und.itertuples(index=False)
-                        ],
-                        "lrrrrl",
-                    )
-                ],
-            )
-        )
-    trade = report.tables["tradeoff"]
-    if len(trade):
-        doc.sections.append(
-            Section(
-                f"Interpretability–accuracy tradeoff: required accuracy gain over the stated {TRADEOFF_REFERENCE:g} % "
-                "(points)",
-                [
-                    Table(
-                        [
-                            "risk",
-                            "n",
-                            "ours",
-                            "below / at / above 0",
-                            "t",
-                            "p (gain > 0, one-sided)",
-                            "HIVE 2022",
-                            "note",
-                        ],
-                        [
-                            [
-                                r.risk,
-                                str(r.n),
-                                _pm(r.mean_gain, r.sd_gain),
-                                f"{r.n_below} / {r.n_equal} / {r.n_above}",
-                                _stat(r.t, r.note),
-                                p_value(r.p_val),
-                                num(r.published_gain, 1),
-                                r.note,
-                            ]
-                            for r in trade.itertuples(index=False)
-                        ],
-                        "lrrrrrrl",
-                    )
-                ],
-            )
-        )
+    if m["task_type"] == "hive-agreement":
+        doc.sections.append(_confirmation_section(t["accuracy"]))
+    for table, section in (
+        ("conditions", _conditions_section),
+        ("similarity", _similarity_section),
+        ("understanding", _understanding_section),
+        ("tradeoff", _tradeoff_section),
+    ):
+        if len(t[table]):
+            doc.sections.append(section(t[table]))
     doc.sections.append(Section("Notes", [Items(report.notes)]))
     return doc
+
+
+def _lead(m: dict[str, Any]) -> str:
+    return (
+        f"{TASKS[m['task_type']][0]} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed "
+        f"participants, {m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
+        f"{'one-sided (outperforms?)' if m['alternative'] == 'greater' else 'two-sided (differs?)'}."
+    )
+
+
+def _accuracy_title(m: dict[str, Any]) -> str:
+    """HIVE's table the accuracy section reproduces, and its confidence scale."""
+    if m["task_type"] == "hive-agreement":
+        scale, title = "confidence 1–4, higher = more confident the prediction is correct", "Table 1 (agreement)"
+    else:
+        scale, title = "confidence 1–5, higher = more confident", f"Table 2 ({TASKS[m['task_type']][0]})"
+    return f"{title}: accuracy, mean ± SD over participants (mean {scale})"
+
+
+def _confirmation_section(acc: pd.DataFrame) -> Section:
+    rows = [
+        [r.condition, _pm(r.judged_correct_percent, r.judged_correct_sd)]
+        for r in acc.itertuples(index=False)
+        if r.condition != "all"
+    ]
+    return Section(
+        "Confirmation bias: % of predictions judged correct",
+        [Table(["model prediction", "% judged correct"], rows, "lr")],
+    )
+
+
+def _conditions_section(cond: pd.DataFrame) -> Section:
+    rows = [
+        [r.test, str(r.n), _stat(r.estimate, r.note, 1), _stat(r.t, r.note), num(r.dof, 1), p_value(r.p_val), r.note]
+        for r in cond.itertuples(index=False)
+    ]
+    return Section(
+        "Correct vs incorrect predictions (accuracy difference, points; two-sided)",
+        [Table(["test", "n", "difference", "t", "dof", "p", "note"], rows, "lrrrrrl")],
+    )
+
+
+def _similarity_section(sim: pd.DataFrame) -> Section:
+    rows = [
+        [
+            COEFFICIENT_NAMES[r.method],
+            "yes" if r.hive else "",
+            _stat(r.r, r.note),
+            interval(r.ci_low, r.ci_high),
+            p_value(r.p_val),
+            r.p_method if isinstance(r.p_method, str) else MISSING,
+            str(r.n),
+            str(r.n_ratings),
+            r.note,
+        ]
+        for r in sim.itertuples(index=False)
+    ]
+    header = ["coefficient", "HIVE's", "r", "95 % CI", "p", "p from", "matches (n)", "ratings", "note"]
+    return Section(
+        "Similarity: people's ratings vs the model's scores, one value per match",
+        [Table(header, rows, "llrrrlrrl")],
+    )
+
+
+def _understanding_section(und: pd.DataFrame) -> Section:
+    rows = [
+        [
+            r.point,
+            str(r.n),
+            _pm(r.mean, r.sd) if r.kind == "point" else num(r.mean, 2),
+            _stat(r.t, r.note) if r.kind != "point" else "",
+            p_value(r.p_val) if r.kind != "point" else "",
+            r.note,
+        ]
+        for r in und.itertuples(index=False)
+    ]
+    return Section(
+        "Self-rated understanding (1–5; paired tests two-sided)",
+        [Table(["", "n", "mean ± SD / change", "t", "p", "note"], rows, "lrrrrl")],
+    )
+
+
+def _tradeoff_section(trade: pd.DataFrame) -> Section:
+    rows = [
+        [
+            r.risk,
+            str(r.n),
+            _pm(r.mean_gain, r.sd_gain),
+            f"{r.n_below} / {r.n_equal} / {r.n_above}",
+            _stat(r.t, r.note),
+            p_value(r.p_val),
+            num(r.published_gain, 1),
+            r.note,
+        ]
+        for r in trade.itertuples(index=False)
+    ]
+    header = ["risk", "n", "ours", "below / at / above 0", "t", "p (gain > 0, one-sided)", "HIVE 2022", "note"]
+    return Section(
+        f"Interpretability–accuracy tradeoff: required accuracy gain over the stated {TRADEOFF_REFERENCE:g} % (points)",
+        [Table(header, rows, "lrrrrrrl")],
+    )
 
 
 def _methods(report: HiveReport) -> str:
     """The Methods section (``methods.md``) of a HIVE report, stated from what the report computed: participants
     and what was left out, the accuracy estimator, the test against chance and its sidedness, the interval, the
-    similarity correlation's unit and coefficient, and every statistic that could not be computed, with why.
-
-    Parameters
-    ----------
-    report : HiveReport
-        Output of :func:`hive_report`.
-
-    Returns
-    -------
-    str
-        Markdown (:func:`analysis.methods.methods_document`): paragraphs, software versions, references.
-    """
+    similarity correlation's unit and coefficient, and every statistic that could not be computed, with why; as
+    Markdown (:func:`analysis.methods.methods_document`): paragraphs, software versions, references."""
     m, t = report.meta, report.tables
-    task = TASKS[m["task_type"]][0]
-    method = METHOD_NAMES[m["method"]]
+    task, method = TASKS[m["task_type"]][0], METHOD_NAMES[m["method"]]
     refs = ["kim2022", "student1908"]
     paragraphs = [
         f"**Participants.** {m['n_participants']} participants completed the HIVE {task} task (Kim et al., 2022) "
         f"on {method} explanations, giving {m['n_trials']} test trials; {m['n_not_completed']} session(s) that were "
         f"not completed were left out and the {m['n_practice_trials']} preview trial(s) were not scored. As in HIVE, "
-        "no participant was excluded: there is no outlier rule."
+        "no participant was excluded: there is no outlier rule.",
+        _accuracy_paragraph(m, t["accuracy"]),
     ]
-    agreement = m["task_type"] == "hive-agreement"
+    if len(t["conditions"]):
+        refs.append("welch1947")
+        paragraphs.append(_conditions_paragraph(t["conditions"]))
+    if len(t["output_prediction"]):
+        paragraphs.append(_output_paragraph(t["output_prediction"]))
+    if len(t["similarity"]):
+        refs += ["spearman1904", "fisher1921"]
+        paragraphs.append(_similarity_paragraph(m, t["similarity"]))
+    if len(t["understanding"]) or len(t["tradeoff"]):
+        paragraphs.append(_survey_paragraph(t["understanding"], t["tradeoff"]))
+    paragraphs.append(
+        "No resampling or random numbers are involved: every interval is a t (or Fisher-z) interval, and every "
+        "p-value a t-test's or an exact permutation count."
+    )
+    return methods_document(f"HIVE {task} study ({method})", paragraphs, refs)
+
+
+def _verdicts(table: pd.DataFrame) -> str:
+    """ " For the correct condition: …; <its note>." for each row with a note."""
+    return "".join(f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in table.itertuples() if r.note)
+
+
+def _accuracy_paragraph(m: dict[str, Any], accuracy: pd.DataFrame) -> str:
+    greater = m["alternative"] == "greater"
     side = (
         "one-sided (H1: the mean exceeds chance), because HIVE's Table 2 asks whether participants outperform chance"
-        if m["alternative"] == "greater"
+        if greater
         else "two-sided, because HIVE's Table 1 marks accuracies not significantly different from chance"
     )
-    text = (
+    return (
         "**Accuracy.** Each participant's accuracy is the percentage of their trials answered correctly"
         + (
             " (a confidence of 3–4 on HIVE's 4-point scale, higher = more confident the prediction is correct, counts "
             "as judging the prediction correct; the page stores the reverse order, 1 = fairly confident correct, "
             "converted as 5 − stored)"
-            if agreement
+            if m["task_type"] == "hive-agreement"
             else ""
         )
         + ", computed for trials on which the model's prediction was correct, incorrect, and for all trials. We "
@@ -552,86 +590,75 @@ def _methods(report: HiveReport) -> str:
         f"p < {m['alpha']:g}, and give the interval that matches the test: the "
         + (
             "one-sided 95 % lower bound of the mean (mean − t(0.95, n − 1) · SD/√n)"
-            if m["alternative"] == "greater"
+            if greater
             else "two-sided 95 % t interval of the mean"
         )
         + ", clipped to the accuracy scale [0, 100] %."
+        + _verdicts(accuracy)
     )
-    text += "".join(
-        f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in t["accuracy"].itertuples() if r.note
+
+
+def _conditions_paragraph(cond: pd.DataFrame) -> str:
+    return (
+        "**Correct against incorrect predictions.** Participants' accuracy on correct and on incorrect "
+        "predictions was compared with Welch's two-sample t-test (Welch, 1947; HIVE's \"2-sample t-test\") "
+        "and, since every participant saw both, with a paired t-test of their differences; both two-sided."
+    ) + "".join(f" The {r.test} test was not run: {r.note}." for r in cond.itertuples() if r.note)
+
+
+def _output_paragraph(output: pd.DataFrame) -> str:
+    return (
+        "**Output prediction.** In the same trials, participants also picked the option they thought the model "
+        "predicted, with its own confidence (1–5), as HIVE asked of its GradCAM and BagNet participants; its "
+        "accuracy is analysed as the output-prediction task's: mean ± SD over participants, one-sided "
+        "one-sample t-test against 25 % chance with its one-sided 95 % lower bound, clipped to [0, 100] %."
+    ) + _verdicts(output)
+
+
+def _similarity_paragraph(m: dict[str, Any], sim: pd.DataFrame) -> str:
+    first = sim.iloc[0]
+    coef = SIMILARITY_COEFFICIENT.get(m["method"])
+    text = (
+        "**Similarity.** Each prototype match's similarity ratings (1–4) were averaged over the "
+        f"participants who rated it ({first['n_ratings']} ratings by {first['n_participants']} participants) "
+        f"and correlated with the model's similarity score over the n = {first['n']} matches, one value per "
+        "match as in HIVE (whose p-values correspond to n = 10)"
     )
-    paragraphs.append(text)
-    cond = t["conditions"]
-    if len(cond):
-        refs.append("welch1947")
-        text = (
-            "**Correct against incorrect predictions.** Participants' accuracy on correct and on incorrect "
-            "predictions was compared with Welch's two-sample t-test (Welch, 1947; HIVE's \"2-sample t-test\") "
-            "and, since every participant saw both, with a paired t-test of their differences; both two-sided."
-        )
-        text += "".join(f" The {r.test} test was not run: {r.note}." for r in cond.itertuples() if r.note)
-        paragraphs.append(text)
-    output = t["output_prediction"]
-    if len(output):
-        text = (
-            "**Output prediction.** In the same trials, participants also picked the option they thought the model "
-            "predicted, with its own confidence (1–5), as HIVE asked of its GradCAM and BagNet participants; its "
-            "accuracy is analysed as the output-prediction task's: mean ± SD over participants, one-sided "
-            "one-sample t-test against 25 % chance with its one-sided 95 % lower bound, clipped to [0, 100] %."
-        )
+    text += (
+        f", with {COEFFICIENT_NAMES[coef]}, HIVE's coefficient for {METHOD_NAMES[m['method']]}" if coef else ""
+    ) + (
+        "; Spearman's ρ (Spearman, 1904) and Pearson's r are both given, p two-sided: for ρ exact below "
+        f"{EXACT_BELOW} matches (the share of all n! pairings at least as extreme), otherwise and for r from t "
+        "with n − 2 degrees of freedom; Pearson's r with a 95 % Fisher-z interval (Fisher, 1921)."
+    )
+    if pd.notna(first["r"]) or not first["note"]:
         text += "".join(
-            f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in output.itertuples() if r.note
+            f" {COEFFICIENT_NAMES[r.method]}: {r.note}."
+            for r in sim.itertuples()
+            if r.note and not r.note.startswith("no interval for Spearman")
         )
-        paragraphs.append(text)
-    sim = t["similarity"]
-    if len(sim):
-        first = sim.iloc[0]
-        coef = SIMILARITY_COEFFICIENT.get(m["method"])
-        text = (
-            "**Similarity.** Each prototype match's similarity ratings (1–4) were averaged over the "
-            f"participants who rated it ({first['n_ratings']} ratings by {first['n_participants']} participants) "
-            f"and correlated with the model's similarity score over the n = {first['n']} matches, one value per "
-            "match as in HIVE (whose p-values correspond to n = 10)"
+    else:
+        text += f" No correlation was computed: {first['note']}."
+    counts = m["similarity_counts"]
+    if counts["trials_mismatched"]:
+        text += (
+            f" {counts['trials_mismatched']} of the {counts['trials_rated']} rated trials were left out "
+            "because their number of ratings differs from the number of model scores."
         )
-        text += (f", with {COEFFICIENT_NAMES[coef]}, HIVE's coefficient for {method}" if coef else "") + (
-            "; Spearman's ρ (Spearman, 1904) and Pearson's r are both given, p two-sided: for ρ exact below "
-            f"{EXACT_BELOW} matches (the share of all n! pairings at least as extreme), otherwise and for r from t "
-            "with n − 2 degrees of freedom; Pearson's r with a 95 % Fisher-z interval (Fisher, 1921)."
-        )
-        refs += ["spearman1904", "fisher1921"]
-        if pd.notna(first["r"]) or not first["note"]:
-            text += "".join(
-                f" {COEFFICIENT_NAMES[r.method]}: {r.note}."
-                for r in sim.itertuples()
-                if r.note and not r.note.startswith("no interval for Spearman")
-            )
-        else:
-            text += f" No correlation was computed: {first['note']}."
-        counts = m["similarity_counts"]
-        if counts["trials_mismatched"]:
-            text += (
-                f" {counts['trials_mismatched']} of the {counts['trials_rated']} rated trials were left out "
-                "because their number of ratings differs from the number of model scores."
-            )
-        paragraphs.append(text)
-    und, trade = t["understanding"], t["tradeoff"]
-    if len(und) or len(trade):
-        text = (
-            "**Survey answers.** Self-rated understanding (1–5) at the three points is reported as mean ± SD and "
-            "compared between points with two-sided paired t-tests; the interpretability–accuracy tradeoff as the "
-            f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % (this product's reference; HIVE states none) a "
-            "model without explanations would need, mean ± SD, with the number of participants whose gain is below, "
-            "at and above 0 (any accuracy 0–100 % is accepted) and a one-sided one-sample t-test of H1: gain > 0 "
-            "(HIVE reports the means only)."
-        )
-        text += "".join(f" Understanding {r.point}: {r.note}." for r in und.itertuples() if r.note)
-        text += "".join(f" Tradeoff, {r.risk} risk: {r.note}." for r in trade.itertuples() if r.note)
-        paragraphs.append(text)
-    paragraphs.append(
-        "No resampling or random numbers are involved: every interval is a t (or Fisher-z) interval, and every "
-        "p-value a t-test's or an exact permutation count."
+    return text
+
+
+def _survey_paragraph(und: pd.DataFrame, trade: pd.DataFrame) -> str:
+    text = (
+        "**Survey answers.** Self-rated understanding (1–5) at the three points is reported as mean ± SD and "
+        "compared between points with two-sided paired t-tests; the interpretability–accuracy tradeoff as the "
+        f"accuracy gain over the stated {TRADEOFF_REFERENCE:g} % (this product's reference; HIVE states none) a "
+        "model without explanations would need, mean ± SD, with the number of participants whose gain is below, "
+        "at and above 0 (any accuracy 0–100 % is accepted) and a one-sided one-sample t-test of H1: gain > 0 "
+        "(HIVE reports the means only)."
     )
-    return methods_document(f"HIVE {task} study ({method})", paragraphs, refs)
+    text += "".join(f" Understanding {r.point}: {r.note}." for r in und.itertuples() if r.note)
+    return text + "".join(f" Tradeoff, {r.risk} risk: {r.note}." for r in trade.itertuples() if r.note)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -153,8 +153,15 @@ def hypoml_text(result: HypoMLResult) -> str:
             f"Not run (no rows): {', '.join(m['missing'])}; the analyses that use it are not tested and move no "
             "hypothesis"
         )
-    out.append("")
-    out.append("Conclusions (indicator sum: > 0 confirmed, 0 unproven, < 0 rejected)")
+    out += _conclusions(result)
+    out += _comparisons(result)
+    out += _accuracies(result)
+    out += _reasoning(result)
+    return "\n".join(out) + "\n"
+
+
+def _conclusions(result: HypoMLResult) -> list[str]:
+    out = ["", "Conclusions (indicator sum: > 0 confirmed, 0 unproven, < 0 rejected)"]
     out += text_table(
         ["", "", "conclusion", "indicator", "hypothesis", "moved by"],
         [
@@ -164,9 +171,13 @@ def hypoml_text(result: HypoMLResult) -> str:
         "lllrll",
     )
     cautions = result.trace[result.trace["caution"] != ""].drop_duplicates("analysis")
-    for r in cautions.itertuples(index=False):
-        out.append(f"  ! {r.analysis} ({r.direction}, {r.condition}): {r.caution}")
-    out += ["", "Comparisons (paired two-tailed t-tests; evaluated A1, A4, A6 → A2, A5 → A3)"]
+    return out + [
+        f"  ! {r.analysis} ({r.direction}, {r.condition}): {r.caution}" for r in cautions.itertuples(index=False)
+    ]
+
+
+def _comparisons(result: HypoMLResult) -> list[str]:
+    out = ["", "Comparisons (paired two-tailed t-tests; evaluated A1, A4, A6 → A2, A5 → A3)"]
     out += text_table(
         ["", "comparison", "mean a", "mean b", "difference", "t", "dof", "p", "outcome"],
         [
@@ -185,9 +196,11 @@ def hypoml_text(result: HypoMLResult) -> str:
         ],
         "llrrrrrrl",
     )
-    out += [f"  {r.analysis}: {r.note}" for r in result.tests.itertuples(index=False) if r.note]
-    level = m.get("ci", 95)
-    out += ["", "Accuracies (mean score)"]
+    return out + [f"  {r.analysis}: {r.note}" for r in result.tests.itertuples(index=False) if r.note]
+
+
+def _accuracies(result: HypoMLResult) -> list[str]:
+    m = result.meta
     rows = [
         [
             r.label,
@@ -200,20 +213,24 @@ def hypoml_text(result: HypoMLResult) -> str:
         for r in result.accuracy.itertuples(index=False)
     ]
     named = any(row[-1] != row[0] for row in rows)  # files named (the CLI), not just R(M,D) …
+    out = ["", "Accuracies (mean score)"]
     out += text_table(
-        ["", "accuracy", f"{level:g} % CI", "n", "interval", *(["file"] if named else [])],
+        ["", "accuracy", f"{m.get('ci', 95):g} % CI", "n", "interval", *(["file"] if named else [])],
         [row if named else row[:-1] for row in rows],
         "lrrrl" + ("l" if named else ""),
     )
-    out += [f"  {r.label}: {r.note}" for r in result.accuracy.itertuples(index=False) if r.note]
-    out += ["", "Reasoning (which analysis moved which hypothesis)"]
+    return out + [f"  {r.label}: {r.note}" for r in result.accuracy.itertuples(index=False) if r.note]
+
+
+def _reasoning(result: HypoMLResult) -> list[str]:
+    out = ["", "Reasoning (which analysis moved which hypothesis)"]
     for (step, analysis), g in result.trace.groupby(["step", "analysis"], sort=False):
         first = g.iloc[0]
         cond = f", {first['condition']}" if first["condition"] else ""
         rule = f" [{first['rule']}]" if first["rule"] else ""
         effects = ", ".join(f"{h} {'+1' if e > 0 else '−1'}" for h, e in zip(g["hypothesis"], g["effect"]) if e)
         out.append(f"  step {step}  {analysis} {first['direction']}{cond}{rule} → {effects or 'nothing'}")
-    return "\n".join(out) + "\n"
+    return out
 
 
 # --------------------------------------------------------------------------------------------------

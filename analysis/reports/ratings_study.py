@@ -92,6 +92,31 @@ def ratings_report(
     notes = []
     agree = agreement(ratings, participant, statement, rating, n_boot=n_boot, seed=seed)
     known = statements.rename(columns={"statement_id": "statement"})[["statement", "text", "relevant"]]
+    table = _statements_table(known, agree, notes)
+    distribution = rating_distribution(ratings, statement, rating)
+    rated = ratings.merge(
+        known.rename(columns={"statement": "_statement"}), left_on=statement, right_on="_statement", how="inner"
+    )
+    rated = rated.assign(relevant=rated["relevant"].astype(bool))
+    table = _with_judgements(table, rated, participant, statement, rating, n_boot, seed)
+    notes += _few_participants(table, judged=bool(len(rated)))
+    per, test = _relevance(rated, participant, rating, notes)
+    info = {
+        **(meta or {}),
+        "n_participants": int(ratings[participant].nunique()),
+        "n_ratings": len(ratings),
+        "agree_from": AGREE_FROM,
+        "disagree_to": DISAGREE_TO,
+        "n_boot": n_boot,
+        "seed": seed,
+        "notes": notes,
+    }
+    return RatingsReport(info, {"statements": table, "distribution": distribution, "participants": per, "test": test})
+
+
+def _statements_table(known: pd.DataFrame, agree: pd.DataFrame, notes: list[str]) -> pd.DataFrame:
+    """The study file's statements in its order, then any rated statement it no longer lists, with their agreement;
+    both kinds of mismatch are noted."""
     order = [*known["statement"], *[s for s in agree["statement"] if s not in set(known["statement"])]]
     table = known.merge(agree, on="statement", how="outer").set_index("statement").loc[order].reset_index()
     table["n_participants"] = table["n_participants"].fillna(0).astype(int)
@@ -105,35 +130,41 @@ def ratings_report(
     never = [s for s in known["statement"] if s not in set(agree["statement"])]
     if never:
         notes.append(f"statements in the study file that nobody rated: {', '.join(map(str, never))}")
-    distribution = rating_distribution(ratings, statement, rating)
-    rated = ratings.merge(
-        known.rename(columns={"statement": "_statement"}), left_on=statement, right_on="_statement", how="inner"
-    )
-    rated = rated.assign(relevant=rated["relevant"].astype(bool))
-    if len(rated):
-        judged = correct_judgements(rated, participant, statement, rating, "relevant", n_boot=n_boot, seed=seed)
-        judged = judged.drop(columns=["relevant", "n_participants", "n_ratings", "ci_method"]).rename(
-            columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"}
-        )
-        table = table.merge(judged, on="statement", how="left").astype(
-            dict.fromkeys(("n_agree", "n_neutral", "n_disagree", "n_correct"), "Int64")
-        )
-    else:
-        table = table.assign(
+    return table
+
+
+def _with_judgements(table, rated, participant, statement, rating, n_boot, seed) -> pd.DataFrame:
+    """``table`` with Two4Two's correct judgements per statement beside (missing when no rating has a relevance)."""
+    if not len(rated):
+        return table.assign(
             **{c: np.nan for c in JUDGEMENT_COLUMNS[2:] if c not in table.columns},
             correct_ci_low=np.nan,
             correct_ci_high=np.nan,
         ).drop(columns=["ci_low", "ci_high"], errors="ignore")
-    # Below SMALL_SAMPLE participants the bootstrap's coverage is the one `make validate` measured at that n (issue
-    # #23 point 3); Wilson's interval (one rating each) needs no warning.
+    judged = correct_judgements(rated, participant, statement, rating, "relevant", n_boot=n_boot, seed=seed)
+    judged = judged.drop(columns=["relevant", "n_participants", "n_ratings", "ci_method"]).rename(
+        columns={"ci_low": "correct_ci_low", "ci_high": "correct_ci_high"}
+    )
+    return table.merge(judged, on="statement", how="left").astype(
+        dict.fromkeys(("n_agree", "n_neutral", "n_disagree", "n_correct"), "Int64")
+    )
+
+
+def _few_participants(table: pd.DataFrame, judged: bool) -> list[str]:
+    """Below SMALL_SAMPLE participants the bootstrap's coverage is the one `make validate` measured at that n (issue
+    #23 point 3); Wilson's interval (one rating each) needs no warning."""
     few = table[(table["ci_method"] == "bootstrap") & (table["n_participants"] < SMALL_SAMPLE)]
-    measured = ("percent_agree", "percent_correct") if len(rated) else ("percent_agree",)
-    for n, group in few.groupby("n_participants"):
-        notes.append(
-            f"the intervals of {', '.join(map(str, group['statement']))} resample fewer than {SMALL_SAMPLE} "
-            "participants (some rated a statement more than once, so the percentile bootstrap over participants is "
-            f"used): {'; '.join(small_sample_note(int(n), 'participants', s) for s in measured)}"
-        )
+    measured = ("percent_agree", "percent_correct") if judged else ("percent_agree",)
+    return [
+        f"the intervals of {', '.join(map(str, group['statement']))} resample fewer than {SMALL_SAMPLE} "
+        "participants (some rated a statement more than once, so the percentile bootstrap over participants is "
+        f"used): {'; '.join(small_sample_note(int(n), 'participants', s) for s in measured)}"
+        for n, group in few.groupby("n_participants")
+    ]
+
+
+def _relevance(rated: pd.DataFrame, participant: str, rating: str, notes: list[str]):
+    """The relevant-vs-irrelevant test and its per-participant means; a row saying why when it cannot be run."""
     try:
         per, test = relevance_test(rated, participant, rating, "relevant")
         if test["note"].iloc[0]:
@@ -143,17 +174,7 @@ def ratings_report(
         notes.append(f"no relevant-vs-irrelevant test: {reason}")
         per = pd.DataFrame(columns=["participant", "mean_relevant", "mean_irrelevant", "difference"])
         test = pd.DataFrame([{**dict.fromkeys(TEST_COLUMNS, math.nan), "note": reason}], columns=TEST_COLUMNS)
-    info = {
-        **(meta or {}),
-        "n_participants": int(ratings[participant].nunique()),
-        "n_ratings": len(ratings),
-        "agree_from": AGREE_FROM,
-        "disagree_to": DISAGREE_TO,
-        "n_boot": n_boot,
-        "seed": seed,
-        "notes": notes,
-    }
-    return RatingsReport(info, {"statements": table, "distribution": distribution, "participants": per, "test": test})
+    return per, test
 
 
 def _judged(r) -> str:

@@ -366,6 +366,36 @@ def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, see
         frames.append(
             m.assign(kind="model", observer=o.observer, condition=o.condition, label=o.label, unit="runs", note=note)
         )
+    frames += _published_mlae_frames(estimator)
+    out = pd.concat(frames, ignore_index=True).rename(columns={"n_responses": "n_judgments"})
+    out["resampled"] = out["resampled"].map(lambda r: RESAMPLED.get(r, r))
+    out["chart_type"] = out["chart_type"].astype("int64")
+    for c in ("n_units", "n_judgments"):
+        out[c] = out[c].astype("Int64")
+    return out[MLAE_COLUMNS]
+
+
+MLAE_COLUMNS = [
+    "kind",
+    "observer",
+    "condition",
+    "label",
+    "chart_type",
+    "estimator",
+    "mlae",
+    "ci_low",
+    "ci_high",
+    "n_units",
+    "unit",
+    "n_judgments",
+    "resampled",
+    "note",
+]
+
+
+def _published_mlae_frames(estimator: str) -> list[pd.DataFrame]:
+    """The published MLAE rows, each saying when its paper's estimator differs from ``estimator``."""
+    frames = []
     pub = published_mlae()
     for source, label in PUBLISHED_LABELS.items():
         p = pub[pub["source"] == source]
@@ -393,29 +423,7 @@ def _mlae_table(trials, run_parts, stim_parts, observers, estimator, n_boot, see
                 }
             )
         )
-    out = pd.concat(frames, ignore_index=True).rename(columns={"n_responses": "n_judgments"})
-    out["resampled"] = out["resampled"].map(lambda r: RESAMPLED.get(r, r))
-    out["chart_type"] = out["chart_type"].astype("int64")
-    for c in ("n_units", "n_judgments"):
-        out[c] = out[c].astype("Int64")
-    return out[
-        [
-            "kind",
-            "observer",
-            "condition",
-            "label",
-            "chart_type",
-            "estimator",
-            "mlae",
-            "ci_low",
-            "ci_high",
-            "n_units",
-            "unit",
-            "n_judgments",
-            "resampled",
-            "note",
-        ]
-    ]
+    return frames
 
 
 def _mae_rows(kind, observer, condition, label, res, scope_col, unit, note=""):
@@ -473,21 +481,40 @@ def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed, notes) ->
             )
             if also:
                 rows[-1]["like_for_like"] = scope
-        if not (left_out and shared):
+        if left_out and shared:
+            sides = (
+                ("human", HUMANS, "", HUMANS, trials, "abs_error", "participant_id", None, "participants", human_note),
+                ("model", o.observer, o.condition, o.label, source, "mean_abs_error", "run", "n", "runs", note),
+            )
+            rows += _like_for_like_rows(sides, shared, scope, scoped, n_boot, seed)
+    rows += _published_mae_rows()
+    out = pd.DataFrame(rows)
+    for c in ("n_units", "n_judgments"):
+        out[c] = pd.array(out[c].tolist(), dtype="Int64")
+    # a model row over every type it answered: the chart_type of the rows that compare it with people like for like
+    out["like_for_like"] = out.get("like_for_like", pd.Series(index=out.index, dtype=object)).fillna("")
+    return out
+
+
+def _like_for_like_rows(sides, shared: list[int], scope: str, scoped: set, n_boot: int, seed: int) -> list[dict]:
+    """The MAE over the chart types both people and a model answered (``shared``, named ``scope``), for each side
+    that answered more; ``scoped`` holds the (label, scope) already made (people's rows are shared by models)."""
+    rows = []
+    for kind, observer, condition, label, df, value, unit, weight, units, why in sides:
+        if set(df["chart_type"].astype(int)) == set(shared) or (label, scope) in scoped:
             continue
-        # the same statistic over the chart types both answered, for each side that answered more
-        for kind, observer, condition, label, df, value, unit, weight, units, why in (
-            ("human", HUMANS, "", HUMANS, trials, "abs_error", "participant_id", None, "participants", human_note),
-            ("model", o.observer, o.condition, o.label, source, "mean_abs_error", "run", "n", "runs", note),
-        ):
-            if set(df["chart_type"].astype(int)) == set(shared) or (label, scope) in scoped:
-                continue
-            scoped.add((label, scope))
-            part = df[df["chart_type"].isin(shared)]
-            res = mae(part, value=value, group=None, unit=unit, weight=weight, n_boot=n_boot, seed=seed)
-            why = "; ".join(filter(None, [why, f"over chart {scope} only"]))
-            (row,) = _mae_rows(kind, observer, condition, label, res, None, units, why)
-            rows.append({**row, "chart_type": scope})
+        scoped.add((label, scope))
+        part = df[df["chart_type"].isin(shared)]
+        res = mae(part, value=value, group=None, unit=unit, weight=weight, n_boot=n_boot, seed=seed)
+        why = "; ".join(filter(None, [why, f"over chart {scope} only"]))
+        (row,) = _mae_rows(kind, observer, condition, label, res, None, units, why)
+        rows.append({**row, "chart_type": scope})
+    return rows
+
+
+def _published_mae_rows() -> list[dict[str, Any]]:
+    """Jiang et al.'s (2025) published MAE of people and of each model, in ratio units."""
+    rows = []
     for p in published(source="JiangEtAl2025", study="ratio-sampling study III", measure="MAE").itertuples():
         label = f"Jiang et al. 2025: {p.condition}"
         rows.append(
@@ -510,12 +537,7 @@ def _mae_table(trials, run_parts, stim_parts, observers, n_boot, seed, notes) ->
                 "note": "",
             }
         )
-    out = pd.DataFrame(rows)
-    for c in ("n_units", "n_judgments"):
-        out[c] = pd.array(out[c].tolist(), dtype="Int64")
-    # a model row over every type it answered: the chart_type of the rows that compare it with people like for like
-    out["like_for_like"] = out.get("like_for_like", pd.Series(index=out.index, dtype=object)).fillna("")
-    return out
+    return rows
 
 
 EFFECT_COLUMNS = [
@@ -712,67 +734,77 @@ def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
 CONSISTENCY_COLUMNS = ["kind", "observer", "a", "b", "r", "ci_low", "ci_high", "p_val", "n", "note"]
 
 
+_PAIR_KEY = "short_height, tall_height"
+
+
 def _consistency(human_cells, obs_parts, run_parts, observers, notes) -> pd.DataFrame:
-    rows = []
-    key = "short_height, tall_height"
+    rows = [
+        _inter_row(human_cells, obs_parts[(o.observer, o.condition)], o.label, notes)
+        for o in observers.itertuples(index=False)
+    ]
     for o in observers.itertuples(index=False):
-        cells = obs_parts[(o.observer, o.condition)]
-        # like with like: each height pair averaged over the chart types both observers have for it
-        shared = human_cells[CELL].merge(cells[CELL], on=CELL)
-        row = {
-            "kind": "inter",
-            "observer": o.label,
-            "a": HUMANS,
-            "b": o.label,
-            "note": f"mean absolute error per height pair ({key}) over the {len(shared)} (chart type, height pair) "
-            f"cells both have (humans {len(human_cells)}, model {len(cells)})",
-        }
-        try:
-            res = inter_consistency(
-                human_cells.merge(shared, on=CELL), cells.merge(shared, on=CELL), key=PAIR, value="mean_abs_error"
-            ).iloc[0]
-            row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
-            if res["n"] <= 3:
-                row["note"] += f"; {fisher_z_note(int(res['n']))}"
-                notes.append(f"inter-consistency humans vs {o.label}: {fisher_z_note(int(res['n']))}")
-        except ValueError as exc:
-            row["note"] = f"not computed: {exc}"
-            notes.append(f"inter-consistency humans vs {o.label} not computed: {exc}")
-        rows.append(row)
-    for o in observers.itertuples(index=False):
-        if o.n_runs < 2:
-            continue
-        runs = run_parts[(o.observer, o.condition)]
-        try:
-            res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
-            for r in res.itertuples(index=False):
-                small = f"; {fisher_z_note(int(r.n))}" if r.n <= 3 else ""
-                rows.append(
-                    {
-                        "kind": "intra",
-                        "observer": o.label,
-                        "a": f"run {r.a}",
-                        "b": f"run {r.b}",
-                        "r": r.r,
-                        "ci_low": r.ci_low,
-                        "ci_high": r.ci_high,
-                        "p_val": r.p_val,
-                        "n": r.n,
-                        "note": f"mean absolute error per height pair ({key}){small}",
-                    }
-                )
-            if (res["n"] <= 3).any():
-                notes.append(f"intra-consistency of {o.label}'s runs: {fisher_z_note(int(res['n'].min()))}")
-        except ValueError as exc:
-            notes.append(f"intra-consistency of {o.label}'s runs not computed: {exc}")
-            rows.append(
-                {"kind": "intra", "observer": o.label, "a": "runs", "b": "runs", "note": f"not computed: {exc}"}
-            )
+        if o.n_runs >= 2:
+            rows += _intra_rows(run_parts[(o.observer, o.condition)], o.label, notes)
     out = pd.DataFrame(rows, columns=CONSISTENCY_COLUMNS)
     for c in ("r", "ci_low", "ci_high", "p_val"):
         out[c] = out[c].astype(float)
     out["n"] = pd.array([None if pd.isna(v) else int(v) for v in out["n"]], dtype="Int64")
     return out
+
+
+def _inter_row(human_cells: pd.DataFrame, cells: pd.DataFrame, label: str, notes: list[str]) -> dict[str, Any]:
+    """Humans vs one model: Pearson r of MAE per height pair over the cells both have."""
+    # like with like: each height pair averaged over the chart types both observers have for it
+    shared = human_cells[CELL].merge(cells[CELL], on=CELL)
+    row = {
+        "kind": "inter",
+        "observer": label,
+        "a": HUMANS,
+        "b": label,
+        "note": f"mean absolute error per height pair ({_PAIR_KEY}) over the {len(shared)} (chart type, height pair) "
+        f"cells both have (humans {len(human_cells)}, model {len(cells)})",
+    }
+    try:
+        res = inter_consistency(
+            human_cells.merge(shared, on=CELL), cells.merge(shared, on=CELL), key=PAIR, value="mean_abs_error"
+        ).iloc[0]
+        row.update({c: res[c] for c in ("r", "ci_low", "ci_high", "p_val", "n")})
+        if res["n"] <= 3:
+            row["note"] += f"; {fisher_z_note(int(res['n']))}"
+            notes.append(f"inter-consistency humans vs {label}: {fisher_z_note(int(res['n']))}")
+    except ValueError as exc:
+        row["note"] = f"not computed: {exc}"
+        notes.append(f"inter-consistency humans vs {label} not computed: {exc}")
+    return row
+
+
+def _intra_rows(runs: pd.DataFrame, label: str, notes: list[str]) -> list[dict[str, Any]]:
+    """Between the runs of one model: Pearson r of MAE per height pair for each pair of runs."""
+    rows = []
+    try:
+        res = intra_consistency(runs, by="run", key=PAIR, value="mean_abs_error")
+        for r in res.itertuples(index=False):
+            small = f"; {fisher_z_note(int(r.n))}" if r.n <= 3 else ""
+            rows.append(
+                {
+                    "kind": "intra",
+                    "observer": label,
+                    "a": f"run {r.a}",
+                    "b": f"run {r.b}",
+                    "r": r.r,
+                    "ci_low": r.ci_low,
+                    "ci_high": r.ci_high,
+                    "p_val": r.p_val,
+                    "n": r.n,
+                    "note": f"mean absolute error per height pair ({_PAIR_KEY}){small}",
+                }
+            )
+        if (res["n"] <= 3).any():
+            notes.append(f"intra-consistency of {label}'s runs: {fisher_z_note(int(res['n'].min()))}")
+    except ValueError as exc:
+        notes.append(f"intra-consistency of {label}'s runs not computed: {exc}")
+        rows.append({"kind": "intra", "observer": label, "a": "runs", "b": "runs", "note": f"not computed: {exc}"})
+    return rows
 
 
 def ratio_report(
@@ -789,43 +821,60 @@ def ratio_report(
     notes: list[str] | None = None,
     meta: dict[str, Any] | None = None,
 ) -> RatioReport:
-    """Build the Study III report of a ratio-estimation study.
+    """Build the Study III report of a ratio-estimation study; ValueError if no completed participant has test trials.
 
     Parameters
     ----------
     sessions : pandas.DataFrame
-        One row per session (participant recruited): ``participant_id``, ``status`` (``started``,
-        ``completed``, ``excluded``).
+        One row per session: ``participant_id``, ``status`` (``started``, ``completed``, ``excluded``).
     trials : pandas.DataFrame
-        The tidy trials of ``server.results.export.trial_rows`` (practice included; it is dropped here):
-        ``participant_id``, ``practice``, ``stimulus_id``, ``chart_type``, ``short_height``, ``tall_height``,
-        ``true_percent``, ``abs_error`` (percentage points), ``log_error``.
-    model_cells : pandas.DataFrame, optional
-        Models' errors per (observer, condition, run, chart type, height pair), columns
-        :data:`MODEL_CELL_COLUMNS` (errors in percent units, ``mean_log_error`` in log2 units). Test stimuli only.
-    model_stimuli : pandas.DataFrame, optional
-        Models' errors per (observer, condition, run, test stimulus), columns :data:`MODEL_STIMULUS_COLUMNS`:
-        needed for every model by ``mlae_estimator="pooled"``, and for a single-run model's intervals (else they
+        The tidy trials of ``server.results.export.trial_rows`` (practice is dropped here): ``participant_id``,
+        ``practice``, ``stimulus_id``, ``chart_type``, ``short_height``, ``tall_height``, ``true_percent``,
+        ``abs_error`` (percentage points), ``log_error``.
+    model_cells, model_stimuli : pandas.DataFrame, optional
+        Models' errors per (observer, condition, run, chart type, height pair), :data:`MODEL_CELL_COLUMNS`, and per
+        test stimulus, :data:`MODEL_STIMULUS_COLUMNS` (percent units, log errors in log2 units; test stimuli only).
+        The latter is needed by ``mlae_estimator="pooled"`` and for a single-run model's intervals (else they
         resample height-pair cells, and a note says so).
     mlae_estimator : {"pooled", "participant"}, default "pooled"
         The MLAE estimator of every row (:data:`analysis.mlae.ESTIMATORS`); pooled is the published rows' own.
     exclude_outliers : bool, default True
-        Drop the 3×IQR outliers from the analysis (they are reported either way).
+        Drop the k×IQR outliers (``k``, default 3) from the analysis; they are reported either way.
     n_boot, seed : bootstrap resamples and seed of every interval.
-    k : float, default 3
-        IQR fence multiplier.
     notes : list of str, optional
         What the caller already degraded (e.g. the estimator it fell back to), first in the report's notes.
     meta : dict, optional
         Extra items for ``report.meta`` (e.g. the study's slug and title).
-
-    Raises
-    ------
-    ValueError
-        If no completed participant has test trials.
     """
     check_choice(mlae_estimator, ESTIMATORS, "mlae_estimator", where="ratio_report")
     notes = list(notes or [])
+    participants, used, rule_applied = _analysed(sessions, trials, exclude_outliers, k, notes)
+    models = _ModelInputs.of(model_cells, model_stimuli)
+    human_cells = _human_cells(used)
+    by_distance, distance_runs, distance_r = _distance_tables(model_cells, models.label_of, notes)
+    tables = {
+        "participants": participants,
+        **_statistics(used, human_cells, models, mlae_estimator, n_boot, seed, notes),
+        "distance": by_distance,
+        "distance_runs": distance_runs,
+    }
+    options = {"mlae_estimator": mlae_estimator, "exclude_outliers": bool(exclude_outliers), "n_boot": int(n_boot)}
+    options.update(seed=int(seed), iqr_k=float(k), ci=95)
+    meta_out = {**(meta or {}), **_meta(participants, len(used), models.observers, rule_applied, options)}
+    meta_out.update(distance_correlation=distance_r, estimator=ESTIMATORS[mlae_estimator], units=UNITS, notes=notes)
+    return RatioReport(meta=meta_out, tables=tables, cells=_figure_cells(human_cells, models))
+
+
+#: What ``meta["units"]`` says each error is measured in.
+UNITS = {
+    "mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
+    "mae_pp": "percentage points (percent units)",
+    "mae_ratio": "ratio units (percent / 100)",
+}
+
+
+def _analysed(sessions: pd.DataFrame, trials: pd.DataFrame, exclude_outliers: bool, k: float, notes: list[str]):
+    """:func:`_participants` on the trials with their design columns numeric, and the analysed trials typed."""
     trials = trials.copy()
     for c in ("chart_type", "short_height", "tall_height"):
         trials[c] = pd.to_numeric(trials[c], errors="coerce")
@@ -834,45 +883,51 @@ def ratio_report(
         used[c] = used[c].astype("int64")
     for c in ("true_percent", "abs_error", "log_error"):
         used[c] = used[c].astype(float)
+    return participants, used, rule_applied
 
-    run_cells = _model_table(model_cells, MODEL_CELL_COLUMNS, "model_cells")
-    obs_cells = _pool_runs(run_cells) if len(run_cells) else run_cells.assign(n_runs=pd.Series(dtype="int64"))
-    observers = (
-        run_cells.groupby(["observer", "condition"], sort=True)
-        .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum"))
-        .reset_index()
-    )
-    labels = [_label(o, c) for o, c in zip(observers["observer"], observers["condition"])]
-    observers["label"] = [f"{lab} (model)" if lab == HUMANS else lab for lab in labels]
-    human_cells = _human_cells(used)
-    label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
-    by_distance, distance_runs, distance_r = _distance_tables(model_cells, label_of, notes)
 
-    obs_parts, run_parts = _split(obs_cells), _split(run_cells)
-    stim_parts = _split(_model_table(model_stimuli, MODEL_STIMULUS_COLUMNS, "model_stimuli"))
-    tables = {
-        "participants": participants,
-        "mlae": _mlae_table(used, run_parts, stim_parts, observers, mlae_estimator, n_boot, seed, notes),
+@dataclass
+class _ModelInputs:
+    """The models' errors: per run and cell (``run_cells``), pooled over runs (``obs_cells``), one row per observer
+    (``observers``: runs, predictions, label) and each of these split by observer."""
+
+    run_cells: pd.DataFrame
+    obs_cells: pd.DataFrame
+    observers: pd.DataFrame
+    label_of: dict[tuple[str, str], str]
+    run_parts: dict[tuple[str, str], pd.DataFrame]
+    obs_parts: dict[tuple[str, str], pd.DataFrame]
+    stim_parts: dict[tuple[str, str], pd.DataFrame]
+
+    @classmethod
+    def of(cls, model_cells: pd.DataFrame | None, model_stimuli: pd.DataFrame | None) -> _ModelInputs:
+        run_cells = _model_table(model_cells, MODEL_CELL_COLUMNS, "model_cells")
+        obs_cells = _pool_runs(run_cells) if len(run_cells) else run_cells.assign(n_runs=pd.Series(dtype="int64"))
+        observers = (
+            run_cells.groupby(["observer", "condition"], sort=True)
+            .agg(n_runs=("run", "nunique"), n_predictions=("n", "sum"))
+            .reset_index()
+        )
+        labels = [_label(o, c) for o, c in zip(observers["observer"], observers["condition"])]
+        observers["label"] = [f"{lab} (model)" if lab == HUMANS else lab for lab in labels]
+        label_of = {(o, c): lab for o, c, lab in zip(observers["observer"], observers["condition"], observers["label"])}
+        stimuli = _model_table(model_stimuli, MODEL_STIMULUS_COLUMNS, "model_stimuli")
+        return cls(run_cells, obs_cells, observers, label_of, _split(run_cells), _split(obs_cells), _split(stimuli))
+
+
+def _statistics(used, human_cells, models: _ModelInputs, estimator, n_boot, seed, notes) -> dict[str, pd.DataFrame]:
+    """The tables ``mlae``, ``mae``, ``effects`` and ``consistency``, in that order (their notes too)."""
+    run_parts, stim_parts, observers = models.run_parts, models.stim_parts, models.observers
+    return {
+        "mlae": _mlae_table(used, run_parts, stim_parts, observers, estimator, n_boot, seed, notes),
         "mae": _mae_table(used, run_parts, stim_parts, observers, n_boot, seed, notes),
         "effects": _effects(used, run_parts, observers, notes),
-        "consistency": _consistency(human_cells, obs_parts, run_parts, observers, notes),
-        "distance": by_distance,
-        "distance_runs": distance_runs,
+        "consistency": _consistency(human_cells, models.obs_parts, run_parts, observers, notes),
     }
 
-    pairs = human_cells.groupby(PAIR)[["true_percent", "mean_abs_error", "mean_log_error"]].mean()
-    pairs = pairs.rename(columns={"mean_abs_error": f"{HUMANS}_abs_error", "mean_log_error": f"{HUMANS}_log_error"})
-    model_pairs = (
-        obs_cells.assign(label=[label_of[(o, c)] for o, c in zip(obs_cells["observer"], obs_cells["condition"])])
-        if len(obs_cells)
-        else obs_cells.assign(label=pd.Series(dtype=object))
-    )
-    model_pairs = (
-        model_pairs.groupby(["label", *PAIR], sort=True)[["true_percent", "mean_abs_error", "mean_log_error"]]
-        .mean()
-        .reset_index()
-    )
 
+def _meta(participants, trials_used: int, observers, rule_applied: bool, options: dict[str, Any]) -> dict[str, Any]:
+    """``counts``, ``options`` and ``observers`` of the report's meta."""
     status = participants["status"]
     n_outliers = int(participants["outlier"].sum())
     counts = {
@@ -882,39 +937,33 @@ def ratio_report(
         "session_excluded": int((status == "excluded").sum()),
         "outliers": n_outliers,
         "outlier_rule_applied": rule_applied,
-        "outliers_excluded": n_outliers if exclude_outliers else 0,
+        "outliers_excluded": n_outliers if options["exclude_outliers"] else 0,
         "analysed": int(participants["analysed"].sum()),
-        "trials_used": len(used),
+        "trials_used": trials_used,
         "model_observers": len(observers),
         "model_runs": int(observers["n_runs"].sum()) if len(observers) else 0,
         "model_predictions": int(observers["n_predictions"].sum()) if len(observers) else 0,
     }
-    meta_out = {
-        **(meta or {}),
-        "counts": counts,
-        "options": {
-            "mlae_estimator": mlae_estimator,
-            "exclude_outliers": bool(exclude_outliers),
-            "n_boot": int(n_boot),
-            "seed": int(seed),
-            "iqr_k": float(k),
-            "ci": 95,
-        },
-        "observers": observers.to_dict("records"),
-        "distance_correlation": distance_r,
-        "estimator": ESTIMATORS[mlae_estimator],
-        "units": {
-            "mlae": "log2(|judged - true| + 1/8) with judged and true in percent",
-            "mae_pp": "percentage points (percent units)",
-            "mae_ratio": "ratio units (percent / 100)",
-        },
-        "notes": notes,
-    }
-    return RatioReport(
-        meta=meta_out,
-        tables=tables,
-        cells={"human": human_cells, "model": obs_cells, "pairs": pairs.reset_index(), "model_pairs": model_pairs},
+    return {"counts": counts, "options": options, "observers": observers.to_dict("records")}
+
+
+def _figure_cells(human_cells: pd.DataFrame, models: _ModelInputs) -> dict[str, pd.DataFrame]:
+    """What the figures draw: mean errors per (chart type, height pair) of people and of each model, and per height
+    pair (``pairs``: people; ``model_pairs``: each model)."""
+    obs_cells = models.obs_cells
+    pairs = human_cells.groupby(PAIR)[["true_percent", "mean_abs_error", "mean_log_error"]].mean()
+    pairs = pairs.rename(columns={"mean_abs_error": f"{HUMANS}_abs_error", "mean_log_error": f"{HUMANS}_log_error"})
+    model_pairs = (
+        obs_cells.assign(label=[models.label_of[(o, c)] for o, c in zip(obs_cells["observer"], obs_cells["condition"])])
+        if len(obs_cells)
+        else obs_cells.assign(label=pd.Series(dtype=object))
     )
+    model_pairs = (
+        model_pairs.groupby(["label", *PAIR], sort=True)[["true_percent", "mean_abs_error", "mean_log_error"]]
+        .mean()
+        .reset_index()
+    )
+    return {"human": human_cells, "model": obs_cells, "pairs": pairs.reset_index(), "model_pairs": model_pairs}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -936,20 +985,58 @@ def model_order(report: RatioReport) -> list[str]:
     return m["label"].tolist()
 
 
-def _document(report: RatioReport, max_models: int | None) -> Document:
-    meta, t = report.meta, report.tables
-    c, opt = meta["counts"], meta["options"]
-    title = f"{meta.get('slug', 'study')} — {meta.get('title', '')}".rstrip(" —")
-    doc = Document(
-        title,
-        [
-            f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} "
-            f"resamples, seed {opt['seed']}, 95% percentile intervals; outliers "
-            f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (Q3 + 3×IQR of participants' mean "
-            "absolute error: this product's reading of Study III's rule)"
-        ],
+@dataclass(frozen=True)
+class _Shown:
+    """The models a document lists (``names``, best first) and the line that says where the others are."""
+
+    names: list[str]
+    more: list[Paragraph]
+
+
+def _shown(report: RatioReport, max_models: int | None) -> tuple[list[str], _Shown]:
+    models = model_order(report)
+    names = models if max_models is None else models[:max_models]
+    more = len(models) - len(names)
+    return models, _Shown(
+        names, [Paragraph(f"… {more} more model(s) in report.md and the CSV/JSON tables")] if more else []
     )
 
+
+def _flags(flagged: list[str]) -> list[Items]:
+    return [Items(flagged)] if flagged else []
+
+
+def _document(report: RatioReport, max_models: int | None) -> Document:
+    meta, t = report.meta, report.tables
+    models, shown = _shown(report, max_models)
+    doc = Document(f"{meta.get('slug', 'study')} — {meta.get('title', '')}".rstrip(" —"), [_lead(meta)])
+    doc.sections += [
+        _participants_section(report),
+        _mlae_section(report, shown),
+        _mae_section(report, shown),
+        _chart_type_section(t["effects"]),
+    ]
+    if models:
+        doc.sections += [_observer_section(t["effects"], shown), _consistency_section(t["consistency"], shown)]
+    if len(t["distance"]):
+        doc.sections.append(_distance_section(report, shown))
+    if meta["notes"]:
+        doc.sections.append(Section("Notes", [Items(meta["notes"])]))
+    return doc
+
+
+def _lead(meta: dict[str, Any]) -> str:
+    opt = meta["options"]
+    return (
+        f"task type {meta.get('task_type', 'ratio-estimation')}; bootstrap {opt['n_boot']} "
+        f"resamples, seed {opt['seed']}, 95% percentile intervals; outliers "
+        f"{'excluded' if opt['exclude_outliers'] else 'kept (--keep-outliers)'} (Q3 + 3×IQR of participants' mean "
+        "absolute error: this product's reading of Study III's rule)"
+    )
+
+
+def _participants_section(report: RatioReport) -> Section:
+    c, opt = report.meta["counts"], report.meta["options"]
     lines = [
         ["recruited (sessions)", str(c["recruited"]), ""],
         ["completed", str(c["completed"]), ""],
@@ -972,7 +1059,7 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
     )
     lines.append(["analysed", str(c["analysed"]), f"{c['trials_used']} test trials used (practice never counts)"])
     section = Section("Participants", [Table(["", "n", "note"], lines, "lrl")])
-    p = t["participants"]
+    p = report.tables["participants"]
     outliers = [f"participant {r.participant_id}: {r.reason}" for r in p[p["outlier"]].itertuples(index=False)]
     if outliers:
         section.blocks.append(Items(outliers))
@@ -983,14 +1070,17 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
                 f"{c['model_predictions']} predictions on test stimuli"
             )
         )
-    doc.sections.append(section)
+    return section
 
-    models = model_order(report)
-    shown = models if max_models is None else models[:max_models]
-    more = len(models) - len(shown)
-    more_note = [Paragraph(f"… {more} more model(s) in report.md and the CSV/JSON tables")] if more else []
 
-    est = opt["mlae_estimator"]
+def _mlae_section(report: RatioReport, shown: _Shown) -> Section:
+    meta, ml = report.meta, report.tables["mlae"]
+    est = meta["options"]["mlae_estimator"]
+    rows, flagged = [], []
+    for label in [HUMANS, *shown.names, *PUBLISHED_LABELS.values()]:
+        sub = ml[ml["label"] == label].set_index("chart_type")
+        if not sub.empty:
+            rows.append(_mlae_row(meta, label, sub, flagged))
     section = Section(
         "MLAE by chart type",
         [
@@ -999,51 +1089,48 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
                 f"{est}: {meta['estimator']}. Models: the same, with runs for participants (a single run's "
                 "interval resamples its test stimuli)."
             ),
+            Table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5),
+            *shown.more,
+            *_flags(flagged),
         ],
     )
-    ml = t["mlae"]
-    rows, flagged = [], []
-    for label in [HUMANS, *shown, *PUBLISHED_LABELS.values()]:
-        sub = ml[ml["label"] == label].set_index("chart_type")
-        if sub.empty:
-            continue
-        first = sub.iloc[0]
-        if first["kind"] == "published":
-            n = f"{first['estimator']} estimator" + ("" if first["estimator"] == est else " (differs)")
-        elif first["kind"] == "human":
-            n = f"{int(first['n_units'])} people"
-        else:
-            n_runs = meta_runs(meta, label)
-            n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
-        if first["note"] and first["kind"] != "published":
-            n += " †"
-            flagged.append(f"† {label}: {first['note']}")
-        absent = [ct for ct in CHART_TYPES if ct not in sub.index]
-        if absent and first["kind"] != "published":
-            why = "no person answered" if first["kind"] == "human" else "no predictions for"
-            flagged.append(f"{MISSING} {label}: {why} chart {_types_text(absent)}")
-        rows.append(
-            [label, n]
-            + [
-                with_interval(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist()) if ct in sub.index else MISSING
-                for ct in CHART_TYPES
-            ]
-        )
-    section.blocks += [
-        Table(["observer", "n", *[f"type {ct}" for ct in CHART_TYPES]], rows, "lr" + "r" * 5),
-        *more_note,
-        *([Items(flagged)] if flagged else []),
-    ]
     differs = ml.loc[(ml["kind"] == "published") & (ml["note"] != ""), "note"]
     if len(differs):
         section.blocks.append(Paragraph(f"note: the published rows are {differs.iloc[0]}."))
-    doc.sections.append(section)
+    return section
 
-    ma = t["mae"]
+
+def _mlae_row(meta: dict[str, Any], label: str, sub: pd.DataFrame, flagged: list[str]) -> list[str]:
+    """One observer's MLAE per chart type (``sub``, indexed by chart type); what needs a footnote goes to
+    ``flagged``."""
+    first = sub.iloc[0]
+    if first["kind"] == "published":
+        est = meta["options"]["mlae_estimator"]
+        n = f"{first['estimator']} estimator" + ("" if first["estimator"] == est else " (differs)")
+    elif first["kind"] == "human":
+        n = f"{int(first['n_units'])} people"
+    else:
+        n_runs = meta_runs(meta, label)
+        n = f"{n_runs} run{'s' if n_runs > 1 else ''}"
+    if first["note"] and first["kind"] != "published":
+        n += " †"
+        flagged.append(f"† {label}: {first['note']}")
+    absent = [ct for ct in CHART_TYPES if ct not in sub.index]
+    if absent and first["kind"] != "published":
+        why = "no person answered" if first["kind"] == "human" else "no predictions for"
+        flagged.append(f"{MISSING} {label}: {why} chart {_types_text(absent)}")
+    return [label, n] + [
+        with_interval(*sub.loc[ct, ["mlae", "ci_low", "ci_high"]].tolist()) if ct in sub.index else MISSING
+        for ct in CHART_TYPES
+    ]
+
+
+def _mae_section(report: RatioReport, shown: _Shown) -> Section:
+    ma = report.tables["mae"]
     # "all" rows, and the like-for-like rows over the chart types a model and people both answered ("types 1, 2")
     ma = ma[(ma["chart_type"] == "all") | ma["chart_type"].str.startswith("type")]
     rows, flagged = [], []
-    for label in [HUMANS, *shown, *ma.loc[ma["kind"] == "published", "label"]]:
+    for label in [HUMANS, *shown.names, *ma.loc[ma["kind"] == "published", "label"]]:
         sub = ma[ma["label"] == label]
         if sub.empty:
             continue
@@ -1063,19 +1150,18 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
                     num(r.n_judgments, 0),
                 ]
             )
-    doc.sections.append(
-        Section(
-            "Mean absolute error",
-            [
-                Paragraph("all chart types; mean [95% CI]"),
-                Table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr"),
-                *more_note,
-                *([Items(flagged)] if flagged else []),
-            ],
-        )
+    return Section(
+        "Mean absolute error",
+        [
+            Paragraph("all chart types; mean [95% CI]"),
+            Table(["observer", "ratio units (0–1)", "percentage points", "judgments"], rows, "lrrr"),
+            *shown.more,
+            *_flags(flagged),
+        ],
     )
 
-    e = t["effects"]
+
+def _chart_type_section(e: pd.DataFrame) -> Section:
     section = Section(
         "Chart-type effect (humans)",
         [
@@ -1108,93 +1194,88 @@ def _document(report: RatioReport, max_models: int | None) -> Document:
         undefined = pw.loc[~np.isfinite(pw["statistic"].astype(float)), "note"]
         if len(undefined):
             section.blocks.append(Paragraph(f"t not computed for {len(undefined)} pair(s): {undefined.iloc[0]}"))
-    doc.sections.append(section)
+    return section
 
-    if models:
-        ob = e[e["effect"] == "observer"].set_index("term")
-        rows, flagged = [], []
-        for label in shown:
-            # one row per test: Welch's (or the one-sample test), then the permutation test when 2–9 runs
-            for _, r in ob.loc[[f"{label} - {HUMANS}"]].iterrows():
-                note = r["note"]
-                if any(note.startswith(w) for w in ("not computed", "one run")) or any(
-                    w in note for w in ("fewer than", "left out:")
-                ):
-                    flagged.append(f"† {label}: {note}")
-                rows.append(
-                    [
-                        label + (" †" if flagged and flagged[-1] == f"† {label}: {note}" else ""),
-                        r["test"],
-                        with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
-                        num(r["statistic"], 2),
-                        num(r["df1"], 1),
-                        p_value(r["p_val"]),
-                        num(r["effect_size"], 2),
-                    ]
-                )
-        doc.sections.append(
-            Section(
-                "Observer effect",
+
+#: Observer-effect notes a reader must see beside the row: what starts with the first words or contains the others.
+_OBSERVER_FLAGS = (("not computed", "one run"), ("fewer than", "left out:"))
+
+
+def _observer_section(e: pd.DataFrame, shown: _Shown) -> Section:
+    ob = e[e["effect"] == "observer"].set_index("term")
+    rows, flagged = [], []
+    for label in shown.names:
+        # one row per test: Welch's (or the one-sample test), then the permutation test when 2–9 runs
+        for _, r in ob.loc[[f"{label} - {HUMANS}"]].iterrows():
+            note = r["note"]
+            starts, contains = _OBSERVER_FLAGS
+            if any(note.startswith(w) for w in starts) or any(w in note for w in contains):
+                flagged.append(f"† {label}: {note}")
+            rows.append(
                 [
-                    Paragraph(
-                        "mean absolute error (pp), model − humans, with participants and runs as units: each unit's "
-                        "mean over chart types of its MAE per type; Welch t-test of runs vs participants (one run: "
-                        "one-sample t-test of participants against it); with 2 to 9 runs, where Welch's test is "
-                        f"liberal, also the {PERMUTATION_TEST} (exact when runs are exchangeable with participants)"
-                    ),
-                    Table(["model", "test", "diff [95% CI]", "t", "df", "p", "d"], rows, "llrrrrr"),
-                    *more_note,
-                    *([Items(flagged)] if flagged else []),
-                ],
+                    label + (" †" if flagged and flagged[-1] == f"† {label}: {note}" else ""),
+                    r["test"],
+                    with_interval(r["estimate"], r["ci_low"], r["ci_high"], 2),
+                    num(r["statistic"], 2),
+                    num(r["df1"], 1),
+                    p_value(r["p_val"]),
+                    num(r["effect_size"], 2),
+                ]
             )
+    return Section(
+        "Observer effect",
+        [
+            Paragraph(
+                "mean absolute error (pp), model − humans, with participants and runs as units: each unit's "
+                "mean over chart types of its MAE per type; Welch t-test of runs vs participants (one run: "
+                "one-sample t-test of participants against it); with 2 to 9 runs, where Welch's test is "
+                f"liberal, also the {PERMUTATION_TEST} (exact when runs are exchangeable with participants)"
+            ),
+            Table(["model", "test", "diff [95% CI]", "t", "df", "p", "d"], rows, "llrrrrr"),
+            *shown.more,
+            *_flags(flagged),
+        ],
+    )
+
+
+def _consistency_section(cs: pd.DataFrame, shown: _Shown) -> Section:
+    inter = cs[cs["kind"] == "inter"].set_index("observer")
+    intra = cs[cs["kind"] == "intra"]
+    rows = []
+    for label in shown.names:
+        r = inter.loc[label]
+        inter_txt = with_interval(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"]) else _why(r["note"])
+        rows.append(
+            [label, inter_txt, p_value(r["p_val"]), num(r["n"], 0), _intra_text(intra[intra["observer"] == label])]
         )
-
-        cs = t["consistency"]
-        rows = []
-        inter = cs[cs["kind"] == "inter"].set_index("observer")
-        intra = cs[cs["kind"] == "intra"]
-        for label in shown:
-            r = inter.loc[label]
-            runs = intra[intra["observer"] == label]
-            if runs.empty:
-                intra_txt = f"{MISSING} (one run)"
-            elif runs["r"].isna().all():
-                intra_txt = _why(runs["note"].iloc[0])
-            else:
-                intra_txt = (
-                    f"{num(runs['r'].mean(), 3)} (min {num(runs['r'].min(), 3)}, "
-                    f"{runs['r'].notna().sum()} run pair{'s' if runs['r'].notna().sum() > 1 else ''})"
-                )
-            inter_txt = (
-                with_interval(r["r"], r["ci_low"], r["ci_high"], 3) if math.isfinite(r["r"]) else _why(r["note"])
-            )
-            rows.append([label, inter_txt, p_value(r["p_val"]), num(r["n"], 0), intra_txt])
-        doc.sections.append(
-            Section(
-                "Consistency",
-                [
-                    Paragraph(
-                        "Pearson r of mean absolute error per height pair (short, tall), over the (chart type, "
-                        "height pair) cells both observers have"
-                    ),
-                    Table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl"),
-                    *more_note,
-                ],
-            )
-        )
-
-    if len(t["distance"]):
-        doc.sections.append(_distance_section(report, shown, more_note))
-    if meta["notes"]:
-        doc.sections.append(Section("Notes", [Items(meta["notes"])]))
-    return doc
+    return Section(
+        "Consistency",
+        [
+            Paragraph(
+                "Pearson r of mean absolute error per height pair (short, tall), over the (chart type, "
+                "height pair) cells both observers have"
+            ),
+            Table(["model", "r with humans [95% CI]", "p", "pairs", "between its runs: mean r"], rows, "lrrrl"),
+            *shown.more,
+        ],
+    )
 
 
-def _distance_section(report: RatioReport, shown: list[str], more_note: list) -> Section:
+def _intra_text(runs: pd.DataFrame) -> str:
+    """The consistency between one model's runs: mean r (min, number of run pairs), or why there is none."""
+    if runs.empty:
+        return f"{MISSING} (one run)"
+    if runs["r"].isna().all():
+        return _why(runs["note"].iloc[0])
+    pairs = runs["r"].notna().sum()
+    return f"{num(runs['r'].mean(), 3)} (min {num(runs['r'].min(), 3)}, {pairs} run pair{'s' if pairs > 1 else ''})"
+
+
+def _distance_section(report: RatioReport, shown: _Shown) -> Section:
     by_bin, r = report.tables["distance"], report.meta["distance_correlation"]
     bins = by_bin[["distance_bin", "low"]].drop_duplicates().sort_values("low")["distance_bin"].tolist()
     rows = []
-    for label in [label for label in shown if label in set(by_bin["label"])]:
+    for label in [label for label in shown.names if label in set(by_bin["label"])]:
         sub = by_bin[by_bin["label"] == label].set_index("distance_bin")
         rows.append(
             [label]
@@ -1210,7 +1291,7 @@ def _distance_section(report: RatioReport, shown: list[str], more_note: list) ->
             "pair) cells; runs that say what they were trained on only"
         ),
         Table(["model", *bins], rows, "l" + "r" * len(bins)),
-        *more_note,
+        *shown.more,
     ]
     if r is not None:
         blocks.append(
@@ -1237,6 +1318,35 @@ def _methods(report: RatioReport) -> str:
     refs = ["cleveland1984", "efron1993", "tukey1977", "jiang2025"] + (
         ["heer2010"] if est == "pooled" else ["haehn2018"]
     )
+    paragraphs = [
+        _participants_paragraph(c, opt),
+        f"**Accuracy.** Each judgment's error is log2(|judged − true| + 1/8), judged and true in percent "
+        f"(Cleveland & McGill 1984). MLAE per chart type uses the {est} estimator: {ESTIMATORS[est]}. Mean absolute "
+        "error (MAE) is the mean of all judgments, in percentage points and ratio units.",
+        _intervals_paragraph(c, opt),
+        f"**Tests.** Chart-type effect: {RM_TEST} correction (Greenhouse & Geisser 1959) of each participant's mean "
+        "log error per chart type, generalized η²; participants without every type are left out (listwise); post "
+        "hoc paired t-tests with Holm's (1979) correction. All tests two-sided, α = 0.05.",
+    ]
+    refs += ["greenhouse1959", "holm1979"]
+    if c["model_observers"]:
+        permuted = bool((report.tables["effects"]["test"] == PERMUTATION_TEST).any())
+        refs += ["fisher1921", "pitman1937"] if permuted else ["fisher1921"]
+        paragraphs.append(_models_paragraph(c, permuted))
+    if len(report.tables["distance_runs"]):
+        paragraphs.append(
+            f"**Training–test distance.** For the {len(report.tables['distance_runs'])} run(s) whose imported files "
+            "record their training bins, each test stimulus's distance is that from its ratio to the nearest ratio "
+            'those bins can draw (Jiang et al.\'s distance "from each test sample to its closest training sample", '
+            "§7.1); a run's distance is the mean over its predictions. MAE is tabulated by distance bin, and "
+            "Pearson's r of runs' MAE with their distance (Fisher-z 95 % interval) is that of the paper's Figure 14."
+        )
+    if meta["notes"]:
+        paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
+    return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)
+
+
+def _participants_paragraph(c: dict[str, Any], opt: dict[str, Any]) -> str:
     rule = (
         f"Outliers: Jiang et al.'s Study III excluded participants \"whose errors exceeded three times the "
         f"interquartile range\"; this analysis reads that as a participant's mean absolute error above "
@@ -1251,15 +1361,17 @@ def _methods(report: RatioReport) -> str:
             f"{rule}. Here the IQR of the {c['completed']} participants' means is 0, so the fence cannot separate "
             "anyone: the rule was not applied and nobody was excluded by it"
         )
-    paragraphs = [
+    return (
         f"**Participants.** {c['recruited']} sessions were recruited and {c['completed']} completed; sessions that "
         f"did not complete were not analysed"
         f"{', nor ' + str(c['session_excluded']) + ' excluded by the researcher' if c['session_excluded'] else ''}. "
         f"{excluded}. {c['analysed']} participants with {c['trials_used']} test trials were analysed; practice "
-        "trials never count.",
-        f"**Accuracy.** Each judgment's error is log2(|judged − true| + 1/8), judged and true in percent "
-        f"(Cleveland & McGill 1984). MLAE per chart type uses the {est} estimator: {ESTIMATORS[est]}. Mean absolute "
-        "error (MAE) is the mean of all judgments, in percentage points and ratio units.",
+        "trials never count."
+    )
+
+
+def _intervals_paragraph(c: dict[str, Any], opt: dict[str, Any]) -> str:
+    return (
         "**Intervals.** 95 % percentile bootstrap intervals (Efron & Tibshirani 1993) with "
         f"{opt['n_boot']:,} resamples (seed {opt['seed']}); participants are resampled with replacement, keeping "
         "each participant's judgments together across chart types"
@@ -1270,47 +1382,31 @@ def _methods(report: RatioReport) -> str:
             else "."
         )
         + f" Intervals over fewer than {SMALL_SAMPLE} participants or runs are flagged with the coverage that "
-        "`make validate` measured at that number of units (analysis/data/bootstrap_coverage.csv).",
-        f"**Tests.** Chart-type effect: {RM_TEST} correction (Greenhouse & Geisser 1959) of each participant's mean "
-        "log error per chart type, generalized η²; participants without every type are left out (listwise); post "
-        "hoc paired t-tests with Holm's (1979) correction. All tests two-sided, α = 0.05.",
-    ]
-    refs += ["greenhouse1959", "holm1979"]
-    if c["model_observers"]:
-        refs.append("fisher1921")
-        permuted = bool((report.tables["effects"]["test"] == PERMUTATION_TEST).any())
-        refs += ["pitman1937"] if permuted else []
-        paragraphs.append(
-            f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
-            f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
-            "the same estimators with its runs in the participants' place (intervals resample runs; a single run's "
-            "resample its test stimuli). Observer effect, with participants and runs as the units: each unit's MAE "
-            "(mean over chart types of its MAE per type), Welch's t-test of runs against participants, model − "
-            "humans, two-sided (a model with one run: one-sample t-test of participants against the run's MAE). "
-            + (
-                f"For models with 2 to {SMALL_SAMPLE - 1} runs, where Welch's test rejects a true null too often, "
-                "also the Fisher–Pitman permutation test over units (Pitman 1937): the share of all labellings of "
-                f"the units as runs or participants (above {PERMUTATION_EXACT_MAX:,} of them, {PERMUTATION_DRAWS:,} "
-                "random ones) whose difference of means is at least the observed, exact when runs are exchangeable "
-                "with participants. "
-                if permuted
-                else ""
-            )
-            + "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
-            "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
-            "pairs)."
+        "`make validate` measured at that number of units (analysis/data/bootstrap_coverage.csv)."
+    )
+
+
+def _models_paragraph(c: dict[str, Any], permuted: bool) -> str:
+    return (
+        f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
+        f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
+        "the same estimators with its runs in the participants' place (intervals resample runs; a single run's "
+        "resample its test stimuli). Observer effect, with participants and runs as the units: each unit's MAE "
+        "(mean over chart types of its MAE per type), Welch's t-test of runs against participants, model − "
+        "humans, two-sided (a model with one run: one-sample t-test of participants against the run's MAE). "
+        + (
+            f"For models with 2 to {SMALL_SAMPLE - 1} runs, where Welch's test rejects a true null too often, "
+            "also the Fisher–Pitman permutation test over units (Pitman 1937): the share of all labellings of "
+            f"the units as runs or participants (above {PERMUTATION_EXACT_MAX:,} of them, {PERMUTATION_DRAWS:,} "
+            "random ones) whose difference of means is at least the observed, exact when runs are exchangeable "
+            "with participants. "
+            if permuted
+            else ""
         )
-    if len(report.tables["distance_runs"]):
-        paragraphs.append(
-            f"**Training–test distance.** For the {len(report.tables['distance_runs'])} run(s) whose imported files "
-            "record their training bins, each test stimulus's distance is that from its ratio to the nearest ratio "
-            'those bins can draw (Jiang et al.\'s distance "from each test sample to its closest training sample", '
-            "§7.1); a run's distance is the mean over its predictions. MAE is tabulated by distance bin, and "
-            "Pearson's r of runs' MAE with their distance (Fisher-z 95 % interval) is that of the paper's Figure 14."
-        )
-    if meta["notes"]:
-        paragraphs.append("**Degraded or skipped.** " + " ".join(f"{n.rstrip('.')}." for n in meta["notes"]))
-    return methods_document(f"{meta.get('slug', 'study')} (ratio estimation)", paragraphs, refs)
+        + "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "
+        "over the (chart type, height pair) cells both have, two-sided t-test, Fisher-z 95 % interval (needs ≥ 4 "
+        "pairs)."
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1363,15 +1459,7 @@ def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
     offsets = np.linspace(-0.3, 0.3, k) if k > 1 else np.zeros(1)
     handles = []
     for (label, color, marker, filled), off in zip(series, offsets):
-        sub = ml[ml["label"] == label].set_index("chart_type")
-        ys, xs, lo, hi = [], [], [], []
-        for j, ct in enumerate(CHART_TYPES):
-            if ct in sub.index:
-                r = sub.loc[ct]
-                ys.append(j + off)
-                xs.append(r["mlae"])
-                lo.append(r["mlae"] - r["ci_low"] if math.isfinite(r["ci_low"]) else 0)
-                hi.append(r["ci_high"] - r["mlae"] if math.isfinite(r["ci_high"]) else 0)
+        xs, ys, lo, hi = _dots(ml[ml["label"] == label].set_index("chart_type"), off)
         if not xs:
             continue
         ax.errorbar(
@@ -1397,6 +1485,36 @@ def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
                 label=label,
             )
         )
+    _mlae_axes(ax, report, models, handles)
+    fig.text(
+        0.01,
+        0.005,
+        "models: mean over height pairs of pooled log error (CI over pairs); "
+        "humans: midmean per stimulus (CI over participants)",
+        fontsize=7,
+        color="#555555",
+    )
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.savefig(path)
+    return path
+
+
+def _dots(sub: pd.DataFrame, offset: float) -> tuple[list, list, list, list]:
+    """One observer's MLAE per chart type (``sub``, indexed by chart type) as x, y (the type's row + ``offset``) and
+    the interval's lower and upper arm (0 where the bound is missing)."""
+    xs, ys, lo, hi = [], [], [], []
+    for j, ct in enumerate(CHART_TYPES):
+        if ct in sub.index:
+            r = sub.loc[ct]
+            ys.append(j + offset)
+            xs.append(r["mlae"])
+            lo.append(r["mlae"] - r["ci_low"] if math.isfinite(r["ci_low"]) else 0)
+            hi.append(r["ci_high"] - r["mlae"] if math.isfinite(r["ci_high"]) else 0)
+    return xs, ys, lo, hi
+
+
+def _mlae_axes(ax, report: RatioReport, models: list[str], handles: list) -> None:
+    """The MLAE dot plot's axes, title and legend."""
     ax.set_yticks(range(len(CHART_TYPES)), [f"type {TYPE_NAMES[ct]}" for ct in CHART_TYPES])
     ax.invert_yaxis()
     ax.set_xlabel("MLAE: log2(|judged − true| + 1/8), percent units  (lower is better)")
@@ -1417,17 +1535,6 @@ def mlae_dot_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:
         title="observer",
         title_fontsize=9,
     )
-    fig.text(
-        0.01,
-        0.005,
-        "models: mean over height pairs of pooled log error (CI over pairs); "
-        "humans: midmean per stimulus (CI over participants)",
-        fontsize=7,
-        color="#555555",
-    )
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
-    fig.savefig(path)
-    return path
 
 
 def error_by_ratio_plot(report: RatioReport, path: Path, max_models: int = 8) -> Path:

@@ -11,23 +11,28 @@ Conventions, the same in every report and every format:
   Manual, 7th ed., §6.36: exact p to two or three decimals, "p < .001" below that), with the leading zero kept so the
   value reads the same in every column. One-sided p-values are formatted the same way; the table says which it is.
 * **Tables**: :func:`text_table` (aligned columns under a rule of dashes) and :func:`markdown_table` (GitHub
-  pipes, numeric columns right-aligned); :func:`table` picks one.
+  pipes, numeric columns right-aligned); :func:`table` picks one. They are not tabulate's "simple" and "github"
+  formats (tabulate is installed, with pingouin): those widen every column to its heading plus two spaces (a
+  module-wide setting, ``MIN_PADDING``, that pingouin's tables share) and pad Markdown cells, so every report's text
+  would change for no reader's gain.
 * **JSON** (:func:`jsonable`, :func:`records`): numpy scalars as Python numbers, every missing or non-finite number as
   ``null``; the numbers themselves are never rounded.
 * **Documents**: a report is a :class:`Document` (a title, lead lines and :class:`Section` s of :class:`Paragraph`,
   :class:`Table` and :class:`Items` blocks) that :func:`render_text`, :func:`render_markdown` and
-  :func:`render_html` lay out, so the printed report, ``report.md`` and the dashboard's results page hold the same
-  sentences and tables by construction.
+  :func:`render_html` lay out through one Jinja2 template each (analysis/reports/templates/report.txt, report.md,
+  report.html), so the printed report, ``report.md`` and the dashboard's results page hold the same sentences and
+  tables by construction; a report module only builds the document, section by section.
 """
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import jinja2
 import numpy as np
 import pandas as pd
 
@@ -250,7 +255,7 @@ def page_format() -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------------
-# Documents: what a report says, laid out as text or as Markdown by the two functions below
+# Documents: what a report says, laid out as text, Markdown or HTML by the templates below
 
 
 @dataclass(frozen=True)
@@ -293,78 +298,48 @@ class Document:
     sections: list[Section] = field(default_factory=list)
 
 
-_INDENT = "  "
+def _numeric_columns(block: Table) -> list[bool]:
+    """Whether each column of ``block`` is right-aligned ("r"), its shape checked first."""
+    _check_shape(block.header, block.rows, block.align)
+    return [a == "r" for a in block.align]
 
 
-def _text_block(block: Paragraph | Table | Items) -> list[str]:
-    if isinstance(block, Paragraph):
-        return [_INDENT + block.text]
-    if isinstance(block, Table):
-        return text_table(block.header, block.rows, block.align, _INDENT) if block.rows else [_INDENT + block.empty]
-    return [f"{_INDENT}- {item}" for item in block.items]
+def _environment() -> jinja2.Environment:
+    """The layouts of a :class:`Document` are templates (analysis/reports/templates/report.txt, .md and .html);
+    HTML is autoescaped, text and Markdown are not (they print what the report says)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+        autoescape=jinja2.select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.tests.update(
+        paragraph=lambda block: isinstance(block, Paragraph),
+        items=lambda block: isinstance(block, Items),
+    )
+    env.globals.update(text_table=text_table, markdown_table=markdown_table, numeric_columns=_numeric_columns)
+    return env
+
+
+_TEMPLATES = _environment()
 
 
 def render_text(doc: Document) -> str:
     """``doc`` as plain text: the title and lead lines, then each section's heading underlined with dashes and its
     blocks indented by two spaces (tables aligned by :func:`text_table`), a blank line between sections."""
-    lines = [doc.title, *doc.lead]
-    for section in doc.sections:
-        lines += ["", section.heading, "-" * len(section.heading)]
-        for block in section.blocks:
-            lines += _text_block(block)
-    return "\n".join(lines) + "\n"
-
-
-def _markdown_block(block: Paragraph | Table | Items) -> list[str]:
-    if isinstance(block, Paragraph):
-        return [block.text]
-    if isinstance(block, Table):
-        return markdown_table(block.header, block.rows, block.align)[1:-1] if block.rows else [block.empty]
-    return [f"- {item}" for item in block.items]
+    return _TEMPLATES.get_template("report.txt").render(doc=doc)
 
 
 def render_markdown(doc: Document) -> str:
     """``doc`` as Markdown: "# title", the lead lines as paragraphs, "## heading" per section, its blocks as
     paragraphs, GitHub tables (:func:`markdown_table`) and lists, a blank line between blocks."""
-    blocks = [[f"# {doc.title}"], *([line] for line in doc.lead)]
-    for section in doc.sections:
-        blocks.append([f"## {section.heading}"])
-        blocks += [_markdown_block(block) for block in section.blocks]
-    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
-
-
-_NUMERIC = ' class="num"'  # a right-aligned ("r") column's cells
-
-
-def _html_block(block: Paragraph | Table | Items) -> str:
-    if isinstance(block, Paragraph):
-        return f"<p>{html.escape(block.text)}</p>"
-    if isinstance(block, Table):
-        if not block.rows:
-            return f'<p class="empty">{html.escape(block.empty)}</p>'
-        _check_shape(block.header, block.rows, block.align)
-
-        def cells(heading: bool, row: Sequence[Any]) -> str:
-            # An empty heading (a table's corner) is a plain cell: a screen reader would announce a <th> without
-            # text as a nameless column (axe's empty-table-header).
-            tags = ["th" if heading and str(c) else "td" for c in row]
-            return "".join(
-                f"<{t}{_NUMERIC if a == 'r' else ''}>{html.escape(str(c))}</{t}>"
-                for t, c, a in zip(tags, row, block.align)
-            )
-
-        head = f"<thead><tr>{cells(True, block.header)}</tr></thead>"
-        body = "".join(f"<tr>{cells(False, row)}</tr>" for row in block.rows)
-        return f'<table class="report-table">{head}<tbody>{body}</tbody></table>'
-    return "<ul>" + "".join(f"<li>{html.escape(item)}</li>" for item in block.items) + "</ul>"
+    return _TEMPLATES.get_template("report.md").render(doc=doc)
 
 
 def render_html(doc: Document) -> str:
     """``doc`` as an HTML fragment for a page: the title as ``<h2>``, the lead lines as paragraphs, each section a
     ``<section>`` with an ``<h3>``, its tables as ``<table>`` (numeric columns, "r", with class ``num``), lists as
     ``<ul>``. Every text is escaped, so the fragment can be inserted into a page as it is."""
-    parts = [f"<h2>{html.escape(doc.title)}</h2>", *(f'<p class="lead">{html.escape(line)}</p>' for line in doc.lead)]
-    for section in doc.sections:
-        blocks = "".join(_html_block(block) for block in section.blocks)
-        parts.append(f"<section><h3>{html.escape(section.heading)}</h3>{blocks}</section>")
-    return '<article class="report">' + "".join(parts) + "</article>\n"
+    return _TEMPLATES.get_template("report.html").render(doc=doc)

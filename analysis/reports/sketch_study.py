@@ -84,56 +84,20 @@ def sketch_report(
         else pd.concat([people, model_responses], ignore_index=True)
     )
     measures = sketch_measures(responses, similarity)
-    entropy = measures.groupby([*CELL, "entropy_basis"], as_index=False).agg(
-        n_sketches=("entropy", "size"), mean_entropy=("entropy", "mean"), sd_entropy=("entropy", "std")
-    )
-    n_people = int(people["participant_id"].nunique())
     n_boot_alignment = max(1, n_boot // ALIGNMENT_BOOT_SHARE)
-    notes = (
-        [f"{int(catch.sum())} answer(s) to catch sketches are attention checks, not counted in the measures"]
-        if catch.any()
-        else []
-    )
-    notes += [
-        f"entropy of {observer}: {ENTROPY_BASES[basis]}"
-        for (observer, basis), _ in measures.groupby(["observer", "entropy_basis"])
-        if basis in ("runs", "none")
-    ]
-    if similarity is not None:
-        per_group = semantic_neighbour_preference(responses, similarity)
-        snp = per_group.groupby(CELL, as_index=False).agg(n_groups=("snp", "size"), mean_snp=("snp", "mean"))
-        groups = responses.groupby(["observer", "producer", "concept", "abstraction_level"]).ngroups
-        if groups > len(per_group):
-            notes.append(
-                f"SNP: {groups - len(per_group)} of {groups} observer × concept × level groups have no "
-                "off-target top-1 guess, so no SNP, and are left out of mean_snp"
-            )
-    else:
-        snp = pd.DataFrame(columns=[*CELL, "n_groups", "mean_snp"])
-        notes.append("SNP: not computed, the study names no semantic_space")
-    if n_people >= 2:
-        reliability = split_half_reliability(people, n_splits=n_splits, seed=seed, similarity=similarity)
-    else:
-        reliability = pd.DataFrame(columns=RELIABILITY_COLUMNS)
-        notes.append(f"split-half reliability: not computed, {n_people} participant (it needs at least 2)")
-    alignment = human_model_alignment(measures, n_boot=n_boot_alignment, seed=seed)
-    if not alignment.empty:
-        notes.append(
-            f"alignment intervals: {n_boot_alignment} resamples, a tenth of n_boot = {n_boot}, since each "
-            "refits the regression"
-        )
-    for r in reliability.itertuples(index=False):
-        if r.note:
-            notes.append(f"reliability ({r.producer}, {r.measure}): {r.note}")
-    for r in alignment.itertuples(index=False):
-        if r.note:
-            notes.append(f"alignment ({r.observer}, {r.producer}, {r.measure}): {r.note}")
+    notes = _catch_and_entropy_notes(catch, measures)
+    snp = _snp(responses, similarity, notes)
+    reliability = _reliability(people, n_splits, seed, similarity, notes)
+    alignment = _alignment(measures, n_boot, n_boot_alignment, seed, notes)
+    notes += _row_notes(reliability, alignment)
     accuracy = accuracy_by_level(responses, n_boot=n_boot, seed=seed)
     notes += _ci_methods(accuracy, alignment)
     notes += _few_units(accuracy, alignment)
     tables = {
         "accuracy": accuracy,
-        "entropy": entropy,
+        "entropy": measures.groupby([*CELL, "entropy_basis"], as_index=False).agg(
+            n_sketches=("entropy", "size"), mean_entropy=("entropy", "mean"), sd_entropy=("entropy", "std")
+        ),
         "snp": snp,
         "reliability": reliability,
         "alignment": alignment,
@@ -147,13 +111,69 @@ def sketch_report(
         "n_catch_responses": int(catch.sum()),
         "models": sorted(set(responses["observer"]) - {"human"}),
         "similarity": similarity is not None,
-        "n_boot": n_boot,
-        "n_boot_alignment": n_boot_alignment,
-        "n_splits": n_splits,
-        "seed": seed,
-        "notes": notes,
     }
+    meta.update(n_boot=n_boot, n_boot_alignment=n_boot_alignment, n_splits=n_splits, seed=seed, notes=notes)
     return SketchReport(meta, tables)
+
+
+def _catch_and_entropy_notes(catch: pd.Series, measures: pd.DataFrame) -> list[str]:
+    """Catch answers are not measured; observers whose entropy is not a response distribution's say so."""
+    notes = (
+        [f"{int(catch.sum())} answer(s) to catch sketches are attention checks, not counted in the measures"]
+        if catch.any()
+        else []
+    )
+    return notes + [
+        f"entropy of {observer}: {ENTROPY_BASES[basis]}"
+        for (observer, basis), _ in measures.groupby(["observer", "entropy_basis"])
+        if basis in ("runs", "none")
+    ]
+
+
+def _snp(responses: pd.DataFrame, similarity: pd.DataFrame | None, notes: list[str]) -> pd.DataFrame:
+    """Mean semantic neighbour preference per observer × producer × level; empty without a semantic space."""
+    if similarity is None:
+        notes.append("SNP: not computed, the study names no semantic_space")
+        return pd.DataFrame(columns=[*CELL, "n_groups", "mean_snp"])
+    per_group = semantic_neighbour_preference(responses, similarity)
+    snp = per_group.groupby(CELL, as_index=False).agg(n_groups=("snp", "size"), mean_snp=("snp", "mean"))
+    groups = responses.groupby(["observer", "producer", "concept", "abstraction_level"]).ngroups
+    if groups > len(per_group):
+        notes.append(
+            f"SNP: {groups - len(per_group)} of {groups} observer × concept × level groups have no "
+            "off-target top-1 guess, so no SNP, and are left out of mean_snp"
+        )
+    return snp
+
+
+def _reliability(people, n_splits: int, seed: int, similarity, notes: list[str]) -> pd.DataFrame:
+    """Split-half reliability of people's measures; empty (and a note) with fewer than two participants."""
+    n_people = int(people["participant_id"].nunique())
+    if n_people >= 2:
+        return split_half_reliability(people, n_splits=n_splits, seed=seed, similarity=similarity)
+    notes.append(f"split-half reliability: not computed, {n_people} participant (it needs at least 2)")
+    return pd.DataFrame(columns=RELIABILITY_COLUMNS)
+
+
+def _alignment(measures: pd.DataFrame, n_boot: int, n_boot_alignment: int, seed: int, notes: list[str]):
+    alignment = human_model_alignment(measures, n_boot=n_boot_alignment, seed=seed)
+    if not alignment.empty:
+        notes.append(
+            f"alignment intervals: {n_boot_alignment} resamples, a tenth of n_boot = {n_boot}, since each "
+            "refits the regression"
+        )
+    return alignment
+
+
+def _row_notes(reliability: pd.DataFrame, alignment: pd.DataFrame) -> list[str]:
+    notes = [
+        f"reliability ({r.producer}, {r.measure}): {r.note}" for r in reliability.itertuples(index=False) if r.note
+    ]
+    return notes + [
+        f"alignment ({r.observer}, {r.producer}, {r.measure}): {r.note}"
+        for r in alignment.itertuples(index=False)
+        if r.note
+    ]
 
 
 def _ci_methods(accuracy: pd.DataFrame, alignment: pd.DataFrame) -> list[str]:
@@ -208,9 +228,51 @@ def _table(df: pd.DataFrame, columns: list[str], header: dict[str, str] | None =
     return Table([(header or {}).get(c, c) for c in columns], rows, align)
 
 
+#: The columns each section of the report shows, in order.
+ACCURACY_SHOWN = [
+    "observer",
+    "producer",
+    "abstraction_level",
+    "n_sketches",
+    "n_responses",
+    "top1_accuracy",
+    "top1_ci_low",
+    "top1_ci_high",
+    "top3_accuracy",
+    "ci_method",
+]
+ENTROPY_SHOWN = ["observer", "producer", "abstraction_level", "entropy_basis", "n_sketches", "mean_entropy"]
+SNP_SHOWN = ["observer", "producer", "abstraction_level", "n_groups", "mean_snp"]
+RELIABILITY_SHOWN = [
+    "producer",
+    "measure",
+    "n_sketches",
+    "pearson_r",
+    "spearman_brown",
+    "adjusted_r2",
+    "n_splits_undefined",
+]
+ALIGNMENT_SHOWN = [
+    "observer",
+    "producer",
+    "measure",
+    "n_sketches",
+    "pearson_r",
+    "adjusted_r2",
+    "adjusted_r2_ci_low",
+    "adjusted_r2_ci_high",
+    "ci_method",
+    "n_left_out",
+]
+ENTROPY_HEADING = (
+    "Response entropy (bits) per sketch (basis: answers = people's top-1 guesses, probabilities = a "
+    "model's class probabilities, runs = a ranks-only model's top-1 labels across runs, not a response "
+    "distribution; none = one answer per sketch, not computed)"
+)
+
+
 def _document(report: SketchReport) -> Document:
     m, t = report.meta, report.tables
-    failed = t["catch"][t["catch"]["n_failed"] > 0] if not t["catch"].empty else t["catch"]
     doc = Document(
         f"{m.get('title', '')} ({m.get('slug', '')})",
         [
@@ -221,91 +283,40 @@ def _document(report: SketchReport) -> Document:
         [
             Section(
                 "Accuracy by abstraction level (95% CI: bootstrap, resampling as ci_method says)",
-                [
-                    _table(
-                        t["accuracy"],
-                        [
-                            "observer",
-                            "producer",
-                            "abstraction_level",
-                            "n_sketches",
-                            "n_responses",
-                            "top1_accuracy",
-                            "top1_ci_low",
-                            "top1_ci_high",
-                            "top3_accuracy",
-                            "ci_method",
-                        ],
-                    )
-                ],
+                [_table(t["accuracy"], ACCURACY_SHOWN)],
             ),
-            Section(
-                "Response entropy (bits) per sketch (basis: answers = people's top-1 guesses, probabilities = a "
-                "model's class probabilities, runs = a ranks-only model's top-1 labels across runs, not a response "
-                "distribution; none = one answer per sketch, not computed)",
-                [
-                    _table(
-                        t["entropy"],
-                        ["observer", "producer", "abstraction_level", "entropy_basis", "n_sketches", "mean_entropy"],
-                    )
-                ],
-            ),
+            Section(ENTROPY_HEADING, [_table(t["entropy"], ENTROPY_SHOWN)]),
             Section(
                 "Semantic neighbour preference (AUC; 0.5 = unrelated guesses)",
                 [
-                    _table(t["snp"], ["observer", "producer", "abstraction_level", "n_groups", "mean_snp"])
+                    _table(t["snp"], SNP_SHOWN)
                     if m["similarity"]
                     else Paragraph("(no semantic_space given in the study's [task] table)")
                 ],
             ),
             Section(
                 "Split-half human reliability (mean over splits)",
-                [
-                    _table(
-                        t["reliability"],
-                        [
-                            "producer",
-                            "measure",
-                            "n_sketches",
-                            "pearson_r",
-                            "spearman_brown",
-                            "adjusted_r2",
-                            "n_splits_undefined",
-                        ],
-                        {"n_sketches": "n_sketches (mean over splits)"},
-                    )
-                ],
+                [_table(t["reliability"], RELIABILITY_SHOWN, {"n_sketches": "n_sketches (mean over splits)"})],
             ),
             Section(
                 f"Human–model alignment (adjusted R² of model ~ human × level; 95% CI: "
                 f"{m.get('n_boot_alignment', '?')} resamples, as ci_method says)",
-                [
-                    _table(
-                        t["alignment"],
-                        [
-                            "observer",
-                            "producer",
-                            "measure",
-                            "n_sketches",
-                            "pearson_r",
-                            "adjusted_r2",
-                            "adjusted_r2_ci_low",
-                            "adjusted_r2_ci_high",
-                            "ci_method",
-                            "n_left_out",
-                        ],
-                    )
-                ],
+                [_table(t["alignment"], ALIGNMENT_SHOWN)],
             ),
-            Section(
-                f"Attention checks: {len(t['catch'])} participants saw a catch sketch, {len(failed)} failed",
-                [_table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])],
-            ),
+            _catch_section(t["catch"]),
         ],
     )
     if m.get("notes"):
         doc.sections.append(Section("Notes", [Items(m["notes"])]))
     return doc
+
+
+def _catch_section(catch: pd.DataFrame) -> Section:
+    failed = catch[catch["n_failed"] > 0] if not catch.empty else catch
+    return Section(
+        f"Attention checks: {len(catch)} participants saw a catch sketch, {len(failed)} failed",
+        [_table(failed, ["participant_id", "n_catch", "n_failed", "failed_sketches"])],
+    )
 
 
 def accuracy_plot(report: SketchReport, path: Path) -> Path:
@@ -341,18 +352,7 @@ def accuracy_plot(report: SketchReport, path: Path) -> Path:
 def _methods(report: SketchReport) -> str:
     """The Methods section (``methods.md``) of a sketch-recognition report, stated from what it computed: who and
     what was analysed, each measure with its formula's source, the bootstraps (resamples, strata, seed), the
-    split-half procedure, and what was left out.
-
-    Parameters
-    ----------
-    report : SketchReport
-        Output of :func:`sketch_report`.
-
-    Returns
-    -------
-    str
-        Markdown (:func:`analysis.methods.methods_document`).
-    """
+    split-half procedure, and what was left out; Markdown (:func:`analysis.methods.methods_document`)."""
     m, t = report.meta, report.tables
     models = ", ".join(m["models"]) or "none"
     paragraphs = [
@@ -384,27 +384,35 @@ def _methods(report: SketchReport) -> str:
         "of each interval.",
     ]
     if len(t["reliability"]):
-        paragraphs.append(
-            f"**Human ceiling.** Split-half reliability: in each of {m['n_splits']} random splits of the participants "
-            "into halves (seed "
-            f"{m['seed']}), the per-sketch measures of the halves were correlated (Pearson r), "
-            "corrected by Spearman–Brown, r_sb = 2r / (1 + r) (Spearman, 1910; Brown, 1910), and compared by the "
-            "adjusted R² of half_b ~ half_a × level; the means over splits are reported, splits where r is undefined "
-            "left out (counted in n_splits_undefined)."
-        )
+        paragraphs.append(_ceiling_paragraph(m))
     if len(t["alignment"]):
-        paragraphs.append(
-            "**Human–model alignment.** Per model, producer and measure, the Pearson r of the per-sketch human and "
-            "model values and the adjusted R² of the OLS fit model ~ human × abstraction level, with a 95 % "
-            f"percentile interval from {m['n_boot_alignment']:,} resamples (a tenth of the accuracy bootstrap's, since "
-            "each resample refits the regression) of sketches within concept × level, or of concepts where a stratum "
-            "holds one sketch (ci_method); sketches answered by one side "
-            "only or without a defined measure are left out and counted (n_left_out)."
-        )
+        paragraphs.append(_alignment_paragraph(m))
     if m.get("notes"):
         paragraphs.append("**Left out and degraded.** " + " ".join(f"{n[0].upper()}{n[1:]}." for n in m["notes"]))
     return methods_document(
         f"sketch recognition{' — ' + m['title'] if m.get('title') else ''}",
         paragraphs,
         ["mukherjee2023", "shannon1948", "efron1993", "spearman1910"],
+    )
+
+
+def _ceiling_paragraph(m: dict[str, Any]) -> str:
+    return (
+        f"**Human ceiling.** Split-half reliability: in each of {m['n_splits']} random splits of the participants "
+        "into halves (seed "
+        f"{m['seed']}), the per-sketch measures of the halves were correlated (Pearson r), "
+        "corrected by Spearman–Brown, r_sb = 2r / (1 + r) (Spearman, 1910; Brown, 1910), and compared by the "
+        "adjusted R² of half_b ~ half_a × level; the means over splits are reported, splits where r is undefined "
+        "left out (counted in n_splits_undefined)."
+    )
+
+
+def _alignment_paragraph(m: dict[str, Any]) -> str:
+    return (
+        "**Human–model alignment.** Per model, producer and measure, the Pearson r of the per-sketch human and "
+        "model values and the adjusted R² of the OLS fit model ~ human × abstraction level, with a 95 % "
+        f"percentile interval from {m['n_boot_alignment']:,} resamples (a tenth of the accuracy bootstrap's, since "
+        "each resample refits the regression) of sketches within concept × level, or of concepts where a stratum "
+        "holds one sketch (ci_method); sketches answered by one side "
+        "only or without a defined measure are left out and counted (n_left_out)."
     )
