@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 from .._checks import check_frame
 from ..coverage import SMALL_SAMPLE, small_sample_note
 from ..sketch_statistics import (
+    ALIGNMENT_COLUMNS,
     CELL,
     CI_STRATIFIED,
     ENTROPY_BASES,
@@ -252,18 +253,7 @@ RELIABILITY_SHOWN = [
     "adjusted_r2",
     "n_splits_undefined",
 ]
-ALIGNMENT_SHOWN = [
-    "observer",
-    "producer",
-    "measure",
-    "n_sketches",
-    "pearson_r",
-    "adjusted_r2",
-    "adjusted_r2_ci_low",
-    "adjusted_r2_ci_high",
-    "ci_method",
-    "n_left_out",
-]
+ALIGNMENT_SHOWN = [c for c in ALIGNMENT_COLUMNS if c != "note"]  # row notes go under the table
 ENTROPY_HEADING = (
     "Response entropy (bits) per sketch (basis: answers = people's top-1 guesses, probabilities = a "
     "model's class probabilities, runs = a ranks-only model's top-1 labels across runs, not a response "
