@@ -47,7 +47,7 @@ def main(runs: int) -> None:
             if child.returncode:
                 sys.exit(f"{CHILD} failed:\n{child.stderr}")
             results.append(json.loads(child.stdout.splitlines()[-1]))
-    for key in ("create_app_s", "create_app_cpu_s", "participants_s", "vm_rss_kib"):
+    for key in ("create_app_s", "create_app_cpu_s", "participants_s", "participants_cpu_s", "vm_rss_kib"):
         print(f"{key}: median {statistics.median(r[key] for r in results):.3f} (runs: {[r[key] for r in results]})")
     print("analysis stack imported:", sorted({name for r in results for name in r["loaded"]}))
 

@@ -1,7 +1,7 @@
 """One app worker's life as a participant sees it, in a fresh interpreter: create the app on a synced SQLite file,
 then enter, consent, save trials or rows (and the timeline's end) and complete three demo studies (ratio
 estimation, hypothesis rating, an own jsPsych experiment) through the JSON API. Prints one JSON line: the seconds
-create_app() and the requests took (create_app()'s CPU seconds too: wall time depends on the machine's load), the
+create_app() and the requests took (and their CPU seconds: wall time depends on the machine's load), the
 worker's resident memory (VmRSS) and the analysis-stack packages it has imported.
 
 Run by tests/test_serving_imports.py (sys.modules is shared inside pytest, hence a process of its own) and by
@@ -73,7 +73,7 @@ def main(database: str) -> None:
     created, created_cpu = time.perf_counter(), time.process_time()
     with app.app_context():
         participate(app.test_client())
-    served = time.perf_counter()
+    served, served_cpu = time.perf_counter(), time.process_time()
     loaded = sorted(name for name in ANALYSIS_STACK if name in sys.modules)
     print(
         json.dumps(
@@ -81,6 +81,7 @@ def main(database: str) -> None:
                 "create_app_s": created - started,
                 "create_app_cpu_s": created_cpu - started_cpu,
                 "participants_s": served - created,
+                "participants_cpu_s": served_cpu - created_cpu,
                 "vm_rss_kib": vm_rss_kib(),
                 "loaded": loaded,
             }
