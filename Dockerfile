@@ -9,8 +9,10 @@ RUN make static/vendor/.installed
 FROM python:3.11-slim-bookworm
 WORKDIR /app
 ENV PYTHONUNBUFFERED=1 FLASK_APP=server GRANIAN_HOST=0.0.0.0 GRANIAN_PORT=8000
-COPY requirements.txt .
-RUN pip install --no-cache-dir -r requirements.txt
+# Serving and analysis: the app workers import only the first (docs/operations.md, "What a serving worker loads"), but
+# the image also runs `flask analyze`, the results page's recompute process and `flask studies sync` (deploy/migrate.sh).
+COPY requirements.txt requirements-analysis.txt ./
+RUN pip install --no-cache-dir -r requirements.txt -r requirements-analysis.txt
 COPY server server
 COPY analysis analysis
 COPY migrations migrations

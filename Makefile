@@ -11,17 +11,20 @@ DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prot
 
 .PHONY: run test setup setup-dev models bench corpus corpus-packages bench-dashboard bench-load bench-models bench-weight validate clean
 
-# Three sets of packages: serving (requirements.txt: `make run`), model training (requirements-models.txt, PyTorch:
-# `make models`, docs/models.md) and development (requirements-dev.txt: `make test`, which needs both others). Serving
-# never installs torch: where the package index serves CUDA wheels it is gigabytes (tests/test_setup.py checks).
+# Four sets of packages: serving (requirements.txt: what an app worker imports), analysis (requirements-analysis.txt:
+# `flask analyze`, the results page's recompute, plans, figures, data packages; docs/operations.md, "What a serving
+# worker loads"), model training (requirements-models.txt, PyTorch: `make models`, docs/models.md) and development
+# (requirements-dev.txt: `make test`, which needs all the others). `make run` installs serving and analysis, so that a
+# newcomer has every page and command; never torch: where the package index serves CUDA wheels it is gigabytes
+# (tests/test_setup.py checks).
 setup: $(VENV)/.installed static/vendor/.installed
 setup-dev: $(VENV)/.dev-installed static/vendor/.installed
 models: $(VENV)/.models-installed
 
-$(VENV)/.installed: requirements.txt
+$(VENV)/.installed: requirements.txt requirements-analysis.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet -r requirements.txt -r requirements-analysis.txt
 	touch $@
 
 $(VENV)/.models-installed: $(VENV)/.installed requirements-models.txt

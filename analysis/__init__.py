@@ -8,13 +8,47 @@ The statistics are modules of this package; the study reports built on them (rat
 sketch recognition, Two4Two ratings, HypoML) and their one shared rendering module are in :mod:`analysis.reports`.
 """
 
-from .consistency import inter_consistency, intra_consistency
-from .distance import distance_error_correlation, nearest_distances, training_test_distance
-from .inference import anova_by, observer_effect, one_sample_t, pearson, tukey, two_sample_t
-from .judgement_errors import add_errors, log_error
-from .mlae import mae, midmean, mlae
-from .outliers import iqr_outliers, response_outliers
-from .published import published, published_mlae
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+# Where each name of the package's namespace lives. They load when first used (PEP 562), not with the package: the
+# server imports light modules of this package (safe_csv, jspsych_data, judgement_errors) in every app worker, and
+# importing them must not load pandas, SciPy and pingouin (docs/operations.md, "What a serving worker loads").
+_EXPORTS = {
+    "consistency": ("inter_consistency", "intra_consistency"),
+    "distance": ("distance_error_correlation", "nearest_distances", "training_test_distance"),
+    "inference": ("anova_by", "observer_effect", "one_sample_t", "pearson", "tukey", "two_sample_t"),
+    "judgement_errors": ("add_errors", "log_error"),
+    "mlae": ("mae", "midmean", "mlae"),
+    "outliers": ("iqr_outliers", "response_outliers"),
+    "published": ("published", "published_mlae"),
+    # Study reports and the statistics only they use: importable from here, but outside __all__, which lists the
+    # documented statistics (numpydoc with Returns sections, checked by test_analysis_docs).
+    "hypoml_inference": ("hypoml_accuracy", "hypoml_infer", "hypoml_items", "hypoml_tests", "hypoml_trace"),
+    "ratings": ("agreement", "rating_distribution", "relevance_test"),
+    "reports.hive_study": ("HiveReport", "hive_report"),
+    "reports.hypoml_study": (
+        "HypoMLResult",
+        "hypoml_html",
+        "hypoml_json",
+        "hypoml_report",
+        "hypoml_text",
+        "write_hypoml",
+    ),
+    "reports.ratings_study": ("RatingsReport", "ratings_report"),
+    "reports.ratio_study": ("RatioReport", "ratio_report"),
+    "reports.sketch_study": ("SketchReport", "sketch_report"),
+    "sketch_statistics": (
+        "accuracy_by_level",
+        "human_model_alignment",
+        "semantic_neighbour_preference",
+        "split_half_reliability",
+    ),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
 
 __all__ = [
     "add_errors",
@@ -39,19 +73,28 @@ __all__ = [
     "two_sample_t",
 ]
 
-# Study reports and the statistics only they use are importable from here but stay out of __all__, which lists the
-# documented statistics (numpydoc with Returns sections, checked by test_analysis_docs).
-# Imported after __all__, for the package's namespace only (pyproject.toml exempts this file from E402/F401).
-from .hypoml_inference import hypoml_accuracy, hypoml_infer, hypoml_items, hypoml_tests, hypoml_trace
-from .ratings import agreement, rating_distribution, relevance_test
-from .reports.hive_study import HiveReport, hive_report
-from .reports.hypoml_study import HypoMLResult, hypoml_html, hypoml_json, hypoml_report, hypoml_text, write_hypoml
-from .reports.ratings_study import RatingsReport, ratings_report
-from .reports.ratio_study import RatioReport, ratio_report
-from .reports.sketch_study import SketchReport, sketch_report
-from .sketch_statistics import (
-    accuracy_by_level,
-    human_model_alignment,
-    semantic_neighbour_preference,
-    split_half_reliability,
-)
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    setattr(sys.modules[__name__], name, value)
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_HOME))
+
+
+class _Namespace(types.ModuleType):
+    """Two names are both a module and its function (analysis.mlae, analysis.published): importing the module binds
+    it as the package's attribute, which would hide the function `from analysis import mlae` means (as it did when
+    this file imported everything eagerly). The function wins."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and _HOME.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Namespace

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
-
-from ._checks import as_numeric, check_frame
+# numpy, pandas and the checks (which use both) load with the first array: the ratio task scores each trial save with
+# log_error on two numbers, in app workers that never load the analysis stack (docs/operations.md).
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["log_error", "add_errors"]
 
@@ -48,6 +49,10 @@ def log_error(judged, true):
     """
     if type(judged) in (int, float) and type(true) in (int, float):  # one answer (a trial save): no arrays
         return math.log2(abs(judged - true) + LOG_OFFSET)
+    import numpy as np
+
+    from ._checks import as_numeric
+
     judged = as_numeric(judged, "judged", where="log_error")
     true = as_numeric(true, "true", where="log_error")
     result = np.log2(np.abs(judged - true) + LOG_OFFSET)
@@ -78,6 +83,8 @@ def add_errors(df: pd.DataFrame, judged: str = "response_percent", true: str = "
     --------
     log_error
     """
+    from ._checks import check_frame
+
     check_frame(df, numeric=[judged, true], allow_nan=True, where="add_errors")
     out = df.copy()
     out["abs_error"] = (out[judged].astype(float) - out[true].astype(float)).abs()

@@ -24,10 +24,10 @@ import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-from pandas.api.types import is_bool_dtype, is_datetime64_any_dtype, is_numeric_dtype
+if TYPE_CHECKING:  # the row writers serve the app's CSV downloads, whose workers never load pandas
+    import pandas as pd
 
 #: What a spreadsheet reads as the start of a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -71,6 +71,8 @@ def rows_csv(header: list[str], rows: Iterable[Mapping[str, Any]], chunk_rows: i
 def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """A copy of `frame` with its text cells and column names neutralised; numeric, boolean and datetime columns as
     they are."""
+    from pandas.api.types import is_bool_dtype, is_datetime64_any_dtype, is_numeric_dtype
+
     safe = frame.copy()
     safe.columns = safe.columns.map(neutralise)
     for i, dtype in enumerate(frame.dtypes):

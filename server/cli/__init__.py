@@ -3,42 +3,55 @@
 
 from __future__ import annotations
 
-from .analyze import analyze_command
-from .data import data_cli
-from .deploy import deploy_cli
-from .export import export_command
-from .hypoml_command import hypoml_command
-from .links import links_command
-from .participants import participants_cli
-from .plan import plan_command
-from .predictions import import_label_predictions_command, import_predictions_command
-from .prolific import prolific_cli
-from .researcher import researcher_cli
-from .sessions import sessions_cli
-from .settings import settings_cli
-from .stimuli import stimuli_cli
-from .studies import studies_cli
+import importlib
 
-COMMANDS = (
-    researcher_cli,
-    studies_cli,
-    export_command,
-    participants_cli,
-    stimuli_cli,
-    links_command,
-    import_predictions_command,
-    analyze_command,
-    plan_command,
-    hypoml_command,
-    import_label_predictions_command,
-    prolific_cli,
-    deploy_cli,
-    settings_cli,
-    sessions_cli,
-    data_cli,
-)
+# Each command's name, and the module of this package and the attribute that define it. Every app registers them,
+# app workers too; a command's module (and the domain modules it needs: `flask analyze`'s pandas and reports,
+# `flask import-predictions`' pyarrow, `flask plan`'s SciPy) is imported when the command is looked up, so that a
+# worker serving participants never loads the analysis stack (docs/operations.md, "What a serving worker loads").
+COMMANDS = {
+    "researcher": ("researcher", "researcher_cli"),
+    "studies": ("studies", "studies_cli"),
+    "export": ("export", "export_command"),
+    "participants": ("participants", "participants_cli"),
+    "stimuli": ("stimuli", "stimuli_cli"),
+    "links": ("links", "links_command"),
+    "import-predictions": ("predictions", "import_predictions_command"),
+    "analyze": ("analyze", "analyze_command"),
+    "plan": ("plan", "plan_command"),
+    "hypoml": ("hypoml_command", "hypoml_command"),
+    "import-label-predictions": ("predictions", "import_label_predictions_command"),
+    "prolific": ("prolific", "prolific_cli"),
+    "deploy": ("deploy", "deploy_cli"),
+    "settings": ("settings", "settings_cli"),
+    "sessions": ("sessions", "sessions_cli"),
+    "data": ("data", "data_cli"),
+}
+
+
+class LazyCommands(dict):
+    """A click group's `commands` (name to command) whose commands of COMMANDS are imported on first lookup: click
+    groups find a command with `commands.get(name)` and list them with `sorted(commands)`."""
+
+    def __init__(self, commands):
+        super().__init__(dict.fromkeys(COMMANDS), **commands)
+
+    def __getitem__(self, name):
+        command = super().__getitem__(name)
+        if command is None:
+            module, attribute = COMMANDS[name]
+            command = self[name] = getattr(importlib.import_module(f".{module}", __name__), attribute)
+        return command
+
+    def get(self, name, default=None):
+        return self[name] if name in self else default
+
+    def values(self):
+        return [self[name] for name in self]
+
+    def items(self):
+        return [(name, self[name]) for name in self]
 
 
 def init_app(app):
-    for command in COMMANDS:
-        app.cli.add_command(command)
+    app.cli.commands = LazyCommands(app.cli.commands)

@@ -15,11 +15,14 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+# The analysis stack loads with the first analysis (`flask analyze`, the recompute process); the app workers import
+# this module for Options and the stored results, and never load pandas (docs/operations.md).
+if TYPE_CHECKING:
+    import pandas as pd
 
-from analysis.reports.report import Report
+    from analysis.reports.report import Report
 
 from .. import identifiers
 from ..db import db, snapshot
@@ -183,6 +186,8 @@ def _check_completed(
 
 def load_sessions(study: Study, stage: str) -> pd.DataFrame:
     """The study's sessions of `stage` ("all": both; never a preview): id, status, exclusion reason."""
+    import pandas as pd
+
     PS = ParticipantSession
     rows = (
         db.session.execute(

@@ -34,9 +34,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from matplotlib.figure import Figure
-from scipy.stats import chi2
-
 from ..db import db
 from ..models import ParticipantSession, Stimulus, Study, analysable
 from ..tasktype.registry import registry
@@ -135,6 +132,8 @@ def pooled(observed: list[int], expected: list[float]) -> tuple[list[int], list[
 
 def chi_square(observed: list[int], expected: list[float]) -> tuple[float, int, float]:
     """Pearson's X² = Σ (O − E)² / E, its df = cells − 1 and its upper-tail p."""
+    from scipy.stats import chi2  # the balance page's, imported when it is shown: app workers never load SciPy
+
     statistic = sum((o - e) ** 2 / e for o, e in zip(observed, expected, strict=True))
     df = len(observed) - 1
     return statistic, df, float(chi2.sf(statistic, df))
@@ -227,6 +226,8 @@ def study_balance(study: Study, stage: str) -> Balance:
 
 def heatmap_png(study: Study, balance: Balance) -> bytes:
     """Counts per item (rows) and position (columns), over started and over completed sessions, as a PNG."""
+    from matplotlib.figure import Figure
+
     tests = balance.positions.tests if balance.positions else []
     fig = Figure(figsize=(10, min(40.0, max(3.0, 1.5 + 0.16 * len(tests)))), dpi=100)
     if not tests:

@@ -22,9 +22,10 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from matplotlib.figure import Figure
+if TYPE_CHECKING:  # drawn on request (the progress chart): the study page's counts need no matplotlib
+    from matplotlib.figure import Figure
 
 from .. import identifiers
 from ..db import db, utcnow
@@ -412,6 +413,8 @@ def png(fig: Figure) -> bytes:
 
 def progress_png(study: Study, stage: str | None) -> bytes:
     """Sessions of `stage` started and completed over time (cumulative), as a PNG."""
+    from matplotlib.figure import Figure
+
     PS = ParticipantSession
     rows = db.session.execute(db.select(PS.started_at, PS.completed_at).where(analysable_in(study.id, stage))).all()
     fig = Figure(figsize=(8, 3), dpi=100)

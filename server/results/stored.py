@@ -28,7 +28,6 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import text
 
-from analysis.reports.render import jsonable
 from analysis.safe_csv import frame_csv
 
 from ..db import db, utcnow
@@ -145,6 +144,8 @@ def _store(
     result: AnalysisResult | None = None,
     problem: str | None = None,
 ) -> StoredResult:
+    from analysis.reports.render import jsonable  # numpy and pandas: this runs in the recompute process, not the app's
+
     key = options_key(options)
     row = db.session.scalars(db.select(StoredResult).filter_by(study_id=study_id, options_key=key)).first()
     if row is None:

@@ -42,7 +42,7 @@ from ..prolific import audit
 from ..prolific import submissions as prolific_submissions
 from ..prolific.client import ProlificError, from_config
 from ..researchers import auth, exclusion
-from ..results import dashboard, quality, sample_size, stored
+from ..results import dashboard, quality, stored
 from ..results.analyze import Options
 from ..results.balance import ALPHA as BALANCE_ALPHA
 from ..results.balance import heatmap_png, study_balance
@@ -416,6 +416,8 @@ def recompute(slug):
 def plan(slug):
     """Sample-size planning (`flask plan` with DASHBOARD_PLAN_REPS cohorts per n, computed on the request): a form,
     and with an effect given the power table and curve, or the problem with the form's values."""
+    from ..results import sample_size  # its simulations' SciPy and pandas: imported by the first plan, not at start
+
     study = study_or_404(slug)
     form, result, problem = sample_size.form_values(request.args), None, None
     if form["effect"]:

@@ -60,3 +60,16 @@ def test_public_api():
     assert expected <= set(analysis.__all__)
     assert all(callable(getattr(analysis, n)) for n in analysis.__all__)
     assert len(set(analysis.__all__)) == len(analysis.__all__)
+
+
+def test_the_namespace_loads_on_use_and_a_module_named_like_its_function_gives_the_function():
+    """analysis/__init__.py imports nothing until a name is used (app workers import its light modules without
+    pandas); analysis.mlae and analysis.published are modules and functions: importing the module (as the reports
+    do) leaves the package's name the function."""
+    code = (
+        "import sys, analysis, analysis.safe_csv; assert 'pandas' not in sys.modules, 'pandas loaded'; "
+        "import analysis.mlae, analysis.published; from analysis import mlae, published, one_sample_t; "
+        "assert all(callable(f) for f in (mlae, published, one_sample_t, analysis.mlae)), (mlae, published)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -51,8 +51,6 @@ from ...tasktype.contract import (
     StimulusSpec,
     shuffled_positions,
 )
-from .analyzer import HiveAnalyzer
-from .demo import write_demo
 
 CANDIDATES = (1, 2, 3, 4)
 LETTERS = ("a", "b", "c", "d")
@@ -206,7 +204,14 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
     # Manifest answers this task needs: ground truth among the candidates (all but agreement).
     needs_ground_truth = True
     assets = ("hive.css", "hive.js", "hive-tasks.js")
-    analyzer = HiveAnalyzer()
+
+    @property
+    def analyzer(self):
+        """Imported when an analysis runs: the analyzer's pandas and report stay out of app workers."""
+        from .analyzer import HiveAnalyzer
+
+        return HiveAnalyzer()
+
     Params = HiveParams
     steps = ("preview",)
     manifest_required = (
@@ -502,6 +507,8 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         return row
 
     def generate_demo(self, params, out_dir):
+        from .demo import write_demo  # the drawing's Pillow: `flask studies sync`, not the app workers
+
         return write_demo(self.id, params["method"], out_dir)
 
     def render_stimulus(self, key, params):

@@ -40,8 +40,6 @@ from ...tasktype.contract import (
     StimulusSpec,
     shuffled_positions,
 )
-from .analyzer import HypothesisRatingAnalyzer
-from .demo import write_demo
 
 SCALE = range(1, 8)  # the 7-point Likert scale
 AGREE_FROM = 5  # ratings 5–7 count as agreeing (Two4Two's "% agreeing")
@@ -129,7 +127,14 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
     fast_trial_ms = 1000
     rating_scale = "1–7 agreement"
     assets = ("rating.css", "hypothesis-rating.js")
-    analyzer = HypothesisRatingAnalyzer()
+
+    @property
+    def analyzer(self):
+        """Imported when an analysis runs: the analyzer's pandas and report stay out of app workers."""
+        from .analyzer import HypothesisRatingAnalyzer
+
+        return HypothesisRatingAnalyzer()
+
     Params = RatingParams
     manifest_required = ("image_id", "file", "score", "label")
     manifest_optional = ("column",)
@@ -171,6 +176,8 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
         )
 
     def generate_demo(self, params, out_dir: Path) -> Path:
+        from .demo import write_demo  # the drawing's Pillow: `flask studies sync`, not the app workers
+
         return write_demo(out_dir)
 
     def build_plan_from(self, params, stimuli, rng):

@@ -21,7 +21,6 @@ from ...models import OUTCOMES
 from ...schema import NonBlank, Table, problem
 from ...tasktype.contract import Analysed, PlanLessRows, Prepared
 from . import check
-from .analyzer import JsPsychAnalyzer
 from .experiment import RUNTIME_MARKER, prepare_experiment
 from .npm import Registry
 
@@ -89,7 +88,13 @@ class JsPsychExperiment(PlanLessRows, Analysed):
     name = "Own jsPsych experiment"
     assets = ("start.js",)
     Params = JsPsychParams
-    analyzer = JsPsychAnalyzer()
+
+    @property
+    def analyzer(self):
+        """Imported when an analysis runs: the analyzer's pandas and report stay out of app workers."""
+        from .analyzer import JsPsychAnalyzer
+
+        return JsPsychAnalyzer()
 
     def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
         """The page with every URL served by studyhive and the runtime after jsPsych's script (experiment.py), its

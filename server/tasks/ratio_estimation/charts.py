@@ -28,9 +28,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-import numpy as np
-from PIL import Image
+if TYPE_CHECKING:  # the rasters are for models (`flask stimuli export`): app workers draw SVG without numpy or Pillow
+    import numpy as np
 
 HEIGHTS = (10, 12, 15, 18, 21, 26, 32, 38, 46, 56)  # C–M's 10·10^((i-1)/12), rounded to integers
 CHART_TYPES = (1, 2, 3, 4, 5)
@@ -297,6 +298,8 @@ def render_svg(chart: ChartLayout) -> str:
 
 def render_array(chart: ChartLayout) -> np.ndarray:
     """The 100×100 uint8 raster (255 white, 0 ink) that `render_png` encodes."""
+    import numpy as np
+
     img = np.full((SIZE, SIZE), 255, dtype=np.uint8)
     for r in chart.bars:
         top, bottom, left, right = BASE_ROW - r.y - r.height, BASE_ROW - r.y, r.x, r.x + r.width
@@ -309,6 +312,8 @@ def render_array(chart: ChartLayout) -> np.ndarray:
 
 def render_png(chart: ChartLayout) -> bytes:
     """8-bit grayscale PNG for CNNs; same geometry as `render_svg`, deterministic bytes."""
+    from PIL import Image
+
     buf = io.BytesIO()
     Image.fromarray(render_array(chart)).save(buf, format="PNG")
     return buf.getvalue()

@@ -36,8 +36,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from analysis.distance import training_test_distance
-
 from ...exceptions import ConfigError
 from . import charts
 
@@ -214,6 +212,8 @@ def training_set(
     """(training stimuli, validation stimuli, sampling record, random-bins test stimuli) for `flask stimuli export
     --training`; with `n_test` (--random-test) the test bins are random_test_bins() and `n_test` test images are
     drawn from them, else the test is the study's (`test_pairs`) and none are drawn."""
+    from analysis.distance import training_test_distance  # SciPy's KD-tree: for the export, not the app workers
+
     for name, value in (("--training", n), ("--validation", n_validation), ("--random-test", n_test)):
         if name == "--random-test" and value is None:
             continue

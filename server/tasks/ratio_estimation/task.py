@@ -26,7 +26,6 @@ from ...tasktype.contract import (
     shuffled_positions,
 )
 from . import charts, sampling
-from .analyzer import RatioEstimationAnalyzer
 
 MAX_GROUPS = min(len(charts.ratio_groups_for_type(t)) for t in charts.CHART_TYPES)
 
@@ -50,7 +49,14 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
     id = "ratio-estimation"
     name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
     assets = ("ratio-estimate.js",)
-    analyzer = RatioEstimationAnalyzer()
+
+    @property
+    def analyzer(self):
+        """Imported when an analysis runs: the analyzer's pandas and report stay out of app workers."""
+        from .analyzer import RatioEstimationAnalyzer
+
+        return RatioEstimationAnalyzer()
+
     # Looking at the chart and typing a number takes longer than half a second.
     fast_trial_ms = 500
     Params = RatioParams

@@ -5,13 +5,12 @@ preference."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
-
-from analysis.reports.sketch_study import SketchReport, sketch_report
-from analysis.sketch_statistics import probability_entropy, similarity_from_embedding
+# The task type imports its analyzer with itself: the analysis stack is imported by the methods, when an analysis
+# runs, so that app workers never load it (docs/operations.md).
+if TYPE_CHECKING:
+    from analysis.reports.sketch_study import SketchReport
 
 from ...db import db
 from ...models import LabelPrediction, ModelRun, Stimulus, Study
@@ -29,6 +28,8 @@ class SketchAnalyzer(Analyzer):
     max_n_boot = 2000
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
+        import pandas as pd
+
         columns = [
             "participant_id",
             "stimulus_id",
@@ -70,6 +71,8 @@ class SketchAnalyzer(Analyzer):
         }
 
     def compute(self, study: Study, data: dict[str, Any], options: Options) -> SketchReport:
+        from analysis.reports.sketch_study import sketch_report
+
         s = data["sessions"]
         trials = completed(data).astype({"abstraction_level": float, "catch": bool})
         return sketch_report(
@@ -91,6 +94,11 @@ class SketchAnalyzer(Analyzer):
 def model_responses(predictions):
     """Label predictions (one row per rank) as analysis.reports.sketch_study responses: one row per (model, run, sketch)
     with its three best-ranked labels; a model with a condition is reported as "observer [condition]"."""
+    import numpy as np
+    import pandas as pd
+
+    from analysis.sketch_statistics import probability_entropy
+
     if predictions.empty:
         return None
     condition = predictions["condition"].fillna("")
@@ -119,6 +127,10 @@ def model_responses(predictions):
 def _semantic_space(params):
     """The study's concept similarity (square CSV: first column and header are unique ids) or embedding (first
     column ids, then numeric dimensions) as a similarity DataFrame; None when the study names none."""
+    import pandas as pd
+
+    from analysis.sketch_statistics import similarity_from_embedding
+
     if not params.get("semantic_space"):
         return None
     table = pd.read_csv(vocab.resolve(params["semantic_space"], vocab.studies_dir()), index_col=0)

@@ -35,7 +35,6 @@ from ...tasktype.contract import (
     StimulusSpec,
 )
 from .analyzer import MAX_GUESSES, SketchAnalyzer
-from .demo import write_demo
 
 MAX_RT_MS = 24 * 3600 * 1000
 SKETCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")  # it is part of the stimulus URL
@@ -183,6 +182,8 @@ class SketchRecognition(DemoStimuli, ModelAnswers, Analysed):
         )
 
     def generate_demo(self, params, out_dir):
+        from .demo import write_demo  # the drawing's Pillow: `flask studies sync`, not the app workers
+
         return write_demo(out_dir)
 
     def build_plan_from(self, params, stimuli, rng):
