@@ -38,3 +38,22 @@ def test_every_command_is_found_under_its_name():
     assert set(COMMANDS) <= set(commands)
     for name in COMMANDS:
         assert commands.get(name).name == name
+
+
+@pytest.mark.parametrize("missing, status", [("pandas", 503), ("scipy.stats", 503), ("somethingelse", 500)])
+def test_a_page_needing_the_analysis_set_on_a_serving_only_install_says_so(app, missing, status):
+    """A researcher page that computes, on a worker installed with requirements.txt alone, answers 503 naming the
+    analysis set to install; any other missing module is the server's own failure, a 500 without its trace."""
+
+    def needs_it():
+        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+
+    app.add_url_rule("/researcher/needs-analysis", "needs_analysis", needs_it)
+    app.add_url_rule("/api/needs-analysis", "api_needs_analysis", needs_it)
+    page, api = app.test_client().get("/researcher/needs-analysis"), app.test_client().get("/api/needs-analysis")
+    assert page.status_code == api.status_code == status
+    if status == 503:
+        assert "pip install -r requirements-analysis.txt" in page.get_data(as_text=True)
+        assert api.get_json()["error"] == "analysis_not_installed"
+    else:
+        assert missing not in page.get_data(as_text=True) and api.get_json()["error"] == "internal_error"

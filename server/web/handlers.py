@@ -9,6 +9,9 @@ from werkzeug.exceptions import HTTPException
 from ..exceptions import APIError
 
 API_PREFIX = "/api/"
+#: The import names of requirements-analysis.txt's packages: a worker installed for serving only (docs/operations.md,
+#: "What a serving worker loads") lacks them, and the researcher pages that compute (plans, figures) import them.
+ANALYSIS_PACKAGES = frozenset({"pandas", "scipy", "numpy", "pingouin", "matplotlib", "PIL", "pyarrow", "tqdm"})
 
 
 def api_error(exc: APIError):
@@ -28,6 +31,19 @@ def init_app(app):
             code = (exc.name or "error").lower().replace(" ", "_")
             return api_error(APIError(exc.code or 500, code, exc.description or exc.name))
         return exc
+
+    @app.errorhandler(ModuleNotFoundError)
+    def analysis_not_installed(exc: ModuleNotFoundError):
+        if (exc.name or "").partition(".")[0] not in ANALYSIS_PACKAGES:
+            return unexpected(exc)
+        app.logger.error("%s %s needs the analysis packages: %s", request.method, request.path, exc)
+        message = (
+            "this page needs studyhive's analysis packages, which this server was installed without: "
+            "pip install -r requirements-analysis.txt"
+        )
+        if _wants_json():
+            return api_error(APIError(503, "analysis_not_installed", message))
+        return message[0].upper() + message[1:], 503
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
