@@ -47,12 +47,14 @@ from ...tasktype.contract import (
     DemoStimuli,
     ModelAnswers,
     PlanItem,
+    Planned,
     Ratings,
     StimulusSpec,
     shuffled_positions,
 )
 from .analyzer import HiveAnalyzer
 from .demo import write_demo
+from .planner import HivePlanner
 
 CANDIDATES = (1, 2, 3, 4)
 LETTERS = ("a", "b", "c", "d")
@@ -195,7 +197,7 @@ def _ratings(value: Any, matches: int, field: str) -> list[int]:
     return value
 
 
-class HiveTask(DemoStimuli, ModelAnswers, Analysed):
+class HiveTask(DemoStimuli, ModelAnswers, Analysed, Planned):
     """What the HIVE task types share: the manifest, the trial list, the summary and the export columns."""
 
     chance: float  # chance accuracy of the task, a proportion
@@ -207,6 +209,7 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
     needs_ground_truth = True
     assets = ("hive.css", "hive.js", "hive-tasks.js")
     analyzer = HiveAnalyzer()
+    planner = HivePlanner()
     Params = HiveParams
     steps = ("preview",)
     manifest_required = (

@@ -36,12 +36,14 @@ from ...tasktype.contract import (
     DemoStimuli,
     ModelAnswers,
     PlanItem,
+    Planned,
     Ratings,
     StimulusSpec,
     shuffled_positions,
 )
 from .analyzer import HypothesisRatingAnalyzer
 from .demo import write_demo
+from .planner import RatingsPlanner
 
 SCALE = range(1, 8)  # the 7-point Likert scale
 AGREE_FROM = 5  # ratings 5–7 count as agreeing (Two4Two's "% agreeing")
@@ -122,7 +124,7 @@ class RatingParams(Table):
         return statements
 
 
-class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
+class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Planned, Ratings):
     id = "hypothesis-rating"
     name = "Rate hypotheses about a model from an example-based explanation (Two4Two)"
     # Reading a statement of about ten words takes a couple of seconds; an answer within one did not read it.
@@ -130,6 +132,7 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
     rating_scale = "1–7 agreement"
     assets = ("rating.css", "hypothesis-rating.js")
     analyzer = HypothesisRatingAnalyzer()
+    planner = RatingsPlanner()
     Params = RatingParams
     manifest_required = ("image_id", "file", "score", "label")
     manifest_optional = ("column",)

@@ -20,6 +20,7 @@ from ...tasktype.contract import (
     Column,
     GeneratedStimuli,
     PlanItem,
+    Planned,
     StimulusSpec,
     TrainingSet,
     TrainingSets,
@@ -27,6 +28,7 @@ from ...tasktype.contract import (
 )
 from . import charts, sampling
 from .analyzer import RatioEstimationAnalyzer
+from .planner import RatioPlanner
 
 MAX_GROUPS = min(len(charts.ratio_groups_for_type(t)) for t in charts.CHART_TYPES)
 
@@ -46,11 +48,12 @@ class RatioParams(Table):
     )
 
 
-class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
+class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed, Planned):
     id = "ratio-estimation"
     name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
     assets = ("ratio-estimate.js",)
     analyzer = RatioEstimationAnalyzer()
+    planner = RatioPlanner()
     # Looking at the chart and typing a number takes longer than half a second.
     fast_trial_ms = 500
     Params = RatioParams
