@@ -331,7 +331,6 @@ def _grown(array: np.ndarray, size: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------- the import
 
 
-@dataclass
 class StimulusKeys:
     """The study's stimuli for an import: locked until it commits (FOR KEY SHARE, PostgreSQL; ignored by SQLite: no
     one can delete them meanwhile, the lock each row's foreign-key check would take, taken once per stimulus), and a
@@ -358,6 +357,7 @@ class StimulusKeys:
         return position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64), unknown
 
 
+@dataclass
 class Group:
     """One (run, condition) of the file: becomes one model_runs row."""
 
