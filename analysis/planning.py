@@ -52,7 +52,6 @@ from .ratings import AGREE_FROM, agreement
 
 __all__ = ["Plan", "plan_hive", "plan_ratings", "plan_ratio", "power_figure"]
 
-KINDS = ("ratio", "hive", "ratings")
 DEFAULT_NS = tuple(range(10, 201, 10))
 DEFAULT_REPS = 2000
 DEFAULT_POWER = 0.8

@@ -117,7 +117,9 @@ def lib(tmp_path, monkeypatch):
     folder.mkdir()
     monkeypatch.syspath_prepend(str(folder))
     yield folder
-    for name in [m for m in sys.modules if m.split(".")[0] in ("tinytask", "tinyep")]:
+    for name in [
+        m for m, module in sys.modules.items() if str(getattr(module, "__file__", "")).startswith(str(folder))
+    ]:
         sys.modules.pop(name)
 
 

@@ -1,17 +1,15 @@
 """`flask analyze <slug>`: the statistics a paper reports, people vs imported model predictions, for one study.
 
-    flask analyze study3 [--out DIR] [--format text|json] [--mlae pooled|participant]
-                         [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
-                         [--stage live|pilot|all] [--store]
+    flask analyze study3 [--out DIR] [--format text|json] [--stage live|pilot|all] [--store]
+                         [--mlae pooled|participant] [--exclude-outliers/--keep-outliers] [--n-boot N] [--seed S]
 
-server/results/analyze.py's run_analysis does the work; an option the study's analysis does not use is refused, not
-ignored. `--store` also keeps the result in the database for the dashboard's results page and its downloads
-(server/results/stored.py), one recompute per study at a time: the page's Recompute button runs this command."""
+server/results/analyze.py's run_analysis does the work. The options after --store are those the installed analyses
+declare (`Analyzer.options`, in each task package: --mlae and the outlier rule ratio estimation's, the bootstrap's
+those with bootstrap intervals); one the study's analysis does not use is refused, not ignored. `--store` also keeps
+the result in the database for the dashboard's results page and its downloads (server/results/stored.py), one
+recompute per study at a time: the page's Recompute button runs this command."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import click
 from click.core import ParameterSource
@@ -19,49 +17,41 @@ from click.core import ParameterSource
 from ..exceptions import AnalysisError
 from ..models import STAGES
 from ..results import stored
-from ..results.analyze import FLAGS, Options, run_analysis
+from ..results.analyze import Options, declared_options, run_analysis
+from .common import command_app, print_report, report_options
 
 
-@click.command("analyze", help="Report a study's statistics: people (and imported models) against the literature.")
+class AnalyzeCommand(click.Command):
+    """The command, with the options every installed analysis declares (`Analyzer.options`) besides its own."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        with command_app(ctx).app_context():
+            declared = declared_options().values()
+        return [*params[:-1], *(_click_option(option) for option in declared), params[-1]]  # --help stays last
+
+
+def _click_option(option) -> click.Option:
+    if option.choices:
+        kind = click.Choice(option.choices)
+    elif option.minimum is not None:
+        kind = click.IntRange(min=option.minimum)
+    else:
+        kind = type(option.default)
+    return click.Option(
+        [option.flag, option.name], type=kind, default=option.default, show_default=True, help=option.help
+    )
+
+
+@click.command(
+    "analyze",
+    cls=AnalyzeCommand,
+    help="Report a study's statistics: people (and imported models) against the literature.",
+)
 @click.argument("slug")
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="also write the tables (CSV), report.txt, report.md, report.json, methods.md and PNG figures to this folder",
+@report_options(
+    "also write the tables (CSV), report.txt, report.md, report.json, methods.md and PNG figures to this folder"
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: a readable report; json: the same numbers as a dict of tables (records), NaN as null",
-)
-@click.option(
-    "--mlae",
-    "mlae",
-    type=click.Choice(["pooled", "participant"]),
-    default="pooled",
-    show_default=True,
-    help="MLAE estimator (ratio estimation): pooled = midmean of all judgments (Cleveland & McGill 1984, Heer & "
-    "Bostock 2010: the published rows printed beside); participant = per participant log2(MAE + 1/8), midmean "
-    "across participants (Haehn et al. 2018, per run). Models take the same, runs for people",
-)
-@click.option(
-    "--exclude-outliers/--keep-outliers",
-    default=True,
-    show_default=True,
-    help="drop participants beyond the 3×IQR fence (they are reported either way)",
-)
-@click.option(
-    "--n-boot",
-    type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="bootstrap resamples per confidence interval",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="seed of the bootstrap")
 @click.option(
     "--stage",
     type=click.Choice([*STAGES, "all"]),
@@ -76,10 +66,10 @@ from ..results.analyze import FLAGS, Options, run_analysis
     help="also store the result (or the problem that stopped it) with the data generation it read, for the "
     "dashboard's results page; refused while another recompute of the study runs",
 )
-def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed, stage, store):
+def analyze_command(slug, out_dir, fmt, stage, store, **values):
     context = click.get_current_context()
-    given = frozenset(name for name in FLAGS if context.get_parameter_source(name) is ParameterSource.COMMANDLINE)
-    options = Options(mlae=mlae, exclude_outliers=exclude_outliers, n_boot=n_boot, seed=seed, stage=stage, given=given)
+    given = frozenset(name for name in values if context.get_parameter_source(name) is ParameterSource.COMMANDLINE)
+    options = Options(stage=stage, given=given, **values)
     try:
         if store:
             row, result = stored.recompute(slug, options)
@@ -96,12 +86,4 @@ def analyze_command(slug, out_dir, fmt, mlae, exclude_outliers, n_boot, seed, st
         )
         if result is None:
             raise click.exceptions.Exit(1)
-    if fmt == "json":
-        click.echo(json.dumps(result.report.json(), indent=1, ensure_ascii=False, allow_nan=False))
-    else:
-        click.echo(result.report.text(), nl=False)
-    if out_dir is not None:
-        written = result.report.write(out_dir)
-        click.echo(
-            f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}", err=(fmt == "json")
-        )
+    print_report(fmt, result.report.json, result.report.text, out_dir, result.report.write)

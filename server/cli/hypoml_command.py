@@ -14,13 +14,14 @@ used.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from analysis.hypoml_inference import read_results
 from analysis.reports.hypoml_study import hypoml_json, hypoml_report, hypoml_text, write_hypoml
+
+from .common import print_report, report_options
 
 _FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)
 
@@ -42,20 +43,7 @@ _FILE = click.Path(exists=True, dir_okay=False, readable=True, path_type=Path)
     show_default=True,
     help="significance threshold on the p-values of the six t-tests",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="also write hypoml.html (matrix view, works offline), hypoml.json and CSV tables here",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: readable report; json: the same numbers as tables of records",
-)
+@report_options("also write hypoml.html (matrix view, works offline), hypoml.json and CSV tables here")
 @click.option("--title", default="HypoML", show_default=True, help="title of the HTML page")
 def hypoml_command(r_md, r_mdp, r_mpd, r_mpdp, threshold, out_dir, fmt, title):
     paths = [r_md, r_mdp, r_mpd, r_mpdp]
@@ -64,12 +52,10 @@ def hypoml_command(r_md, r_mdp, r_mpd, r_mpdp, threshold, out_dir, fmt, title):
         result = hypoml_report(frames, threshold, sources=[str(p) for p in paths], lines=True)
     except ValueError as exc:  # the analysis names the file, row(s) and column
         raise click.ClickException(str(exc)) from None
-    if fmt == "json":
-        click.echo(json.dumps(hypoml_json(result), indent=1, ensure_ascii=False, allow_nan=False))
-    else:
-        click.echo(hypoml_text(result), nl=False)
-    if out_dir is not None:
-        written = write_hypoml(result, out_dir, title=title)
-        click.echo(
-            f"wrote {len(written)} files to {out_dir}: {', '.join(p.name for p in written)}", err=(fmt == "json")
-        )
+    print_report(
+        fmt,
+        lambda: hypoml_json(result),
+        lambda: hypoml_text(result),
+        out_dir,
+        lambda folder: write_hypoml(result, folder, title=title),
+    )

@@ -17,15 +17,35 @@ from analysis.planning import DEFAULT_ALPHA, DEFAULT_POWER, DEFAULT_REPS, power_
 
 from ..exceptions import AnalysisError
 from ..models import STAGES
-from ..results.sample_size import UNITS, PlanRequest, parse_types, plan_study
+from ..results.sample_size import PlanRequest, parse_types, plan_study
+from ..tasktype.contract import Planned
+from ..tasktype.registry import registry
+from .common import command_app
 
 MAX_REPS = 20_000
 
 
+class PlanCommand(click.Command):
+    """The command, its help naming each installed task type's effect unit (its planner's)."""
+
+    def format_help_text(self, ctx, formatter):
+        super().format_help_text(ctx, formatter)
+        by_unit: dict[str, list[str]] = {}
+        tasks = registry(command_app(ctx))
+        for task_id in tasks.ids():
+            task = tasks.get(task_id)
+            if isinstance(task, Planned):
+                by_unit.setdefault(task.planner.unit, []).append(task_id)
+        units = "; ".join(f"{', '.join(ids)}: {unit}" for unit, ids in by_unit.items())
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(f"The effect's unit: {units}.")
+
+
 @click.command(
     "plan",
-    help="Power of the study's own test at n = 10…200 for a stated effect, simulated from its design and pilot. "
-    "The effect's unit: " + "; ".join(f"{kind}: {unit}" for kind, unit in UNITS.items()) + ".",
+    cls=PlanCommand,
+    help="Power of the study's own test at n = 10…200 for a stated effect, simulated from its design and pilot.",
 )
 @click.argument("slug")
 @click.option("--effect", type=float, required=True, help="the effect to detect, in the study's unit (above)")

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 
 from ..db import db
 from ..exceptions import ConfigError, ImportRefused
-from ..models import LabelPrediction, ModelRun, Prediction, Stimulus, bump_generation
+from ..models import LabelPrediction, ModelRun, Prediction, bump_generation
 from ..studies.definitions import get_study
 from ..tasktype.contract import ModelAnswers
 from ..tasktype.registry import registry
@@ -43,6 +43,7 @@ from .predictions import (
     CONDITION_LENGTH,
     MAX_RUN,
     Problems,
+    StimulusKeys,
     check_run_options,
     file_kind,
     numeric_column,
@@ -119,14 +120,7 @@ class LabelImporter:
     ):
         self.study, self.observer, self.top_k, self.replace, self.source = study, observer, top_k, replace, source
         self.cli_run, self.cli_condition = run, condition
-        rows = db.session.execute(
-            db.select(Stimulus.key, Stimulus.id)
-            .filter_by(study_id=study.id)
-            .order_by(Stimulus.id)
-            .with_for_update(read=True, key_share=True)
-        ).all()
-        self.keys = pa.array([key for key, _ in rows], pa.string())
-        self.stimulus_ids = np.array([sid for _, sid in rows], dtype=np.int64)
+        self.stimuli = StimulusKeys(study)
         try:
             self.vocabulary = registry().get(study.task_type).vocabulary(study.config["task"])
         except ConfigError as exc:
@@ -144,14 +138,7 @@ class LabelImporter:
         columns = dict(zip(batch.schema.names, batch.columns))
         add = self.problems.add
         stimulus = text_column(columns["stimulus_id"]).dictionary_decode()
-        position = pc.index_in(stimulus, value_set=self.keys)
-        add(
-            "stimulus_id",
-            f"not a stimulus of {self.study.slug}",
-            position.is_null().to_numpy(zero_copy_only=False),
-            first_row,
-            stimulus,
-        )
+        position, _ = self.stimuli.positions(stimulus, self.problems, first_row)
         label = text_column(columns["label_id"]).dictionary_decode()
         label_position = pc.index_in(label, value_set=self.label_ids)
         add(
@@ -163,7 +150,7 @@ class LabelImporter:
         )
         part = {
             "row": np.arange(first_row, first_row + n),
-            "stimulus": position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64),
+            "stimulus": position,
             "label": label_position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64),
         }
         if "rank" in columns:
@@ -313,7 +300,7 @@ class LabelImporter:
         table = pd.DataFrame(
             {
                 "run_id": rows["run_id"].to_numpy(),
-                "stimulus_id": self.stimulus_ids[rows["stimulus"].to_numpy()],
+                "stimulus_id": self.stimuli.ids[rows["stimulus"].to_numpy()].astype(np.int64),
                 "rank": rows["rank"].astype(np.int64).to_numpy(),
                 "label_id": np.array([e.unique_id for e in self.vocabulary.entries], dtype=object)[rows["label"]],
                 "probability": rows["probability"].to_numpy() if "probability" in rows else np.nan,

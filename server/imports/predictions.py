@@ -331,6 +331,32 @@ def _grown(array: np.ndarray, size: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------- the import
 
 
+class StimulusKeys:
+    """The study's stimuli for an import: locked until it commits (FOR KEY SHARE, PostgreSQL; ignored by SQLite: no
+    one can delete them meanwhile, the lock each row's foreign-key check would take, taken once per stimulus), and a
+    lookup of a file's stimulus keys: key → position 0…K-1 by pc.index_in (a hash lookup in C), position →
+    stimuli.id by numpy. `columns`: more of each stimulus to read (`rows` holds them, in `ids`' order)."""
+
+    def __init__(self, study, *columns):
+        self.study = study
+        self.rows = db.session.execute(
+            db.select(Stimulus.key, Stimulus.id, *columns)
+            .where(Stimulus.study_id == study.id)
+            .order_by(Stimulus.id)
+            .with_for_update(read=True, key_share=True)
+        ).all()
+        self.keys = pa.array([row[0] for row in self.rows], pa.string())
+        self.ids = np.array([row[1] for row in self.rows], dtype=np.int32)
+
+    def positions(self, stimulus: pa.Array, problems: Problems, first_row: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's stimulus position (0 for a key the study lacks) and whether the study lacks it, which
+        `problems` notes ("stimulus_id", by row from `first_row`); `stimulus`: the file's column as text."""
+        position = pc.index_in(stimulus, value_set=self.keys)
+        unknown = position.is_null().to_numpy(zero_copy_only=False)
+        problems.add("stimulus_id", f"not a stimulus of {self.study.slug}", unknown, first_row, stimulus)
+        return position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64), unknown
+
+
 @dataclass
 class Group:
     """One (run, condition) of the file: becomes one model_runs row."""
@@ -365,18 +391,10 @@ class Importer:
         self.connection = db.session.connection()
         self.driver = self.connection.connection.driver_connection
         self.postgres = self.connection.dialect.name == "postgresql"
-        # FOR KEY SHARE (PostgreSQL; ignored by SQLite): no one can delete these stimuli until we commit. It is the
-        # lock each row's foreign-key check would take, taken once per stimulus instead (_set_row_checks_aside).
-        rows = db.session.execute(
-            db.select(Stimulus.key, Stimulus.id, self._chart_type())
-            .where(Stimulus.study_id == study.id)
-            .order_by(Stimulus.id)
-            .with_for_update(read=True, key_share=True)
-        ).all()
-        # Stimulus keys → position 0…K-1 by pc.index_in (a hash lookup in C), position → stimuli.id by numpy.
-        self.keys = pa.array([row[0] for row in rows], pa.string())
-        self.stimulus_ids = np.array([row[1] for row in rows], dtype=np.int32)
-        self.in_part = np.array([row[2] in (self.part or ()) for row in rows], dtype=bool)
+        # Locked as each row's foreign-key check would (StimulusKeys), once per stimulus (_set_row_checks_aside).
+        self.stimuli = StimulusKeys(study, self._chart_type())
+        self.keys, self.stimulus_ids = self.stimuli.keys, self.stimuli.ids
+        self.in_part = np.array([row[2] in (self.part or ()) for row in self.stimuli.rows], dtype=bool)
         self.existing = {
             (r.run, r.condition): (r.id, r.n_predictions, r.source, r.manifests)
             for r in db.session.execute(
@@ -424,10 +442,7 @@ class Importer:
         kind = stimulus.type.value_type if pa.types.is_dictionary(stimulus.type) else stimulus.type
         if kind != pa.string():  # index_in wants the value set's type (large_string, numbers: cast)
             stimulus = stimulus.cast(pa.string())
-        position = pc.index_in(stimulus, value_set=self.keys)
-        bad_stimulus = position.is_null().to_numpy(zero_copy_only=False)
-        position = position.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
-        problems.add("stimulus_id", f"not a stimulus of {self.study.slug}", bad_stimulus, first_row, stimulus)
+        position, bad_stimulus = self.stimuli.positions(stimulus, problems, first_row)
         if self.part is not None:
             other_type = ~bad_stimulus & ~self.in_part[position]
             problems.add(

@@ -23,7 +23,7 @@ from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, an
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import shown, validate_answers
 from ..tasktype import jsonvalue
-from ..tasktype.contract import PlanLessRows
+from ..tasktype.contract import TaskType
 from ..tasktype.events import validate_events
 from ..tasktype.jsonvalue import MAX_SAFE_INTEGER, storable
 from ..tasktype.registry import registry
@@ -378,11 +378,12 @@ def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any
     }
 
 
-def plan_less(connection, session: trialstore.SessionFacts) -> tuple[trialstore.StudyFacts, PlanLessRows]:
-    """The session's study and task type, which must be plan-less (a researcher's jsPsych experiment)."""
+def plan_less(connection, session: trialstore.SessionFacts) -> tuple[trialstore.StudyFacts, TaskType]:
+    """The session's study and task type, whose page must record rows of its own (`TaskType.page_ends`: a
+    researcher's jsPsych experiment)."""
     study = trialstore.study_facts(connection, session.study_id)
     task = registry().get(study.task_type)
-    if not isinstance(task, PlanLessRows):
+    if task is None or not task.page_ends:
         raise APIError(404, "no_rows", "this study's trials follow a plan: send them to /trials")
     return study, task
 
@@ -585,7 +586,7 @@ def _text(value: str) -> bool:
     return storable(value) and not any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in value)
 
 
-def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows) -> str:
+def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: TaskType) -> str:
     """The outcome of a plan-less session whose page said its timeline finished: what its ending means
     (task.ending_outcome: the study's [[task.endings]], else a natural end completes and an early one is
     ended_early). One that completes needs the study's minimum of rows (_check_rows)."""
@@ -599,7 +600,7 @@ def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore
     return outcome
 
 
-def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: PlanLessRows):
+def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: TaskType):
     """A plan-less session completes once it holds the study's minimum of rows; a finished one with fewer is
     flagged for the researchers (never completed, so never auto-approved)."""
     stored = trialstore.row_count(connection, session.id)
@@ -672,7 +673,7 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
             409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}", missing_surveys=missing_surveys
         )
     task = registry().get(study.task_type)
-    ending = _own_outcome(connection, session, study, task) if isinstance(task, PlanLessRows) else "completed"
+    ending = _own_outcome(connection, session, study, task) if task.page_ends else "completed"
     if ending not in COMPLETING:  # ends as POST /end does: the session is abandoned, its condition slot free
         if not _end_session(END, session, ending):
             return complete(connection, session)  # another request ended the session meanwhile

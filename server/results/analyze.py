@@ -29,29 +29,52 @@ from ..db import db, snapshot
 from ..exceptions import AnalysisError
 from ..models import STAGES, ParticipantSession, Study, analysable_in, current_generation
 from ..studies.definitions import get_study
-from ..tasktype.contract import Analysed, Analyzer
+from ..tasktype.contract import Analysed, AnalysisOption, Analyzer
 from ..tasktype.registry import registry
 
-#: The command line's spelling of each option, for messages about them.
-FLAGS = {
-    "mlae": "--mlae",
-    "exclude_outliers": "--exclude-outliers/--keep-outliers",
-    "n_boot": "--n-boot",
-    "seed": "--seed",
-}
 
-
-@dataclass(frozen=True)
 class Options:
-    mlae: str = "pooled"  # the published rows' estimator (ratio estimation); --mlae participant for Haehn et al.'s
-    exclude_outliers: bool = True
-    n_boot: int = 10_000
-    seed: int = 0
-    # The sessions analysed: those that started in this stage (models.STAGES), or "all". Every analysis reads them,
-    # so it is not an analyzer's option (Analyzer.options) but always part of what tells two results apart.
-    stage: str = "live"
-    # The options the user set (on the command line): refused when the study's analysis does not use them.
-    given: frozenset[str] = frozenset()
+    """The options of one analysis: their values by name (an analyzer reads each as an attribute; one not set has
+    its declared default, `AnalysisOption.default`, once `for_analysis` filled it in), the stage and which options
+    the user set on the command line (`given`: refused when the study's analysis does not use them). The stage, the
+    sessions analysed (those that started in it, models.STAGES, or "all"), is read by every analysis, so it is not
+    an analyzer's option but always part of what tells two results apart."""
+
+    def __init__(self, stage: str = "live", given: frozenset[str] = frozenset(), **values: Any):
+        self.stage, self.given, self.values = stage, frozenset(given), values
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["values"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and (self.stage, self.given, self.values) == (
+            other.stage,
+            other.given,
+            other.values,
+        )
+
+    def __repr__(self) -> str:
+        return f"Options(stage={self.stage!r}, given={set(self.given) or '{}'}, {self.values!r})"
+
+    def for_analysis(self, analyzer: Analyzer) -> Options:
+        """These options with the analysis's own that are not set at their defaults."""
+        defaults = {option.name: option.default for option in analyzer.options}
+        return Options(self.stage, self.given, **{**defaults, **self.values})
+
+
+def declared_options() -> dict[str, AnalysisOption]:
+    """Every installed analysis's options by name (`flask analyze` offers them all); ValueError when two analyses
+    declare one name differently."""
+    options: dict[str, AnalysisOption] = {}
+    for task_id in registry().ids():
+        task = registry().get(task_id)
+        for option in task.analyzer.options if isinstance(task, Analysed) else ():
+            if options.setdefault(option.name, option) != option:
+                raise ValueError(f"task type {task_id!r} declares the analysis option {option.name!r} differently")
+    return options
 
 
 class DataProblem(AnalysisError):
@@ -107,7 +130,8 @@ def analysed_study(slug: str) -> tuple[Study, Analyzer]:
 def used_options(analyzer: Analyzer, options: Options) -> dict[str, Any]:
     """The values of the options the analysis uses (name → value, by name), the stage included: what tells two of
     its results apart."""
-    return {name: getattr(options, name) for name in sorted({*analyzer.options, "stage"})}
+    values = options.for_analysis(analyzer)
+    return {name: getattr(values, name) for name in sorted({*(o.name for o in analyzer.options), "stage"})}
 
 
 def run_analysis(slug: str, options: Options) -> AnalysisResult:
@@ -116,6 +140,7 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
     with snapshot():
         study, analyzer = analysed_study(slug)
         _check_options(analyzer, study, options)
+        options = options.for_analysis(analyzer)
         data = analyzer.load(study, options)
         generation = current_generation(study.id)  # in the snapshot: the generation of exactly these data
         others = _other_stages(study, options.stage)
@@ -131,11 +156,13 @@ def run_analysis(slug: str, options: Options) -> AnalysisResult:
 def _check_options(analyzer: Analyzer, study: Study, options: Options) -> None:
     if options.stage not in (*STAGES, "all"):
         raise AnalysisError(f"--stage: {options.stage!r} is not one of {', '.join(STAGES)} or all")
-    unused = sorted(options.given - analyzer.options)
+    own = {option.name: option.flag for option in analyzer.options}
+    unused = sorted(options.given - set(own))
     if unused:
-        uses = ", ".join(FLAGS[name] for name in sorted(analyzer.options)) or "none of them"
+        flags = {name: option.flag for name, option in declared_options().items()}
+        uses = ", ".join(own[name] for name in sorted(own)) or "none of them"
         raise AnalysisError(
-            f"{', '.join(FLAGS[name] for name in unused)}: not used by the analysis of "
+            f"{', '.join(flags[name] for name in unused)}: not used by the analysis of "
             f"{study.task_type} studies (study {study.slug!r}; it uses {uses})"
         )
     most = analyzer.max_n_boot

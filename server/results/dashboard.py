@@ -5,14 +5,15 @@ Funnel steps, per participant session:
   entered        a session exists (the entry link was opened while the study was open);
   consented      the consent form was answered;
   practice done  at least one test trial is stored (practice, if the study has any, comes first in every plan);
-  finished       every planned trial is stored; for a study whose page records rows of its own (PlanLessRows: a
-                 researcher's jsPsych experiment, whose sessions have empty plans) the page said its timeline finished;
+  finished       every planned trial is stored; for a study whose page records rows of its own (its task type's
+                 `page_ends`: a researcher's jsPsych experiment, whose sessions have empty plans) the page said its
+                 timeline finished;
   redirected     the session completed: the server checked it and sent the page to Prolific's completion URL
                  (or, off Prolific, to the results page).
 
-A researcher's own experiment (PlanLessRows) has steps that mean something for it instead: entered, consented,
-first row (stored), timeline finished (the page said so, naturally or early), completed. Its runs that need a look
-are marked (RUN_MARKS), counted on the study page and shown per participant.
+The steps' names are the task type's (`progress_steps`): a researcher's own experiment's mean something for it
+instead: entered, consented, first row (stored), timeline finished (the page said so, naturally or early),
+completed. Its runs that need a look are marked (RUN_MARKS), counted on the study page and shown per participant.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from ..db import db, utcnow
 from ..models import STAGES, ParticipantSession, Study, SurveyResponse, Trial, analysable, analysable_in
 from ..studies.conditions import DEFAULT_ABANDON_MINUTES
 from ..studies.surveys import SURVEYS
-from ..tasktype.contract import PlanLessRows, Ratings
+from ..tasktype.contract import Ratings, TaskType
 from ..tasktype.registry import registry
 from . import quality
 
@@ -40,9 +41,6 @@ PAGE_SIZE = 50
 KEYS_PER_QUERY = 500  # bound parameters per IN list: SQLite allows 32,766 a statement
 #: The dashboard's `?stage=` choices: a stage (models.STAGES), or both.
 STAGE_CHOICES = (*STAGES, "all")
-# The funnel's steps (the module's docstring says what each counts): a plan's, and an own experiment's.
-STEPS = ("entered", "consented", "practice done", "finished", "redirected")
-OWN_STEPS = ("entered", "consented", "first row", "timeline finished", "completed")
 # Runs of an own experiment that need a look, by the mark the participants list shows: what each means.
 RUN_MARKS = {
     "ended_early": "ended early: the experiment called endExperiment / abortExperiment, and study.toml's "
@@ -135,9 +133,9 @@ def study_summaries(studies: list[Study], stage: str | None = None) -> dict[int,
 
 
 def plan_less(study: Study) -> bool:
-    """Whether the study's page decides its own rows (PlanLessRows), so its sessions' plans are empty and say nothing
-    about how far a participant got."""
-    return isinstance(registry().get(study.task_type), PlanLessRows)
+    """Whether the study's page decides its own rows and says when it ended (`TaskType.page_ends`), so its
+    sessions' plans are empty and say nothing about how far a participant got."""
+    return (registry().get(study.task_type) or TaskType).page_ends
 
 
 def _finished_count(study: Study, stage: str | None, ids) -> int:
@@ -179,8 +177,7 @@ def funnel(study: Study, stage: str | None) -> list[tuple[str, int]]:
     redirected = db.session.scalar(
         db.select(db.func.count()).where(analysable_in(study.id, stage), PS.status == "completed")
     )
-    # An own experiment's rows are all test trials: "practice done" counts its sessions with a first row.
-    steps = OWN_STEPS if plan_less(study) else STEPS
+    steps = (registry().get(study.task_type) or TaskType).progress_steps
     return list(zip(steps, (entered, consented, practice_done, finished, redirected), strict=True))
 
 

@@ -6,10 +6,12 @@ numeric `participant_id`, which says nothing about the person; the raw platform 
 SESSION_ID) and the full User-Agent appear only in identifiers.csv, and participants.csv has the User-Agent reduced
 to browser and OS families with their major versions.
 
-A task type with stored rows of its own (PlanLessRows: a researcher's jsPsych experiment) has no fixed trial columns:
-trials.csv holds a few generic columns and then every column the rows hold (analysis.jspsych_data: nested values as
-JSON text and booleans as true/false, as jsPsych's own .csv() writes them, and a survey's response object also as one
-column per question),
+Every task type's files are made the same way, its hooks (server/tasktype/contract.py) saying what is its own: the
+generic trials.csv cells it fills (`generic_trial_cells`), the cells a stored trial adds (`trial_cells`) and their
+codebook entries (`describe_trials`), the columns it adds to participants.csv (`session_columns`). A type whose page
+records rows of its own (a researcher's jsPsych experiment) has no fixed trial columns: trials.csv holds a few
+generic columns and then every column the rows hold (analysis.jspsych_data: nested values as JSON text and booleans
+as true/false, as jsPsych's own .csv() writes them, and a survey's response object also as one column per question),
 and the codebook gives each one's inferred type, levels and missing count, read in a first pass over the rows.
 
 Rows stream from the database (no whole-table lists), and each export reads one snapshot (server.db.snapshot) so the
@@ -26,16 +28,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.orm import defer
-
-from analysis.jspsych_data import Codebook, flat_row, json_scalars
 from analysis.safe_csv import rows_csv
 
 from .. import identifiers
 from ..db import db, snapshot
 from ..models import ParticipantSession, ProlificSubmission, Stimulus, Study, SurveyResponse, Trial, analysable_in
 from ..studies.surveys import SURVEYS, stored_value
-from ..tasktype.contract import Column, PlanLessRows
+from ..tasktype.contract import Column, StoredTrial, TaskType
 from ..tasktype.events import EVENT_TYPES
 from ..tasktype.registry import registry
 from . import quality
@@ -123,52 +122,6 @@ PARTICIPANT_COLUMNS = (
     Column("window_width", "browser window width at the browser check, CSS px", "integer"),
     Column("window_height", "browser window height at the browser check, CSS px", "integer"),
 )
-# A researcher's own experiment (PlanLessRows): the error of its code its page reported (session_api.record_error).
-EXPERIMENT_ERROR_COLUMNS = (
-    Column(
-        "experiment_error",
-        "the message of the error in the experiment's own code that stopped it (fatal) or that the page caught while "
-        "it went on (the first one; a fatal one replaces it); empty: none was reported. The participant page shows "
-        "its stack",
-        "text",
-    ),
-    Column(
-        "experiment_error_trial_index", "jsPsych's trial_index of the trial it happened in (empty: none)", "integer"
-    ),
-    Column(
-        "experiment_error_fatal",
-        "true: it stopped the experiment (the participant was offered to end with outcome experiment_error)",
-        "boolean",
-    ),
-    Column("experiment_error_at", "when the server recorded it, UTC ISO 8601", "datetime"),
-)
-
-# participants.csv of a researcher's jsPsych experiment (PlanLessRows) only.
-REPLAY_DIVERGENCE = Column(
-    "replay_divergence",
-    "a replay after a reload computed other data for a stored row than the row holds (docs/own-experiments.md, "
-    '"Reloads and resume"), as JSON: the first such row\'s jsPsych trial_index, the fields that differed and when it '
-    "was recorded (UTC); empty when every replay matched or there was none",
-    "json",
-)
-
-# participants.csv's columns of a study whose page records its own rows (PlanLessRows): how its timeline ended (the
-# session's `ending`), which with study.toml's [[task.endings]] decided the outcome.
-ENDING_COLUMNS = (
-    Column(
-        "ended_early",
-        "true: the experiment ended itself early (jsPsych's endExperiment / abortExperiment); false: its timeline ran "
-        "to the end; empty: the experiment never said that its timeline finished",
-        "boolean",
-    ),
-    Column(
-        "end_message",
-        "the message the experiment ended early with (its first 4,000 characters); study.toml's [[task.endings]] say "
-        "which outcome it means",
-        "text",
-    ),
-)
-
 TRIAL_COLUMNS = (
     Column("participant_id", "see participants.csv", "integer"),
     Column("participant_code", "see participants.csv", "text"),
@@ -243,22 +196,22 @@ RAW_COLUMNS = (
     Column("presented", "what the page showed (e.g. option order) as stored, JSON", "json"),
 )
 
-# The generic columns of a study whose rows are its page's own (PlanLessRows), before the rows' columns.
-DATA_ROW_COLUMNS = (
-    *TRIAL_COLUMNS[:4],
-    Column(
-        "saved_seq",
-        "the server's sequence number of the stored row: a participant's rows were saved in this order (increasing, "
-        "not consecutive); the page's own trial_index is its own column and may repeat after a reload",
-        "integer",
-    ),
-    TRIAL_COLUMNS[-2],
-    TRIAL_COLUMNS[-1],
-)
-# A row's own column named like a generic one (an experiment's on_finish adding participant_id) gets this prefix.
+# Every generic trials.csv column, by name: a task type's `generic_trial_cells` pick theirs.
+GENERIC_TRIAL_COLUMNS = {
+    c.name: c
+    for c in (
+        *TRIAL_COLUMNS,
+        Column(
+            "saved_seq",
+            "the server's sequence number of the stored row: a participant's rows were saved in this order "
+            "(increasing, not consecutive); the page's own trial_index is its own column and may repeat after a "
+            "reload",
+            "integer",
+        ),
+    )
+}
+# A row's own cell named like a generic one (an experiment's on_finish adding participant_id) gets this prefix.
 CLASH_PREFIX = "jspsych_"
-# Kept in each such row but not a column (jsPsych's own rt is): the dashboard's fast-trial flag reads it.
-HIDDEN = ("rt_ms",)
 CODEBOOK_HEADER = ["file", "column", "type", "levels", "missing", "description"]
 
 # Codebook types whose cells are never text; every other column's entry says how formula-like text is written.
@@ -320,20 +273,42 @@ def survey_columns(study: Study) -> tuple[Column, ...]:
 
 
 def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column, ...]:
-    """participants.csv's columns: the generic ones, the data-quality flags (server/results/quality.py), then the
-    surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
+    """participants.csv's columns: the generic ones, the task type's own (`session_columns`), the data-quality flags
+    (server/results/quality.py), then the surveys'. `study_codes`: participant_code is the study's own (`_coder`)."""
     generic = tuple(STUDY_CODE if study_codes and c is CODE else c for c in PARTICIPANT_COLUMNS)
-    plan_less = isinstance(registry().get(study.task_type), PlanLessRows)
-    own = (*ENDING_COLUMNS, REPLAY_DIVERGENCE, *EXPERIMENT_ERROR_COLUMNS) if plan_less else ()
+    task = registry().get(study.task_type)
+    own = task.session_columns if task else ()
     return generic + own + quality.columns(study) + survey_columns(study)
 
 
-def trial_columns(study: Study, session_id: int | None = None) -> tuple[Column, ...]:
-    """trials.csv's columns; for a PlanLessRows study, those its rows hold (one session's: the participant page)."""
+def trial_columns(study: Study, session_id: int | None = None, stage: str | None = None, study_codes: bool = False):
+    """trials.csv's columns: the generic ones the task type fills, then its own (`describe_trials`: for a type
+    whose columns come from its rows, those of the study's rows of `stage`, or of one session's: the participant
+    page). `study_codes`: the codes a row's markers are written as (`_coder`), which a column's name may hold."""
+    return columns_of(study, trial_entries(study, session_id, stage, study_codes))
+
+
+def trial_entries(
+    study: Study, session_id: int | None = None, stage: str | None = None, study_codes: bool = False
+) -> list[dict[str, Any]]:
+    """The codebook entries of the task type's own trials.csv columns (`TaskType.describe_trials`), each row's
+    cells read again when it asks for them; the raw JSON columns of a type the code no longer knows."""
     task = registry().get(study.task_type)
-    if isinstance(task, PlanLessRows):
-        return data_columns(data_codebook(study, task, session_id))
-    return TRIAL_COLUMNS + (task.trial_columns if task else RAW_COLUMNS)
+    if task is None:
+        return [{"column": c.name, "type": c.dtype, "description": c.description} for c in RAW_COLUMNS]
+    cells = functools.partial(_own_cells, study, task, session_id, stage, study_codes)
+    return task.describe_trials(cells, _unclash(task, task.column_descriptions(study.config["task"])))
+
+
+def columns_of(study: Study, entries: list[dict[str, Any]]) -> tuple[Column, ...]:
+    """trials.csv's columns: the generic ones the study's task type fills, then those of `entries`."""
+    task = registry().get(study.task_type) or TaskType
+    generic = tuple(GENERIC_TRIAL_COLUMNS[name] for name in _shown(task))
+    return generic + tuple(Column(e["column"], e["description"], e["type"]) for e in entries)
+
+
+def _shown(task: TaskType | type[TaskType]) -> tuple[str, ...]:
+    return tuple(name for name in task.generic_trial_cells if name not in task.hidden_trial_cells)
 
 
 def _asked_for(study: Study, session_id: int | None, stage: str | None):
@@ -344,21 +319,29 @@ def _asked_for(study: Study, session_id: int | None, stage: str | None):
     return (ParticipantSession.study_id == study.id) & (ParticipantSession.id == session_id)
 
 
-def _data_row_query(study: Study, session_id: int | None, stage: str | None = None):
-    """The stored rows of a PlanLessRows study (they name no stimulus), in the order each participant's were saved."""
+def _trial_query(study: Study, session_id: int | None, stage: str | None):
+    """The stored trials of the study's sessions asked for (`_asked_for`) with their stimuli (none for a type whose
+    rows name none), in each session's order. client_time is read as text: rows stored before the server checked it
+    may hold times psycopg cannot load."""
     query = (
         db.select(
             Trial.session_id,
             Trial.trial_index,
+            Trial.practice,
             Trial.response,
+            Trial.score,
+            Trial.presented,
             Trial.rt_ms,
             db.cast(Trial.client_time, db.String).label("client_time"),
             Trial.created_at,
             *CODE_SOURCES,
             ParticipantSession.study_version,
             ParticipantSession.stage,
+            Stimulus.key,
+            Stimulus.params,
         )
         .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
+        .outerjoin(Stimulus, Stimulus.id == Trial.stimulus_id)
         .where(_asked_for(study, session_id, stage))
         .order_by(Trial.session_id, Trial.trial_index)
         .execution_options(yield_per=2000)
@@ -366,49 +349,32 @@ def _data_row_query(study: Study, session_id: int | None, stage: str | None = No
     return query if session_id is None else query.where(Trial.session_id == session_id)
 
 
-def _unclash(columns: dict[str, Any]) -> dict[str, Any]:
-    names = {c.name for c in DATA_ROW_COLUMNS} | set(HIDDEN)
+def _unclash(task: TaskType, columns: dict[str, Any]) -> dict[str, Any]:
+    """A type's own cells (or descriptions) by name, one named like a generic cell of its rows prefixed."""
+    names = task.generic_trial_cells
     return {(CLASH_PREFIX + k if k in names else k): v for k, v in columns.items()}
 
 
-def _data_cells(response: dict[str, Any], code: str) -> dict[str, Any]:
-    """A stored row's cells, the platform ids it holds as markers written as the participant's `code`."""
-    return _unclash(flat_row(identifiers.unmark(response, code)))
-
-
-def data_codebook(
-    study: Study, task: PlanLessRows, session_id: int | None = None, stage: str | None = None, study_codes: bool = False
-) -> list[dict[str, Any]]:
-    """The codebook entries of a PlanLessRows study's own columns (analysis.jspsych_data.Codebook.entries), read from
-    its rows of `stage` (or one session's), with the descriptions the study gives; `study_codes`: the codes a row's
-    markers are written as (`_coder`), which a column's name may hold."""
-    query = _data_row_query(study, session_id, stage)
-    code = _coder(study, study_codes)
-    rows = db.session.execute(query)
-    book = Codebook().extend(_data_cells(r.response, code(r.pid_hmac, r.prolific_pid, r.token)) for r in rows)
-    return book.entries(_unclash(task.column_descriptions(study.config["task"])))
-
-
-def data_columns(entries: list[dict[str, Any]]) -> tuple[Column, ...]:
-    """trials.csv's columns for a PlanLessRows study: the generic ones, then those data_codebook found."""
-    return DATA_ROW_COLUMNS + tuple(Column(e["column"], e["description"], e["type"]) for e in entries)
-
-
-def _data_rows(study: Study, session_id: int | None, stage: str | None, study_codes: bool) -> Iterator[dict[str, Any]]:
-    code = _coder(study, study_codes)
-    for r in db.session.execute(_data_row_query(study, session_id, stage)):
-        participant_code = code(r.pid_hmac, r.prolific_pid, r.token)
-        yield {
-            "participant_id": r.session_id,
-            "participant_code": participant_code,
-            "study_version": r.study_version,
-            "stage": r.stage,
-            "saved_seq": r.trial_index,
-            "rt_ms": r.rt_ms,
-            "client_time": _stored_iso(r.client_time),
-            "created_at": iso_utc(r.created_at),
-            **_data_cells(r.response, participant_code),
+def _cells(task: TaskType | None, r, participant_code: str) -> dict[str, Any]:
+    """The cells a stored trial adds after the generic ones: its task type's, or its JSON as stored."""
+    if task is None:
+        return {
+            "stimulus_params": json.dumps(r.params),
+            "response": json.dumps(r.response),
+            "score": json.dumps(r.score),
+            "presented": json.dumps(r.presented),
         }
+    trial = StoredTrial(participant_code, r.params, r.response, r.score, r.presented)
+    return _unclash(task, task.trial_cells(trial))
+
+
+def _own_cells(
+    study: Study, task: TaskType, session_id: int | None, stage: str | None, study_codes: bool
+) -> Iterator[dict[str, Any]]:
+    """Every asked-for trial's own cells (`_cells`), for a codebook that profiles them."""
+    code = _coder(study, study_codes)
+    for r in db.session.execute(_trial_query(study, session_id, stage)):
+        yield _cells(task, r, code(r.pid_hmac, r.prolific_pid, r.token))
 
 
 def participant_rows(study: Study, stage: str | None = None, study_codes: bool = False) -> Iterator[dict[str, Any]]:
@@ -442,7 +408,8 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
     )  # the latest wins
     per = quality.per_session(study, stage)
     none = quality.empty(study)
-    plan_less = isinstance(registry().get(study.task_type), PlanLessRows)
+    task = registry().get(study.task_type)
+    dated = [c.name for c in task.session_columns if c.dtype == "datetime"] if task else []
     for s in db.session.scalars(
         db.select(ParticipantSession).where(analysable_in(study.id, stage)).order_by(ParticipantSession.id)
     ):
@@ -470,80 +437,44 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
             "screen_height": s.screen_height,
             "window_width": s.window_width,
             "window_height": s.window_height,
-            **(_own_cells(s) if plan_less else {}),
+            **_session_cells(task, s, dated),
             **quality.cells(study, per.get(s.id, none)),
             **answers.get(s.id, {}),
         }
 
 
-def _own_cells(s: ParticipantSession) -> dict[str, Any]:
-    """A plan-less session's ENDING_COLUMNS, REPLAY_DIVERGENCE and EXPERIMENT_ERROR_COLUMNS cells."""
-    ending, error = s.ending or {}, s.experiment_error or {}
-    return {
-        "ended_early": ending.get("ended_early"),
-        "end_message": ending.get("message"),
-        "replay_divergence": None if s.replay_divergence is None else json.dumps(s.replay_divergence),
-        "experiment_error": error.get("message"),
-        "experiment_error_trial_index": error.get("trial_index"),
-        "experiment_error_fatal": error.get("fatal"),
-        "experiment_error_at": _stored_iso(error.get("at")),
-    }
+def _session_cells(task: TaskType | None, s: ParticipantSession, dated: list[str]) -> dict[str, Any]:
+    """The task type's participants.csv cells of a session, its datetime ones as iso_utc writes them."""
+    cells = task.session_cells(s) if task else {}
+    return cells | {name: _stored_iso(cells[name]) for name in dated if name in cells}
 
 
 def trial_rows(
     study: Study, session_id: int | None = None, stage: str | None = None, study_codes: bool = False
 ) -> Iterator[dict[str, Any]]:
     """Every trial of the study's sessions of `stage` (None or "all": both; never a preview), or of one of its
-    sessions (the dashboard's participant page), as an export row; `study_codes`: the study's own participant
-    codes (`_coder`)."""
+    sessions (the dashboard's participant page), as an export row: the generic cells its task type fills
+    (`generic_trial_cells`), then its own (`trial_cells`); `study_codes`: the study's own participant codes
+    (`_coder`)."""
     task = registry().get(study.task_type)
-    if isinstance(task, PlanLessRows):
-        yield from _data_rows(study, session_id, stage, study_codes)
-        return
-    # client_time is read as text: rows stored before the server checked it may hold times psycopg cannot load.
-    query = (
-        db.select(
-            Trial,
-            db.cast(Trial.client_time, db.String),
-            *CODE_SOURCES,
-            ParticipantSession.study_version,
-            ParticipantSession.stage,
-            Stimulus.key,
-            Stimulus.params,
-        )
-        .options(defer(Trial.client_time))
-        .join(ParticipantSession, ParticipantSession.id == Trial.session_id)
-        .join(Stimulus, Stimulus.id == Trial.stimulus_id)
-        .where(_asked_for(study, session_id, stage))
-        .order_by(Trial.session_id, Trial.trial_index)
-        .execution_options(yield_per=2000)
-    )
-    if session_id is not None:
-        query = query.where(Trial.session_id == session_id)
+    names = (task or TaskType).generic_trial_cells
     code = _coder(study, study_codes)
-    for trial, client_time, hmac, pid, token, version, stage_, key, params in db.session.execute(query):
-        row = {
-            "participant_id": trial.session_id,
-            "participant_code": code(hmac, pid, token),
-            "study_version": version,
-            "stage": stage_,
-            "trial_index": trial.trial_index,
-            "practice": trial.practice,
-            "stimulus_id": key,
-            "rt_ms": trial.rt_ms,
-            "client_time": _stored_iso(client_time),
-            "created_at": iso_utc(trial.created_at),
+    for r in db.session.execute(_trial_query(study, session_id, stage)):
+        participant_code = code(r.pid_hmac, r.prolific_pid, r.token)
+        generic = {
+            "participant_id": r.session_id,
+            "participant_code": participant_code,
+            "study_version": r.study_version,
+            "stage": r.stage,
+            "trial_index": r.trial_index,
+            "saved_seq": r.trial_index,
+            "practice": r.practice,
+            "stimulus_id": r.key,
+            "rt_ms": r.rt_ms,
+            "client_time": _stored_iso(r.client_time),
+            "created_at": iso_utc(r.created_at),
         }
-        if task:
-            row.update(task.trial_row(params, trial.response, trial.score, trial.presented))
-        else:
-            row.update(
-                stimulus_params=json.dumps(params),
-                response=json.dumps(trial.response),
-                score=json.dumps(trial.score),
-                presented=json.dumps(trial.presented),
-            )
-        yield row
+        yield {name: generic[name] for name in names} | _cells(task, r, participant_code)
 
 
 def event_rows(study: Study, stage: str | None = None, study_codes: bool = False) -> Iterator[dict[str, Any]]:
@@ -603,22 +534,19 @@ def _entry(file: str, c: Column) -> dict[str, Any]:
 
 def codebook_rows(
     study: Study,
-    data_entries: list[dict[str, Any]] | None = None,
+    entries: list[dict[str, Any]],
     with_identifiers: bool = False,
     study_codes: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """The codebook; `data_entries` (data_codebook's) describe a PlanLessRows study's own trial columns;
-    `with_identifiers`: identifiers.csv's columns too; `study_codes`: participant_code is the study's own."""
+    """The codebook; `entries` (trial_entries') describe the task type's own trial columns, with levels and
+    missing counts where its type inferred them; `with_identifiers`: identifiers.csv's columns too; `study_codes`:
+    participant_code is the study's own."""
     for c in participant_columns(study, study_codes):
         yield _entry("participants.csv", c)
-    if data_entries is None:
-        for c in trial_columns(study):
-            yield _entry("trials.csv", c)
-    else:
-        inferred = {e["column"]: e for e in data_entries}
-        for c in data_columns(data_entries):
-            e = inferred.get(c.name, {})
-            yield {**_entry("trials.csv", c), "levels": e.get("levels"), "missing": e.get("missing")}
+    inferred = {e["column"]: e for e in entries}
+    for c in columns_of(study, entries):
+        e = inferred.get(c.name, {})
+        yield {**_entry("trials.csv", c), "levels": e.get("levels"), "missing": e.get("missing")}
     for c in EVENT_COLUMNS:
         yield _entry("events.csv", c)
     if with_identifiers:
@@ -636,22 +564,16 @@ def export_files(
     """file name → a function giving (header, rows) of that export file of the sessions of `stage` (None or "all":
     both), called inside the caller's snapshot; identifiers.csv only `with_identifiers` (the caller audits that).
     `study_codes`: participants are named by the study's own codes (a data package; never with identifiers.csv,
-    which links the deployment's codes). The data columns of a PlanLessRows study are read once, by the first file
-    that needs them."""
+    which links the deployment's codes). The task type's trial columns are described once (`trial_entries`: a
+    type whose columns come from its rows reads them for it), by the first file that needs them."""
     if with_identifiers and study_codes:
         raise ValueError("identifiers.csv links the deployment's participant codes, not a study's own")
     task = registry().get(study.task_type)
-    entries = functools.cache(
-        lambda: (
-            data_codebook(study, task, stage=stage, study_codes=study_codes) if isinstance(task, PlanLessRows) else None
-        )
-    )
+    entries = functools.cache(lambda: trial_entries(study, stage=stage, study_codes=study_codes))
 
     def trials():
         rows = trial_rows(study, stage=stage, study_codes=study_codes)
-        if entries() is None:
-            return [c.name for c in trial_columns(study)], rows
-        return [c.name for c in data_columns(entries())], map(json_scalars, rows)
+        return [c.name for c in columns_of(study, entries())], map(task.csv_cells, rows) if task else rows
 
     files = {
         "participants.csv": lambda: (

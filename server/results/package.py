@@ -53,7 +53,7 @@ from ..studies.conditions import variants
 from ..studies.surveys import SURVEYS
 from ..studies.versions import get_version, versions
 from ..tasktype.assets import EXTENSIONS, asset_id
-from ..tasktype.contract import PlanLessRows, Stimuli
+from ..tasktype.contract import Stimuli
 from ..tasktype.registry import registry
 from .analyze import AnalysisResult, Options, run_analysis
 from .dashboard import withdrawn_count
@@ -478,7 +478,7 @@ def _readme(
 ) -> str:
     task = registry().get(study.task_type)
     conditions = [name for name, _ in variants(study.config) if name]
-    if isinstance(task, PlanLessRows):
+    if task and task.page_ends:
         trials = "the rows the experiment's own jsPsych timeline records (no fixed plan)"
     elif facts.planned is None:
         trials = "no session yet"

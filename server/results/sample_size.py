@@ -1,6 +1,7 @@
 """Sample-size planning for one study (`flask plan`, the dashboard's planning page): reads the study's design from its
 study file and its stimuli, and its pilot (analysable completed sessions of a stage, `models.analysable`), and hands
-both to :mod:`analysis.planning`, which simulates the report's own test. Problems are AnalysisError with a message for
+both to its task type's planner (`Planned.planner`, declared in the task's package), which simulates the report's
+own test with :mod:`analysis.planning`. Problems are AnalysisError with a message for
 the user (unknown study, a task type without planning, an option its planning does not use, an effect in the wrong
 unit)."""
 
@@ -15,45 +16,20 @@ from typing import Any
 
 import pandas as pd
 
-from analysis.planning import (
-    DEFAULT_ALPHA,
-    DEFAULT_NS,
-    DEFAULT_POWER,
-    DEFAULT_REPS,
-    Plan,
-    plan_hive,
-    plan_ratings,
-    plan_ratio,
-    power_figure,
-)
+from analysis.planning import DEFAULT_ALPHA, DEFAULT_NS, DEFAULT_POWER, DEFAULT_REPS, Plan, power_figure
 
 from .. import identifiers
 from ..db import db, snapshot
 from ..exceptions import AnalysisError
-from ..models import STAGES, ParticipantSession, Stimulus, Study, analysable
+from ..models import STAGES, ParticipantSession, Study, analysable
 from ..studies.definitions import get_study
+from ..tasktype.contract import Planned, Planner
+from ..tasktype.registry import registry
 from .export import trial_rows
 
-#: Task type → planning kind; the effect's unit in words (the command's help and its errors quote it).
-KINDS = {
-    "ratio-estimation": "ratio",
-    "hive-agreement": "hive",
-    "hive-distinction": "hive",
-    "hive-output-prediction": "hive",
-    "hive-prototree": "hive",
-    "hypothesis-rating": "ratings",
-}
-UNITS = {
-    "ratio": "MLAE difference in log2 units between two chart types (--types A,B: MLAE_B − MLAE_A)",
-    "hive": "mean accuracy as a proportion (0.6 = 60 %), against the task's chance",
-    "ratings": "share of participants agreeing (rating 5–7) with a statement, a proportion, against --versus",
-}
-#: The options only some kinds use (refused by the others, not ignored), by the command line's spelling.
-KIND_OPTIONS = {
-    "types": ("ratio", "--types"),
-    "statement": ("ratings", "--statement"),
-    "versus": ("ratings", "--versus"),
-}
+#: The options only some plannings use (`Planner.options`: refused by the others, not ignored), by their spelling on
+#: the command line.
+OPTION_FLAGS = {"types": "--types", "statement": "--statement", "versus": "--versus"}
 
 
 @dataclass(frozen=True)
@@ -70,17 +46,24 @@ class PlanRequest:
     seed: int = 0
 
 
-def planned_study(slug: str) -> tuple[Study, str]:
+def planned_study(slug: str) -> tuple[Study, Planner]:
     study = get_study(slug)
     if study is None:
         raise AnalysisError(f"no study named {slug!r} (see `flask studies list`)")
-    kind = KINDS.get(study.task_type)
-    if kind is None:
+    task = registry().get(study.task_type)
+    if not isinstance(task, Planned):
+        supported = [task_id for task_id in registry().ids() if isinstance(registry().get(task_id), Planned)]
         raise AnalysisError(
             f"flask plan does not support task type {study.task_type!r} (study {slug!r}); supported: "
-            f"{', '.join(sorted(KINDS))}"
+            f"{', '.join(supported)}"
         )
-    return study, kind
+    return study, task.planner
+
+
+def planner_of(study: Study) -> Planner | None:
+    """The study's planning (None: its task type has none), for the planning page's form."""
+    task = registry().get(study.task_type)
+    return task.planner if isinstance(task, Planned) else None
 
 
 def pilot_trials(study: Study, stage: str) -> tuple[pd.DataFrame, int]:
@@ -103,28 +86,20 @@ def pilot_trials(study: Study, stage: str) -> tuple[pd.DataFrame, int]:
     return pd.DataFrame(rows), len(done)
 
 
-def chart_types(study: Study) -> list[int]:
-    """The chart types of the study's test stimuli (its design), in order."""
-    value = Stimulus.params["chart_type"].as_integer()
-    query = db.select(value).where(Stimulus.study_id == study.id, Stimulus.practice.is_(False)).distinct()
-    return sorted(t for t in db.session.scalars(query) if t is not None)
-
-
-def _refuse_unused(kind: str, request: PlanRequest, task_type: str) -> None:
-    for name, (used_by, flag) in KIND_OPTIONS.items():
-        if getattr(request, name) is not None and kind != used_by:
-            raise AnalysisError(f"{flag}: not used when planning {task_type} studies ({UNITS[kind]})")
+def _refuse_unused(planner: Planner, request: PlanRequest, task_type: str) -> None:
+    for name, flag in OPTION_FLAGS.items():
+        if getattr(request, name) is not None and name not in planner.options:
+            raise AnalysisError(f"{flag}: not used when planning {task_type} studies ({planner.unit})")
 
 
 def plan_study(slug: str, request: PlanRequest) -> tuple[Plan, str]:
     """The plan for study `slug` and a line saying what pilot it read (or that there was none)."""
     identifiers.key()  # before the snapshot (rows carry participant codes): its first use writes it
     with snapshot():
-        study, kind = planned_study(slug)
-        _refuse_unused(kind, request, study.task_type)
+        study, planner = planned_study(slug)
+        _refuse_unused(planner, request, study.task_type)
         trials, sessions = pilot_trials(study, request.stage)
-        task = study.config.get("task", {})
-        types = chart_types(study) if kind == "ratio" else []
+        design = planner.design(study)
     read = (
         f"pilot: {sessions} completed session(s) of stage {request.stage} of {slug!r}"
         if sessions
@@ -134,35 +109,16 @@ def plan_study(slug: str, request: PlanRequest) -> tuple[Plan, str]:
         target=request.power, alpha=request.alpha, reps=request.reps, ns=request.ns, seed=request.seed
     )  # fmt: skip
     try:
-        if kind == "ratio":
-            if request.types is None:
-                raise AnalysisError(f"--types A,B: name the two chart types compared (the study's: {_list(types)})")
-            pilot = None
-            if sessions and not trials.empty:
-                pilot = trials[["participant_id", "chart_type", "log_error"]].dropna()
-            plan = plan_ratio(
-                pilot, types, request.types, int(task.get("trials_per_type", 5)), request.effect, **common
-            )
-        elif kind == "hive":
-            pilot = trials[["participant_id", "model_correct", "correct"]].dropna() if not trials.empty else None
-            plan = plan_hive(
-                pilot, study.task_type, task.get("method"), int(task.get("n_trials", 10)), request.effect, **common
-            )
-        else:
-            statements = [s["id"] for s in task.get("statements", [])]
-            if request.statement is not None and request.statement not in statements:
-                raise AnalysisError(f"--statement: {request.statement!r} is not one of {_list(statements)}")
-            pilot = trials[["participant_id", "statement_id", "rating"]].dropna() if not trials.empty else None
-            versus = {} if request.versus is None else {"versus": request.versus}
-            plan = plan_ratings(pilot, request.statement, request.effect, **versus, **common)
+        plan = planner.plan(trials, sessions, design, request, common)
     except ValueError as exc:
         if isinstance(exc, AnalysisError):
             raise
-        raise AnalysisError(f"cannot plan {slug!r} ({UNITS[kind]}): {exc}") from None
+        raise AnalysisError(f"cannot plan {slug!r} ({planner.unit}): {exc}") from None
     return plan, read
 
 
-def _list(values) -> str:
+def listed(values) -> str:
+    """Values as a planning's errors list them."""
     return ", ".join(str(v) for v in values) or "none"
 
 

@@ -168,16 +168,14 @@ def _store(
     return row
 
 
-def _flags(options: dict[str, Any]) -> list[str]:
-    """`flask analyze`'s options for these option values."""
-    flags = {
-        "mlae": lambda v: ["--mlae", str(v)],
-        "exclude_outliers": lambda v: ["--exclude-outliers" if v else "--keep-outliers"],
-        "n_boot": lambda v: ["--n-boot", str(v)],
-        "seed": lambda v: ["--seed", str(v)],
-        "stage": lambda v: ["--stage", str(v)],
-    }
-    return [arg for name, value in options.items() for arg in flags[name](value)]
+def _flags(analyzer, options: dict[str, Any]) -> list[str]:
+    """`flask analyze`'s options for these option values (the stage's and the analysis's own)."""
+    own = {option.name: option for option in analyzer.options}
+    return [
+        arg
+        for name, value in options.items()
+        for arg in (["--stage", str(value)] if name == "stage" else own[name].args(value))
+    ]
 
 
 def launch(slug: str, options: Options, env: dict[str, str], researcher_id: int | None = None) -> subprocess.Popen:
@@ -193,7 +191,7 @@ def launch(slug: str, options: Options, env: dict[str, str], researcher_id: int 
     row = Recompute(study_id=study.id, stage=options.stage, researcher_id=researcher_id)
     db.session.add(row)
     db.session.commit()
-    command = [sys.executable, "-m", "flask", "--app", "server", "analyze", slug, "--store", *_flags(used)]
+    command = [sys.executable, "-m", "flask", "--app", "server", "analyze", slug, "--store", *_flags(analyzer, used)]
     process = subprocess.Popen(
         [*SCHEDULER, *command],
         cwd=Path(current_app.root_path).parent,

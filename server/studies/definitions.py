@@ -25,7 +25,7 @@ from ..prolific import settings as prolific_settings
 from ..schema import NonBlank, SchemaError, Table, WebUrl, markdown_table, validate
 from ..stimuli.manifests import import_manifest
 from ..tasktype import assets as study_assets
-from ..tasktype.contract import DemoStimuli, GeneratedStimuli, PlanLessRows, Prepared
+from ..tasktype.contract import DemoStimuli, GeneratedStimuli, Prepared
 from ..tasktype.registry import registry
 from . import conditions
 from . import versions as study_versions
@@ -191,7 +191,7 @@ def _cross_checks(study: StudyFile, task) -> list[str]:
         errors.append(f"flow: unknown step(s) {', '.join(unknown_steps)} (known: {', '.join(known)})")
     if study.flow.count("task") != 1 or study.flow[:1] != ["consent"] or len(set(study.flow)) != len(study.flow):
         errors.append("flow: must start with 'consent', contain 'task' once, and repeat no step")
-    if isinstance(task, PlanLessRows) and study.flow[-1:] != ["task"]:
+    if task.page_ends and study.flow[-1:] != ["task"]:
         # its page completes the session (the Continue button after the experiment), so nothing can follow it
         errors.append(f"flow: 'task' must be the last step of a {study.task_type} study")
     if study.demo_stimuli and not isinstance(task, DemoStimuli):
@@ -312,12 +312,11 @@ def _prepare_study(path: Path) -> tuple[dict[str, Any], Study | None, Prepared |
     config = load_study_file(path)
     study = db.session.scalars(db.select(Study).filter_by(slug=config["slug"])).first()
     task = registry().get(config["task_type"])
-    prepared = None
-    if isinstance(task, PlanLessRows):
-        try:
-            prepared = task.prepare(path.parent, config["task"], study.config if study else None)
-        except ConfigError as exc:
-            raise StudyFileError(path, str(exc)) from None
+    try:
+        prepared = task.prepare(path.parent, config["task"], study.config if study else None)
+    except ConfigError as exc:
+        raise StudyFileError(path, str(exc)) from None
+    if prepared is not None:
         config.update(prepared.config)
     return config, study, prepared
 

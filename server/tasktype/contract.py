@@ -19,7 +19,16 @@ parameters for task-specific things:
   data quality, server/results/quality.py);
 - :class:`PlanLessRows`: its page records rows of its own, stored with no stimulus, whose columns come from the
   data (trials.csv, an inferred codebook; ``column_descriptions``); its folder is prepared at sync (``prepare``)
-  and completion needs the page's "timeline finished" signal and ``min_rows`` rows.
+  and completion needs the page's "timeline finished" signal and ``min_rows`` rows;
+- :class:`Planned`: it has a sample-size planning (``planner``: ``flask plan`` and the dashboard's planning page).
+
+What differs between a type with a plan and one whose page records its own rows is not asked with ``isinstance``
+but is a hook every type has, with the planned types' behaviour as default and :class:`PlanLessRows` overriding
+it: how a stored trial is read and exported (``trial_cells``, ``describe_trials``, ``csv_cells``,
+``generic_trial_cells``), what participants.csv adds per session (``session_columns``, ``session_cells``), when a
+session may complete (``page_ends``, ``ending_outcome``, ``min_rows``), its dashboard funnel's steps
+(``progress_steps``) and what its folder gives at sync (``prepare``). Generic code (server/results,
+server/participation, server/web) calls them the same way for every type.
 
 A type with neither stimulus capability has no stimuli and no fixed plan: a session starts with an empty plan and
 its page decides the trials. Researchers' own jsPsych experiments declare themselves so, with :class:`PlanLessRows`
@@ -34,20 +43,22 @@ errors are server.exceptions' ConfigError, ManifestError and ResponseError."""
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .. import schema
+from .. import identifiers, schema
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from analysis.planning import Plan
     from analysis.reports.report import Report
 
-    from ..models import Study
+    from ..models import ParticipantSession, Study
     from .manifest_files import ManifestFiles
     from .vocabulary import Vocabulary
 
@@ -105,14 +116,70 @@ class QualityFlag:
     attention_check: bool = False
 
 
+@dataclass(frozen=True)
+class StoredTrial:
+    """One stored trial as the export reads it (server/results/export.py), for `TaskType.trial_cells`."""
+
+    participant_code: str  # the code the export names its participant by
+    stimulus: dict[str, Any] | None  # its stimulus's stored parameters; None: the type's trials name no stimulus
+    response: dict[str, Any]
+    score: dict[str, Any]
+    presented: dict[str, Any] | None
+
+
+# The generic cells of a trials.csv row of a type with a plan (server/results/export.py's TRIAL_COLUMNS), in order.
+PLANNED_TRIAL_CELLS = (
+    "participant_id",
+    "participant_code",
+    "study_version",
+    "stage",
+    "trial_index",
+    "practice",
+    "stimulus_id",
+    "rt_ms",
+    "client_time",
+    "created_at",
+)
+# The dashboard's funnel steps of a type with a plan (server/results/dashboard.py says what each counts).
+PLANNED_STEPS = ("entered", "consented", "practice done", "finished", "redirected")
+
+
+@dataclass(frozen=True)
+class AnalysisOption:
+    """A `flask analyze` option an analysis uses (`Analyzer.options`): the name the analyzer reads it by (an
+    attribute of the options it is given), its click declaration (``--n-boot``; a boolean's ``--on/--off``), its
+    default and help, and its values (`choices`, or a whole number of at least `minimum`; otherwise by the
+    default's type). An option of one name is one option wherever it is declared: `flask analyze` offers every
+    installed analysis's."""
+
+    name: str
+    flag: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] | None = None
+    minimum: int | None = None
+
+    def args(self, value: Any) -> list[str]:
+        """The command line that sets the option to `value`."""
+        if isinstance(self.default, bool):
+            on, off = self.flag.split("/")
+            return [on if value else off]
+        return [self.flag, str(value)]
+
+
+# The bootstrap's options, which every analysis with bootstrap intervals declares.
+N_BOOT = AnalysisOption("n_boot", "--n-boot", 10_000, "bootstrap resamples per confidence interval", minimum=1)
+SEED = AnalysisOption("seed", "--seed", 0, "seed of the bootstrap")
+
+
 class Analyzer(ABC):
     """`flask analyze` and the dashboard's results for a task type: read the data, compute the report.
     server/results/analyze.py runs it (load in one snapshot, the generic checks, compute); the report, an
     analysis.reports.report.Report, renders itself (text, Markdown, JSON, methods, figures, a folder). Statistics live
     in the Flask-free `analysis` package."""
 
-    # The `flask analyze` options this analysis uses (mlae, exclude_outliers, n_boot, seed); others are refused.
-    options: ClassVar[frozenset[str]] = frozenset()
+    # The `flask analyze` options this analysis uses; another analysis's, given, is refused.
+    options: ClassVar[tuple[AnalysisOption, ...]] = ()
     # Most bootstrap resamples it accepts (None: no limit).
     max_n_boot: ClassVar[int | None] = None
 
@@ -146,6 +213,20 @@ class TaskType(ABC):
     fast_trial_ms: ClassVar[int | None] = None
     # Columns this task adds to trials.csv, in order, after the generic ones (stimulus columns first).
     trial_columns: ClassVar[tuple[Column, ...]] = ()
+    # The generic cells (server/results/export.py fills them by these names) of each trials.csv row, in order, and
+    # those of them kept in the row but not written as a column (the dashboard's fast-trial flag reads them). A
+    # cell of the type's own named like one of them gets the prefix CLASH_PREFIX.
+    generic_trial_cells: ClassVar[tuple[str, ...]] = PLANNED_TRIAL_CELLS
+    hidden_trial_cells: ClassVar[tuple[str, ...]] = ()
+    # Columns this task adds to participants.csv after the generic ones (`session_cells` fills them).
+    session_columns: ClassVar[tuple[Column, ...]] = ()
+    # The researcher dashboard's funnel steps: five counts, each a subset of the one before (entered, consented,
+    # a first test trial stored, finished, completed), as this type names them.
+    progress_steps: ClassVar[tuple[str, ...]] = PLANNED_STEPS
+    # False: a session follows its fixed plan, finished when every planned trial is stored. True: its page records
+    # rows of its own (sessions start with an empty plan) and says when its timeline ended; completion waits for
+    # that signal (`ending_outcome`, `min_rows`), and the rows are sent to /rows, not /trials.
+    page_ends: ClassVar[bool] = False
 
     # The study file's [task] table: its keys, types, ranges and defaults (a schema.Table declared in the task's
     # package; the JSON Schema and docs/studies.md's key reference are made from it). Table itself has no keys.
@@ -182,6 +263,51 @@ class TaskType(ABC):
     ) -> dict[str, Any]:
         """The values of `trial_columns` for one stored trial (by default it adds none)."""
         return {}
+
+    def trial_cells(self, trial: StoredTrial) -> dict[str, Any]:
+        """The cells one stored trial adds to its trials.csv row after the generic ones: by default `trial_row`'s."""
+        return self.trial_row(trial.stimulus, trial.response, trial.score, trial.presented)
+
+    def describe_trials(
+        self, cells: Callable[[], Iterable[dict[str, Any]]], descriptions: dict[str, str]
+    ) -> list[dict[str, Any]]:
+        """The codebook entries (column, type, description; levels and missing where known) of the columns the
+        type adds to trials.csv. `cells` reads every row's `trial_cells` again (a type whose columns come from the
+        data profiles them); `descriptions` are `column_descriptions`' by column name. By default `trial_columns`,
+        reading nothing."""
+        return [{"column": c.name, "type": c.dtype, "description": c.description} for c in self.trial_columns]
+
+    def column_descriptions(self, params: dict[str, Any]) -> dict[str, str]:
+        """The codebook's description of each data column the study describes itself (for a study with task
+        parameters `params`), by column name; by default none (the type's `trial_columns` describe themselves)."""
+        return {}
+
+    def csv_cells(self, row: dict[str, Any]) -> dict[str, Any]:
+        """A trials.csv row's cells as the file writes them (the rows `trial_cells` made, read for analyses and
+        the dashboard as they are); by default unchanged."""
+        return row
+
+    def session_cells(self, session: ParticipantSession) -> dict[str, Any]:
+        """The values of `session_columns` for one session (a datetime column's as stored ISO 8601 text)."""
+        return {}
+
+    def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared | None:
+        """What the type makes of the study's folder at sync (`flask studies sync`; `previous`: the configuration of
+        its current version, None for a new study); None (the default): nothing, the study file says all. Raise
+        ConfigError naming the file when it cannot run: nothing is written then, so the previous version keeps
+        serving."""
+        return None
+
+    def min_rows(self, params: dict[str, Any]) -> int:
+        """Rows a session whose page ends it (`page_ends`) must have stored before it may complete."""
+        return 0
+
+    def ending_outcome(self, params: dict[str, Any], ending: dict[str, Any], last_row: dict[str, Any] | None) -> str:
+        """The outcome (models.OUTCOMES) of a session whose page ended its timeline (`page_ends`): `ending` as the
+        page reported it ({"ended_early": bool, "message": str | None}), `last_row` the last row stored (None:
+        none). By default a natural end completes and an early one (endExperiment / abortExperiment) is
+        `ended_early`: never a completion unless the study says so."""
+        return "ended_early" if ending.get("ended_early") else "completed"
 
     def correct(self, score: dict[str, Any]) -> bool | None:
         """Whether a test trial's answer counts as correct, for bonuses per correct answer (`flask prolific bonus
@@ -308,6 +434,36 @@ class Analysed(TaskType):
     analyzer: ClassVar[Analyzer]
 
 
+class Planner(ABC):
+    """`flask plan` and the dashboard's planning page for a task type: server/results/sample_size.py reads the
+    study's pilot (its completed sessions' test trials as trials.csv has them) and `design` in one snapshot, then
+    `plan` simulates the report's own test (analysis.planning)."""
+
+    # The effect's unit in words (the command's errors and the planning page quote it).
+    unit: ClassVar[str]
+    # The `flask plan` options this planning uses besides the effect and the common ones (types, statement,
+    # versus); another one given is refused, not ignored.
+    options: ClassVar[frozenset[str]] = frozenset()
+
+    @abstractmethod
+    def design(self, study: Study) -> dict[str, Any]:
+        """What the planning reads of the study besides its pilot: its parameters, its stimuli's (inside the
+        caller's snapshot)."""
+
+    @abstractmethod
+    def plan(self, pilot: Any, sessions: int, design: dict[str, Any], request: Any, common: dict[str, Any]) -> Plan:
+        """The plan for `request` (server/results/sample_size.PlanRequest) from the pilot's test trials (a
+        DataFrame, empty without a completed session: `sessions` of them), `design`'s facts and `common` (the
+        target power, alpha, reps, ns and seed every planning passes on). A ValueError names an input the planning
+        refuses (AnalysisError: with its own whole message)."""
+
+
+class Planned(TaskType):
+    """Capability: the type has a sample-size planning (`flask plan`, the dashboard's planning page)."""
+
+    planner: ClassVar[Planner]
+
+
 class Ratings(TaskType):
     """Capability: the type's answers are ratings on one scale (a Likert item, similarity ratings), so a participant
     who gives (nearly) the same rating throughout is flagged as straight-lining (server/results/quality.py)."""
@@ -334,12 +490,71 @@ class Prepared:
     report: list[str] = field(default_factory=list)
 
 
+# participants.csv's columns of a session whose page records its own rows (`PlanLessRows.session_cells`): how its
+# timeline ended (the session's `ending`), which with the study's endings decided the outcome; a replay that diverged;
+# the error of its code the page reported (server/participation/session_api.py record_error).
+OWN_SESSION_COLUMNS = (
+    Column(
+        "ended_early",
+        "true: the experiment ended itself early (jsPsych's endExperiment / abortExperiment); false: its timeline ran "
+        "to the end; empty: the experiment never said that its timeline finished",
+        "boolean",
+    ),
+    Column(
+        "end_message",
+        "the message the experiment ended early with (its first 4,000 characters); study.toml's [[task.endings]] say "
+        "which outcome it means",
+        "text",
+    ),
+    Column(
+        "replay_divergence",
+        "a replay after a reload computed other data for a stored row than the row holds (docs/own-experiments.md, "
+        '"Reloads and resume"), as JSON: the first such row\'s jsPsych trial_index, the fields that differed and when '
+        "it was recorded (UTC); empty when every replay matched or there was none",
+        "json",
+    ),
+    Column(
+        "experiment_error",
+        "the message of the error in the experiment's own code that stopped it (fatal) or that the page caught while "
+        "it went on (the first one; a fatal one replaces it); empty: none was reported. The participant page shows "
+        "its stack",
+        "text",
+    ),
+    Column(
+        "experiment_error_trial_index", "jsPsych's trial_index of the trial it happened in (empty: none)", "integer"
+    ),
+    Column(
+        "experiment_error_fatal",
+        "true: it stopped the experiment (the participant was offered to end with outcome experiment_error)",
+        "boolean",
+    ),
+    Column("experiment_error_at", "when the server recorded it, UTC ISO 8601", "datetime"),
+)
+
+
 class PlanLessRows(TaskType):
     """Capability: the type's own page decides its trials (a researcher's jsPsych experiment): each row it records
     is stored whole as a trial's response with no stimulus, its trial_index drawn by the server, and the study's
     folder is prepared at sync (`flask studies sync`). Completion needs the page's "timeline finished" signal and
     `min_rows` rows; how the timeline ended decides the outcome (`ending_outcome`). trials.csv's columns come from
-    those rows (server/results/export.py), and the codebook infers each one's type, levels and missing count."""
+    those rows, and the codebook infers each one's type, levels and missing count."""
+
+    page_ends = True
+    # An own experiment's rows are all test trials: its third step counts sessions with a first row.
+    progress_steps = ("entered", "consented", "first row", "timeline finished", "completed")
+    # The page's own trial_index is a column of its rows; the server's order of them is saved_seq.
+    generic_trial_cells = (
+        "participant_id",
+        "participant_code",
+        "study_version",
+        "stage",
+        "saved_seq",
+        "rt_ms",
+        "client_time",
+        "created_at",
+    )
+    hidden_trial_cells = ("rt_ms",)
+    session_columns = OWN_SESSION_COLUMNS
 
     @abstractmethod
     def prepare(self, study_dir: Path, params: dict[str, Any], previous: dict[str, Any] | None) -> Prepared:
@@ -360,9 +575,33 @@ class PlanLessRows(TaskType):
         """The codebook's description of each data column the study describes itself, by column name (for a
         study with task parameters `params`); columns it leaves out get inferred entries only."""
 
-    def ending_outcome(self, params: dict[str, Any], ending: dict[str, Any], last_row: dict[str, Any] | None) -> str:
-        """The outcome (models.OUTCOMES) of a session whose page ended its timeline: `ending` as the page reported
-        it ({"ended_early": bool, "message": str | None}), `last_row` the last row stored (None: none). By default a
-        natural end completes and an early one (endExperiment / abortExperiment) is `ended_early`: never a
-        completion unless the study says so."""
-        return "ended_early" if ending.get("ended_early") else "completed"
+    def trial_cells(self, trial: StoredTrial) -> dict[str, Any]:
+        """A stored row's cells (analysis.jspsych_data.flat_row), the platform ids it holds as markers written as
+        the participant's code."""
+        from analysis.jspsych_data import flat_row  # with pandas behind it: only when rows are read
+
+        return flat_row(identifiers.unmark(trial.response, trial.participant_code))
+
+    def describe_trials(self, cells, descriptions):
+        """Every column the rows hold, its type, levels and missing count inferred from them in a first pass."""
+        from analysis.jspsych_data import Codebook
+
+        return Codebook().extend(cells()).entries(descriptions)
+
+    def csv_cells(self, row):
+        """Booleans as jsPsych's own .csv() writes them (analysis.jspsych_data.json_scalars)."""
+        from analysis.jspsych_data import json_scalars
+
+        return json_scalars(row)
+
+    def session_cells(self, session: ParticipantSession) -> dict[str, Any]:
+        ending, error = session.ending or {}, session.experiment_error or {}
+        return {
+            "ended_early": ending.get("ended_early"),
+            "end_message": ending.get("message"),
+            "replay_divergence": None if session.replay_divergence is None else json.dumps(session.replay_divergence),
+            "experiment_error": error.get("message"),
+            "experiment_error_trial_index": error.get("trial_index"),
+            "experiment_error_fatal": error.get("fatal"),
+            "experiment_error_at": error.get("at"),
+        }

@@ -14,12 +14,12 @@ from flask_babel import gettext
 from .. import i18n, identifiers
 from ..db import db
 from ..exceptions import ConfigError
-from ..models import Asset, ParticipantSession, Stimulus, StudyVersion, SurveyResponse
+from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion, SurveyResponse
 from ..participation import links, session_api, sessions
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
 from ..studies.definitions import get_study
-from ..tasktype.contract import PlanLessRows
+from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from .files import send_asset
 from .security import experiment_csp
@@ -69,7 +69,7 @@ def enter(slug):
     if "PROLIFIC_PID" in request.args:
         prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
         bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
-    if not bad and isinstance(registry().get(study.task_type), PlanLessRows):
+    if not bad and _page_ends(study):
         variables, bad = _url_variables(prolific)
     if bad:
         return message(
@@ -197,6 +197,12 @@ def _resume(slug: str, session: ParticipantSession):
     return redirect(url_for(".run", slug=slug, token=session.token), 303)
 
 
+def _page_ends(study: Study) -> bool:
+    """Whether the study's page records rows of its own and ends itself (`TaskType.page_ends`: an own experiment,
+    served on the experiment host page)."""
+    return (registry().get(study.task_type) or TaskType).page_ends
+
+
 def _session_or_404(slug: str, token: str) -> ParticipantSession:
     session = sessions.by_token(token)
     if session is None or session.study.slug != slug:
@@ -212,7 +218,7 @@ def run(slug, token):
         return _resume(slug, session)
     study = session.study
     task = registry().get(study.task_type)
-    if isinstance(task, PlanLessRows) and _ready_for_experiment(session):
+    if task.page_ends and _ready_for_experiment(session):
         return redirect(url_for(".experiment", slug=slug, token=token))
     config = {
         "token": token,
@@ -234,7 +240,7 @@ def run(slug, token):
             if session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
         ],
     }
-    bar = _preview_bar(session, jumps=not isinstance(task, PlanLessRows))
+    bar = _preview_bar(session, jumps=not task.page_ends)
     if bar:
         config["preview"] = True
     assets = [url_for("files.task_file", package=p, filename=name) for p, name in registry().page_files(task)]
@@ -275,7 +281,7 @@ def experiment(slug, token):
     runs the experiment in a sandboxed frame (another origin) that reaches the server only through it."""
     session = _session_or_404(slug, token)
     study = session.study
-    if not isinstance(registry().get(study.task_type), PlanLessRows):
+    if not _page_ends(study):
         abort(404)
     i18n.use_language(study.config.get("language"))
     if session.status in ("completed", "withdrawn") or not _ready_for_experiment(session):
@@ -318,7 +324,7 @@ def experiment_file(slug, version, name):
     files are served by content: server/web/files.py). Its Content-Security-Policy sandboxes it (an opaque origin,
     even opened on its own): its script cannot read studyhive's pages or cookies."""
     study = get_study(slug)
-    config = study and isinstance(registry().get(study.task_type), PlanLessRows) and _version_config(study, version)
+    config = study and _page_ends(study) and _version_config(study, version)
     if not config or name != config["task"]["experiment"]:
         abort(404)
     prepared = config["experiment"]

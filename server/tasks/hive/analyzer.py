@@ -17,7 +17,7 @@ from ...tasktype.contract import Analyzer
 
 
 class HiveAnalyzer(Analyzer):
-    options = frozenset()  # HIVE reports means ± SD and t-tests against chance: no bootstrap, no outlier rule
+    options = ()  # HIVE reports means ± SD and t-tests against chance: no bootstrap, no outlier rule
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         return {

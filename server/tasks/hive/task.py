@@ -47,6 +47,7 @@ from ...tasktype.contract import (
     DemoStimuli,
     ModelAnswers,
     PlanItem,
+    Planned,
     Ratings,
     StimulusSpec,
     shuffled_positions,
@@ -193,7 +194,7 @@ def _ratings(value: Any, matches: int, field: str) -> list[int]:
     return value
 
 
-class HiveTask(DemoStimuli, ModelAnswers, Analysed):
+class HiveTask(DemoStimuli, ModelAnswers, Analysed, Planned):
     """What the HIVE task types share: the manifest, the trial list, the summary and the export columns."""
 
     chance: float  # chance accuracy of the task, a proportion
@@ -211,6 +212,13 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed):
         from .analyzer import HiveAnalyzer
 
         return HiveAnalyzer()
+
+    @property
+    def planner(self):
+        """Imported when a plan is made: the planner's SciPy and pandas stay out of app workers."""
+        from .planner import HivePlanner
+
+        return HivePlanner()
 
     Params = HiveParams
     steps = ("preview",)

@@ -12,11 +12,11 @@ from analysis.reports.ratings_study import RatingsReport, ratings_report
 from ...models import Study
 from ...results.analyze import Options, completed, exclusions, load_sessions
 from ...results.export import trial_rows
-from ...tasktype.contract import Analyzer
+from ...tasktype.contract import N_BOOT, SEED, Analyzer
 
 
 class HypothesisRatingAnalyzer(Analyzer):
-    options = frozenset({"n_boot", "seed"})  # every rating counts: no outlier rule
+    options = (N_BOOT, SEED)  # every rating counts: no outlier rule
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         columns = ["participant_id", "statement_id", "rating"]

@@ -36,6 +36,7 @@ from ...tasktype.contract import (
     DemoStimuli,
     ModelAnswers,
     PlanItem,
+    Planned,
     Ratings,
     StimulusSpec,
     shuffled_positions,
@@ -120,7 +121,7 @@ class RatingParams(Table):
         return statements
 
 
-class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
+class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Planned, Ratings):
     id = "hypothesis-rating"
     name = "Rate hypotheses about a model from an example-based explanation (Two4Two)"
     # Reading a statement of about ten words takes a couple of seconds; an answer within one did not read it.
@@ -134,6 +135,13 @@ class HypothesisRating(DemoStimuli, ModelAnswers, Analysed, Ratings):
         from .analyzer import HypothesisRatingAnalyzer
 
         return HypothesisRatingAnalyzer()
+
+    @property
+    def planner(self):
+        """Imported when a plan is made: the planner's SciPy and pandas stay out of app workers."""
+        from .planner import RatingsPlanner
+
+        return RatingsPlanner()
 
     Params = RatingParams
     manifest_required = ("image_id", "file", "score", "label")

@@ -18,7 +18,7 @@ from ...tasktype.contract import Analyzer
 
 class JsPsychAnalyzer(Analyzer):
     # Descriptive only: no outlier rule, no bootstrap, nothing seeded.
-    options = frozenset()
+    options = ()
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         return {

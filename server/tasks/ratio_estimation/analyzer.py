@@ -40,7 +40,7 @@ from ...exceptions import AnalysisError
 from ...models import ModelRun, Prediction, Stimulus, Study
 from ...results.analyze import Options, exclusions, load_sessions
 from ...results.export import trial_rows
-from ...tasktype.contract import Analyzer
+from ...tasktype.contract import N_BOOT, SEED, AnalysisOption, Analyzer
 from .sampling import training_ratios
 
 LN2 = math.log(2.0)
@@ -222,10 +222,27 @@ def load_trials(study: Study, stage: str) -> pd.DataFrame:
     return pd.DataFrame(([row[c] for c in TRIAL_COLUMNS] for row in rows), columns=TRIAL_COLUMNS)
 
 
+MLAE = AnalysisOption(
+    "mlae",
+    "--mlae",
+    "pooled",
+    "MLAE estimator (ratio estimation): pooled = midmean of all judgments (Cleveland & McGill 1984, Heer & "
+    "Bostock 2010: the published rows printed beside); participant = per participant log2(MAE + 1/8), midmean "
+    "across participants (Haehn et al. 2018, per run). Models take the same, runs for people",
+    choices=("pooled", "participant"),
+)
+EXCLUDE_OUTLIERS = AnalysisOption(
+    "exclude_outliers",
+    "--exclude-outliers/--keep-outliers",
+    True,
+    "drop participants beyond the 3×IQR fence (they are reported either way)",
+)
+
+
 class RatioEstimationAnalyzer(Analyzer):
     """flask analyze for ratio-estimation studies: the Study III report (analysis.reports.ratio_study)."""
 
-    options = frozenset({"mlae", "exclude_outliers", "n_boot", "seed"})
+    options = (MLAE, EXCLUDE_OUTLIERS, N_BOOT, SEED)
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         runs = load_model_runs(study)

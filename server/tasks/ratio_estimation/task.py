@@ -20,6 +20,7 @@ from ...tasktype.contract import (
     Column,
     GeneratedStimuli,
     PlanItem,
+    Planned,
     StimulusSpec,
     TrainingSet,
     TrainingSets,
@@ -45,7 +46,7 @@ class RatioParams(Table):
     )
 
 
-class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
+class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed, Planned):
     id = "ratio-estimation"
     name = "Ratio estimation on bar charts (Cleveland–McGill position–length)"
     assets = ("ratio-estimate.js",)
@@ -56,6 +57,13 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed):
         from .analyzer import RatioEstimationAnalyzer
 
         return RatioEstimationAnalyzer()
+
+    @property
+    def planner(self):
+        """Imported when a plan is made: the planner's SciPy and pandas stay out of app workers."""
+        from .planner import RatioPlanner
+
+        return RatioPlanner()
 
     # Looking at the chart and typing a number takes longer than half a second.
     fast_trial_ms = 500

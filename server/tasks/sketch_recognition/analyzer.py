@@ -17,13 +17,13 @@ from ...models import LabelPrediction, ModelRun, Stimulus, Study
 from ...results.analyze import Options, completed, exclusions, load_sessions
 from ...results.export import trial_rows
 from ...tasktype import vocabulary as vocab
-from ...tasktype.contract import Analyzer
+from ...tasktype.contract import N_BOOT, SEED, Analyzer
 
 MAX_GUESSES = 3  # ranked guesses per sketch: people give up to three, models are scored on their three best
 
 
 class SketchAnalyzer(Analyzer):
-    options = frozenset({"n_boot", "seed"})  # no outlier rule in the sketch analysis
+    options = (N_BOOT, SEED)  # no outlier rule in the sketch analysis
     # The alignment bootstrap refits a regression per resample in a Python loop (per model, producer and measure).
     max_n_boot = 2000
 
