@@ -21,18 +21,9 @@ CHILD = Path(__file__).resolve().parent.parent / "tests" / "serving_worker.py"
 def demo_database(folder: Path) -> Path:
     """studies/ synced and put live, as the test suite's demo database (tests/conftest.py)."""
     sys.path.insert(0, os.getcwd())
-    from server.db import db, dispose_engines
-    from server.studies.definitions import sync_studies
-    from tests.conftest import make_app
-    from tests.helpers import go_live
+    from tests.conftest import build_demo_database
 
-    app = make_app(folder)
-    with app.app_context():
-        db.create_all()
-        sync_studies(Path(app.config["STUDIES_DIR"]))
-        go_live()
-        db.session.remove()
-        dispose_engines()
+    build_demo_database(folder)
     return folder / "test.sqlite"
 
 

@@ -95,6 +95,17 @@ def postgres_database():
     admin.dispose()
 
 
+def build_demo_database(folder: Path, **config) -> None:
+    """studies/ synced into an app's new database (a SQLite file in `folder` unless `config` names another), live."""
+    app = make_app(folder, **config)
+    with app.app_context():
+        db.create_all()
+        sync_studies(Path(app.config["STUDIES_DIR"]))
+        go_live()
+        db.session.remove()
+        dispose_engines()
+
+
 @pytest.fixture(scope="session")
 def demo_database(tmp_path_factory):
     """studies/ synced once per run into a template: generating the demo studies' stimuli takes most of a database
@@ -110,13 +121,7 @@ def demo_database(tmp_path_factory):
         config = {"SQLALCHEMY_DATABASE_URI": url.set(database=template).render_as_string(hide_password=False)}
     else:
         config = {}
-    app = make_app(folder, **config)
-    with app.app_context():
-        db.create_all()
-        sync_studies(Path(app.config["STUDIES_DIR"]))
-        go_live()
-        db.session.remove()
-        dispose_engines()
+    build_demo_database(folder, **config)
     if BACKEND == "postgresql":
         with TemplateCopies(template) as copies:
             yield copies

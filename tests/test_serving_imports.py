@@ -40,6 +40,7 @@ def test_every_command_is_found_under_its_name():
         assert commands.get(name).name == name
 
 
+@pytest.mark.any_db
 @pytest.mark.parametrize("missing, status", [("pandas", 503), ("scipy.stats", 503), ("somethingelse", 500)])
 def test_a_page_needing_the_analysis_set_on_a_serving_only_install_says_so(app, missing, status):
     """A researcher page that computes, on a worker installed with requirements.txt alone, answers 503 naming the
