@@ -5,8 +5,6 @@ against main's hand-written checks."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, enter, trial_body
