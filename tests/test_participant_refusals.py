@@ -1,7 +1,7 @@
 """Every participant endpoint refuses bad bodies as main did at 73fd439, before its bodies became schema models
 (server/participation/bodies.py): the same HTTP status and error code, bad part by bad part, including bodies with
 several bad parts (the first one main checked is named). The expected pairs were recorded by running these cases
-against main's hand-written checks."""
+against main's hand-written checks; the one case where the answer changed on purpose says so."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def trial_cases(plan):
         ({**valid, "trial_id": "with space inside"}, 400, "invalid_field"),
         ({**valid, "trial_id": "x" * 65}, 400, "invalid_field"),
         ({**valid, "trial_id": "abcdefgh\u00e9"}, 400, "invalid_field"),
+        # The one change: main stored this id (Python's `$` matches before a final line break); the documented
+        # pattern, 8–64 printable ASCII characters, refuses it.
+        ({**valid, "trial_id": "abcdefgh\n"}, 400, "invalid_field"),
         ({k: v for k, v in valid.items() if k != "trial_id"}, 400, "invalid_field"),
         ({k: v for k, v in valid.items() if k != "trial_index"}, 400, "invalid_field"),
         ({k: v for k, v in valid.items() if k != "stimulus_id"}, 422, "stimulus_mismatch"),

@@ -84,9 +84,9 @@ def refuse(error: APIError) -> PydanticCustomError:
 def refusing(check):
     """A validator that runs `check` and turns the APIError it raises into the refusal pydantic carries."""
 
-    def validator(value, *args):
+    def validator(value):
         try:
-            return check(value, *args)
+            return check(value)
         except APIError as exc:
             raise refuse(exc) from None
 
@@ -232,9 +232,9 @@ Events = Annotated[
 ]
 
 
+# Validated with the context {"plan": the session's plan, "task": its study's task type, "params": its [task] table}.
 class Trial(Body):
-    """A planned trial's answer (POST /trials). Context: `plan` (the session's), `task` and `params` (its study's
-    task type and [task] table)."""
+    """A planned trial's answer (POST /trials)."""
 
     model_config = ConfigDict(json_schema_extra=documented_as_required("stimulus_id", "response"))
     INVALID: ClassVar[dict[str, str]] = {
@@ -303,9 +303,9 @@ class ReplayPosition(Body):
     draws: StrictInt = Field(ge=0, le=MAX_SAFE_INTEGER)
 
 
+# Validated with the context {"task": the study's task type, "params": its [task] table}.
 class Row(Body):
-    """A row a plan-less task's page recorded (POST /rows): one entry of jsPsych.data. Context: `task` and `params`
-    (the study's task type and [task] table)."""
+    """A row a plan-less task's page recorded (POST /rows): one entry of jsPsych.data."""
 
     model_config = ConfigDict(json_schema_extra=documented_as_required("row"))
     INVALID: ClassVar[dict[str, str]] = {
