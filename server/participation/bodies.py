@@ -248,7 +248,7 @@ class Trial(Body):
     stimulus_id: Any = Field(
         None, validate_default=True, json_schema_extra={"type": "string"}, description="the stimulus planned there"
     )
-    rt_ms: Annotated[StrictInt | float, Field(ge=0, le=MAX_RT_MS)] | None = None
+    rt_ms: Annotated[float, Field(ge=0, le=MAX_RT_MS)] | None = None
     client_time: ClientTime = None
     events: Events = None
     response: Any = Field(
