@@ -8,10 +8,6 @@ double click, a retry racing its original) still store one row."""
 from __future__ import annotations
 
 import hashlib
-import json
-import re
-import unicodedata
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam
@@ -22,24 +18,12 @@ from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import shown, validate_answers
-from ..tasktype import jsonvalue
 from ..tasktype.contract import TaskType
-from ..tasktype.events import validate_events
-from ..tasktype.jsonvalue import MAX_SAFE_INTEGER, storable
 from ..tasktype.registry import registry
-from . import links, trialstore
+from . import bodies, links, trialstore
 from .sessions import well_formed
 
-# `events`: the trial's interaction records (server/tasktype/events.py), stored in the same INSERT.
-TRIAL_FIELDS = {"trial_id", "trial_index", "stimulus_id", "response", "rt_ms", "client_time", "events"}
-# Printable ASCII: a page's crypto.randomUUID() and any id a script makes up, never a control character (PostgreSQL
-# refuses NUL in text).
-TRIAL_ID = re.compile(r"^[\x21-\x7e]{8,64}$")
-MAX_RT_MS = 24 * 3600 * 1000
 SCREEN_FIELDS = ("screen_width", "screen_height", "window_width", "window_height")
-# Outcomes the page reports before the task ends: the participant declined consent or failed the browser check, or
-# a researcher's own experiment stopped on an error of its code (taken only once that error is recorded).
-EARLY_OUTCOMES = ("no_consent", "incompatible_device", "experiment_error")
 # Built once (server/participation/trialstore.py says why). Only the first completion is recorded: a repeat or a second
 # tab leaves completed_at as it was. A session that Prolific's sync marked abandoned (timed out) and then finishes after
 # all completes; one that ended otherwise (excluded, or ended early by the participant) changes no more.
@@ -68,13 +52,6 @@ FORGET_DECLINED = (
     .where(PS.id == bindparam("session_id"))
     .values(identifiers_purged_at=bindparam("now"), **dict.fromkeys(identifiers.PERSONAL_COLUMNS))
 )
-# A plan-less row (server/tasks/jspsych): the page's id for it, the row as jsPsych recorded it, the device's time, its
-# interaction records, and where the page's randomness stood (`replay`, given back for a replay after a reload).
-ROW_FIELDS = {"trial_id", "row", "client_time", "events", "replay"}
-# A replay that diverged (runtime.js): the replayed row's jsPsych trial_index and the data fields that differed, each
-# a column name of the row (a row's keys are exported as trials.csv headers).
-MAX_DIVERGED_FIELDS = 50
-MAX_FIELD_NAME = 200
 RECORD_DIVERGENCE = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.replay_divergence.is_(None))
@@ -82,7 +59,7 @@ RECORD_DIVERGENCE = (
 )
 # The page of a plan-less task says its timeline finished (completion needs it) and how: naturally, or early
 # (endExperiment / abortExperiment) with the end message, which the study's [[task.endings]] may look for. The first
-# report stands. host.js cuts a longer message to END_MESSAGE_MAX characters.
+# report stands.
 FINISH_TIMELINE = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.timeline_finished_at.is_(None))
@@ -99,9 +76,6 @@ FLAG_TOO_FEW_ROWS = (
 CLEAR_TOO_FEW_ROWS = db.update(PS).where(PS.id == bindparam("session_id"), PS.flag == "too_few_rows").values(flag=None)
 # The error that stopped (fatal) or disturbed a plan-less task's own code, as its page reported it. The first error
 # stands, except that a fatal one replaces a non-fatal one: the error that stranded the participant is the one kept.
-ERROR_FIELDS = {"message", "stack", "trial_index", "fatal"}
-MAX_ERROR_MESSAGE = 1000  # characters; the page trims longer ones (runtime.js)
-MAX_ERROR_STACK = 8000
 _RECORD_ERROR = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"), trialstore.OPEN)
@@ -115,8 +89,6 @@ RECORD_ERROR = {
 }
 FATAL_ERROR = db.select(PS.experiment_error["fatal"].as_boolean()).where(PS.id == bindparam("id"))
 ENDING = db.select(PS.timeline_finished_at.is_not(None), PS.ending).where(PS.id == bindparam("id"))
-ENDING_FIELDS = {"ended_early", "message"}
-END_MESSAGE_MAX = 4000
 # A session whose timeline finished before its page said how (migration 0014) ended naturally, as far as is known.
 NATURAL_END = {"ended_early": False, "message": None}
 # Outcomes that complete a session; any other a plan-less page's ending gives ends it as POST /end does (abandoned).
@@ -224,25 +196,22 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     }
 
 
-def save_environment(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> None:
-    sizes = {}
-    for key in SCREEN_FIELDS:
-        value = body.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 100_000:
-            raise APIError(400, "invalid_field", f"{key} must be a positive integer", field=key)
-        sizes[f"new_{key}"] = value
-    if not connection.execute(SAVE_ENVIRONMENT, {**sizes, "session_id": session.id, "now": utcnow()}).rowcount:
+def save_environment(connection, session: trialstore.SessionFacts, raw: bytes) -> None:
+    sizes = bodies.parse(bodies.Environment, raw).valid()
+    values = {f"new_{key}": getattr(sizes, key) for key in SCREEN_FIELDS}
+    if not connection.execute(SAVE_ENVIRONMENT, {**values, "session_id": session.id, "now": utcnow()}).rowcount:
         raise not_open(connection, session)
 
 
-def save_survey(connection, session: trialstore.SessionFacts, name: str, body: dict[str, Any]) -> None:
+def save_survey(connection, session: trialstore.SessionFacts, name: str, raw: bytes) -> None:
+    parsed = bodies.parse(bodies.SurveyAnswers, raw)
     if name not in trialstore.study_facts(connection, session.study_id).config["surveys"]:
         raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
     if name != "consent":
         require_consent(connection, session, f"the survey {name!r}")
     try:
         with i18n.language(trialstore.study_facts(connection, session.study_id).config.get("language")):
-            answers = validate_answers(name, body.get("answers"))
+            answers = validate_answers(name, parsed.valid().answers)
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
     row = {"session_id": session.id, "name": name, "answers": answers, "created_at": utcnow()}
@@ -278,14 +247,34 @@ def _store_consent(connection, session: trialstore.SessionFacts, row: dict[str, 
     return stored
 
 
-def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def save_trial(connection, session: trialstore.SessionFacts, raw: bytes) -> tuple[int, dict[str, Any]]:
     """Validate and store one trial on an autocommit connection (trialstore.autocommit). Returns (HTTP status,
     body): 201 stored, 200 repeat; 409 when it cannot be stored: index taken, trial id used for another trial, the
     session has ended, or consent not given yet (410 once withdrawn). The hot path: cached session, consent and
     study, one INSERT."""
+    study = trialstore.study_facts(connection, session.study_id)
+    task = registry().get(study.task_type)
+    context = {"plan": session.plan, "task": task, "params": study.config["task"]}
+    parsed = bodies.parse(bodies.Trial, raw, context)
     require_consent(connection, session, "a trial")
-    row = _trial_row(connection, session, body)
-    index, trial_id = row["trial_index"], row["client_trial_id"]
+    trial = parsed.valid()
+    index, trial_id = trial.trial_index, trial.trial_id
+    planned = session.plan[index]
+    stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
+    row = {
+        "session_id": session.id,
+        "trial_index": index,
+        "client_trial_id": trial_id,
+        "stimulus_id": stimulus_id,
+        "practice": planned["practice"],
+        "response": trial.response,
+        "score": task.score(params, trial.response),
+        "presented": planned.get("presented"),
+        "rt_ms": None if trial.rt_ms is None else round(trial.rt_ms),
+        "client_time": trial.client_time,
+        "events": trial.events,
+        "created_at": utcnow(),
+    }
     if trialstore.insert_unless_stored(connection, Trial.__table__, row):
         trialstore.touch(connection, session)
         return 201, {"stored": True, "trial_index": index}
@@ -309,75 +298,6 @@ def save_trial(connection, session: trialstore.SessionFacts, body: dict[str, Any
     raise not_open(connection, session)
 
 
-def _known_fields(body: dict[str, Any], fields: set[str]) -> None:
-    """Nothing, if every field of the body is one of `fields`; else the APIError naming the first other one."""
-    unknown = set(body) - fields
-    if unknown:
-        raise APIError(
-            400, "unknown_field", f"unknown field(s): {', '.join(sorted(unknown))}", field=sorted(unknown)[0]
-        )
-
-
-def _known_fields_and_trial_id(body: dict[str, Any], fields: set[str]) -> str:
-    """The body's trial_id, once every field is one of `fields` and the id is well formed (else the APIError)."""
-    _known_fields(body, fields)
-    trial_id = body.get("trial_id")
-    if not isinstance(trial_id, str) or not TRIAL_ID.match(trial_id):
-        raise APIError(
-            400, "invalid_field", "trial_id must be a string of 8–64 printable ASCII characters", field="trial_id"
-        )
-    return trial_id
-
-
-def _trial_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
-    """The `trials` row for a trial body, or an APIError naming the first field that is wrong."""
-    trial_id = _known_fields_and_trial_id(body, TRIAL_FIELDS)
-    index = body.get("trial_index")
-    if isinstance(index, bool) or not isinstance(index, int):
-        raise APIError(400, "invalid_field", "trial_index must be an integer", field="trial_index")
-    if not 0 <= index < len(session.plan):
-        raise APIError(
-            422,
-            "index_out_of_plan",
-            f"trial_index {index} is outside this session's plan (0–{len(session.plan) - 1})",
-            field="trial_index",
-        )
-    planned = session.plan[index]
-    if body.get("stimulus_id") != planned["stimulus_id"]:
-        raise APIError(
-            422, "stimulus_mismatch", f"trial {index} shows stimulus {planned['stimulus_id']!r}", field="stimulus_id"
-        )
-    rt_ms = body.get("rt_ms")
-    if rt_ms is not None and (
-        isinstance(rt_ms, bool) or not isinstance(rt_ms, (int, float)) or not 0 <= rt_ms <= MAX_RT_MS
-    ):
-        raise APIError(400, "invalid_field", "rt_ms must be a number of milliseconds (0–86,400,000)", field="rt_ms")
-    client_time = _parse_time(body.get("client_time"))
-    events = validate_events(body.get("events"))
-    study = trialstore.study_facts(connection, session.study_id)
-    task = registry().get(study.task_type)
-    try:
-        response = task.validate_response(body.get("response"), study.config["task"], planned)
-        jsonvalue.check(response, "response")  # what is stored, as every reader will meet it
-    except ResponseError as exc:
-        raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
-    stimulus_id, params = trialstore.stimulus(connection, session.study_id, planned["stimulus_id"])
-    return {
-        "session_id": session.id,
-        "trial_index": index,
-        "client_trial_id": trial_id,
-        "stimulus_id": stimulus_id,
-        "practice": planned["practice"],
-        "response": response,
-        "score": task.score(params, response),
-        "presented": planned.get("presented"),
-        "rt_ms": None if rt_ms is None else round(rt_ms),
-        "client_time": client_time,
-        "events": events,
-        "created_at": utcnow(),
-    }
-
-
 def plan_less(connection, session: trialstore.SessionFacts) -> tuple[trialstore.StudyFacts, TaskType]:
     """The session's study and task type, whose page must record rows of its own (`TaskType.page_ends`: a
     researcher's jsPsych experiment)."""
@@ -388,68 +308,36 @@ def plan_less(connection, session: trialstore.SessionFacts) -> tuple[trialstore.
     return study, task
 
 
-def row_too_large(limit: int) -> APIError:
-    return APIError(413, "row_too_large", f"a row may hold at most {limit // 1024} KB of JSON", field="row")
-
-
-def save_row(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def save_row(connection, session: trialstore.SessionFacts, raw: bytes) -> tuple[int, dict[str, Any]]:
     """Store one row a plan-less task's page recorded: 201 stored, 200 a repeat of its trial_id (the first stands);
     its trial_index is drawn by the server (trialstore.PLAN_LESS_INDEX), as the page's own restarts after a reload."""
-    require_consent(connection, session, "a row")
     study, task = plan_less(connection, session)
-    trial_id = _known_fields_and_trial_id(body, ROW_FIELDS)
-    params = study.config["task"]
-    row = body.get("row")
-    limit = task.row_limit(params)
-    try:
-        # NaN and Infinity parse (Python's json) but PostgreSQL refuses them in JSON: a 422, not a failed INSERT.
-        size = len(json.dumps(row, separators=(",", ":"), allow_nan=False).encode())
-    except ValueError:
-        raise APIError(422, "invalid_response", "a row must not hold NaN or Infinity", field="row") from None
-    if size > limit:
-        raise row_too_large(limit)
-    try:
-        response = task.validate_response(row, params, {})
-        jsonvalue.check(response, "row")  # what is stored, as every reader will meet it
-    except ResponseError as exc:
-        raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
+    parsed = bodies.parse(bodies.Row, raw, {"task": task, "params": study.config["task"]})
+    require_consent(connection, session, "a row")
+    row = parsed.valid()
     # The raw ids an experiment recorded (getURLVariable) are kept only with the session: the consent's promise.
-    response = identifiers.mark(response, session.platform_ids)
-    events = validate_events(body.get("events"))
-    replay = _replay_position(body.get("replay"))
+    response = identifiers.mark(row.row, session.platform_ids)
     rt = response.get("rt")
-    numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= MAX_RT_MS
+    numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= bodies.MAX_RT_MS
     record = {
         "session_id": session.id,
-        "client_trial_id": trial_id,
+        "client_trial_id": row.trial_id,
         "stimulus_id": None,
         "practice": False,
         "response": response,
         "score": {},
-        "presented": replay,  # a plan-less row has no plan to copy what was shown from
+        "presented": row.replay and row.replay.model_dump(),  # a plan-less row has no plan to copy what was shown from
         "rt_ms": round(rt) if numeric else None,
-        "client_time": _parse_time(body.get("client_time")),
-        "events": events,
+        "client_time": row.client_time,
+        "events": row.events,
         "created_at": utcnow(),
     }
     if trialstore.insert_row_unless_stored(connection, record):
         trialstore.touch(connection, session)
         return 201, {"stored": True}
-    if trialstore.index_of_trial_id(connection, session.id, trial_id) is not None:
+    if trialstore.index_of_trial_id(connection, session.id, row.trial_id) is not None:
         return 200, {"stored": True, "duplicate": True}
     raise not_open(connection, session)
-
-
-def _replay_position(value: Any) -> dict[str, int] | None:
-    """A row's `replay` ({"draws": n}: runtime.js's count of Math.random draws when the row's trial ended), or None."""
-    if value is None:
-        return None
-    draws = value.get("draws") if isinstance(value, dict) and set(value) == {"draws"} else None
-    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= MAX_SAFE_INTEGER:
-        raise APIError(
-            400, "invalid_field", 'replay must be {"draws": n}, n a non-negative safe integer', field="replay"
-        )
-    return {"draws": draws}
 
 
 def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
@@ -463,31 +351,16 @@ def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     }
 
 
-def record_divergence(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+def record_divergence(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, Any]:
     """Record that a replay after a reload computed other data for a stored row than the row holds (runtime.js): the
     row's jsPsych `trial_index` and the `fields` that differed. The first one stands (`recorded` false after it)."""
-    _known_fields(body, {"trial_index", "fields"})
-    index = body.get("trial_index")
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_SAFE_INTEGER:
-        raise APIError(400, "invalid_field", "trial_index must be a non-negative integer", field="trial_index")
-    fields = body.get("fields")
-    if (
-        not isinstance(fields, list)
-        or not 0 < len(fields) <= MAX_DIVERGED_FIELDS
-        or not all(isinstance(f, str) and 0 < len(f) <= MAX_FIELD_NAME and f.isprintable() for f in fields)
-    ):
-        raise APIError(
-            400,
-            "invalid_field",
-            f"fields must be a list of 1–{MAX_DIVERGED_FIELDS} field names of 1–{MAX_FIELD_NAME} characters",
-            field="fields",
-        )
+    diverged = bodies.parse(bodies.ReplayDiverged, raw).valid()
     require_consent(connection, session, "a replay's divergence")
     plan_less(connection, session)
     now = utcnow()
     divergence = {
-        "trial_index": index,
-        "fields": identifiers.mark(fields, session.platform_ids),
+        "trial_index": diverged.trial_index,
+        "fields": identifiers.mark(diverged.fields, session.platform_ids),
         "recorded_at": now.isoformat(),
     }
     if connection.execute(RECORD_DIVERGENCE, {"session_id": session.id, "divergence": divergence, "now": now}).rowcount:
@@ -498,13 +371,14 @@ def record_divergence(connection, session: trialstore.SessionFacts, body: dict[s
     return {"recorded": False}
 
 
-def finish_timeline(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+def finish_timeline(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, Any]:
     """Record the page's "timeline finished" (jsPsych's timeline ended, or endExperiment/abortExperiment) and how
     (`ended_early`, `message`: the session's `ending`)."""
+    parsed = bodies.parse(bodies.TimelineEnding, raw)
     require_consent(connection, session, "the end of the timeline")
     plan_less(connection, session)
     # What the page reports is the experiment's text: a raw Prolific id in it is kept as its marker, as in rows.
-    ending = identifiers.mark(_ending(body), session.platform_ids)
+    ending = identifiers.mark(parsed.valid().model_dump(), session.platform_ids)
     if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}).rowcount:
         status, outcome = trialstore.status(connection, session.id)
         if not trialstore.is_open(status, outcome):
@@ -512,24 +386,14 @@ def finish_timeline(connection, session: trialstore.SessionFacts, body: dict[str
     return {"timeline_finished": True}
 
 
-def record_error(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+def record_error(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, Any]:
     """Record an error of a plan-less task's own code (its page's `studyhive:error`: an exception that rejected
     jsPsych.run() is fatal, one caught by window.onerror or unhandledrejection is not) with the time, and flag the
     session `experiment_error`. `recorded` is False when an earlier error stands."""
+    parsed = bodies.parse(bodies.ExperimentError, raw)
     require_consent(connection, session, "an experiment error")
     plan_less(connection, session)
-    _known_fields(body, ERROR_FIELDS)
-    error = {
-        "message": _error_text(body, "message", MAX_ERROR_MESSAGE, required=True),
-        "stack": _error_text(body, "stack", MAX_ERROR_STACK, required=False),
-        "trial_index": body.get("trial_index"),
-        "fatal": body.get("fatal"),
-    }
-    index = error["trial_index"]
-    if index is not None and (isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**31):
-        raise APIError(400, "invalid_field", "trial_index must be null or a non-negative integer", field="trial_index")
-    if not isinstance(error["fatal"], bool):
-        raise APIError(400, "invalid_field", "fatal must be true or false", field="fatal")
+    error = parsed.valid().model_dump()
     now = utcnow()
     error = {**identifiers.mark(error, session.platform_ids), "at": now.isoformat()}
     values = {"session_id": session.id, "error": error, "now": now}
@@ -539,51 +403,6 @@ def record_error(connection, session: trialstore.SessionFacts, body: dict[str, A
     if not trialstore.is_open(status, outcome):
         raise session_ended(status)
     return {"recorded": False}
-
-
-def _error_text(body: dict[str, Any], field: str, limit: int, required: bool) -> str | None:
-    value = body.get(field)
-    if value is None and not required:
-        return None
-    if not (isinstance(value, str) and 0 < len(value) <= limit and storable(value)):
-        raise APIError(
-            400,
-            "invalid_field",
-            f"{field} must be {'' if required else 'null or '}a text of 1–{limit} characters, without NUL or lone "
-            "surrogates",
-            field=field,
-        )
-    return value
-
-
-def _ending(body: dict[str, Any]) -> dict[str, Any]:
-    """The `ending` a /timeline-finished body reports: {} or {"ended_early": false} for the natural end,
-    {"ended_early": true, "message": …} for endExperiment / abortExperiment (its message: null or text as a
-    textarea's answer may be, at most END_MESSAGE_MAX characters)."""
-    _known_fields(body, ENDING_FIELDS)
-    early = body.get("ended_early", False)
-    if not isinstance(early, bool):
-        raise APIError(400, "invalid_field", "ended_early must be true or false", field="ended_early")
-    message = body.get("message")
-    if message is not None and not early:
-        raise APIError(
-            400, "invalid_field", "an end message comes only with an early end (ended_early true)", field="message"
-        )
-    if message is not None and not (isinstance(message, str) and len(message) <= END_MESSAGE_MAX and _text(message)):
-        raise APIError(
-            400,
-            "invalid_field",
-            f"message must be null or text of at most {END_MESSAGE_MAX} characters, without control characters "
-            "(line breaks and tabs aside) or lone surrogates",
-            field="message",
-        )
-    return {"ended_early": early, "message": message}
-
-
-def _text(value: str) -> bool:
-    """Text as a participant's longest answers may be (server/studies/surveys.py): no NUL or other control
-    character but line breaks and tabs, no lone surrogate."""
-    return storable(value) and not any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in value)
 
 
 def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore.StudyFacts, task: TaskType) -> str:
@@ -612,29 +431,6 @@ def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.
         )
     # Rows still queued offline may arrive after a refused completion: the completion that follows stands unflagged.
     connection.execute(CLEAR_TOO_FEW_ROWS, {"session_id": session.id})
-
-
-def _parse_time(value: Any) -> datetime | None:
-    """An ISO 8601 timestamp as UTC (none given: UTC). A wrong device clock is kept; a time outside the years
-    2–9998 is refused, as 0001-01-01T00:00+14:00 (1 BC in UTC) could be stored but not read back, and a day's
-    margin keeps every stored time readable in any database session's time zone."""
-    if value is None:
-        return None
-    try:
-        if not (value.isascii() and value.isprintable()):  # fromisoformat lets a trailing NUL through
-            raise ValueError(value)
-        parsed = datetime.fromisoformat(value)
-        parsed = parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
-        if not 1 < parsed.year < 9999:
-            raise ValueError(value)
-        return parsed
-    except (AttributeError, ValueError, OverflowError):
-        raise APIError(
-            400,
-            "invalid_field",
-            "client_time must be an ISO 8601 timestamp within the years 2–9998",
-            field="client_time",
-        ) from None
 
 
 def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
@@ -711,15 +507,12 @@ def _completed(connection, session: trialstore.SessionFacts, outcome: str) -> di
     return {"status": "completed", "outcome": outcome, "results_url": links.results_path(study.slug, session.token)}
 
 
-def end(connection, session: trialstore.SessionFacts, body: dict[str, Any]) -> dict[str, Any]:
+def end(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, Any]:
     """Record that the session ends early (`outcome`: no_consent, incompatible_device, or experiment_error once a
     fatal error of the experiment's code is recorded): it is abandoned, its condition slot is free again, and a
     Prolific participant is sent on with that outcome's completion code when the study has one (redirect_url; None:
     the page asks them to return the study)."""
-    _known_fields(body, {"outcome"})
-    outcome = body.get("outcome")
-    if outcome not in EARLY_OUTCOMES:
-        raise APIError(400, "invalid_field", f"outcome must be one of {', '.join(EARLY_OUTCOMES)}", field="outcome")
+    outcome = bodies.parse(bodies.EndEarly, raw).valid().outcome
     status = trialstore.status(connection, session.id)[0]
     if status in ("completed", "excluded", "withdrawn"):
         raise session_ended(status)

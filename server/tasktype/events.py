@@ -35,6 +35,29 @@ MAX_T_MS = 24 * 3600 * 1000
 MAX_TARGET = 64
 MAX_VALUE = 200
 KEYS = ("t", "type", "target", "value")
+# The most compact JSON one valid event can take: its keys and punctuation, t's digits, the longest type, and every
+# character of target and value escaped as \uXXXX (6 bytes; no character takes more). So many always fit MAX_BYTES.
+MAX_EVENT_BYTES = len('{"t":,"type":"","target":"","value":""},') + len(str(MAX_T_MS)) + max(map(len, EVENT_TYPES))
+MAX_EVENT_BYTES += 6 * (MAX_TARGET + MAX_VALUE)
+ALWAYS_FIT = (MAX_BYTES - 2) // MAX_EVENT_BYTES
+# What validate_events takes, for the participant API's OpenAPI document (server/participation/bodies.py).
+JSON_SCHEMA = {
+    "type": ["array", "null"],
+    "maxItems": MAX_EVENTS,
+    "description": 'the trial\'s interaction records (docs/participant-api.md, "Interaction records"); at most '
+    f"{MAX_BYTES // 1024} KB of JSON; null or left out: none recorded",
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["t", "type"],
+        "properties": {
+            "t": {"type": "integer", "minimum": 0, "maximum": MAX_T_MS, "description": "ms since the trial began"},
+            "type": {"enum": list(EVENT_TYPES)},
+            "target": {"type": ["string", "null"], "maxLength": MAX_TARGET},
+            "value": {"type": ["string", "null"], "maxLength": MAX_VALUE},
+        },
+    },
+}
 
 
 def invalid(index: int, message: str) -> APIError:
@@ -50,15 +73,27 @@ def validate_events(events: Any) -> list[dict[str, Any]] | None:
         raise APIError(422, "invalid_events", "events must be a list of event objects (or null)", field="events")
     if len(events) > MAX_EVENTS:
         raise too_large(f"{len(events)} events")
-    try:
-        # surrogatepass: a lone surrogate is measured here and refused below, at its event
-        text = json.dumps(events, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-        size = len(text.encode("utf-8", "surrogatepass"))
-    except ValueError:  # NaN or Infinity somewhere: named below, at its event
-        size = 0
-    if size > MAX_BYTES:
-        raise too_large(f"{size} bytes of JSON")
-    return [_event(index, event) for index, event in enumerate(events)]
+    checked, problem = [], None
+    for index, event in enumerate(events):
+        try:
+            checked.append(_event(index, event))
+        except APIError as exc:
+            problem = exc
+            break
+    # Over the size cap is the answer even when an event is malformed; a few valid events cannot be over it, so the
+    # usual list is not encoded again to measure it.
+    if problem is not None or len(events) > ALWAYS_FIT:
+        try:
+            # surrogatepass: a lone surrogate is measured here and refused at its event
+            text = json.dumps(events, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            size = len(text.encode("utf-8", "surrogatepass"))
+        except ValueError:  # NaN or Infinity somewhere: refused at its event
+            size = 0
+        if size > MAX_BYTES:
+            raise too_large(f"{size} bytes of JSON")
+    if problem is not None:
+        raise problem
+    return checked
 
 
 def too_large(what: str) -> APIError:

@@ -8,7 +8,6 @@ work. The operations are server/participation/session_api.py's; the researcher b
 from __future__ import annotations
 
 from functools import wraps
-from typing import Any
 
 from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -16,19 +15,14 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..db import db
 from ..exceptions import APIError
 from ..models import Study
-from ..participation import session_api, trialstore
+from ..participation import bodies, session_api, trialstore
 from ..results.export import trial_rows
 from ..tasktype.events import MAX_BYTES as EVENTS_MAX_BYTES
-from ..tasktype.jsonvalue import MAX_DEPTH
 
 PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.ResearcherCookies skips its cookie)
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
 # Bytes of a row's body besides the row: its id, the client time, JSON punctuation, and its events (at their cap).
 ROW_ENVELOPE = 4096 + EVENTS_MAX_BYTES
-# How deep a body may nest: Python's parser and every reader after it recurse (about 1,000 levels end in a
-# RecursionError, a 500). Twice what a row or response may nest (server/tasktype/jsonvalue.py), so that one nested too
-# deep reaches its own check, which names the value's path.
-MAX_BODY_DEPTH = 2 * MAX_DEPTH
 
 
 @bp.before_request
@@ -42,9 +36,9 @@ def take_token(endpoint, values):
     g.token = values.pop("token")
 
 
-def json_object() -> dict[str, Any]:
-    """The request's body, which must be a JSON object nested at most MAX_BODY_DEPTH levels (else a 400) and within
-    the size limit (else a 413, with or without a Content-Length)."""
+def body_bytes() -> bytes:
+    """The request's raw body, for the participant API's models to validate (server/participation/bodies.py): sent
+    as application/json (else a 415) and within the size limit (else a 413, with or without a Content-Length)."""
     if not request.is_json:
         raise APIError(415, "unsupported_media_type", "send the body as application/json")
     limit = request.max_content_length
@@ -54,34 +48,7 @@ def json_object() -> dict[str, Any]:
         request.max_content_length = limit + 1
         if len(request.get_data()) > limit:
             raise RequestEntityTooLarge()
-    try:
-        body = request.get_json(silent=True)
-    except RecursionError:
-        raise too_deep() from None
-    if not isinstance(body, dict):
-        raise APIError(400, "malformed_json", "the body must be a JSON object")
-    if _nests_deeper(body, MAX_BODY_DEPTH):
-        raise too_deep()
-    return body
-
-
-def too_deep() -> APIError:
-    return APIError(400, "too_deep", f"the body nests objects and arrays more than {MAX_BODY_DEPTH} levels deep")
-
-
-def _nests_deeper(value: dict[str, Any] | list[Any], limit: int) -> bool:
-    """Whether `value` nests objects and arrays more than `limit` levels deep, read level by level (no recursion)."""
-    level = [value]
-    for _ in range(limit):
-        level = [
-            inner
-            for outer in level
-            for inner in (outer.values() if isinstance(outer, dict) else outer)
-            if isinstance(inner, (dict, list))
-        ]
-        if not level:
-            return False
-    return True
+    return request.get_data()
 
 
 def with_session(view):
@@ -111,21 +78,21 @@ def get_summary(connection, session):
 @bp.put("/environment")
 @with_session
 def put_environment(connection, session):
-    session_api.save_environment(connection, session, json_object())
+    session_api.save_environment(connection, session, body_bytes())
     return jsonify(ok=True)
 
 
 @bp.put("/surveys/<name>")
 @with_session
 def put_survey(connection, session, name):
-    session_api.save_survey(connection, session, name, json_object())
+    session_api.save_survey(connection, session, name, body_bytes())
     return jsonify(ok=True, name=name)
 
 
 @bp.post("/trials")
 @with_session
 def post_trial(connection, session):
-    status, payload = session_api.save_trial(connection, session, json_object())
+    status, payload = session_api.save_trial(connection, session, body_bytes())
     return jsonify(payload), status
 
 
@@ -137,10 +104,10 @@ def post_row(connection, session):
     limit = task.row_limit(study.config["task"])
     request.max_content_length = max(request.max_content_length, limit + ROW_ENVELOPE)
     try:
-        body = json_object()
+        raw = body_bytes()
     except RequestEntityTooLarge:
-        raise session_api.row_too_large(limit) from None
-    status, payload = session_api.save_row(connection, session, body)
+        raise bodies.row_too_large(limit) from None
+    status, payload = session_api.save_row(connection, session, raw)
     return jsonify(payload), status
 
 
@@ -153,19 +120,19 @@ def get_rows(connection, session):
 @bp.post("/timeline-finished")
 @with_session
 def post_timeline_finished(connection, session):
-    return jsonify(session_api.finish_timeline(connection, session, json_object()))
+    return jsonify(session_api.finish_timeline(connection, session, body_bytes()))
 
 
 @bp.post("/replay-diverged")
 @with_session
 def post_replay_diverged(connection, session):
-    return jsonify(session_api.record_divergence(connection, session, json_object()))
+    return jsonify(session_api.record_divergence(connection, session, body_bytes()))
 
 
 @bp.post("/experiment-error")
 @with_session
 def post_experiment_error(connection, session):
-    return jsonify(session_api.record_error(connection, session, json_object()))
+    return jsonify(session_api.record_error(connection, session, body_bytes()))
 
 
 @bp.post("/complete")
@@ -177,7 +144,7 @@ def post_complete(connection, session):
 @bp.post("/end")
 @with_session
 def post_end(connection, session):
-    return jsonify(session_api.end(connection, session, json_object()))
+    return jsonify(session_api.end(connection, session, body_bytes()))
 
 
 @bp.get("/preview/row")

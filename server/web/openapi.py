@@ -7,15 +7,9 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from ..models import OUTCOMES, SESSION_STATUSES
-from ..participation.session_api import (
-    EARLY_OUTCOMES,
-    END_MESSAGE_MAX,
-    MAX_ERROR_MESSAGE,
-    MAX_ERROR_STACK,
-    MAX_RT_MS,
-)
-from ..tasktype import events, jsonvalue
-from .api import MAX_BODY_DEPTH
+from ..participation import bodies
+from ..participation.bodies import MAX_BODY_DEPTH
+from ..tasktype import jsonvalue
 
 bp = Blueprint("openapi", __name__)
 
@@ -55,6 +49,18 @@ TOKEN = {
     "description": "the session's token (from the entry redirect)",
 }
 SLUG = {"name": "slug", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def body_schemas() -> dict[str, dict]:
+    """The request bodies' schemas, written by the models that validate them (server/participation/bodies.py), and
+    the schemas of the models they nest."""
+    schemas = {}
+    for model in bodies.MODELS:
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[model.__name__] = schema
+    return schemas
+
 
 SCHEMAS = {
     "Error": {
@@ -121,91 +127,10 @@ SCHEMAS = {
             "stored_indexes": {"type": "array", "items": {"type": "integer"}},
         },
     },
-    "Environment": {
-        "type": "object",
-        "required": ["screen_width", "screen_height", "window_width", "window_height"],
-        "properties": {
-            key: {"type": "integer", "minimum": 1, "maximum": 99_999}
-            for key in ("screen_width", "screen_height", "window_width", "window_height")
-        },
-    },
-    "SurveyAnswers": {
-        "type": "object",
-        "required": ["answers"],
-        "properties": {
-            "answers": {
-                "type": "object",
-                "description": 'field name → answer, fields as in the state\'s `surveys` (consent: {"agreed": true})',
-            }
-        },
-    },
-    "Trial": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["trial_id", "trial_index", "stimulus_id", "response"],
-        "properties": {
-            "trial_id": {
-                "type": "string",
-                "minLength": 8,
-                "maxLength": 64,
-                "description": "made by the client (uuid4); a resend repeats it",
-            },
-            "trial_index": {"type": "integer", "minimum": 0, "description": "an index of the session's plan"},
-            "stimulus_id": {"type": "string", "description": "the stimulus planned at that index"},
-            "response": {
-                "type": "object",
-                "description": 'checked by the task type (ratio estimation: {"percent": 0–100})',
-            },
-            "rt_ms": {"type": ["number", "null"], "minimum": 0, "maximum": MAX_RT_MS},
-            "client_time": {"type": ["string", "null"], "format": "date-time"},
-            "events": {"$ref": "#/components/schemas/Events"},
-        },
-    },
-    "Events": {
-        "type": ["array", "null"],
-        "maxItems": events.MAX_EVENTS,
-        "description": 'the trial\'s interaction records (docs/participant-api.md, "Interaction records"); at most '
-        f"{events.MAX_BYTES // 1024} KB of JSON; null or left out: none recorded",
-        "items": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["t", "type"],
-            "properties": {
-                "t": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": events.MAX_T_MS,
-                    "description": "ms since the trial began",
-                },
-                "type": {"enum": list(events.EVENT_TYPES)},
-                "target": {"type": ["string", "null"], "maxLength": events.MAX_TARGET},
-                "value": {"type": ["string", "null"], "maxLength": events.MAX_VALUE},
-            },
-        },
-    },
     "TrialStored": {
         "type": "object",
         "required": ["stored", "trial_index"],
         "properties": {"stored": {"const": True}, "trial_index": {"type": "integer"}, "duplicate": {"const": True}},
-    },
-    "Row": {
-        "type": "object",
-        "required": ["trial_id", "row"],
-        "additionalProperties": False,
-        "properties": {
-            "trial_id": {"type": "string", "pattern": "^[\\x21-\\x7e]{8,64}$", "description": "the page's id"},
-            "row": {"type": "object", "description": "one entry of jsPsych.data, as jsPsych recorded it"},
-            "client_time": {"type": "string", "format": "date-time"},
-            "events": {"$ref": "#/components/schemas/Events"},
-            "replay": {"$ref": "#/components/schemas/ReplayPosition"},
-        },
-    },
-    "ReplayPosition": {
-        "type": ["object", "null"],
-        "required": ["draws"],
-        "additionalProperties": False,
-        "description": "where the page's randomness stood when the row was recorded, given back for a replay",
-        "properties": {"draws": {"type": "integer", "minimum": 0, "maximum": 2**53 - 1}},
     },
     "RowStored": {
         "type": "object",
@@ -225,24 +150,9 @@ SCHEMAS = {
                     "properties": {
                         "trial_id": {"type": "string"},
                         "row": {"type": "object"},
-                        "replay": {"$ref": "#/components/schemas/ReplayPosition"},
+                        "replay": {"anyOf": [{"$ref": "#/components/schemas/ReplayPosition"}, {"type": "null"}]},
                     },
                 },
-            },
-        },
-    },
-    "ReplayDiverged": {
-        "type": "object",
-        "required": ["trial_index", "fields"],
-        "additionalProperties": False,
-        "properties": {
-            "trial_index": {"type": "integer", "minimum": 0, "description": "the replayed row's jsPsych trial_index"},
-            "fields": {
-                "type": "array",
-                "minItems": 1,
-                "maxItems": 50,
-                "items": {"type": "string", "minLength": 1, "maxLength": 200},
-                "description": "the data fields whose value the replay computed otherwise than the stored row holds",
             },
         },
     },
@@ -251,47 +161,10 @@ SCHEMAS = {
         "required": ["recorded"],
         "properties": {"recorded": {"type": "boolean", "description": "false: an earlier divergence stands"}},
     },
-    "TimelineEnding": {
-        "type": "object",
-        "additionalProperties": False,
-        "description": "how the timeline ended; {} is the natural end",
-        "properties": {
-            "ended_early": {
-                "type": "boolean",
-                "default": False,
-                "description": "the experiment called endExperiment (jsPsych 7) or abortExperiment (jsPsych 8)",
-            },
-            "message": {
-                "type": ["string", "null"],
-                "maxLength": END_MESSAGE_MAX,
-                "description": "the end message it passed (only with ended_early; no control characters but line "
-                "breaks and tabs, no lone surrogates); study.toml's [[task.endings]] may map it to an outcome",
-            },
-        },
-    },
     "TimelineFinished": {
         "type": "object",
         "required": ["timeline_finished"],
         "properties": {"timeline_finished": {"const": True}},
-    },
-    "ExperimentError": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["message", "fatal"],
-        "properties": {
-            "message": {"type": "string", "minLength": 1, "maxLength": MAX_ERROR_MESSAGE},
-            "stack": {"type": ["string", "null"], "minLength": 1, "maxLength": MAX_ERROR_STACK},
-            "trial_index": {
-                "type": ["integer", "null"],
-                "minimum": 0,
-                "description": "jsPsych's trial_index of the trial running when it happened (null: none was)",
-            },
-            "fatal": {
-                "type": "boolean",
-                "description": "true: it rejected jsPsych.run() (or the page loaded without run() being reached), "
-                "so the experiment cannot go on",
-            },
-        },
     },
     "ErrorRecorded": {
         "type": "object",
@@ -316,12 +189,6 @@ SCHEMAS = {
             "redirect_url": {"type": "string", "description": "Prolific: the outcome's completion URL"},
             "results_url": {"type": "string"},
         },
-    },
-    "EndEarly": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["outcome"],
-        "properties": {"outcome": {"enum": list(EARLY_OUTCOMES)}},
     },
     "Ended": {
         "type": "object",
@@ -750,6 +617,7 @@ PATHS = {
     },
 }
 
+SCHEMAS.update(body_schemas())
 DOCUMENT = {
     "openapi": "3.1.0",
     "info": {

@@ -15,7 +15,7 @@ from .. import i18n, identifiers
 from ..db import db
 from ..exceptions import ConfigError
 from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion, SurveyResponse
-from ..participation import links, session_api, sessions
+from ..participation import bodies, links, session_api, sessions
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
 from ..studies.definitions import get_study
@@ -236,7 +236,7 @@ def run(slug, token):
         # (POST /end answers the URL); for the others it asks them to return the study.
         "coded_ends": [
             outcome
-            for outcome in session_api.EARLY_OUTCOMES
+            for outcome in bodies.EARLY_OUTCOMES
             if session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
         ],
     }

@@ -64,7 +64,7 @@ async function prepare() {
   return rows;
 }
 
-// The longest end message the server keeps (server/participation/session_api.py END_MESSAGE_MAX).
+// The longest end message the server keeps (server/participation/bodies.py END_MESSAGE_MAX).
 const END_MESSAGE_MAX = 4000;
 // eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|^[\ud800-\udfff]$/;
