@@ -51,8 +51,9 @@ def stored_rows(token):
     )
 
 
-def rows_arrive(token, n, timeout=5.0):
-    """The stored rows once there are n (the page sends them in the background)."""
+def rows_arrive(token, n, timeout=20.0):
+    """The stored rows once there are n (the page sends them in the background), or those there are after `timeout`
+    seconds: a generous bound, as a loaded CI machine can take seconds, and the wait ends when they are there."""
     deadline = time.monotonic() + timeout
     while len(rows := stored_rows(token)) < n and time.monotonic() < deadline:
         time.sleep(0.05)

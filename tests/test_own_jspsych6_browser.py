@@ -134,7 +134,7 @@ def test_jspsych6_resumes_completes_and_stores_exactly_jspsych_data(page, live_s
         word = frame.locator(".word").text_content()
         order.append(word)
         press(page, keys[word])
-    before = rows_arrive(token, 4, timeout=15)
+    before = rows_arrive(token, 4)
     assert len(before) == 4 and all(r["subject"] == "[PROLIFIC_PID]" for r in before)
     assert [r["word"] for r in before[1:]] == order and all(r["correct"] for r in before[1:])
     loaded_before = experiment_frame(page).evaluate("loaded")
