@@ -31,6 +31,8 @@ report itself (:func:`analysis.reports.hive_study.hive_report`) and its renderin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -40,6 +42,7 @@ from .published import published
 from .rank_correlation import spearman
 
 __all__ = [
+    "HiveTask",
     "accuracy_summary",
     "agreement_confidence",
     "condition_tests",
@@ -54,15 +57,41 @@ __all__ = [
 DDOF = 1
 ALPHA = 0.05
 CONFIDENCE = 0.95
-#: task type → (HIVE's name of the task in published_results.csv, chance accuracy in percent, alternative of the
-#: test against chance: "greater" where HIVE asks whether people outperform chance, Table 2; "two-sided" where it
-#: asks whether they differ from it, Table 1)
-TASKS = {
-    "hive-agreement": ("agreement", 50.0, "two-sided"),
-    "hive-distinction": ("distinction", 25.0, "greater"),
-    "hive-output-prediction": ("output prediction", 25.0, "greater"),
-    "hive-prototree": ("distinction", 25.0, "greater"),
-}
+
+
+@dataclass(frozen=True)
+class HiveTask:
+    """One of HIVE's tasks as its statistics take it; the task types that run it say which (their package builds
+    these), so the statistics know no task type.
+
+    Attributes
+    ----------
+    name : str
+        HIVE's name of the task, as published_results.csv's ``study`` starts with it and the report words it:
+        "agreement", "distinction" or "output prediction".
+    chance : float
+        Chance accuracy in percent (25 for a pick among four, 50 for binarised agreement).
+    alternative : str
+        The test against chance: "greater" where HIVE asks whether people outperform chance (Table 2),
+        "two-sided" where it asks whether they differ from it (Table 1).
+    """
+
+    name: str
+    chance: float
+    alternative: str
+
+    @property
+    def agreement(self) -> bool:
+        """HIVE's agreement task (Table 1): a confidence that the prediction is correct, reversed on the page."""
+        return self.name == "agreement"
+
+
+def check_task(task, where: str) -> None:
+    """A ValueError naming ``where`` unless ``task`` is a :class:`HiveTask` (a task type id is not one)."""
+    if not isinstance(task, HiveTask):
+        raise ValueError(f"{where}: task must be a HiveTask (HIVE's task, chance and test), not {task!r}")
+
+
 METHOD_NAMES = {"gradcam": "GradCAM", "bagnet": "BagNet", "protopnet": "ProtoPNet", "prototree": "ProtoTree"}
 #: explanation method → HIVE's correlation coefficient between similarity ratings and model scores (Sec. 5.4)
 SIMILARITY_COEFFICIENT = {"protopnet": "spearman", "prototree": "pearson"}
@@ -113,7 +142,7 @@ ACCURACY_COLUMNS = [
 CONDITION_COLUMNS = ["test", "t", "dof", "p_val", "estimate", "ci_low", "ci_high", "cohen_d", "n", "note"]
 SIMILARITY_COLUMNS = [
     "method",
-    "hive",
+    "hive_choice",
     "unit",
     "r",
     "p_val",
@@ -489,12 +518,12 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
         Trials with ``participant_id``, ``stimulus_id``, ``similarity_ratings`` and ``model_similarity``.
     method : str, optional
         The explanation method (protopnet, prototree, …): its HIVE coefficient (Spearman for ProtoPNet, Pearson
-        for ProtoTree) is marked ``hive`` and listed first.
+        for ProtoTree) is marked ``hive_choice`` and listed first.
 
     Returns
     -------
     pandas.DataFrame
-        Rows ``method`` = "spearman" and "pearson": ``hive`` (HIVE's coefficient for this explanation method),
+        Rows ``method`` = "spearman" and "pearson": ``hive_choice`` (HIVE's coefficient for this explanation method),
         ``unit`` ("match"), ``r``, ``p_val``, ``p_method`` (exact or t), ``n`` (matches), ``ci_low``, ``ci_high``,
         ``n_ratings`` (ratings averaged), ``n_participants``, ``note`` (why r is missing: fewer than 3 matches,
         constant means; or why there is no interval). Empty when nothing was rated.
@@ -505,8 +534,8 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
     per, counts = match_similarity(trials)
     if counts["trials_rated"] == 0:
         return pd.DataFrame(columns=SIMILARITY_COLUMNS)
-    hive = SIMILARITY_COEFFICIENT.get(method or "")
-    order = [hive, *(c for c in ("spearman", "pearson") if c != hive)] if hive else ["spearman", "pearson"]
+    chosen = SIMILARITY_COEFFICIENT.get(method or "")
+    order = [chosen, *(c for c in ("spearman", "pearson") if c != chosen)] if chosen else ["spearman", "pearson"]
     base = {"unit": "match", "n": len(per), "n_ratings": counts["ratings"], "n_participants": counts["participants"]}
     if len(per) < 3:
         why = f"{len(per)} match(es) rated: a correlation needs at least 3"
@@ -518,7 +547,7 @@ def similarity_correlation(trials: pd.DataFrame, method: str | None = None) -> p
         why = ""
     rows = []
     for coef in order:
-        row = {"method": coef, "hive": coef == hive, **base}
+        row = {"method": coef, "hive_choice": coef == chosen, **base}
         if why:
             row["note"] = why
         elif coef == "pearson":

@@ -14,7 +14,7 @@ Each kind of study simulates the test its report prints, not its bootstrap:
   the participant × type variation, ē_ij the mean of m trial errors, N(0, σ_w²/m), b_i cancelling in every paired
   difference, and every pair differing with the same variance. μ: the pilot's type means, the compared pair moved
   symmetrically about its pilot midpoint to differ by the effect.
-* ``hive`` (HIVE): the one-sample t-test of participants' accuracy (percent of m trials right) against chance,
+* ``accuracy`` (HIVE): the one-sample t-test of participants' accuracy (percent of m trials right) against chance,
   one-sided "greater" or two-sided (agreement) as :func:`analysis.hive_statistics.accuracy_summary` runs it.
   Participant i's accuracy is k_i/m with k_i ~ Binomial(m, p_i), p_i ~ Beta with mean = the stated accuracy and
   SD τ (between participants). The effect is that accuracy as a proportion (0.6 = 60 %).
@@ -44,8 +44,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from scipy import stats
 
-from ._checks import check_choice, check_frame, check_number, check_positive_int
-from .hive_statistics import METHOD_NAMES, TASKS, accuracy_summary, participant_accuracy
+from ._checks import check_frame, check_number, check_positive_int
+from .hive_statistics import METHOD_NAMES, HiveTask, accuracy_summary, check_task, participant_accuracy
 from .inference import one_sample_t, residual_ss
 from .published import published
 from .ratings import AGREE_FROM, agreement
@@ -74,7 +74,7 @@ class Plan:
     kind: str
     test: str  # the report's test, in words
     effect: float
-    null: float  # 0 (ratio), chance (hive) or the reference share (ratings), in the effect's unit
+    null: float  # 0 (ratio), chance (accuracy) or the reference share (ratings), in the effect's unit
     target: float
     alpha: float
     reps: int
@@ -437,24 +437,23 @@ def hive_hits(n, reps, rng, accuracy, chance, tau, trials, alternative, alpha) -
     return (sd > 0) & (pv < alpha)
 
 
-def hive_default_sd(task_type: str, method: str | None) -> tuple[float, str]:
+def hive_default_sd(task: HiveTask, method: str | None) -> tuple[float, str]:
     """The mean SD over participants of HIVE's published accuracies for the task (and method, when it has rows), as
     a proportion; it includes the binomial noise of HIVE's trials, so as τ it overstates the spread (conservative)."""
-    task = TASKS[task_type][0]
     rows = published("HIVE2022", measure="accuracy")
-    rows = rows[rows["study"].str.startswith(task) & (rows["spread_kind"] == "sd_over_participants")]
+    rows = rows[rows["study"].str.startswith(task.name) & (rows["spread_kind"] == "sd_over_participants")]
     name = METHOD_NAMES.get(method)
     own = rows[rows["condition"].str.startswith(name)] if name else rows.iloc[:0]
     use = own if len(own) else rows
     what = f"{name} " if len(own) else ""
     return float(
         use["spread"].mean()
-    ) / 100, f"default: HIVE 2022 {task} {what}SD over participants (mean of {len(use)})"
+    ) / 100, f"default: HIVE 2022 {task.name} {what}SD over participants (mean of {len(use)})"
 
 
 def plan_hive(
     pilot: pd.DataFrame | None,
-    task_type: str,
+    task: HiveTask,
     method: str | None,
     trials: int,
     effect: float,
@@ -470,8 +469,8 @@ def plan_hive(
     ----------
     pilot : pandas.DataFrame or None
         The pilot's test trials of completed participants: ``participant_id``, ``model_correct``, ``correct``.
-    task_type : str
-        A HIVE task type (:data:`analysis.hive_statistics.TASKS`: its chance and sidedness).
+    task : HiveTask
+        The HIVE task the study runs (its task type says which): its chance and the test's sidedness.
     method : str or None
         The explanation method (gradcam, bagnet, protopnet, prototree): picks the published SD without a pilot.
     trials : int
@@ -489,9 +488,9 @@ def plan_hive(
     """
     where = "plan_hive"
     effect, target, alpha, reps, ns = _check_common(effect, target, alpha, reps, ns, where)
-    check_choice(task_type, tuple(TASKS), "task_type", where=where)
+    check_task(task, where)
     trials = check_positive_int(trials, "trials", where=where)
-    _, chance_pct, alternative = TASKS[task_type]
+    chance_pct, alternative = task.chance, task.alternative
     chance = chance_pct / 100
     if not 0 < effect < 1:
         raise ValueError(
@@ -522,7 +521,7 @@ def plan_hive(
     else:
         notes.append("no pilot data: τ is the published default; plan from a pilot for the study's own spread")
     if tau is None:
-        tau, sources["tau"] = hive_default_sd(task_type, method)
+        tau, sources["tau"] = hive_default_sd(task, method)
     limit = math.sqrt(effect * (1 - effect))
     design = {"trials_per_participant": trials, "chance": chance, "alternative": alternative}
 
@@ -538,7 +537,7 @@ def plan_hive(
         f"({'one-sided, greater' if alternative == 'greater' else 'two-sided'})"
     )
     return _plan(
-        "hive", test, hits_at, effect, chance, target, alpha, reps, ns, seed, design, {"tau": tau}, sources,
+        "accuracy", test, hits_at, effect, chance, target, alpha, reps, ns, seed, design, {"tau": tau}, sources,
         pilot_out, notes,
     )  # fmt: skip
 

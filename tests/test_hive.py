@@ -440,7 +440,7 @@ def test_agreement_similarity_ratings_reach_the_report(app, client, runner):
     )
     sim = data["similarity"][0]
     assert sim["n"] == 2 * len(seen) < 3 * 10 * 2  # the demo's photos have 2 matches each
-    assert sim["n_ratings"] == 3 * 10 * 2 and sim["n_participants"] == 3 and sim["hive"]
+    assert sim["n_ratings"] == 3 * 10 * 2 and sim["n_participants"] == 3 and sim["hive_choice"]
     acc = {r["condition"]: r for r in data["accuracy"]}
     assert acc["incorrect"]["judged_correct_percent"] == 100.0 and acc["incorrect"]["mean"] == 0.0
     assert acc["correct"]["published_mean"] == 73.2  # the demo study compares with HIVE's ProtoPNet CUB row
@@ -540,7 +540,7 @@ def test_flask_analyze_agreement_equals_hives_formulas_computed_by_hand(app, cli
         next(c for c in params[key]["candidates"].values() if c["rank"] == 1)["similarity"][m] for key, m in matches
     ]
     sim = {r["method"]: r for r in data["similarity"]}
-    assert sim["spearman"]["hive"] and not sim["pearson"]["hive"]
+    assert sim["spearman"]["hive_choice"] and not sim["pearson"]["hive_choice"]
     assert_matches(sim["spearman"], correlation_by_hand(human, model, spearman=True))
     assert_matches(sim["pearson"], correlation_by_hand(human, model, spearman=False))
     assert sim["spearman"]["n"] == len(matches) == 2 * len({key for _, key, _, _ in sent})
@@ -691,8 +691,6 @@ def test_analyzer_compares_a_labelled_imagenet_study_with_hives_with_labels_row(
     columns) for the published comparison."""
     from types import SimpleNamespace
 
-    from server.tasks.hive.analyzer import HiveAnalyzer
-
     trials = pd.DataFrame(
         {"participant_id": [1, 1, 2, 2], "practice": False, "model_correct": 1, "correct": [1, 0, 1, 1]}
     )
@@ -707,5 +705,24 @@ def test_analyzer_compares_a_labelled_imagenet_study_with_hives_with_labels_row(
             task_type="hive-distinction",
             config={"task": {"method": "gradcam", "dataset": "ImageNet", "show_labels": labels}},
         )
-        report = HiveAnalyzer().compute(study, data, None)
+        report = registry().get("hive-distinction").analyzer.compute(study, data, None)
         assert report.tables["accuracy"].iloc[0]["published_mean"] == published
+
+
+def test_each_task_type_gives_the_statistics_its_hive_task(app):
+    """Which HIVE task (name, chance, test) each type runs is the hive package's knowledge (analysis keys nothing by
+    task id); the analysis tests' tasks are these."""
+    from tests.analysis.test_analysis_hive import AGREEMENT, DISTINCTION, OUTPUT_PREDICTION
+
+    given = {
+        task_id: registry().get(task_id).statistics_task()
+        for task_id in ("hive-agreement", "hive-distinction", "hive-output-prediction", "hive-prototree")
+    }
+    assert given == {
+        "hive-agreement": AGREEMENT,
+        "hive-distinction": DISTINCTION,
+        "hive-output-prediction": OUTPUT_PREDICTION,
+        "hive-prototree": DISTINCTION,
+    }
+    assert registry().get("hive-prototree").analyzer.task == DISTINCTION
+    assert registry().get("hive-agreement").planner.task == AGREEMENT

@@ -21,10 +21,11 @@ from ..hive_statistics import (
     DDOF,
     METHOD_NAMES,
     SIMILARITY_COEFFICIENT,
-    TASKS,
     TRADEOFF_REFERENCE,
+    HiveTask,
     accuracy_summary,
     agreement_confidence,
+    check_task,
     condition_tests,
     match_similarity,
     participant_accuracy,
@@ -46,13 +47,13 @@ __all__ = ["HiveReport", "hive_report"]
 PUBLISHED_COLUMNS = ["published_mean", "published_sd", "published_n", "published_confidence"]
 
 
-def published_study(task_type: str, dataset: str | None, labels: bool = False) -> str | None:
+def published_study(task: HiveTask, dataset: str | None, labels: bool = False) -> str | None:
     """HIVE's name (published_results.csv ``study``) of the study a product study replicates: "distinction CUB",
     "agreement ImageNet", "output prediction ImageNet with labels" (Table 2's ImageNet studies that showed the
     ground-truth class labels); None without a dataset."""
     if not dataset:
         return None
-    return f"{TASKS[task_type][0]} {dataset}" + (" with labels" if labels else "")
+    return f"{task.name} {dataset}" + (" with labels" if labels else "")
 
 
 def _published_beside(summary: pd.DataFrame, study: str | None, method: str) -> pd.DataFrame:
@@ -77,10 +78,11 @@ def _published_beside(summary: pd.DataFrame, study: str | None, method: str) -> 
 @dataclass
 class HiveReport(Report):
     """Everything :func:`hive_report` computed: ``tables`` (accuracy, output_prediction, per_participant,
-    conditions, similarity, understanding, tradeoff), ``meta`` and the ``notes`` that say what each number means or
-    why it is missing."""
+    conditions, similarity, understanding, tradeoff), ``meta``, the ``notes`` that say what each number means or
+    why it is missing, and the HIVE ``task`` it was computed for (its name and wording)."""
 
     notes: list[str] = field(default_factory=list)
+    task: HiveTask = field(kw_only=True)
     csv_tables = (
         "accuracy",
         "output_prediction",
@@ -116,28 +118,27 @@ def _alternative_words(alternative: str, chance: float) -> str:
 
 
 def _output_prediction(
-    test: pd.DataFrame, method: str, dataset: str | None, labels: bool
+    test: pd.DataFrame, task: HiveTask | None, method: str, dataset: str | None, labels: bool
 ) -> tuple[pd.DataFrame, str | None]:
     """Output prediction asked in the same trials as distinction (study option ``output_prediction``): its accuracy
-    as the output-prediction task's (chance 25 %, one-sided), beside HIVE's output-prediction row; empty when not
-    asked."""
-    if "output_correct" not in test.columns or test["output_correct"].isna().all():
+    as ``task``'s (the output-prediction task's chance and test), beside HIVE's row for it; empty when not asked."""
+    if task is None or "output_correct" not in test.columns or test["output_correct"].isna().all():
         return pd.DataFrame(columns=[*ACCURACY_COLUMNS, *PUBLISHED_COLUMNS]), None
     asked = test[test["output_correct"].notna()]
-    _, chance, alternative = TASKS["hive-output-prediction"]
     per = participant_accuracy(asked, correct="output_correct", confidence="output_confidence")
-    study = published_study("hive-output-prediction", dataset, labels)
-    return _published_beside(accuracy_summary(per, chance, alternative), study, method), study
+    study = published_study(task, dataset, labels)
+    return _published_beside(accuracy_summary(per, task.chance, task.alternative), study, method), study
 
 
 def hive_report(
     participants: pd.DataFrame,
     trials: pd.DataFrame,
-    task_type: str,
+    task: HiveTask,
     method: str,
     dataset: str | None = None,
     meta: dict[str, Any] | None = None,
     labels: bool = False,
+    output_task: HiveTask | None = None,
 ) -> HiveReport:
     """The HIVE report of one study: completed participants' test trials only.
 
@@ -147,16 +148,20 @@ def hive_report(
         participants.csv: ``participant_id``, ``status`` and the HIVE survey columns.
     trials : pandas.DataFrame
         trials.csv of the study (practice rows are dropped here).
-    task_type : str
-        One of :data:`TASKS`; fixes the chance level (agreement 50 %, otherwise 25 %) and the test's sidedness.
+    task : HiveTask
+        The HIVE task the study's type runs: its name, chance (agreement 50 %, otherwise 25 %) and test's side.
     method : str
         gradcam, bagnet, protopnet or prototree.
     dataset : str, optional
         HIVE's dataset the study replicates (e.g. "CUB"); the published figures for the same task and method are
         shown beside ours. None: no published comparison.
+    meta : dict, optional
+        The caller's facts of the study (slug, title, exclusions, task type), first in the report's meta.
     labels : bool, default False
         Whether the study showed class labels (study.toml ``show_labels``): HIVE's ImageNet studies with labels
         are the published comparison then.
+    output_task : HiveTask, optional
+        The task output prediction asked in distinction's trials (``output_correct``) is analysed as; None: it is not.
 
     Returns
     -------
@@ -165,18 +170,15 @@ def hive_report(
         trials), ``per_participant``, ``conditions``, ``similarity``, ``understanding``, ``tradeoff``; ``notes``
         (how each statistic was computed and what was left out, with counts).
     """
-    check_choice(task_type, TASKS, "task_type", where="hive_report")
+    check_task(task, "hive_report")
     check_choice(method, METHOD_NAMES, "method", where="hive_report")
     check_frame(participants, keys=["participant_id", "status"], where="hive_report")
-    scored = _Scored.of(participants, trials, task_type)
-    _, chance, alternative = TASKS[task_type]
-    design = _Design(
-        task_type, method, dataset, labels, published_study(task_type, dataset, labels), chance, alternative
-    )
+    scored = _Scored.of(participants, trials, task)
+    design = _Design(task, method, dataset, labels, published_study(task, dataset, labels))
     per = participant_accuracy(scored.test)
-    output, output_study = _output_prediction(scored.test, method, dataset, labels)
+    output, output_study = _output_prediction(scored.test, output_task, method, dataset, labels)
     tables = {
-        "accuracy": _published_beside(accuracy_summary(per, chance, alternative), design.study, method),
+        "accuracy": _published_beside(accuracy_summary(per, task.chance, task.alternative), design.study, method),
         "output_prediction": output,
         "per_participant": per,
         "conditions": condition_tests(per),
@@ -187,31 +189,28 @@ def hive_report(
     counts = match_similarity(scored.test)[1] if len(tables["similarity"]) else {}
     notes = _notes(design, scored, tables, counts, meta or {})
     meta = {**(meta or {}), **design.meta(output_study), **scored.meta(), "ddof": DDOF, "similarity_counts": counts}
-    return HiveReport(meta=meta, notes=notes, tables=tables)
+    return HiveReport(meta=meta, notes=notes, tables=tables, task=task)
 
 
 @dataclass(frozen=True)
 class _Design:
     """What a HIVE study asks and against what it is compared: chance, the test's side, HIVE's published study."""
 
-    task_type: str
+    task: HiveTask
     method: str
     dataset: str | None
     labels: bool
     study: str | None
-    chance: float
-    alternative: str
 
     def meta(self, output_study: str | None) -> dict[str, Any]:
         return {
-            "task_type": self.task_type,
             "method": self.method,
             "dataset": self.dataset,
             "labels": self.labels,
             "published_study": self.study,
             "output_published_study": output_study,
-            "chance": self.chance,
-            "alternative": self.alternative,
+            "chance": self.task.chance,
+            "alternative": self.task.alternative,
             "alpha": ALPHA,
         }
 
@@ -228,14 +227,14 @@ class _Scored:
     n_practice: int
 
     @classmethod
-    def of(cls, participants: pd.DataFrame, trials: pd.DataFrame, task_type: str) -> _Scored:
+    def of(cls, participants: pd.DataFrame, trials: pd.DataFrame, task: HiveTask) -> _Scored:
         done = participants[participants["status"] == "completed"]
         completed = trials["participant_id"].isin(done["participant_id"])
         practice = trials["practice"].astype(bool)
         test = trials[completed & ~practice]
         if test.empty:
             raise ValueError("hive_report: no test trials of completed participants")
-        if task_type == "hive-agreement" and "confidence" in test.columns:
+        if task.agreement and "confidence" in test.columns:
             test = test.assign(confidence=agreement_confidence(test["confidence"]).to_numpy())
         n_practice = int((completed & practice).sum())
         return cls(done, test, len(participants) - len(done), int((~completed).sum()), n_practice)
@@ -269,7 +268,7 @@ def _notes(design: _Design, scored: _Scored, tables: dict, counts: dict, meta: d
     excluded = exclusion_note(meta)
     if excluded:  # they are among the sessions not completed above
         notes.append(f"Exclusions: {excluded}.")
-    if design.task_type == "hive-agreement":
+    if design.task.agreement:
         notes.append(AGREEMENT_NOTE)
     if counts:
         notes.append(_similarity_note(design, tables["similarity"], counts))
@@ -286,11 +285,12 @@ def _participants_note(scored: _Scored) -> str:
 
 
 def _accuracy_note(design: _Design) -> str:
+    task = design.task
     return (
         f"Accuracy: percent of a participant's trials answered right; mean and SD over participants (SD with "
-        f"ddof = {DDOF}); one-sample t-test against chance = {design.chance:g} %, "
-        f"{_alternative_words(design.alternative, design.chance)}; "
-        f"significant at p < {ALPHA:g}; interval: {CI_KINDS[design.alternative]}, so it excludes chance exactly when "
+        f"ddof = {DDOF}); one-sample t-test against chance = {task.chance:g} %, "
+        f"{_alternative_words(task.alternative, task.chance)}; "
+        f"significant at p < {ALPHA:g}; interval: {CI_KINDS[task.alternative]}, so it excludes chance exactly when "
         "the test is significant."
     )
 
@@ -323,7 +323,7 @@ def _similarity_note(design: _Design, similarity: pd.DataFrame, counts: dict) ->
         + (
             " Distinction: every option's matches were rated, as in HIVE's ProtoPNet distinction study (its "
             "ρ = −0.25, p = 0.49 correlates these ratings with the model's scores)."
-            if design.task_type == "hive-distinction"
+            if design.task.name == "distinction"
             else ""
         )
     )
@@ -404,8 +404,10 @@ def _stat(value, note: str, digits: int = 2) -> str:
 def _document(report: HiveReport) -> Document:
     m, t = report.meta, report.tables
     greater = m["alternative"] == "greater"
-    doc = Document(f"HIVE report: {m.get('title', m.get('slug', ''))}", [_lead(m)])
-    doc.sections.append(_accuracy_section(t["accuracy"], _accuracy_title(m), greater, m.get("published_study")))
+    doc = Document(f"HIVE report: {m.get('title', m.get('slug', ''))}", [_lead(report.task, m)])
+    doc.sections.append(
+        _accuracy_section(t["accuracy"], _accuracy_title(report.task), greater, m.get("published_study"))
+    )
     if len(t["output_prediction"]):
         doc.sections.append(
             _accuracy_section(
@@ -416,7 +418,7 @@ def _document(report: HiveReport) -> Document:
                 m.get("output_published_study"),
             )
         )
-    if m["task_type"] == "hive-agreement":
+    if report.task.agreement:
         doc.sections.append(_confirmation_section(t["accuracy"]))
     for table, section in (
         ("conditions", _conditions_section),
@@ -430,20 +432,20 @@ def _document(report: HiveReport) -> Document:
     return doc
 
 
-def _lead(m: dict[str, Any]) -> str:
+def _lead(task: HiveTask, m: dict[str, Any]) -> str:
     return (
-        f"{TASKS[m['task_type']][0]} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed "
+        f"{task.name} task, {METHOD_NAMES[m['method']]}; {m['n_participants']} completed "
         f"participants, {m['n_trials']} test trials; chance {m['chance']:g} %; test against chance "
         f"{'one-sided (outperforms?)' if m['alternative'] == 'greater' else 'two-sided (differs?)'}."
     )
 
 
-def _accuracy_title(m: dict[str, Any]) -> str:
+def _accuracy_title(task: HiveTask) -> str:
     """HIVE's table the accuracy section reproduces, and its confidence scale."""
-    if m["task_type"] == "hive-agreement":
+    if task.agreement:
         scale, title = "confidence 1–4, higher = more confident the prediction is correct", "Table 1 (agreement)"
     else:
-        scale, title = "confidence 1–5, higher = more confident", f"Table 2 ({TASKS[m['task_type']][0]})"
+        scale, title = "confidence 1–5, higher = more confident", f"Table 2 ({task.name})"
     return f"{title}: accuracy, mean ± SD over participants (mean {scale})"
 
 
@@ -474,7 +476,7 @@ def _similarity_section(sim: pd.DataFrame) -> Section:
     rows = [
         [
             COEFFICIENT_NAMES[r.method],
-            "yes" if r.hive else "",
+            "yes" if r.hive_choice else "",
             _stat(r.r, r.note),
             interval(r.ci_low, r.ci_high),
             p_value(r.p_val),
@@ -537,14 +539,14 @@ def _methods(report: HiveReport) -> str:
     similarity correlation's unit and coefficient, and every statistic that could not be computed, with why; as
     Markdown (:func:`analysis.methods.methods_document`): paragraphs, software versions, references."""
     m, t = report.meta, report.tables
-    task, method = TASKS[m["task_type"]][0], METHOD_NAMES[m["method"]]
+    task, method = report.task.name, METHOD_NAMES[m["method"]]
     refs = ["kim2022", "student1908"]
     paragraphs = [
         f"**Participants.** {m['n_participants']} participants completed the HIVE {task} task (Kim et al., 2022) "
         f"on {method} explanations, giving {m['n_trials']} test trials; {m['n_not_completed']} session(s) that were "
         f"not completed were left out and the {m['n_practice_trials']} preview trial(s) were not scored. As in HIVE, "
         "no participant was excluded: there is no outlier rule.",
-        _accuracy_paragraph(m, t["accuracy"]),
+        _accuracy_paragraph(report.task, m, t["accuracy"]),
     ]
     if len(t["conditions"]):
         refs.append("welch1947")
@@ -568,7 +570,7 @@ def _verdicts(table: pd.DataFrame) -> str:
     return "".join(f" For the {r.condition} condition: {r.verdict}; {r.note}." for r in table.itertuples() if r.note)
 
 
-def _accuracy_paragraph(m: dict[str, Any], accuracy: pd.DataFrame) -> str:
+def _accuracy_paragraph(task: HiveTask, m: dict[str, Any], accuracy: pd.DataFrame) -> str:
     greater = m["alternative"] == "greater"
     side = (
         "one-sided (H1: the mean exceeds chance), because HIVE's Table 2 asks whether participants outperform chance"
@@ -581,7 +583,7 @@ def _accuracy_paragraph(m: dict[str, Any], accuracy: pd.DataFrame) -> str:
             " (a confidence of 3–4 on HIVE's 4-point scale, higher = more confident the prediction is correct, counts "
             "as judging the prediction correct; the page stores the reverse order, 1 = fairly confident correct, "
             "converted as 5 − stored)"
-            if m["task_type"] == "hive-agreement"
+            if task.agreement
             else ""
         )
         + ", computed for trials on which the model's prediction was correct, incorrect, and for all trials. We "

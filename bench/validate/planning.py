@@ -31,10 +31,11 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
 
-from analysis.hive_statistics import TASKS, accuracy_summary, participant_accuracy
+from analysis.hive_statistics import accuracy_summary, participant_accuracy
 from analysis.inference import pairwise_within
 from analysis.planning import plan_hive, plan_ratings, plan_ratio
 from analysis.ratings import agreement
+from server.tasks.hive.task import HiveAgreement, HiveDistinction
 from tests.analysis.conftest import simulate_cohort
 
 TARGET = 0.8
@@ -175,12 +176,14 @@ def _hive_trials(rng, n: int, mu: float) -> pd.DataFrame:
     )
 
 
-def _hive_row(task_type: str, effect: float, cohorts: int, rng) -> dict:
+def _hive_row(task_type, effect: float, cohorts: int, rng) -> dict:
+    """``task_type``: a HIVE task type's class (server/tasks/hive/task.py), whose HIVE task is planned."""
     mu = _logit_mu(effect)
-    _, chance, alternative = TASKS[task_type]
+    task = task_type.statistics_task()
+    chance, alternative = task.chance, task.alternative
     pilot = _hive_trials(rng, HIVE_PILOT, mu)
     plan, n = _refined(
-        lambda ns: plan_hive(pilot, task_type, None, HIVE_TRIALS, effect, TARGET, ALPHA, PLAN_REPS, ns, seed=1),
+        lambda ns: plan_hive(pilot, task, None, HIVE_TRIALS, effect, TARGET, ALPHA, PLAN_REPS, ns, seed=1),
         TARGET,
     )
     hits = []
@@ -189,7 +192,7 @@ def _hive_row(task_type: str, effect: float, cohorts: int, rng) -> dict:
             per = participant_accuracy(_hive_trials(rng, n, mu))
             summary = accuracy_summary(per, chance, alternative).set_index("condition").loc["all"]
             hits.append(bool(summary["significant"]))
-    test = f"HIVE {task_type}: accuracy vs chance {chance:g} % ({alternative})"
+    test = f"HIVE {task_type.id}: accuracy vs chance {chance:g} % ({alternative})"
     return _row(test, effect, f"{HIVE_PILOT} participants", plan, n, hits)
 
 
@@ -253,8 +256,8 @@ def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
             _resampled_row(unequal, pair, 0.4, cohorts, _stream(seed, f"ratio resampled {pair[1]}-{pair[0]}"))
             for pair in ((2, 3), (1, 4))
         ),
-        _hive_row("hive-distinction", 0.35, cohorts, _stream(seed, "hive-distinction")),
-        _hive_row("hive-agreement", 0.6, cohorts, _stream(seed, "hive-agreement")),
+        _hive_row(HiveDistinction, 0.35, cohorts, _stream(seed, "hive-distinction")),
+        _hive_row(HiveAgreement, 0.6, cohorts, _stream(seed, "hive-agreement")),
         _ratings_row(0.65, 0.5, cohorts, _stream(seed, "ratings")),
     ]
     title = (

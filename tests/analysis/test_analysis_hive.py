@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 from analysis.hive_statistics import (
+    HiveTask,
     accuracy_summary,
     condition_tests,
     match_similarity,
@@ -22,6 +23,12 @@ from analysis.hive_statistics import (
     understanding_summary,
 )
 from analysis.reports.hive_study import hive_report
+
+# HIVE's tasks as the hive task package builds them (server/tasks/hive/task.py, statistics_task; tests/test_hive.py
+# checks they are the same): written out so that the analysis tests need no server.
+AGREEMENT = HiveTask("agreement", 50.0, "two-sided")
+DISTINCTION = HiveTask("distinction", 25.0, "greater")
+OUTPUT_PREDICTION = HiveTask("output prediction", 25.0, "greater")
 
 # Correct answers out of 10 per participant: sum 356, sum of squares 3078 → mean 71.2 %, SD 33.30 % (ddof = 1).
 HIVE_GRADCAM_CUB = [0] * 5 + [3] * 4 + [5] * 9 + [8] * 8 + [9] * 5 + [10] * 19
@@ -51,7 +58,7 @@ def one_sided_t_by_hand(acc, chance):
 
 def test_simulated_cohort_reproduces_the_published_gradcam_cub_distinction_row():
     assert len(HIVE_GRADCAM_CUB) == 50
-    report = hive_report(people(50), cohort(HIVE_GRADCAM_CUB), "hive-distinction", "gradcam", "CUB")
+    report = hive_report(people(50), cohort(HIVE_GRADCAM_CUB), DISTINCTION, "gradcam", "CUB")
     row = report.tables["accuracy"].set_index("condition").loc["correct"]
     assert (row["n"], round(row["mean"], 1), round(row["sd"], 1)) == (50, 71.2, 33.3)
     assert (row["published_mean"], row["published_sd"]) == (71.2, 33.3)
@@ -97,7 +104,7 @@ def test_a_cohort_a_little_below_chance_reads_not_above_chance():
     assert 0.5 < p < 0.6
     row = accuracy_summary(participant_accuracy(cohort(counts)), 25.0).set_index("condition").loc["correct"]
     assert row["p_val"] == pytest.approx(p) and row["verdict"] == "not above chance"
-    text = hive_report(people(len(counts)), cohort(counts), "hive-distinction", "gradcam").text()
+    text = hive_report(people(len(counts)), cohort(counts), DISTINCTION, "gradcam").text()
     assert "not above chance" in text and "does not outperform" not in text
 
 
@@ -112,7 +119,7 @@ def test_a_cohort_without_variance_is_reported_for_what_it_is():
     assert low["verdict"] == "below chance; t undefined" and "all 4 participants at 0 %" in low["note"]
     one = accuracy_summary(participant_accuracy(cohort([7])), 25.0).iloc[0]
     assert one["verdict"] == "not tested" and "needs at least 2" in one["note"] and np.isnan(one["sd"])
-    report = hive_report(people(50), cohort([10] * 50), "hive-distinction", "gradcam")
+    report = hive_report(people(50), cohort([10] * 50), DISTINCTION, "gradcam")
     assert "above chance; t undefined" in report.text()
     assert any("all 50 participants at 100 %" in n for n in report.notes)
     assert "all 50 participants at 100 %" in report.methods()
@@ -178,7 +185,7 @@ def test_skipped_condition_tests_keep_their_row_and_say_why():
     assert "all 3 participants' differences" in tests.loc["paired", "note"] and "+50.0" in tests.loc["paired", "note"]
     only = condition_tests(participant_accuracy(cohort([3, 4], model_correct=1))).set_index("test")
     assert "no trials on incorrect model predictions" in only.loc["paired", "note"]
-    text = hive_report(people(3), trials, "hive-distinction", "gradcam").text()
+    text = hive_report(people(3), trials, DISTINCTION, "gradcam").text()
     assert "– (see note)" in text and "no variance in either group" in text
 
 
@@ -218,7 +225,7 @@ def test_similarity_is_one_value_per_match_as_in_hive():
     # 6 matches: below 10, so p is exact, the share of the 6! pairings of the ranks with |rho| at least as large
     extreme = sum(abs(np.corrcoef(rank_h, perm)[0, 1]) >= abs(rho) - 1e-12 for perm in itertools.permutations(rank_m))
     res = similarity_correlation(RATED, "protopnet").set_index("method")
-    assert list(res.index) == ["spearman", "pearson"] and res.loc["spearman", "hive"]
+    assert list(res.index) == ["spearman", "pearson"] and res.loc["spearman", "hive_choice"]
     assert res.loc["spearman", "r"] == pytest.approx(rho, abs=1e-12)
     assert res.loc["spearman", "p_val"] == pytest.approx(extreme / 720, rel=1e-12)
     assert res.loc["spearman", "p_method"].startswith("exact")
@@ -231,7 +238,7 @@ def test_similarity_is_one_value_per_match_as_in_hive():
     assert (res["n"] == 6).all() and (res["n_ratings"] == 12).all() and (res["unit"] == "match").all()
     # ProtoTree: HIVE's coefficient is Pearson's r
     tree = similarity_correlation(RATED, "prototree")
-    assert tree["method"].tolist() == ["pearson", "spearman"] and tree["hive"].tolist() == [True, False]
+    assert tree["method"].tolist() == ["pearson", "spearman"] and tree["hive_choice"].tolist() == [True, False]
     assert similarity_correlation(RATED.assign(similarity_ratings=None)).empty  # nothing rated: no table
 
 
@@ -270,7 +277,7 @@ def test_similarity_degradations_are_counted_and_explained():
     per, counts = match_similarity(bad)
     assert counts["trials_mismatched"] == 1 and counts["trials_rated"] == 7 and counts["ratings"] == 12
     report = hive_report(
-        people(4), bad.assign(practice=False, model_correct=1, correct=1, confidence=2), "hive-agreement", "protopnet"
+        people(4), bad.assign(practice=False, model_correct=1, correct=1, confidence=2), AGREEMENT, "protopnet"
     )
     assert any("1 of 7 rated trial(s) left out" in n for n in report.notes)
     two = similarity_correlation(RATED[RATED["stimulus_id"] == "a"], "protopnet")
@@ -332,10 +339,10 @@ def test_tradeoff_gain_by_hand():
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match="correct"):
         participant_accuracy(pd.DataFrame({"participant_id": [1], "model_correct": [1]}))
-    with pytest.raises(ValueError, match="task_type"):
-        hive_report(people(1), cohort([5]), "hive-guessing", "gradcam")
+    with pytest.raises(ValueError, match="task must be a HiveTask"):
+        hive_report(people(1), cohort([5]), "hive-distinction", "gradcam")
     with pytest.raises(ValueError, match="no test trials"):
-        hive_report(people(1).assign(status="started"), cohort([5]), "hive-distinction", "gradcam")
+        hive_report(people(1).assign(status="started"), cohort([5]), DISTINCTION, "gradcam")
 
 
 def test_survey_tables_name_missing_columns():
@@ -358,7 +365,7 @@ def test_understanding_notes_unanswered_and_untestable():
 
 def test_report_json_markdown_and_methods_carry_the_notes():
     trials = cohort(HIVE_GRADCAM_CUB).assign(stimulus_id="img")
-    report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, "hive-distinction", "gradcam", "CUB")
+    report = hive_report(people(50).assign(hive_tradeoff_low_risk=70), trials, DISTINCTION, "gradcam", "CUB")
     data = report.json()
     assert data["accuracy"][0]["verdict"] == "above chance" and data["accuracy"][0]["alternative"] == "greater"
     assert data["tradeoff"][0]["note"].startswith("all 50 gains equal")

@@ -14,6 +14,7 @@ from scipy import stats
 from analysis.hive_statistics import accuracy_summary, participant_accuracy, tradeoff_summary
 from analysis.rank_correlation import spearman
 from analysis.reports.hive_study import hive_report
+from tests.analysis.test_analysis_hive import AGREEMENT, DISTINCTION, OUTPUT_PREDICTION
 
 
 def cohort(correct_counts, n_trials=10, model_correct=1, confidence=3):
@@ -49,7 +50,7 @@ def test_a_one_sided_test_prints_its_one_sided_bound_never_a_two_sided_interval(
     bound = mean - stats.t.ppf(0.95, n - 1) * s / math.sqrt(n)
     half = stats.t.ppf(0.975, n - 1) * s / math.sqrt(n)
     assert p < 0.05 and mean - half < 25 < bound  # the two-sided interval would contain chance; the bound does not
-    report = hive_report(people(n), cohort(counts), "hive-distinction", "gradcam")
+    report = hive_report(people(n), cohort(counts), DISTINCTION, "gradcam")
     row = report.tables["accuracy"].set_index("condition").loc["correct"]
     assert row["p_val"] == pytest.approx(p) and row["verdict"] == "above chance"
     assert (row["ci_low"], row["ci_high"]) == (pytest.approx(bound), 100.0)
@@ -106,7 +107,7 @@ def test_similarity_rho_of_one_at_three_matches_has_p_one_third_in_every_output(
             "model_similarity": ["0.1", "0.5", "0.9"],
         }
     )
-    report = hive_report(people(1), trials, "hive-agreement", "protopnet")
+    report = hive_report(people(1), trials, AGREEMENT, "protopnet")
     rho = report.tables["similarity"].set_index("method").loc["spearman"]
     assert rho["r"] == pytest.approx(1.0) and rho["p_val"] == pytest.approx(1 / 3)
     assert "0.333" in report.text() and "< 0.001" not in report.text()
@@ -124,7 +125,7 @@ def test_accuracy_intervals_stay_inside_the_scale_and_say_so():
     assert row["ci_kind"] == "two-sided 95 % t interval, clipped to [0, 100]"
     one_sided = accuracy_summary(participant_accuracy(cohort([0, 10, 10])), 25.0).iloc[0]
     assert one_sided["ci_low"] == 0.0 and one_sided["ci_clipped"]  # 66.7 − 2.92 · 33.3 < 0
-    report = hive_report(people(3), cohort([0, 10, 10]), "hive-agreement", "gradcam")
+    report = hive_report(people(3), cohort([0, 10, 10]), AGREEMENT, "gradcam")
     assert "[0.0, 100.0]" in report.text() and "-76.8" not in report.text()
     assert any("clipped to [0, 100] %" in note for note in report.notes)
     assert "clipped to the accuracy scale [0, 100] %" in report.methods()
@@ -160,7 +161,7 @@ def test_confidence_is_reported_on_hives_orientation_and_72_4_with_2_9_is_reacha
     assert (88 * 4 + 274 * 3 + 138 * 2) / 500 == 2.9
     # on the stored coding every "correct" judgement is 1 or 2, so 72.4 % correct caps the mean at 2.552 < 2.9
     assert 0.724 * 2 + 0.276 * 4 == pytest.approx(2.552)
-    report = hive_report(people(50), agreement_cohort(stored), "hive-agreement", "gradcam", "CUB")
+    report = hive_report(people(50), agreement_cohort(stored), AGREEMENT, "gradcam", "CUB")
     row = report.tables["accuracy"].set_index("condition").loc["correct"]
     assert row["mean"] == pytest.approx(72.4) and row["mean_confidence"] == pytest.approx(2.9)
     assert (row["published_mean"], row["published_confidence"]) == (72.4, 2.9)
@@ -168,14 +169,14 @@ def test_confidence_is_reported_on_hives_orientation_and_72_4_with_2_9_is_reacha
     assert "higher = more confident the prediction is correct" in report.markdown()
     assert "5 − stored" in report.methods()
     # orientation: everyone "fairly confident the prediction is correct" (stored 1) is HIVE's 4, the top
-    sure = hive_report(people(50), agreement_cohort([1] * 500), "hive-agreement", "gradcam")
+    sure = hive_report(people(50), agreement_cohort([1] * 500), AGREEMENT, "gradcam")
     assert sure.tables["accuracy"].iloc[0]["mean_confidence"] == 4.0
-    doubt = hive_report(people(50), agreement_cohort([4] * 500), "hive-agreement", "gradcam")
+    doubt = hive_report(people(50), agreement_cohort([4] * 500), AGREEMENT, "gradcam")
     assert doubt.tables["accuracy"].iloc[0]["mean_confidence"] == 1.0
 
 
 def test_other_tasks_keep_their_confidence_as_stored():
-    report = hive_report(people(3), cohort([2, 5, 9], confidence=5), "hive-distinction", "gradcam")
+    report = hive_report(people(3), cohort([2, 5, 9], confidence=5), DISTINCTION, "gradcam")
     assert report.tables["accuracy"].iloc[0]["mean_confidence"] == 5.0  # 1–5, already higher = more confident
 
 
@@ -192,7 +193,7 @@ def test_tradeoff_counts_gains_below_zero_and_tests_gain_above_zero_one_sided():
     t = gain.mean() / (gain.std(ddof=1) / math.sqrt(5))
     assert row["p_val"] == pytest.approx(stats.t.sf(t, 4))  # H1: gain > 0
     assert "could not go below" not in row["note"]
-    report = hive_report(people(5, hive_tradeoff_high_risk=answers), cohort([3] * 5), "hive-distinction", "gradcam")
+    report = hive_report(people(5, hive_tradeoff_high_risk=answers), cohort([3] * 5), DISTINCTION, "gradcam")
     assert "2 / 1 / 2" in report.text()
     assert any("this product's choice, HIVE states none" in note for note in report.notes)
     assert "below, at and above 0" in report.methods()
@@ -203,17 +204,17 @@ def test_tradeoff_counts_gains_below_zero_and_tests_gain_above_zero_one_sided():
 
 def test_published_rows_for_imagenet_with_and_without_labels():
     trials = cohort([5] * 4)
-    plain = hive_report(people(4), trials, "hive-distinction", "gradcam", "ImageNet").tables["accuracy"]
-    labelled = hive_report(people(4), trials, "hive-distinction", "gradcam", "ImageNet", labels=True)
+    plain = hive_report(people(4), trials, DISTINCTION, "gradcam", "ImageNet").tables["accuracy"]
+    labelled = hive_report(people(4), trials, DISTINCTION, "gradcam", "ImageNet", labels=True)
     assert plain.iloc[0]["published_mean"] == 51.2 and plain.iloc[0]["published_sd"] == 24.7
     assert labelled.tables["accuracy"].iloc[0]["published_mean"] == 49.2
     assert "HIVE 2022 (distinction ImageNet with labels)" in labelled.markdown()
-    bagnet = hive_report(people(4), trials, "hive-output-prediction", "bagnet", "ImageNet", labels=True)
+    bagnet = hive_report(people(4), trials, OUTPUT_PREDICTION, "bagnet", "ImageNet", labels=True)
     assert bagnet.tables["accuracy"].iloc[0]["published_mean"] == 42.8
-    agree = hive_report(people(4), trials.assign(model_correct=0), "hive-agreement", "gradcam", "ImageNet")
+    agree = hive_report(people(4), trials.assign(model_correct=0), AGREEMENT, "gradcam", "ImageNet")
     row = agree.tables["accuracy"].iloc[0]
     assert (row["published_mean"], row["published_sd"], row["published_confidence"]) == (44.8, 31.6, 2.7)
-    none = hive_report(people(4), trials, "hive-distinction", "protopnet", "ImageNet")
+    none = hive_report(people(4), trials, DISTINCTION, "protopnet", "ImageNet")
     assert any("HIVE reports no figures for it" in note for note in none.notes)
 
 
@@ -230,13 +231,13 @@ def both_conditions(correct_counts, **kw):
 @pytest.mark.parametrize(
     ("task", "trials", "n", "words"),
     [
-        ("hive-distinction", cohort([6]), 1, "1 participant: a t-test needs at least 2"),
-        ("hive-agreement", both_conditions([7]), 1, "1 participant: a t-test needs at least 2"),
-        ("hive-distinction", both_conditions([10] * 6), 6, "all 6 participants at 100 %"),
-        ("hive-agreement", both_conditions([0] * 6), 6, "all 6 participants at 0 %"),
-        ("hive-agreement", both_conditions([4] * 6, confidence=1), 6, "all 6 participants at 40 %"),
-        ("hive-distinction", cohort([3, 5, 7, 9]), 4, "no trials on incorrect model predictions"),
-        ("hive-output-prediction", cohort([3, 5, 7, 9], model_correct=0), 4, "no trials on correct"),
+        (DISTINCTION, cohort([6]), 1, "1 participant: a t-test needs at least 2"),
+        (AGREEMENT, both_conditions([7]), 1, "1 participant: a t-test needs at least 2"),
+        (DISTINCTION, both_conditions([10] * 6), 6, "all 6 participants at 100 %"),
+        (AGREEMENT, both_conditions([0] * 6), 6, "all 6 participants at 0 %"),
+        (AGREEMENT, both_conditions([4] * 6, confidence=1), 6, "all 6 participants at 40 %"),
+        (DISTINCTION, cohort([3, 5, 7, 9]), 4, "no trials on incorrect model predictions"),
+        (OUTPUT_PREDICTION, cohort([3, 5, 7, 9], model_correct=0), 4, "no trials on correct"),
     ],
     ids=[
         "one participant",
@@ -288,9 +289,9 @@ def test_distinction_with_similarity_ratings_and_output_prediction_reports_both(
                 }
             )
     trials = pd.DataFrame(rows)
-    report = hive_report(people(6), trials, "hive-distinction", "protopnet", "CUB")
+    report = hive_report(people(6), trials, DISTINCTION, "protopnet", "CUB", output_task=OUTPUT_PREDICTION)
     sim = report.tables["similarity"].set_index("method")
-    assert sim.loc["spearman", "hive"] and sim.loc["spearman", "n"] == 12  # one value per match, HIVE's Spearman
+    assert sim.loc["spearman", "hive_choice"] and sim.loc["spearman", "n"] == 12  # one value per match, HIVE's Spearman
     per_match = trials.assign(
         h=trials["similarity_ratings"].str.split(";"), m=trials["model_similarity"].str.split(";")
     )
@@ -309,5 +310,7 @@ def test_distinction_with_similarity_ratings_and_output_prediction_reports_both(
     text = report.text()
     assert "output prediction, asked in the same trials" in text and "ProtoPNet distinction" in " ".join(report.notes)
     assert "**Output prediction.**" in report.methods()
-    plain = hive_report(people(6), trials.drop(columns=["output_correct"]), "hive-distinction", "protopnet")
+    plain = hive_report(
+        people(6), trials.drop(columns=["output_correct"]), DISTINCTION, "protopnet", output_task=OUTPUT_PREDICTION
+    )
     assert plain.tables["output_prediction"].empty and "output prediction, asked" not in plain.text()

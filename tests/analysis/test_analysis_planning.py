@@ -25,6 +25,7 @@ from analysis.planning import (
     plan_ratio,
     ratio_components,
 )
+from tests.analysis.test_analysis_hive import AGREEMENT, DISTINCTION
 
 REPS = 4000
 COHORTS = 200  # the report's own test, one pingouin call each
@@ -128,7 +129,7 @@ def test_hive_power_matches_the_reports_own_test_on_simulated_cohorts():
     simulated, real = table["power"].iloc[0], float(np.mean(hits))
     se = math.sqrt(real * (1 - real) / COHORTS + simulated * (1 - simulated) / REPS)
     assert abs(simulated - real) < 4 * se, (simulated, real)
-    plan = plan_hive(None, "hive-distinction", "gradcam", trials, accuracy, reps=100, ns=(n,))
+    plan = plan_hive(None, DISTINCTION, "gradcam", trials, accuracy, reps=100, ns=(n,))
     assert plan.sources["tau"].startswith("default: HIVE 2022 distinction GradCAM")
 
 
@@ -166,7 +167,7 @@ def test_a_pilot_too_small_says_so_and_falls_back():
     assert plan.pilot is None
     hive = plan_hive(
         pd.DataFrame({"participant_id": 1, "model_correct": [1, 0], "correct": [1, 1]}),
-        "hive-agreement", None, 10, 0.6, reps=200, ns=(10,),
+        AGREEMENT, None, 10, 0.6, reps=200, ns=(10,),
     )  # fmt: skip
     assert any("1 participant(s): too few to estimate the spread" in n for n in hive.notes)
 
@@ -187,7 +188,7 @@ def test_the_pilot_bound_plans_more_participants_than_its_estimate():
 
 def test_a_pilot_whose_participants_all_score_the_same_has_no_interval_and_json_stays_valid():
     same = pd.DataFrame({"participant_id": [1] * 4 + [2] * 4, "model_correct": 1, "correct": 1})
-    plan = plan_hive(same, "hive-agreement", None, 4, 0.6, reps=200, ns=(10,))
+    plan = plan_hive(same, AGREEMENT, None, 4, 0.6, reps=200, ns=(10,))
     assert plan.pilot["bound"] is None and any("interval is undefined" in n for n in plan.notes)
     text = plan.text()
     assert "95 % interval undefined" in text and "nan" not in text and "reaches the null value" not in text
@@ -215,8 +216,8 @@ def test_large_grids_are_simulated_in_slices_that_add_up_to_every_cohort(monkeyp
         (lambda: plan_ratio(None, [1, 2], (1, 1), 5, 0.5), "name two different chart types"),
         (lambda: plan_ratio(None, [1, 2], (1, 2), 5, 0.5, target=1.0), "strictly between 0 and 1"),
         (lambda: plan_ratio(None, [1, 2], (1, 2), 5, 0.5, ns=(1,)), "at least 2"),
-        (lambda: plan_hive(None, "hive-agreement", None, 10, 0.5), "different from chance (0.5)"),
-        (lambda: plan_hive(None, "hive-x", None, 10, 0.6), "unknown task_type 'hive-x'"),
+        (lambda: plan_hive(None, AGREEMENT, None, 10, 0.5), "different from chance (0.5)"),
+        (lambda: plan_hive(None, "hive-distinction", None, 10, 0.6), "task must be a HiveTask"),
         (lambda: plan_ratings(None, None, 0.5), "equals the reference share"),
     ],
 )

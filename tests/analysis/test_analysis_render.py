@@ -183,6 +183,7 @@ def _ratio():
 
 def _hive():
     from analysis.reports.hive_study import hive_report
+    from tests.analysis.test_analysis_hive import DISTINCTION
 
     trials = pd.DataFrame(
         [
@@ -198,7 +199,7 @@ def _hive():
         ]
     )
     return hive_report(
-        pd.DataFrame({"participant_id": range(4), "status": "completed"}), trials, "hive-distinction", "gradcam", "CUB"
+        pd.DataFrame({"participant_id": range(4), "status": "completed"}), trials, DISTINCTION, "gradcam", "CUB"
     )
 
 

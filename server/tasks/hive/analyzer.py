@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from analysis.hive_statistics import HiveTask as StatisticsTask
 from analysis.reports.hive_study import HiveReport, hive_report
 
 from ...models import Study
@@ -18,6 +19,11 @@ from ...tasktype.contract import Analyzer
 
 class HiveAnalyzer(Analyzer):
     options = ()  # HIVE reports means ± SD and t-tests against chance: no bootstrap, no outlier rule
+
+    def __init__(self, task: StatisticsTask, output_task: StatisticsTask):
+        # the study's task type's HIVE task, and the one output prediction asked in its trials is analysed as
+        # (HiveTask.statistics_task)
+        self.task, self.output_task = task, output_task
 
     def load(self, study: Study, options: Options) -> dict[str, Any]:
         return {
@@ -31,9 +37,15 @@ class HiveAnalyzer(Analyzer):
         return hive_report(
             data["participants"],
             data["trials"],
-            study.task_type,
+            self.task,
             params["method"],
             params.get("dataset"),
-            meta={"slug": study.slug, "title": study.title, **exclusions(data["participants"])},
+            meta={
+                "slug": study.slug,
+                "title": study.title,
+                **exclusions(data["participants"]),
+                "task_type": study.task_type,
+            },
             labels=bool(params.get("show_labels")),
+            output_task=self.output_task,
         )

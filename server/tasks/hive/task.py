@@ -197,7 +197,13 @@ def _ratings(value: Any, matches: int, field: str) -> list[int]:
 class HiveTask(DemoStimuli, ModelAnswers, Analysed, Planned):
     """What the HIVE task types share: the manifest, the trial list, the summary and the export columns."""
 
-    chance: float  # chance accuracy of the task, a proportion
+    # Which of HIVE's tasks this type runs, as its analysis and planning test it (statistics_task): HIVE's name of
+    # it (published_results.csv's studies start with it), chance accuracy as a proportion, and the test against
+    # chance: "greater" where HIVE asks whether people outperform chance (Table 2), "two-sided" where it asks
+    # whether they differ from it (Table 1, agreement).
+    hive_name: str
+    chance: float
+    alternative = "greater"
     # Whether a trial shows all four candidates (distinction, output prediction) or only the prediction.
     shows_all = True
     # Judging an explanation (an image, its heatmaps or prototype matches) takes longer than a second.
@@ -211,14 +217,23 @@ class HiveTask(DemoStimuli, ModelAnswers, Analysed, Planned):
         """Imported when an analysis runs: the analyzer's pandas and report stay out of app workers."""
         from .analyzer import HiveAnalyzer
 
-        return HiveAnalyzer()
+        # output prediction asked in distinction's trials is analysed as the output-prediction task
+        return HiveAnalyzer(self.statistics_task(), HiveOutputPrediction.statistics_task())
 
     @property
     def planner(self):
         """Imported when a plan is made: the planner's SciPy and pandas stay out of app workers."""
         from .planner import HivePlanner
 
-        return HivePlanner()
+        return HivePlanner(self.statistics_task())
+
+    @classmethod
+    def statistics_task(cls):
+        """This type's HIVE task as analysis.hive_statistics takes it (imported here, when an analysis or a plan
+        runs: app workers stay without pandas)."""
+        from analysis.hive_statistics import HiveTask as StatisticsTask
+
+        return StatisticsTask(cls.hive_name, 100 * cls.chance, cls.alternative)
 
     Params = HiveParams
     steps = ("preview",)
@@ -541,7 +556,9 @@ class SimilarityRatings(Ratings):
 class HiveAgreement(HiveTask, SimilarityRatings):
     id = "hive-agreement"
     name = "HIVE agreement: how confident are you that this prediction is correct?"
+    hive_name = "agreement"
     chance = 0.5
+    alternative = "two-sided"
     shows_all = False
     needs_ground_truth = False
 
@@ -633,6 +650,7 @@ class HiveChoice(HiveTask):
 class HiveDistinction(HiveChoice, SimilarityRatings):
     id = "hive-distinction"
     name = "HIVE distinction: which of these four is the correct class?"
+    hive_name = "distinction"
     chance = 0.25
 
     def target(self, stimulus):
@@ -642,6 +660,7 @@ class HiveDistinction(HiveChoice, SimilarityRatings):
 class HiveOutputPrediction(HiveChoice):
     id = "hive-output-prediction"
     name = "HIVE output prediction: which of these four does the model predict?"
+    hive_name = "output prediction"
     chance = 0.25
     needs_ground_truth = False
 
@@ -652,6 +671,7 @@ class HiveOutputPrediction(HiveChoice):
 class HiveProtoTree(HiveTask):
     id = "hive-prototree"
     name = "HIVE ProtoTree: decide the last two nodes of the model's decision path"
+    hive_name = "distinction"  # HIVE reports its ProtoTree study among the distinction tasks (Table 2)
     chance = 0.25
     Params = ProtoTreeParams
     manifest_required = HiveTask.manifest_required + ("node_root", "node_present", "node_absent")
