@@ -24,37 +24,14 @@ from datetime import UTC, datetime
 from server import create_app
 from server.participation import session_api, trialstore
 from server.tasktype.registry import registry
-from server.web import api
+from server.web import api, openapi
 
 PLAN = [{"index": 0, "stimulus_id": "p1-s20-t50-v0", "practice": False, "presented": None}]
-TRIAL = {
-    "trial_id": "9b2d6a44-3f0e-4d7c-9a51-0c3f2b7e1d10",
-    "trial_index": 0,
-    "stimulus_id": "p1-s20-t50-v0",
-    "response": {"percent": 42.5},
-    "rt_ms": 3456,
-    "client_time": "2026-11-22T17:00:00.000Z",
-    "events": [
-        {"t": 1830, "type": "input", "target": "percent", "value": "42.5"},
-        {"t": 2400, "type": "hidden", "target": None, "value": None},
-        {"t": 9100, "type": "visible", "target": None, "value": None},
-    ],
-}
-ROW = {
-    "trial_id": "5c0f3a1e-8d2b-4f6a-b7c9-2e1d0a9f8b7c",
-    "row": {
-        "rt": 812,
-        "response": 0,
-        "stimulus": "<p>Which is larger?</p>",
-        "trial_type": "html-button-response",
-        "trial_index": 3,
-        "time_elapsed": 9120,
-        "internal_node_id": "0.0-3.0",
-    },
-    "client_time": "2026-11-25T17:00:00.000Z",
-    "events": [{"t": 310, "type": "blur", "target": None, "value": None}, {"t": 700, "type": "focus"}],
-    "replay": {"draws": 14},
-}
+# The API document's examples (a typical ratio trial with interaction records; an own experiment's row), the row with
+# a jsPsych stimulus and node id as a real row has them.
+TRIAL = openapi.TRIAL_EXAMPLE
+ROW = {**openapi.ROW_EXAMPLE, "row": {**openapi.ROW_EXAMPLE["row"], "stimulus": "<p>Which is larger?</p>",
+       "internal_node_id": "0.0-3.0"}}  # fmt: skip
 
 
 def stub_database(task_type: str, params: dict) -> None:
