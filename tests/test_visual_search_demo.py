@@ -7,15 +7,17 @@ the end the stored rows are jsPsych.data's, one for one."""
 import csv
 import io
 import json
+import time
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from playwright.sync_api import expect
 
 from analysis.jspsych_data import Codebook, flat_row
 from analysis.reports.jspsych_study import jspsych_report
 from analysis.safe_csv import rows_csv
-from tests.test_jspsych_browser import experiment_frame, rows_arrive, session, start, stay_offline, stored_rows
+from tests.test_jspsych_browser import OFFLINE_S, experiment_frame, rows_arrive, session, start, stored_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ROOT / "studies" / "visual-search"
@@ -118,6 +120,7 @@ def test_the_demo_runs_unchanged_and_its_rows_export_and_analyse(page, tmp_path)
     assert {p.name for p in report.write(tmp_path)} >= {"rt_by_trial_type.png", "accuracy_by_participant.png"}
 
 
+@pytest.mark.any_db  # nothing here depends on the backend: test_jspsych_browser's reload and offline run on both
 def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live_server):
     """The demo study as synced from studies/ (its unpkg packages from the fake registry) for a participant: entry
     link, consent, the experiment in its frame, 30 s offline in the second round of displays, a reload after the
@@ -126,7 +129,6 @@ def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live
     demo does not preload them; in the second round each picture was loaded in the first."""
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.clock.install()
     token = start(page, live_server, "visual-search")
     frame = page.frame_locator("#studyhive-experiment")
     read_instructions(frame)
@@ -136,7 +138,7 @@ def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live
     page.context.set_offline(True)
     search(frame, 4)
     expect(page.locator("#studyhive-notice")).to_contain_text("Connection lost")
-    stay_offline(page)
+    time.sleep(OFFLINE_S)  # wall time: the page's fixations run on timers a faked clock would race
     assert len(stored_rows(token)) == 18  # the eight rows recorded offline wait on this device
     page.context.set_offline(False)
     search(frame, 1)  # the 13th display, then reload at once: its row may still be queued
