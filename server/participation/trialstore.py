@@ -47,7 +47,9 @@ PS = ParticipantSession
 # outcome). One that Prolific's sync marked abandoned (returned, timed out) has no outcome and still takes them, so a
 # participant who carries on after a time-out loses nothing.
 OPEN_STATUSES = ("started", "abandoned")
-OPEN = PS.status.in_(OPEN_STATUSES) & PS.outcome.is_(None)
+# Spelled as equalities, not IN (…): an IN list is an "expanding" parameter that SQLAlchemy rewrites on every execute
+# of an already compiled statement, which cost a trial save more CPU than the rest of its parameters.
+OPEN = db.or_(*(PS.status == status for status in OPEN_STATUSES)) & PS.outcome.is_(None)
 CONSENTED = db.exists().where(SurveyResponse.session_id == PS.id, SurveyResponse.name == "consent")
 SESSION_BY_TOKEN = db.select(
     PS.id,
@@ -130,7 +132,7 @@ class _Caches:
         self.sessions: OrderedDict[str, SessionFacts] = OrderedDict()
         self.studies: dict[int, StudyFacts] = {}
         self.stimuli: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
-        self.statements: dict[tuple[str, str], Any] = {}  # (table, dialect) -> INSERT statement
+        self.statements: dict[tuple[str, str], _Insert] = {}  # (table, dialect) -> its INSERT
 
 
 def _caches() -> _Caches:
@@ -201,23 +203,62 @@ def insert_unless_stored(connection: Connection, table: Table, row: dict[str, An
     reused trial id) or because the session has ended. One statement, INSERT … SELECT … WHERE EXISTS (the open
     session) ON CONFLICT DO NOTHING, so the check costs no round trip and no end can slip in between; the caller
     tells the cases apart only when nothing was stored. The row count says which, so no RETURNING result is read.
-    One statement per table and dialect, built once, so SQLAlchemy's compiled cache serves every save."""
-    statements = _caches().statements
-    key = (table.name, connection.dialect.name)
-    if key not in statements:
-        statements[key] = _insert_while_open(table, list(row), key[1])
-    return connection.execute(statements[key], row).rowcount == 1
+    One statement per table and dialect, built once (_Insert)."""
+    return _insert(connection, table.name, row, lambda dialect: _insert_while_open(table, list(row), dialect))
 
 
 def insert_row_unless_stored(connection: Connection, row: dict[str, Any]) -> bool:
     """insert_unless_stored for a plan-less trial (no trial_index in `row`: PLAN_LESS_INDEX draws it)."""
+    return _insert(
+        connection,
+        "plan-less trials",
+        row,
+        lambda dialect: _insert_while_open(
+            Trial.__table__, list(row), dialect, {"trial_index": PLAN_LESS_INDEX[dialect]}
+        ),
+    )
+
+
+def _insert(connection: Connection, name: str, row: dict[str, Any], build) -> bool:
     statements = _caches().statements
-    key = ("plan-less trials", connection.dialect.name)
+    key = (name, connection.dialect.name)
     if key not in statements:
-        statements[key] = _insert_while_open(
-            Trial.__table__, list(row), key[1], {"trial_index": PLAN_LESS_INDEX[key[1]]}
-        )
-    return connection.execute(statements[key], row).rowcount == 1
+        statements[key] = _Insert(build(key[1]), connection.dialect)
+    return statements[key].run(connection, row)
+
+
+class _Insert:
+    """One of the saves' INSERT statements. On PostgreSQL it goes to psycopg directly as a prepared statement: the
+    SQL text SQLAlchemy compiles for it, each value through its column type's own bind processor (JSON serialised
+    as SQLAlchemy does, None as JSON null or SQL NULL as the column says): SQLAlchemy's execution of even a cached
+    statement costs a save more CPU than this (docs/operations.md, "The save path at five times psiTurk"). A lost
+    connection is invalidated, as SQLAlchemy would, so the pool does not hand it out again. SQLite, one writer and
+    no server, runs the statement through SQLAlchemy."""
+
+    def __init__(self, statement, dialect):
+        self.statement = statement
+        self.direct = dialect.name == "postgresql"
+        if self.direct:
+            compiled = statement.compile(dialect=dialect)
+            self.sql = str(compiled)
+            self.processors = {
+                name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()
+            }
+            # The statement's own values (OPEN's statuses): bound parameters with a value, not the row's.
+            self.constants = {name: bind.value for name, bind in compiled.binds.items() if bind.value is not None}
+
+    def run(self, connection: Connection, row: dict[str, Any]) -> bool:
+        if not self.direct:
+            return connection.execute(self.statement, row).rowcount == 1
+        values = {**self.constants, **row}
+        params = {name: process(values[name]) if process else values[name] for name, process in self.processors.items()}
+        driver = connection.connection.driver_connection
+        try:
+            return driver.execute(self.sql, params, prepare=True).rowcount == 1
+        except connection.dialect.loaded_dbapi.Error as exc:
+            if connection.dialect.is_disconnect(exc, driver, None):
+                connection.invalidate(exc)
+            raise
 
 
 def _insert_while_open(table: Table, columns: list[str], dialect: str, computed: dict[str, Any] | None = None):
@@ -236,7 +277,7 @@ def _insert_while_open(table: Table, columns: list[str], dialect: str, computed:
         .with_for_update(read=True, key_share=True)
         .exists()
     )
-    # preserve_rowcount: SQLAlchemy reads the count only when asked.
+    # preserve_rowcount: SQLAlchemy (SQLite) reads the count only when asked.
     return (
         INSERTS[dialect](table)
         .from_select(columns, db.select(*values).where(session_open))

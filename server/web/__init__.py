@@ -3,7 +3,7 @@ render or answer JSON; no domain module imports this package."""
 
 from __future__ import annotations
 
-from . import api, files, guards, handlers, openapi, participant, researcher, security, static_files
+from . import api, files, guards, handlers, hot_path, openapi, participant, researcher, security, static_files
 
 
 def init_app(app):
@@ -13,3 +13,4 @@ def init_app(app):
     static_files.init_app(app)
     for blueprint in (api.bp, participant.bp, files.bp, researcher.bp, openapi.bp):
         app.register_blueprint(blueprint)
+    app.wsgi_app = hot_path.HotSaves(app, app.wsgi_app)

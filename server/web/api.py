@@ -23,6 +23,9 @@ PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.Researc
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
 # Bytes of a row's body besides the row: its id, the client time, JSON punctuation, and its events (at their cap).
 ROW_ENVELOPE = 4096 + EVENTS_MAX_BYTES
+# The saves, by the last part of their URL: (HTTP status, JSON body) for a session and the raw body. Their views
+# below and server/web/hot_path.py, which stores most saves before Flask's request handling, run these.
+SAVES = {"trials": session_api.save_trial, "rows": session_api.save_row}
 
 
 @bp.before_request
@@ -92,7 +95,7 @@ def put_survey(connection, session, name):
 @bp.post("/trials")
 @with_session
 def post_trial(connection, session):
-    status, payload = session_api.save_trial(connection, session, body_bytes())
+    status, payload = SAVES["trials"](connection, session, body_bytes())
     return jsonify(payload), status
 
 
@@ -107,7 +110,7 @@ def post_row(connection, session):
         raw = body_bytes()
     except RequestEntityTooLarge:
         raise bodies.row_too_large(limit) from None
-    status, payload = session_api.save_row(connection, session, raw)
+    status, payload = SAVES["rows"](connection, session, raw)
     return jsonify(payload), status
 
 

@@ -76,13 +76,22 @@ def login_limit() -> LoginLimit:
     return current_app.extensions["studyhive.login_limit"]
 
 
+def headers(config) -> list[tuple[str, str]]:
+    """The headers every response gets unless it sets its own (set_headers; server/web/hot_path.py adds them to the
+    saves it answers)."""
+    return [
+        ("Content-Security-Policy", CSP),
+        ("X-Content-Type-Options", "nosniff"),
+        # Session tokens are in page URLs: never send them to another site in a Referer.
+        ("Referrer-Policy", "same-origin"),
+        # Served over TLS: browsers should never try plain HTTP.
+        *([("Strict-Transport-Security", "max-age=31536000")] if config["SESSION_COOKIE_SECURE"] else []),
+    ]
+
+
 def set_headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    # Session tokens are in page URLs: never send them to another site in a Referer.
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    if current_app.config["SESSION_COOKIE_SECURE"]:  # served over TLS: browsers should never try plain HTTP
-        response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+    for name, value in headers(current_app.config):
+        response.headers.setdefault(name, value)
     return response
 
 
