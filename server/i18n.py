@@ -89,8 +89,13 @@ def _plural_samples(language: str) -> tuple[tuple[str, int], ...]:
 def page_strings() -> dict[str, Any]:
     """The JavaScript strings in the current language, for the page: {msgid: text} and, for ngettext,
     {singular: [form per category]} with the categories' names. Only those that differ from the English, which
-    i18n.js shows without an entry (an English page gets none)."""
-    language = str(get_locale())
+    i18n.js shows without an entry (an English page gets none). Built once per language and process: every
+    participant's page carries them."""
+    return _page_strings(str(get_locale()))
+
+
+@cache
+def _page_strings(language: str) -> dict[str, Any]:
     samples = _plural_samples(language)
     translations = get_translations()
     messages: dict[str, Any] = {}

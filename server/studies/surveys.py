@@ -7,11 +7,12 @@ with its `max_length`. What each type accepts: docs/studies.md, "Questionnaires"
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 
 from ..exceptions import ResponseError
 from ..i18n import N_
@@ -212,7 +213,13 @@ def label(field: dict[str, Any]) -> str:
 
 
 def shown(name: str) -> dict[str, Any]:
-    """Survey `name` as the participant's page shows it: its text in the current language (server/i18n.py)."""
+    """Survey `name` as the participant's page shows it: its text in the current language (server/i18n.py). The
+    same for every participant in a language, so built once per process (every page's state asks for it)."""
+    return _shown(name, str(get_locale()))
+
+
+@functools.cache
+def _shown(name: str, language: str) -> dict[str, Any]:
     survey = SURVEYS[name]
     return {
         **{key: gettext(survey[key]) for key in ("title", "intro") if key in survey},
