@@ -116,6 +116,10 @@ AGREEMENT_SCALE_SUM = 5
 #: the explained model's accuracy the hive_tradeoff survey states (server/studies/surveys.py): this product's choice,
 #: HIVE's text gives none
 TRADEOFF_REFERENCE = 60.0
+#: participants.csv's column of the hive_tradeoff form an answer was given under (server/studies/surveys.py
+#: `revisions`), and the first form whose accuracies accept 0–100: form 1 accepted only TRADEOFF_REFERENCE–100
+TRADEOFF_REVISION = "hive_tradeoff_revision"
+TRADEOFF_OPEN_FORM = 2
 
 ACCURACY_COLUMNS = [
     "condition",
@@ -638,8 +642,11 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
     accuracy" (H1: mean gain > 0; HIVE reports the means only).
 
     The question accepts any accuracy 0–100, so a gain below 0 can be given and the test is not decided by the
-    design. Answers stored while it accepted only 60–100 (``reference`` and up) analyse the same way but cannot
-    contain a gain below 0; a stored answer does not say which question it answered, so no note claims either.
+    design. Answers given while it accepted only 60–100 (``reference`` and up; form 1) analyse the same way but cannot
+    contain a gain below 0. ``hive_tradeoff_revision`` says which form an answer was given under (empty: stored
+    before forms were recorded, so either): when a risk level's answers include form-1 or unrecorded ones and none
+    of those is below ``reference``, the note says how many and that they could not (or, unrecorded, may not have
+    been able to) go below it. Answers all of form 2, or a table without the column, get no such note.
 
     .. math:: \\text{gain}_p = \\text{minimum accuracy}_p - \\text{reference}, \\qquad
               t = \\frac{\\overline{\\text{gain}}}{s/\\sqrt n}, \\quad p = P(T_{n-1} \\ge t)
@@ -647,7 +654,8 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
     Parameters
     ----------
     participants : pandas.DataFrame
-        One row per participant with ``hive_tradeoff_{low,medium,high}_risk`` (percent, 0–100).
+        One row per participant with ``hive_tradeoff_{low,medium,high}_risk`` (percent, 0–100) and, optionally,
+        ``hive_tradeoff_revision`` (1, 2 or empty).
     reference : float, default 60
         The explained model's accuracy the question states, percent (this product's choice; HIVE states none).
 
@@ -657,7 +665,7 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
         One row per risk level answered: ``risk``, ``n``, ``mean_minimum``, ``mean_gain``, ``sd_gain``
         (ddof = 1), ``n_below``, ``n_equal``, ``n_above`` (participants whose gain is below, at, above 0), ``t``,
         ``p_val`` (one-sided, gain > 0), ``published_gain`` (HIVE's mean), ``note`` (who did not
-        answer; why there is no test).
+        answer; why there is no test; answers that could not go below ``reference``).
     """
     check_frame(participants, keys="participant_id", where="tradeoff_summary")
     reference = check_number(reference, "reference", minimum=0, where="tradeoff_summary")
@@ -678,6 +686,7 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
         )
         why = _t_note(gain, "gains")
         notes += [why] if why else []
+        notes += _bounded_form_notes(participants, gain, reference)
         row = {
             "risk": risk,
             "n": len(gain),
@@ -695,3 +704,29 @@ def tradeoff_summary(participants: pd.DataFrame, reference: float = TRADEOFF_REF
             row.update(t=test["t"], p_val=test["p_val"])
         rows.append(row)
     return pd.DataFrame(rows, columns=TRADEOFF_COLUMNS)
+
+
+def _bounded_form_notes(participants: pd.DataFrame, gain: pd.Series, reference: float) -> list[str]:
+    """What tradeoff_summary says of a risk level's answers that could not go below ``reference``: those of form 1
+    and those whose form was not recorded; nothing when one of them is below it (then the bound did not decide
+    those answers, and n_below shows it)."""
+    if TRADEOFF_REVISION not in participants.columns:
+        return []
+    form = pd.to_numeric(participants.loc[gain.index, TRADEOFF_REVISION], errors="coerce")
+    old, unknown = form < TRADEOFF_OPEN_FORM, form.isna()
+    if not (old | unknown).any() or (gain[old | unknown] < 0).any():
+        return []
+    notes = []
+    for which, what in (
+        (old, "given while the question accepted only {r}–100 %: {they} could not go below {r}"),
+        (
+            unknown,
+            "stored before the question's form was recorded; if given while it accepted only {r}–100 %, {they} "
+            "could not go below {r}",
+        ),
+    ):
+        k = int(which.sum())
+        if k:
+            were, they = ("was", "it") if k == 1 else ("were", "they")
+            notes.append(f"{k} of {len(gain)} answers {were} " + what.format(r=f"{reference:g}", they=they))
+    return notes

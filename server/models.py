@@ -210,6 +210,9 @@ class SurveyResponse(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("participant_sessions.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(64))
     answers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # The survey's form the answers were given under (server/studies/surveys.py `revisions`); None: stored before
+    # forms were recorded (migration 0018), so either.
+    revision: Mapped[int | None]
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
 
 

@@ -16,7 +16,7 @@ from scipy import stats
 
 from server.db import db
 from server.exceptions import ConfigError, ResponseError
-from server.models import Stimulus, Trial
+from server.models import Stimulus, SurveyResponse, Trial
 from server.studies.definitions import get_study
 from server.tasks.hive.demo import write_demo
 from server.tasktype.registry import registry
@@ -575,6 +575,47 @@ def test_flask_analyze_distinction_tests_outperforming_chance_one_sided(app, cli
         assert rows[condition]["significant"] == (want["p_val"] < 0.05)
     text = runner.invoke(args=["analyze", "hive-distinction", "--out", str(tmp_path)]).output
     assert "above chance (p < 0.05)?" in text and "p (one-sided)" in text
+
+
+def test_tradeoff_answers_record_their_form_and_only_unrecorded_ones_get_the_note(app, client, runner, tmp_path):
+    """Issue #39 point 4: an answer stores the form of the questions it answered (hive_tradeoff's 2: accuracies
+    0–100 %; surveys that never changed, 1), exported as hive_tradeoff_revision; answers all of form 2 get no note
+    about the old 60–100 % form, the same answers stored before forms were recorded (NULL, as migration 0018 leaves
+    them) do."""
+    rng = random.Random(3)
+    for _ in range(3):
+        answer_everything(
+            client,
+            "hive-distinction",
+            lambda item: {"choice": rng.choice(item["presented"]["options"]), "confidence": 3},
+        )
+    forms = set(db.session.execute(db.select(SurveyResponse.name, SurveyResponse.revision)).all())
+    assert ("hive_tradeoff", 2) in forms and ("consent", 1) in forms and len(forms) == 7  # one form per survey
+
+    def exported() -> tuple[pd.DataFrame, dict[str, str], str]:
+        out = tmp_path / str(len(list(tmp_path.iterdir())))
+        assert runner.invoke(args=["export", "hive-distinction", "--out", str(out)]).exit_code == 0
+        people = pd.read_csv(out / "participants.csv", dtype=str, keep_default_na=False)
+        codebook = pd.read_csv(out / "codebook.csv", dtype=str, keep_default_na=False)
+        described = dict(zip(codebook["column"], codebook["description"]))
+        result = runner.invoke(args=["analyze", "hive-distinction", "--out", str(out / "analysis")])
+        assert result.exit_code == 0, result.output
+        return people, described, result.output
+
+    people, described, text = exported()
+    assert [c for c in people.columns if c.endswith("_revision")] == ["hive_tradeoff_revision"]
+    assert people["hive_tradeoff_revision"].tolist() == ["2"] * 3
+    assert described["hive_tradeoff_revision"].startswith(
+        "the form of the hive_tradeoff questions the answers were given under: 1 the accuracies accepted only "
+        "60–100 % (until issue #23); 2 the accuracies accept 0–100 %"
+    )
+    assert "could not go below" not in text
+
+    db.session.execute(db.update(SurveyResponse).values(revision=None))
+    db.session.commit()
+    people, _, text = exported()
+    assert people["hive_tradeoff_revision"].tolist() == [""] * 3
+    assert "3 of 3 answers were stored before the question's form was recorded" in text
 
 
 def test_tradeoff_accepts_any_accuracy_and_states_the_reference(app):

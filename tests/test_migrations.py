@@ -240,3 +240,35 @@ def test_0016_keeps_submissions_and_bonus_rows_and_its_downgrade_drops_only_purg
     with db.engine.connect() as conn:
         assert conn.execute(text("SELECT id, submission_id FROM prolific_submissions")).all() == [(1, "sub1")]
         assert conn.execute(text("SELECT participant_id FROM bonus_batch_rows")).all() == [("pid1",)]
+
+
+@pytest.mark.db
+def test_0018_leaves_earlier_survey_answers_without_a_form_and_its_downgrade_keeps_them(empty_app):
+    """Answers stored before 0018 do not say which form of their questions they answered: `revision` stays NULL
+    (the tradeoff analysis reads that as "may have been the 60–100 % form"), and the downgrade keeps the answers."""
+    directory = str(ROOT / "migrations")
+    upgrade(directory=directory, revision="0017")
+    synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
+    with db.engine.begin() as conn:
+        insert_study(conn, 1, "old", synced)
+        conn.execute(
+            text(
+                "INSERT INTO participant_sessions (id, study_id, token, platform, study_version, status, started_at,"
+                " last_seen_at, plan) VALUES (1, 1, 'tok', 'direct', 1, 'completed', :t, :t, '[]')"
+            ),
+            {"t": synced},
+        )
+        conn.execute(
+            text(
+                "INSERT INTO survey_responses (session_id, name, answers, created_at)"
+                " VALUES (1, 'hive_tradeoff', '{\"low_risk\": 70}', :t)"
+            ),
+            {"t": synced},
+        )
+    upgrade(directory=directory)
+    with db.engine.begin() as conn:
+        assert conn.execute(text("SELECT name, revision FROM survey_responses")).all() == [("hive_tradeoff", None)]
+    downgrade(directory=directory, revision="0017")
+    with db.engine.connect() as conn:
+        assert "revision" not in {c["name"] for c in inspect(conn).get_columns("survey_responses")}
+        assert conn.execute(text("SELECT name FROM survey_responses")).all() == [("hive_tradeoff",)]

@@ -80,6 +80,9 @@ def test_every_demo_study_exports_a_package_frictionless_finds_valid(app, client
         gender = next(f for f in participants if f["name"] == "gender") if slug == "study3" else None
         if gender:  # the questionnaire's choices are the column's enum
             assert "prefer_not_to_say" in gender["constraints"]["enum"]
+        if slug == "hive-distinction":  # the forms the tradeoff question has had (issue #39)
+            form = next(f for f in participants if f["name"] == "hive_tradeoff_revision")
+            assert (form["type"], form["constraints"]["minimum"], form["constraints"]["maximum"]) == ("integer", 1, 2)
         if asks_text:  # as the export writes it
             assert "'" + FORMULA in (folder / "data" / "participants.csv").read_text()
         assert "leading '" in descriptor["csv_neutralisation"]

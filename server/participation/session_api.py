@@ -17,7 +17,7 @@ from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
 from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
-from ..studies.surveys import shown, validate_answers
+from ..studies.surveys import revision, shown, validate_answers
 from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from . import bodies, links, trialstore
@@ -214,7 +214,14 @@ def save_survey(connection, session: trialstore.SessionFacts, name: str, raw: by
             answers = validate_answers(name, parsed.valid().answers)
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
-    row = {"session_id": session.id, "name": name, "answers": answers, "created_at": utcnow()}
+    # Every survey's row names its form (the one INSERT statement per table that insert_unless_stored caches has it).
+    row = {
+        "session_id": session.id,
+        "name": name,
+        "answers": answers,
+        "revision": revision(name),
+        "created_at": utcnow(),
+    }
     if name == "consent":
         stored = _store_consent(connection, session, row)
     else:

@@ -265,11 +265,31 @@ def survey_column(survey: str, field: str) -> str:
 
 
 def survey_columns(study: Study) -> tuple[Column, ...]:
+    """Each survey's fields, then for a survey whose questions changed (`revisions`) the form its answers were given
+    under."""
     return tuple(
-        Column(survey_column(name, f["name"]), f["label"], f["type"])
+        column
         for name in study.config["surveys"]
-        for f in SURVEYS[name]["fields"]
+        for column in (
+            *(Column(survey_column(name, f["name"]), f["label"], f["type"]) for f in SURVEYS[name]["fields"]),
+            *([_revision_column(name)] if "revisions" in SURVEYS[name] else []),
+        )
     )
+
+
+def _revision_column(name: str) -> Column:
+    forms = "; ".join(f"{n} {text}" for n, text in enumerate(SURVEYS[name]["revisions"], start=1))
+    return Column(
+        revision_column(name),
+        f"the form of the {name} questions the answers were given under: {forms}; empty if not answered, or "
+        "answered before the form was recorded (under any of them)",
+        "integer",
+    )
+
+
+def revision_column(survey: str) -> str:
+    """participants.csv's column of the form survey `survey`'s answers were given under (a survey with `revisions`)."""
+    return f"{survey}_revision"
 
 
 def participant_columns(study: Study, study_codes: bool = False) -> tuple[Column, ...]:
@@ -390,13 +410,21 @@ def participant_rows(study: Study, stage: str | None = None, study_codes: bool =
         ).all()
     )
     answers: dict[int, dict[str, Any]] = {}
-    for session_id, name, values, created_at in db.session.execute(
-        db.select(SurveyResponse.session_id, SurveyResponse.name, SurveyResponse.answers, SurveyResponse.created_at)
+    for session_id, name, values, form, created_at in db.session.execute(
+        db.select(
+            SurveyResponse.session_id,
+            SurveyResponse.name,
+            SurveyResponse.answers,
+            SurveyResponse.revision,
+            SurveyResponse.created_at,
+        )
         .join(ParticipantSession)
         .where(analysable_in(study.id, stage))
     ):
         person = answers.setdefault(session_id, {})
         person.update({survey_column(name, k): stored_value(name, k, v) for k, v in values.items()})
+        if "revisions" in SURVEYS.get(name, {}):  # None (stored before forms were recorded) kept as such
+            person[revision_column(name)] = form
         if name == "consent":  # stored only when given (server/studies/surveys.py)
             person["consented_at"] = iso_utc(created_at)
     prolific_status = dict(

@@ -57,7 +57,7 @@ from ..tasktype.contract import Stimuli
 from ..tasktype.registry import registry
 from .analyze import AnalysisResult, Options, run_analysis
 from .dashboard import withdrawn_count
-from .export import FORMULA_NOTE, iso_utc, survey_column, write_files
+from .export import FORMULA_NOTE, iso_utc, revision_column, survey_column, write_files
 
 # The licences `--license` offers: SPDX id → (title, text).
 LICENSES = {
@@ -322,7 +322,8 @@ def _facts(study: Study, stage: str) -> Facts:
 
 
 def _survey_constraints(study: Study) -> dict[str, dict[str, Any]]:
-    """participants.csv column → the constraints its questionnaire fixes: the choices offered, the scale's ends."""
+    """participants.csv column → the constraints its questionnaire fixes: the choices offered, the scale's ends, the
+    forms of a questionnaire that changed."""
     limits = {}
     for name in study.config["surveys"]:
         for field in SURVEYS[name]["fields"]:
@@ -332,6 +333,8 @@ def _survey_constraints(study: Study) -> dict[str, dict[str, Any]]:
             if "min" in field:
                 fixed.update(minimum=field["min"], maximum=field["max"])
             limits[survey_column(name, field["name"])] = fixed
+        if "revisions" in SURVEYS[name]:
+            limits[revision_column(name)] = {"minimum": 1, "maximum": len(SURVEYS[name]["revisions"])}
     return limits
 
 

@@ -57,6 +57,9 @@ def choices(options: tuple[tuple[str, str], ...]) -> dict[str, Any]:
 # or reads), and few enough of them that no range check meets a 5,000-digit number.
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
+# A survey whose questions changed in a way that bears on its answers lists its forms in `revisions`, oldest first,
+# each said in words for the codebook: an answer stores the number of the form it was given under (1 = the first;
+# survey_responses.revision), exported as `<survey>_revision`. A survey without `revisions` is at its first form.
 SURVEYS: dict[str, dict[str, Any]] = {
     # Consent is asked on the study's own consent page (study.toml `consent`); only its answer is defined here.
     "consent": {
@@ -139,6 +142,9 @@ SURVEYS: dict[str, dict[str, Any]] = {
     },
     "hive_tradeoff": {
         "title": N_("Explanations or accuracy?"),
+        # Until issue #23 the accuracies accepted only 60–100 (the explained model's and up), so no answer could ask
+        # for less accuracy than it has; an answer records which form it was given under (`revisions`).
+        "revisions": ("the accuracies accepted only 60–100 % (until issue #23)", "the accuracies accept 0–100 %"),
         # Worded so that no "%" is followed by a letter: gettext tools would read "60 % of" as a placeholder.
         "intro": N_(
             "Imagine choosing between the model you just saw, which is correct 60 times out of 100 and explains its "
@@ -204,6 +210,11 @@ LEGACY_CHOICES = {
     if field["type"] == "choice"
     for value, label in field["labels"].items()
 }
+
+
+def revision(name: str) -> int:
+    """The form of survey `name` answered now (`revisions`), stored with each answer."""
+    return len(SURVEYS[name].get("revisions", ())) or 1
 
 
 def label(field: dict[str, Any]) -> str:

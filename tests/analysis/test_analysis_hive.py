@@ -336,6 +336,34 @@ def test_tradeoff_gain_by_hand():
     assert table.loc["low", "note"] == ""
 
 
+def test_tradeoff_note_on_answers_that_could_not_go_below_the_reference_only_where_they_exist():
+    """Issue #39 point 4: answers given while the question accepted only 60–100 % (form 1), or stored before the
+    form was recorded (empty hive_tradeoff_revision), and none below 60, get a note saying so; a cohort all under
+    the 0–100 form (2) gets none, nor does one whose unrecorded answers include one below 60."""
+    answers = dict(hive_tradeoff_low_risk=[60, 65, 70, 80], hive_tradeoff_high_risk=[60, 90, 100, 55])
+
+    def notes(revisions):
+        table = tradeoff_summary(people(4, **answers, hive_tradeoff_revision=revisions)).set_index("risk")
+        return table.loc["low", "note"], table.loc["high", "note"]
+
+    assert notes([2, 2, 2, 2]) == ("", "")  # all answered 0–100; one at 55 or none below 60, nothing to say
+    low, high = notes([None, None, 2, 2])
+    assert low == (
+        "2 of 4 answers were stored before the question's form was recorded; if given while it accepted only "
+        "60–100 %, they could not go below 60"
+    )
+    assert high == low  # 55 is the fourth, of form 2: the two unrecorded answers (60, 90) are not below 60
+    assert notes([2, None, None, None]) == (low.replace("2 of 4 answers were", "3 of 4 answers were"), "")
+    low, _ = notes([1, np.nan, 2, 2])
+    assert low == (
+        "1 of 4 answers was given while the question accepted only 60–100 %: it could not go below 60; "
+        "1 of 4 answers was stored before the question's form was recorded; if given while it accepted only "
+        "60–100 %, it could not go below 60"
+    )
+    # the export's column as participants.csv reads back: text, empty where unrecorded
+    assert notes(["2", "", "2", "2"])[0].startswith("1 of 4 answers was stored before")
+
+
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match="correct"):
         participant_accuracy(pd.DataFrame({"participant_id": [1], "model_correct": [1]}))
