@@ -115,7 +115,7 @@ bench-load: $(VENV)/.dev-installed
 
 # Bias and 95 % coverage of every estimator and interval the reports print, on simulated cohorts at the published
 # designs (500 replications; VALIDATE_REPS to change), and `flask plan`'s n checked by the reports' own tests on fresh
-# cohorts (VALIDATE_PLANNING_REPS). Tables, not tests: about 10 minutes on 2 cores, plus about 8 for the planning.
+# cohorts (VALIDATE_PLANNING_REPS). Tables, not tests: about 10 minutes on 2 cores, plus about 9 for the planning.
 validate: $(VENV)/.dev-installed
 	$(BIN)/python -m bench.validate
 

@@ -10,7 +10,7 @@ add ``tables(seed) -> list[(title, columns, rows)]``, printed after the main tab
 VALIDATE_TYPE1_REPS cohorts, its observer permutation test's type-I table, VALIDATE_PERMUTATION_REPS, and its
 small-sample coverage table, VALIDATE_COVERAGE_REPS; the sketch and ratings modules' coverage tables: each writes
 its rows to analysis/data/bootstrap_coverage.csv through bench/validate/coverage.py; the planning module's table of
-achieved power at `flask plan`'s n, VALIDATE_PLANNING_REPS cohorts per row).
+achieved power at `flask plan`'s n, VALIDATE_PLANNING_REPS cohorts per row over VALIDATE_PLANNING_PILOTS pilots).
 """
 
 from __future__ import annotations
