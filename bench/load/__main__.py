@@ -110,6 +110,29 @@ def run_crowd(server: Server, concurrency: int, seconds: float, name: str, durin
     return row
 
 
+def print_goals(rows: list[Row], out) -> None:
+    """Issue #41's same-run yardsticks, per app server with a capacity row: its saves/s against psiTurk's at the same
+    number of participants, and its app CPU per save (server CPU minus PostgreSQL's) against the empty view's CPU
+    per request."""
+    psiturk = {r.participants: r for r in rows if r.scenario.startswith("capacity") and r.server.startswith("psiTurk")}
+    floors = {r.server: r for r in rows if r.request_cpu_ms}
+    for r in rows:
+        if not re.fullmatch(r"capacity-\d+", r.scenario) or r.server.startswith("psiTurk") or r.cpu_ms is None:
+            continue
+        parts = []
+        if (other := psiturk.get(r.participants)) and other.rate:
+            parts.append(f"{r.rate:,.0f} saves/s = {r.rate / other.rate:.1f}× psiTurk's {other.rate:,.0f} (goal ≥ 5×)")
+        if floor := floors.get(r.server):
+            app = r.cpu_ms - (r.pg_ms or 0)
+            parts.append(
+                f"app CPU per save {app:.2f} ms (server {r.cpu_ms:.2f} − PostgreSQL {r.pg_ms or 0:.2f}) = "
+                f"{app / floor.request_cpu_ms:.1f}× the empty view's {floor.request_cpu_ms:.3f} ms per request "
+                "(goal ≤ 3×)"
+            )
+        if parts:
+            print(f"\n{r.server}, {r.scenario}: " + "; ".join(parts), file=out)
+
+
 def main() -> int:
     url = fresh_database()
     print(f"load database: {url}; {os.cpu_count()} CPUs shared by the app server(s), PostgreSQL and wrk", flush=True)
@@ -154,6 +177,7 @@ def main() -> int:
             add(lambda: faults.postgres_restart(run_crowd))
     out = io.StringIO()
     print_table(rows, out)
+    print_goals(rows, out)
     for kind, profiled, layers, views in profiles:
         profile_table(kind, profiled, layers, views, out)
     print("\n" + out.getvalue(), end="")

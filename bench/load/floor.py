@@ -86,4 +86,5 @@ def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
         load=load,
         note=f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s "
         f"if studyhive's own code cost nothing; app server {used['app'] / seconds:.2f} cores",
+        request_cpu_ms=1000 * used["app"] / (rate * seconds) if rate else None,
     )

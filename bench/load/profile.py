@@ -87,7 +87,17 @@ class Profile:
             stack, _, count = line.rpartition(" ")
             frames = stack.split(";")
             self.layers[layer_of(frames)] += int(count)
+            # A save the hot path stored (server/web/hot_path.py) never reaches a view; one it handed on does.
             view = next(
+                (
+                    "saves stored before Flask (hot_path)"
+                    for f in frames
+                    if (m := FRAME.match(f))
+                    and m.group("file").endswith("server/web/hot_path.py")
+                    and m.group("function") == "_stored"
+                ),
+                None,
+            ) or next(
                 (
                     m.group("function")
                     for f in frames

@@ -31,6 +31,7 @@ class Row:
     pg_ms: float | None = None  # of which PostgreSQL's backends
     client_cpu: float | None = None  # the load generator's CPU, share of the machine's cores
     load: str = ""  # /proc/loadavg's 1-minute figure when the scenario started
+    request_cpu_ms: float | None = None  # the empty view (floor): app server CPU per request, ms
 
     @property
     def rate(self) -> float:
