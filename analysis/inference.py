@@ -280,8 +280,9 @@ def random_effects_test(x, vx, y, vy, draws: int = RANDOM_EFFECTS_DRAWS, seed: i
     distribution is not used for ``p_val``: with few runs their mean is far from normal (a skill distribution of a
     few levels gives it a few modes), so ``p_val`` is a bootstrap-t calibration (Efron & Tibshirani 1993, ch. 12)
     built from the participants alone. Each of ``draws`` draws (seeded) resamples n participants with replacement
-    (y*, vy*, hence τ̂*², s*²) and k more as pseudo-runs, their deviations from ȳ rescaled to a run's variance under
-    the null, :math:`\\bar y + (y_j - \\bar y)\\sqrt{(\\hat\\tau^2 + \\bar v_x)/(\\hat\\tau^2 + \\bar v_y)}`; its
+    (y*, vy*, hence τ̂*², s*²) and k more as pseudo-runs, each one's deviation from ȳ rescaled from its own variance
+    to a run's under the null, :math:`\\bar y + (y_j - \\bar y)\\sqrt{(\\hat\\tau^2 + \\bar v_x)/(\\hat\\tau^2 +
+    v_{y,j})}` (a factor 1 where the denominator is 0); its
     t* = (mean of the pseudo-runs − ȳ*)/SE* with SE*² = (τ̂*² + v̄_x)/k + s*²/n; p = (1 + #{|t*| ≥ |t|})/(1 + draws).
 
     Returns
@@ -315,8 +316,12 @@ def random_effects_test(x, vx, y, vy, draws: int = RANDOM_EFFECTS_DRAWS, seed: i
         dof = se**4 / ((c * sy2) ** 2 / (n - 1))
     rng = np.random.default_rng(seed)
     people = rng.integers(0, n, (draws, n))
-    scale = np.sqrt((tau2 + vx_mean) / (tau2 + vy_mean))
-    pseudo_runs = y.mean() + scale * (y[rng.integers(0, n, (draws, k))] - y.mean())
+    # each participant's own variance: a noisier one's deviation is shrunk more, so pseudo-runs keep the spread of
+    # true levels and lose the participants' extra sampling noise (one common factor left 2-run tails too heavy)
+    own = tau2 + vy
+    scale = np.sqrt(np.divide(tau2 + vx_mean, own, out=np.ones_like(own), where=own > 0))
+    picks = rng.integers(0, n, (draws, k))
+    pseudo_runs = y.mean() + scale[picks] * (y[picks] - y.mean())
     ys = y[people]
     _, _, t_star = _random_effects_t(
         pseudo_runs.mean(1) - ys.mean(1), ys.var(1, ddof=1), vy[people].mean(1), vx_mean, k, n

@@ -291,11 +291,11 @@ def test_random_effects_test_p_matches_a_bootstrap_written_from_its_formula():
         return (runs.mean() - people.mean()) / math.sqrt((tau2 + vx.mean()) / k + s2 / n)
 
     tau2 = max(y.var(ddof=1) - vy.mean(), 0.0)
-    scale = math.sqrt((tau2 + vx.mean()) / (tau2 + vy.mean()))
     t_obs, hits, draws, loop = t_of(x, y, vy), 0, 20_000, np.random.default_rng(11)
     for _ in range(draws):
         people = loop.integers(0, n, n)
-        runs = y.mean() + scale * (y[loop.integers(0, n, k)] - y.mean())
+        picks = loop.integers(0, n, k)
+        runs = y.mean() + np.sqrt((tau2 + vx.mean()) / (tau2 + vy[picks])) * (y[picks] - y.mean())
         hits += abs(t_of(runs, y[people], vy[people])) >= abs(t_obs)
     assert 0.1 < res["p_val"] < 0.5  # a p-value the comparison can resolve
     assert res["p_val"] == pytest.approx((1 + hits) / (1 + draws), abs=0.035)
