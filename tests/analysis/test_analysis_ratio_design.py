@@ -233,3 +233,26 @@ def test_intervals_over_few_units_quote_the_measured_coverage():
     for text in (report.text(), report.markdown()):
         assert "cnn †" in text and "† cnn: interval over 2 runs" in text and "† humans: interval over 3" in text
     assert small_sample_note(10) == "" and small_sample_note(12, "runs", "mae") == ""
+
+
+def test_random_effects_test_weighs_a_runs_cells_by_their_predictions():
+    """A run's rows are cells of n predictions: per type, the variance of the n-weighted mean of its 5 cells,
+    C/(C − 1) · Σ n_c² (x_c − x̄_w)² / (Σ n_c)², summed over the 5 types, over 25; here n_c = 1..5."""
+    rng = np.random.default_rng(12)
+    sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(12)})
+    cells, stimuli = _model(runs=2, error=lambda run, k: 1.0 + run + 0.5 * k * k)
+    n_c = np.arange(1, 6)
+    cells["n"] = np.tile(n_c, 10)  # the 5 cells of each (run, type) in order k = 0..4
+    report = ratio_report(sessions, trials, cells, stimuli, n_boot=50)
+    re = report.tables["effects"].query("effect == 'observer'").iloc[1]
+    x = 0.5 * np.arange(5) ** 2  # a cell's error less the run's offset; the spread is the same in both runs
+    mean_w = (n_c * x).sum() / n_c.sum()
+    v_type = 5 / 4 * (n_c**2 * (x - mean_w) ** 2).sum() / n_c.sum() ** 2
+    runs = np.array([1.0 + run + mean_w for run in range(2)])
+    by_type = trials.groupby(["participant_id", "chart_type"])["abs_error"]
+    people = by_type.mean().groupby(level=0).mean().to_numpy()
+    v_people = (by_type.var(ddof=1) / 5).groupby(level=0).sum().to_numpy() / 25
+    s2 = people.var(ddof=1)
+    tau2 = max(s2 - v_people.mean(), 0.0)
+    se2 = (tau2 + 5 * v_type / 25) / 2 + s2 / 12
+    assert re["statistic"] == pytest.approx((runs.mean() - people.mean()) / math.sqrt(se2), rel=1e-9)
