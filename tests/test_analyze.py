@@ -233,14 +233,15 @@ def test_json_numbers_match_the_analysis_package(runner, cohort, tmp_path):
     assert 0 < anova["epsilon"] <= 1 and anova["n"] == N_NORMAL
     assert (eff["test"] == "paired t-test, Holm").sum() == 10
     obs = eff[eff["effect"] == "observer"].set_index(["term", "test"])
-    # 2 runs: Welch's row, then the permutation test over units whose size holds at so few runs
-    welch, perm = (
+    # 2 runs: Welch's row, then the random-effects test of unit means whose size holds at so few runs
+    welch, re_row = (
         ("cnn-exact - humans", "Welch t-test"),
-        ("cnn-exact - humans", "Fisher–Pitman permutation test over units"),
+        ("cnn-exact - humans", "random-effects test of unit means, bootstrap-t"),
     )
-    assert obs.loc[welch, "n"] == 22 and obs.loc[perm, "n"] == 22
+    assert obs.loc[welch, "n"] == 22 and obs.loc[re_row, "n"] == 22
     assert obs.loc[welch, "estimate"] < 0 and obs.loc[welch, "p_val"] < 0.05
-    assert obs.loc[perm, "estimate"] == pytest.approx(obs.loc[welch, "estimate"], rel=1e-12)
+    assert obs.loc[re_row, "estimate"] == pytest.approx(obs.loc[welch, "estimate"], rel=1e-12)
+    assert 0 < obs.loc[re_row, "p_val"] <= 1 and obs.loc[re_row, "df1"] > 0
     cons = pd.DataFrame(data["consistency"])
     inter = cons[cons["kind"] == "inter"].set_index("observer")
     assert math.isfinite(inter.loc["cnn-varied (IID)", "r"]) and inter.loc["cnn-varied (IID)", "n"] > 3

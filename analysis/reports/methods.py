@@ -38,8 +38,10 @@ REFERENCES = {
     "student1908": "Student (1908). The probable error of a mean. Biometrika 6(1), 1–25.",
     "welch1947": "Welch, B. L. (1947). The generalization of 'Student's' problem when several different population "
     "variances are involved. Biometrika 34(1–2), 28–35.",
-    "pitman1937": "Pitman, E. J. G. (1937). Significance tests which may be applied to samples from any "
-    "populations. Supplement to the Journal of the Royal Statistical Society 4(1), 119–130.",
+    "dersimonian1986": "DerSimonian, R., & Laird, N. (1986). Meta-analysis in clinical trials. Controlled Clinical "
+    "Trials 7(3), 177–188.",
+    "satterthwaite1946": "Satterthwaite, F. E. (1946). An approximate distribution of estimates of variance "
+    "components. Biometrics Bulletin 2(6), 110–114.",
     "spearman1904": "Spearman, C. (1904). The proof and measurement of association between two things. American "
     "Journal of Psychology 15(1), 72–101.",
     "schuessler2021": "Schuessler, M., Weiß, P., & Sixt, L. (2021). Two4Two: Evaluating interpretable machine "

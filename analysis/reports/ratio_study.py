@@ -34,8 +34,10 @@ How the numbers are made
   types of the unit's MAE per type, so both sides weigh the types alike), model minus humans, percentage points.
   A model with one run: a one-sample t-test of participants' MAE against the run's (its run-to-run spread unknown).
   With 2 to 9 runs Welch's test is liberal (its run variance has 1–8 degrees of freedom), so a second row gives the
-  Fisher–Pitman permutation test over units (:func:`analysis.inference.permutation_test`): exact when runs are
-  exchangeable with participants, conservative when runs vary less.
+  random-effects test of unit means (:func:`analysis.inference.random_effects_test`): runs are units of the same
+  kind as participants (the between-unit variance τ², estimated from participants) whose MAE averaged more
+  predictions (each unit's own sampling variance, from its errors' spread within chart type), its p calibrated by
+  a bootstrap-t from the participants.
 * **Consistency**: Pearson r of mean absolute error per height pair (short, tall), each side first averaged
   per (chart type, height pair) cell, the two joined on the cells both have, then averaged over chart types --
   humans vs each model (:func:`analysis.inter_consistency`) and between the runs of one model
@@ -64,12 +66,11 @@ from ..consistency import inter_consistency, intra_consistency
 from ..coverage import SMALL_SAMPLE, small_sample_note
 from ..distance import distance_error_correlation
 from ..inference import (
-    PERMUTATION_DRAWS,
-    PERMUTATION_EXACT_MAX,
+    RANDOM_EFFECTS_DRAWS,
     fisher_z_note,
     one_sample_t,
     pairwise_within,
-    permutation_test,
+    random_effects_test,
     rm_anova,
     two_sample_t,
 )
@@ -130,7 +131,7 @@ PUBLISHED_ESTIMATOR = {"ClevelandMcGill1984": "pooled", "HeerBostock2010": "pool
 RM_TEST = "repeated-measures ANOVA, Greenhouse–Geisser"
 PAIR_TEST = "paired t-test, Holm"
 #: The observer test whose size holds below SMALL_SAMPLE runs (make validate's type-I table).
-PERMUTATION_TEST = "Fisher–Pitman permutation test over units"
+RANDOM_EFFECTS_TEST = "random-effects test of unit means, bootstrap-t"
 RESAMPLED = {"participant_id": "participants", "run": "runs", "responses": "stimuli"}
 
 
@@ -637,6 +638,23 @@ def _unit_mae(df: pd.DataFrame, unit: str, value: str, weight: str | None) -> pd
     return per_type.groupby(level=0).mean()
 
 
+def _unit_variance(df: pd.DataFrame, unit: str, value: str, weight: str | None) -> pd.Series:
+    """The sampling variance of each unit's MAE (:func:`_unit_mae`) from its own rows' spread within chart type:
+    per type, the variance of a weighted mean, :math:`\\frac{C}{C-1} \\sum_c w_c^2 (x_c - \\bar x_w)^2 / (\\sum_c
+    w_c)^2` over its C rows (s²/C for a participant's C judgments; a run's rows are cells of n predictions), summed
+    over the T types and divided by T². A type with one row shows no spread: it adds 0 (understating that unit's)."""
+    w = df[weight] if weight else pd.Series(1.0, index=df.index)
+    d = df.assign(_w=w, _wx=w * df[value])
+    g = d.groupby([unit, "chart_type"])
+    mean = (g["_wx"].sum() / g["_w"].sum()).rename("_m")
+    d = d.join(mean, on=[unit, "chart_type"])
+    d["_sq"] = (d["_w"] * (d[value] - d["_m"])) ** 2
+    g = d.groupby([unit, "chart_type"])
+    rows = g.size()
+    per_type = (g["_sq"].sum() / g["_w"].sum() ** 2 * rows / (rows - 1).clip(lower=1)).where(rows > 1, 0.0)
+    return per_type.groupby(level=0).sum() / per_type.groupby(level=0).size() ** 2
+
+
 def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
     """Model − humans in MAE (pp) with participants and runs as units (see the module docstring)."""
     kw = dict(effect="observer", term=f"{label} - {HUMANS}")
@@ -664,7 +682,7 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
         if len(runs) < SMALL_SAMPLE:
             note += (
                 f"; fewer than {SMALL_SAMPLE} runs: the test over runs rejects a true null more often than 5 % "
-                f"(make validate's type-I table): read the {PERMUTATION_TEST} row"
+                f"(make validate's type-I table): read the {RANDOM_EFFECTS_TEST} row"
             )
     return _effect_row(
         **kw,
@@ -682,20 +700,26 @@ def _observer_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
     )
 
 
-def _observer_permutation_row(label, people: pd.Series, runs: pd.Series) -> dict[str, Any]:
-    """Model − humans in MAE (pp) by the permutation test over units, whose size holds at any number of runs."""
-    res = permutation_test(runs, people).iloc[0]
-    how = f"all {res['labellings']:,}" if res["exact"] else f"{res['labellings']:,} random"
+def _observer_random_effects_row(
+    label, people: pd.Series, v_people: pd.Series, runs: pd.Series, v_runs: pd.Series
+) -> dict[str, Any]:
+    """Model − humans in MAE (pp) by the random-effects test of unit means, whose size holds below SMALL_SAMPLE runs
+    (make validate's table) whether runs answer as many trials as a participant or all test stimuli."""
+    res = random_effects_test(runs, v_runs.loc[runs.index], people, v_people.loc[people.index]).iloc[0]
     return _effect_row(
         effect="observer",
-        test=PERMUTATION_TEST,
+        test=RANDOM_EFFECTS_TEST,
         term=f"{label} - {HUMANS}",
+        statistic=res["t"],
+        df1=res["dof"],
         p_val=res["p_val"],
         estimate=res["estimate"],
         n=len(people) + len(runs),
         note=(
-            f"{how} labellings of {len(runs)} run(s) and {len(people)} participant(s) as model or human; null: runs "
-            "exchangeable with participants; conservative when runs vary less than participants"
+            f"{len(runs)} run(s) vs {len(people)} participant(s); SE² = (τ̂² + mean run sampling variance)/runs + "
+            f"participants' variance/participants, τ̂² = {res['tau2']:.3g} from participants; p from "
+            f"{res['draws']:,} bootstrap-t draws of participants and pseudo-runs (participants rescaled to a run's "
+            f"variance); the t distribution's p would be {p_value(res['p_t'])}"
         ),
     )
 
@@ -706,8 +730,10 @@ def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
         cells = run_parts[(o.observer, o.condition)]
         # like for like: both sides averaged over the chart types both answered
         shared, left_out = _shared_types(trials, cells, o.label)
-        people = _unit_mae(trials[trials["chart_type"].isin(shared)], "participant_id", "abs_error", None)
-        runs = _unit_mae(cells[cells["chart_type"].isin(shared)], "run", "mean_abs_error", "n")
+        human_rows = trials[trials["chart_type"].isin(shared)]
+        run_rows = cells[cells["chart_type"].isin(shared)]
+        people = _unit_mae(human_rows, "participant_id", "abs_error", None)
+        runs = _unit_mae(run_rows, "run", "mean_abs_error", "n")
         if shared:
             row = _observer_row(o.label, people, runs)
         else:
@@ -723,7 +749,9 @@ def _effects(trials, run_parts, observers, notes) -> pd.DataFrame:
             notes.append(f"observer effect of {o.label}: {row['note']}")
         rows.append(row)
         if 2 <= len(runs) < SMALL_SAMPLE and len(people) >= 2:
-            rows.append(_observer_permutation_row(o.label, people, runs))
+            v_people = _unit_variance(human_rows, "participant_id", "abs_error", None)
+            v_runs = _unit_variance(run_rows, "run", "mean_abs_error", "n")
+            rows.append(_observer_random_effects_row(o.label, people, v_people, runs, v_runs))
     out = pd.DataFrame(rows, columns=EFFECT_COLUMNS)
     for c in ("df1", "df2", "epsilon"):
         out[c] = out[c].astype(float)
@@ -1205,7 +1233,7 @@ def _observer_section(e: pd.DataFrame, shown: _Shown) -> Section:
     ob = e[e["effect"] == "observer"].set_index("term")
     rows, flagged = [], []
     for label in shown.names:
-        # one row per test: Welch's (or the one-sample test), then the permutation test when 2–9 runs
+        # one row per test: Welch's (or the one-sample test), then the random-effects test when 2–9 runs
         for _, r in ob.loc[[f"{label} - {HUMANS}"]].iterrows():
             note = r["note"]
             starts, contains = _OBSERVER_FLAGS
@@ -1229,7 +1257,8 @@ def _observer_section(e: pd.DataFrame, shown: _Shown) -> Section:
                 "mean absolute error (pp), model − humans, with participants and runs as units: each unit's "
                 "mean over chart types of its MAE per type; Welch t-test of runs vs participants (one run: "
                 "one-sample t-test of participants against it); with 2 to 9 runs, where Welch's test is "
-                f"liberal, also the {PERMUTATION_TEST} (exact when runs are exchangeable with participants)"
+                f"liberal, also the {RANDOM_EFFECTS_TEST} (runs as units like participants that averaged more "
+                "predictions)"
             ),
             Table(["model", "test", "diff [95% CI]", "t", "df", "p", "d"], rows, "llrrrrr"),
             *shown.more,
@@ -1330,9 +1359,9 @@ def _methods(report: RatioReport) -> str:
     ]
     refs += ["greenhouse1959", "holm1979"]
     if c["model_observers"]:
-        permuted = bool((report.tables["effects"]["test"] == PERMUTATION_TEST).any())
-        refs += ["fisher1921", "pitman1937"] if permuted else ["fisher1921"]
-        paragraphs.append(_models_paragraph(c, permuted))
+        few_runs = bool((report.tables["effects"]["test"] == RANDOM_EFFECTS_TEST).any())
+        refs += ["fisher1921", "dersimonian1986", "satterthwaite1946"] if few_runs else ["fisher1921"]
+        paragraphs.append(_models_paragraph(c, few_runs))
     if len(report.tables["distance_runs"]):
         paragraphs.append(
             f"**Training–test distance.** For the {len(report.tables['distance_runs'])} run(s) whose imported files "
@@ -1386,7 +1415,7 @@ def _intervals_paragraph(c: dict[str, Any], opt: dict[str, Any]) -> str:
     )
 
 
-def _models_paragraph(c: dict[str, Any], permuted: bool) -> str:
+def _models_paragraph(c: dict[str, Any], few_runs: bool) -> str:
     return (
         f"**Models.** {c['model_observers']} model observer(s), {c['model_runs']} run(s), "
         f"{c['model_predictions']:,} predictions on the test stimuli people saw. Each model's MLAE and MAE use "
@@ -1396,11 +1425,15 @@ def _models_paragraph(c: dict[str, Any], permuted: bool) -> str:
         "humans, two-sided (a model with one run: one-sample t-test of participants against the run's MAE). "
         + (
             f"For models with 2 to {SMALL_SAMPLE - 1} runs, where Welch's test rejects a true null too often, "
-            "also the Fisher–Pitman permutation test over units (Pitman 1937): the share of all labellings of "
-            f"the units as runs or participants (above {PERMUTATION_EXACT_MAX:,} of them, {PERMUTATION_DRAWS:,} "
-            "random ones) whose difference of means is at least the observed, exact when runs are exchangeable "
-            "with participants. "
-            if permuted
+            "also the random-effects test of unit means: runs are units of the same kind as participants that "
+            "averaged more predictions, each unit's MAE its true level (between-unit variance τ², by the method "
+            "of moments from participants, floored at 0; DerSimonian & Laird 1986) plus its sampling error (its "
+            "own variance, from its errors' spread within chart type); d = mean(runs) − mean(participants), "
+            "SE² = (τ̂² + the runs' mean sampling variance)/runs + participants' variance/participants, t = d/SE "
+            "with Satterthwaite's (1946) df; p from a bootstrap-t (Efron & Tibshirani 1993) of "
+            f"{RANDOM_EFFECTS_DRAWS:,} draws of participants and pseudo-runs (participants' deviations rescaled "
+            "to a run's variance), since the mean of so few runs is far from normal. "
+            if few_runs
             else ""
         )
         + "Human–model consistency: Pearson's r of the mean absolute error per height pair, each observer averaged "

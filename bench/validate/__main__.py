@@ -7,7 +7,7 @@ of its 95 % interval. A table, not a test (tests/analysis keep small seeded vers
 
 Each module in :data:`MODULES` has ``rows(reps, seed) -> list[dict]`` with the keys of :data:`COLUMNS`; a module may
 add ``tables(seed) -> list[(title, columns, rows)]``, printed after the main table (the ratio module's type-I table,
-VALIDATE_TYPE1_REPS cohorts, its observer permutation test's type-I table, VALIDATE_PERMUTATION_REPS, and its
+VALIDATE_TYPE1_REPS cohorts, its observer tests' type-I table below 10 runs, VALIDATE_SMALL_RUNS_REPS, and its
 small-sample coverage table, VALIDATE_COVERAGE_REPS; the sketch and ratings modules' coverage tables: each writes
 its rows to analysis/data/bootstrap_coverage.csv through bench/validate/coverage.py; the planning module's table of
 achieved power at `flask plan`'s n, VALIDATE_PLANNING_REPS cohorts per row over VALIDATE_PLANNING_PILOTS pilots).

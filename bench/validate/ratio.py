@@ -14,7 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from analysis import anova_by, mae, mlae, pearson, two_sample_t
 from analysis.coverage import COVERAGE_COLUMNS, COVERAGE_FILE, SMALL_SAMPLE
-from analysis.inference import pairwise_within, permutation_test, rm_anova
+from analysis.inference import pairwise_within, permutation_test, random_effects_test, rm_anova
 from bench.validate.coverage import coverage_row, write_coverage
 from tests.analysis.conftest import PAIRS, SIGMA, SKILL, simulate_cohort, true_mlae, true_participant_mlae
 
@@ -437,29 +437,44 @@ def type1_rows(reps: int, seed: int) -> list[dict]:
     return rows_
 
 
-#: Runs at which the observer's permutation test (the report's row below SMALL_SAMPLE runs) is checked.
-PERMUTATION_RUNS = (2, 3, 5)
+#: Runs at which the observer's small-sample tests (the report's row below SMALL_SAMPLE runs) are checked.
+SMALL_RUNS = (2, 3, 5)
 
 
-def permutation_rows(reps: int, seed: int) -> list[dict]:
-    """Type-I error of :func:`analysis.inference.permutation_test` (the product's function, one call per cohort) over
-    units at 2, 3 and 5 runs, on two nulls: runs exchangeable with participants (each run answers a participant's 25
-    trials: the test's null, where its rate must contain 0.05), and runs of all 195 stimuli from people's error
-    population (they vary less than participants: the test may only be conservative, at most 0.05)."""
+def _units(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(reps, units, 5 types, m) absolute errors -> each unit's MAE (mean over types of its mean per type) and its
+    sampling variance (the types' variances of the mean, s²_type / m, averaged over the 5 types and divided by 5),
+    as the report computes them (analysis.reports.ratio_study._unit_mae and _unit_variance)."""
+    return e.mean((2, 3)), (e.var(3, ddof=1) / e.shape[3]).mean(2) / 5
+
+
+def small_runs_rows(reps: int, seed: int) -> list[dict]:
+    """Type-I error of the observer tests below SMALL_SAMPLE runs at 2, 3 and 5 runs: the product's
+    :func:`analysis.inference.random_effects_test` (the report's row) and :func:`analysis.inference.permutation_test`
+    (the row it replaced), one call per cohort, on two nulls: runs exchangeable with participants (each run answers
+    a participant's 25 trials) and runs of all 195 stimuli from people's error population (they vary less than
+    participants). The random-effects test's rate must contain 0.05 on both; the permutation test's does on the
+    first only (on the second it is conservative: why it was replaced)."""
     rng = np.random.default_rng([seed, 39])
     n, out = TYPE1_PARTICIPANTS, []
-    for n_runs in PERMUTATION_RUNS:
-        people = _null_people(rng, reps, n, SIGMA)[0].mean((2, 3))
-        like_people = _null_people(rng, reps, n_runs, SIGMA)[0].mean((2, 3))
-        all_stimuli = _null_runs(rng, reps, n_runs).mean((2, 3))
-        for runs, design, goal in (
-            (like_people, f"{n} participants × 25 vs {n_runs} runs × 25, exchangeable", ""),
-            (all_stimuli, f"{n} participants × 25 vs {n_runs} runs × 195, same error population", "at most"),
+    for n_runs in SMALL_RUNS:
+        people = _units(_null_people(rng, reps, n, SIGMA)[0])
+        like_people = _units(_null_people(rng, reps, n_runs, SIGMA)[0])
+        all_stimuli = _units(_null_runs(rng, reps, n_runs))
+        for runs, design, conservative in (
+            (like_people, f"{n} participants × 25 vs {n_runs} runs × 25, exchangeable", False),
+            (all_stimuli, f"{n} participants × 25 vs {n_runs} runs × 195, same error population", True),
         ):
-            p = np.array([permutation_test(runs[r], people[r]).iloc[0]["p_val"] for r in range(reps)])
-            note = "runs vary less than participants: conservative" if goal else "the test's null"
-            out.append(_rate_row("observer: Fisher–Pitman permutation over units", "new", design, p < ALPHA, note,
-                                 goal=goal))  # fmt: skip
+            p_re = np.array(
+                [random_effects_test(runs[0][r], runs[1][r], people[0][r], people[1][r]).iloc[0]["p_val"]
+                 for r in range(reps)]
+            )  # fmt: skip
+            p_perm = np.array([permutation_test(runs[0][r], people[0][r]).iloc[0]["p_val"] for r in range(reps)])
+            out.append(_rate_row("observer: random-effects test of unit means, bootstrap-t", "new", design,
+                                 p_re < ALPHA))  # fmt: skip
+            note = "runs vary less than participants: conservative" if conservative else "the test's null"
+            out.append(_rate_row("observer: Fisher–Pitman permutation over units", "old", design, p_perm < ALPHA,
+                                 note))  # fmt: skip
     return out
 
 
@@ -467,7 +482,7 @@ def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
     """The type-I tables and the small-sample coverage table (also written to analysis/data/bootstrap_coverage.csv)."""
     type1_reps = int(os.environ.get("VALIDATE_TYPE1_REPS", "5000"))
     coverage_reps = int(os.environ.get("VALIDATE_COVERAGE_REPS", "200"))
-    permutation_reps = int(os.environ.get("VALIDATE_PERMUTATION_REPS", "4000"))
+    small_runs_reps = int(os.environ.get("VALIDATE_SMALL_RUNS_REPS", "4000"))
     coverage = coverage_rows(coverage_reps, seed)
     write_coverage(coverage, coverage_reps, seed)
     return [
@@ -477,10 +492,10 @@ def tables(seed: int) -> list[tuple[str, tuple[str, ...], list[dict]]]:
             type1_rows(type1_reps, seed),
         ),
         (
-            f"Type-I error of the observer's permutation test over units below {SMALL_SAMPLE} runs at α = 0.05 "
-            f"({permutation_reps} null cohorts each, Wilson 95 % Monte Carlo interval)",
+            f"Type-I error of the observer's tests below {SMALL_SAMPLE} runs at α = 0.05 ({small_runs_reps} null "
+            "cohorts each, Wilson 95 % Monte Carlo interval)",
             TYPE1_COLUMNS,
-            permutation_rows(permutation_reps, seed),
+            small_runs_rows(small_runs_reps, seed),
         ),
         (
             f"Coverage of the 95 % bootstrap interval below {SMALL_SAMPLE} units ({coverage_reps} cohorts per row; "

@@ -2,7 +2,6 @@
 few units flagged with the coverage `make validate` measured, consistency on shared cells, the outlier rule's wording.
 Expected values come from the textbook formulas written out here, not from the product."""
 
-import itertools
 import json
 import math
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 from scipy import stats
 
 from analysis.coverage import small_sample_note
-from analysis.inference import pairwise_within, rm_anova
+from analysis.inference import pairwise_within, random_effects_test, rm_anova
 from analysis.reports.ratio_study import ratio_report
 from tests.analysis.test_analysis_report import _cohort, _model
 
@@ -144,31 +143,38 @@ def test_observer_effect_takes_participants_and_runs_as_units():
     assert obs["n"] == 15 and "fewer than 10 runs" in obs["note"]
 
 
-def test_few_runs_add_the_permutation_test_over_units_computed_by_hand():
-    """Below 10 runs: p = share of the C(15, 3) = 455 ways of labelling 3 of the 15 unit MAEs "model" whose
-    |mean(model) − mean(human)| is at least the observed one."""
+def test_few_runs_add_the_random_effects_test_computed_by_hand():
+    """Below 10 runs: each unit's MAE and its sampling variance (per chart type the variance of its 5 values over 5,
+    summed over the 5 types, over 25); τ̂² = s_p² − mean v_p; SE² = (τ̂² + mean v_run)/3 + s_p²/12; Satterthwaite
+    df with c = 1/12 + 1/3; the p is the product's bootstrap-t on those same inputs."""
     rng = np.random.default_rng(10)
     sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(12)})
     cells, stimuli = _model(runs=3, error=lambda run, k: 1.0 + run + 0.5 * k)
     report = ratio_report(sessions, trials, cells, stimuli, n_boot=50)
     rows = report.tables["effects"].query("effect == 'observer'")
-    assert list(rows["test"]) == ["Welch t-test", "Fisher–Pitman permutation test over units"]
-    people = trials.groupby(["participant_id", "chart_type"])["abs_error"].mean().groupby(level=0).mean().to_list()
-    runs = [float(np.mean([1.0 + run + 0.5 * k for k in range(5)])) for run in range(3)]
-    units = runs + people
-    observed = abs(np.mean(runs) - np.mean(people))
-    extreme = 0
-    for model in itertools.combinations(range(15), 3):
-        human = [u for i, u in enumerate(units) if i not in model]
-        extreme += abs(np.mean([units[i] for i in model]) - np.mean(human)) >= observed - 1e-12
-    perm = rows.iloc[1]
-    assert perm["p_val"] == pytest.approx(extreme / 455, rel=1e-12)
-    assert perm["estimate"] == pytest.approx(np.mean(runs) - np.mean(people), rel=1e-12) and perm["n"] == 15
-    assert "all 455 labellings of 3 run(s) and 12 participant(s)" in perm["note"]
-    assert "read the Fisher–Pitman permutation test over units row" in rows.iloc[0]["note"]
-    assert "Fisher–Pitman permutation test over units (Pitman 1937)" in report.methods()
-    assert "Pitman, E. J. G. (1937)" in report.methods()
-    assert report.text().count("Fisher–Pitman permutation test over units") >= 2  # the table's row and its legend
+    assert list(rows["test"]) == ["Welch t-test", "random-effects test of unit means, bootstrap-t"]
+    by_type = trials.groupby(["participant_id", "chart_type"])["abs_error"]
+    people = by_type.mean().groupby(level=0).mean().to_numpy()
+    v_people = (by_type.var(ddof=1) / 5).groupby(level=0).sum().to_numpy() / 25
+    runs = np.array([np.mean([1.0 + run + 0.5 * k for k in range(5)]) for run in range(3)])
+    v_runs = np.full(3, 5 * (np.var([0, 0.5, 1, 1.5, 2], ddof=1) / 5) / 25)  # the same 5 errors per type in each run
+    s2 = people.var(ddof=1)
+    tau2 = s2 - v_people.mean()
+    assert tau2 > 0  # the floor is not what this test checks
+    se2 = (tau2 + v_runs.mean()) / 3 + s2 / 12
+    t = (runs.mean() - people.mean()) / math.sqrt(se2)
+    re = rows.iloc[1]
+    assert re["statistic"] == pytest.approx(t, rel=1e-9)
+    assert re["estimate"] == pytest.approx(runs.mean() - people.mean())
+    assert re["df1"] == pytest.approx(se2**2 / (((1 / 12 + 1 / 3) * s2) ** 2 / 11), rel=1e-9) and re["n"] == 15
+    assert re["p_val"] == random_effects_test(runs, v_runs, people, v_people).iloc[0]["p_val"]
+    assert f"τ̂² = {tau2:.3g} from participants" in re["note"]
+    assert "read the random-effects test of unit means, bootstrap-t row" in rows.iloc[0]["note"]
+    methods = report.methods()
+    assert "also the random-effects test of unit means" in methods
+    assert "bootstrap-t (Efron & Tibshirani 1993)" in methods
+    assert "DerSimonian, R., & Laird, N. (1986)" in methods and "Satterthwaite, F. E. (1946)" in methods
+    assert report.text().count("random-effects test of unit means") >= 2  # the table's row and its legend
 
 
 def test_consistency_joins_humans_and_model_on_shared_cells():
@@ -227,3 +233,26 @@ def test_intervals_over_few_units_quote_the_measured_coverage():
     for text in (report.text(), report.markdown()):
         assert "cnn †" in text and "† cnn: interval over 2 runs" in text and "† humans: interval over 3" in text
     assert small_sample_note(10) == "" and small_sample_note(12, "runs", "mae") == ""
+
+
+def test_random_effects_test_weighs_a_runs_cells_by_their_predictions():
+    """A run's rows are cells of n predictions: per type, the variance of the n-weighted mean of its 5 cells,
+    C/(C − 1) · Σ n_c² (x_c − x̄_w)² / (Σ n_c)², summed over the 5 types, over 25; here n_c = 1..5."""
+    rng = np.random.default_rng(12)
+    sessions, trials = _cohort({f"p{i}": list(rng.normal(0, 5, 25)) for i in range(12)})
+    cells, stimuli = _model(runs=2, error=lambda run, k: 1.0 + run + 0.5 * k * k)
+    n_c = np.arange(1, 6)
+    cells["n"] = np.tile(n_c, 10)  # the 5 cells of each (run, type) in order k = 0..4
+    report = ratio_report(sessions, trials, cells, stimuli, n_boot=50)
+    re = report.tables["effects"].query("effect == 'observer'").iloc[1]
+    x = 0.5 * np.arange(5) ** 2  # a cell's error less the run's offset; the spread is the same in both runs
+    mean_w = (n_c * x).sum() / n_c.sum()
+    v_type = 5 / 4 * (n_c**2 * (x - mean_w) ** 2).sum() / n_c.sum() ** 2
+    runs = np.array([1.0 + run + mean_w for run in range(2)])
+    by_type = trials.groupby(["participant_id", "chart_type"])["abs_error"]
+    people = by_type.mean().groupby(level=0).mean().to_numpy()
+    v_people = (by_type.var(ddof=1) / 5).groupby(level=0).sum().to_numpy() / 25
+    s2 = people.var(ddof=1)
+    tau2 = max(s2 - v_people.mean(), 0.0)
+    se2 = (tau2 + 5 * v_type / 25) / 2 + s2 / 12
+    assert re["statistic"] == pytest.approx((runs.mean() - people.mean()) / math.sqrt(se2), rel=1e-9)
