@@ -94,7 +94,7 @@ class Profile:
                     for f in frames
                     if (m := FRAME.match(f))
                     and m.group("file").endswith("server/web/hot_path.py")
-                    and m.group("function") == "_stored"
+                    and m.group("function").rpartition(".")[2] == "_stored"  # py-spy may name it HotSaves._stored
                 ),
                 None,
             ) or next(

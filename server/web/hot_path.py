@@ -1,13 +1,13 @@
 """The participant API's saves (a planned trial, an experiment's row) stored before Flask's request handling.
 
-A participant sends about thirty saves for every other request (docs/operations.md, "The save path at five times
-psiTurk"), and Flask's request context, URL routing, session interface and before/after hooks cost a save more CPU
-than storing it does. This WSGI layer answers a save that stores (201) itself, with the operation its Flask view runs
-(server/web/api.py `SAVES`) and the response that view gives (the app's JSON provider, security.set_headers).
-Everything else goes to Flask unchanged, the body read here put back: a body without a length or over the limit,
-another content type, a repeat, a refusal, an error. So no refusal has a second implementation, and every answer but
-"stored" is the view's own; the view re-runs the operation, which stored nothing the first time (a save stores only
-when it answers 201).
+Thirty of a participant's ~37 requests are saves (docs/operations.md, "The participant API"), and Flask's request
+context, URL routing, session interface and before/after hooks cost a save more CPU than storing it does. This WSGI
+layer answers a save that stores (201) itself, with the operation its Flask view runs (server/web/api.py `SAVES`) and
+the response that view gives (the app's JSON provider, `security.headers`). Everything else goes to Flask unchanged,
+the body read here put back: a body without a length or over the limit, another content type, a repeat, a refusal,
+an error. So no refusal has a second implementation, and every answer but "stored" is the view's own. The view runs
+the operation again: it stored nothing the first time (a save stores only when it answers 201), or, had it failed
+after storing, the view answers a repeat (the database's unique keys keep one row).
 """
 
 from __future__ import annotations
