@@ -39,6 +39,17 @@ def insert_study(conn, study_id: int, slug: str, at: datetime) -> None:
     )
 
 
+def insert_session(conn, at: datetime) -> None:
+    """Session 1 of study 1, completed, as an older schema holds it (the columns every revision since 0009 has)."""
+    conn.execute(
+        text(
+            "INSERT INTO participant_sessions (id, study_id, token, platform, study_version, status, started_at,"
+            " last_seen_at, plan) VALUES (1, 1, 'tok', 'direct', 1, 'completed', :t, :t, '[]')"
+        ),
+        {"t": at},
+    )
+
+
 @pytest.mark.db
 def test_upgrade_matches_models_and_downgrade_empties(empty_app):
     directory = str(ROOT / "migrations")
@@ -177,13 +188,7 @@ def test_0010_backfills_existing_studies_and_sessions_live_and_new_studies_start
     synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
     with db.engine.begin() as conn:
         insert_study(conn, 1, "old", synced)
-        conn.execute(
-            text(
-                "INSERT INTO participant_sessions (id, study_id, token, platform, study_version, status, started_at,"
-                " last_seen_at, plan) VALUES (1, 1, 'tok', 'direct', 1, 'completed', :t, :t, '[]')"
-            ),
-            {"t": synced},
-        )
+        insert_session(conn, synced)
     upgrade(directory=directory)
     with db.engine.begin() as conn:
         assert conn.execute(text("SELECT stage FROM studies")).all() == [("live",)]
@@ -251,13 +256,7 @@ def test_0018_leaves_earlier_survey_answers_without_a_form_and_its_downgrade_kee
     synced = datetime(2026, 11, 20, 9, 30, tzinfo=UTC)
     with db.engine.begin() as conn:
         insert_study(conn, 1, "old", synced)
-        conn.execute(
-            text(
-                "INSERT INTO participant_sessions (id, study_id, token, platform, study_version, status, started_at,"
-                " last_seen_at, plan) VALUES (1, 1, 'tok', 'direct', 1, 'completed', :t, :t, '[]')"
-            ),
-            {"t": synced},
-        )
+        insert_session(conn, synced)
         conn.execute(
             text(
                 "INSERT INTO survey_responses (session_id, name, answers, created_at)"
