@@ -142,15 +142,8 @@ def _new_session(
 
 
 def _add(session: ParticipantSession) -> ParticipantSession:
-    """Store the new session. Its attributes stay as written rather than expire with the commit: the entry answers
-    from them (status, token), and reloading the row it has just written would cost the entry a round trip."""
     db.session.add(session)
-    orm_session = db.session()
-    orm_session.expire_on_commit = False
-    try:
-        orm_session.commit()
-    finally:
-        orm_session.expire_on_commit = True
+    db.session.commit()
     return session
 
 
