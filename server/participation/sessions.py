@@ -1,6 +1,7 @@
-"""Participant sessions through the ORM: entry (a new session in its condition, with its plan, or the one a
-PROLIFIC_PID already has) and finding a session by token for the participant pages. The participant API's requests
-go through server/participation/session_api.py instead: the cached Core path.
+"""Participant sessions: entry (a new session in its condition, with its plan, or the one a PROLIFIC_PID already
+has: a few statements in the ORM's transaction) and finding a session by token for the pages around a researcher's
+experiment and the results. The participant API's requests and the study's page go through the cached Core path
+instead (server/participation/trialstore.py).
 
 Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
 double click, a retry racing its original) still store one row."""
@@ -13,7 +14,7 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +42,16 @@ from ..tasktype.registry import registry
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
+class Entered(NamedTuple):
+    """A participant's session as entry answers with it: where to send them (its token) and whether they may go on
+    (its status); its stage and condition."""
+
+    token: str
+    status: str
+    stage: str
+    condition: str | None
+
+
 class UnknownJump(ValueError):
     """A preview asked to start at a step or trial its study and plan do not have (nothing was written)."""
 
@@ -63,7 +74,7 @@ def find_or_create(
     condition: str | None = None,
     url_variables: dict[str, str] | None = None,
     jump: str = "",
-) -> ParticipantSession:
+) -> Entered:
     """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
     entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
     are drawn before, one per condition, so entries hold the lock only for a count and an insert. `url_variables`:
@@ -77,15 +88,15 @@ def find_or_create(
     if preview:
         variants = dict(conditions.variants(study.config))
         chosen = condition if condition is not None else next(iter(variants))
-        session = _new_session(study, None, user_agent, chosen, _draw_plan(study, task, variants[chosen]), preview=True)
-        if jump and jump not in dict(jumps(study, session.plan)):
-            trials = [item["index"] for item in session.plan]
+        values = _new_session(study, None, user_agent, chosen, _draw_plan(study, task, variants[chosen]), preview=True)
+        if jump and jump not in dict(jumps(study, values["plan"])):
+            trials = [item["index"] for item in values["plan"]]
             where = f"trial-{min(trials)} to trial-{max(trials)}, " if trials else "(it has no trials of its own) "
             raise UnknownJump(
                 f"This preview has no {jump}: jump to a trial {where}or a step of its flow "
                 f"({', '.join(study.config['flow'])})."
             )
-        return _add(session)
+        return _add(values)
     plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
     if prolific:  # the key before the lock: its first use writes it on a connection of its own
         identifiers.key()
@@ -101,14 +112,20 @@ def find_or_create(
         except conditions.StudyFull:
             db.session.rollback()  # release the lock
             raise
-    session = _new_session(study, prolific, user_agent, condition, plans[condition], url_variables=url_variables)
+    values = _new_session(study, prolific, user_agent, condition, plans[condition], url_variables=url_variables)
     try:
-        return _add(session)
+        return _add(values)
     except IntegrityError:
         # Two first entries of the same PROLIFIC_PID raced (a study without conditions takes no lock): the other
         # one won, use its session.
         db.session.rollback()
         return by_prolific_pid(study, prolific["PROLIFIC_PID"])
+
+
+# A new session's row, one INSERT built once, with the version it enters under. Not the ORM's unit of work: its flush
+# of a new object cost an entry several times this statement (docs/operations.md, "The save path at five times
+# psiTurk").
+NEW_SESSION = db.insert(ParticipantSession.__table__).values(study_version_id=study_versions.CURRENT_ID)
 
 
 def _new_session(
@@ -119,32 +136,36 @@ def _new_session(
     plan: list,
     preview: bool = False,
     url_variables: dict[str, str] | None = None,
-) -> ParticipantSession:
-    return ParticipantSession(
-        study_id=study.id,
-        token=secrets.token_urlsafe(24),
-        study_version=study.version,
-        study_version_id=study_versions.current_id(study),
-        condition=condition,
-        platform="prolific"
+) -> dict[str, Any]:
+    """The new session's column values (`status` too, which the table's default would set: entry answers with it)."""
+    return {
+        "study_id": study.id,
+        "token": secrets.token_urlsafe(24),
+        "study_version": study.version,
+        "condition": condition,
+        "status": "started",
+        "platform": "prolific"
         if prolific
         else ("labinthewild" if study.config["platform"] == "labinthewild" else "direct"),
-        prolific_pid=prolific and prolific["PROLIFIC_PID"],
-        pid_hmac=prolific and identifiers.pid_hmac(prolific["PROLIFIC_PID"]),
-        prolific_study_id=prolific and prolific.get("STUDY_ID"),
-        prolific_session_id=prolific and prolific.get("SESSION_ID"),
-        user_agent=(user_agent or "")[:512],
-        stage=study.stage,
-        preview=preview,
-        plan=[item.as_json() for item in plan],
-        url_variables=identifiers.mark(url_variables, prolific or {}) if url_variables else None,
+        "prolific_pid": prolific and prolific["PROLIFIC_PID"],
+        "pid_hmac": prolific and identifiers.pid_hmac(prolific["PROLIFIC_PID"]),
+        "prolific_study_id": prolific and prolific.get("STUDY_ID"),
+        "prolific_session_id": prolific and prolific.get("SESSION_ID"),
+        "user_agent": (user_agent or "")[:512],
+        "stage": study.stage,
+        "preview": preview,
+        "plan": [item.as_json() for item in plan],
+        "url_variables": identifiers.mark(url_variables, prolific or {}) if url_variables else None,
+    }
+
+
+def _add(values: dict[str, Any]) -> Entered:
+    """Insert the session and commit."""
+    db.session.execute(
+        NEW_SESSION, {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
     )
-
-
-def _add(session: ParticipantSession) -> ParticipantSession:
-    db.session.add(session)
     db.session.commit()
-    return session
+    return Entered(values["token"], values["status"], values["stage"], values["condition"])
 
 
 def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
@@ -158,12 +179,14 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
     return []  # no fixed plan: the task's page decides its trials (server/tasktype/contract.py)
 
 
-def by_prolific_pid(study: Study, pid: str) -> ParticipantSession | None:
+def by_prolific_pid(study: Study, pid: str) -> Entered | None:
     """The study's session of this PROLIFIC_PID, found by its HMAC (so also once its raw ids were purged, and a
     withdrawn participant's tombstone, server/participation/withdrawal.py)."""
-    return db.session.scalars(
-        db.select(ParticipantSession).where(ParticipantSession.study_id == study.id, identifiers.matches(pid))
+    PS = ParticipantSession
+    row = db.session.execute(
+        db.select(PS.token, PS.status, PS.stage, PS.condition).where(PS.study_id == study.id, identifiers.matches(pid))
     ).first()
+    return None if row is None else Entered(*row)
 
 
 def well_formed(token: str) -> bool:

@@ -5,16 +5,15 @@ Participants make tens of thousands of requests in a study, 30 trial saves each 
 figures), so a save costs one round trip to the database and no ORM unit of work. What the requests read besides
 their own rows never changes, or changes rarely enough to be re-read every few seconds:
 
-- a session's id, study, platform, plan and whether it is a preview are fixed when it is created (no code path
-  changes them but a withdrawal, which also closes the session, and only a researcher's preview is ever deleted: a
-  write to a withdrawn or purged one finds no OPEN session), so
-  each worker process keeps them by token (least recently used dropped first), with whether the participant has
-  consented (that only goes one way, so once seen it is never read again); its status changes, so a write checks it
-  in its own statement (OPEN);
+- a session's id, study, platform, plan, condition and whether it is a preview are fixed when it is created (no
+  code path changes them but a withdrawal, which also closes the session, and only a researcher's preview is ever
+  deleted: a write to a withdrawn or purged one finds no OPEN session), so each worker process keeps them by token
+  (least recently used dropped first), with whether the participant has consented (that only goes one way, so once
+  seen it is never read again); its status changes, so a write checks it in its own statement (OPEN);
 - a stimulus's id and parameters are fixed once a trial points at it (`flask stimuli import --replace` refuses
   stimuli with trials, `flask studies sync` only adds stimuli);
-- a study's slug, task type and configuration change only with `flask studies sync`; a worker re-reads them after
-  STUDY_TTL, so an edit reaches every worker within seconds.
+- a study's slug, task type, configuration and title change only with `flask studies sync`; a worker re-reads them
+  after STUDY_TTL, so an edit reaches every worker within seconds.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study,
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
 LAST_SEEN_RESOLUTION = timedelta(seconds=60)
-STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's slug, task type and configuration
+STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's slug, task type, configuration and title
 SESSIONS_CACHED = 20_000  # sessions per worker process (a plan is a few kB)
 INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
@@ -60,6 +59,7 @@ SESSION_BY_TOKEN = db.select(
     PS.last_seen_at,
     CONSENTED.label("consented"),
     PS.preview,
+    PS.condition,
     PS.prolific_pid,
     PS.prolific_study_id,
     PS.prolific_session_id,
@@ -67,7 +67,7 @@ SESSION_BY_TOKEN = db.select(
 SESSION_STATUS = db.select(PS.status, PS.outcome).where(PS.id == bindparam("id"))
 SESSION_CONSENTED = db.select(CONSENTED).where(PS.id == bindparam("id"))
 TOUCH = db.update(PS).where(PS.id == bindparam("session_id")).values(last_seen_at=bindparam("now"))
-STUDY = db.select(Study.slug, Study.task_type, Study.config).where(Study.id == bindparam("id"))
+STUDY = db.select(Study.slug, Study.task_type, Study.config, Study.title).where(Study.id == bindparam("id"))
 STIMULUS = db.select(Stimulus.id, Stimulus.params).where(
     Stimulus.study_id == bindparam("study_id"), Stimulus.key == bindparam("key")
 )
@@ -111,6 +111,7 @@ class SessionFacts:
     touched_at: datetime
     consented: bool
     preview: bool  # a researcher's preview (docs/researchers.md, "Preview"): never counted anywhere
+    condition: str | None
     # The entry link's raw ids (identifiers.MARKERS' names → id or None), which a saved row holds as markers. A purge
     # nulls them in the database, not here: rows this worker saves after it are still marked.
     platform_ids: dict[str, str | None]
@@ -121,6 +122,7 @@ class StudyFacts:
     slug: str
     task_type: str
     config: dict[str, Any]
+    title: str
     read_at: float
 
 
@@ -170,6 +172,7 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
         seen.replace(tzinfo=UTC) if seen.tzinfo is None else seen,  # SQLite: naive UTC
         bool(row.consented),
         row.preview,
+        row.condition,
         {"PROLIFIC_PID": row.prolific_pid, "STUDY_ID": row.prolific_study_id, "SESSION_ID": row.prolific_session_id},
     )
     with caches.lock:
@@ -183,8 +186,8 @@ def study_facts(connection: Connection, study_id: int) -> StudyFacts:
     caches = _caches()
     facts = caches.studies.get(study_id)
     if facts is None or time.monotonic() - facts.read_at > STUDY_TTL:
-        slug, task_type, config = connection.execute(STUDY, {"id": study_id}).one()
-        facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, time.monotonic())
+        slug, task_type, config, title = connection.execute(STUDY, {"id": study_id}).one()
+        facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, title, time.monotonic())
     return facts
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import bindparam
+
 from ..db import db
 from ..models import ParticipantSession, Researcher, Study, StudyVersion, analysable
 from ..prolific.audit import os_user
@@ -28,10 +30,13 @@ def record(study: Study, researcher_id: int | None, via: str) -> StudyVersion:
     return version
 
 
-def current_id(study: Study):
-    """The id of the study's current version as a subquery, so a new session's INSERT sets it in the same statement
-    (no query of its own on the entry path); None if the version is not kept."""
-    return db.select(StudyVersion.id).filter_by(study_id=study.id, version=study.version).scalar_subquery()
+# The id of a study's version (bound parameters `version_of_study` and `version`) as a subquery, so a new session's
+# INSERT sets it in the same statement (no query of its own on the entry path); NULL if the version is not kept.
+CURRENT_ID = (
+    db.select(StudyVersion.id)
+    .where(StudyVersion.study_id == bindparam("version_of_study"), StudyVersion.version == bindparam("version"))
+    .scalar_subquery()
+)
 
 
 @dataclass(frozen=True)

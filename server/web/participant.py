@@ -14,8 +14,8 @@ from flask_babel import gettext
 from .. import i18n, identifiers
 from ..db import db
 from ..exceptions import ConfigError
-from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion, SurveyResponse
-from ..participation import bodies, links, session_api, sessions
+from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion
+from ..participation import bodies, links, session_api, sessions, trialstore
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
 from ..studies.definitions import get_study
@@ -83,7 +83,7 @@ def enter(slug):
     if prolific:
         existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
         if existing is not None:
-            return _resume(slug, existing)
+            return _resume(slug, existing.token, existing.status)
     if study.status != "open":
         return message(
             gettext("Not accepting participants"),
@@ -104,7 +104,7 @@ def enter(slug):
     except ConfigError as exc:
         current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
         return not_ready()
-    return _resume(slug, session)  # the slug in hand: the study row was expired by the entry's commit
+    return _resume(slug, session.token, session.status)
 
 
 def _url_variables(prolific: dict[str, str] | None) -> tuple[dict[str, str] | None, list[str]]:
@@ -166,12 +166,12 @@ def preview(slug, signed):
     return redirect(url_for(".run", slug=slug, token=session.token, _anchor=f"jump={jump}" if jump else None), 303)
 
 
-def _preview_bar(session: ParticipantSession, jumps: bool) -> dict | None:
+def _preview_bar(session, study, jumps: bool) -> dict | None:
     """What the researcher bar of a preview session's page shows (None for a participant's session): a fresh link
-    for Restart (a new preview in the same condition) and, for built-in task types, the steps and trials to jump to."""
+    for Restart (a new preview in the same condition) and, for built-in task types, the steps and trials to jump to.
+    `session` and `study`: ORM rows or the participant API's facts of them (trialstore), alike in what is read."""
     if not session.preview:
         return None
-    study = session.study
     condition = session.condition if session.condition in links.condition_names(study.config) else None
     restart, _ = links.preview_link(study, condition)
     return {
@@ -181,12 +181,12 @@ def _preview_bar(session: ParticipantSession, jumps: bool) -> dict | None:
     }
 
 
-def _resume(slug: str, session: ParticipantSession):
-    if session.status == "completed":
+def _resume(slug: str, token: str, status: str):
+    if status == "completed":
         return message(
             gettext("Already completed"), gettext("You have already completed this study. Thank you for taking part!")
         )
-    if session.status == "withdrawn":  # a returning PROLIFIC_PID too: found by its HMAC, not let in again
+    if status == "withdrawn":  # a returning PROLIFIC_PID too: found by its HMAC, not let in again
         return message(
             gettext("Withdrawn"),
             gettext(
@@ -194,7 +194,7 @@ def _resume(slug: str, session: ParticipantSession):
                 "for your time."
             ),
         )
-    return redirect(url_for(".run", slug=slug, token=session.token), 303)
+    return redirect(url_for(".run", slug=slug, token=token), 303)
 
 
 def _page_ends(study: Study) -> bool:
@@ -212,14 +212,22 @@ def _session_or_404(slug: str, token: str) -> ParticipantSession:
 
 @bp.get("/study/<slug>/s/<token>")
 def run(slug, token):
-    session = _session_or_404(slug, token)
-    i18n.use_language(session.study.config.get("language"))
-    if session.status in ("completed", "withdrawn"):
-        return _resume(slug, session)
-    study = session.study
-    task = registry().get(study.task_type)
-    if task.page_ends and _ready_for_experiment(session):
-        return redirect(url_for(".experiment", slug=slug, token=token))
+    """The study's page. Read as the participant API reads (server/participation/trialstore.py): the session's and
+    the study's facts from this worker's caches, the status now; the page is every participant's second request."""
+    with trialstore.autocommit() as connection:
+        session = trialstore.session_facts(connection, token) if sessions.well_formed(token) else None
+        study = session and trialstore.study_facts(connection, session.study_id)
+        status = session and trialstore.status(connection, session.id)[0]
+        if not session or study.slug != slug or status == trialstore.PURGED:
+            abort(404)
+        i18n.use_language(study.config.get("language"))
+        if status in ("completed", "withdrawn"):
+            return _resume(slug, token, status)
+        task = registry().get(study.task_type)
+        if task.page_ends and _ready_for_experiment(study.config, trialstore.surveys_done(connection, session.id)):
+            return redirect(url_for(".experiment", slug=slug, token=token))
+        # The one consent text of the session's version, whose hash its acceptance records.
+        consent = session_api.consent_html(connection, session.study_id, session.study_version)
     config = {
         "token": token,
         "api": url_for("api.get_state", token=token),
@@ -227,8 +235,7 @@ def run(slug, token):
         "task_type": study.task_type,
         "platform": session.platform,
         "title": study.title,
-        # The one consent text of the session's version, whose hash its acceptance records.
-        "consent_html": session_api.consent_html(db.session.connection(), study.id, session.study_version),
+        "consent_html": consent,
         "instructions_html": study.config["instructions"],
         "min_width": study.config["min_width"],
         "min_height": study.config["min_height"],
@@ -240,7 +247,7 @@ def run(slug, token):
             if session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
         ],
     }
-    bar = _preview_bar(session, jumps=not task.page_ends)
+    bar = _preview_bar(session, study, jumps=not task.page_ends)
     if bar:
         config["preview"] = True
     assets = [url_for("files.task_file", package=p, filename=name) for p, name in registry().page_files(task)]
@@ -255,10 +262,10 @@ def run(slug, token):
     )
 
 
-def _ready_for_experiment(session: ParticipantSession) -> bool:
-    """Whether studyhive's own steps before a researcher's experiment are done: consent and the flow's surveys."""
-    done = set(db.session.scalars(db.select(SurveyResponse.name).filter_by(session_id=session.id)))
-    return "consent" in done and all(name in done for name in session.study.config["surveys"])
+def _ready_for_experiment(config: dict, done: set[str]) -> bool:
+    """Whether studyhive's own steps before a researcher's experiment are done (`done`: the surveys answered):
+    consent and the flow's surveys."""
+    return "consent" in done and all(name in done for name in config["surveys"])
 
 
 def _version_config(study, version: int) -> dict | None:
@@ -284,7 +291,8 @@ def experiment(slug, token):
     if not _page_ends(study):
         abort(404)
     i18n.use_language(study.config.get("language"))
-    if session.status in ("completed", "withdrawn") or not _ready_for_experiment(session):
+    done = trialstore.surveys_done(db.session.connection(), session.id)
+    if session.status in ("completed", "withdrawn") or not _ready_for_experiment(study.config, done):
         return redirect(url_for(".run", slug=slug, token=token))
     config = _version_config(study, session.study_version) or study.config
     frame = url_for(".experiment_file", slug=slug, version=session.study_version, name=config["task"]["experiment"])
@@ -300,7 +308,7 @@ def experiment(slug, token):
         "participant/experiment.html",
         config=page,
         title=study.title,
-        preview=_preview_bar(session, jumps=False),
+        preview=_preview_bar(session, study, jumps=False),
         strings=i18n.page_strings(),
     )
 
