@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from flask import Flask
 
 from . import config
@@ -21,4 +23,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     for module in (db, i18n, registry, web, cli):
         module.init_app(app)
+    if app.config["GC_FREEZE"]:  # an app server's worker: what is built now lives as long as the process
+        gc.collect()
+        gc.freeze()
     return app

@@ -212,6 +212,15 @@ SETTINGS: tuple[Setting, ...] = (
         parse=int,
     ),
     Setting(
+        "GC_FREEZE",
+        False,
+        "`1`: once the app is built, the objects made so far go to the garbage collector's permanent generation "
+        "(gc.freeze), so a worker's full collections no longer walk them (a pause of tens of milliseconds otherwise: "
+        'docs/operations.md, "The save path at five times psiTurk"); deploy/granian.sh and gunicorn.conf.py set it',
+        env="STUDYHIVE_GC_FREEZE",
+        parse=lambda text: text == "1",
+    ),
+    Setting(
         "RESEARCHER_IDLE_HOURS",
         2.0,
         "a researcher's login ends after this many hours without a request (logout, and the `flask researcher` "

@@ -1,6 +1,7 @@
 """Tables. One row per trial; everything a task type adds lives in JSON columns it owns (response, score, params),
 so a new task type needs no migration and a stored type the code no longer knows can still be read and exported."""
 
+import functools
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    bindparam,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -424,14 +426,19 @@ def bump_generation(study_id: int, connection: Connection | None = None) -> None
     (the participant API's completion opens one for its UPDATE and this). Every change an analysis would see calls
     this; it lives with the models because every area below the results makes such changes. One upsert, so the
     first bump of a study needs no row made beforehand and concurrent bumps never lose a count."""
-    table = DataGeneration.__table__
     dialect = (connection or db.session.get_bind()).dialect.name
-    insert = _UPSERTS[dialect](table).values(study_id=study_id, generation=1, changed_at=utcnow())
-    statement = insert.on_conflict_do_update(
+    (connection or db.session).execute(_bump(dialect), {"study_id": study_id, "now": utcnow()})
+
+
+@functools.cache
+def _bump(dialect: str):
+    """bump_generation's statement, built once per dialect: every completion runs it."""
+    table = DataGeneration.__table__
+    insert = _UPSERTS[dialect](table).values(study_id=bindparam("study_id"), generation=1, changed_at=bindparam("now"))
+    return insert.on_conflict_do_update(
         index_elements=[table.c.study_id],
         set_={"generation": table.c.generation + 1, "changed_at": insert.excluded.changed_at},
     )
-    (connection or db.session).execute(statement)
 
 
 def current_generation(study_id: int) -> int:

@@ -5,6 +5,7 @@ table's, and the request-size limits fit the largest real request, nginx's inclu
 from __future__ import annotations
 
 import ast
+import gc
 import json
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ from flask import Flask
 from server.cli.settings import with_table
 from server.config import SETTINGS, default_config, load
 from server.studies.surveys import SURVEYS
+from tests.conftest import make_app
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = {setting.name for setting in SETTINGS}
@@ -180,3 +182,14 @@ def test_request_limits_fit_the_largest_real_request_and_nginx_matches():
     nginx = (ROOT / "deploy" / "nginx-proxy.conf").read_text()
     size = re.search(r"client_max_body_size (\d+)k;", nginx)
     assert size and int(size.group(1)) * 1024 == max(config["PARTICIPANT_MAX_BODY"], config["MAX_CONTENT_LENGTH"])
+
+
+@pytest.mark.parametrize("freeze", [False, True])
+def test_gc_freeze_leaves_the_built_app_out_of_full_collections_only_when_set(tmp_path, freeze):
+    gc.unfreeze()
+    try:
+        make_app(tmp_path, GC_FREEZE=freeze)
+        # The app's objects (its URL map, for one) are frozen with it, or nothing is.
+        assert (gc.get_freeze_count() > 10_000) is freeze
+    finally:
+        gc.unfreeze()  # the rest of the run collects as before

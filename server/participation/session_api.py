@@ -15,7 +15,7 @@ from sqlalchemy import bindparam
 from .. import i18n, identifiers
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
-from ..models import ParticipantSession, StudyVersion, SurveyResponse, Trial, analysable, bump_generation
+from ..models import ParticipantSession, SurveyResponse, Trial, analysable, bump_generation
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import revision, shown, validate_answers
 from ..tasktype.contract import TaskType
@@ -93,10 +93,7 @@ ENDING = db.select(PS.timeline_finished_at.is_not(None), PS.ending).where(PS.id 
 NATURAL_END = {"ended_early": False, "message": None}
 # Outcomes that complete a session; any other a plan-less page's ending gives ends it as POST /end does (abandoned).
 COMPLETING = ("completed", "failed_attention_check")
-# The consent page as a session is shown it (consent_html), and what its acceptance records.
-VERSION_CONSENT = db.select(StudyVersion.config["consent"].as_string()).where(
-    StudyVersion.study_id == bindparam("study_id"), StudyVersion.version == bindparam("version")
-)
+# What a consent's acceptance records.
 RECORD_CONSENT = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"))
@@ -233,18 +230,13 @@ def save_survey(connection, session: trialstore.SessionFacts, name: str, raw: by
         session.consented = True
 
 
-def consent_html(connection, study_id: int, version: int) -> str:
-    """The consent page's HTML as a session that entered under study `version` is shown it (the participant page's
-    `consent_html`): that version's, else (a version synced before versions were kept) the study's current one."""
-    kept = connection.scalar(VERSION_CONSENT, {"study_id": study_id, "version": version})
-    return kept if kept is not None else trialstore.study_facts(connection, study_id).config["consent"]
-
-
 def _store_consent(connection, session: trialstore.SessionFacts, row: dict[str, Any]) -> bool:
     """Store the consent answer and, with it in one transaction, the SHA-256 of the consent HTML the page showed
     (its UTF-8 bytes) and its language; a repeat changes neither. Once per session, so the transaction's extra
     round trips cost the trial saves nothing."""
-    sha256 = hashlib.sha256(consent_html(connection, session.study_id, session.study_version).encode()).hexdigest()
+    sha256 = hashlib.sha256(
+        trialstore.consent_html(connection, session.study_id, session.study_version).encode()
+    ).hexdigest()
     with db.engine.begin() as transaction:
         stored = trialstore.insert_unless_stored(transaction, SurveyResponse.__table__, row)
         if stored:

@@ -12,6 +12,7 @@ their own rows never changes, or changes rarely enough to be re-read every few s
   seen it is never read again); its status changes, so a write checks it in its own statement (OPEN);
 - a stimulus's id and parameters are fixed once a trial points at it (`flask stimuli import --replace` refuses
   stimuli with trials, `flask studies sync` only adds stimuli);
+- a kept version's consent text is fixed (study_versions rows are only ever added);
 - a study's slug, task type, configuration and title change only with `flask studies sync`; a worker re-reads them
   after STUDY_TTL, so an edit reaches every worker within seconds.
 """
@@ -31,7 +32,7 @@ from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import AUTOCOMMIT_BIND, db, utcnow
-from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study, SurveyResponse, Trial
+from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study, StudyVersion, SurveyResponse, Trial
 
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
@@ -70,6 +71,9 @@ TOUCH = db.update(PS).where(PS.id == bindparam("session_id")).values(last_seen_a
 STUDY = db.select(Study.slug, Study.task_type, Study.config, Study.title).where(Study.id == bindparam("id"))
 STIMULUS = db.select(Stimulus.id, Stimulus.params).where(
     Stimulus.study_id == bindparam("study_id"), Stimulus.key == bindparam("key")
+)
+VERSION_CONSENT = db.select(StudyVersion.config["consent"].as_string()).where(
+    StudyVersion.study_id == bindparam("study_id"), StudyVersion.version == bindparam("version")
 )
 STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id")).order_by(Trial.trial_index)
 STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(
@@ -134,6 +138,7 @@ class _Caches:
         self.sessions: OrderedDict[str, SessionFacts] = OrderedDict()
         self.studies: dict[int, StudyFacts] = {}
         self.stimuli: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+        self.consents: dict[tuple[int, int], str] = {}  # (study id, version) -> its kept consent HTML
         self.statements: dict[tuple[str, str], _Insert] = {}  # (table, dialect) -> its INSERT
 
 
@@ -198,6 +203,18 @@ def stimulus(connection: Connection, study_id: int, key: str) -> tuple[int, dict
         row = connection.execute(STIMULUS, {"study_id": study_id, "key": key}).one()
         stimuli[study_id, key] = (row.id, row.params)
     return stimuli[study_id, key]
+
+
+def consent_html(connection: Connection, study_id: int, version: int) -> str:
+    """The consent page's HTML as a session that entered under study `version` is shown it: that version's, else (a
+    version synced before versions were kept) the study's current one."""
+    consents = _caches().consents
+    if (study_id, version) not in consents:
+        kept = connection.scalar(VERSION_CONSENT, {"study_id": study_id, "version": version})
+        if kept is None:
+            return study_facts(connection, study_id).config["consent"]
+        consents[study_id, version] = kept
+    return consents[study_id, version]
 
 
 def insert_unless_stored(connection: Connection, table: Table, row: dict[str, Any]) -> bool:

@@ -227,7 +227,7 @@ def run(slug, token):
         if task.page_ends and _ready_for_experiment(study.config, trialstore.surveys_done(connection, session.id)):
             return redirect(url_for(".experiment", slug=slug, token=token))
         # The one consent text of the session's version, whose hash its acceptance records.
-        consent = session_api.consent_html(connection, session.study_id, session.study_version)
+        consent = trialstore.consent_html(connection, session.study_id, session.study_version)
     config = {
         "token": token,
         "api": url_for("api.get_state", token=token),
