@@ -9,7 +9,7 @@ JSPSYCH_PKGS := jspsych plugin-browser-check plugin-html-button-response plugin-
 DEMO_STUDIES := hive-agreement hive-distinction hive-output-prediction hive-prototree sketch-demo study3 \
 	two4two-demo visual-search
 
-.PHONY: run test setup setup-dev models bench corpus corpus-packages bench-dashboard bench-load bench-models bench-weight validate clean
+.PHONY: run test test-sqlite test-postgresql setup setup-dev models bench corpus corpus-packages bench-dashboard bench-load bench-models bench-weight validate clean
 
 # Four sets of packages: serving (requirements.txt: what an app worker imports), analysis (requirements-analysis.txt:
 # `flask analyze`, the results page's recompute, plans, figures, data packages; docs/operations.md, "What a serving
@@ -54,8 +54,10 @@ run: setup
 	@FLASK_APP=server $(BIN)/flask links --base-url http://127.0.0.1:$(PORT)
 	@FLASK_APP=server $(BIN)/flask run --host 127.0.0.1 --port $(PORT)
 
-# ruff (lint and format, settings in pyproject.toml), the import contracts, the whole suite on SQLite, then every
-# database test again on a real PostgreSQL server (found or started).
+# ruff (lint and format, settings in pyproject.toml), the import contracts, the browser scripts' checks, then the two
+# pytest passes at the same time: the whole suite on SQLite and every database test again on a real PostgreSQL server
+# (found or started). One after the other they took the sum of their times, each mostly one core's work on a 2-core
+# machine. Each pass's output is held and printed whole when it ends (--output-sync); make fails if either fails.
 test: setup-dev
 	scripts/ensure-chromium
 	scripts/ensure-tool wrk wrk
@@ -69,10 +71,21 @@ test: setup-dev
 	npx --no-install tsc -p tsconfig.json
 	npx --no-install tsc -p tsconfig.experiment.json
 	node --test tests/js/*.test.js
+	@echo "== pytest on SQLite and on PostgreSQL at the same time: each pass's output when it ends =="
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-postgresql
+
+# The two pytest passes `make test` runs side by side (after its setup; one alone: `make test-sqlite`). Nothing they
+# write is theirs in common: a server a test starts takes a free port, files go to pytest's tmp_path or a fresh
+# temporary name, the SQLite pass never connects to PostgreSQL, and the PostgreSQL pass's databases are named after
+# TEST_DATABASE_URL's. The pytest cache (--lf) is one per pass, so that neither overwrites the other's last failures.
+test-sqlite:
 	@echo "== studyhive tests on SQLite =="
 	STUDYHIVE_TEST_DB=sqlite $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-postgresql:
 	@echo "== studyhive database tests on PostgreSQL =="
-	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" STUDYHIVE_TEST_DB=postgresql $(BIN)/python -m pytest -m db $(PYTEST_ARGS)
+	TEST_DATABASE_URL="$$(scripts/ensure-postgres)" STUDYHIVE_TEST_DB=postgresql $(BIN)/python -m pytest -m db \
+	  -o cache_dir=.pytest_cache/postgresql $(PYTEST_ARGS)
 
 # Benchmarks (not tests), printed as one table: bench/run.py. PostgreSQL as for `make test`, but in its own database
 # studyhive_bench. About 5 minutes on an idle 2-core machine; BENCH_SIZES=1000000 make bench takes one.

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from werkzeug.serving import make_server
 
 from server import create_app
+from server.config import database_url as normalised_database_url
 from server.db import db, dispose_engines
 from server.researchers.auth import create_researcher
 from server.studies.definitions import sync_studies
@@ -23,7 +24,11 @@ from tests.fake_npm_registry import FakeRegistry
 from tests.helpers import go_live
 
 BACKEND = os.environ.get("STUDYHIVE_TEST_DB", "sqlite")
-PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+# Any PostgreSQL spelling (postgresql://, postgres://) on the psycopg 3 driver, as the app's DATABASE_URL: SQLAlchemy
+# would take postgresql:// to mean psycopg2, which is not installed.
+PG_URL = normalised_database_url(
+    os.environ.get("TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+)
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 

@@ -283,12 +283,13 @@ def test_errors_name_the_file_and_the_tag(tmp_path, fake, head, script, tag, mes
 
 def test_a_registry_that_cannot_be_reached_is_a_clear_error(tmp_path):
     folder = study(tmp_path, JSPSYCH)
-    closed = socket.socket()
-    closed.bind(("127.0.0.1", 0))
-    port = closed.getsockname()[1]
-    closed.close()
-    with pytest.raises(ExperimentError, match="the npm registry could not be reached"):
-        prepare_experiment(folder, "experiment.html", registry=Registry(f"http://127.0.0.1:{port}", timeout=2))
+    # Bound but not listening: connecting is refused, and no other process (the other pytest pass of `make test`,
+    # running at the same time) can take the port and answer in the meantime, as it could once the socket closed.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        with pytest.raises(ExperimentError, match="the npm registry could not be reached"):
+            prepare_experiment(folder, "experiment.html", registry=Registry(f"http://127.0.0.1:{port}", timeout=2))
 
 
 def test_a_matching_sri_attribute_is_kept(tmp_path, fake):

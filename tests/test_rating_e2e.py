@@ -55,7 +55,6 @@ def test_participant_rates_every_statement_once(app, live_server, page):
     boxes = [cells.nth(i).bounding_box() for i in (0, 8, 16, 24, 32)]  # the top image of each column
     assert all(a["x"] + a["width"] <= b["x"] for a, b in zip(boxes, boxes[1:]))
     assert boxes[-1]["x"] + boxes[-1]["width"] <= 1366 and 24 <= boxes[0]["width"] <= 160
-    page.screenshot(path="/tmp/two4two-e2e.png")
 
     shown = [rate(page, 6, double=True), rate(page, 2)]
     page.wait_for_function(
