@@ -87,6 +87,31 @@ def participant(drive: Driver, n: int) -> None:
     drive("completion", environ("POST", api + "/complete", b""))
 
 
+def driver_floor(app, repeats: int = 3000) -> float | None:
+    """CPU seconds of one execute of the trial saves' prepared INSERT by psycopg alone (PostgreSQL only; None on
+    SQLite): the statement and parameters a save sends (a stored trial's again, so it stores nothing: the conflict
+    costs the server, not the client), without HTTP, Flask, validation or SQLAlchemy. What no save can cost less
+    than with this driver."""
+    from server.models import Trial
+    from server.participation import trialstore
+
+    with app.app_context(), trialstore.autocommit() as connection:
+        insert = app.extensions["studyhive.trialstore"].statements.get(("trials", connection.dialect.name))
+        if insert is None or not insert.direct:
+            return None
+        stored = dict(connection.execute(sa.select(Trial.__table__)).mappings().first())
+        values = {**stored, **insert.constants}
+        params = {
+            name: process(values[name]) if process else values[name] for name, process in insert.processors.items()
+        }
+        driver = connection.connection.driver_connection
+        driver.execute(insert.sql, params, prepare=True)
+        started = time.process_time()
+        for _ in range(repeats):
+            driver.execute(insert.sql, params, prepare=True)
+        return (time.process_time() - started) / repeats
+
+
 def main() -> int:
     participants = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     own = sa.engine.make_url(load_url()).set(database="studyhive_cpu").render_as_string(hide_password=False)
@@ -94,7 +119,8 @@ def main() -> int:
     os.environ.update(DATABASE_URL=app_role_url(url), SECRET_KEY="bench-cpu", STUDYHIVE_ACCESS_LOG="0")
     from server import create_app
 
-    drive = Driver(create_app())
+    app = create_app()
+    drive = Driver(app)
     for n in range(3):  # caches, prepared statements, first-use imports
         participant(drive, 10_000 + n)
     drive.spent.clear(), drive.calls.clear()
@@ -114,6 +140,12 @@ def main() -> int:
         f"  empty view    {1000 * empty:7.3f}\nall requests per save {1000 * total / saves:.3f} ms = "
         f"{total / saves / empty:.1f}× the empty view's request; saves alone {drive.spent['save'] / saves / empty:.1f}×"
     )
+    floor_insert = driver_floor(app)
+    if floor_insert is not None:
+        print(
+            f"the saves' INSERT by psycopg alone {1000 * floor_insert:.3f} ms = {floor_insert / empty:.1f}× the empty "
+            "view's request"
+        )
     return 0
 
 

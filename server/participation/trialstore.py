@@ -267,14 +267,18 @@ class _Insert:
             # The statement's own values (OPEN's statuses): bound parameters with a value, not the row's.
             self.constants = {name: bind.value for name, bind in compiled.binds.items() if bind.value is not None}
 
+    def parameters(self, row: dict[str, Any]) -> dict[str, Any]:
+        """What psycopg is given for `row` (PostgreSQL): the statement's own values and the row's, each through its
+        column type's bind processor."""
+        values = {**self.constants, **row}
+        return {name: process(values[name]) if process else values[name] for name, process in self.processors.items()}
+
     def run(self, connection: Connection, row: dict[str, Any]) -> bool:
         if not self.direct:
             return connection.execute(self.statement, row).rowcount == 1
-        values = {**self.constants, **row}
-        params = {name: process(values[name]) if process else values[name] for name, process in self.processors.items()}
         driver = connection.connection.driver_connection
         try:
-            return driver.execute(self.sql, params, prepare=True).rowcount == 1
+            return driver.execute(self.sql, self.parameters(row), prepare=True).rowcount == 1
         except connection.dialect.loaded_dbapi.Error as exc:
             if connection.dialect.is_disconnect(exc, driver, None):
                 connection.invalidate(exc)
