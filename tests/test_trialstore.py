@@ -30,6 +30,20 @@ def test_study_edit_reaches_running_sessions_once_the_cached_copy_expires(app, c
     assert (answer.status_code, answer.get_json()["error"]) == (404, "unknown_survey")
 
 
+def test_a_session_entered_after_an_edit_is_served_the_edited_study_at_once(app, client):
+    first = enter(client, **PROLIFIC)
+    assert "demographics" in client.get(f"/api/sessions/{first}").get_json()["surveys"]  # the study now cached
+    study = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
+    study.config = {**study.config, "surveys": ["consent"]}  # as `flask studies sync` would write an edit
+    study.version += 1
+    db.session.commit()
+    second = enter(client)
+    assert client.get(f"/api/sessions/{second}").get_json()["surveys"] == {}  # within STUDY_TTL, yet the new one
+    assert client.put(f"/api/sessions/{second}/surveys/consent", json={"answers": {"agreed": True}}).status_code == 200
+    answer = client.put(f"/api/sessions/{second}/surveys/demographics", json={"answers": {}})
+    assert (answer.status_code, answer.get_json()["error"]) == (404, "unknown_survey")
+
+
 def test_a_save_writes_last_seen_at_only_when_this_worker_has_not_for_a_while(app, client, monkeypatch):
     token = enter(client)
     plan = plan_of(client, token)

@@ -172,7 +172,7 @@ def lookup(connection, token: str) -> trialstore.SessionFacts:
 
 
 def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
-    study = trialstore.study_facts(connection, session.study_id)
+    study = trialstore.session_study(connection, session)
     status, outcome = trialstore.status(connection, session.id)
     with i18n.language(study.config.get("language")):
         surveys = {name: shown(name) for name in study.config["surveys"] if name != "consent"}
@@ -202,12 +202,12 @@ def save_environment(connection, session: trialstore.SessionFacts, raw: bytes) -
 
 def save_survey(connection, session: trialstore.SessionFacts, name: str, raw: bytes) -> None:
     parsed = bodies.parse(bodies.SurveyAnswers, raw)
-    if name not in trialstore.study_facts(connection, session.study_id).config["surveys"]:
+    if name not in trialstore.session_study(connection, session).config["surveys"]:
         raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
     if name != "consent":
         require_consent(connection, session, f"the survey {name!r}")
     try:
-        with i18n.language(trialstore.study_facts(connection, session.study_id).config.get("language")):
+        with i18n.language(trialstore.session_study(connection, session).config.get("language")):
             answers = validate_answers(name, parsed.valid().answers)
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
@@ -251,7 +251,7 @@ def save_trial(connection, session: trialstore.SessionFacts, raw: bytes) -> tupl
     body): 201 stored, 200 repeat; 409 when it cannot be stored: index taken, trial id used for another trial, the
     session has ended, or consent not given yet (410 once withdrawn). The hot path: cached session, consent and
     study, one INSERT."""
-    study = trialstore.study_facts(connection, session.study_id)
+    study = trialstore.session_study(connection, session)
     task = registry().get(study.task_type)
     context = {"plan": session.plan, "task": task, "params": study.config["task"]}
     parsed = bodies.parse(bodies.Trial, raw, context)
@@ -300,7 +300,7 @@ def save_trial(connection, session: trialstore.SessionFacts, raw: bytes) -> tupl
 def plan_less(connection, session: trialstore.SessionFacts) -> tuple[trialstore.StudyFacts, TaskType]:
     """The session's study and task type, whose page must record rows of its own (`TaskType.page_ends`: a
     researcher's jsPsych experiment)."""
-    study = trialstore.study_facts(connection, session.study_id)
+    study = trialstore.session_study(connection, session)
     task = registry().get(study.task_type)
     if task is None or not task.page_ends:
         raise APIError(404, "no_rows", "this study's trials follow a plan: send them to /trials")
@@ -460,7 +460,7 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     missing = [i for i in range(len(session.plan)) if i not in stored]
     if missing and not session.preview:
         raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
-    study = trialstore.study_facts(connection, session.study_id)
+    study = trialstore.session_study(connection, session)
     done = trialstore.surveys_done(connection, session.id)
     missing_surveys = [name for name in study.config["surveys"] if name not in done]
     if missing_surveys and not session.preview:
@@ -499,7 +499,7 @@ def _end_session(statement, session: trialstore.SessionFacts, outcome: str) -> b
 
 
 def _completed(connection, session: trialstore.SessionFacts, outcome: str) -> dict[str, Any]:
-    study = trialstore.study_facts(connection, session.study_id)
+    study = trialstore.session_study(connection, session)
     url = session.platform == "prolific" and prolific_settings.completion_url(study.config, outcome)
     if url:
         return {"status": "completed", "outcome": outcome, "redirect_url": url}
@@ -532,6 +532,6 @@ def _ended(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     """The answer for a session that ended early: its status and outcome, and the outcome's Prolific completion URL
     when the study has a code for it (None: the page asks the participant to return the study)."""
     status, recorded = trialstore.status(connection, session.id)
-    study = trialstore.study_facts(connection, session.study_id)
+    study = trialstore.session_study(connection, session)
     url = session.platform == "prolific" and recorded and prolific_settings.completion_url(study.config, recorded)
     return {"status": status, "outcome": recorded, "redirect_url": url or None}

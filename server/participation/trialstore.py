@@ -14,7 +14,7 @@ their own rows never changes, or changes rarely enough to be re-read every few s
   stimuli with trials, `flask studies sync` only adds stimuli);
 - a kept version's consent text is fixed (study_versions rows are only ever added);
 - a study's slug, task type, configuration and title change only with `flask studies sync`; a worker re-reads them
-  after STUDY_TTL, so an edit reaches every worker within seconds.
+  after STUDY_TTL, so an edit reaches every worker within seconds, and at once for a session entered after it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study,
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
 # the session row too; abandonment is measured in minutes (study.toml `abandon_after_minutes`).
 LAST_SEEN_RESOLUTION = timedelta(seconds=60)
-STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study's slug, task type, configuration and title
+STUDY_TTL = 5.0  # seconds a worker trusts its copy of a study (but not for a session of a newer version)
 SESSIONS_CACHED = 20_000  # sessions per worker process (a plan is a few kB)
 INSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
@@ -68,7 +68,9 @@ SESSION_BY_TOKEN = db.select(
 SESSION_STATUS = db.select(PS.status, PS.outcome).where(PS.id == bindparam("id"))
 SESSION_CONSENTED = db.select(CONSENTED).where(PS.id == bindparam("id"))
 TOUCH = db.update(PS).where(PS.id == bindparam("session_id")).values(last_seen_at=bindparam("now"))
-STUDY = db.select(Study.slug, Study.task_type, Study.config, Study.title).where(Study.id == bindparam("id"))
+STUDY = db.select(Study.slug, Study.task_type, Study.config, Study.title, Study.version).where(
+    Study.id == bindparam("id")
+)
 STIMULUS = db.select(Stimulus.id, Stimulus.params).where(
     Stimulus.study_id == bindparam("study_id"), Stimulus.key == bindparam("key")
 )
@@ -127,6 +129,7 @@ class StudyFacts:
     task_type: str
     config: dict[str, Any]
     title: str
+    version: int
     read_at: float
 
 
@@ -187,13 +190,21 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
     return facts
 
 
-def study_facts(connection: Connection, study_id: int) -> StudyFacts:
+def study_facts(connection: Connection, study_id: int, version: int = 0) -> StudyFacts:
+    """The study's facts from this worker's copy, read again after STUDY_TTL, and at once when a session entered
+    under a newer `version` than the copy's: a session entered after a sync is never served the study as it was
+    before."""
     caches = _caches()
     facts = caches.studies.get(study_id)
-    if facts is None or time.monotonic() - facts.read_at > STUDY_TTL:
-        slug, task_type, config, title = connection.execute(STUDY, {"id": study_id}).one()
-        facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, title, time.monotonic())
+    if facts is None or facts.version < version or time.monotonic() - facts.read_at > STUDY_TTL:
+        slug, task_type, config, title, current = connection.execute(STUDY, {"id": study_id}).one()
+        facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, title, current, time.monotonic())
     return facts
+
+
+def session_study(connection: Connection, session: SessionFacts) -> StudyFacts:
+    """study_facts of the session's study, at least as new as the version it entered under."""
+    return study_facts(connection, session.study_id, session.study_version)
 
 
 def stimulus(connection: Connection, study_id: int, key: str) -> tuple[int, dict[str, Any]]:

@@ -216,7 +216,7 @@ def run(slug, token):
     the study's facts from this worker's caches, the status now; the page is every participant's second request."""
     with trialstore.autocommit() as connection:
         session = trialstore.session_facts(connection, token) if sessions.well_formed(token) else None
-        study = session and trialstore.study_facts(connection, session.study_id)
+        study = session and trialstore.session_study(connection, session)
         status = session and trialstore.status(connection, session.id)[0]
         if not session or study.slug != slug or status == trialstore.PURGED:
             abort(404)
