@@ -202,12 +202,13 @@ def save_environment(connection, session: trialstore.SessionFacts, raw: bytes) -
 
 def save_survey(connection, session: trialstore.SessionFacts, name: str, raw: bytes) -> None:
     parsed = bodies.parse(bodies.SurveyAnswers, raw)
-    if name not in trialstore.session_study(connection, session).config["surveys"]:
+    config = trialstore.session_study(connection, session).config
+    if name not in config["surveys"]:
         raise APIError(404, "unknown_survey", f"this study has no survey named {name!r}")
     if name != "consent":
         require_consent(connection, session, f"the survey {name!r}")
     try:
-        with i18n.language(trialstore.session_study(connection, session).config.get("language")):
+        with i18n.language(config.get("language")):
             answers = validate_answers(name, parsed.valid().answers)
     except ResponseError as exc:
         raise APIError(422, "invalid_answer", str(exc), field=exc.field) from None
