@@ -136,7 +136,8 @@ def test_server_errors_reveal_nothing(app, client, session, monkeypatch):
     def explode(*args):
         raise RuntimeError("SELECT secret FROM internals")
 
-    monkeypatch.setitem(api.SAVES, "trials", explode)  # the save both server/web/hot_path.py and the view run
+    # The save both server/web/hot_path.py and the view run
+    monkeypatch.setitem(api.HOT, ("POST", "/trials"), api.Hot(explode, 201, body=True))
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = post(client, token, trial_body(plan[0]))
     assert response.status_code == 500

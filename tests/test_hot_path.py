@@ -1,7 +1,9 @@
-"""server/web/hot_path.py: a save that stores is answered before Flask's request handling, exactly as its view would
-answer it; everything else is the view's. The refusal tests (test_participant_refusals.py, test_bad_input.py) run
+"""server/web/hot_path.py: a participant API request whose operation succeeds (a save that stores, the state, the
+screen size, a survey, the completion) is answered before Flask's request handling, exactly as its view would answer
+it; everything else is the view's. The refusal tests (test_participant_refusals.py, test_bad_input.py) run
 through the same WSGI stack, so every refusal they check is the view's answer after the hot path handed it on."""
 
+import gzip
 import io
 import json
 
@@ -10,9 +12,9 @@ from werkzeug.test import Client
 
 from server.db import AUTOCOMMIT_BIND, db
 from server.models import ParticipantSession, Trial
-from server.web.hot_path import HotSaves
+from server.web.hot_path import HotPath
 from tests.conftest import BACKEND
-from tests.helpers import PROLIFIC, enter, trial_body
+from tests.helpers import DEMOGRAPHICS, PROLIFIC, enter, trial_body
 
 
 @pytest.fixture
@@ -35,7 +37,7 @@ def stored(token):
 
 def test_a_stored_save_skips_flask_and_answers_as_the_view_does(app, client, hooks):
     token, plan = started(client)
-    assert isinstance(app.wsgi_app, HotSaves)
+    assert isinstance(app.wsgi_app, HotPath)
     flask_only = Client(app.wsgi_app.wsgi_app)  # the same app without the hot path: the view answers
     before = len(hooks)
     fast = client.post(f"/api/sessions/{token}/trials", json=trial_body(plan[0]))
@@ -73,6 +75,80 @@ def test_a_repeat_a_refusal_and_a_body_without_length_are_the_views(app, client,
     assert chunked.status_code == 201
     assert len(hooks) == before + 5  # each went to Flask
     assert stored(token) == 2
+
+
+def flow(client, token, plan):
+    """A participant's API requests after the entry and the page, in order, with what each answers."""
+    api = f"/api/sessions/{token}"
+    yield "state", client.get(api, headers={"Accept-Encoding": "gzip"})
+    yield "state, no gzip", client.get(api)
+    screen = {"screen_width": 1920, "screen_height": 1080, "window_width": 1536, "window_height": 864}
+    yield "screen size", client.put(f"{api}/environment", json=screen)
+    yield "consent", client.put(f"{api}/surveys/consent", json={"answers": {"agreed": True}})
+    yield "demographics", client.put(f"{api}/surveys/demographics", json={"answers": DEMOGRAPHICS})
+    for item in plan:
+        yield "save", client.post(f"{api}/trials", json=trial_body(item))
+    yield "completion", client.post(f"{api}/complete")
+
+
+def test_every_successful_api_request_skips_flask_and_answers_as_the_view_does(app, client, hooks):
+    """Two participants take study3, one through the hot path and one through Flask alone: every answer is the same
+    (status, headers, body, but for the participant's own token), and Flask saw none of the first's."""
+    flask_only = Client(app.wsgi_app.wsgi_app)
+    hot_token = enter(client, "study3", consent=False, PROLIFIC_PID="a" * 24)
+    viewed_token = enter(client, "study3", consent=False, PROLIFIC_PID="b" * 24)
+    before = len(hooks)
+    hot = list(flow(client, hot_token, client.get(f"/api/sessions/{hot_token}").get_json()["plan"]))
+    assert len(hooks) == before  # Flask saw none of them
+    viewed = list(flow(flask_only, viewed_token, client.get(f"/api/sessions/{viewed_token}").get_json()["plan"]))
+    assert len(hooks) == before + len(viewed)
+
+    def seen(response, token):
+        body = gzip.decompress(response.data) if response.headers.get("Content-Encoding") == "gzip" else response.data
+        return json.loads(body.decode().replace(token, "TOKEN"))
+
+    gzipped = [name for name, response in hot if response.headers.get("Content-Encoding") == "gzip"]
+    assert gzipped == ["state"]  # the state is the one answer long enough, and only when gzip is accepted
+    for (name, fast), (_, view) in zip(hot, viewed, strict=True):
+        assert (name, fast.status) == (name, view.status)
+        assert fast.status_code in (200, 201)
+        fast_body, view_body = seen(fast, hot_token), seen(view, viewed_token)
+        if name.startswith("state"):  # each session has a plan of its own
+            fast_body.pop("plan"), view_body.pop("plan")
+        else:
+            assert fast.data.replace(hot_token.encode(), b"TOKEN") == view.data.replace(viewed_token.encode(), b"TOKEN")
+        assert fast_body == view_body
+        differs = {"Content-Length"} if name.startswith("state") else set()
+        assert {(k, v) for k, v in fast.headers.items() if k not in differs} == {
+            (k, v) for k, v in view.headers.items() if k not in differs
+        }
+    # The same state read both ways is the same bytes, compressed or not.
+    for headers in ({"Accept-Encoding": "gzip"}, {}):
+        fast = client.get(f"/api/sessions/{hot_token}", headers=headers)
+        view = flask_only.get(f"/api/sessions/{hot_token}", headers=headers)
+        assert (fast.data, sorted(fast.headers.items())) == (view.data, sorted(view.headers.items()))
+    assert stored(hot_token) == stored(viewed_token) == len(hot) - 6
+
+
+def test_refused_and_unmatched_api_requests_are_the_views(app, client, hooks):
+    token = enter(client, "study3", consent=False, **PROLIFIC)
+    api = f"/api/sessions/{token}"
+    before = len(hooks)
+    demographics = client.put(f"{api}/surveys/demographics", json={"answers": DEMOGRAPHICS})
+    assert (demographics.status_code, demographics.get_json()["error"]) == (409, "out_of_order")
+    unknown_survey = client.put(f"{api}/surveys/nosuch", json={"answers": {}})
+    assert (unknown_survey.status_code, unknown_survey.get_json()["error"]) == (404, "unknown_survey")
+    early = client.post(f"{api}/complete")
+    assert early.status_code == 409
+    bad_screen = client.put(f"{api}/environment", json={"screen_width": "wide"})
+    assert bad_screen.status_code == 400
+    unknown = client.get("/api/sessions/no-such-token")
+    assert (unknown.status_code, unknown.get_json()["error"]) == (404, "unknown_session")
+    ranged = client.get(api, headers={"Range": "bytes=0-10"})  # its compression is the view's to decide
+    head = client.head(api)
+    assert (ranged.status_code, head.status_code) == (200, 200)
+    assert len(hooks) == before + 7  # each went to Flask
+    assert client.get(api).get_json()["surveys_done"] == []
 
 
 @pytest.mark.skipif(

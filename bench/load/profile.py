@@ -31,6 +31,34 @@ LAYERS = [
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*):\d+\)$")
 
 
+def hot_operation(frames: list[str]) -> str | None:
+    """`before Flask: <operation>` for a request the hot path answered (server/web/hot_path.py): the operation it ran
+    (server/web/api.py's or session_api's function, the session's lookup aside); None for any other. One it handed
+    on to Flask reaches a view."""
+    matched = [m for f in frames if (m := FRAME.match(f))]
+    start = next(
+        (
+            n
+            for n, m in enumerate(matched)
+            if m.group("file").endswith("server/web/hot_path.py")
+            and m.group("function").rpartition(".")[2] == "_answered"
+        ),
+        None,
+    )
+    if start is None:
+        return None
+    operation = next(
+        (
+            m.group("function").rpartition(".")[2]
+            for m in matched[start + 1 :]
+            if m.group("file").endswith(("server/web/api.py", "server/participation/session_api.py"))
+            and not m.group("function").endswith("lookup")
+        ),
+        "connection, lookup, answer",
+    )
+    return f"before Flask: {operation}"
+
+
 def py_spy() -> str:
     found = shutil.which("py-spy") or str(PROJECT_ROOT / ".venv/bin/py-spy")
     if not Path(found).exists():
@@ -87,17 +115,7 @@ class Profile:
             stack, _, count = line.rpartition(" ")
             frames = stack.split(";")
             self.layers[layer_of(frames)] += int(count)
-            # A save the hot path stored (server/web/hot_path.py) never reaches a view; one it handed on does.
-            view = next(
-                (
-                    "saves stored before Flask (hot_path)"
-                    for f in frames
-                    if (m := FRAME.match(f))
-                    and m.group("file").endswith("server/web/hot_path.py")
-                    and m.group("function").rpartition(".")[2] == "_stored"  # py-spy may name it HotSaves._stored
-                ),
-                None,
-            ) or next(
+            view = hot_operation(frames) or next(
                 (
                     m.group("function")
                     for f in frames

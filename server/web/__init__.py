@@ -13,4 +13,4 @@ def init_app(app):
     static_files.init_app(app)
     for blueprint in (api.bp, participant.bp, files.bp, researcher.bp, openapi.bp):
         app.register_blueprint(blueprint)
-    app.wsgi_app = hot_path.HotSaves(app, app.wsgi_app)
+    app.wsgi_app = hot_path.HotPath(app, app.wsgi_app)

@@ -7,6 +7,8 @@ work. The operations are server/participation/session_api.py's; the researcher b
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 
 from flask import Blueprint, current_app, g, jsonify, request
@@ -23,9 +25,50 @@ PREFIX = "/api/sessions/"  # every participant API URL starts so (guards.Researc
 bp = Blueprint("api", __name__, url_prefix=PREFIX + "<token>")
 # Bytes of a row's body besides the row: its id, the client time, JSON punctuation, and its events (at their cap).
 ROW_ENVELOPE = 4096 + EVENTS_MAX_BYTES
-# The saves, by the last part of their URL: (HTTP status, JSON body) for a session and the raw body. Their views
-# below and server/web/hot_path.py, which stores most saves before Flask's request handling, run these.
-SAVES = {"trials": session_api.save_trial, "rows": session_api.save_row}
+
+
+def state(connection, session, raw: bytes | None) -> tuple[int, dict]:
+    return 200, session_api.state(connection, session)
+
+
+def environment(connection, session, raw: bytes) -> tuple[int, dict]:
+    session_api.save_environment(connection, session, raw)
+    return 200, {"ok": True}
+
+
+def survey(connection, session, raw: bytes, name: str) -> tuple[int, dict]:
+    session_api.save_survey(connection, session, name, raw)
+    return 200, {"ok": True, "name": name}
+
+
+def complete(connection, session, raw: bytes | None) -> tuple[int, dict]:
+    return 200, session_api.complete(connection, session)
+
+
+@dataclass(frozen=True)
+class Hot:
+    """A request server/web/hot_path.py answers before Flask's request handling when its operation succeeds (answers
+    `answers`): `run(connection, session, body, **URL values)` -> (HTTP status, JSON body), which its view below
+    runs too. Anything else the operation does (a refusal, a failure, another status) is left to the view, which
+    runs it again, so each of these must answer a second run as it did the first: a refusal writes nothing, and a
+    repeat of a write answers as the write did. `body`: whether it reads the request's body (JSON within
+    PARTICIPANT_MAX_BODY; any other body goes to the view)."""
+
+    run: Callable[..., tuple[int, dict]]
+    answers: int
+    body: bool
+
+
+# By method and the URL's part after the token (a regular expression; its named groups are the URL's values): a
+# participant's requests but the entry and the page, 36 of their 37 (docs/operations.md, "The participant API").
+HOT = {
+    ("GET", ""): Hot(state, 200, body=False),
+    ("PUT", "/environment"): Hot(environment, 200, body=True),
+    ("PUT", "/surveys/(?P<name>[^/]+)"): Hot(survey, 200, body=True),
+    ("POST", "/trials"): Hot(session_api.save_trial, 201, body=True),
+    ("POST", "/rows"): Hot(session_api.save_row, 201, body=True),
+    ("POST", "/complete"): Hot(complete, 200, body=False),
+}
 
 
 @bp.before_request
@@ -54,6 +97,11 @@ def body_bytes() -> bytes:
     return request.get_data()
 
 
+def answer(result: tuple[int, dict]):
+    status, payload = result
+    return jsonify(payload), status
+
+
 def with_session(view):
     """Run the view on an autocommit connection with the token's session facts. The session comes first, so an
     unknown token is a 404 whatever the body."""
@@ -69,7 +117,7 @@ def with_session(view):
 @bp.get("")
 @with_session
 def get_state(connection, session):
-    return jsonify(session_api.state(connection, session))
+    return answer(HOT["GET", ""].run(connection, session, None))
 
 
 @bp.get("/summary")
@@ -81,22 +129,19 @@ def get_summary(connection, session):
 @bp.put("/environment")
 @with_session
 def put_environment(connection, session):
-    session_api.save_environment(connection, session, body_bytes())
-    return jsonify(ok=True)
+    return answer(HOT["PUT", "/environment"].run(connection, session, body_bytes()))
 
 
 @bp.put("/surveys/<name>")
 @with_session
 def put_survey(connection, session, name):
-    session_api.save_survey(connection, session, name, body_bytes())
-    return jsonify(ok=True, name=name)
+    return answer(HOT["PUT", "/surveys/(?P<name>[^/]+)"].run(connection, session, body_bytes(), name=name))
 
 
 @bp.post("/trials")
 @with_session
 def post_trial(connection, session):
-    status, payload = SAVES["trials"](connection, session, body_bytes())
-    return jsonify(payload), status
+    return answer(HOT["POST", "/trials"].run(connection, session, body_bytes()))
 
 
 @bp.post("/rows")
@@ -110,8 +155,7 @@ def post_row(connection, session):
         raw = body_bytes()
     except RequestEntityTooLarge:
         raise bodies.row_too_large(limit) from None
-    status, payload = SAVES["rows"](connection, session, raw)
-    return jsonify(payload), status
+    return answer(HOT["POST", "/rows"].run(connection, session, raw))
 
 
 @bp.get("/rows")
@@ -141,7 +185,7 @@ def post_experiment_error(connection, session):
 @bp.post("/complete")
 @with_session
 def post_complete(connection, session):
-    return jsonify(session_api.complete(connection, session))
+    return answer(HOT["POST", "/complete"].run(connection, session, None))
 
 
 @bp.post("/end")

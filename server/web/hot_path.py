@@ -1,13 +1,15 @@
-"""The participant API's saves (a planned trial, an experiment's row) stored before Flask's request handling.
+"""The participant API's frequent requests answered before Flask's request handling.
 
-Thirty of a participant's ~37 requests are saves (docs/operations.md, "The participant API"), and Flask's request
-context, URL routing, session interface and before/after hooks cost a save more CPU than storing it does. This WSGI
-layer answers a save that stores (201) itself, with the operation its Flask view runs (server/web/api.py `SAVES`) and
-the response that view gives (the app's JSON provider, `security.headers`). Everything else goes to Flask unchanged,
-the body read here put back: a body without a length or over the limit, another content type, a repeat, a refusal,
-an error. So no refusal has a second implementation, and every answer but "stored" is the view's own. The view runs
-the operation again: it stored nothing the first time (a save stores only when it answers 201), or, had it failed
-after storing, the view answers a repeat (the database's unique keys keep one row).
+A participant makes 37 requests (docs/operations.md, "The participant API"): the entry and the page, then 35 to the
+participant API, 30 of them saves. Flask's request context, URL routing, session interface and before/after hooks
+cost such a request more CPU than its operation does. This WSGI layer runs the operation of each request
+server/web/api.py lists in `HOT` (the state, the screen size, a survey, a save, the completion) and, when it
+succeeds, answers as the view would: the same operation, the app's JSON provider's compact text, the compression of
+static_files (`gzipped`; a 200 varies by Accept-Encoding) and `security.headers`. Everything else goes to Flask
+unchanged, the body read here put back: another URL or method, a body without a length or over the limit or not
+JSON, a refusal, an error, another status (a save's repeat). So no refusal has a second implementation, and every
+answer but a success is the view's. The view runs the operation again: each in `HOT` answers a second run as the
+first (api.Hot says why).
 """
 
 from __future__ import annotations
@@ -18,14 +20,17 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
+from werkzeug.http import HTTP_STATUS_CODES
 
 from ..participation import session_api, trialstore
 from . import security
-from .api import PREFIX, SAVES
+from .api import HOT, PREFIX, Hot
+from .static_files import gzip_accepted, gzipped
 
-SAVE_URL = re.compile(re.escape(PREFIX) + r"(?P<token>[^/]+)/(?P<kind>" + "|".join(SAVES) + ")")
-STORED = 201
-STORED_STATUS = "201 CREATED"  # as Werkzeug words it
+# By method: each of HOT's URLs as a pattern (the token and the URL's values its named groups), with its key.
+ROUTES: dict[str, list[tuple[re.Pattern, tuple[str, str]]]] = {}
+for key in HOT:
+    ROUTES.setdefault(key[0], []).append((re.compile(re.escape(PREFIX) + "(?P<token>[^/]+)" + key[1]), key))
 
 
 def is_json(content_type: str) -> bool:
@@ -34,23 +39,37 @@ def is_json(content_type: str) -> bool:
     return mimetype == "application/json" or (mimetype.startswith("application/") and mimetype.endswith("+json"))
 
 
-class HotSaves:
-    """WSGI middleware: `app.wsgi_app = HotSaves(app, app.wsgi_app)`."""
+class HotPath:
+    """WSGI middleware: `app.wsgi_app = HotPath(app, app.wsgi_app)`."""
 
     def __init__(self, app: Flask, wsgi_app: Callable):
         self.app, self.wsgi_app = app, wsgi_app
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
-        found = environ["REQUEST_METHOD"] == "POST" and SAVE_URL.fullmatch(environ.get("PATH_INFO", ""))
-        raw = self._body(environ) if found else None
-        if raw is not None:
-            stored = self._stored(found["token"], found["kind"], raw)
-            if stored is not None:
-                body, headers = stored
-                start_response(STORED_STATUS, headers)
-                return [body]
-            environ["wsgi.input"] = io.BytesIO(raw)
+        # A Range header changes how the view's answer is compressed (static_files.compress): the view answers it.
+        found = None if "HTTP_RANGE" in environ else self._route(environ)
+        if found:
+            values, hot = found
+            raw = self._body(environ) if hot.body else None
+            if raw is not None or not hot.body:
+                answered = self._answered(hot, values, raw, environ)
+                if answered is not None:
+                    status, headers, body = answered
+                    start_response(status, headers)
+                    return [body]
+                if raw is not None:
+                    environ["wsgi.input"] = io.BytesIO(raw)
         return self.wsgi_app(environ, start_response)
+
+    @staticmethod
+    def _route(environ: dict[str, Any]) -> tuple[dict[str, str], Hot] | None:
+        """The URL's values and its entry of HOT (looked up now, as its view does), or None for any other request."""
+        path = environ.get("PATH_INFO", "")
+        for pattern, key in ROUTES.get(environ["REQUEST_METHOD"], ()):
+            found = pattern.fullmatch(path)
+            if found:
+                return found.groupdict(), HOT[key]
+        return None
 
     def _body(self, environ: dict[str, Any]) -> bytes | None:
         """The body when it is JSON with a length within PARTICIPANT_MAX_BODY (api.body_bytes's rules), else None:
@@ -63,22 +82,30 @@ class HotSaves:
             return None
         return environ["wsgi.input"].read(length)
 
-    def _stored(self, token: str, kind: str, raw: bytes) -> tuple[bytes, list[tuple[str, str]]] | None:
-        """The view's response (body, headers) when the save stores now, else None (nothing was stored: Flask
+    def _answered(
+        self, hot: Hot, values: dict[str, str], raw: bytes | None, environ: dict[str, Any]
+    ) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """(status line, headers, body) as the view answers when the operation succeeds now, else None (Flask
         answers)."""
+        token = values.pop("token")
         with self.app.app_context():
             try:
                 with trialstore.autocommit() as connection:
-                    status, payload = SAVES[kind](connection, session_api.lookup(connection, token), raw)
+                    status, payload = hot.run(connection, session_api.lookup(connection, token), raw, **values)
             except Exception:  # a refusal or a failure: the view answers it (and logs a failure) as it always did
                 return None
-            if status != STORED:
+            if status != hot.answers:
                 return None
-            # What jsonify and the after-request hooks give a 201 (compression takes only 200s): the JSON provider's
-            # compact text and a newline, then security.set_headers's.
+            # What jsonify and the after-request hooks give it: the JSON provider's compact text and a newline,
+            # static_files.compress's (only a 200 is compressed), then security.set_headers's.
             body = (self.app.json.dumps(payload, separators=(",", ":")) + "\n").encode()
-            return body, [
-                ("Content-Type", self.app.json.mimetype),
-                ("Content-Length", str(len(body))),
-                *security.headers(self.app.config),
-            ]
+            headers = [("Content-Type", self.app.json.mimetype)]
+            if status == 200:
+                compressed = gzipped(body, gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING")))
+                headers.append(("Vary", "Accept-Encoding"))
+                if compressed is not None:
+                    body = compressed
+                    headers.append(("Content-Encoding", "gzip"))
+            headers.insert(1, ("Content-Length", str(len(body))))
+            status_line = f"{status} {HTTP_STATUS_CODES[status].upper()}"  # as Werkzeug words it: "201 CREATED"
+            return status_line, [*headers, *security.headers(self.app.config)], body

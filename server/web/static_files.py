@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from flask import Response, abort, current_app, request
+from werkzeug.http import parse_accept_header
 from werkzeug.security import safe_join
 
 from ..tasktype.registry import registry
@@ -83,8 +84,21 @@ def hash_filename(endpoint: str, values: dict) -> None:
         values["filename"] = f"{stem}.{page_file(path).digest}{ext}"
 
 
+def gzip_accepted(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header's value takes gzip (Werkzeug's parsing, as `request.accept_encodings`)."""
+    return parse_accept_header(accept_encoding).quality("gzip") > 0
+
+
 def accepts_gzip() -> bool:
-    return request.accept_encodings.quality("gzip") > 0
+    return gzip_accepted(request.headers.get("Accept-Encoding"))
+
+
+def gzipped(data: bytes, accepted: bool) -> bytes | None:
+    """A whole text body as it is sent compressed (see `compress`), or None when it goes plain: below
+    MIN_COMPRESS_BYTES, or gzip not `accepted`. server/web/hot_path.py compresses its answers by this too."""
+    if len(data) < MIN_COMPRESS_BYTES or not accepted:
+        return None
+    return gzip.compress(data, 6)
 
 
 def send_page_file(folder: str | None, filename: str) -> Response:
@@ -127,10 +141,10 @@ def compress(response: Response) -> Response:
     ):
         return response
     response.vary.add("Accept-Encoding")
-    data = response.get_data()
-    if len(data) < MIN_COMPRESS_BYTES or not accepts_gzip():
+    data = gzipped(response.get_data(), accepts_gzip())
+    if data is None:
         return response
-    response.set_data(gzip.compress(data, 6))
+    response.set_data(data)
     response.headers["Content-Encoding"] = "gzip"
     etag, _ = response.get_etag()
     if etag:
