@@ -1,7 +1,8 @@
 """Participant sessions: entry (a new session in its condition, with its plan, or the one a PROLIFIC_PID already
-has: a few statements in the ORM's transaction) and finding a session by token for the pages around a researcher's
-experiment and the results. The participant API's requests and the study's page go through the cached Core path
-instead (server/participation/trialstore.py).
+has: Core statements on an autocommit connection, in the ORM's transaction only for a study with conditions, which
+takes its row lock) and finding a session by token for the pages around a researcher's experiment and the results.
+The participant API's requests and the study's page go through the cached Core path (server/participation/
+trialstore.py).
 
 Idempotence rests on the database's unique keys, not on checks in Python, so concurrent repeats (two tabs, a
 double click, a retry racing its original) still store one row."""
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam
+from sqlalchemy import Connection, bindparam
 from sqlalchemy.exc import IntegrityError
 
 from .. import identifiers
@@ -38,6 +39,7 @@ from ..studies import conditions
 from ..studies import versions as study_versions
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
 from ..tasktype.registry import registry
+from . import trialstore
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -77,7 +79,9 @@ def find_or_create(
 ) -> Entered:
     """A new session, in the least filled condition; for a PROLIFIC_PID that already has one (a racing first
     entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
-    are drawn before, one per condition, so entries hold the lock only for a count and an insert. `url_variables`:
+    are drawn before, one per condition, so entries hold the lock only for a count and an insert. A study without
+    conditions needs no transaction: the session is one INSERT on an autocommit connection (trialstore.autocommit).
+    `study`: its ORM row or the row entry reads (definitions.study_at_entry), alike in what is read. `url_variables`:
     the entry link's other query parameters, kept for a researcher's experiment (its raw ids marked: identifiers.mark).
 
     A researcher's preview (`preview`, opened from a signed preview link) is always a new session, never a Prolific
@@ -96,30 +100,38 @@ def find_or_create(
                 f"This preview has no {jump}: jump to a trial {where}or a step of its flow "
                 f"({', '.join(study.config['flow'])})."
             )
-        return _add(values)
+        with trialstore.autocommit() as connection:
+            return _add(connection, values)
     plans = {name: _draw_plan(study, task, params) for name, params in conditions.variants(study.config)}
     if prolific:  # the key before the lock: its first use writes it on a connection of its own
         identifiers.key()
-    condition = None
-    if study.config.get("conditions"):
-        conditions.lock_study(study)
-        existing = prolific and by_prolific_pid(study, prolific["PROLIFIC_PID"])
-        if existing:
-            db.session.commit()  # release the lock
-            return existing
-        try:
-            condition = conditions.assign(study)
-        except conditions.StudyFull:
-            db.session.rollback()  # release the lock
-            raise
+    if not study.config.get("conditions"):
+        values = _new_session(study, prolific, user_agent, None, plans[None], url_variables=url_variables)
+        with trialstore.autocommit() as connection:
+            try:
+                return _add(connection, values)
+            except IntegrityError:
+                # Two first entries of the same PROLIFIC_PID raced: the other one won, use its session.
+                return by_prolific_pid(connection, study.id, prolific["PROLIFIC_PID"])
+    conditions.lock_study(study)
+    existing = prolific and by_prolific_pid(db.session.connection(), study.id, prolific["PROLIFIC_PID"])
+    if existing:
+        db.session.commit()  # release the lock
+        return existing
+    try:
+        condition = conditions.assign(study)
+    except conditions.StudyFull:
+        db.session.rollback()  # release the lock
+        raise
     values = _new_session(study, prolific, user_agent, condition, plans[condition], url_variables=url_variables)
     try:
-        return _add(values)
+        entered = _add(db.session.connection(), values)
+        db.session.commit()
+        return entered
     except IntegrityError:
-        # Two first entries of the same PROLIFIC_PID raced (a study without conditions takes no lock): the other
-        # one won, use its session.
+        # Two first entries of the same PROLIFIC_PID raced: the other one won, use its session.
         db.session.rollback()
-        return by_prolific_pid(study, prolific["PROLIFIC_PID"])
+        return by_prolific_pid(db.session.connection(), study.id, prolific["PROLIFIC_PID"])
 
 
 # A new session's row, one INSERT built once, with the version it enters under. Not the ORM's unit of work: its flush
@@ -159,12 +171,11 @@ def _new_session(
     }
 
 
-def _add(values: dict[str, Any]) -> Entered:
-    """Insert the session and commit."""
-    db.session.execute(
+def _add(connection: Connection, values: dict[str, Any]) -> Entered:
+    """Insert the session on `connection` (the caller commits, where it is in a transaction)."""
+    connection.execute(
         NEW_SESSION, {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
     )
-    db.session.commit()
     return Entered(values["token"], values["status"], values["stage"], values["condition"])
 
 
@@ -179,12 +190,12 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
     return []  # no fixed plan: the task's page decides its trials (server/tasktype/contract.py)
 
 
-def by_prolific_pid(study: Study, pid: str) -> Entered | None:
+def by_prolific_pid(connection: Connection, study_id: int, pid: str) -> Entered | None:
     """The study's session of this PROLIFIC_PID, found by its HMAC (so also once its raw ids were purged, and a
     withdrawn participant's tombstone, server/participation/withdrawal.py)."""
     PS = ParticipantSession
-    row = db.session.execute(
-        db.select(PS.token, PS.status, PS.stage, PS.condition).where(PS.study_id == study.id, identifiers.matches(pid))
+    row = connection.execute(
+        db.select(PS.token, PS.status, PS.stage, PS.condition).where(PS.study_id == study_id, identifiers.matches(pid))
     ).first()
     return None if row is None else Entered(*row)
 

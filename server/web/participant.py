@@ -18,7 +18,7 @@ from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion
 from ..participation import bodies, links, session_api, sessions, trialstore
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
-from ..studies.definitions import get_study
+from ..studies.definitions import get_study, study_at_entry
 from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from .files import send_asset
@@ -61,7 +61,11 @@ def home():
 
 @bp.get("/study/<slug>")
 def enter(slug):
-    study = get_study(slug)
+    """A participant's first request: a new session, or the one their PROLIFIC_PID has. Every participant makes it,
+    so it reads as the participant API does, in Core statements on autocommit connections (the study's row, the
+    PROLIFIC_PID's session); only a study with conditions takes a transaction (sessions.find_or_create)."""
+    with trialstore.autocommit() as connection:
+        study = study_at_entry(connection, slug)
     if study is None:
         return not_found()
     i18n.use_language(study.config.get("language"))
@@ -81,7 +85,8 @@ def enter(slug):
             400,
         )
     if prolific:
-        existing = sessions.by_prolific_pid(study, prolific["PROLIFIC_PID"])
+        with trialstore.autocommit() as connection:
+            existing = sessions.by_prolific_pid(connection, study.id, prolific["PROLIFIC_PID"])
         if existing is not None:
             return _resume(slug, existing.token, existing.status)
     if study.status != "open":
