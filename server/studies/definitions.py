@@ -423,8 +423,8 @@ def get_study(slug: str) -> Study | None:
     return db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
 
 
-# What a participant's entry reads of its study, all of it as it is now: one Core statement rather than the ORM's
-# load of the row (which, with its transaction, cost an entry a quarter of its CPU; docs/operations.md).
+# What a participant's entry reads of its study, all of it as it is now: one Core statement on the participant API's
+# autocommit connection, rather than the ORM's load of the row in a transaction (a BEGIN and a COMMIT more).
 STUDY_AT_ENTRY = db.select(
     Study.id, Study.slug, Study.status, Study.stage, Study.version, Study.task_type, Study.config, Study.title
 ).where(Study.slug == bindparam("slug"))
