@@ -60,7 +60,7 @@ class Hot:
 
 
 # By method and the URL's part after the token (a regular expression; its named groups are the URL's values): a
-# participant's requests but the entry and the page, 36 of their 37 (docs/operations.md, "The participant API").
+# participant's requests but the entry and the page, 35 of their 37 (docs/operations.md, "The participant API").
 HOT = {
     ("GET", ""): Hot(state, 200, body=False),
     ("PUT", "/environment"): Hot(environment, 200, body=True),
