@@ -106,7 +106,13 @@ def main() -> int:
         child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
         return 0
     participants = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    from server.config import PROJECT_ROOT
+
     from .load.setup import app_role_url, fresh_database, load_url
+
+    # Debian's valgrind where it is missing (as root), else a message saying how to install it.
+    if subprocess.run([str(PROJECT_ROOT / "scripts/ensure-tool"), "valgrind", "valgrind"]).returncode:
+        return 1
 
     own = sa.engine.make_url(load_url()).set(database="studyhive_instructions").render_as_string(hide_password=False)
     url = fresh_database(os.environ.get("BENCH_CPU_DATABASE_URL") or own)
