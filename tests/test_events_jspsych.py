@@ -92,7 +92,7 @@ def test_the_runtime_sends_jspsych_interaction_data_and_visibility_with_each_row
     emulate_visibility(experiment, "visible")
     other.close()
     answer(frame, "left")
-    rows = rows_arrive(token, 2)
+    rows = rows_arrive(page, token, 2)
     db.session.rollback()
     begin, word = db.session.scalars(
         db.select(Trial.events).join(ParticipantSession).where(ParticipantSession.token == token).order_by(Trial.id)

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import HEAD, jspsych_app, write_study
-from tests.test_jspsych_browser import rows_arrive, session, start, stored_rows
+from tests.test_jspsych_browser import between_polls, rows_arrive, session, start, stored_rows
 
 # Trial 1 throws while it waits for its answer (an uncaught error: recorded, the experiment goes on); trial 2's
 # on_load writes into an element that is not there, which rejects run().
@@ -114,11 +114,11 @@ def app(tmp_path):
         yield app
 
 
-def recorded_error(token, timeout=5.0):
+def recorded_error(page, token, timeout=5.0):
     """The session's recorded error once there is one (the page posts it in the background)."""
     deadline = time.monotonic() + timeout
     while (error := session(token).experiment_error) is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+        between_polls(page)
     return error
 
 
@@ -127,7 +127,7 @@ def test_an_error_in_the_experiments_code_lets_the_participant_end(page, live_se
     frame = page.frame_locator("#studyhive-experiment")
     stopped = page.locator("#studyhive-stopped")
     frame.get_by_role("button", name="Begin").click()
-    error = recorded_error(token)
+    error = recorded_error(page, token)
     assert error["fatal"] is False and "a slip the experiment survives" in error["message"]
     assert error["trial_index"] == 1 and stopped.is_hidden()  # recorded; the participant goes on
     frame.get_by_role("button", name="Next").click()
@@ -143,7 +143,7 @@ def test_an_error_in_the_experiments_code_lets_the_participant_end(page, live_se
 
     token = start(page, live_server, "broken")
     expect(stopped).to_contain_text("Something went wrong in this experiment")
-    error = recorded_error(token)
+    error = recorded_error(page, token)
     assert error["fatal"] is True and error["trial_index"] is None and "undefinedTrial" in error["message"]
 
 
@@ -177,7 +177,7 @@ def test_a_burst_behind_a_big_row_costs_the_same_per_row_and_an_old_queue_is_tak
     old = [{"trial_id": f"old-format-{i}", "row": {"old": i}} for i in range(2)]
     page.evaluate("(old) => localStorage.setItem(`studyhive:${config.token}:rows-queue`, JSON.stringify(old))", old)
     page.reload()
-    assert len(rows_arrive(token, 2)) == 2
+    assert len(rows_arrive(page, token, 2)) == 2
     page.evaluate("window.studyhiveWritten = 0")
     page.frame_locator("#studyhive-experiment").get_by_role("button", name="Send").click()
     expect(page.get_by_role("button", name="Continue")).to_be_visible(timeout=60_000)

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import jspsych_app
-from tests.test_jspsych_browser import rows_arrive, start
+from tests.test_jspsych_browser import only_this_server, rows_arrive, start
 
 PROBE = """<script>
   var violations = [];
@@ -72,21 +72,6 @@ def open_sans_loads(page) -> bool:
     )
 
 
-def only_this_server(page, live_server) -> list[str]:
-    """Abort every request to another host; the list of those asked for."""
-    asked = []
-
-    def route(route):
-        if route.request.url.startswith(live_server):
-            route.continue_()
-        else:
-            asked.append(route.request.url)
-            route.abort()
-
-    page.route("**/*", route)
-    return asked
-
-
 # Row 6: the fullscreen plugin of jsPsych 7 (1.x) and of jsPsych 8 (2.x), the trial the whole timeline.
 FULLSCREEN = "var jsPsych = initJsPsych();\njsPsych.run([{type: jsPsychFullscreen, fullscreen_mode: true}]);"
 FULLSCREEN_STUDIES = {
@@ -106,7 +91,7 @@ def test_fullscreen_plugin_enters_full_screen(page, live_server, app):
         frame.get_by_role("button", name="Continue").click()
         expect(page.get_by_role("button", name="Continue")).to_be_visible()  # the timeline ended
         assert frame_of(page).evaluate("document.fullscreenElement === document.documentElement"), slug
-        assert [row["success"] for row in rows_arrive(token, 1)] == [True]
+        assert [row["success"] for row in rows_arrive(page, token, 1)] == [True]
         assert violations(page) == []
 
 
@@ -150,7 +135,7 @@ def test_every_survey_plugin_major_runs(page, live_server, app):
         frame.get_by_role("textbox").press("Enter")  # would submit SurveyJS's form: the survey must stay
         frame.get_by_role("button", name=re.compile("Complete|Finish")).click()
         expect(page.get_by_role("button", name="Continue")).to_be_visible()
-        assert rows_arrive(token, 1)[0]["response"] == {"colour": "teal"}, slug
+        assert rows_arrive(page, token, 1)[0]["response"] == {"colour": "teal"}, slug
         # it names Open Sans on Google's servers: served here instead
         assert open_sans_loads(page), slug
         # SurveyJS 1.x's inline onsubmit="return false;" is refused (the runtime stops form submissions instead)
@@ -174,7 +159,7 @@ def test_jspsych7_fonts_are_served_here(page, live_server, app):
     frame.get_by_role("textbox").fill("Ada")
     frame.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("button", name="Continue")).to_be_visible()
-    assert rows_arrive(token, 1)[0]["response"] == {"Q0": "Ada"}
+    assert rows_arrive(page, token, 1)[0]["response"] == {"Q0": "Ada"}
     experiment_frame = frame_of(page)
     assert experiment_frame.evaluate("jsPsych.version()") == "7.0.0"
     assert open_sans_loads(page)
@@ -212,4 +197,4 @@ def test_autofocus_works_and_the_frame_knows_no_token_and_sends_no_form_elsewher
     with page.expect_console_message(lambda message: "form-action" in message.text):  # the policy refused it
         frame.get_by_role("button", name="Send").click()
     assert asked == []
-    assert rows_arrive(token, 1)[0]["response"] == {"colour": "teal"}
+    assert rows_arrive(page, token, 1)[0]["response"] == {"colour": "teal"}

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from tests.jspsych_study import jspsych_app
 from tests.test_jspsych_browser import (
+    between_polls,
     experiment_frame,
     only_this_server,
     press,
@@ -134,7 +135,7 @@ def test_jspsych6_resumes_completes_and_stores_exactly_jspsych_data(page, live_s
         word = frame.locator(".word").text_content()
         order.append(word)
         press(page, keys[word])
-    before = rows_arrive(token, 4)
+    before = rows_arrive(page, token, 4)
     assert len(before) == 4 and all(r["subject"] == "[PROLIFIC_PID]" for r in before)
     assert [r["word"] for r in before[1:]] == order and all(r["correct"] for r in before[1:])
     loaded_before = experiment_frame(page).evaluate("loaded")
@@ -193,10 +194,10 @@ def test_jspsych6_stuck_on_a_trial_lets_the_participant_end(page, live_server, a
     expect(stopped).to_contain_text("Something went wrong in this experiment")
     # the fatal error; the same error, uncaught, also reaches the frame as "Script error." (the plugin's script is
     # cross-origin to the sandboxed frame), recorded as a further error, which a fatal one replaces
-    error = recorded_error(token)
+    error = recorded_error(page, token)
     deadline = time.monotonic() + 15
     while not error["fatal"] and time.monotonic() < deadline:
-        time.sleep(0.05)
+        between_polls(page)
         error = session(token).experiment_error
     assert error["fatal"] is True and error["trial_index"] == 1 and "TypeError" in error["message"]
     stopped.get_by_role("button", name="End the study").click()

@@ -116,7 +116,7 @@ def finish_and_compare(page, token, n):
     """The host offers Continue, and the stored rows are jsPsych.data's, one for one; the rows."""
     expect(page.get_by_role("button", name="Continue")).to_be_visible()
     experiment = experiment_frame(page)
-    rows = rows_arrive(token, n)
+    rows = rows_arrive(page, token, n)
     assert len(rows) == n and rows == json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
     return experiment, rows
 
@@ -125,7 +125,7 @@ def test_jspsych7_on_load_is_not_replayed_and_own_randomness_is_drawn_again(page
     token = start(page, live_server, "onload7")
     press(page, "f")
     press(page, "f")
-    rows_arrive(token, 2)
+    rows_arrive(page, token, 2)
     page.reload()
     for _ in range(3):  # the third trial comes first: the two stored ones were replayed
         press(page, "f")
@@ -144,7 +144,7 @@ def test_jspsych8_replay_skips_on_load_and_records_a_divergence(page, live_serve
     frame = page.frame_locator("#studyhive-experiment")
     answer(frame, "next")
     answer(frame, "next")
-    rows_arrive(token, 2)
+    rows_arrive(page, token, 2)
     page.reload()
     answer(frame, "next")
     answer(frame, "next")
@@ -163,7 +163,7 @@ def test_jspsych70_randomize_order_resumes_with_the_same_order(page, live_server
     token = start(page, live_server, "random70")
     for _ in range(3):
         press(page, "f")
-    rows_arrive(token, 3)
+    rows_arrive(page, token, 3)
     page.reload()
     for _ in range(7):
         press(page, "f")

@@ -72,7 +72,7 @@ def test_experiment_reads_the_link_s_variables_and_rows_keep_the_consent_s_promi
     frame.locator(".word", has_text="oak").wait_for()
     frame.get_by_role("button", name="Next").click()
     frame.locator(".word", has_text="elm").wait_for()
-    stored = rows_arrive(token, 2)
+    stored = rows_arrive(page, token, 2)
     assert [(r["subject"], r["study"], r["group"]) for r in stored] == [("[PROLIFIC_PID]", "[STUDY_ID]", "b c")] * 2
     assert stored[1]["note"] == "seen by [PROLIFIC_PID]"
     assert token not in experiment_frame(page).url

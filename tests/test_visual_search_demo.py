@@ -134,7 +134,7 @@ def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live
     read_instructions(frame)
     search(frame, 8)
     frame.locator("img.search-display").wait_for()  # the ninth display: its fixation's row is the 18th
-    assert len(rows_arrive(token, 18)) == 18
+    assert len(rows_arrive(page, token, 18)) == 18
     page.context.set_offline(True)
     search(frame, 4)
     expect(page.locator("#studyhive-notice")).to_contain_text("Connection lost")
@@ -150,7 +150,7 @@ def test_the_demo_through_studyhive_survives_a_reload_and_30s_offline(page, live
     expect(page.get_by_role("button", name="Continue")).to_be_visible()
 
     data = experiment_frame(page).evaluate("jsPsych.data.get().values()")
-    rows = rows_arrive(token, len(data))
+    rows = rows_arrive(page, token, len(data))
     assert len(rows) == 35 and rows == json.loads(json.dumps(data))  # one for one, in order, none twice
     assert [r["trial_index"] for r in rows] == list(range(35))
     # the seeded shuffle drew the same order again after the reload: each of the 8 pictures once per round
