@@ -104,11 +104,11 @@ def driver_floor(app, repeats: int = 3000) -> float | None:
         params = {
             name: process(values[name]) if process else values[name] for name, process in insert.processors.items()
         }
-        driver = connection.connection.driver_connection
-        driver.execute(insert.sql, params, prepare=True)
+        cursor = connection.connection.driver_connection.cursor()  # kept, as the saves' (trialstore._kept_cursor)
+        cursor.execute(insert.sql, params, prepare=True)
         started = time.process_time()
         for _ in range(repeats):
-            driver.execute(insert.sql, params, prepare=True)
+            cursor.execute(insert.sql, params, prepare=True)
         return (time.process_time() - started) / repeats
 
 

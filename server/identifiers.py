@@ -34,7 +34,7 @@ import threading
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import create_engine
+from sqlalchemy import bindparam, create_engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import NullPool
 from ua_parser import parse_os, parse_user_agent
@@ -145,10 +145,16 @@ def session_key(stored_hmac: str | None, prolific_pid: str | None) -> str | None
     return stored_hmac or (pid_hmac(prolific_pid) if prolific_pid else None)
 
 
-def matches(pid: str):
-    """WHERE clause: the sessions of this PROLIFIC_PID (by its HMAC; an older session without one by its raw id)."""
-    PS = ParticipantSession
-    return (PS.pid_hmac == pid_hmac(pid)) | (PS.pid_hmac.is_(None) & (PS.prolific_pid == pid))
+# WHERE clause: the sessions of one PROLIFIC_PID (by its HMAC; an older session without one by its raw id), its values
+# from match_values. Built once, as the entry's other statements are: every entry with a PROLIFIC_PID looks it up.
+MATCHES = (ParticipantSession.pid_hmac == bindparam("pid_hmac")) | (
+    ParticipantSession.pid_hmac.is_(None) & (ParticipantSession.prolific_pid == bindparam("prolific_pid"))
+)
+
+
+def match_values(pid: str) -> dict[str, str]:
+    """MATCHES's values for this PROLIFIC_PID."""
+    return {"pid_hmac": pid_hmac(pid), "prolific_pid": pid}
 
 
 def has_platform_id():

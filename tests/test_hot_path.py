@@ -155,10 +155,10 @@ def test_refused_and_unmatched_api_requests_are_the_views(app, client, hooks):
     BACKEND != "postgresql", reason="psycopg's prepared statements (server/participation/trialstore.py)"
 )
 def test_a_connection_postgresql_dropped_leaves_the_pool(app, client):
-    """The saves' INSERT goes to psycopg directly. A pooled connection whose server process is gone must leave the
-    pool, as it would have through SQLAlchemy: the hot path's save fails on it, and the view, which answers what
-    the hot path did not store, gets a new connection. Left in the pool, the view would get the dead one back (the
-    only one) and answer 500."""
+    """The saves' INSERT goes to psycopg directly, through a cursor kept with the pooled connection. A pooled
+    connection whose server process is gone must leave the pool, as it would have through SQLAlchemy: the hot path's
+    save fails on it, and the view, which answers what the hot path did not store, gets a new connection, with a
+    cursor of its own. Left in the pool, the view would get the dead one back (the only one) and answer 500."""
     token, plan = started(client)
     first = trial_body(plan[0])
     assert client.post(f"/api/sessions/{token}/trials", json=first).status_code == 201
@@ -168,6 +168,15 @@ def test_a_connection_postgresql_dropped_leaves_the_pool(app, client):
         with engine.connect() as connection:  # the pool's one connection: the saves ran one at a time
             return connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
 
+    def cursor():
+        with engine.connect() as connection:
+            kept = connection.connection.info["studyhive.cursor"]
+            assert kept.connection is connection.connection.driver_connection
+            return kept
+
+    kept = cursor()
+    assert client.post(f"/api/sessions/{token}/trials", json=first).status_code == 200  # a repeat, the same cursor
+    assert cursor() is kept
     dropped = backend()
     with db.engine.connect() as admin:
         assert admin.exec_driver_sql(f"SELECT pg_terminate_backend({dropped})").scalar()
@@ -178,3 +187,4 @@ def test_a_connection_postgresql_dropped_leaves_the_pool(app, client):
     assert backend() != dropped
     assert client.post(f"/api/sessions/{token}/trials", json=trial_body(plan[1])).status_code == 201
     assert stored(token) == 2
+    assert cursor() is not kept

@@ -36,7 +36,9 @@ def read_csv(path):
 
 def session_of(participant: str) -> ParticipantSession:
     db.session.rollback()
-    return db.session.scalars(db.select(ParticipantSession).where(identifiers.matches(participant))).one()
+    return db.session.scalars(
+        db.select(ParticipantSession).where(identifiers.MATCHES), identifiers.match_values(participant)
+    ).one()
 
 
 def age(participant: str, days: float) -> None:

@@ -22,7 +22,9 @@ def app(tmp_path):
 def session(participant):
     db.session.rollback()  # read what the server thread committed
     # by the keyed hash: a participant who declines consent keeps no raw id (tests/test_purge_prolific_ids.py)
-    return db.session.scalars(db.select(ParticipantSession).where(identifiers.matches(participant))).one()
+    return db.session.scalars(
+        db.select(ParticipantSession).where(identifiers.MATCHES), identifiers.match_values(participant)
+    ).one()
 
 
 def open_study(page, live_server, participant):

@@ -219,7 +219,9 @@ def test_purge_leaves_no_raw_prolific_id_anywhere_and_later_syncs_write_none(cli
 
 def _session_id(participant: str) -> int:
     db.session.rollback()
-    return db.session.scalars(db.select(ParticipantSession.id).where(identifiers.matches(participant))).one()
+    return db.session.scalars(
+        db.select(ParticipantSession.id).where(identifiers.MATCHES), identifiers.match_values(participant)
+    ).one()
 
 
 # ------------------------------------------------------------------------------------------- declined consent

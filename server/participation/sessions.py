@@ -190,13 +190,16 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
     return []  # no fixed plan: the task's page decides its trials (server/tasktype/contract.py)
 
 
+PS = ParticipantSession
+BY_PROLIFIC_PID = db.select(PS.token, PS.status, PS.stage, PS.condition).where(
+    PS.study_id == bindparam("study_id"), identifiers.MATCHES
+)
+
+
 def by_prolific_pid(connection: Connection, study_id: int, pid: str) -> Entered | None:
     """The study's session of this PROLIFIC_PID, found by its HMAC (so also once its raw ids were purged, and a
     withdrawn participant's tombstone, server/participation/withdrawal.py)."""
-    PS = ParticipantSession
-    row = connection.execute(
-        db.select(PS.token, PS.status, PS.stage, PS.condition).where(PS.study_id == study_id, identifiers.matches(pid))
-    ).first()
+    row = connection.execute(BY_PROLIFIC_PID, {"study_id": study_id, **identifiers.match_values(pid)}).first()
     return None if row is None else Entered(*row)
 
 
@@ -216,7 +219,6 @@ def purge_previews(older_than: timedelta, dry_run: bool = False) -> dict[str, in
     answers, in one transaction; a participant's session is never touched (`preview` is set only by a preview link
     and never changes). Each study that lost some gets a `previews_purged` entry in its audit log. Returns how many
     per study slug; `dry_run` counts and deletes nothing."""
-    PS = ParticipantSession
     found = db.session.execute(
         db.select(PS.id, PS.study_id, Study.slug)
         .join(Study, Study.id == PS.study_id)
@@ -322,7 +324,7 @@ def purge_identifiers(
     age below 0 or over MAX_PURGE_AGE."""
     if not timedelta(0) <= older_than <= MAX_PURGE_AGE:
         raise ValueError(f"the age must be from 0 to {MAX_PURGE_AGE.days} days")
-    PS, PSub = ParticipantSession, ProlificSubmission
+    PSub = ProlificSubmission
     cutoff = utcnow() - older_than
     due = db.select(PS.id, PS.status, PS.pid_hmac, PS.prolific_pid, PS.user_agent).where(
         PS.study_id == study.id,

@@ -289,11 +289,23 @@ class _Insert:
             return connection.execute(self.statement, row).rowcount == 1
         driver = connection.connection.driver_connection
         try:
-            return driver.execute(self.sql, self.parameters(row), prepare=True).rowcount == 1
+            return _kept_cursor(connection).execute(self.sql, self.parameters(row), prepare=True).rowcount == 1
         except connection.dialect.loaded_dbapi.Error as exc:
             if connection.dialect.is_disconnect(exc, driver, None):
                 connection.invalidate(exc)
             raise
+
+
+def _kept_cursor(connection: Connection):
+    """A psycopg cursor kept with the pooled connection, in the pool's `info` of it, which lives exactly as long as
+    the driver's connection (a replaced one starts without). A cursor adapts each value through dumpers it looks up
+    on first use and keeps, so a new cursor per save would look a dozen up again (docs/operations.md has what that
+    cost). One thread at a time has the connection checked out, and so its cursor."""
+    pooled = connection.connection
+    cursor = pooled.info.get("studyhive.cursor")
+    if cursor is None or cursor.closed:
+        cursor = pooled.info["studyhive.cursor"] = pooled.driver_connection.cursor()
+    return cursor
 
 
 def _insert_while_open(table: Table, columns: list[str], dialect: str, computed: dict[str, Any] | None = None):
