@@ -255,7 +255,7 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             data = json.loads(frame.evaluate("JSON.stringify(jsPsych.data.get().values())"))
         except Exception as exc:
             data, errors = None, [*errors, f"jsPsych.data unreadable: {str(exc).splitlines()[0][:80]}"]
-        rows = rows_arrive(token, len(data or ()))
+        rows = rows_arrive(page, token, len(data or ()))
         if data is None:
             equal = f"? ({len(rows)} stored)"
         elif rows == data:
