@@ -25,6 +25,8 @@ from .load.setup import app_role_url, fresh_database, load_url
 
 SCREEN = b'{"screen_width":1920,"screen_height":1080,"window_width":1536,"window_height":864}'
 CONSENT = b'{"answers":{"agreed":true}}'
+# What the empty view (bench/load/floor.py) is sent: a trial save's body.
+EMPTY_VIEW_BODY = b'{"trial_id":"x","trial_index":3,"stimulus_id":"t1","response":{"percent":42.5}}'
 DEMOGRAPHICS = b'{"answers":{"gender":"female","age":34,"education":"masters","nationality":"Chilean"}}'
 
 
@@ -127,8 +129,7 @@ def main() -> int:
     for n in range(participants):
         participant(drive, n)
     floor = Driver(floor_app)
-    body = b'{"trial_id":"x","trial_index":3,"stimulus_id":"t1","response":{"percent":42.5}}'
-    for env in [environ("POST", "/trials", body) for _ in range(3000)]:
+    for env in [environ("POST", "/trials", EMPTY_VIEW_BODY) for _ in range(3000)]:
         floor("empty view", env)
     empty = floor.spent["empty view"] / floor.calls["empty view"]
     saves = drive.calls["save"]

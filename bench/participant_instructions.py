@@ -29,7 +29,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from .participant_cpu import Driver, environ, participant
+from .participant_cpu import EMPTY_VIEW_BODY, Driver, environ, participant
 
 KINDS = ("entry", "page", "state", "screen size", "consent", "demographics", "save", "completion", "empty view")
 WARM_UP = 3
@@ -54,10 +54,9 @@ def child(kind: str, participants: int, first: int) -> None:
 
     app = floor_app if kind == "empty view" else create_app()
     drive = Counted(app)
-    body = b'{"trial_id":"x","trial_index":3,"stimulus_id":"t1","response":{"percent":42.5}}'
     for n in range(WARM_UP):
         if kind == "empty view":
-            drive(kind, environ("POST", "/trials", body))
+            drive(kind, environ("POST", "/trials", EMPTY_VIEW_BODY))
         else:
             participant(drive, first + n)
     gc.collect()
@@ -67,7 +66,7 @@ def child(kind: str, participants: int, first: int) -> None:
     for n in range(participants):
         if kind == "empty view":
             for _ in range(30):
-                drive(kind, environ("POST", "/trials", body))
+                drive(kind, environ("POST", "/trials", EMPTY_VIEW_BODY))
         else:
             participant(drive, first + WARM_UP + n)
     print(f"calls: {drive.calls[kind]}")

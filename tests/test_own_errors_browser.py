@@ -114,10 +114,11 @@ def app(tmp_path):
         yield app
 
 
-def recorded_error(page, token, timeout=5.0):
-    """The session's recorded error once there is one (the page posts it in the background)."""
+def recorded_error(page, token, timeout=5.0, until=lambda error: error is not None):
+    """The session's recorded error once `until` holds for it (the page posts it in the background), or as it is
+    after `timeout` seconds."""
     deadline = time.monotonic() + timeout
-    while (error := session(token).experiment_error) is None and time.monotonic() < deadline:
+    while not until(error := session(token).experiment_error) and time.monotonic() < deadline:
         between_polls(page)
     return error
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -18,7 +17,6 @@ from playwright.sync_api import expect
 
 from tests.jspsych_study import jspsych_app
 from tests.test_jspsych_browser import (
-    between_polls,
     experiment_frame,
     only_this_server,
     press,
@@ -194,11 +192,7 @@ def test_jspsych6_stuck_on_a_trial_lets_the_participant_end(page, live_server, a
     expect(stopped).to_contain_text("Something went wrong in this experiment")
     # the fatal error; the same error, uncaught, also reaches the frame as "Script error." (the plugin's script is
     # cross-origin to the sandboxed frame), recorded as a further error, which a fatal one replaces
-    error = recorded_error(page, token)
-    deadline = time.monotonic() + 15
-    while not error["fatal"] and time.monotonic() < deadline:
-        between_polls(page)
-        error = session(token).experiment_error
+    error = recorded_error(page, token, 20.0, until=lambda error: error is not None and error["fatal"])
     assert error["fatal"] is True and error["trial_index"] == 1 and "TypeError" in error["message"]
     stopped.get_by_role("button", name="End the study").click()
     expect(stopped).to_contain_text("You can close this page.")

@@ -41,6 +41,7 @@ from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
 from ..tasktype.registry import registry
 from . import trialstore
 
+PS = ParticipantSession
 TOKEN = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -190,7 +191,6 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
     return []  # no fixed plan: the task's page decides its trials (server/tasktype/contract.py)
 
 
-PS = ParticipantSession
 BY_PROLIFIC_PID = db.select(PS.token, PS.status, PS.stage, PS.condition).where(
     PS.study_id == bindparam("study_id"), identifiers.MATCHES
 )

@@ -287,11 +287,10 @@ class _Insert:
     def run(self, connection: Connection, row: dict[str, Any]) -> bool:
         if not self.direct:
             return connection.execute(self.statement, row).rowcount == 1
-        driver = connection.connection.driver_connection
         try:
             return _kept_cursor(connection).execute(self.sql, self.parameters(row), prepare=True).rowcount == 1
         except connection.dialect.loaded_dbapi.Error as exc:
-            if connection.dialect.is_disconnect(exc, driver, None):
+            if connection.dialect.is_disconnect(exc, connection.connection.driver_connection, None):
                 connection.invalidate(exc)
             raise
 
@@ -303,7 +302,7 @@ def _kept_cursor(connection: Connection):
     cost). One thread at a time has the connection checked out, and so its cursor."""
     pooled = connection.connection
     cursor = pooled.info.get("studyhive.cursor")
-    if cursor is None or cursor.closed:
+    if cursor is None:
         cursor = pooled.info["studyhive.cursor"] = pooled.driver_connection.cursor()
     return cursor
 
