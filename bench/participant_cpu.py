@@ -102,10 +102,7 @@ def driver_floor(app, repeats: int = 3000) -> float | None:
         if insert is None or not insert.direct:
             return None
         stored = dict(connection.execute(sa.select(Trial.__table__)).mappings().first())
-        values = {**stored, **insert.constants}
-        params = {
-            name: process(values[name]) if process else values[name] for name, process in insert.processors.items()
-        }
+        params = insert.parameters(stored)
         cursor = connection.connection.driver_connection.cursor()  # kept, as the saves' (trialstore._kept_cursor)
         cursor.execute(insert.sql, params, prepare=True)
         started = time.process_time()

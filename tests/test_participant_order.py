@@ -181,6 +181,7 @@ def test_a_trial_id_must_be_printable_ascii(client, trial_id):
 def test_a_save_after_consent_is_one_statement(app, client, monkeypatch):
     """Consent is cached with the session facts (it only goes one way) and the end is checked inside the INSERT,
     so a warm save costs one round trip: the guarantee adds no query to the hot path."""
+    monkeypatch.setattr(trialstore, "STUDY_TTL", float("inf"))  # the study's copy is read again every 5 s, by design
     token = enter(client)
     plan = plan_of(client, token)
     assert client.post(api(token, "/trials"), json=trial_body(plan[0])).status_code == 201  # warms the caches
@@ -189,7 +190,7 @@ def test_a_save_after_consent_is_one_statement(app, client, monkeypatch):
     statements = []
     engine = db.engines[AUTOCOMMIT_BIND]
     if engine.dialect.name == "postgresql":
-        # The saves' INSERT goes to psycopg directly (trialstore._Insert), past SQLAlchemy's events: count what
+        # The saves' INSERT goes to psycopg directly (trialstore.PreparedStatement), past SQLAlchemy's events: count what
         # psycopg's cursors send, SQLAlchemy's statements included.
         send = psycopg.Cursor.execute
 

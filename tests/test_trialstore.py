@@ -2,11 +2,13 @@
 
 from datetime import timedelta
 
+import pytest
 from flask.testing import FlaskClient
+from sqlalchemy.exc import IntegrityError
 
 from server.db import db, utcnow
 from server.models import ParticipantSession, Study, Trial
-from server.participation import trialstore
+from server.participation import session_api, sessions, trialstore
 from tests.helpers import PROLIFIC, enter, trial_body
 
 
@@ -91,3 +93,57 @@ def test_the_api_pool_is_in_autocommit_and_the_orm_keeps_transactions(app, clien
     assert client.post(f"/api/sessions/{token}/trials", json=trial_body(plan_of(client, token)[0])).status_code == 201
     with db.engine.connect() as other:  # another connection sees the trial at once
         assert other.scalar(db.select(db.func.count()).select_from(Trial)) == 1
+
+
+def test_prepared_statements_answer_as_sqlalchemy_does(app, client):
+    # On PostgreSQL the participant API's statements go to psycopg directly (trialstore.PreparedStatement): the same
+    # rows, named alike, as SQLAlchemy's execution of the same statement; its own values (OPEN's statuses, a SET of
+    # NULL) sent with the caller's. On SQLite both are SQLAlchemy's.
+    token = enter(client, **PROLIFIC)
+    assert client.put(f"/api/sessions/{token}/surveys/consent", json={"answers": {"agreed": True}}).status_code == 200
+    plan = plan_of(client, token)
+    for item in plan[:2]:
+        assert client.post(f"/api/sessions/{token}/trials", json=trial_body(item)).status_code == 201
+    db.session.rollback()
+    session = db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).one()
+    reads = [
+        (trialstore.SESSION_BY_TOKEN, {"token": token}),
+        (trialstore.SESSION_STATUS, {"id": session.id}),
+        (trialstore.STORED_INDEXES, {"id": session.id}),
+        (trialstore.STORED_ROWS, {"id": session.id}),
+        (trialstore.STUDY, {"id": session.study_id}),
+        (sessions.STUDY_AT_ENTRY, {"slug": "study3"}),
+        (trialstore.SESSION_STATUS, {"id": -1}),
+    ]
+    with trialstore.autocommit() as connection:
+        for statement, values in reads:
+            direct, through_sqlalchemy = (
+                trialstore.rows(connection, statement, values),
+                connection.execute(statement, values).all(),
+            )
+            assert [tuple(row) for row in direct] == [tuple(row) for row in through_sqlalchemy]
+            assert [row._asdict() for row in direct] == [row._asdict() for row in through_sqlalchemy]
+        assert trialstore.scalar(connection, trialstore.SESSION_STATUS, {"id": -1}) is None
+        # A SET flag = 'too_few_rows' and a SET flag = NULL: values of the statement, not the caller's.
+        flag = db.select(ParticipantSession.flag).where(ParticipantSession.id == session.id)
+        assert trialstore.changed(connection, session_api.FLAG_TOO_FEW_ROWS, {"session_id": session.id}) == 1
+        assert connection.scalar(flag) == "too_few_rows"
+        assert trialstore.changed(connection, session_api.CLEAR_TOO_FEW_ROWS, {"session_id": session.id}) == 1
+        assert connection.scalar(flag) is None
+        assert trialstore.changed(connection, session_api.CLEAR_TOO_FEW_ROWS, {"session_id": session.id}) == 0
+
+
+def test_a_taken_key_raises_sqlalchemys_error_and_the_connection_goes_on(app, client):
+    # Entry catches SQLAlchemy's IntegrityError when two first entries of one PROLIFIC_PID race
+    # (sessions.find_or_create): the direct path raises that, not the driver's own.
+    token = enter(client)
+    db.session.rollback()
+    study = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
+    session_id = db.session.scalars(db.select(ParticipantSession.id).filter_by(token=token)).one()
+    values = {**sessions._new_session(study, None, "a browser", None, []), "token": token}
+    db.session.rollback()
+    with trialstore.autocommit() as connection:
+        with pytest.raises(IntegrityError):
+            sessions._add(connection, values)
+        assert trialstore.first(connection, trialstore.SESSION_STATUS, {"id": session_id}) == ("started", None)
+        assert sessions._add(connection, {**values, "token": "another-token"}).token == "another-token"

@@ -196,7 +196,7 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
 def save_environment(connection, session: trialstore.SessionFacts, raw: bytes) -> None:
     sizes = bodies.parse(bodies.Environment, raw).valid()
     values = {f"new_{key}": getattr(sizes, key) for key in SCREEN_FIELDS}
-    if not connection.execute(SAVE_ENVIRONMENT, {**values, "session_id": session.id, "now": utcnow()}).rowcount:
+    if not trialstore.changed(connection, SAVE_ENVIRONMENT, {**values, "session_id": session.id, "now": utcnow()}):
         raise not_open(connection, session)
 
 
@@ -363,7 +363,9 @@ def record_divergence(connection, session: trialstore.SessionFacts, raw: bytes) 
         "fields": identifiers.mark(diverged.fields, session.platform_ids),
         "recorded_at": now.isoformat(),
     }
-    if connection.execute(RECORD_DIVERGENCE, {"session_id": session.id, "divergence": divergence, "now": now}).rowcount:
+    if trialstore.changed(
+        connection, RECORD_DIVERGENCE, {"session_id": session.id, "divergence": divergence, "now": now}
+    ):
         return {"recorded": True}
     status, outcome = trialstore.status(connection, session.id)
     if not trialstore.is_open(status, outcome):
@@ -379,7 +381,9 @@ def finish_timeline(connection, session: trialstore.SessionFacts, raw: bytes) ->
     plan_less(connection, session)
     # What the page reports is the experiment's text: a raw Prolific id in it is kept as its marker, as in rows.
     ending = identifiers.mark(parsed.valid().model_dump(), session.platform_ids)
-    if not connection.execute(FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}).rowcount:
+    if not trialstore.changed(
+        connection, FINISH_TIMELINE, {"session_id": session.id, "now": utcnow(), "ending": ending}
+    ):
         status, outcome = trialstore.status(connection, session.id)
         if not trialstore.is_open(status, outcome):
             raise session_ended(status)
@@ -397,7 +401,7 @@ def record_error(connection, session: trialstore.SessionFacts, raw: bytes) -> di
     now = utcnow()
     error = {**identifiers.mark(error, session.platform_ids), "at": now.isoformat()}
     values = {"session_id": session.id, "error": error, "now": now}
-    if connection.execute(RECORD_ERROR[error["fatal"]], values).rowcount:
+    if trialstore.changed(connection, RECORD_ERROR[error["fatal"]], values):
         return {"recorded": True}
     status, outcome = trialstore.status(connection, session.id)
     if not trialstore.is_open(status, outcome):
@@ -409,7 +413,7 @@ def _own_outcome(connection, session: trialstore.SessionFacts, study: trialstore
     """The outcome of a plan-less session whose page said its timeline finished: what its ending means
     (task.ending_outcome: the study's [[task.endings]], else a natural end completes and an early one is
     ended_early). One that completes needs the study's minimum of rows (_check_rows)."""
-    finished, ending = connection.execute(ENDING, {"id": session.id}).one()
+    finished, ending = trialstore.first(connection, ENDING, {"id": session.id})
     if not finished:
         raise APIError(409, "timeline_not_finished", "the experiment has not said that its timeline finished")
     last_row = trialstore.last_row(connection, session.id)
@@ -425,19 +429,19 @@ def _check_rows(connection, session: trialstore.SessionFacts, study: trialstore.
     stored = trialstore.row_count(connection, session.id)
     needed = task.min_rows(study.config["task"])
     if stored < needed:
-        connection.execute(FLAG_TOO_FEW_ROWS, {"session_id": session.id})
+        trialstore.changed(connection, FLAG_TOO_FEW_ROWS, {"session_id": session.id})
         raise APIError(
             409, "too_few_rows", f"{stored} row(s) stored, the study needs {needed}", stored=stored, needed=needed
         )
     # Rows still queued offline may arrive after a refused completion: the completion that follows stands unflagged.
-    connection.execute(CLEAR_TOO_FEW_ROWS, {"session_id": session.id})
+    trialstore.changed(connection, CLEAR_TOO_FEW_ROWS, {"session_id": session.id})
 
 
 def summary(connection, study_id: int, session_id: int) -> dict[str, Any]:
     """A participant's own result against everyone who completed the study in the participant's stage (the results
     page and the "score" step of the API), by the study's task type."""
     by_person: dict[int, list] = {}
-    for person, score in connection.execute(COHORT_SCORES, {"study_id": study_id, "session_id": session_id}):
+    for person, score in trialstore.rows(connection, COHORT_SCORES, {"study_id": study_id, "session_id": session_id}):
         by_person.setdefault(person, []).append(score)
     own = by_person.pop(session_id, [])
     study = trialstore.study_facts(connection, study_id)
@@ -452,7 +456,7 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     status, outcome = trialstore.status(connection, session.id)
     if status == "completed":
         return _completed(connection, session, outcome)
-    if status == "abandoned" and outcome and connection.scalar(TIMELINE_FINISHED, {"id": session.id}):
+    if status == "abandoned" and outcome and trialstore.scalar(connection, TIMELINE_FINISHED, {"id": session.id}):
         return _ended(connection, session)  # a plan-less page's ending that did not complete: answered as before
     if not trialstore.is_open(status, outcome):
         raise session_ended(status)
@@ -518,7 +522,7 @@ def end(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, A
         raise session_ended(status)
     if outcome == "no_consent" and trialstore.consented(connection, session):
         raise APIError(409, "consent_given", "consent was given in this session", field="outcome")
-    if outcome == "experiment_error" and not connection.scalar(FATAL_ERROR, {"id": session.id}):
+    if outcome == "experiment_error" and not trialstore.scalar(connection, FATAL_ERROR, {"id": session.id}):
         raise APIError(
             409,
             "no_experiment_error",

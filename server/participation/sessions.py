@@ -37,6 +37,7 @@ from ..models import (
 from ..prolific import audit
 from ..studies import conditions
 from ..studies import versions as study_versions
+from ..studies.definitions import SLUG
 from ..tasktype.contract import GeneratedStimuli, ImportedStimuli, StimulusSpec
 from ..tasktype.registry import registry
 from . import trialstore
@@ -82,7 +83,7 @@ def find_or_create(
     entry), that one. A study with conditions assigns them under its row lock (server/studies/conditions.py); the plans
     are drawn before, one per condition, so entries hold the lock only for a count and an insert. A study without
     conditions needs no transaction: the session is one INSERT on an autocommit connection (trialstore.autocommit).
-    `study`: its ORM row or the row entry reads (definitions.study_at_entry), alike in what is read. `url_variables`:
+    `study`: its ORM row or the row entry reads (study_at_entry), alike in what is read. `url_variables`:
     the entry link's other query parameters, kept for a researcher's experiment (its raw ids marked: identifiers.mark).
 
     A researcher's preview (`preview`, opened from a signed preview link) is always a new session, never a Prolific
@@ -191,6 +192,21 @@ def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:
     return []  # no fixed plan: the task's page decides its trials (server/tasktype/contract.py)
 
 
+# What a participant's entry reads of its study (definitions.get_study's attributes, for those), all of it as it is
+# now: one statement on the participant API's autocommit connection, rather than the ORM's load of the row in a
+# transaction (a BEGIN and a COMMIT more).
+STUDY_AT_ENTRY = db.select(
+    Study.id, Study.slug, Study.status, Study.stage, Study.version, Study.task_type, Study.config, Study.title
+).where(Study.slug == bindparam("slug"))
+
+
+def study_at_entry(connection: Connection, slug: str):
+    """The study's row as entry reads it (STUDY_AT_ENTRY), on `connection`; None if there is none."""
+    if not SLUG.match(slug):  # e.g. a NUL byte from a mangled link, which PostgreSQL would refuse
+        return None
+    return trialstore.first(connection, STUDY_AT_ENTRY, {"slug": slug})
+
+
 BY_PROLIFIC_PID = db.select(PS.token, PS.status, PS.stage, PS.condition).where(
     PS.study_id == bindparam("study_id"), identifiers.MATCHES
 )
@@ -199,7 +215,7 @@ BY_PROLIFIC_PID = db.select(PS.token, PS.status, PS.stage, PS.condition).where(
 def by_prolific_pid(connection: Connection, study_id: int, pid: str) -> Entered | None:
     """The study's session of this PROLIFIC_PID, found by its HMAC (so also once its raw ids were purged, and a
     withdrawn participant's tombstone, server/participation/withdrawal.py)."""
-    row = connection.execute(BY_PROLIFIC_PID, {"study_id": study_id, **identifiers.match_values(pid)}).first()
+    row = trialstore.first(connection, BY_PROLIFIC_PID, {"study_id": study_id, **identifiers.match_values(pid)})
     return None if row is None else Entered(*row)
 
 

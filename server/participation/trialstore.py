@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Connection, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError
 
 from ..db import AUTOCOMMIT_BIND, db, utcnow
 from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study, StudyVersion, SurveyResponse, Trial
@@ -142,7 +143,8 @@ class _Caches:
         self.studies: dict[int, StudyFacts] = {}
         self.stimuli: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self.consents: dict[tuple[int, int], str] = {}  # (study id, version) -> its kept consent HTML
-        self.statements: dict[tuple[str, str], _Insert] = {}  # (table, dialect) -> its INSERT
+        # (statement, dialect) -> it prepared; the saves' INSERTs by (table, dialect), as they are built from a row
+        self.statements: dict[tuple[Any, str], PreparedStatement] = {}
 
 
 def _caches() -> _Caches:
@@ -166,7 +168,7 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
             if token in caches.sessions:
                 caches.sessions.move_to_end(token)
         return facts
-    row = connection.execute(SESSION_BY_TOKEN, {"token": token}).first()
+    row = first(connection, SESSION_BY_TOKEN, {"token": token})
     if row is None:
         return None
     seen = row.last_seen_at
@@ -197,7 +199,7 @@ def study_facts(connection: Connection, study_id: int, version: int = 0) -> Stud
     caches = _caches()
     facts = caches.studies.get(study_id)
     if facts is None or facts.version < version or time.monotonic() - facts.read_at > STUDY_TTL:
-        slug, task_type, config, title, current = connection.execute(STUDY, {"id": study_id}).one()
+        slug, task_type, config, title, current = first(connection, STUDY, {"id": study_id})
         facts = caches.studies[study_id] = StudyFacts(slug, task_type, config, title, current, time.monotonic())
     return facts
 
@@ -211,7 +213,7 @@ def stimulus(connection: Connection, study_id: int, key: str) -> tuple[int, dict
     """(stimulus row id, params) of a study's stimulus; the key comes from a session's plan, so it exists."""
     stimuli = _caches().stimuli
     if (study_id, key) not in stimuli:
-        row = connection.execute(STIMULUS, {"study_id": study_id, "key": key}).one()
+        row = first(connection, STIMULUS, {"study_id": study_id, "key": key})
         stimuli[study_id, key] = (row.id, row.params)
     return stimuli[study_id, key]
 
@@ -221,7 +223,7 @@ def consent_html(connection: Connection, study_id: int, version: int) -> str:
     version synced before versions were kept) the study's current one."""
     consents = _caches().consents
     if (study_id, version) not in consents:
-        kept = connection.scalar(VERSION_CONSENT, {"study_id": study_id, "version": version})
+        kept = scalar(connection, VERSION_CONSENT, {"study_id": study_id, "version": version})
         if kept is None:
             return study_facts(connection, study_id).config["consent"]
         consents[study_id, version] = kept
@@ -234,7 +236,7 @@ def insert_unless_stored(connection: Connection, table: Table, row: dict[str, An
     reused trial id) or because the session has ended. One statement, INSERT … SELECT … WHERE EXISTS (the open
     session) ON CONFLICT DO NOTHING, so the check costs no round trip and no end can slip in between; the caller
     tells the cases apart only when nothing was stored. The row count says which, so no RETURNING result is read.
-    One statement per table and dialect, built once (_Insert)."""
+    One statement per table and dialect, built once."""
     return _insert(connection, table.name, row, lambda dialect: _insert_while_open(table, list(row), dialect))
 
 
@@ -251,54 +253,123 @@ def insert_row_unless_stored(connection: Connection, row: dict[str, Any]) -> boo
 
 
 def _insert(connection: Connection, name: str, row: dict[str, Any], build) -> bool:
+    return _prepared(connection, name, row, build).changed(connection, row) == 1
+
+
+def changed(connection: Connection, statement, values: dict[str, Any]) -> int:
+    """Run a built-once INSERT, UPDATE or DELETE of the participant API (PreparedStatement): rows changed."""
+    return _prepared(connection, statement, values).changed(connection, values)
+
+
+def rows(connection: Connection, statement, values: dict[str, Any]) -> list:
+    """The rows of a built-once SELECT of the participant API (PreparedStatement), each a tuple whose columns are also
+    attributes by their keys, as SQLAlchemy's rows are."""
+    return _prepared(connection, statement, values).rows(connection, values)
+
+
+def first(connection: Connection, statement, values: dict[str, Any]):
+    """The first of `rows`, or None."""
+    found = rows(connection, statement, values)
+    return found[0] if found else None
+
+
+def scalar(connection: Connection, statement, values: dict[str, Any]) -> Any:
+    """The first row's first column, or None, as SQLAlchemy's `Connection.scalar`."""
+    found = rows(connection, statement, values)
+    return found[0][0] if found else None
+
+
+def scalars(connection: Connection, statement, values: dict[str, Any]) -> list:
+    """Every row's first column."""
+    return [row[0] for row in rows(connection, statement, values)]
+
+
+def _prepared(connection: Connection, key, values: dict[str, Any], build=None) -> PreparedStatement:
+    """The PreparedStatement of `key` on the connection's dialect, as first run with `values`' names: the statement
+    itself, or a name whose statement `build(dialect name)` gives."""
     statements = _caches().statements
-    key = (name, connection.dialect.name)
-    if key not in statements:
-        statements[key] = _Insert(build(key[1]), connection.dialect)
-    return statements[key].run(connection, row)
+    dialect = connection.dialect
+    found = statements.get((key, dialect.name))
+    if found is None:
+        statement = build(dialect.name) if build else key
+        found = statements[key, dialect.name] = PreparedStatement(statement, dialect, values)
+    return found
 
 
-class _Insert:
-    """One of the saves' INSERT statements. On PostgreSQL it goes to psycopg directly as a prepared statement: the
-    SQL text SQLAlchemy compiles for it, each value through its column type's own bind processor (JSON serialised
-    as SQLAlchemy does, None as JSON null or SQL NULL as the column says): SQLAlchemy's execution of even a cached
-    statement costs a save more CPU than this (docs/operations.md, "The save path at five times psiTurk"). A lost
-    connection is invalidated, as SQLAlchemy would, so the pool does not hand it out again. SQLite, one writer and
-    no server, runs the statement through SQLAlchemy."""
+class PreparedStatement:
+    """A statement of the participant API, built once, as it runs on one dialect. On PostgreSQL psycopg runs it
+    directly as a prepared statement on the cursor kept with the pooled connection: the SQL text SQLAlchemy compiles
+    for it, each value through its column type's own bind processor (JSON serialised as SQLAlchemy does, None as
+    JSON null or SQL NULL as the column says), each result column through its type's result processor for the type
+    PostgreSQL answers (SQLAlchemy's own rule; psycopg's types need none but a Numeric's). SQLAlchemy's execution of
+    even a cached statement costs more CPU than the round trip it makes (docs/operations.md, "The save path at five
+    times psiTurk"). A lost connection is invalidated, as SQLAlchemy would, so the pool does not hand it out again,
+    and an error is raised as SQLAlchemy's. SQLite, one writer and no server, runs the statement through SQLAlchemy."""
 
-    def __init__(self, statement, dialect):
+    def __init__(self, statement, dialect, values: dict[str, Any]):
         self.statement = statement
-        self.direct = dialect.name == "postgresql"
+        # Compiled for the names of its first run's values, as SQLAlchemy compiles for an execute's (an INSERT names
+        # the columns given). A run with other names, or a statement for which SQLAlchemy computes a column's default
+        # in Python first (`compiled.insert_prefetch`), goes through SQLAlchemy, which knows what to do.
+        self.keys = frozenset(values)
+        compiled = statement.compile(dialect=dialect, column_keys=list(values))
+        self.direct = dialect.name == "postgresql" and not (compiled.insert_prefetch or compiled.update_prefetch)
         if self.direct:
-            compiled = statement.compile(dialect=dialect)
             self.sql = str(compiled)
+            # By the name each parameter has in the SQL text (an anonymous one's is made up in compiling).
             self.processors = {
-                name: bind.type.dialect_impl(dialect).bind_processor(dialect) for name, bind in compiled.binds.items()
+                name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+                for bind, name in compiled.bind_names.items()
             }
-            # The statement's own values (OPEN's statuses): bound parameters with a value, not the row's.
-            self.constants = {name: bind.value for name, bind in compiled.binds.items() if bind.value is not None}
+            # The statement's own values (OPEN's statuses, a SET flag = 'x' or NULL): the parameters not required.
+            self.constants = {name: bind.value for bind, name in compiled.bind_names.items() if not bind.required}
+            columns = getattr(statement, "selected_columns", ())
+            self.types = [column.type.dialect_impl(dialect) for column in columns]
+            self.row = namedtuple("Row", [column.key for column in columns], rename=True) if columns else None
+            self.results: list | None = None  # each result column's processor, from the first answer's types
 
-    def parameters(self, row: dict[str, Any]) -> dict[str, Any]:
-        """What psycopg is given for `row` (PostgreSQL): the statement's own values and the row's, each through its
-        column type's bind processor."""
-        values = {**self.constants, **row}
+    def parameters(self, values: dict[str, Any]) -> dict[str, Any]:
+        """What psycopg is given for `values` (PostgreSQL): the statement's own values and the caller's, each
+        through its column type's bind processor."""
+        values = {**self.constants, **values}
         return {name: process(values[name]) if process else values[name] for name, process in self.processors.items()}
 
-    def run(self, connection: Connection, row: dict[str, Any]) -> bool:
-        if not self.direct:
-            return connection.execute(self.statement, row).rowcount == 1
+    def changed(self, connection: Connection, values: dict[str, Any]) -> int:
+        if not (self.direct and values.keys() == self.keys):
+            return connection.execute(self.statement, values).rowcount
+        return self._execute(connection, values).rowcount
+
+    def rows(self, connection: Connection, values: dict[str, Any]) -> list:
+        if not (self.direct and values.keys() == self.keys):
+            return connection.execute(self.statement, values).all()
+        cursor = self._execute(connection, values)
+        found = cursor.fetchall()
+        if self.results is None:
+            dialect = connection.dialect
+            self.results = [
+                kind.result_processor(dialect, column.type_code) for kind, column in zip(self.types, cursor.description)
+            ]
+        if any(self.results):
+            found = [tuple(p(v) if p else v for p, v in zip(self.results, row)) for row in found]
+        return [self.row._make(row) for row in found]
+
+    def _execute(self, connection: Connection, values: dict[str, Any]):
         try:
-            return _kept_cursor(connection).execute(self.sql, self.parameters(row), prepare=True).rowcount == 1
+            return _kept_cursor(connection).execute(self.sql, self.parameters(values), prepare=True)
         except connection.dialect.loaded_dbapi.Error as exc:
-            if connection.dialect.is_disconnect(exc, connection.connection.driver_connection, None):
+            lost = connection.dialect.is_disconnect(exc, connection.connection.driver_connection, None)
+            if lost:
                 connection.invalidate(exc)
-            raise
+            # As SQLAlchemy raises it (an IntegrityError for a taken key, …), so callers catch one kind of error.
+            raise DBAPIError.instance(
+                self.sql, None, exc, connection.dialect.loaded_dbapi.Error, True, lost, connection.dialect
+            ) from exc
 
 
 def _kept_cursor(connection: Connection):
     """A psycopg cursor kept with the pooled connection, in the pool's `info` of it, which lives exactly as long as
     the driver's connection (a replaced one starts without). A cursor adapts each value through dumpers it looks up
-    on first use and keeps, so a new cursor per save would look a dozen up again (docs/operations.md has what that
+    on first use and keeps, so a new cursor per statement would look them up again (docs/operations.md has what that
     cost). One thread at a time has the connection checked out, and so its cursor."""
     pooled = connection.connection
     cursor = pooled.info.get("studyhive.cursor")
@@ -333,33 +404,33 @@ def _insert_while_open(table: Table, columns: list[str], dialect: str, computed:
 
 
 def stored_trial_id(connection: Connection, session_id: int, index: int) -> str | None:
-    return connection.scalar(STORED_TRIAL_ID, {"id": session_id, "index": index})
+    return scalar(connection, STORED_TRIAL_ID, {"id": session_id, "index": index})
 
 
 def index_of_trial_id(connection: Connection, session_id: int, trial_id: str) -> int | None:
-    return connection.scalar(INDEX_OF_TRIAL_ID, {"id": session_id, "trial_id": trial_id})
+    return scalar(connection, INDEX_OF_TRIAL_ID, {"id": session_id, "trial_id": trial_id})
 
 
 def stored_indexes(connection: Connection, session_id: int) -> list[int]:
-    return list(connection.scalars(STORED_INDEXES, {"id": session_id}))
+    return scalars(connection, STORED_INDEXES, {"id": session_id})
 
 
 def stored_rows(connection: Connection, session_id: int) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """(client trial id, row, replay position) of a plan-less session's stored rows, in the order they were stored."""
-    return [tuple(row) for row in connection.execute(STORED_ROWS, {"id": session_id})]
+    return [tuple(row) for row in rows(connection, STORED_ROWS, {"id": session_id})]
 
 
 def last_row(connection: Connection, session_id: int) -> dict[str, Any] | None:
     """The row a plan-less session stored last (None: none)."""
-    return connection.scalar(LAST_ROW, {"id": session_id})
+    return scalar(connection, LAST_ROW, {"id": session_id})
 
 
 def row_count(connection: Connection, session_id: int) -> int:
-    return connection.scalar(ROW_COUNT, {"id": session_id})
+    return scalar(connection, ROW_COUNT, {"id": session_id})
 
 
 def surveys_done(connection: Connection, session_id: int) -> set[str]:
-    return set(connection.scalars(SURVEYS_DONE, {"id": session_id}))
+    return set(scalars(connection, SURVEYS_DONE, {"id": session_id}))
 
 
 @functools.cache
@@ -372,7 +443,7 @@ def _flagged(keys: tuple[str, ...]):
 def attention_check_failures(connection: Connection, session_id: int, keys: tuple[str, ...]) -> int:
     """Stored trials whose score marks a failed attention check under one of the task type's `keys` (read once,
     at completion)."""
-    return connection.scalar(_flagged(keys), {"id": session_id})
+    return scalar(connection, _flagged(keys), {"id": session_id})
 
 
 #: The status of a session whose row is gone: a researcher's preview purged (`flask sessions purge-previews`) while
@@ -382,7 +453,7 @@ PURGED = "purged"
 
 def status(connection: Connection, session_id: int) -> tuple[str, str | None]:
     """(status, outcome) of the session, read now."""
-    row = connection.execute(SESSION_STATUS, {"id": session_id}).first()
+    row = first(connection, SESSION_STATUS, {"id": session_id})
     return (PURGED, None) if row is None else tuple(row)
 
 
@@ -395,7 +466,7 @@ def consented(connection: Connection, facts: SessionFacts) -> bool:
     """Whether the participant has consented: from this worker's cache once it knows, else read (consent may have
     reached another worker)."""
     if not facts.consented:
-        facts.consented = bool(connection.scalar(SESSION_CONSENTED, {"id": facts.id}))
+        facts.consented = bool(scalar(connection, SESSION_CONSENTED, {"id": facts.id}))
     return facts.consented
 
 
@@ -403,5 +474,5 @@ def touch(connection: Connection, facts: SessionFacts) -> None:
     """Mark the session as seen now, unless this worker did so within LAST_SEEN_RESOLUTION."""
     now = utcnow()
     if now - facts.touched_at >= LAST_SEEN_RESOLUTION:
-        connection.execute(TOUCH, {"session_id": facts.id, "now": now})
+        changed(connection, TOUCH, {"session_id": facts.id, "now": now})
         facts.touched_at = now

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
-from sqlalchemy import Connection, Row, bindparam
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
@@ -421,20 +420,6 @@ def get_study(slug: str) -> Study | None:
     if not SLUG.match(slug):  # e.g. a NUL byte from a mangled link, which PostgreSQL would refuse
         return None
     return db.session.scalars(db.select(Study).filter_by(slug=slug)).first()
-
-
-# What a participant's entry reads of its study, all of it as it is now: one Core statement on the participant API's
-# autocommit connection, rather than the ORM's load of the row in a transaction (a BEGIN and a COMMIT more).
-STUDY_AT_ENTRY = db.select(
-    Study.id, Study.slug, Study.status, Study.stage, Study.version, Study.task_type, Study.config, Study.title
-).where(Study.slug == bindparam("slug"))
-
-
-def study_at_entry(connection: Connection, slug: str) -> Row | None:
-    """The study's row with the attributes entry reads (get_study's, for those), on `connection`; None if none."""
-    if not SLUG.match(slug):
-        return None
-    return connection.execute(STUDY_AT_ENTRY, {"slug": slug}).first()
 
 
 def _audited_change(

@@ -18,7 +18,7 @@ from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion
 from ..participation import bodies, links, session_api, sessions, trialstore
 from ..prolific import settings as prolific_settings
 from ..studies import conditions
-from ..studies.definitions import get_study, study_at_entry
+from ..studies.definitions import get_study
 from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from .files import send_asset
@@ -65,7 +65,7 @@ def enter(slug):
     so it reads as the participant API does, in Core statements on autocommit connections (the study's row, the
     PROLIFIC_PID's session); only a study with conditions takes a transaction (sessions.find_or_create)."""
     with trialstore.autocommit() as connection:
-        study = study_at_entry(connection, slug)
+        study = sessions.study_at_entry(connection, slug)
     if study is None:
         return not_found()
     i18n.use_language(study.config.get("language"))
