@@ -241,8 +241,8 @@ def _store_consent(connection, session: trialstore.SessionFacts, row: dict[str, 
     with db.engine.begin() as transaction:
         stored = trialstore.insert_unless_stored(transaction, SurveyResponse.__table__, row)
         if stored:
-            transaction.execute(
-                RECORD_CONSENT, {"session_id": session.id, "sha256": sha256, "language": CONSENT_LANGUAGE}
+            trialstore.changed(
+                transaction, RECORD_CONSENT, {"session_id": session.id, "sha256": sha256, "language": CONSENT_LANGUAGE}
             )
     return stored
 
@@ -495,9 +495,9 @@ def _end_session(statement, session: trialstore.SessionFacts, outcome: str) -> b
     same transaction. True if it ended it."""
     now = utcnow()
     with db.engine.begin() as transaction:
-        ended = transaction.execute(statement, {"session_id": session.id, "now": now, "outcome": outcome}).rowcount
+        ended = trialstore.changed(transaction, statement, {"session_id": session.id, "now": now, "outcome": outcome})
         if ended and outcome == "no_consent":
-            transaction.execute(FORGET_DECLINED, {"session_id": session.id, "now": now})
+            trialstore.changed(transaction, FORGET_DECLINED, {"session_id": session.id, "now": now})
         if ended and not session.preview:
             bump_generation(session.study_id, transaction)
     return bool(ended)
