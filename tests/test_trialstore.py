@@ -4,10 +4,11 @@ from datetime import timedelta
 
 import pytest
 from flask.testing import FlaskClient
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 
 from server.db import db, utcnow
-from server.models import ParticipantSession, Study, Trial
+from server.models import DataGeneration, ParticipantSession, Study, Trial
 from server.participation import session_api, sessions, trialstore
 from tests.helpers import PROLIFIC, enter, trial_body
 
@@ -134,16 +135,23 @@ def test_prepared_statements_answer_as_sqlalchemy_does(app, client):
 
 
 def test_a_taken_key_raises_sqlalchemys_error_and_the_connection_goes_on(app, client):
-    # Entry catches SQLAlchemy's IntegrityError when two first entries of one PROLIFIC_PID race
-    # (sessions.find_or_create): the direct path raises that, not the driver's own.
-    token = enter(client)
+    # Callers catch SQLAlchemy's errors (an IntegrityError for a taken key): the direct path raises those, not the
+    # driver's own, and the autocommit connection takes the next statement.
+    enter(client)
     db.session.rollback()
-    study = db.session.scalars(db.select(Study).filter_by(slug="study3")).one()
-    session_id = db.session.scalars(db.select(ParticipantSession.id).filter_by(token=token)).one()
-    values = {**sessions._new_session(study, None, "a browser", None, []), "token": token}
+    study_id = db.session.scalars(db.select(Study.id).filter_by(slug="study3")).one()
     db.session.rollback()
+    table = DataGeneration.__table__
+    insert = db.insert(table).values(
+        study_id=bindparam("study_id"), generation=bindparam("generation"), changed_at=bindparam("now")
+    )
+    values = {"study_id": study_id, "generation": 7, "now": utcnow()}
     with trialstore.autocommit() as connection:
+        connection.execute(db.delete(table).where(table.c.study_id == study_id))  # a sync may have bumped it
+        assert trialstore.changed(connection, insert, values) == 1
+        prepared = app.extensions["studyhive.trialstore"].statements[insert, connection.dialect.name]
+        assert prepared.direct == (connection.dialect.name == "postgresql")
         with pytest.raises(IntegrityError):
-            sessions._add(connection, values)
-        assert trialstore.first(connection, trialstore.SESSION_STATUS, {"id": session_id}) == ("started", None)
-        assert sessions._add(connection, {**values, "token": "another-token"}).token == "another-token"
+            trialstore.changed(connection, insert, values)
+        generation = db.select(table.c.generation).where(table.c.study_id == bindparam("study_id"))
+        assert trialstore.scalar(connection, generation, {"study_id": study_id}) == 7
