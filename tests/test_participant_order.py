@@ -190,8 +190,8 @@ def test_a_save_after_consent_is_one_statement(app, client, monkeypatch):
     statements = []
     engine = db.engines[AUTOCOMMIT_BIND]
     if engine.dialect.name == "postgresql":
-        # The saves' INSERT goes to psycopg directly (trialstore.PreparedStatement), past SQLAlchemy's events: count what
-        # psycopg's cursors send, SQLAlchemy's statements included.
+        # The saves' INSERT goes to psycopg directly (trialstore.PreparedStatement), past SQLAlchemy's events: count
+        # what psycopg's cursors send, SQLAlchemy's statements included.
         send = psycopg.Cursor.execute
 
         def counted(cursor, query, *args, **kwargs):

@@ -143,7 +143,7 @@ class _Caches:
         self.studies: dict[int, StudyFacts] = {}
         self.stimuli: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
         self.consents: dict[tuple[int, int], str] = {}  # (study id, version) -> its kept consent HTML
-        # (statement, dialect) -> it prepared; the saves' INSERTs by (table, dialect), as they are built from a row
+        # (statement, dialect) -> its PreparedStatement; the saves' INSERTs by (name, dialect): built from a row's keys
         self.statements: dict[tuple[Any, str], PreparedStatement] = {}
 
 
@@ -312,8 +312,10 @@ class PreparedStatement:
         # the columns given). A run with other names, or a statement for which SQLAlchemy computes a column's default
         # in Python first (`compiled.insert_prefetch`), goes through SQLAlchemy, which knows what to do.
         self.keys = frozenset(values)
-        compiled = statement.compile(dialect=dialect, column_keys=list(values))
-        self.direct = dialect.name == "postgresql" and not (compiled.insert_prefetch or compiled.update_prefetch)
+        compiled = (
+            statement.compile(dialect=dialect, column_keys=list(values)) if dialect.name == "postgresql" else None
+        )
+        self.direct = compiled is not None and not (compiled.insert_prefetch or compiled.update_prefetch)
         if self.direct:
             self.sql = str(compiled)
             # By the name each parameter has in the SQL text (an anonymous one's is made up in compiling).
