@@ -328,7 +328,8 @@ class PreparedStatement:
             columns = getattr(statement, "selected_columns", ())
             self.types = [column.type.dialect_impl(dialect) for column in columns]
             self.row = namedtuple("Row", [column.key for column in columns], rename=True) if columns else None
-            self.results: list | None = None  # each result column's processor, from the first answer's types
+            # Each result column's processor (None: none needed), from the first answer's types; None until then.
+            self.results: list | None = None
 
     def parameters(self, values: dict[str, Any]) -> dict[str, Any]:
         """What psycopg is given for `values` (PostgreSQL): the statement's own values and the caller's, each
@@ -348,10 +349,11 @@ class PreparedStatement:
         found = cursor.fetchall()
         if self.results is None:
             dialect = connection.dialect
-            self.results = [
-                kind.result_processor(dialect, column.type_code) for kind, column in zip(self.types, cursor.description)
+            processors = [
+                kind.result_processor(dialect, c.type_code) for kind, c in zip(self.types, cursor.description)
             ]
-        if any(self.results):
+            self.results = processors if any(processors) else []
+        if self.results:
             found = [tuple(p(v) if p else v for p, v in zip(self.results, row)) for row in found]
         return [self.row._make(row) for row in found]
 
@@ -364,7 +366,13 @@ class PreparedStatement:
                 connection.invalidate(exc)
             # As SQLAlchemy raises it (an IntegrityError for a taken key, …), so callers catch one kind of error.
             raise DBAPIError.instance(
-                self.sql, None, exc, connection.dialect.loaded_dbapi.Error, True, lost, connection.dialect
+                self.sql,
+                None,
+                exc,
+                connection.dialect.loaded_dbapi.Error,
+                hide_parameters=True,
+                connection_invalidated=lost,
+                dialect=connection.dialect,
             ) from exc
 
 
