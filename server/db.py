@@ -2,14 +2,17 @@
 
 import math
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
+from flask import current_app
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData, event
+from sqlalchemy import Connection, MetaData, event, exc
 from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.pool import QueuePool
 
 # Named constraints so Alembic can drop them again on every backend (SQLite batch mode needs the names).
 NAMING = {
@@ -59,10 +62,83 @@ def snapshot() -> Iterator[None]:
 # connections are in autocommit mode from the start. Switching a pooled connection into autocommit and back costs more
 # CPU than the trial save's INSERT itself; the ORM's engine keeps transactions.
 AUTOCOMMIT_BIND = "autocommit"
+_KEPT = "studyhive.autocommit_kept"
+
+
+class _Kept:
+    """The autocommit engine's connections not in use, kept open (checked out of its pool once) for the next
+    request, and a semaphore of the pool's limit (`pool_size` + `max_overflow`) that a request holds while it has
+    one. The pool's own checkout and checkin cost a request about 30 µs of CPU (docs/operations.md, "The save path at
+    five times psiTurk, sixth round"); a list and a semaphore cost a few. A list rather than one per thread: any
+    thread takes any idle connection, so there are never more open than requests were in flight at once, and a
+    server thread's end strands none. The semaphore is where a request waits when all are in use (the pool, whose
+    connections are kept here, would not hand one back in time), for as long as the pool would (`pool_timeout`)."""
+
+    def __init__(self, engine):
+        self.engine, self.idle = engine, []
+        pool = engine.pool
+        # At most `pool_size` kept idle; more, at a peak, go back to the pool, which leaves its overflow to the
+        # engine's other users (flask-sqlalchemy's create_all and drop_all connect to every bind).
+        self.keep = pool.size()
+        self.slots = threading.BoundedSemaphore(pool.size() + pool._max_overflow) if pool._max_overflow >= 0 else None
+        self.timeout = pool.timeout()
+
+    @contextmanager
+    def connection(self) -> Iterator[Connection]:
+        if self.slots and not self.slots.acquire(timeout=self.timeout):
+            raise exc.TimeoutError(f"no autocommit connection free within {self.timeout:g} s (the pool's limit)")
+        try:
+            try:
+                connection = self.idle.pop()  # atomic: two threads never take the same one
+            except IndexError:
+                connection = self.engine.connect()
+            try:
+                yield connection
+            finally:
+                if connection.invalidated or connection.closed:
+                    # Lost (PostgreSQL restarted?): the idle ones too, as the pool drops its older connections then.
+                    connection.close()
+                    self.close_idle(invalidate=True)
+                elif len(self.idle) >= self.keep:
+                    connection.close()
+                else:
+                    if connection.in_transaction():  # SQLAlchemy's begun marker (in autocommit, none in the database)
+                        connection.rollback()
+                    self.idle.append(connection)
+        finally:
+            if self.slots:
+                self.slots.release()
+
+    def close_idle(self, invalidate: bool = False) -> None:
+        while self.idle:
+            try:
+                connection = self.idle.pop()
+            except IndexError:  # another thread took the last one
+                return
+            if invalidate:  # so the pool drops its driver connection rather than handing it out again
+                connection.invalidate()
+            connection.close()
+
+
+def autocommit():
+    """A connection of the autocommit engine, each statement committing by itself, as `with autocommit() as
+    connection:`; given back when the block ends and kept open for the next (_Kept), where the engine pools it
+    (QueuePool: PostgreSQL and a SQLite file)."""
+    kept = current_app.extensions.get(_KEPT)
+    if kept is None:
+        engine = db.engines[AUTOCOMMIT_BIND]
+        if not isinstance(engine.pool, QueuePool):
+            return engine.connect()
+        kept = current_app.extensions.setdefault(_KEPT, _Kept(engine))
+    return kept.connection()
 
 
 def dispose_engines() -> None:
-    """Close every pooled connection of the app's engines (tests end with this, so no database is left held)."""
+    """Close every pooled connection of the app's engines, the idle autocommit ones first (tests end with this, so
+    no database is left held)."""
+    kept = current_app.extensions.get(_KEPT)
+    if kept is not None:
+        kept.close_idle()
     for engine in db.engines.values():
         engine.dispose()
 

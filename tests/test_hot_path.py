@@ -10,8 +10,9 @@ import json
 import pytest
 from werkzeug.test import Client
 
-from server.db import AUTOCOMMIT_BIND, db
+from server.db import db
 from server.models import ParticipantSession, Trial
+from server.participation import trialstore
 from server.web.hot_path import HotPath
 from tests.conftest import BACKEND
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, enter, trial_body
@@ -162,14 +163,13 @@ def test_a_connection_postgresql_dropped_leaves_the_pool(app, client):
     token, plan = started(client)
     first = trial_body(plan[0])
     assert client.post(f"/api/sessions/{token}/trials", json=first).status_code == 201
-    engine = db.engines[AUTOCOMMIT_BIND]
 
     def backend():
-        with engine.connect() as connection:  # the pool's one connection: the saves ran one at a time
+        with trialstore.autocommit() as connection:  # the one kept connection: the saves ran one at a time
             return connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
 
     def cursor():
-        with engine.connect() as connection:
+        with trialstore.autocommit() as connection:
             kept = connection.connection.info["studyhive.cursor"]
             assert kept.connection is connection.connection.driver_connection
             return kept

@@ -15,7 +15,7 @@ from sqlalchemy import bindparam
 from .. import i18n, identifiers
 from ..db import db, utcnow
 from ..exceptions import APIError, ResponseError
-from ..models import ParticipantSession, SurveyResponse, Trial, analysable, bump_generation
+from ..models import ParticipantSession, SurveyResponse, Trial, analysable, bump_generation, bumped_with
 from ..prolific import settings as prolific_settings
 from ..studies.surveys import revision, shown, validate_answers
 from ..tasktype.contract import TaskType
@@ -46,12 +46,10 @@ END = (
 )
 # A participant who declines consent leaves only what that outcome needs: the status and outcome the funnel counts,
 # the times, and the keyed hash of the PROLIFIC_PID (their participant_code; a returning participant is recognised);
-# the outcome's Prolific completion code is the study's. Nothing else about the person, in END's transaction.
-FORGET_DECLINED = (
-    db.update(PS)
-    .where(PS.id == bindparam("session_id"))
-    .values(identifiers_purged_at=bindparam("now"), **dict.fromkeys(identifiers.PERSONAL_COLUMNS))
-)
+# the outcome's Prolific completion code is the study's. Nothing else about the person: END that also forgets.
+END_DECLINED = END.values(identifiers_purged_at=bindparam("now"), **dict.fromkeys(identifiers.PERSONAL_COLUMNS))
+# Each end with the bump of its study's data generation, one PostgreSQL statement each (_end_session).
+WITH_BUMP = {end: bumped_with(end.returning(PS.study_id)) for end in (COMPLETE, END, END_DECLINED)}
 RECORD_DIVERGENCE = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.replay_divergence.is_(None))
@@ -93,12 +91,6 @@ ENDING = db.select(PS.timeline_finished_at.is_not(None), PS.ending).where(PS.id 
 NATURAL_END = {"ended_early": False, "message": None}
 # Outcomes that complete a session; any other a plan-less page's ending gives ends it as POST /end does (abandoned).
 COMPLETING = ("completed", "failed_attention_check")
-# What a consent's acceptance records.
-RECORD_CONSENT = (
-    db.update(PS)
-    .where(PS.id == bindparam("session_id"))
-    .values(consent_sha256=bindparam("sha256"), consent_language=bindparam("language"))
-)
 # The participant pages are in English only (their <html lang="en">); a study's language once they are translated.
 CONSENT_LANGUAGE = "en"
 # Test-trial scores of the asking session (which may still be running, or be a preview) and of the study's completed
@@ -173,7 +165,8 @@ def lookup(connection, token: str) -> trialstore.SessionFacts:
 
 def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     study = trialstore.session_study(connection, session)
-    status, outcome = trialstore.status(connection, session.id)
+    standing = trialstore.standing(connection, session.id)
+    status, outcome = standing.status, standing.outcome
     with i18n.language(study.config.get("language")):
         surveys = {name: shown(name) for name in study.config["surveys"] if name != "consent"}
     return {
@@ -184,12 +177,12 @@ def state(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
         "accepts_answers": trialstore.is_open(status, outcome),
         "study": {"slug": study.slug, "version": session.study_version},
         "flow": study.config["flow"],
-        "surveys_done": sorted(trialstore.surveys_done(connection, session.id)),
+        "surveys_done": sorted(standing.surveys_done),
         "surveys": surveys,
         "plan": [
             {**item, "stimulus_url": links.stimulus_path(study.slug, item["stimulus_id"])} for item in session.plan
         ],
-        "stored_indexes": trialstore.stored_indexes(connection, session.id),
+        "stored_indexes": standing.stored_indexes,
     }
 
 
@@ -232,19 +225,13 @@ def save_survey(connection, session: trialstore.SessionFacts, name: str, raw: by
 
 
 def _store_consent(connection, session: trialstore.SessionFacts, row: dict[str, Any]) -> bool:
-    """Store the consent answer and, with it in one transaction, the SHA-256 of the consent HTML the page showed
-    (its UTF-8 bytes) and its language; a repeat changes neither. Once per session, so the transaction's extra
-    round trips cost the trial saves nothing."""
+    """Store the consent answer and, at once with it, the SHA-256 of the consent HTML the page showed (its UTF-8
+    bytes) and its language on the session; a repeat changes neither."""
     sha256 = hashlib.sha256(
         trialstore.consent_html(connection, session.study_id, session.study_version).encode()
     ).hexdigest()
-    with db.engine.begin() as transaction:
-        stored = trialstore.insert_unless_stored(transaction, SurveyResponse.__table__, row)
-        if stored:
-            trialstore.changed(
-                transaction, RECORD_CONSENT, {"session_id": session.id, "sha256": sha256, "language": CONSENT_LANGUAGE}
-            )
-    return stored
+    consent = {"consent_sha256": sha256, "consent_language": CONSENT_LANGUAGE}
+    return trialstore.insert_unless_stored_setting(connection, SurveyResponse.__table__, row, consent)
 
 
 def save_trial(connection, session: trialstore.SessionFacts, raw: bytes) -> tuple[int, dict[str, Any]]:
@@ -453,21 +440,23 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     """Mark the session completed once the server holds every planned trial and every survey of the flow. A repeat
     (reload, second tab) answers as the first completion did. A researcher's preview, which may have jumped past
     trials and surveys, completes without them (never a participant's session: `preview` is fixed at entry)."""
-    status, outcome = trialstore.status(connection, session.id)
+    standing = trialstore.standing(connection, session.id)
+    status, outcome = standing.status, standing.outcome
     if status == "completed":
         return _completed(connection, session, outcome)
     if status == "abandoned" and outcome and trialstore.scalar(connection, TIMELINE_FINISHED, {"id": session.id}):
         return _ended(connection, session)  # a plan-less page's ending that did not complete: answered as before
     if not trialstore.is_open(status, outcome):
         raise session_ended(status)
+    if "consent" in standing.surveys_done:
+        session.consented = True
     require_consent(connection, session, "completion")
-    stored = set(trialstore.stored_indexes(connection, session.id))
+    stored = set(standing.stored_indexes)
     missing = [i for i in range(len(session.plan)) if i not in stored]
     if missing and not session.preview:
         raise APIError(409, "trials_missing", f"{len(missing)} planned trial(s) are not stored yet", missing=missing)
     study = trialstore.session_study(connection, session)
-    done = trialstore.surveys_done(connection, session.id)
-    missing_surveys = [name for name in study.config["surveys"] if name not in done]
+    missing_surveys = [name for name in study.config["surveys"] if name not in standing.surveys_done]
     if missing_surveys and not session.preview:
         raise APIError(
             409, "surveys_missing", f"not answered yet: {', '.join(missing_surveys)}", missing_surveys=missing_surveys
@@ -475,30 +464,35 @@ def complete(connection, session: trialstore.SessionFacts) -> dict[str, Any]:
     task = registry().get(study.task_type)
     ending = _own_outcome(connection, session, study, task) if task.page_ends else "completed"
     if ending not in COMPLETING:  # ends as POST /end does: the session is abandoned, its condition slot free
-        if not _end_session(END, session, ending):
+        if not _end_session(connection, END, session, ending):
             return complete(connection, session)  # another request ended the session meanwhile
         return _ended(connection, session)
     keys = task.attention_checks()
     failures = trialstore.attention_check_failures(connection, session.id, keys) if keys else 0
     failed = ending == "failed_attention_check" or failures >= prolific_settings.attention_check_failures(study.config)
     outcome = "failed_attention_check" if failed else "completed"
-    if not _end_session(COMPLETE, session, outcome):
+    if not _end_session(connection, COMPLETE, session, outcome):
         return complete(connection, session)  # another request ended the session meanwhile: answer as it stands
     return _completed(connection, session, outcome)
 
 
-def _end_session(statement, session: trialstore.SessionFacts, outcome: str) -> bool:
-    """Run COMPLETE or END and, if it ended the session, bump the study's data generation (a stored result of the
-    study is stale from then on) in the same transaction, on the ORM's engine: the autocommit connection would
-    commit the two apart. Once per session, so the trial saves stay one statement each. A preview's end changes
-    nothing an analysis reads, so it bumps nothing. A declined consent forgets the person (FORGET_DECLINED) in the
-    same transaction. True if it ended it."""
-    now = utcnow()
+def _end_session(connection, statement, session: trialstore.SessionFacts, outcome: str) -> bool:
+    """Run COMPLETE or END (END_DECLINED for a declined consent, which forgets the person) and, if it ended the
+    session, bump the study's data generation (a stored result of the study is stale from then on) at once with it:
+    on PostgreSQL in one statement on the autocommit `connection` (models.bumped_with), on SQLite in a transaction
+    of the ORM's engine (the autocommit connection would commit the two apart). Once per session, so the trial saves
+    stay one statement each. A preview's end changes nothing an analysis reads, so it bumps nothing. True if it
+    ended it."""
+    if outcome == "no_consent":
+        statement = END_DECLINED
+    values = {"session_id": session.id, "now": utcnow(), "outcome": outcome}
+    if session.preview:
+        return trialstore.changed(connection, statement, values) == 1
+    if connection.dialect.name == "postgresql":
+        return trialstore.changed(connection, WITH_BUMP[statement], values) == 1
     with db.engine.begin() as transaction:
-        ended = trialstore.changed(transaction, statement, {"session_id": session.id, "now": now, "outcome": outcome})
-        if ended and outcome == "no_consent":
-            trialstore.changed(transaction, FORGET_DECLINED, {"session_id": session.id, "now": now})
-        if ended and not session.preview:
+        ended = trialstore.changed(transaction, statement, values)
+        if ended:
             bump_generation(session.study_id, transaction)
     return bool(ended)
 
@@ -529,7 +523,7 @@ def end(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, A
             "no error that stopped the experiment is recorded for this session",
             field="outcome",
         )
-    _end_session(END, session, outcome)
+    _end_session(connection, END, session, outcome)
     return _ended(connection, session)
 
 

@@ -151,7 +151,10 @@ def _new_session(
     preview: bool = False,
     url_variables: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The new session's column values (`status` too, which the table's default would set: entry answers with it)."""
+    """The new session's column values: `status` too, which the table's default would set (entry answers with it),
+    and the times, whose defaults SQLAlchemy would compute in Python before the INSERT (so that it runs as a prepared
+    statement: trialstore.PreparedStatement)."""
+    now = utcnow()
     return {
         "study_id": study.id,
         "token": secrets.token_urlsafe(24),
@@ -170,13 +173,15 @@ def _new_session(
         "preview": preview,
         "plan": [item.as_json() for item in plan],
         "url_variables": identifiers.mark(url_variables, prolific or {}) if url_variables else None,
+        "started_at": now,
+        "last_seen_at": now,
     }
 
 
 def _add(connection: Connection, values: dict[str, Any]) -> Entered:
     """Insert the session on `connection` (the caller commits, where it is in a transaction)."""
-    connection.execute(
-        NEW_SESSION, {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
+    trialstore.changed(
+        connection, NEW_SESSION, {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
     )
     return Entered(values["token"], values["status"], values["stage"], values["condition"])
 

@@ -28,11 +28,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import Connection, Table, bindparam
+from sqlalchemy import Connection, Integer, Table, bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 
-from ..db import AUTOCOMMIT_BIND, db, utcnow
+# autocommit(): the connection every participant request runs on, each statement committing by itself (a save is one
+# round trip, no BEGIN/COMMIT); its callers take it from here.
+from ..db import autocommit as autocommit
+from ..db import db, utcnow
 from ..models import PLAN_LESS_TRIAL_INDEX, ParticipantSession, Stimulus, Study, StudyVersion, SurveyResponse, Trial
 
 # `last_seen_at` is refreshed at most this often per session by a worker's trial saves, so a save rarely writes
@@ -78,7 +81,23 @@ STIMULUS = db.select(Stimulus.id, Stimulus.params).where(
 VERSION_CONSENT = db.select(StudyVersion.config["consent"].as_string()).where(
     StudyVersion.study_id == bindparam("study_id"), StudyVersion.version == bindparam("version")
 )
-STORED_INDEXES = db.select(Trial.trial_index).where(Trial.session_id == bindparam("id")).order_by(Trial.trial_index)
+# Where a session stands, in one statement rather than three round trips (the state's and the completion's reads): a
+# row of its (status, outcome), a row per survey answered (its name), a row per stored trial (its index), each tagged
+# by what it holds (`standing`). UNION ALL, which both dialects run as it is.
+STANDING = db.union_all(
+    db.select(
+        db.literal_column("0").label("kind"),
+        PS.status.label("name"),
+        PS.outcome,
+        db.cast(db.null(), Integer).label("trial_index"),
+    ).where(PS.id == bindparam("id")),
+    db.select(db.literal_column("1"), SurveyResponse.name, db.null(), db.null()).where(
+        SurveyResponse.session_id == bindparam("id")
+    ),
+    db.select(db.literal_column("2"), db.null(), db.null(), Trial.trial_index).where(
+        Trial.session_id == bindparam("id")
+    ),
+)
 STORED_TRIAL_ID = db.select(Trial.client_trial_id).where(
     Trial.session_id == bindparam("id"), Trial.trial_index == bindparam("index")
 )
@@ -152,11 +171,6 @@ def _caches() -> _Caches:
     if caches is None:
         caches = current_app.extensions.setdefault("studyhive.trialstore", _Caches())
     return caches
-
-
-def autocommit() -> Connection:
-    """A pooled connection on which each statement commits by itself: a save is one round trip, no BEGIN/COMMIT."""
-    return db.engines[AUTOCOMMIT_BIND].connect()
 
 
 def session_facts(connection: Connection, token: str) -> SessionFacts | None:
@@ -238,6 +252,34 @@ def insert_unless_stored(connection: Connection, table: Table, row: dict[str, An
     tells the cases apart only when nothing was stored. The row count says which, so no RETURNING result is read.
     One statement per table and dialect, built once."""
     return _insert(connection, table.name, row, lambda dialect: _insert_while_open(table, list(row), dialect))
+
+
+def insert_unless_stored_setting(
+    connection: Connection, table: Table, row: dict[str, Any], session_values: dict[str, Any]
+) -> bool:
+    """insert_unless_stored, and if it stored the row, set `session_values` (column: value) on the row's session at
+    once with it: on PostgreSQL in one statement on `connection` (the INSERT in a WITH whose RETURNING the UPDATE
+    reads), on SQLite in a transaction of the ORM's engine (`connection` would commit the two apart)."""
+    columns = tuple(session_values)
+    values = {**row, **{f"set_{column}": value for column, value in session_values.items()}}
+    if connection.dialect.name == "postgresql":
+        build = lambda dialect: _setting(_insert_while_open(table, list(row), dialect), table, columns)  # noqa: E731
+        return _prepared(connection, (table.name, "setting", columns), values, build).changed(connection, values) == 1
+    with db.engine.begin() as transaction:
+        stored = insert_unless_stored(transaction, table, row)
+        if stored:
+            changed(transaction, _session_setting(columns), {"session_id": row["session_id"], **values})
+    return stored
+
+
+@functools.cache
+def _session_setting(columns: tuple[str, ...]):
+    return db.update(PS).where(PS.id == bindparam("session_id")).values({c: bindparam(f"set_{c}") for c in columns})
+
+
+def _setting(insert, table: Table, columns: tuple[str, ...]):
+    stored = insert.returning(table.c.session_id).cte("stored")
+    return db.update(PS).where(PS.id == stored.c.session_id).values({c: bindparam(f"set_{c}") for c in columns})
 
 
 def insert_row_unless_stored(connection: Connection, row: dict[str, Any]) -> bool:
@@ -421,10 +463,6 @@ def index_of_trial_id(connection: Connection, session_id: int, trial_id: str) ->
     return scalar(connection, INDEX_OF_TRIAL_ID, {"id": session_id, "trial_id": trial_id})
 
 
-def stored_indexes(connection: Connection, session_id: int) -> list[int]:
-    return scalars(connection, STORED_INDEXES, {"id": session_id})
-
-
 def stored_rows(connection: Connection, session_id: int) -> list[tuple[str, dict[str, Any], dict[str, Any] | None]]:
     """(client trial id, row, replay position) of a plan-less session's stored rows, in the order they were stored."""
     return [tuple(row) for row in rows(connection, STORED_ROWS, {"id": session_id})]
@@ -465,6 +503,24 @@ def status(connection: Connection, session_id: int) -> tuple[str, str | None]:
     """(status, outcome) of the session, read now."""
     row = first(connection, SESSION_STATUS, {"id": session_id})
     return (PURGED, None) if row is None else tuple(row)
+
+
+@dataclass(frozen=True)
+class Standing:
+    status: str
+    outcome: str | None
+    surveys_done: frozenset[str]
+    stored_indexes: list[int]  # ascending
+
+
+def standing(connection: Connection, session_id: int) -> Standing:
+    """The session's status and outcome (PURGED, None for a row that is gone), the surveys it answered and the
+    trial indexes it stored, read now in one statement (STANDING)."""
+    found = {0: [], 1: [], 2: []}
+    for kind, text, outcome, index in rows(connection, STANDING, {"id": session_id}):
+        found[int(kind)].append((text, outcome) if kind == 0 else text if kind == 1 else index)
+    status, outcome = found[0][0] if found[0] else (PURGED, None)
+    return Standing(status, outcome, frozenset(found[1]), sorted(found[2]))
 
 
 def is_open(status: str, outcome: str | None) -> bool:
