@@ -5,11 +5,15 @@ scripts/strip_fonts.py, deploy/nginx-proxy.conf)."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 from pathlib import Path
 
+from flask import url_for
+
 from scripts.strip_fonts import strip_inlined_fonts
+from server.web import static_files
 from tests.helpers import enter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +38,25 @@ def file_of(url: str) -> Path:
         return ROOT / path.removeprefix("/")
     package, name = path.removeprefix("/tasks/").split("/", 1)
     return ROOT / "server/tasks" / package / "static" / name  # the built-in task packages
+
+
+def test_a_page_files_url_names_an_edit_once_looked_up_again(app, tmp_path, monkeypatch):
+    # A page builds each file's hashed URL from a lookup kept HASH_RECHECK_SECONDS: an edit within that keeps the URL
+    # of the content before (still served: a hash that is not the file's is a 404, the plain name revalidates), and
+    # the first page built after it names the new content.
+    def hashed(content: str) -> str:
+        return f"/static/edited.{hashlib.sha256(content.encode()).hexdigest()[:12]}.js"
+
+    app.static_folder = str(tmp_path)
+    (tmp_path / "edited.js").write_text("one")
+    with app.test_request_context():
+        assert url_for("static", filename="edited.js") == hashed("one")
+        (tmp_path / "edited.js").write_text("two, longer")
+        assert url_for("static", filename="edited.js") == hashed("one")
+        monkeypatch.setattr(static_files, "HASH_RECHECK_SECONDS", -1.0)
+        assert url_for("static", filename="edited.js") == hashed("two, longer")
+        (tmp_path / "edited.js").unlink()
+        assert url_for("static", filename="edited.js") == "/static/edited.js"  # no such file: the name as given
 
 
 def test_page_files_are_hashed_immutable_and_gzipped_as_are_pages(client, auth):
