@@ -63,5 +63,5 @@ module.exports = [
     files: ["eslint.config.js", "tests/js/**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: globals.node },
   },
-  { ignores: ["static/vendor/", "node_modules/", "corpus/", "bench-results/", ".venv/", "instance/"] },
+  { ignores: ["static/vendor/", "node_modules/", "corpus/", "bench-results/", ".venv/", ".bench-venvs/", "instance/"] },
 ];
