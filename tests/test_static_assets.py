@@ -40,23 +40,24 @@ def file_of(url: str) -> Path:
     return ROOT / "server/tasks" / package / "static" / name  # the built-in task packages
 
 
-def test_a_page_files_url_names_an_edit_once_looked_up_again(app, tmp_path, monkeypatch):
-    # A page builds each file's hashed URL from a lookup kept HASH_RECHECK_SECONDS: an edit within that keeps the URL
-    # of the content before (still served: a hash that is not the file's is a 404, the plain name revalidates), and
-    # the first page built after it names the new content.
+def test_a_page_files_url_names_an_edit_once_built_again(app, tmp_path, monkeypatch):
+    # The participant's page keeps each file's URL HASH_RECHECK_SECONDS (static_files.page_file_url): an edit within
+    # that keeps the URL of the content before (still served: a hash that is not the file's is a 404, the plain name
+    # revalidates), and the first page built after it names the new content. url_for itself looks each time.
     def hashed(content: str) -> str:
         return f"/static/edited.{hashlib.sha256(content.encode()).hexdigest()[:12]}.js"
 
     app.static_folder = str(tmp_path)
     (tmp_path / "edited.js").write_text("one")
     with app.test_request_context():
-        assert url_for("static", filename="edited.js") == hashed("one")
+        assert static_files.page_file_url("static", filename="edited.js") == hashed("one")
         (tmp_path / "edited.js").write_text("two, longer")
-        assert url_for("static", filename="edited.js") == hashed("one")
-        monkeypatch.setattr(static_files, "HASH_RECHECK_SECONDS", -1.0)
+        assert static_files.page_file_url("static", filename="edited.js") == hashed("one")
         assert url_for("static", filename="edited.js") == hashed("two, longer")
-        (tmp_path / "edited.js").unlink()
-        assert url_for("static", filename="edited.js") == "/static/edited.js"  # no such file: the name as given
+        monkeypatch.setattr(static_files, "HASH_RECHECK_SECONDS", -1.0)
+        assert static_files.page_file_url("static", filename="edited.js") == hashed("two, longer")
+    with app.test_request_context(base_url="http://localhost/mounted/"):  # the app under a prefix: its own URL
+        assert static_files.page_file_url("static", filename="edited.js") == "/mounted" + hashed("two, longer")
 
 
 def test_page_files_are_hashed_immutable_and_gzipped_as_are_pages(client, auth):

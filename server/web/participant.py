@@ -23,6 +23,7 @@ from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from .files import send_asset
 from .security import experiment_csp
+from .static_files import page_file_url
 
 bp = Blueprint("participant", __name__)
 
@@ -255,7 +256,7 @@ def run(slug, token):
     bar = _preview_bar(session, study, jumps=not task.page_ends)
     if bar:
         config["preview"] = True
-    assets = [url_for("files.task_file", package=p, filename=name) for p, name in registry().page_files(task)]
+    assets = [page_file_url("files.task_file", package=p, filename=name) for p, name in registry().page_files(task)]
     return render_template(
         "participant/study.html",
         config=config,

@@ -6,8 +6,8 @@ first 12 hex digits of the file's SHA-256, so the file is cached for a year as i
 downloads nothing twice) and a deploy that changes it changes its URL. The unhashed name still answers, revalidated
 on every use (`no-cache`), for pages rendered before a deploy; a hash that is not the file's is a 404. Each file is
 read, hashed and gzipped once per process and kept in memory (they are small: about 220 KB in all), keyed by its
-modification time and size so an edited file is read again; a URL's hashed name is looked up again at most every
-HASH_RECHECK_SECONDS (every participant's page builds 16).
+modification time and size so an edited file is read again. The participant's page builds its 16 such URLs with
+`page_file_url`, which keeps each for HASH_RECHECK_SECONDS.
 
 Compression: the page files from that cache, and any other response the app builds whole (HTML, JSON, a researcher's
 experiment files and stylesheets) when the client accepts gzip and the body is worth it. Streamed responses (CSV
@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
-from flask import Response, abort, current_app, request
+from flask import Response, abort, current_app, request, url_for
 from werkzeug.http import parse_accept_header
 from werkzeug.security import safe_join
 
@@ -78,31 +78,29 @@ def _existing(folder: str | None, filename: str | None) -> str | None:
     return path if path and os.path.isfile(path) else None
 
 
-# (folder, file name) -> (its hashed name or None for no such file, when that was found): a page builds 16 such URLs
-# and every participant loads the page, so each file is looked up (a path join, two stats) at most once per
-# HASH_RECHECK_SECONDS per process. An edited file gets its new URL on the first page built after that.
-_hashed_names: dict[tuple[str, str], tuple[str | None, float]] = {}
+def hash_filename(endpoint: str, values: dict) -> None:
+    """url_defaults hook: the page files' URLs name their content."""
+    path = _existing(_folder(endpoint, values), values.get("filename"))
+    if path:
+        stem, ext = os.path.splitext(values["filename"])
+        values["filename"] = f"{stem}.{page_file(path).digest}{ext}"
+
+
+# (where the app is mounted, endpoint, values) -> (page_file_url's URL, when it was built).
+_urls: dict[tuple, tuple[str, float]] = {}
 HASH_RECHECK_SECONDS = 2.0
 
 
-def hashed_name(folder: str | None, filename: str | None) -> str | None:
-    """The file's name with its content's digest (runner.js -> runner.<12 hex>.js), or None if there is no such file."""
-    if not (folder and filename):
-        return None
+def page_file_url(endpoint: str, **values) -> str:
+    """url_for of a page file (`static` or `files.task_file`), as the participant's page names its 16: each built
+    at most every HASH_RECHECK_SECONDS per process, not for every participant's page (a URL build, a path join and
+    two stats each). An edited file gets its new URL on the first page built after that."""
+    key = (request.script_root, endpoint, *sorted(values.items()))
     now = time.monotonic()
-    known = _hashed_names.get((folder, filename))
+    known = _urls.get(key)
     if known is None or now - known[1] > HASH_RECHECK_SECONDS:
-        path = _existing(folder, filename)
-        stem, ext = os.path.splitext(filename)
-        known = _hashed_names[folder, filename] = (path and f"{stem}.{page_file(path).digest}{ext}", now)
+        known = _urls[key] = (url_for(endpoint, **values), now)
     return known[0]
-
-
-def hash_filename(endpoint: str, values: dict) -> None:
-    """url_defaults hook: the page files' URLs name their content."""
-    name = hashed_name(_folder(endpoint, values), values.get("filename"))
-    if name:
-        values["filename"] = name
 
 
 def gzip_accepted(accept_encoding: str | None) -> bool:
@@ -180,6 +178,7 @@ def favicon() -> Response:
 
 def init_app(app):
     app.url_defaults(hash_filename)
+    app.jinja_env.globals["page_file_url"] = page_file_url
     app.view_functions["static"] = lambda filename: send_page_file(app.static_folder, filename)
     app.add_url_rule("/favicon.ico", "favicon", favicon)
     app.after_request(compress)
