@@ -5,6 +5,9 @@ database here. (`make test` installs Debian's wrk: scripts/ensure-tool.)"""
 
 from __future__ import annotations
 
+import math
+
+from bench.load.floor import _ms
 from bench.load.setup import Server, verify
 from bench.load.wrk import run_wrk
 from server.db import db
@@ -65,3 +68,9 @@ def test_wrk_participants_resend_a_save_answered_503_and_count_it_once(app, live
     assert len(run.acknowledged) == len(set(run.acknowledged)) == 60
     check = verify(app.config["SQLALCHEMY_DATABASE_URI"], run)
     assert (check["lost"], check["duplicated"]) == (0, 0)
+
+
+def test_wrk_latencies_read_in_ms_and_a_run_nothing_answered_as_nan():
+    # The floor's table row comes out even when the empty view answered nothing (wrk prints "-nanus" then).
+    assert [_ms(text) for text in ("812.00us", "1.20ms", "2.50s", "1.00m")] == [0.812, 1.2, 2500.0, 60_000.0]
+    assert math.isnan(_ms("-nanus"))

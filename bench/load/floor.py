@@ -32,8 +32,13 @@ def save():
 
 
 def _ms(text: str) -> float:
-    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
-    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    """A wrk latency ("812.00us", "1.20ms", "2.01s", "1.00m") in ms; NaN for what it prints when no request was
+    answered ("-nanus" and the like: the run's errors say why), so the table still comes out."""
+    found = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    if found is None:
+        return float("nan")
+    value, unit = found.groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
 
 
 def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
