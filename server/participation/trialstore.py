@@ -261,25 +261,29 @@ def insert_unless_stored_setting(
     once with it: on PostgreSQL in one statement on `connection` (the INSERT in a WITH whose RETURNING the UPDATE
     reads), on SQLite in a transaction of the ORM's engine (`connection` would commit the two apart)."""
     columns = tuple(session_values)
-    values = {**row, **{f"set_{column}": value for column, value in session_values.items()}}
+    setting = {f"set_{column}": value for column, value in session_values.items()}
     if connection.dialect.name == "postgresql":
-        build = lambda dialect: _setting(_insert_while_open(table, list(row), dialect), table, columns)  # noqa: E731
+        values = {**row, **setting}
+
+        def build(dialect):
+            stored = _insert_while_open(table, list(row), dialect).returning(table.c.session_id).cte("stored")
+            return _session_update(columns, stored.c.session_id)
+
         return _prepared(connection, (table.name, "setting", columns), values, build).changed(connection, values) == 1
     with db.engine.begin() as transaction:
         stored = insert_unless_stored(transaction, table, row)
         if stored:
-            changed(transaction, _session_setting(columns), {"session_id": row["session_id"], **values})
+            values = {"session_id": row["session_id"], **setting}
+            key = ("sessions", "setting", columns)
+            _prepared(transaction, key, values, lambda _: _session_update(columns)).changed(transaction, values)
     return stored
 
 
-@functools.cache
-def _session_setting(columns: tuple[str, ...]):
-    return db.update(PS).where(PS.id == bindparam("session_id")).values({c: bindparam(f"set_{c}") for c in columns})
-
-
-def _setting(insert, table: Table, columns: tuple[str, ...]):
-    stored = insert.returning(table.c.session_id).cte("stored")
-    return db.update(PS).where(PS.id == stored.c.session_id).values({c: bindparam(f"set_{c}") for c in columns})
+def _session_update(columns: tuple[str, ...], session_id=None):
+    """UPDATE of a session's `columns`, each to its `set_` parameter; the session: `session_id`, a column of the
+    statement it goes in (a WITH's), or else the parameter of that name."""
+    where = PS.id == (bindparam("session_id") if session_id is None else session_id)
+    return db.update(PS).where(where).values({c: bindparam(f"set_{c}") for c in columns})
 
 
 def insert_row_unless_stored(connection: Connection, row: dict[str, Any]) -> bool:
@@ -516,11 +520,15 @@ class Standing:
 def standing(connection: Connection, session_id: int) -> Standing:
     """The session's status and outcome (PURGED, None for a row that is gone), the surveys it answered and the
     trial indexes it stored, read now in one statement (STANDING)."""
-    found = {0: [], 1: [], 2: []}
-    for kind, text, outcome, index in rows(connection, STANDING, {"id": session_id}):
-        found[int(kind)].append((text, outcome) if kind == 0 else text if kind == 1 else index)
-    status, outcome = found[0][0] if found[0] else (PURGED, None)
-    return Standing(status, outcome, frozenset(found[1]), sorted(found[2]))
+    status, outcome, surveys, indexes = PURGED, None, set(), []
+    for kind, name, row_outcome, index in rows(connection, STANDING, {"id": session_id}):
+        if kind == 0:
+            status, outcome = name, row_outcome
+        elif kind == 1:
+            surveys.add(name)
+        else:
+            indexes.append(index)
+    return Standing(status, outcome, frozenset(surveys), sorted(indexes))
 
 
 def is_open(status: str, outcome: str | None) -> bool:
