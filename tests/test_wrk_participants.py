@@ -6,8 +6,11 @@ database here. (`make test` installs Debian's wrk: scripts/ensure-tool.)"""
 from __future__ import annotations
 
 import math
+import re
 
-from bench.load.floor import _ms
+import pytest
+
+from bench.load.floor import DURABLE_FLOOR, _ms, http_floor
 from bench.load.setup import Server, verify
 from bench.load.wrk import run_wrk
 from server.db import db
@@ -74,3 +77,18 @@ def test_wrk_latencies_read_in_ms_and_a_run_nothing_answered_as_nan():
     # The floor's table row comes out even when the empty view answered nothing (wrk prints "-nanus" then).
     assert [_ms(text) for text in ("812.00us", "1.20ms", "2.50s", "1.00m")] == [0.812, 1.2, 2500.0, 60_000.0]
     assert math.isnan(_ms("-nanus"))
+
+
+def test_the_durable_floor_stores_each_request_once_and_leaves_nothing_behind(app):
+    """bench/load/floor.py's durable floor (the empty view + the save's INSERT, PostgreSQL only): every request it
+    answered is a row it committed, counted (warm-up included) and then deleted with its sessions."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("postgresql"):
+        pytest.skip("the durable floor runs on PostgreSQL, as make bench-load does")
+    row = http_floor(4, 2, "granian", url)
+    assert row.scenario == DURABLE_FLOOR and row.errors == 0 and row.saves > 0
+    stored = int(re.search(r"([\d,]+) rows stored", row.note).group(1).replace(",", ""))
+    assert stored >= row.saves and row.request_cpu_ms > 0 and row.cpu_ms > row.pg_ms > 0
+    tokens = db.select(ParticipantSession.token).where(ParticipantSession.token.like("durable-floor-%"))
+    assert db.session.scalars(tokens).all() == []
+    assert db.session.scalar(db.select(db.func.count()).select_from(Trial)) == 0

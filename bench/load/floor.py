@@ -4,21 +4,31 @@ An empty Flask app (one JSON view, no database, no hooks) served with the produc
 granian to compare) and driven by wrk over keep-alive connections, each request a trial save's body
 (bench/load/wrk/floor.lua). Its requests per second are the most the participant API could answer on this machine
 if studyhive's own code cost nothing; with a participant's 37 requests for 30 saves that caps the saves per second.
+
+The durable floor (`durable_app`) adds what no save can do without: the body's trial stored by one INSERT that
+PostgreSQL commits before the answer, on a connection kept per thread, prepared, as the saves' own (the SQL of
+setup.pgbench_ceiling). No validation, no session, no SQLAlchemy: what the app must pay for a durable save on this
+machine, the HTTP request and one round trip to PostgreSQL, whose CPU (the database's backends) is counted apart.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import re
 import resource
 import subprocess
+import threading
 import time
 
+import psycopg
+import sqlalchemy as sa
 from flask import Flask, request
 
 from .setup import Server
 from .table import Row
-from .wrk import LUA_DIR, CpuMeter, load_average, wrk_binary
+from .wrk import LUA_DIR, CpuMeter, backends, load_average, wrk_binary
 
 REQUESTS_PER_SAVE = 37 / 30  # entry, page, state, screen, 2 surveys, 30 saves, completion
 
@@ -31,6 +41,52 @@ def save():
     return {"stored": True, "trial_index": body["trial_index"]}, 201
 
 
+durable_app = Flask(__name__)
+DURABLE_INSERT = (
+    "INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, practice, response, score, presented, "
+    'rt_ms, client_time, created_at) VALUES (%s, %s, %s, %s, false, %s, \'{"abs_error": 2.5, "log_error": 1.84}\', '
+    "NULL, %s, now(), now()) ON CONFLICT DO NOTHING"
+)
+DURABLE_TOKEN = "durable-floor-"  # each worker's session: this and its pid
+_durable = threading.local()  # each thread's connection
+_durable_session: list = []  # the worker's (session id, stimulus id), made by its first request
+_durable_lock = threading.Lock()
+_numbers = itertools.count()  # the worker's trial indexes (next() holds the GIL: no two threads get one number)
+
+
+def _durable_connection() -> psycopg.Connection:
+    connection = getattr(_durable, "connection", None)
+    if connection is None:
+        url = sa.engine.make_url(os.environ["DATABASE_URL"]).set(drivername="postgresql")
+        connection = _durable.connection = psycopg.connect(url.render_as_string(hide_password=False), autocommit=True)
+    with _durable_lock:
+        if not _durable_session:
+            first = connection.execute("SELECT study_id, id FROM stimuli ORDER BY id LIMIT 1").fetchone()
+            study_id, stimulus_id = first
+            session_id = connection.execute(
+                "INSERT INTO participant_sessions (study_id, token, platform, study_version, stage, preview, status, "
+                "started_at, last_seen_at, plan) VALUES (%s, %s, 'direct', 1, 'live', false, 'started', now(), now(), "
+                "'[]') RETURNING id",
+                (study_id, f"{DURABLE_TOKEN}{os.getpid()}"),
+            ).fetchone()[0]
+            _durable_session.append((session_id, stimulus_id))
+    return connection
+
+
+@durable_app.post("/trials")
+def save_durably():
+    body = request.get_json()
+    connection = _durable_connection()
+    session_id, stimulus_id = _durable_session[0]
+    n = next(_numbers)
+    stored = connection.execute(
+        DURABLE_INSERT,
+        (session_id, n, f"{body['trial_id']}-{n}", stimulus_id, json.dumps(body["response"]), body["rt_ms"]),
+        prepare=True,
+    ).rowcount
+    return {"stored": bool(stored), "trial_index": body["trial_index"]}, 201
+
+
 def _ms(text: str) -> float:
     """A wrk latency ("812.00us", "1.20ms", "2.01s", "1.00m") in ms; NaN for what it prints when no request was
     answered ("-nanus" and the like: the run's errors say why), so the table still comes out."""
@@ -41,10 +97,19 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
 
 
-def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
-    """`connections` wrk connections posting trial bodies to the empty app as fast as it answers, for `seconds`."""
+EMPTY_VIEW = "empty Flask view (floor)"
+DURABLE_FLOOR = "empty view + the save's INSERT (durable floor)"
+
+
+def http_floor(connections: int, seconds: float, kind: str = "gunicorn", url: str | None = None) -> Row:
+    """`connections` wrk connections posting trial bodies to the empty app as fast as it answers, for `seconds`;
+    with the load database's `url`, to the durable floor's (`durable_app`), its PostgreSQL backends' CPU apart."""
     load = load_average()
-    with Server(None, app="bench.load.floor:app", kind=kind) as server:
+    groups = {}
+    if url:
+        database = sa.engine.make_url(url).database
+        groups["postgres"] = lambda: backends(database)
+    with Server(url, app=f"bench.load.floor:{'durable_app' if url else 'app'}", kind=kind) as server:
         command = [
             wrk_binary(),
             "-t",
@@ -64,23 +129,35 @@ def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
         process = subprocess.Popen(
             command[:5] + ["-d", f"{seconds:.0f}s"] + command[5:], stdout=subprocess.PIPE, text=True
         )
-        meter = CpuMeter({"app": server.tree})
+        meter = CpuMeter({"app": server.tree, **groups})
         meter.sample()
         while process.poll() is None:
             time.sleep(0.5)
             meter.sample()
         out = process.stdout.read()
-    client = resource.getrusage(resource.RUSAGE_CHILDREN)  # wrk, reaped: its CPU is in the children's total
+        # wrk, reaped: its CPU is in the children's total. Read before the server stops: its master, reaped then,
+        # would add its workers' CPU to that total.
+        client = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = {**meter.used(), "client": client.ru_utime + client.ru_stime - client_before}
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))
     p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))
     errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
     errors += int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0
+    requests = rate * seconds
+    cores = f"app server {used['app'] / seconds:.2f} cores"
+    if url:
+        stored = _durable_rows(url)
+        note = f"{rate:,.0f} durable saves/s, {stored:,} rows stored in all (warm-up included); {cores}"
+    else:
+        note = (
+            f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s if studyhive's "
+            f"own code cost nothing; {cores}"
+        )
     return Row(
-        "empty Flask view (floor)",
+        DURABLE_FLOOR if url else EMPTY_VIEW,
         f"{connections} connections",
-        round(rate * seconds),
+        round(requests),
         seconds,
         p50,
         None,
@@ -89,7 +166,22 @@ def http_floor(connections: int, seconds: float, kind: str = "gunicorn") -> Row:
         server=kind,
         client_cpu=used["client"] / (seconds * (os.cpu_count() or 1)),
         load=load,
-        note=f"{rate:,.0f} requests/s, no database: at most {rate / REQUESTS_PER_SAVE:,.0f} saves/s "
-        f"if studyhive's own code cost nothing; app server {used['app'] / seconds:.2f} cores",
-        request_cpu_ms=1000 * used["app"] / (rate * seconds) if rate else None,
+        note=note,
+        request_cpu_ms=1000 * used["app"] / requests if rate else None,
+        # The durable floor's server CPU per save, as a capacity row's: app server and PostgreSQL's backends.
+        cpu_ms=1000 * (used["app"] + used["postgres"]) / requests if url and rate else None,
+        pg_ms=1000 * used["postgres"] / requests if url and rate else None,
     )
+
+
+def _durable_rows(url: str) -> int:
+    """The durable floor's stored rows, deleted with its sessions once counted."""
+    engine = sa.create_engine(url)
+    sessions = "SELECT id FROM participant_sessions WHERE token LIKE :token"
+    with engine.begin() as connection:
+        token = {"token": DURABLE_TOKEN + "%"}
+        stored = connection.scalar(sa.text(f"SELECT count(*) FROM trials WHERE session_id IN ({sessions})"), token)
+        connection.execute(sa.text(f"DELETE FROM trials WHERE session_id IN ({sessions})"), token)
+        connection.execute(sa.text("DELETE FROM participant_sessions WHERE token LIKE :token"), token)
+    engine.dispose()
+    return stored
