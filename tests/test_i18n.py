@@ -3,6 +3,7 @@ study.toml's `language` chooses, survey choices are stored by value whatever the
 (right to left) in headless Chromium."""
 
 import functools
+import json
 import re
 import shutil
 from pathlib import Path
@@ -130,6 +131,23 @@ def test_a_german_study_speaks_german_and_stores_choices_by_value(app, client, r
     )
     missing = client.get("/study/nothing-here").get_data(as_text=True)
     assert '<html lang="en"' in missing  # no study, no language but English
+
+
+def test_a_spanish_study_serves_its_page_with_a_form_for_each_plural_category(app, client, runner, tmp_path):
+    """Spanish's plural categories are one, many (a million: CLDR 42) and other; no count below 200 is `many`, and the
+    page's strings once failed to build for want of one (a 500 for every Spanish page)."""
+    app.config["STUDIES_DIR"] = str(study_in(tmp_path, "es").parent.parent)
+    assert "updated (version 2)" in runner.invoke(args=["studies", "sync"]).output
+    answer = client.get("/study/study3", follow_redirects=True)
+    assert answer.status_code == 200
+    page = answer.get_data(as_text=True)
+    assert '<html lang="es" dir="ltr">' in page
+    strings = json.loads(
+        re.search(r'<script type="application/json" id="studyhive-i18n">(.*?)</script>', page, re.S).group(1)
+    )
+    assert strings["plural_categories"] == ["one", "many", "other"]
+    forms = [value for value in strings["messages"].values() if isinstance(value, list)]
+    assert forms and all(len(value) == 3 and value[1] == value[2] for value in forms)  # a million takes the plural
 
 
 def test_english_labels_stored_before_choices_had_values_export_as_values(app, client, auth):
