@@ -23,5 +23,7 @@ graceful_timeout = 20
 control_socket_disable = True
 # One line per request to stdout; STUDYHIVE_ACCESS_LOG=0 turns it off (the load benchmark does).
 accesslog = "-" if os.environ.get("STUDYHIVE_ACCESS_LOG", "1") != "0" else None
-# Each worker's app, once built, is left out of the garbage collector's full collections (server/config.py GC_FREEZE).
+# Each worker's app, once built, does its first participants' first-use work before they come (server/config.py
+# WARM_UP), and is then left out of the garbage collector's full collections (GC_FREEZE).
 os.environ.setdefault("STUDYHIVE_GC_FREEZE", "1")
+os.environ.setdefault("STUDYHIVE_WARM_UP", "1")

@@ -221,6 +221,17 @@ SETTINGS: tuple[Setting, ...] = (
         parse=lambda text: text == "1",
     ),
     Setting(
+        "WARM_UP",
+        False,
+        "`1`: once the app is built, a worker does the participant pages' first-use work (the templates compiled, "
+        "the page's strings in every language, the participant API's connections and the participant-code key), "
+        "not its first participants' requests (a Prolific launch's first pages waited 60 to 200 ms for it: "
+        'docs/operations.md, "The save path at five times psiTurk, seventh round"); deploy/granian.sh and '
+        "gunicorn.conf.py set it",
+        env="STUDYHIVE_WARM_UP",
+        parse=lambda text: text == "1",
+    ),
+    Setting(
         "RESEARCHER_IDLE_HOURS",
         2.0,
         "a researcher's login ends after this many hours without a request (logout, and the `flask researcher` "

@@ -4,7 +4,7 @@ import math
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 
 from flask import current_app
@@ -131,6 +131,15 @@ def autocommit():
             return engine.connect()
         kept = current_app.extensions.setdefault(_KEPT, _Kept(engine))
     return kept.connection()
+
+
+def open_autocommit() -> None:
+    """Open the autocommit connections a worker keeps idle (`pool_size`, _Kept) now, so that its first requests do
+    not each wait to connect (in an app context; the WARM_UP setting)."""
+    pool = db.engines[AUTOCOMMIT_BIND].pool
+    with ExitStack() as stack:
+        for _ in range(pool.size() if isinstance(pool, QueuePool) else 0):
+            stack.enter_context(autocommit())
 
 
 def dispose_engines() -> None:

@@ -7,14 +7,18 @@ from __future__ import annotations
 import ast
 import gc
 import json
+import logging
 import re
+import threading
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
+from server import i18n
 from server.cli.settings import with_table
 from server.config import SETTINGS, default_config, load
+from server.db import AUTOCOMMIT_BIND, db, dispose_engines
 from server.studies.surveys import SURVEYS
 from tests.conftest import make_app
 
@@ -193,3 +197,47 @@ def test_gc_freeze_leaves_the_built_app_out_of_full_collections_only_when_set(tm
         assert (gc.get_freeze_count() > 10_000) is freeze
     finally:
         gc.unfreeze()  # the rest of the run collects as before
+
+
+def _warmed(tmp_path, url: str):
+    """An app built with WARM_UP on `url`, once its warm-up thread has ended."""
+    warmed = make_app(tmp_path, WARM_UP=True, SQLALCHEMY_DATABASE_URI=url)
+    for thread in threading.enumerate():
+        if thread.name == "studyhive-warm-up":
+            thread.join(30)
+    return warmed
+
+
+def test_warm_up_does_a_workers_first_use_work_before_its_first_participants(app, tmp_path):
+    i18n._page_strings.cache_clear()
+    warmed = _warmed(tmp_path, app.config["SQLALCHEMY_DATABASE_URI"])
+    try:
+        compiled = {name for _, name in warmed.jinja_env.cache.keys()}
+        assert {"participant/study.html", "participant/page.html", "participant/message.html"} <= compiled
+        assert i18n._page_strings.cache_info().currsize == len(i18n.LANGUAGES)
+        with warmed.app_context():
+            pool = db.engines[AUTOCOMMIT_BIND].pool
+            assert len(warmed.extensions["studyhive.autocommit_kept"].idle) == pool.size() > 0
+            assert warmed.extensions["studyhive.participant_code_key"]
+            dispose_engines()
+    finally:
+        i18n._page_strings.cache_clear()
+    # Without it, none of this is done when the app is built.
+    plain = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=app.config["SQLALCHEMY_DATABASE_URI"])
+    assert not plain.jinja_env.cache.keys()
+    assert "studyhive.autocommit_kept" not in plain.extensions
+    assert i18n._page_strings.cache_info().currsize == 0
+
+
+def test_warm_up_leaves_a_database_that_does_not_answer_to_the_first_requests(tmp_path):
+    warnings = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warnings.append(record.getMessage())
+    logging.getLogger("server").addHandler(handler)
+    try:
+        warmed = _warmed(tmp_path, "postgresql+psycopg://postgres@127.0.0.1:1/nothing_listens_here")
+    finally:
+        logging.getLogger("server").removeHandler(handler)
+    assert any("the database did not answer" in message for message in warnings), warnings
+    assert "studyhive.participant_code_key" not in warmed.extensions
+    assert {name for _, name in warmed.jinja_env.cache.keys()} >= {"participant/study.html"}

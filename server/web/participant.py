@@ -6,13 +6,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import threading
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import i18n, identifiers
-from ..db import db
+from ..db import db, open_autocommit
 from ..exceptions import ConfigError
 from ..models import Asset, ParticipantSession, Stimulus, Study, StudyVersion
 from ..participation import bodies, links, session_api, sessions, trialstore
@@ -51,6 +53,30 @@ def not_found():
     return message(
         gettext("Study not found"), gettext("There is no study at this address. Please check the link."), 404
     )
+
+
+def warm_up(app) -> None:
+    """What a worker's first participants would each wait for, done once the app is built (the WARM_UP setting): a
+    launch sends them together, and one request compiling a template or lexing the JavaScript for the page's strings
+    holds the interpreter from the others (docs/operations.md, "The save path at five times psiTurk, seventh round").
+    The participant templates are compiled and the page's strings built in every language now; the participant API's
+    kept connections and the participant-code key are opened and read beside the worker's start, in a thread of
+    their own, so a database that does not answer yet delays no start: the first requests then connect, as without
+    this."""
+    for name in app.jinja_env.list_templates(filter_func=lambda name: name.startswith("participant/")):
+        app.jinja_env.get_template(name)
+    with app.app_context():
+        i18n.warm_up()
+    threading.Thread(target=_connect, args=(app,), name="studyhive-warm-up", daemon=True).start()
+
+
+def _connect(app) -> None:
+    with app.app_context():
+        try:
+            open_autocommit()
+            identifiers.key()
+        except SQLAlchemyError as exc:
+            app.logger.warning("warm-up: the database did not answer (%s); the first requests connect", exc)
 
 
 @bp.get("/")
