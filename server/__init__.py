@@ -24,7 +24,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for module in (db, i18n, registry, web, cli):
         module.init_app(app)
     if app.config["WARM_UP"]:  # an app server's worker, before its first participants
-        web.warm_up(app)
+        web.participant.warm_up(app)
     if app.config["GC_FREEZE"]:  # an app server's worker: what is built now lives as long as the process
         gc.collect()
         gc.freeze()

@@ -225,7 +225,7 @@ SETTINGS: tuple[Setting, ...] = (
         False,
         "`1`: once the app is built, a worker does the participant pages' first-use work (the templates compiled, "
         "the page's strings in every language, the participant API's connections and the participant-code key), "
-        "not its first participants' requests (a Prolific launch's first pages waited 60 to 200 ms for it: "
+        "not its first participants' requests (a Prolific launch's first entries and pages waited up to 0.3 and 0.7 s: "
         'docs/operations.md, "The save path at five times psiTurk, seventh round"); deploy/granian.sh and '
         "gunicorn.conf.py set it",
         env="STUDYHIVE_WARM_UP",

@@ -67,6 +67,7 @@ def main(database: str) -> None:
         {
             "SECRET_KEY": "serving-worker",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "WARM_UP": True,  # as deploy/granian.sh's workers: what it builds must not need the analysis set either
             "STUDIES_DIR": str(Path(root) / "studies"),
         }
     )

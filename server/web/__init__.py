@@ -14,8 +14,3 @@ def init_app(app):
     for blueprint in (api.bp, participant.bp, files.bp, researcher.bp, openapi.bp):
         app.register_blueprint(blueprint)
     app.wsgi_app = hot_path.HotPath(app, app.wsgi_app)
-
-
-def warm_up(app):
-    """The participant path's first-use work, done once the app is built (the WARM_UP setting)."""
-    participant.warm_up(app)
