@@ -7,8 +7,9 @@ if studyhive's own code cost nothing; with a participant's 37 requests for 30 sa
 
 The durable floor (`durable_app`) adds what no save can do without: the body's trial stored by one INSERT that
 PostgreSQL commits before the answer, on a connection kept per thread, prepared, as the saves' own (the SQL of
-setup.pgbench_ceiling). No validation, no session, no SQLAlchemy: what the app must pay for a durable save on this
-machine, the HTTP request and one round trip to PostgreSQL, whose CPU (the database's backends) is counted apart.
+setup.pgbench_ceiling). No validation, no session lookup, no SQLAlchemy in a save: what the app must pay for a
+durable save on this machine, the HTTP request and one round trip to PostgreSQL, whose CPU (the database's backends)
+is counted apart.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import psycopg
 import sqlalchemy as sa
 from flask import Flask, request
 
-from .setup import Server
+from .setup import Server, scratch_session
 from .table import Row
 from .wrk import LUA_DIR, CpuMeter, backends, load_average, wrk_binary
 
@@ -61,15 +62,7 @@ def _durable_connection() -> psycopg.Connection:
         connection = _durable.connection = psycopg.connect(url.render_as_string(hide_password=False), autocommit=True)
     with _durable_lock:
         if not _durable_session:
-            first = connection.execute("SELECT study_id, id FROM stimuli ORDER BY id LIMIT 1").fetchone()
-            study_id, stimulus_id = first
-            session_id = connection.execute(
-                "INSERT INTO participant_sessions (study_id, token, platform, study_version, stage, preview, status, "
-                "started_at, last_seen_at, plan) VALUES (%s, %s, 'direct', 1, 'live', false, 'started', now(), now(), "
-                "'[]') RETURNING id",
-                (study_id, f"{DURABLE_TOKEN}{os.getpid()}"),
-            ).fetchone()[0]
-            _durable_session.append((session_id, stimulus_id))
+            _durable_session.append(scratch_session(os.environ["DATABASE_URL"], f"{DURABLE_TOKEN}{os.getpid()}"))
     return connection
 
 

@@ -260,23 +260,31 @@ def verify(url: str, tally) -> dict:
     return {"lost": lost, "duplicated": duplicated, "completed": completed, "note": note}
 
 
-def pgbench_ceiling(server: Server, seconds: int = 10) -> Row:
-    """The save's SQL (one INSERT ignoring repeats, committing by itself as the app's autocommit connection does)
-    run by pgbench with as many clients as the participant API's pools hold (workers × threads), prepared
-    statements as psycopg uses after 5 runs."""
-    engine = sa.create_engine(server.url)
+def scratch_session(url: str, token: str) -> tuple[int, int]:
+    """A session of the load database's first study, for what stores trials without the app (pgbench's ceiling, the
+    durable floor of floor.py): (its id, the study's first stimulus's id)."""
+    engine = sa.create_engine(url)
     with engine.begin() as connection:
         study_id, stimulus_id = connection.execute(
             sa.text("SELECT study_id, id FROM stimuli ORDER BY id LIMIT 1")
         ).one()
         session_id = connection.scalar(
             sa.text(
-                "INSERT INTO participant_sessions (study_id, token, platform, study_version, status, started_at, "
-                "last_seen_at, plan) VALUES (:s, 'pgbench-token', 'direct', 1, 'started', now(), now(), '[]') "
-                "RETURNING id"
+                "INSERT INTO participant_sessions (study_id, token, platform, study_version, stage, preview, status, "
+                "started_at, last_seen_at, plan) VALUES (:study, :token, 'direct', 1, 'live', false, 'started', now(), "
+                "now(), '[]') RETURNING id"
             ),
-            {"s": study_id},
+            {"study": study_id, "token": token},
         )
+    engine.dispose()
+    return session_id, stimulus_id
+
+
+def pgbench_ceiling(server: Server, seconds: int = 10) -> Row:
+    """The save's SQL (one INSERT ignoring repeats, committing by itself as the app's autocommit connection does)
+    run by pgbench with as many clients as the participant API's pools hold (workers × threads), prepared
+    statements as psycopg uses after 5 runs."""
+    session_id, stimulus_id = scratch_session(server.url, "pgbench-token")
     script = f"""\\set n random(1, 2000000000)
 INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, practice, response, score, presented,
   rt_ms, client_time, created_at)
@@ -316,6 +324,7 @@ INSERT INTO trials (session_id, trial_index, client_trial_id, stimulus_id, pract
             capture_output=True,
             text=True,
         )
+    engine = sa.create_engine(server.url)
     with engine.begin() as connection:
         connection.execute(sa.text("DELETE FROM participant_sessions WHERE token = 'pgbench-token'"))
     engine.dispose()
