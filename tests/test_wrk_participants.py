@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bench.load.floor import DURABLE_FLOOR, _ms, http_floor
+from bench.load.floor import BARE_FLOOR, DURABLE_FLOOR, _ms, http_floor
 from bench.load.setup import Server, verify
 from bench.load.wrk import run_wrk
 from server.db import db
@@ -79,14 +79,16 @@ def test_wrk_latencies_read_in_ms_and_a_run_nothing_answered_as_nan():
     assert math.isnan(_ms("-nanus"))
 
 
-def test_the_durable_floor_stores_each_request_once_and_leaves_nothing_behind(app):
-    """bench/load/floor.py's durable floor (the empty view + the save's INSERT, PostgreSQL only): every request it
-    answered is a row it committed, counted (warm-up included) and then deleted with its sessions."""
+@pytest.mark.parametrize(("floor", "scenario"), [(None, DURABLE_FLOOR), ("bare_app", BARE_FLOOR)])
+def test_the_durable_floors_store_each_request_once_and_leave_nothing_behind(app, floor, scenario):
+    """bench/load/floor.py's durable floor (the empty view + the save's INSERT) and bare floor (that INSERT in plain
+    WSGI), PostgreSQL only: every request answered is a row committed, counted (warm-up included) and then deleted
+    with its sessions."""
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     if not url.startswith("postgresql"):
-        pytest.skip("the durable floor runs on PostgreSQL, as make bench-load does")
-    row = http_floor(4, 2, "granian", url)
-    assert row.scenario == DURABLE_FLOOR and row.errors == 0 and row.saves > 0
+        pytest.skip("the durable floors run on PostgreSQL, as make bench-load does")
+    row = http_floor(4, 2, "granian", url, floor)
+    assert row.scenario == scenario and row.errors == 0 and row.saves > 0
     stored = int(re.search(r"([\d,]+) rows stored", row.note).group(1).replace(",", ""))
     assert stored >= row.saves and row.request_cpu_ms > 0 and row.cpu_ms > row.pg_ms > 0
     tokens = db.select(ParticipantSession.token).where(ParticipantSession.token.like("durable-floor-%"))

@@ -9,7 +9,10 @@ The durable floor (`durable_app`) adds what no save can do without: the body's t
 PostgreSQL commits before the answer, on a connection kept per thread, prepared, as the saves' own (the SQL of
 setup.pgbench_ceiling). No validation, no session lookup, no SQLAlchemy in a save: what the app must pay for a
 durable save on this machine, the HTTP request and one round trip to PostgreSQL, whose CPU (the database's backends)
-is counted apart.
+is counted apart. The bare floor (`bare_app`) stores the same way with no Flask: a plain WSGI function, as the
+participant API's hot path (server/web/hot_path.py) answers most requests. Each of a participant's 37 requests makes
+at least one round trip, so 37/30 of the bare floor's CPU per request is the least any participant API in this
+process model (Python WSGI on the app server, psycopg) could spend per save.
 """
 
 from __future__ import annotations
@@ -66,18 +69,36 @@ def _durable_connection() -> psycopg.Connection:
     return connection
 
 
-@durable_app.post("/trials")
-def save_durably():
-    body = request.get_json()
+def _store(body: dict) -> bool:
+    """The body's trial stored by the durable INSERT, committed."""
     connection = _durable_connection()
     session_id, stimulus_id = _durable_session[0]
     n = next(_numbers)
-    stored = connection.execute(
-        DURABLE_INSERT,
-        (session_id, n, f"{body['trial_id']}-{n}", stimulus_id, json.dumps(body["response"]), body["rt_ms"]),
-        prepare=True,
-    ).rowcount
-    return {"stored": bool(stored), "trial_index": body["trial_index"]}, 201
+    return bool(
+        connection.execute(
+            DURABLE_INSERT,
+            (session_id, n, f"{body['trial_id']}-{n}", stimulus_id, json.dumps(body["response"]), body["rt_ms"]),
+            prepare=True,
+        ).rowcount
+    )
+
+
+@durable_app.post("/trials")
+def save_durably():
+    body = request.get_json()
+    return {"stored": _store(body), "trial_index": body["trial_index"]}, 201
+
+
+def bare_app(environ, start_response):
+    """The durable floor without Flask: POST /trials stores as save_durably does and answers its JSON; anything
+    else (the server's readiness check) a 404."""
+    if environ["REQUEST_METHOD"] != "POST" or environ.get("PATH_INFO") != "/trials":
+        start_response("404 NOT FOUND", [("Content-Type", "application/json"), ("Content-Length", "2")])
+        return [b"{}"]
+    body = json.loads(environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0)))
+    answer = json.dumps({"stored": _store(body), "trial_index": body["trial_index"]}).encode()
+    start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
+    return [answer]
 
 
 def _ms(text: str) -> float:
@@ -92,17 +113,24 @@ def _ms(text: str) -> float:
 
 EMPTY_VIEW = "empty Flask view (floor)"
 DURABLE_FLOOR = "empty view + the save's INSERT (durable floor)"
+BARE_FLOOR = "the save's INSERT in plain WSGI (bare floor)"
+# What http_floor serves: bench.load.floor's app of that name, and its table row's scenario.
+FLOORS = {"app": EMPTY_VIEW, "durable_app": DURABLE_FLOOR, "bare_app": BARE_FLOOR}
 
 
-def http_floor(connections: int, seconds: float, kind: str = "gunicorn", url: str | None = None) -> Row:
+def http_floor(
+    connections: int, seconds: float, kind: str = "gunicorn", url: str | None = None, floor: str | None = None
+) -> Row:
     """`connections` wrk connections posting trial bodies to the empty app as fast as it answers, for `seconds`;
-    with the load database's `url`, to the durable floor's (`durable_app`), its PostgreSQL backends' CPU apart."""
+    with the load database's `url`, to a floor that stores them (`floor`: "durable_app", the default, or
+    "bare_app"), its PostgreSQL backends' CPU apart."""
+    floor = floor or ("durable_app" if url else "app")
     load = load_average()
     groups = {}
     if url:
         database = sa.engine.make_url(url).database
         groups["postgres"] = lambda: backends(database)
-    with Server(url, app=f"bench.load.floor:{'durable_app' if url else 'app'}", kind=kind) as server:
+    with Server(url, app=f"bench.load.floor:{floor}", kind=kind) as server:
         command = [
             wrk_binary(),
             "-t",
@@ -148,7 +176,7 @@ def http_floor(connections: int, seconds: float, kind: str = "gunicorn", url: st
             f"own code cost nothing; {cores}"
         )
     return Row(
-        DURABLE_FLOOR if url else EMPTY_VIEW,
+        FLOORS[floor],
         f"{connections} connections",
         round(requests),
         seconds,
