@@ -153,3 +153,15 @@ def test_the_front_page_leads_researchers_to_their_login(client, auth):
     assert page.status_code == 200 and 'href="/researcher/login"' in page.get_data(as_text=True)
     auth.login()
     assert 'href="/researcher/">your studies' in client.get("/").get_data(as_text=True)
+
+
+def test_a_request_without_the_cookie_sets_none_and_logging_out_clears_it(client, auth):
+    """Participants carry no cookie: their entry and page set none, and vary by it as every page that reads it does
+    (server/web/guards.py ResearcherCookies). A researcher's logout still clears theirs."""
+    entry = client.get("/study/study3")
+    page = client.get(entry.headers["Location"])
+    for response in (entry, page):
+        assert "Set-Cookie" not in response.headers and "Cookie" in response.headers["Vary"]
+    auth.login()
+    logout = auth.logout()
+    assert "session=;" in logout.headers["Set-Cookie"] and "Cookie" in logout.headers["Vary"]

@@ -181,3 +181,34 @@ def test_a_session_is_shown_and_records_the_consent_of_its_version(runner, clien
     db.session.expire_all()
     recorded = db.session.scalars(db.select(ParticipantSession.consent_sha256).filter_by(token=token)).one()
     assert recorded == hashlib.sha256(shown.encode()).hexdigest()
+
+
+def page_config(client, token: str) -> dict:
+    page = client.get(f"/study/study3/s/{token}").data.decode()
+    return json.loads(re.search(r'id="studyhive-config">(.*?)</script>', page, re.S).group(1))
+
+
+def test_participants_pages_differ_by_their_token_and_platform_alone(client):
+    """A worker keeps a study's page (server/web/participant.py, _kept_page): each participant still gets their own
+    token, and a Prolific participant the Prolific page."""
+    one, two = enter(client, consent=False), enter(client, consent=False)
+    prolific = enter(client, consent=False, PROLIFIC_PID="a" * 24, STUDY_ID="s", SESSION_ID="x")
+    first, second = (client.get(f"/study/study3/s/{token}").data.decode() for token in (one, two))
+    assert one in first and two not in first and two in second
+    assert second == first.replace(one, two)
+    configs = {token: page_config(client, token) for token in (one, two, prolific)}
+    assert [configs[t]["token"] for t in (one, two, prolific)] == [one, two, prolific]
+    assert [configs[t]["api"] for t in (one, two, prolific)] == [f"/api/sessions/{t}" for t in (one, two, prolific)]
+    assert [configs[t]["platform"] for t in (one, two, prolific)] == ["direct", "direct", "prolific"]
+
+
+def test_a_kept_page_follows_a_synced_study(runner, client, study_file):
+    """The study's instructions as they are now, on the page of a participant who entered before the sync too, as
+    every page showed them before pages were kept."""
+    before = enter(client, consent=False)
+    assert "Edited" not in page_config(client, before)["instructions_html"][0]
+    edit(study_file, '"""<h2>Your task</h2>', '"""<p>Edited instructions.</p><h2>Your task</h2>')
+    assert runner.invoke(args=["studies", "sync"]).exit_code == 0
+    after = enter(client, consent=False)  # entered under the new version: the worker reads the study again
+    assert "Edited instructions" in page_config(client, after)["instructions_html"][0]
+    assert "Edited instructions" in page_config(client, before)["instructions_html"][0]

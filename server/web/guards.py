@@ -24,12 +24,24 @@ NO_COOKIE_PREFIXES = (API_PREFIX, "/static/", "/tasks/", "/favicon.ico")
 class ResearcherCookies(SecureCookieSessionInterface):
     """The signed session cookie holds only the logged-in researcher. The participant API and the page files never
     read it, so their requests skip opening it (a serializer and a signature check on each of thousands of trial
-    saves)."""
+    saves). A request without the cookie (a participant's entry and page) gets an empty session without the
+    serializer Flask builds first, and an empty session that was not changed is not saved (the `Vary: Cookie` of one
+    that was read stays): each cost about 20–60 µs of a participant's two Flask requests (docs/operations.md, "The
+    save path at five times psiTurk, eighth round")."""
 
     def open_session(self, app, request):
         if request.path.startswith(NO_COOKIE_PREFIXES):
             return self.make_null_session(app)
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()  # as Flask's open_session answers a request without the cookie
         return super().open_session(app, request)
+
+    def save_session(self, app, session, response):
+        if not session and not session.modified:  # what Flask's save_session does then, without its cookie settings
+            if session.accessed:
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
 
 
 SEEN_REFRESH_S = 60  # how often a researcher's request renews the session's last-seen time

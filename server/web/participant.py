@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import secrets
 import threading
+import time
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -25,7 +27,7 @@ from ..tasktype.contract import TaskType
 from ..tasktype.registry import registry
 from .files import send_asset
 from .security import experiment_csp
-from .static_files import page_file_url
+from .static_files import HASH_RECHECK_SECONDS, page_file_url
 
 bp = Blueprint("participant", __name__)
 
@@ -39,6 +41,10 @@ MAX_URL_VARIABLES = 20
 MAX_URL_VARIABLE_CHARS = 500
 # Where a preview starts (the researcher bar's "Jump to"): a trial of the plan, or a step of the study's flow.
 JUMP = re.compile(r"^(trial-\d{1,6}|step-[A-Za-z0-9_-]{1,64})$")
+# The study page is the same for every participant of a study who entered under one version by one platform, but for
+# the token: a worker keeps it, rendered with this in the token's place (random, so no study's text holds it).
+PAGE_TOKEN = secrets.token_urlsafe(24)
+KEPT_PAGES = "studyhive.study_pages"
 
 
 def message(title: str, text: str, status: int = 200):
@@ -245,7 +251,8 @@ def _session_or_404(slug: str, token: str) -> ParticipantSession:
 @bp.get("/study/<slug>/s/<token>")
 def run(slug, token):
     """The study's page. Read as the participant API reads (server/participation/trialstore.py): the session's and
-    the study's facts from this worker's caches, the status now; the page is every participant's second request."""
+    the study's facts from this worker's caches, the status now; the page is every participant's second request.
+    A participant's page is kept (`_kept_page`): rendering it cost a quarter of the request."""
     with trialstore.autocommit() as connection:
         session = trialstore.session_facts(connection, token) if sessions.well_formed(token) else None
         study = session and trialstore.session_study(connection, session)
@@ -258,12 +265,32 @@ def run(slug, token):
         task = registry().get(study.task_type)
         if task.page_ends and _ready_for_experiment(study.config, trialstore.surveys_done(connection, session.id)):
             return redirect(url_for(".experiment", slug=slug, token=token))
-        # The one consent text of the session's version, whose hash its acceptance records.
-        consent = trialstore.consent_html(connection, session.study_id, session.study_version)
+        if session.preview:
+            return _study_page(connection, session, study, task, token)
+        return _kept_page(connection, session, study, task).replace(PAGE_TOKEN, token)
+
+
+def _kept_page(connection, session, study: trialstore.StudyFacts, task: TaskType) -> str:
+    """The page of a participant's session with PAGE_TOKEN for its token, rendered once per worker for the study's
+    facts (read again after trialstore.STUDY_TTL: a synced study's page is built anew), the session's version (its
+    consent text) and platform (its early ends' codes), and where the app is mounted; again after the page files'
+    URLs may have changed (static_files.HASH_RECHECK_SECONDS)."""
+    pages = current_app.extensions.setdefault(KEPT_PAGES, {})
+    key = (session.study_id, session.study_version, session.platform, request.script_root)
+    kept = pages.get(key)
+    now = time.monotonic()
+    if kept is None or kept[0] is not study or now - kept[1] > HASH_RECHECK_SECONDS:
+        kept = pages[key] = (study, now, _study_page(connection, session, study, task, PAGE_TOKEN))
+    return kept[2]
+
+
+def _study_page(connection, session, study: trialstore.StudyFacts, task: TaskType, token: str) -> str:
+    # The one consent text of the session's version, whose hash its acceptance records.
+    consent = trialstore.consent_html(connection, session.study_id, session.study_version)
     config = {
         "token": token,
         "api": url_for("api.get_state", token=token),
-        "slug": slug,
+        "slug": study.slug,
         "task_type": study.task_type,
         "platform": session.platform,
         "title": study.title,
