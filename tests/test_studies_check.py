@@ -32,6 +32,7 @@ PAGE = (
 LAB_JS = """var started = Date.now();
 jatos.onLoad(function () {}); jatos.abortStudy;
 function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
+function next() { jsPsych.data.addProperties({part: 2}); window.location.href = "part2.html"; }
 """
 
 
@@ -45,8 +46,8 @@ def registry():
 @pytest.fixture
 def probe(app, tmp_path, registry):
     """A new own experiment, "probe", not synced: packages from unpkg, a preconnect link, a local script and image,
-    an inline script; the code calls jatos, reads the clock and crypto, submits a form, names an inline handler and
-    posts to another host."""
+    an inline script; the code calls jatos, reads the clock and crypto, submits a form, names an inline handler,
+    posts to another host, adds properties to jsPsych's data in a function and moves to another page."""
     app.config["NPM_REGISTRY_URL"] = registry.url
     folder = write_study(tmp_path / "studies", "probe", PAGE)
     (folder / "js").mkdir()
@@ -97,7 +98,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS calls: jatos.onLoad, jatos.submitResultData (answered by studyhive's jatos object); refused: "
         "jatos.abortStudy" in lines
     )
-    warnings = lines[lines.index("warnings: 6") + 1 :][:6]
+    warnings = lines[lines.index("warnings: 8") + 1 :][:8]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick=
@@ -105,6 +106,8 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:1",  # Date.now()
         "  js/lab.js:3",  # fetch()
         "  js/lab.js:3",  # https://example.org
+        "  js/lab.js:4",  # window.location.href =
+        "  js/lab.js:4",  # addProperties
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick=" in warnings[1] and "Content Security Policy" in warnings[1]
@@ -112,6 +115,9 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert "Date.now()" in warnings[3]
     assert "fetch()" in warnings[4]
     assert "example.org" in warnings[5]
+    assert "window.location.href: sends the experiment's frame to another address" in warnings[6]
+    assert "another page of the study never runs" in warnings[6]
+    assert "addProperties" in warnings[7] and "the rows before it are stored without them" in warnings[7]
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table
     assert len(registry.requests) > asked

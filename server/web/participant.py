@@ -285,6 +285,7 @@ def _kept_page(connection, session, study: trialstore.StudyFacts, task: TaskType
 
 
 def _study_page(connection, session, study: trialstore.StudyFacts, task: TaskType, token: str) -> str:
+    """The study page's HTML for the session, with `token` for its token."""
     # The one consent text of the session's version, whose hash its acceptance records.
     consent = trialstore.consent_html(connection, session.study_id, session.study_version)
     config = {

@@ -37,6 +37,12 @@ HOST = re.compile(r"\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
 NAMESPACE_HOSTS = {"www.w3.org"}  # XML namespaces (createElementNS for SVG): named, never asked
 # An event-handler attribute in markup: in the page itself or in HTML a script hands to jsPsych.
 HANDLER = re.compile(r"<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=", re.IGNORECASE)
+# The frame sent to another address: an assignment to (window.)location(.href), or location.assign / replace.
+NAVIGATION = re.compile(
+    r"(?<![\w$.])(?:(?:window|self|document)\.)?location(?:\.href)?\s*=(?!=)"
+    r"|(?<![\w$.])(?:(?:window|self|document)\.)?location\.(?:assign|replace)\s*\("
+)
+ADD_PROPERTIES = re.compile(r"\.addProperties\s*\(")
 
 NOT_DRAWN_AGAIN = (
     f'resume = "replay" does not draw it again after a reload, so what it decides may differ ({RESUME}); use '
@@ -55,6 +61,16 @@ OTHER_HOST = (
 )
 INLINE_HANDLER = (
     "is an inline event handler: the page's Content Security Policy blocks it; attach the handler in a script"
+)
+NAVIGATES = (
+    "sends the experiment's frame to another address: studyhive serves the one page study.toml names and shows its "
+    "Continue button when that page's timeline ends, so another page of the study never runs and an outside address "
+    "(a completion link) is not followed; run every task in that page's timeline"
+)
+PROPERTIES_LATER = (
+    "jsPsych.data.addProperties also adds its fields to the rows recorded before it, but studyhive stores each row "
+    "as its trial ends: called after the first trial (in a callback), the rows before it are stored without them; "
+    "call it before the timeline starts"
 )
 
 
@@ -105,6 +121,8 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
         (SUBMIT, lambda m: SUBMITTED),
         (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
         (HOST, lambda m: None if m.group(1).lower() in NAMESPACE_HOSTS else f"{m.group(1)}: {OTHER_HOST}"),
+        (NAVIGATION, lambda m: f"{m.group(0).rstrip('=( ')}: {NAVIGATES}"),
+        (ADD_PROPERTIES, lambda m: PROPERTIES_LATER),
     ]
     if replay:
         checks.insert(0, (NOT_REPLAYED, lambda m: f"{m.group(1)}(): {NOT_DRAWN_AGAIN}"))
