@@ -72,27 +72,45 @@ def open_sans_loads(page) -> bool:
     )
 
 
-# Row 6: the fullscreen plugin of jsPsych 7 (1.x) and of jsPsych 8 (2.x), the trial the whole timeline.
-FULLSCREEN = "var jsPsych = initJsPsych();\njsPsych.run([{type: jsPsychFullscreen, fullscreen_mode: true}]);"
+# Row 6: the fullscreen plugin of jsPsych 7 (1.x) and of jsPsych 8 (2.x), the trial the whole timeline: it ends in
+# full screen, as an experiment that never leaves it does.
+FULLSCREEN = """var jsPsych = initJsPsych();
+jsPsych.run([{type: jsPsychFullscreen, fullscreen_mode: true,
+  on_finish: function () { window.wasFullscreen = document.fullscreenElement === document.documentElement; }}]);"""
 FULLSCREEN_STUDIES = {
     "full7": experiment([unpkg("jspsych@7.3.4"), unpkg("@jspsych/plugin-fullscreen@1")], FULLSCREEN),
     "full8": experiment([unpkg("jspsych@8"), unpkg("@jspsych/plugin-fullscreen@2")], FULLSCREEN),
 }
+# Whether a click on the middle of studyhive's Continue button reaches it, not the frame over it.
+REACHED = """(() => {
+  const button = document.querySelector("#studyhive-continue button");
+  const box = button.getBoundingClientRect();
+  return document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2) === button;
+})()"""
 
 
 @served(
     ("jspsych", "jspsych7", "plugin-fullscreen-1", "plugin-fullscreen-2"),
     {slug: (html, 1) for slug, html in FULLSCREEN_STUDIES.items()},
 )
-def test_fullscreen_plugin_enters_full_screen(page, live_server, app):
+def test_fullscreen_plugin_enters_full_screen_and_the_end_leaves_it(page, live_server, app):
+    """The frame goes full screen; when the timeline ends in it, studyhive's page leaves full screen, so the frame no
+    longer covers the Continue button (host.js, leaveFullscreen): a participant could not reach it otherwise."""
     for slug in FULLSCREEN_STUDIES:
         token = start(page, live_server, slug)
         frame = page.frame_locator("#studyhive-experiment")
         frame.get_by_role("button", name="Continue").click()
         expect(page.get_by_role("button", name="Continue")).to_be_visible()  # the timeline ended
-        assert frame_of(page).evaluate("document.fullscreenElement === document.documentElement"), slug
+        assert frame_of(page).evaluate("wasFullscreen"), slug
+        for _ in range(50):  # leaving full screen takes a moment (polled here: the page's policy forbids eval)
+            if page.evaluate("document.fullscreenElement === null"):
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate("document.fullscreenElement === null"), slug
         assert [row["success"] for row in rows_arrive(page, token, 1)] == [True]
         assert violations(page) == []
+        # What a click on the Continue button's middle reaches: the button, not the frame over it.
+        assert page.evaluate(REACHED), slug
 
 
 # Row 7: each published major of @jspsych/plugin-survey with the stylesheet its documentation names: 1.x (jsPsych 7)

@@ -7,7 +7,7 @@
  * server it offers a Continue button, so the experiment's debrief stays on screen; the server decides the outcome
  * from how it ended. An error of the experiment's own code is recorded on the server; one that stopped the
  * experiment (fatal) is also shown with a button that ends the session (outcome experiment_error), so no
- * participant is left before a blank frame.
+ * participant is left before a blank frame. Either button comes with full screen left, so the frame does not cover it.
  */
 "use strict";
 
@@ -93,7 +93,14 @@ function endedWithoutCode() {
   setNotice(withoutCode());
 }
 
+/** Leave full screen, which the experiment may have entered and not left (jsPsych's fullscreen plugin): the frame
+ * in full screen covers this page, and the buttons shown here would be out of the participant's reach. */
+function leaveFullscreen() {
+  if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+}
+
 async function finished(message) {
+  leaveFullscreen();
   setNotice(_("Saving your data…"));
   await sync.flush();
   await sync.postJSON("/timeline-finished", ending(message));
@@ -122,6 +129,7 @@ function experimentError(message) {
   recorded.catch((error) => console.error("studyhive: the experiment's error was not recorded", error));
   if (body.fatal !== true || fatalError) return;
   fatalError = recorded;
+  leaveFullscreen();
   next.hidden = true;
   stopped.hidden = false;
 }
