@@ -26,7 +26,7 @@ class ResearcherCookies(SecureCookieSessionInterface):
     read it, so their requests skip opening it (a serializer and a signature check on each of thousands of trial
     saves). A request without the cookie (a participant's entry and page) gets an empty session without the
     serializer Flask builds first, and an empty session that was not changed is not saved (the `Vary: Cookie` of one
-    that was read stays): each cost about 20–60 µs of a participant's two Flask requests (docs/operations.md, "The
+    that was read stays): both were a measurable part of a participant's entry and page (docs/operations.md, "The
     save path at five times psiTurk, eighth round")."""
 
     def open_session(self, app, request):

@@ -252,7 +252,8 @@ def _session_or_404(slug: str, token: str) -> ParticipantSession:
 def run(slug, token):
     """The study's page. Read as the participant API reads (server/participation/trialstore.py): the session's and
     the study's facts from this worker's caches, the status now; the page is every participant's second request.
-    A participant's page is kept (`_kept_page`): rendering it cost a quarter of the request."""
+    A participant's page is kept (`_kept_page`): rendering it was a large part of the request (docs/operations.md,
+    "The save path at five times psiTurk, eighth round")."""
     with trialstore.autocommit() as connection:
         session = trialstore.session_facts(connection, token) if sessions.well_formed(token) else None
         study = session and trialstore.session_study(connection, session)
