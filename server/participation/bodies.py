@@ -291,9 +291,12 @@ class Trial(Body):
         if "trial_index" not in info.data:
             return response
         planned = info.context["plan"][info.data["trial_index"]]
-        return task_checked(
-            info.context["task"].validate_response, (response, info.context["params"], planned), "response"
-        )
+        try:
+            return task_checked(
+                info.context["task"].validate_response, (response, info.context["params"], planned), "response"
+            )
+        except APIError as refusal:
+            raise refuse(refusal) from None
 
 
 class ReplayPosition(Body):
@@ -327,32 +330,70 @@ class Row(Body):
     @field_validator("row")
     @classmethod
     def _task_row(cls, row: Any, info: ValidationInfo) -> Any:
-        task, params = info.context["task"], info.context["params"]
-        limit = task.row_limit(params)
         try:
-            # NaN and Infinity parse but PostgreSQL refuses them in JSON: a 422, not a failed INSERT.
-            size = len(json.dumps(row, separators=(",", ":"), allow_nan=False).encode())
-        except ValueError:
-            raise refuse(
-                APIError(422, "invalid_response", "a row must not hold NaN or Infinity", field="row")
-            ) from None
-        if size > limit:
-            raise refuse(row_too_large(limit))
-        return task_checked(task.validate_response, (row, params, {}), "row")
+            return checked_row(row, info.context["task"], info.context["params"])
+        except APIError as refusal:
+            raise refuse(refusal) from None
 
 
-def row_too_large(limit: int) -> APIError:
-    return APIError(413, "row_too_large", f"a row may hold at most {limit // 1024} KB of JSON", field="row")
+def checked_row(row: Any, task, params: dict[str, Any], where: str = "row") -> Any:
+    """A plan-less row as every reader will meet it, or the APIError that refuses it: within the task type's
+    row_limit as compact JSON, no NaN or Infinity, and what the task type's validate_response and jsonvalue.check
+    take. A row as posted and a stored row an amendment changed (RowAmendment) pass this one check."""
+    limit = task.row_limit(params)
+    try:
+        # NaN and Infinity parse but PostgreSQL refuses them in JSON: a 422, not a failed INSERT.
+        size = len(json.dumps(row, separators=(",", ":"), allow_nan=False).encode())
+    except ValueError:
+        raise APIError(422, "invalid_response", "a row must not hold NaN or Infinity", field=where) from None
+    if size > limit:
+        raise row_too_large(limit, where)
+    return task_checked(task.validate_response, (row, params, {}), where)
+
+
+# Validated with the context {"task": the study's task type, "params": its [task] table}.
+class RowAmendment(Body):
+    """Data a jsPsych experiment added to rows already stored (POST /row-amendments): `jsPsych.data.addProperties`
+    called after rows were recorded changes the named row and every row stored before it (`earlier`), as jsPsych
+    changes the rows it holds; `addDataToLastTrial` after the last trial's row was stored changes that row alone."""
+
+    model_config = ConfigDict(json_schema_extra=documented_as_required("properties"))
+    INVALID: ClassVar[dict[str, str]] = {
+        "trial_id": TRIAL_ID_MESSAGE,
+        "earlier": "earlier must be true or false",
+    }
+    trial_id: TrialId = Field(description="the stored row it changes (the last one, with `earlier`)")
+    earlier: StrictBool = Field(False, description="also every row the session stored before that one")
+    properties: Any = Field(
+        None,
+        validate_default=True,
+        json_schema_extra={"type": "object"},
+        description="the fields set on each row (a field the row holds takes the new value, as in jsPsych)",
+    )
+
+    @field_validator("properties")
+    @classmethod
+    def _as_row(cls, properties: Any, info: ValidationInfo) -> Any:
+        if not isinstance(properties, dict):
+            raise refuse(invalid_field("properties", "properties must be a JSON object (the fields to set)"))
+        try:
+            return checked_row(properties, info.context["task"], info.context["params"], "properties")
+        except APIError as refusal:
+            raise refuse(refusal) from None
+
+
+def row_too_large(limit: int, where: str = "row") -> APIError:
+    return APIError(413, "row_too_large", f"a row may hold at most {limit // 1024} KB of JSON", field=where)
 
 
 def task_checked(validate, arguments: tuple, where: str) -> Any:
     """A response or row as the task type's `validate` returns it, checked as every reader will meet it
-    (jsonvalue.check); its ResponseError is a 422 invalid_response."""
+    (jsonvalue.check); its ResponseError is raised as a 422 invalid_response."""
     try:
         value = validate(*arguments)
         jsonvalue.check(value, where)
     except ResponseError as exc:
-        raise refuse(APIError(422, "invalid_response", str(exc), field=exc.field)) from None
+        raise APIError(422, "invalid_response", str(exc), field=exc.field) from None
     return value
 
 
@@ -488,4 +529,14 @@ class EndEarly(Body):
 
 
 # The request bodies the OpenAPI document describes, by their schema's name there.
-MODELS = (Environment, SurveyAnswers, Trial, Row, ReplayDiverged, ExperimentError, TimelineEnding, EndEarly)
+MODELS = (
+    Environment,
+    SurveyAnswers,
+    Trial,
+    Row,
+    RowAmendment,
+    ReplayDiverged,
+    ExperimentError,
+    TimelineEnding,
+    EndEarly,
+)

@@ -50,6 +50,11 @@ END = (
 END_DECLINED = END.values(identifiers_purged_at=bindparam("now"), **dict.fromkeys(identifiers.PERSONAL_COLUMNS))
 # Each end with the bump of its study's data generation, one PostgreSQL statement each (_end_session).
 WITH_BUMP = {end: bumped_with(end.returning(PS.study_id)) for end in (COMPLETE, END, END_DECLINED)}
+AMEND_ROW = (
+    db.update(Trial)
+    .where(Trial.id == bindparam("row_id"))
+    .values(response=bindparam("new_response"), rt_ms=bindparam("new_rt_ms"))
+)
 RECORD_DIVERGENCE = (
     db.update(PS)
     .where(PS.id == bindparam("session_id"), trialstore.OPEN, PS.replay_divergence.is_(None))
@@ -304,8 +309,6 @@ def save_row(connection, session: trialstore.SessionFacts, raw: bytes) -> tuple[
     row = parsed.valid()
     # The raw ids an experiment recorded (getURLVariable) are kept only with the session: the consent's promise.
     response = identifiers.mark(row.row, session.platform_ids)
-    rt = response.get("rt")
-    numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= bodies.MAX_RT_MS
     record = {
         "session_id": session.id,
         "client_trial_id": row.trial_id,
@@ -314,7 +317,7 @@ def save_row(connection, session: trialstore.SessionFacts, raw: bytes) -> tuple[
         "response": response,
         "score": {},
         "presented": row.replay and row.replay.model_dump(),  # a plan-less row has no plan to copy what was shown from
-        "rt_ms": round(rt) if numeric else None,
+        "rt_ms": row_rt_ms(response),
         "client_time": row.client_time,
         "events": row.events,
         "created_at": utcnow(),
@@ -325,6 +328,47 @@ def save_row(connection, session: trialstore.SessionFacts, raw: bytes) -> tuple[
     if trialstore.index_of_trial_id(connection, session.id, row.trial_id) is not None:
         return 200, {"stored": True, "duplicate": True}
     raise not_open(connection, session)
+
+
+def row_rt_ms(row: dict[str, Any]) -> int | None:
+    """A plan-less row's `rt` as the trials' rt_ms column holds it: whole milliseconds, None unless a number within
+    MAX_RT_MS."""
+    rt = row.get("rt")
+    numeric = isinstance(rt, (int, float)) and not isinstance(rt, bool) and 0 <= rt <= bodies.MAX_RT_MS
+    return round(rt) if numeric else None
+
+
+def amend_rows(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, Any]:
+    """Set the fields an experiment added to rows it had recorded (bodies.RowAmendment: a late addProperties or
+    addDataToLastTrial) on the stored rows it names: the row `trial_id`, and with `earlier` every row the session
+    stored before it. Each row changed must still pass the one check of a posted row (bodies.checked_row), or nothing
+    changes. A repeat changes nothing and answers the same way (`amended`: how many rows changed now). The session
+    must be OPEN: its row is locked while the rows change (PostgreSQL), so no end or withdrawal slips in between."""
+    study, task = plan_less(connection, session)
+    params = study.config["task"]
+    parsed = bodies.parse(bodies.RowAmendment, raw, {"task": task, "params": params})
+    require_consent(connection, session, "an amendment of rows")
+    amendment = parsed.valid()
+    properties = identifiers.mark(amendment.properties, session.platform_ids)
+    changes = []
+    with db.engine.begin() as transaction:
+        if transaction.scalar(db.select(PS.id).where(PS.id == session.id, trialstore.OPEN).with_for_update()) is None:
+            raise not_open(connection, session)
+        mine = Trial.session_id == session.id
+        last = transaction.scalar(db.select(Trial.trial_index).where(mine, Trial.client_trial_id == amendment.trial_id))
+        if last is None:
+            raise APIError(
+                409, "row_not_stored", f"no row with trial_id {amendment.trial_id!r} is stored", field="trial_id"
+            )
+        chosen = Trial.trial_index <= last if amendment.earlier else Trial.trial_index == last
+        for row_id, response in transaction.execute(db.select(Trial.id, Trial.response).where(mine, chosen)):
+            amended = {**response, **properties}
+            if amended != response:
+                checked = bodies.checked_row(amended, task, params, "properties")
+                changes.append({"row_id": row_id, "new_response": checked, "new_rt_ms": row_rt_ms(checked)})
+        if changes:
+            transaction.execute(AMEND_ROW, changes)
+    return {"amended": len(changes)}
 
 
 def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:

@@ -144,18 +144,29 @@ def post_trial(connection, session):
     return answer(HOT["POST", "/trials"].run(connection, session, body_bytes()))
 
 
-@bp.post("/rows")
-@with_session
-def post_row(connection, session):
-    # A row may be larger than other participant bodies (the study's row_limit_kb): allow it, plus its envelope.
+def row_sized_body(connection, session, field: str) -> bytes:
+    """body_bytes for a body that carries a row (`field`), which may be larger than other participant bodies (the
+    study's row_limit_kb): that limit, plus the body's envelope; over it, row_too_large."""
     study, task = session_api.plan_less(connection, session)
     limit = task.row_limit(study.config["task"])
     request.max_content_length = max(request.max_content_length, limit + ROW_ENVELOPE)
     try:
-        raw = body_bytes()
+        return body_bytes()
     except RequestEntityTooLarge:
-        raise bodies.row_too_large(limit) from None
-    return answer(HOT["POST", "/rows"].run(connection, session, raw))
+        raise bodies.row_too_large(limit, field) from None
+
+
+@bp.post("/rows")
+@with_session
+def post_row(connection, session):
+    return answer(HOT["POST", "/rows"].run(connection, session, row_sized_body(connection, session, "row")))
+
+
+@bp.post("/row-amendments")
+@with_session
+def post_row_amendment(connection, session):
+    raw = row_sized_body(connection, session, "properties")
+    return jsonify(session_api.amend_rows(connection, session, raw))
 
 
 @bp.get("/rows")

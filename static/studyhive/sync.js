@@ -127,9 +127,16 @@ class StudyhiveSync {
     });
   }
 
-  /** The trial bodies queued, in order. */
+  /** The trial bodies queued for the queue's own path, in order. */
   get queue() {
-    return this._queue.entries;
+    return this.queuedFor(this.path);
+  }
+
+  /** The bodies queued for `path`, in order. */
+  queuedFor(path) {
+    return this._queue.entries
+      .filter((entry) => (StudyhiveSync._addressed(entry) ? entry.sendTo : this.path) === path)
+      .map((entry) => (StudyhiveSync._addressed(entry) ? entry.body : entry));
   }
 
   /** {body, status, error} of each trial refused for good. */
@@ -137,17 +144,27 @@ class StudyhiveSync {
     return this._refused.entries;
   }
 
-  /** Stores one trial body and starts sending it; a body JSON cannot write is refused at once (status 0). */
-  enqueue(trialBody) {
+  /**
+   * Stores one trial body and starts sending it; a body JSON cannot write is refused at once (status 0). `path`: where
+   * it goes, the queue's own by default; a body for another path (a change to rows queued before it) is sent in its
+   * place in the order, kept as {sendTo, body}.
+   */
+  enqueue(trialBody, path = this.path) {
+    const entry = path === this.path ? trialBody : { sendTo: path, body: trialBody };
     let text;
     try {
-      text = JSON.stringify(trialBody);
+      text = JSON.stringify(entry);
     } catch (error) {
       this._refuse(StudyhiveSync._writable(trialBody), 0, { error: "not_json", message: String(error.message) });
       return;
     }
-    this._queue.push(trialBody, text);
+    this._queue.push(entry, text);
     this.flush();
+  }
+
+  /** Whether a queued entry is a body for another path than the queue's own ({sendTo, body}). */
+  static _addressed(entry) {
+    return Boolean(entry) && typeof entry.sendTo === "string" && "body" in entry;
   }
 
   /** Plan indexes of trials finished on this device but not yet acknowledged. */
@@ -190,8 +207,10 @@ class StudyhiveSync {
 
   async _drain() {
     while (this._queue.length) {
-      const body = this._queue.entries[0];
-      const { status, data } = await this._send("POST", this.path, body);
+      const entry = this._queue.entries[0];
+      const addressed = StudyhiveSync._addressed(entry);
+      const body = addressed ? entry.body : entry;
+      const { status, data } = await this._send("POST", addressed ? entry.sendTo : this.path, body);
       if (status === 409 && data.error === "out_of_order") {
         console.warn(`studyhive: trial ${body.trial_index} waits: ${data.message}`);
         break; // stays queued; the next flush sends it again

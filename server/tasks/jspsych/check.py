@@ -42,7 +42,6 @@ NAVIGATION = re.compile(
     r"(?<![\w$.])(?:(?:window|self|document)\.)?location(?:\.href)?\s*=(?!=)"
     r"|(?<![\w$.])(?:(?:window|self|document)\.)?location\.(?:assign|replace)\s*\("
 )
-ADD_PROPERTIES = re.compile(r"\.addProperties\s*\(")
 
 NOT_DRAWN_AGAIN = (
     f'resume = "replay" does not draw it again after a reload, so what it decides may differ ({RESUME}); use '
@@ -66,11 +65,6 @@ NAVIGATES = (
     "sends the experiment's frame to another address: studyhive serves the one page study.toml names and shows its "
     "Continue button when that page's timeline ends, so another page of the study never runs and an outside address "
     "(a completion link) is not followed; run every task in that page's timeline"
-)
-PROPERTIES_LATER = (
-    "jsPsych.data.addProperties also adds its fields to the rows recorded before it, but studyhive stores each row "
-    "as its trial ends: called after the first trial (in a callback), the rows before it are stored without them; "
-    "call it before the timeline starts"
 )
 
 
@@ -122,7 +116,6 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
         (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
         (HOST, lambda m: None if m.group(1).lower() in NAMESPACE_HOSTS else f"{m.group(1)}: {OTHER_HOST}"),
         (NAVIGATION, lambda m: f"{m.group(0).rstrip('=( ')}: {NAVIGATES}"),
-        (ADD_PROPERTIES, lambda m: PROPERTIES_LATER),
     ]
     if replay:
         checks.insert(0, (NOT_REPLAYED, lambda m: f"{m.group(1)}(): {NOT_DRAWN_AGAIN}"))

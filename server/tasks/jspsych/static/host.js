@@ -1,8 +1,9 @@
 /*
  * The page around a researcher's jsPsych experiment. It holds the session token and the offline queue
  * (StudyhiveSync, sync.js) and runs the experiment in a sandboxed frame that reaches the server only through
- * messages to this page (runtime.js): rows to save, a replay that diverged, "finished". After a reload it sends the
- * frame the rows stored so far (on the server and still queued here) to replay, as study.toml's `resume` says. When
+ * messages to this page (runtime.js): rows to save, fields added to rows already saved, a replay that diverged,
+ * "finished". After a reload it sends the frame the rows stored so far (on the server and still queued here) to
+ * replay, as study.toml's `resume` says. When
  * the timeline has finished (and how: naturally, or early with the experiment's end message) and every row is on the
  * server it offers a Continue button, so the experiment's debrief stays on screen; the server decides the outcome
  * from how it ended. An error of the experiment's own code is recorded on the server; one that stopped the
@@ -17,6 +18,7 @@ const notice = document.getElementById("studyhive-notice");
 const next = document.getElementById("studyhive-continue");
 const stopped = document.getElementById("studyhive-stopped");
 const sync = new StudyhiveSync(config.api, config.token, "/rows");
+const AMENDMENTS = "/row-amendments"; // fields added to rows already recorded, queued in order with the rows
 
 function setNotice(text) {
   notice.textContent = text;
@@ -29,10 +31,41 @@ sync.onstatus = (offline) => setNotice(offline
 sync.onrefused = (refused) => setNotice(
   _("Some data could not be saved: {reason}. They are kept on this device.",
     { reason: refused.error.message || refused.status }));
-sync.onended = (answer) =>
+sync.onended = (answer) => {
+  forgetProperties();
   setNotice(answer.error === "session_withdrawn"
     ? _("You have withdrawn from this study: your data was deleted and nothing more is saved.")
     : _("This session has ended, so no more data can be saved."));
+};
+
+/* The fields the experiment's data.addProperties set once rows were recorded (runtime.js), kept on this device until
+ * the session ends: a replay after a reload skips display code (a plugin's trial(), on_load) that may have set them,
+ * so the frame gets them back with the rows and adds them again for the rows to come, as jsPsych held them. */
+const propertiesKey = `studyhive:${config.token}:properties`;
+
+function keptProperties() {
+  try {
+    return JSON.parse(localStorage.getItem(propertiesKey) || "{}");
+  } catch (unreadable) {
+    return {};
+  }
+}
+
+function keepProperties(properties) {
+  try {
+    localStorage.setItem(propertiesKey, JSON.stringify({ ...keptProperties(), ...properties }));
+  } catch (full) {
+    // storage full or off: a reload then adds them only where the replay runs the code that set them
+  }
+}
+
+function forgetProperties() {
+  try {
+    localStorage.removeItem(propertiesKey);
+  } catch (off) {
+    // nothing kept
+  }
+}
 
 /** A stored row as the experiment recorded it: the server keeps the raw Prolific ids the frame's URL gives it only
  * with the session and stores each as a marker in rows (server/identifiers.py); JSON text holds a marker and an id
@@ -41,17 +74,26 @@ const urlIds = new URL(config.frame, window.location.href).searchParams;
 const withIds = (row) => JSON.parse(JSON.stringify(row).replace(
   /\[(PROLIFIC_PID|STUDY_ID|SESSION_ID)\]/g, (marker, name) => urlIds.get(name) || marker));
 
-/** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice; each as
- * {row, replay} (replay: where the page's randomness stood when the row was recorded, or null). */
+/** The rows to replay: the server's, then those still queued here (not yet acknowledged), none twice, with the
+ * changes still queued here made to the rows they name (the server makes them once the rows before them are sent);
+ * each as {trial_id, row, replay} (replay: where the page's randomness stood when the row was recorded, or null). */
 async function storedRows() {
   const stored = await sync.getJSON("/rows");
   const ids = new Set(stored.rows.map((entry) => entry.trial_id));
   const queued = sync.queue.filter((body) => !ids.has(body.trial_id));
-  return [
-    ...stored.rows.map((entry) => ({ row: withIds(entry.row), replay: entry.replay || null })),
-    ...queued.map((entry) => ({ row: entry.row, replay: entry.replay || null })),
+  const rows = [
+    ...stored.rows.map((entry) => ({ trial_id: entry.trial_id, row: withIds(entry.row), replay: entry.replay || null })),
+    ...queued.map((entry) => ({ trial_id: entry.trial_id, row: entry.row, replay: entry.replay || null })),
   ];
+  for (const change of sync.queuedFor(AMENDMENTS)) {
+    const last = rows.findIndex((entry) => entry.trial_id === change.trial_id);
+    for (let n = change.earlier ? 0 : last; last >= 0 && n <= last; n += 1) Object.assign(rows[n].row, change.properties);
+  }
+  return rows;
 }
+
+// The trial_id of each row jsPsych holds in this page load, in its order: the replayed rows', then each new row's.
+const rowIds = [];
 
 async function prepare() {
   const state = await sync.getJSON("");
@@ -112,6 +154,7 @@ async function complete() {
   next.querySelector("button").disabled = true;
   try {
     const result = await sync.postJSON("/complete", {});
+    forgetProperties();
     const url = result.redirect_url || result.results_url;
     if (url) window.location.assign(url);
     else endedWithoutCode();
@@ -157,10 +200,11 @@ window.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "studyhive:ready") {
     rows.then(
-      (replay) => frame.contentWindow.postMessage(
-        { type: "studyhive:init", rows: replay.map((entry) => entry.row), replay: replay.map((entry) => entry.replay) },
-        "*",
-      ),
+      (replay) => {
+        rowIds.push(...replay.map((entry) => entry.trial_id));
+        const init = { rows: replay.map((entry) => entry.row), replay: replay.map((entry) => entry.replay) };
+        frame.contentWindow.postMessage({ type: "studyhive:init", ...init, properties: keptProperties() }, "*");
+      },
       (error) => setNotice(error.message),
     );
   } else if (message.type === "studyhive:row") {
@@ -168,7 +212,17 @@ window.addEventListener("message", (event) => {
     const events = Array.isArray(message.events) ? StudyhiveEvents.capped(message.events) : undefined;
     const body = { trial_id: crypto.randomUUID(), row: message.row, events, client_time: new Date().toISOString() };
     if (message.replay) body.replay = message.replay;
+    rowIds.push(body.trial_id);
     sync.enqueue(body);
+  } else if (message.type === "studyhive:amend") {
+    // Fields the experiment added to rows already recorded (runtime.js): the stored rows get them too, once every
+    // row queued before has been sent.
+    const trialId = rowIds[message.row];
+    if (trialId) {
+      const earlier = message.earlier === true;
+      if (earlier) keepProperties(message.properties);
+      sync.enqueue({ trial_id: trialId, earlier, properties: message.properties }, AMENDMENTS);
+    }
   } else if (message.type === "studyhive:diverged") {
     // A replayed trial's data differed from its stored row (runtime.js): the researchers see it on the session.
     sync.postJSON("/replay-diverged", { trial_index: message.trial_index, fields: message.fields })

@@ -5,6 +5,8 @@
  * experiment runs in a sandboxed frame with no access to studyhive (an opaque origin): everything goes through the
  * page around it (host.js), which holds the session and the offline queue.
  *
+ * - Fields the experiment adds to rows already recorded (data.addProperties after the first row, addDataToLastTrial
+ *   after the last row was recorded) go to the page too, which sets them on the stored rows (watchData).
  * - Every row jsPsych records is posted to that page, after the experiment's own on_trial_finish/on_data_update, with
  *   its interaction records (docs/participant-api.md): jsPsych's own interaction data for that trial (blur, focus,
  *   full screen entered and left) and what jsPsych does not record (the tab hidden and shown again, resizes), timed
@@ -47,6 +49,7 @@
   let positions = []; // per stored row, where the page's randomness stood when its trial ended ({draws}), or null
   let ended = null; // Math.random's draw count when the current trial's plugin finished
   let diverged = false; // a divergence was reported in this page load
+  let restored = null; // the fields late addProperties calls set before the reload (the page keeps them), or null
   let recorded = 0; // rows jsPsych has recorded in this page load
   const replaying = () => recorded < replay.length;
   // jsPsych's interaction data → the interaction-record types (server/tasktype/events.py).
@@ -289,17 +292,53 @@
    * reported as an error.
    */
   function sendRow(data, replay) {
-    const events = rowEvents(data.trial_index);
-    let row = data;
+    sendJSON({ type: "studyhive:row", events: rowEvents(data.trial_index), replay }, "row", data);
+  }
+
+  /** `message` with `value` as JSON under `key` (or as it is: a BigInt or a circular object), sent to the page. */
+  function sendJSON(message, key, value) {
+    let copy = value;
     try {
-      row = JSON.parse(JSON.stringify(data));
+      copy = JSON.parse(JSON.stringify(value));
     } catch (notJSON) {
-      // a BigInt or a circular object: sent as it is
+      // sent as it is
     }
     try {
-      send({ type: "studyhive:row", row, events, replay });
+      send({ ...message, [key]: copy });
     } catch (uncopyable) {
       reportError(uncopyable, false);
+    }
+  }
+
+  /**
+   * jsPsych changes rows it holds when the experiment calls data.addProperties (every row, and those to come) or
+   * data.addDataToLastTrial (the last row). Rows recorded before are on their way to the server already, so the page
+   * is told to change the stored ones too ("amend": the last such row, and with `earlier` every row before it). A row
+   * jsPsych has written but not yet recorded (the current trial's, in its on_finish) goes out with the change. Not
+   * while replaying: the stored rows hold what the run before the reload changed.
+   */
+  /**
+   * Before a replay, the fields late addProperties calls set before the reload, added again (nothing is sent: no row
+   * is recorded yet): the replay skips display code, a plugin's trial() (jsPsych's call-function) or an on_load, that
+   * may have set them, and jsPsych adds them to the rows to come.
+   */
+  function restoreProperties(data) {
+    if (replay.length && restored && typeof restored === "object") data.addProperties(restored);
+  }
+
+  function watchData(data) {
+    const changes = [{ name: "addProperties", earlier: true }, { name: "addDataToLastTrial", earlier: false }];
+    for (const { name, earlier } of changes) {
+      const change = data && data[name];
+      if (typeof change !== "function") continue;
+      data[name] = function (properties, ...rest) {
+        const result = change.call(this, properties, ...rest);
+        const sent = recorded > 0 && !replaying() && properties && typeof properties === "object";
+        if (sent && (earlier || data.get().count() === recorded)) {
+          sendJSON({ type: "studyhive:amend", row: recorded - 1, earlier }, "properties", properties);
+        }
+        return result;
+      };
     }
   }
 
@@ -352,6 +391,7 @@
       if (event.source !== host || !event.data || event.data.type !== "studyhive:init") return;
       replay = event.data.rows || [];
       positions = event.data.replay || [];
+      restored = event.data.properties || null;
       resolve();
     });
   });
@@ -496,6 +536,7 @@
       }
     };
     watchEnding(jsPsych);
+    watchData(jsPsych.data);
     /** @type {Promise<void>} */
     const loaded = new Promise((resolve) => {
       if (document.readyState === "complete") resolve();
@@ -519,6 +560,7 @@
       );
       Promise.all([initialised, loaded]).then(() => {
         if (finished) return; // ended before it started (jatos.endStudy in jatos.onLoad)
+        restoreProperties(jsPsych.data);
         for (const plugin of Object.values(jsPsych.plugins)) wrapSixPlugin(plugin);
         phase = "running";
         try {
@@ -545,11 +587,13 @@
       return finishTrial.apply(this, args);
     };
     watchEnding(jsPsych);
+    watchData(jsPsych.data);
     const run = jsPsych.run.bind(jsPsych);
     jsPsych.run = async (timeline) => {
       started = true;
       await initialised;
       if (finished) return undefined; // ended before it started (jatos.endStudy in jatos.onLoad)
+      restoreProperties(jsPsych.data);
       // Plugins the page loaded (globals such as jsPsychHtmlKeyboardResponse) and those the timeline names.
       for (const name of Object.keys(window)) if (/^jsPsych/.test(name)) wrapPlugin(window[name]);
       wrapTimeline(timeline);

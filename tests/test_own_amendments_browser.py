@@ -1,0 +1,183 @@
+"""In Chromium: a jsPsych 8 and a jsPsych 6 experiment that add fields to rows already recorded, as published ones
+do (jsPsych.data.addProperties once an id is known, addDataToLastTrial in the next trial's on_start), store exactly
+jsPsych.data, a reload in between included: the stored rows get the fields (POST /row-amendments, after the rows
+queued before it), a row written but not yet recorded goes out with them, and a replay after the reload sends no
+change twice. The API's side: tests/test_own_amendments.py."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.jspsych_study import HEAD, jspsych_app
+from tests.test_jspsych_browser import between_polls, press, rows_arrive, session, start, stored_rows
+from tests.test_own_jspsych6_browser import COPIED, HEAD6, JSPSYCH63
+
+# Each way a field reaches rows jsPsych has recorded: addProperties in a trial's on_finish (the rows before it are
+# stored; its own is written and goes out with the field), addDataToLastTrial in a trial's on_start (the last row is
+# stored) and in its on_finish (its own row, not yet recorded: no change to send), addProperties in an on_start.
+LATE = """
+  function screen(text, extra) {
+    return Object.assign({type: PLUGIN, stimulus: "<p class='word'>" + text + "</p>", CHOICES}, extra || {});
+  }
+  var timeline = [
+    screen("Welcome"),
+    screen("Your id", {on_finish: function () { jsPsych.data.addProperties({subject: "s-42"}); }}),
+    screen("oak", {
+      on_start: function () { jsPsych.data.addDataToLastTrial({id_checked: true}); },
+      on_finish: function () { jsPsych.data.addDataToLastTrial({own: 1}); },
+    }),
+    screen("elm", {on_start: function () { jsPsych.data.addProperties({block: 2}); }}),
+    screen("Thank you"),
+  ];
+"""
+EIGHT = (
+    HEAD
+    + "<script>\n  var jsPsych = initJsPsych();\n"
+    + LATE.replace("PLUGIN", "jsPsychHtmlButtonResponse").replace("CHOICES", 'choices: ["Next"]')
+    + "  jsPsych.run(timeline);\n</script>\n</html>\n"
+)
+SIX = (
+    HEAD6
+    + "<script>\n"
+    + LATE.replace("PLUGIN", '"html-keyboard-response"').replace("CHOICES", 'choices: ["f"]')
+    + "  jsPsych.init({timeline: timeline});\n</script>\n</html>\n"
+)
+WORDS = ("Welcome", "Your id", "oak", "elm", "Thank you")
+
+# Changes in display code, which a replay skips: the "Your id" screen's on_load (a call-function trial's func is the
+# same: it runs in the plugin's trial()) marks the row before it and adds a field to every row.
+ON_LOAD = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  function screen(text, extra) {
+    return Object.assign({type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + text + "</p>",
+                          choices: ["Next"]}, extra || {});
+  }
+  jsPsych.run([
+    screen("Welcome"),
+    screen("Your id", {on_load: function () {
+      jsPsych.data.addDataToLastTrial({welcomed: true});
+      jsPsych.data.addProperties({subject: "s-7"});
+    }}),
+    screen("oak"),
+    screen("Thank you"),
+  ]);
+</script>
+</html>
+"""
+)
+
+
+@pytest.fixture
+def app(tmp_path):
+    for name in COPIED:
+        copy = tmp_path / "studies" / "late6" / "jspsych-6.3.0" / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(JSPSYCH63 / name, copy)
+    with jspsych_app(tmp_path, late8=(EIGHT, 5), late6=(SIX, 5), onload=(ON_LOAD, 4)) as app:
+        yield app
+
+
+def advance(page, six: bool):
+    """Answer the screen shown (by button in 8, by key in 6) and wait for the next."""
+    if six:
+        press(page, "f")
+        return
+    frame = page.frame_locator("#studyhive-experiment")
+    word = frame.locator(".word").text_content()
+    frame.get_by_role("button", name="Next").click()
+    expect(frame.locator("#jspsych-content")).not_to_contain_text(word)
+
+
+@pytest.mark.parametrize("slug", ["late8", "late6"])
+def test_fields_added_to_recorded_rows_are_stored_and_a_reload_sends_none_twice(page, live_server, app, slug):
+    six = slug == "late6"
+    amendments = []
+    page.on(
+        "request",
+        lambda request: amendments.append(request.post_data_json) if request.url.endswith("/row-amendments") else None,
+    )
+    token = start(page, live_server, slug)
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+    for _ in range(3):
+        advance(page, six)
+    frame.locator(".word", has_text="elm").wait_for()
+    # Welcome and "Your id" stored with the subject (the first by a change, the second as it went out), "oak" with
+    # its own field and no id_checked: the change of the row before it reached only that row.
+    # "elm" has started: its on_start's block reached the three rows stored, after the changes before it
+    fields = ("subject", "id_checked", "own", "block")
+    wanted = [("s-42", None, None, 2), ("s-42", True, None, 2), ("s-42", None, 1, 2)]
+    stored = rows_arrive(page, token, 3)
+    deadline = time.monotonic() + 20
+    while [tuple(row.get(f) for f in fields) for row in stored] != wanted and time.monotonic() < deadline:
+        between_polls(page)
+        stored = stored_rows(token)
+    assert [tuple(row.get(f) for f in fields) for row in stored] == wanted, stored
+
+    page.reload()  # three rows replayed: their on_finish and on_start run again, and send no change
+    frame.locator(".word", has_text="elm").wait_for()
+    advance(page, six)
+    advance(page, six)  # "Thank you"
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+    data = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    rows = stored_rows(token)
+    assert [row["stimulus"] for row in rows] == [f"<p class='word'>{word}</p>" for word in WORDS]
+    assert rows == data
+    assert all(row["subject"] == "s-42" and row["block"] == 2 for row in rows)
+    # one change each for the id (rows 0–0), the id check (row 1), the block (rows 0–2); none from the replayed
+    # trials' on_finish and on_start; "elm", running at the reload, starts again and sends its block again (the rows
+    # hold it already: nothing changes)
+    assert [(a["earlier"], a["properties"]) for a in amendments] == [
+        (True, {"subject": "s-42"}),
+        (False, {"id_checked": True}),
+        (True, {"block": 2}),
+        (True, {"block": 2}),
+    ]
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert session(token).status == "completed"
+
+
+def test_a_reload_while_saves_wait_replays_the_queued_changes_and_keeps_the_fields_for_later_rows(
+    page, live_server, app
+):
+    token = start(page, live_server, "onload")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+
+    def refuse_saves(route):  # the connection drops for the saves: the rows and the change wait in the queue
+        if route.request.method == "POST" and route.request.url.endswith(("/rows", "/row-amendments")):
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/api/sessions/**", refuse_saves)
+    advance(page, False)
+    advance(page, False)  # "oak" on screen; queued: Welcome's row, the two changes to it, "Your id"'s row
+    page.reload()
+    frame.locator(".word", has_text="oak").wait_for()
+    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+    # The replay did not run the on_load: the queued changes gave the first row its fields, and the page's kept
+    # fields are jsPsych's again for the rows to come.
+    replayed = experiment.evaluate("jsPsych.data.get().values()")
+    assert [(row.get("welcomed"), row.get("subject")) for row in replayed] == [(True, "s-7"), (None, "s-7")]
+    assert stored_rows(token) == []
+    page.unroute("**/api/sessions/**")
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # back online: the queue is sent at once
+    advance(page, False)
+    advance(page, False)
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    data = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    rows = stored_rows(token)
+    assert len(rows) == 4 and rows == data and all(row["subject"] == "s-7" for row in rows) and rows[0]["welcomed"]
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert page.evaluate(f"localStorage.getItem('studyhive:{token}:properties')") is None
