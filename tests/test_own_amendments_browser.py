@@ -1,4 +1,4 @@
-"""In Chromium: a jsPsych 8 and a jsPsych 6 experiment that add fields to rows already recorded, as published ones
+"""In Chromium: jsPsych 8 and jsPsych 6 experiments that add fields to rows already recorded, as published ones
 do (jsPsych.data.addProperties once an id is known, addDataToLastTrial in the next trial's on_start), store exactly
 jsPsych.data, a reload in between included: the stored rows get the fields (POST /row-amendments, after the rows
 queued before it), a row written but not yet recorded goes out with them, and a replay after the reload sends no
@@ -49,6 +49,33 @@ SIX = (
 )
 WORDS = ("Welcome", "Your id", "oak", "elm", "Thank you")
 
+# Changes through the data collection itself: a value assigned to the last row in the next trial's on_start, and
+# addToAll in the experiment's own on_finish (after the last row was recorded).
+COLLECTION = """
+  function screen(text, extra) {
+    return Object.assign({type: PLUGIN, stimulus: "<p class='word'>" + text + "</p>", CHOICES}, extra || {});
+  }
+  var timeline = [
+    screen("Welcome"),
+    screen("Your answer"),
+    screen("oak", {on_start: function () { jsPsych.data.get().last(1).values()[0].checked = "yes"; }}),
+    screen("Thank you"),
+  ];
+  function done() { jsPsych.data.get().addToAll({finished: true}); }
+"""
+COLLECTION8 = (
+    HEAD
+    + "<script>\n"
+    + COLLECTION.replace("PLUGIN", "jsPsychHtmlButtonResponse").replace("CHOICES", 'choices: ["Next"]')
+    + "  var jsPsych = initJsPsych({on_finish: done});\n  jsPsych.run(timeline);\n</script>\n</html>\n"
+)
+COLLECTION6 = (
+    HEAD6
+    + "<script>\n"
+    + COLLECTION.replace("PLUGIN", '"html-keyboard-response"').replace("CHOICES", 'choices: ["f"]')
+    + "  jsPsych.init({timeline: timeline, on_finish: done});\n</script>\n</html>\n"
+)
+
 # Changes in display code, which a replay skips: the "Your id" screen's on_load (a call-function trial's func is the
 # same: it runs in the plugin's trial()) marks the row before it and adds a field to every row.
 ON_LOAD = (
@@ -76,11 +103,14 @@ ON_LOAD = (
 
 @pytest.fixture
 def app(tmp_path):
-    for name in COPIED:
-        copy = tmp_path / "studies" / "late6" / "jspsych-6.3.0" / name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(JSPSYCH63 / name, copy)
-    with jspsych_app(tmp_path, late8=(EIGHT, 5), late6=(SIX, 5), onload=(ON_LOAD, 4)) as app:
+    for slug in ("late6", "collection6"):
+        for name in COPIED:
+            copy = tmp_path / "studies" / slug / "jspsych-6.3.0" / name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(JSPSYCH63 / name, copy)
+    studies = {"late8": (EIGHT, 5), "late6": (SIX, 5), "onload": (ON_LOAD, 4)}
+    studies.update(collection8=(COLLECTION8, 4), collection6=(COLLECTION6, 4))
+    with jspsych_app(tmp_path, **studies) as app:
         yield app
 
 
@@ -181,3 +211,19 @@ def test_a_reload_while_saves_wait_replays_the_queued_changes_and_keeps_the_fiel
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/results")
     assert page.evaluate(f"localStorage.getItem('studyhive:{token}:properties')") is None
+
+
+@pytest.mark.parametrize("slug", ["collection8", "collection6"])
+def test_changes_through_the_data_collection_are_stored_when_the_run_ends(page, live_server, app, slug):
+    six = slug == "collection6"
+    token = start(page, live_server, slug)
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+    for _ in range(4):
+        advance(page, six)
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()  # once every row and change is stored
+    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+    data = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    rows = stored_rows(token)
+    assert rows == data and len(rows) == 4
+    assert [(row.get("checked"), row["finished"]) for row in rows] == [(None, True), ("yes", True)] + [(None, True)] * 2

@@ -220,7 +220,7 @@ window.addEventListener("message", (event) => {
     const trialId = rowIds[message.row];
     if (trialId) {
       const earlier = message.earlier === true;
-      if (earlier) keepProperties(message.properties);
+      if (message.keep === true) keepProperties(message.properties);
       sync.enqueue({ trial_id: trialId, earlier, properties: message.properties }, AMENDMENTS);
     }
   } else if (message.type === "studyhive:diverged") {

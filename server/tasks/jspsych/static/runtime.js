@@ -6,7 +6,8 @@
  * page around it (host.js), which holds the session and the offline queue.
  *
  * - Fields the experiment adds to rows already recorded (data.addProperties after the first row, addDataToLastTrial
- *   after the last row was recorded) go to the page too, which sets them on the stored rows (watchData).
+ *   after the last row was recorded) go to the page too, which sets them on the stored rows (watchData); when the run
+ *   ends, so do the fields of recorded rows changed otherwise (through jsPsych.data.get(): amendChanged).
  * - Every row jsPsych records is posted to that page, after the experiment's own on_trial_finish/on_data_update, with
  *   its interaction records (docs/participant-api.md): jsPsych's own interaction data for that trial (blur, focus,
  *   full screen entered and left) and what jsPsych does not record (the tab hidden and shown again, resizes), timed
@@ -51,6 +52,8 @@
   let diverged = false; // a divergence was reported in this page load
   let restored = null; // the fields late addProperties calls set before the reload (the page keeps them), or null
   let recorded = 0; // rows jsPsych has recorded in this page load
+  const recordedText = []; // per row recorded, its JSON as the server holds it (null: none JSON can write)
+  let jsPsychData = null; // the experiment's jsPsych.data, once made
   const replaying = () => recorded < replay.length;
   // jsPsych's interaction data → the interaction-record types (server/tasktype/events.py).
   const INTERACTIONS = { blur: "blur", focus: "focus", fullscreenenter: "fullscreen_enter", fullscreenexit: "fullscreen_exit" };
@@ -291,32 +294,28 @@
    * cannot write goes as it is, for the page's queue to refuse (sync.js); one not even postMessage can copy is
    * reported as an error.
    */
-  function sendRow(data, replay) {
-    sendJSON({ type: "studyhive:row", events: rowEvents(data.trial_index), replay }, "row", data);
+  function sendRow(data, text, replay) {
+    sendJSON({ type: "studyhive:row", events: rowEvents(data.trial_index), replay }, "row", data, text);
+  }
+
+  /** The JSON text of `value`, or null (a BigInt, a circular object). */
+  function jsonText(value) {
+    try {
+      return JSON.stringify(value);
+    } catch (notJSON) {
+      return null;
+    }
   }
 
   /** `message` with `value` as JSON under `key` (or as it is: a BigInt or a circular object), sent to the page. */
-  function sendJSON(message, key, value) {
-    let copy = value;
+  function sendJSON(message, key, value, text = jsonText(value)) {
     try {
-      copy = JSON.parse(JSON.stringify(value));
-    } catch (notJSON) {
-      // sent as it is
-    }
-    try {
-      send({ ...message, [key]: copy });
+      send({ ...message, [key]: text === null ? value : JSON.parse(text) });
     } catch (uncopyable) {
       reportError(uncopyable, false);
     }
   }
 
-  /**
-   * jsPsych changes rows it holds when the experiment calls data.addProperties (every row, and those to come) or
-   * data.addDataToLastTrial (the last row). Rows recorded before are on their way to the server already, so the page
-   * is told to change the stored ones too ("amend": the last such row, and with `earlier` every row before it). A row
-   * jsPsych has written but not yet recorded (the current trial's, in its on_finish) goes out with the change. Not
-   * while replaying: the stored rows hold what the run before the reload changed.
-   */
   /**
    * Before a replay, the fields late addProperties calls set before the reload, added again (nothing is sent: no row
    * is recorded yet): the replay skips display code, a plugin's trial() (jsPsych's call-function) or an on_load, that
@@ -326,20 +325,66 @@
     if (replay.length && restored && typeof restored === "object") data.addProperties(restored);
   }
 
+  /** Tell the page to set `properties` on recorded row `row` (with `earlier`, on every row before it too). */
+  function amend(row, earlier, properties, keep = false) {
+    sendJSON({ type: "studyhive:amend", row, earlier, keep }, "properties", properties);
+  }
+
+  /** Note that the server's rows `from`…`to` hold `properties` (a change sent now, or stored before the reload). */
+  function noted(from, to, properties) {
+    const text = jsonText(properties);
+    for (let n = from; n <= to && text !== null; n += 1) {
+      if (recordedText[n] !== null) recordedText[n] = JSON.stringify({ ...JSON.parse(recordedText[n]), ...JSON.parse(text) });
+    }
+  }
+
+  /**
+   * jsPsych changes rows it holds when the experiment calls data.addProperties (every row, and those to come) or
+   * data.addDataToLastTrial (the last row). Rows recorded before are on their way to the server already, so the page
+   * is told at once to change the stored ones too ("amend": the last such row, and with `earlier` every row before
+   * it). A row jsPsych has written but not yet recorded (the current trial's, in its on_finish) goes out with the
+   * change. Not while replaying: the stored rows hold what the run before the reload changed.
+   */
   function watchData(data) {
+    jsPsychData = data;
     const changes = [{ name: "addProperties", earlier: true }, { name: "addDataToLastTrial", earlier: false }];
     for (const { name, earlier } of changes) {
       const change = data && data[name];
       if (typeof change !== "function") continue;
       data[name] = function (properties, ...rest) {
         const result = change.call(this, properties, ...rest);
-        const sent = recorded > 0 && !replaying() && properties && typeof properties === "object";
-        if (sent && (earlier || data.get().count() === recorded)) {
-          sendJSON({ type: "studyhive:amend", row: recorded - 1, earlier }, "properties", properties);
+        const last = recorded - 1;
+        if (last >= 0 && properties && typeof properties === "object" && (earlier || data.get().count() === recorded)) {
+          if (!replaying()) amend(last, earlier, properties, earlier);
+          noted(earlier ? 0 : last, last, properties);
         }
         return result;
       };
     }
+  }
+
+  /**
+   * When the run ends: rows recorded that jsPsych holds otherwise now than they were recorded, changed through the
+   * data collection itself (`data.get().addToAll(…)`, `.last(1).addToAll(…)`, a value assigned to a row), are set on
+   * the stored rows too: the fields that differ, one change for the first rows when they all changed alike (an
+   * addToAll), then one per row. A field removed from a row is not.
+   */
+  function amendChanged() {
+    if (!jsPsychData) return;
+    const rows = jsPsychData.get().values();
+    const changed = recordedText.map((before, n) => {
+      const now = n < rows.length ? jsonText(rows[n]) : null;
+      if (before === null || now === null || now === before) return null;
+      const was = JSON.parse(before);
+      const is = JSON.parse(now);
+      const fields = Object.keys(is).filter((key) => JSON.stringify(is[key]) !== JSON.stringify(was[key]));
+      return fields.length ? Object.fromEntries(fields.map((key) => [key, is[key]])) : null;
+    });
+    const alike = changed[0] ? JSON.stringify(changed[0]) : null;
+    let first = 0;
+    while (alike && first < changed.length && changed[first] && JSON.stringify(changed[first]) === alike) first += 1;
+    if (first > 0) amend(first - 1, true, changed[0]);
+    for (let n = first; n < changed.length; n += 1) if (changed[n]) amend(n, false, changed[n]);
   }
 
   let ending = { ended_early: false, message: null };
@@ -351,10 +396,11 @@
     if (!ending.ended_early) ending = { ended_early: true, message: typeof message === "string" ? message : null };
   }
 
-  /** Tell the page, once, that the run has ended and how. */
+  /** Tell the page, once, that the run has ended and how (after the changes to rows it has not heard of). */
   function finish() {
     if (finished) return;
     finished = true;
+    amendChanged();
     send({ type: "studyhive:finished", ...ending });
   }
 
@@ -476,7 +522,9 @@
         if (own.on_data_update) own.on_data_update.call(this, data);
         // With the row, how many random values the page had drawn when the trial ended, to stand there again when
         // the row is replayed.
-        if (fresh) sendRow(data, { draws: ended === null ? random.draws : ended });
+        const text = jsonText(data);
+        recordedText.push(text);
+        if (fresh) sendRow(data, text, { draws: ended === null ? random.draws : ended });
       },
     };
   }
