@@ -1,8 +1,8 @@
 """Fields a researcher's jsPsych experiment adds to rows it had recorded (POST /row-amendments; runtime.js watchData):
-jsPsych.data.addProperties after the first rows sets them on the named row and every row stored before it, and
-addDataToLastTrial on that row alone, as jsPsych changes the rows it holds. Through the API: what changes and what
-does not, a repeat, each refusal writing nothing, the platform ids stored as markers, a formula kept out of the CSV,
-the trials' rt_ms following a changed rt. tests/test_own_amendments_browser.py runs experiments that call both in
+set on the stored rows from first_trial_id to trial_id (jsPsych.data.addProperties after the first rows: every row the
+page holds; addDataToLastTrial: the last), as jsPsych changes the rows it holds. Through the API: what changes and
+what does not, a repeat, each refusal writing nothing, the platform ids stored as markers, a formula kept out of the
+CSV, the trials' rt_ms following a changed rt. tests/test_own_amendments_browser.py runs experiments that call both in
 Chromium (jsPsych 6 and 8), reloads included."""
 
 from __future__ import annotations
@@ -34,12 +34,19 @@ def app(tmp_path):
 
 def post_rows(client, token, *rows):
     for n, row in enumerate(rows):
-        response = client.post(f"/api/sessions/{token}/rows", json={"trial_id": f"{token[:8]}-row-{n:03d}", "row": row})
+        response = client.post(f"/api/sessions/{token}/rows", json={"trial_id": row_id(token, n), "row": row})
         assert response.status_code == 201, response.get_json()
 
 
-def amend(client, token, n, properties, earlier=False, **extra):
-    body = {"trial_id": f"{token[:8]}-row-{n:03d}", "earlier": earlier, "properties": properties, **extra}
+def row_id(token, n):
+    return f"{token[:8]}-row-{n:03d}"
+
+
+def amend(client, token, n, properties, first=None, **extra):
+    """Amend the rows `first`…`n` (the row `n` alone without `first`)."""
+    body = {"trial_id": row_id(token, n), "properties": properties, **extra}
+    if first is not None:
+        body["first_trial_id"] = row_id(token, first)
     return client.post(f"/api/sessions/{token}/row-amendments", json=body)
 
 
@@ -48,11 +55,11 @@ def rows_as_stored():
     return [tuple(r) for r in db.session.execute(db.select(Trial.response, Trial.rt_ms).order_by(Trial.trial_index))]
 
 
-def test_properties_reach_the_named_row_and_the_rows_before_it_and_a_repeat_changes_nothing(client):
+def test_properties_reach_the_named_rows_and_no_other_and_a_repeat_changes_nothing(client):
     token = enter(client, slug="own")
     post_rows(client, token, {"trial_index": 0, "rt": 500}, {"trial_index": 1, "rt": 610}, {"trial_index": 2})
 
-    late = amend(client, token, 1, {"subject": "p-17", "trial_index": 9}, earlier=True)
+    late = amend(client, token, 1, {"subject": "p-17", "trial_index": 9}, first=0)
     assert late.status_code == 200 and late.get_json() == {"amended": 2}
     # as jsPsych's addToAll: each field set, one the row held overwritten; the row after the named one untouched
     assert stored_rows(token) == [
@@ -60,7 +67,7 @@ def test_properties_reach_the_named_row_and_the_rows_before_it_and_a_repeat_chan
         {"trial_index": 9, "rt": 610, "subject": "p-17"},
         {"trial_index": 2},
     ]
-    again = amend(client, token, 1, {"subject": "p-17", "trial_index": 9}, earlier=True)
+    again = amend(client, token, 1, {"subject": "p-17", "trial_index": 9}, first=0)
     assert again.status_code == 200 and again.get_json() == {"amended": 0}
 
     last = amend(client, token, 2, {"checked": True, "rt": 1234.6})  # addDataToLastTrial: that row alone
@@ -71,11 +78,14 @@ def test_properties_reach_the_named_row_and_the_rows_before_it_and_a_repeat_chan
         ({"trial_index": 2, "checked": True, "rt": 1234.6}, 1235),  # rt_ms follows the row's rt, as a saved row's
     ]
     assert client.get(f"/api/sessions/{token}/rows").get_json()["rows"][2]["row"]["checked"] is True
+    # A page that restarted after a reload (resume = "restart") holds only its own rows: the rows before stay.
+    assert amend(client, token, 2, {"block": 2}, first=1).get_json() == {"amended": 2}
+    assert [row.get("block") for row in stored_rows(token)] == [None, 2, 2]
 
 
 def test_every_refusal_changes_nothing(client, app):
     early = enter(client, slug="own", consent=False)
-    refused = amend(client, early, 0, {"a": 1}, earlier=True)
+    refused = amend(client, early, 0, {"a": 1}, first=0)
     assert refused.status_code == 409 and refused.get_json()["error"] == "out_of_order"
 
     token = enter(client, slug="own")
@@ -91,29 +101,38 @@ def test_every_refusal_changes_nothing(client, app):
         ({"n": 2**60}, 422, "invalid_response", "properties.n"),
         ({"t": "a\x00b"}, 422, "invalid_response", "properties.t"),
     ):
-        answer = amend(client, token, 1, properties, earlier=True)
+        answer = amend(client, token, 1, properties, first=0)
         assert (answer.status_code, answer.get_json()["error"]) == (status, error), properties
         assert answer.get_json()["field"] == field, properties
     for body, field in (
         ({"trial_id": "short", "properties": {}}, "trial_id"),
-        ({"trial_id": f"{token[:8]}-row-001", "earlier": "yes", "properties": {}}, "earlier"),
-        ({"trial_id": f"{token[:8]}-row-001", "properties": {}, "rows": 3}, "rows"),
+        ({"trial_id": row_id(token, 1), "first_trial_id": "short", "properties": {}}, "first_trial_id"),
+        ({"trial_id": row_id(token, 1), "first_trial_id": 0, "properties": {}}, "first_trial_id"),
+        ({"trial_id": row_id(token, 1), "properties": {}, "earlier": True}, "earlier"),
     ):
         answer = client.post(f"/api/sessions/{token}/row-amendments", json=body)
         assert answer.status_code == 400 and answer.get_json()["field"] == field, body
     nan = client.post(
         f"/api/sessions/{token}/row-amendments",
-        data=f'{{"trial_id": "{token[:8]}-row-001", "properties": {{"x": NaN}}}}',
+        data=f'{{"trial_id": "{row_id(token, 1)}", "properties": {{"x": NaN}}}}',
         content_type="application/json",
     )
     assert nan.status_code == 422 and nan.get_json()["field"] == "properties"
     unknown = amend(client, token, 7, {"a": 1})
-    assert unknown.status_code == 409 and unknown.get_json()["error"] == "row_not_stored"
+    assert (unknown.status_code, unknown.get_json()["error"], unknown.get_json()["field"]) == (
+        409,
+        "row_not_stored",
+        "trial_id",
+    )
+    unknown_first = amend(client, token, 1, {"a": 1}, first=7)
+    assert (unknown_first.status_code, unknown_first.get_json()["field"]) == (409, "first_trial_id")
+    reversed_ = amend(client, token, 0, {"a": 1}, first=1)
+    assert reversed_.status_code == 422 and reversed_.get_json()["error"] == "rows_reversed"
     assert rows_as_stored() == before
 
     ended = client.post(f"/api/sessions/{token}/end", json={"outcome": "incompatible_device"})
     assert ended.status_code == 200, ended.get_json()
-    after_end = amend(client, token, 1, {"a": 1}, earlier=True)
+    after_end = amend(client, token, 1, {"a": 1}, first=0)
     assert after_end.status_code == 409 and after_end.get_json()["error"] == "session_ended"
     assert rows_as_stored() == before
 
@@ -123,7 +142,7 @@ def test_a_withdrawn_session_s_rows_stay_deleted(client, runner):
     post_rows(client, token, {"trial_index": 0})
     result = runner.invoke(args=["participants", "withdraw", "own", PID, "--reason", "asked by email"])
     assert result.exit_code == 0, result.output
-    answer = amend(client, token, 0, {"a": 1}, earlier=True)
+    answer = amend(client, token, 0, {"a": 1}, first=0)
     assert answer.status_code == 410 and answer.get_json()["error"] == "session_withdrawn"
     assert stored_rows(token) == []
 
@@ -131,7 +150,7 @@ def test_a_withdrawn_session_s_rows_stay_deleted(client, runner):
 def test_the_platform_ids_are_stored_as_markers_and_no_formula_reaches_the_csv(client, runner, tmp_path):
     token = enter(client, slug="own", PROLIFIC_PID=PID)
     post_rows(client, token, {"trial_index": 0}, {"trial_index": 1})
-    answer = amend(client, token, 1, {"subject": PID, "note": '=HYPERLINK("http://x")'}, earlier=True)
+    answer = amend(client, token, 1, {"subject": PID, "note": '=HYPERLINK("http://x")'}, first=0)
     assert answer.status_code == 200 and answer.get_json() == {"amended": 2}
     assert [row["subject"] for row in stored_rows(token)] == ["[PROLIFIC_PID]"] * 2
     assert PID not in str(stored_rows(token))
@@ -158,20 +177,22 @@ def test_the_documented_example_is_taken_and_answered_as_documented(client, doc)
 @FUZZ
 @given(
     properties=st.dictionaries(odd_text | st.text(max_size=10), json_values, max_size=4) | junk,
-    earlier=st.booleans() | junk,
+    first=st.sampled_from([None, "row 0", "row 1"]) | junk,
 )
-def test_no_change_answers_a_5xx_and_a_refused_one_changes_nothing(client, properties, earlier):
+def test_no_change_answers_a_5xx_and_a_refused_one_changes_nothing(client, properties, first):
     token = enter(client, slug="own")
     post_rows(client, token, {"trial_index": 0, "rt": 500}, {"trial_index": 1})
     before = stored_rows(token)
-    body = json.dumps(
-        {"trial_id": f"{token[:8]}-row-001", "earlier": earlier, "properties": properties}, allow_nan=True
-    )
-    answer = client.post(f"/api/sessions/{token}/row-amendments", data=body, content_type="application/json")
+    body = {"trial_id": row_id(token, 1), "properties": properties}
+    if first is not None:
+        stored = {"row 0": row_id(token, 0), "row 1": row_id(token, 1)}
+        body["first_trial_id"] = stored.get(first, first) if isinstance(first, str) else first
+    data = json.dumps(body, allow_nan=True)
+    answer = client.post(f"/api/sessions/{token}/row-amendments", data=data, content_type="application/json")
     assert answer.status_code < 500 and answer.is_json, answer.data
     if answer.status_code == 200:
         rows = stored_rows(token)
-        changed = rows[:2] if earlier is True else rows[1:2]
+        changed = rows[:2] if first == "row 0" else rows[1:2]
         assert all(row[key] == value for row in changed for key, value in properties.items())
         json.dumps(rows, allow_nan=False)  # every reader's JSON
     else:

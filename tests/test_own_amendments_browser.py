@@ -13,6 +13,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from server.db import db
+from server.models import ParticipantSession, Trial
 from tests.jspsych_study import HEAD, jspsych_app
 from tests.test_jspsych_browser import between_polls, press, rows_arrive, session, start, stored_rows
 from tests.test_own_jspsych6_browser import COPIED, HEAD6, JSPSYCH63
@@ -101,6 +103,13 @@ ON_LOAD = (
 )
 
 
+def stored_ids(token):
+    """The session's rows' trial_id, in the order stored."""
+    db.session.rollback()
+    found = db.select(Trial.client_trial_id).join(ParticipantSession).where(ParticipantSession.token == token)
+    return list(db.session.scalars(found.order_by(Trial.trial_index)))
+
+
 @pytest.fixture
 def app(tmp_path):
     for slug in ("late6", "collection6"):
@@ -164,12 +173,13 @@ def test_fields_added_to_recorded_rows_are_stored_and_a_reload_sends_none_twice(
     assert all(row["subject"] == "s-42" and row["block"] == 2 for row in rows)
     # one change each for the id (rows 0–0), the id check (row 1), the block (rows 0–2); none from the replayed
     # trials' on_finish and on_start; "elm", running at the reload, starts again and sends its block again (the rows
-    # hold it already: nothing changes)
-    assert [(a["earlier"], a["properties"]) for a in amendments] == [
-        (True, {"subject": "s-42"}),
-        (False, {"id_checked": True}),
-        (True, {"block": 2}),
-        (True, {"block": 2}),
+    # hold it already: nothing changes); none when the run ends (no row changed otherwise)
+    ids = stored_ids(token)
+    assert [(ids.index(a["first_trial_id"]), ids.index(a["trial_id"]), a["properties"]) for a in amendments] == [
+        (0, 0, {"subject": "s-42"}),
+        (1, 1, {"id_checked": True}),
+        (0, 2, {"block": 2}),
+        (0, 2, {"block": 2}),
     ]
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/results")

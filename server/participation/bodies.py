@@ -353,17 +353,20 @@ def checked_row(row: Any, task, params: dict[str, Any], where: str = "row") -> A
 
 # Validated with the context {"task": the study's task type, "params": its [task] table}.
 class RowAmendment(Body):
-    """Data a jsPsych experiment added to rows already stored (POST /row-amendments): `jsPsych.data.addProperties`
-    called after rows were recorded changes the named row and every row stored before it (`earlier`), as jsPsych
-    changes the rows it holds; `addDataToLastTrial` after the last trial's row was stored changes that row alone."""
+    """Data a jsPsych experiment added to rows already stored (POST /row-amendments), on the stored rows from
+    `first_trial_id` to `trial_id` as the session stored them: `jsPsych.data.addProperties` called after rows were
+    recorded changes every row the page holds (from its first), as jsPsych changes the rows it holds;
+    `addDataToLastTrial` after the last trial's row was stored changes that row alone."""
 
     model_config = ConfigDict(json_schema_extra=documented_as_required("properties"))
     INVALID: ClassVar[dict[str, str]] = {
         "trial_id": TRIAL_ID_MESSAGE,
-        "earlier": "earlier must be true or false",
+        "first_trial_id": f"first_trial_id must be null or {TRIAL_ID_MESSAGE.removeprefix('trial_id must be ')}",
     }
-    trial_id: TrialId = Field(description="the stored row it changes (the last one, with `earlier`)")
-    earlier: StrictBool = Field(False, description="also every row the session stored before that one")
+    trial_id: TrialId = Field(description="the last stored row it changes")
+    first_trial_id: TrialId | None = Field(
+        None, description="the first stored row it changes (null: only the row `trial_id`)"
+    )
     properties: Any = Field(
         None,
         validate_default=True,

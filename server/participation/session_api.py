@@ -339,11 +339,12 @@ def row_rt_ms(row: dict[str, Any]) -> int | None:
 
 
 def amend_rows(connection, session: trialstore.SessionFacts, raw: bytes) -> dict[str, Any]:
-    """Set the fields an experiment added to rows it had recorded (bodies.RowAmendment: a late addProperties or
-    addDataToLastTrial) on the stored rows it names: the row `trial_id`, and with `earlier` every row the session
-    stored before it. Each row changed must still pass the one check of a posted row (bodies.checked_row), or nothing
-    changes. A repeat changes nothing and answers the same way (`amended`: how many rows changed now). The session
-    must be OPEN: its row is locked while the rows change (PostgreSQL), so no end or withdrawal slips in between."""
+    """Set the fields an experiment added to rows it had recorded (bodies.RowAmendment: a late addProperties,
+    addDataToLastTrial, a change through the data collection) on the stored rows it names: from `first_trial_id`
+    (without one, only the row `trial_id`) to `trial_id`, in the order the session stored them. Each row changed must
+    still pass the one check of a posted row (bodies.checked_row), or nothing changes. A repeat changes nothing and
+    answers the same way (`amended`: how many rows changed now). The session must be OPEN: its row is locked while
+    the rows change (PostgreSQL), so no end or withdrawal slips in between."""
     study, task = plan_less(connection, session)
     params = study.config["task"]
     parsed = bodies.parse(bodies.RowAmendment, raw, {"task": task, "params": params})
@@ -355,12 +356,17 @@ def amend_rows(connection, session: trialstore.SessionFacts, raw: bytes) -> dict
         if transaction.scalar(db.select(PS.id).where(PS.id == session.id, trialstore.OPEN).with_for_update()) is None:
             raise not_open(connection, session)
         mine = Trial.session_id == session.id
-        last = transaction.scalar(db.select(Trial.trial_index).where(mine, Trial.client_trial_id == amendment.trial_id))
-        if last is None:
+        last = _stored_index(transaction, mine, amendment.trial_id, "trial_id")
+        first = (
+            last
+            if amendment.first_trial_id is None
+            else _stored_index(transaction, mine, amendment.first_trial_id, "first_trial_id")
+        )
+        if first > last:
             raise APIError(
-                409, "row_not_stored", f"no row with trial_id {amendment.trial_id!r} is stored", field="trial_id"
+                422, "rows_reversed", "first_trial_id names a row stored after trial_id's", field="first_trial_id"
             )
-        chosen = Trial.trial_index <= last if amendment.earlier else Trial.trial_index == last
+        chosen = Trial.trial_index.between(first, last)
         for row_id, response in transaction.execute(db.select(Trial.id, Trial.response).where(mine, chosen)):
             amended = {**response, **properties}
             if amended != response:
@@ -369,6 +375,14 @@ def amend_rows(connection, session: trialstore.SessionFacts, raw: bytes) -> dict
         if changes:
             transaction.execute(AMEND_ROW, changes)
     return {"amended": len(changes)}
+
+
+def _stored_index(transaction, mine, trial_id: str, field: str) -> int:
+    """The trial_index of the session's row `trial_id` (`mine`: the session's rows), or 409 row_not_stored."""
+    index = transaction.scalar(db.select(Trial.trial_index).where(mine, Trial.client_trial_id == trial_id))
+    if index is None:
+        raise APIError(409, "row_not_stored", f"no row with trial_id {trial_id!r} is stored", field=field)
+    return index
 
 
 def rows(connection, session: trialstore.SessionFacts) -> dict[str, Any]:

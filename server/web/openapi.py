@@ -379,26 +379,32 @@ PATHS = {
     },
     "/api/sessions/{token}/row-amendments": {
         "post": {
-            "summary": "Fields a jsPsych experiment added to rows it had recorded, set on the stored rows: "
-            "jsPsych.data.addProperties after the first rows (the named row and every row stored before it, "
-            "`earlier`) or addDataToLastTrial after the last row was stored (that row); idempotent",
+            "summary": "Fields a jsPsych experiment added to rows it had recorded, set on the stored rows from "
+            "first_trial_id to trial_id: jsPsych.data.addProperties after the first rows (every row the page holds), "
+            "addDataToLastTrial after the last row was stored (that row); idempotent",
             "parameters": [TOKEN],
             "requestBody": {
                 "required": True,
                 "content": _json(
                     {"$ref": "#/components/schemas/RowAmendment"},
-                    {"trial_id": ROW_EXAMPLE["trial_id"], "earlier": True, "properties": {"subject": "p-17"}},
+                    {
+                        "trial_id": ROW_EXAMPLE["trial_id"],
+                        "first_trial_id": ROW_EXAMPLE["trial_id"],
+                        "properties": {"subject": "p-17"},
+                    },
                 ),
             },
             "responses": {
                 "200": _answer("the rows hold the fields (changed now, or by an earlier repeat)", "RowsAmended"),
                 "404": _answer(f"no session has this token, or {NOT_JSPSYCH}"),
                 "410": _answer(WITHDRAWN),
-                "409": _answer(f"{BEFORE_CONSENT}, {ENDED}, or `row_not_stored`: no row has that trial_id"),
+                "409": _answer(
+                    f"{BEFORE_CONSENT}, {ENDED}, or `row_not_stored`: no row has that trial_id (or first_trial_id)"
+                ),
                 "413": _answer("`row_too_large`: the properties, or a row with them, over the study's row_limit_kb"),
                 "422": _answer(
-                    "the properties are not a JSON object, or hold a value no reader can handle "
-                    "(`invalid_response`, as a row's)"
+                    "the properties, or a row with them, hold a value no reader can handle (`invalid_response`, as a "
+                    "row's), or `rows_reversed`: first_trial_id's row was stored after trial_id's"
                 ),
                 "400": BODY_ERRORS["400"],
                 "415": BODY_ERRORS["415"],

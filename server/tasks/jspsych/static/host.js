@@ -85,9 +85,10 @@ async function storedRows() {
     ...stored.rows.map((entry) => ({ trial_id: entry.trial_id, row: withIds(entry.row), replay: entry.replay || null })),
     ...queued.map((entry) => ({ trial_id: entry.trial_id, row: entry.row, replay: entry.replay || null })),
   ];
+  const at = (trialId) => rows.findIndex((entry) => entry.trial_id === trialId);
   for (const change of sync.queuedFor(AMENDMENTS)) {
-    const last = rows.findIndex((entry) => entry.trial_id === change.trial_id);
-    for (let n = change.earlier ? 0 : last; last >= 0 && n <= last; n += 1) Object.assign(rows[n].row, change.properties);
+    const first = at(change.first_trial_id || change.trial_id);
+    for (let n = first; first >= 0 && n <= at(change.trial_id); n += 1) Object.assign(rows[n].row, change.properties);
   }
   return rows;
 }
@@ -217,11 +218,10 @@ window.addEventListener("message", (event) => {
   } else if (message.type === "studyhive:amend") {
     // Fields the experiment added to rows already recorded (runtime.js): the stored rows get them too, once every
     // row queued before has been sent.
-    const trialId = rowIds[message.row];
-    if (trialId) {
-      const earlier = message.earlier === true;
+    const [first, last] = [rowIds[message.first], rowIds[message.last]];
+    if (first && last) {
       if (message.keep === true) keepProperties(message.properties);
-      sync.enqueue({ trial_id: trialId, earlier, properties: message.properties }, AMENDMENTS);
+      sync.enqueue({ trial_id: last, first_trial_id: first, properties: message.properties }, AMENDMENTS);
     }
   } else if (message.type === "studyhive:diverged") {
     // A replayed trial's data differed from its stored row (runtime.js): the researchers see it on the session.

@@ -325,9 +325,9 @@
     if (replay.length && restored && typeof restored === "object") data.addProperties(restored);
   }
 
-  /** Tell the page to set `properties` on recorded row `row` (with `earlier`, on every row before it too). */
-  function amend(row, earlier, properties, keep = false) {
-    sendJSON({ type: "studyhive:amend", row, earlier, keep }, "properties", properties);
+  /** Tell the page to set `properties` on the recorded rows `first`…`last` (by their place in this page load). */
+  function amend(first, last, properties, keep = false) {
+    sendJSON({ type: "studyhive:amend", first, last, keep }, "properties", properties);
   }
 
   /** Note that the server's rows `from`…`to` hold `properties` (a change sent now, or stored before the reload). */
@@ -341,8 +341,8 @@
   /**
    * jsPsych changes rows it holds when the experiment calls data.addProperties (every row, and those to come) or
    * data.addDataToLastTrial (the last row). Rows recorded before are on their way to the server already, so the page
-   * is told at once to change the stored ones too ("amend": the last such row, and with `earlier` every row before
-   * it). A row jsPsych has written but not yet recorded (the current trial's, in its on_finish) goes out with the
+   * is told at once to change the stored ones too ("amend": every row recorded in this page load, or the last). A
+   * row jsPsych has written but not yet recorded (the current trial's, in its on_finish) goes out with the
    * change. Not while replaying: the stored rows hold what the run before the reload changed.
    */
   function watchData(data) {
@@ -355,8 +355,9 @@
         const result = change.call(this, properties, ...rest);
         const last = recorded - 1;
         if (last >= 0 && properties && typeof properties === "object" && (earlier || data.get().count() === recorded)) {
-          if (!replaying()) amend(last, earlier, properties, earlier);
-          noted(earlier ? 0 : last, last, properties);
+          const first = earlier ? 0 : last;
+          if (!replaying()) amend(first, last, properties, earlier);
+          noted(first, last, properties);
         }
         return result;
       };
@@ -381,10 +382,10 @@
       return fields.length ? Object.fromEntries(fields.map((key) => [key, is[key]])) : null;
     });
     const alike = changed[0] ? JSON.stringify(changed[0]) : null;
-    let first = 0;
-    while (alike && first < changed.length && changed[first] && JSON.stringify(changed[first]) === alike) first += 1;
-    if (first > 0) amend(first - 1, true, changed[0]);
-    for (let n = first; n < changed.length; n += 1) if (changed[n]) amend(n, false, changed[n]);
+    let alikeRows = 0;
+    while (alike && alikeRows < changed.length && JSON.stringify(changed[alikeRows]) === alike) alikeRows += 1;
+    if (alikeRows > 0) amend(0, alikeRows - 1, changed[0]);
+    for (let n = alikeRows; n < changed.length; n += 1) if (changed[n]) amend(n, n, changed[n]);
   }
 
   let ending = { ended_early: false, message: null };
