@@ -110,6 +110,28 @@ def stored_ids(token):
     return list(db.session.scalars(found.order_by(Trial.trial_index)))
 
 
+# A run that names itself by its page load, and adds that to its rows once it has recorded the first (resume =
+# "restart": after a reload the timeline starts again, beside the first run's stored rows).
+RESTARTED = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  var load = String(performance.timeOrigin);
+  function screen(text, extra) {
+    return Object.assign({type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + text + "</p>",
+                          choices: ["Next"]}, extra || {});
+  }
+  jsPsych.run([
+    screen("Welcome"),
+    screen("Your id", {on_finish: function () { jsPsych.data.addProperties({load: load}); }}),
+    screen("Thank you"),
+  ]);
+</script>
+</html>
+"""
+)
+
+
 @pytest.fixture
 def app(tmp_path):
     for slug in ("late6", "collection6"):
@@ -118,7 +140,7 @@ def app(tmp_path):
             copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(JSPSYCH63 / name, copy)
     studies = {"late8": (EIGHT, 5), "late6": (SIX, 5), "onload": (ON_LOAD, 4)}
-    studies.update(collection8=(COLLECTION8, 4), collection6=(COLLECTION6, 4))
+    studies.update(collection8=(COLLECTION8, 4), collection6=(COLLECTION6, 4), restarted=(RESTARTED, 3, "restart"))
     with jspsych_app(tmp_path, **studies) as app:
         yield app
 
@@ -237,3 +259,23 @@ def test_changes_through_the_data_collection_are_stored_when_the_run_ends(page, 
     rows = stored_rows(token)
     assert rows == data and len(rows) == 4
     assert [(row.get("checked"), row["finished"]) for row in rows] == [(None, True), ("yes", True)] + [(None, True)] * 2
+
+
+def test_a_restarted_run_changes_its_own_rows_and_not_the_first_run_s(page, live_server, app):
+    token = start(page, live_server, "restarted")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+    advance(page, False)
+    advance(page, False)  # "Thank you" on screen: the first run's two rows stored with its load
+    first = rows_arrive(page, token, 2)
+    page.reload()
+    frame.locator(".word", has_text="Welcome").wait_for()
+    for _ in range(3):
+        advance(page, False)
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+    second = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    rows = stored_rows(token)
+    assert rows == first + second and len(rows) == 5
+    loads = [row["load"] for row in rows]
+    assert loads[:2] == [first[0]["load"]] * 2 and loads[2:] == [second[0]["load"]] * 3 and loads[0] != loads[2]
