@@ -7,7 +7,6 @@ change twice. The API's side: tests/test_own_amendments.py."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
 
 import pytest
@@ -17,15 +16,30 @@ from server.db import db
 from server.models import ParticipantSession, Trial
 from tests.jspsych_study import HEAD, jspsych_app
 from tests.test_jspsych_browser import between_polls, press, rows_arrive, session, start, stored_rows
-from tests.test_own_jspsych6_browser import COPIED, HEAD6, JSPSYCH63
+from tests.test_own_jspsych6_browser import HEAD6, copy_jspsych63
+
+# Each experiment's pages: a screen with one button (jsPsych 8) or answered by a key (jsPsych 6), each its own word.
+PLUGINS = {8: ("jsPsychHtmlButtonResponse", 'choices: ["Next"]'), 6: ('"html-keyboard-response"', 'choices: ["f"]')}
+SCREEN = """
+  function screen(text, extra) {
+    return Object.assign({type: PLUGIN, stimulus: "<p class='word'>" + text + "</p>", CHOICES}, extra || {});
+  }
+"""
+RUN8 = "  var jsPsych = initJsPsych();\n  jsPsych.run(timeline);\n"
+
+
+def experiment(version: int, code: str, start: str) -> str:
+    """An experiment page of jsPsych `version` (8 or 6): the `screen` helper, `code` (which defines the timeline), then
+    `start`, the script that starts it."""
+    plugin, choices = PLUGINS[version]
+    script = (SCREEN + code).replace("PLUGIN", plugin).replace("CHOICES", choices)
+    return (HEAD if version == 8 else HEAD6) + "<script>\n" + script + start + "</script>\n</html>\n"
+
 
 # Each way a field reaches rows jsPsych has recorded: addProperties in a trial's on_finish (the rows before it are
 # stored; its own is written and goes out with the field), addDataToLastTrial in a trial's on_start (the last row is
 # stored) and in its on_finish (its own row, not yet recorded: no change to send), addProperties in an on_start.
 LATE = """
-  function screen(text, extra) {
-    return Object.assign({type: PLUGIN, stimulus: "<p class='word'>" + text + "</p>", CHOICES}, extra || {});
-  }
   var timeline = [
     screen("Welcome"),
     screen("Your id", {on_finish: function () { jsPsych.data.addProperties({subject: "s-42"}); }}),
@@ -37,26 +51,11 @@ LATE = """
     screen("Thank you"),
   ];
 """
-EIGHT = (
-    HEAD
-    + "<script>\n  var jsPsych = initJsPsych();\n"
-    + LATE.replace("PLUGIN", "jsPsychHtmlButtonResponse").replace("CHOICES", 'choices: ["Next"]')
-    + "  jsPsych.run(timeline);\n</script>\n</html>\n"
-)
-SIX = (
-    HEAD6
-    + "<script>\n"
-    + LATE.replace("PLUGIN", '"html-keyboard-response"').replace("CHOICES", 'choices: ["f"]')
-    + "  jsPsych.init({timeline: timeline});\n</script>\n</html>\n"
-)
 WORDS = ("Welcome", "Your id", "oak", "elm", "Thank you")
 
 # Changes through the data collection itself: a value assigned to the last row in the next trial's on_start, and
 # addToAll in the experiment's own on_finish (after the last row was recorded).
 COLLECTION = """
-  function screen(text, extra) {
-    return Object.assign({type: PLUGIN, stimulus: "<p class='word'>" + text + "</p>", CHOICES}, extra || {});
-  }
   var timeline = [
     screen("Welcome"),
     screen("Your answer"),
@@ -65,30 +64,11 @@ COLLECTION = """
   ];
   function done() { jsPsych.data.get().addToAll({finished: true}); }
 """
-COLLECTION8 = (
-    HEAD
-    + "<script>\n"
-    + COLLECTION.replace("PLUGIN", "jsPsychHtmlButtonResponse").replace("CHOICES", 'choices: ["Next"]')
-    + "  var jsPsych = initJsPsych({on_finish: done});\n  jsPsych.run(timeline);\n</script>\n</html>\n"
-)
-COLLECTION6 = (
-    HEAD6
-    + "<script>\n"
-    + COLLECTION.replace("PLUGIN", '"html-keyboard-response"').replace("CHOICES", 'choices: ["f"]')
-    + "  jsPsych.init({timeline: timeline, on_finish: done});\n</script>\n</html>\n"
-)
 
 # Changes in display code, which a replay skips: the "Your id" screen's on_load (a call-function trial's func is the
 # same: it runs in the plugin's trial()) marks the row before it and adds a field to every row.
-ON_LOAD = (
-    HEAD
-    + """<script>
-  var jsPsych = initJsPsych();
-  function screen(text, extra) {
-    return Object.assign({type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + text + "</p>",
-                          choices: ["Next"]}, extra || {});
-  }
-  jsPsych.run([
+ON_LOAD = """
+  var timeline = [
     screen("Welcome"),
     screen("Your id", {on_load: function () {
       jsPsych.data.addDataToLastTrial({welcomed: true});
@@ -96,11 +76,30 @@ ON_LOAD = (
     }}),
     screen("oak"),
     screen("Thank you"),
-  ]);
-</script>
-</html>
+  ];
 """
-)
+
+# A run that names itself by its page load, and adds that to its rows once it has recorded the first (resume =
+# "restart": after a reload the timeline starts again, beside the first run's stored rows).
+RESTARTED = """
+  var load = String(performance.timeOrigin);
+  var timeline = [
+    screen("Welcome"),
+    screen("Your id", {on_finish: function () { jsPsych.data.addProperties({load: load}); }}),
+    screen("Thank you"),
+  ];
+"""
+STUDIES = {
+    "late8": (experiment(8, LATE, RUN8), 5),
+    "late6": (experiment(6, LATE, "  jsPsych.init({timeline: timeline});\n"), 5),
+    "collection8": (
+        experiment(8, COLLECTION, "  var jsPsych = initJsPsych({on_finish: done});\n  jsPsych.run(timeline);\n"),
+        4,
+    ),
+    "collection6": (experiment(6, COLLECTION, "  jsPsych.init({timeline: timeline, on_finish: done});\n"), 4),
+    "onload": (experiment(8, ON_LOAD, RUN8), 4),
+    "restarted": (experiment(8, RESTARTED, RUN8), 3, "restart"),
+}
 
 
 def stored_ids(token):
@@ -110,38 +109,11 @@ def stored_ids(token):
     return list(db.session.scalars(found.order_by(Trial.trial_index)))
 
 
-# A run that names itself by its page load, and adds that to its rows once it has recorded the first (resume =
-# "restart": after a reload the timeline starts again, beside the first run's stored rows).
-RESTARTED = (
-    HEAD
-    + """<script>
-  var jsPsych = initJsPsych();
-  var load = String(performance.timeOrigin);
-  function screen(text, extra) {
-    return Object.assign({type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + text + "</p>",
-                          choices: ["Next"]}, extra || {});
-  }
-  jsPsych.run([
-    screen("Welcome"),
-    screen("Your id", {on_finish: function () { jsPsych.data.addProperties({load: load}); }}),
-    screen("Thank you"),
-  ]);
-</script>
-</html>
-"""
-)
-
-
 @pytest.fixture
 def app(tmp_path):
     for slug in ("late6", "collection6"):
-        for name in COPIED:
-            copy = tmp_path / "studies" / slug / "jspsych-6.3.0" / name
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(JSPSYCH63 / name, copy)
-    studies = {"late8": (EIGHT, 5), "late6": (SIX, 5), "onload": (ON_LOAD, 4)}
-    studies.update(collection8=(COLLECTION8, 4), collection6=(COLLECTION6, 4), restarted=(RESTARTED, 3, "restart"))
-    with jspsych_app(tmp_path, **studies) as app:
+        copy_jspsych63(tmp_path / "studies" / slug)
+    with jspsych_app(tmp_path, **STUDIES) as app:
         yield app
 
 

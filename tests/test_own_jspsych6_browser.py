@@ -107,14 +107,19 @@ STUCK6 = (
 PID = "5f1e2d3c4b5a69788796a5b4"
 
 
+def copy_jspsych63(study: Path) -> None:
+    """Put the local copy of jsPsych 6.3.0 that HEAD6 loads in the study folder `study`."""
+    for name in COPIED:
+        copy = study / "jspsych-6.3.0" / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(JSPSYCH63 / name, copy)
+
+
 @pytest.fixture
 def app(tmp_path):
     studies = {"six": (SIX, 7), "ending6": (ENDING6, 1), "stuck6": (STUCK6, 1)}
     for slug in studies:
-        for name in COPIED:
-            copy = tmp_path / "studies" / slug / "jspsych-6.3.0" / name
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(JSPSYCH63 / name, copy)
+        copy_jspsych63(tmp_path / "studies" / slug)
     with jspsych_app(tmp_path, **studies) as app:
         yield app
 

@@ -220,6 +220,14 @@ def parse_time(value: str | None) -> datetime | None:
 
 
 TrialId = Annotated[str, Field(pattern=TRIAL_ID, description="made by the page (a uuid4); a resend repeats it")]
+
+
+def checked_object(description: str) -> Any:
+    """A field whose JSON object its model's own validator checks (and refuses, when absent: the default None is
+    validated too)."""
+    return Field(None, validate_default=True, json_schema_extra={"type": "object"}, description=description)
+
+
 ClientTime = Annotated[
     str | None,
     AfterValidator(parse_time),
@@ -251,12 +259,7 @@ class Trial(Body):
     rt_ms: Annotated[float, Field(ge=0, le=MAX_RT_MS)] | None = None
     client_time: ClientTime = None
     events: Events = None
-    response: Any = Field(
-        None,
-        validate_default=True,
-        json_schema_extra={"type": "object"},
-        description='checked by the task type (ratio estimation: {"percent": 0–100})',
-    )
+    response: Any = checked_object('checked by the task type (ratio estimation: {"percent": 0–100})')
 
     @field_validator("trial_index")
     @classmethod
@@ -317,12 +320,7 @@ class Row(Body):
         "client_time": CLIENT_TIME_MESSAGE,
     }
     trial_id: TrialId
-    row: Any = Field(
-        None,
-        validate_default=True,
-        json_schema_extra={"type": "object"},
-        description="one entry of jsPsych.data, as jsPsych recorded it",
-    )
+    row: Any = checked_object("one entry of jsPsych.data, as jsPsych recorded it")
     events: Events = None
     replay: ReplayPosition | None = None
     client_time: ClientTime = None
@@ -367,11 +365,8 @@ class RowAmendment(Body):
     first_trial_id: TrialId | None = Field(
         None, description="the first stored row it changes (null: only the row `trial_id`)"
     )
-    properties: Any = Field(
-        None,
-        validate_default=True,
-        json_schema_extra={"type": "object"},
-        description="the fields set on each row (a field the row holds takes the new value, as in jsPsych)",
+    properties: Any = checked_object(
+        "the fields set on each row (a field the row holds takes the new value, as in jsPsych)"
     )
 
     @field_validator("properties")
