@@ -3,12 +3,12 @@
  * (StudyhiveSync, sync.js) and runs the experiment in a sandboxed frame that reaches the server only through
  * messages to this page (runtime.js): rows to save, fields added to rows already saved, a replay that diverged,
  * "finished". After a reload it sends the frame the rows stored so far (on the server and still queued here) to
- * replay, as study.toml's `resume` says. When
- * the timeline has finished (and how: naturally, or early with the experiment's end message) and every row is on the
- * server it offers a Continue button, so the experiment's debrief stays on screen; the server decides the outcome
- * from how it ended. An error of the experiment's own code is recorded on the server; one that stopped the
- * experiment (fatal) is also shown with a button that ends the session (outcome experiment_error), so no
- * participant is left before a blank frame. Either button comes with full screen left, so the frame does not cover it.
+ * replay, as study.toml's `resume` says. When the timeline has finished (and how: naturally, or early with the
+ * experiment's end message) and every row is on the server it offers a Continue button, so the experiment's debrief
+ * stays on screen; the server decides the outcome from how it ended. An error of the experiment's own code is
+ * recorded on the server; one that stopped the experiment (fatal) is also shown with a button that ends the session
+ * (outcome experiment_error), so no participant is left before a blank frame. Either button comes with full screen
+ * left, so the frame does not cover it.
  */
 "use strict";
 
@@ -83,12 +83,13 @@ async function storedRows() {
   const queued = sync.queue.filter((body) => !ids.has(body.trial_id));
   const rows = [
     ...stored.rows.map((entry) => ({ trial_id: entry.trial_id, row: withIds(entry.row), replay: entry.replay || null })),
-    ...queued.map((entry) => ({ trial_id: entry.trial_id, row: entry.row, replay: entry.replay || null })),
+    // a copy: the queued body itself is sent as it was recorded
+    ...queued.map((entry) => ({ trial_id: entry.trial_id, row: { ...entry.row }, replay: entry.replay || null })),
   ];
   const at = (trialId) => rows.findIndex((entry) => entry.trial_id === trialId);
   for (const change of sync.queuedFor(AMENDMENTS)) {
-    const first = at(change.first_trial_id || change.trial_id);
-    for (let n = first; first >= 0 && n <= at(change.trial_id); n += 1) Object.assign(rows[n].row, change.properties);
+    const [first, last] = [at(change.first_trial_id || change.trial_id), at(change.trial_id)];
+    for (let n = first; first >= 0 && n <= last; n += 1) Object.assign(rows[n].row, change.properties);
   }
   return rows;
 }
@@ -186,6 +187,7 @@ async function endAfterError() {
     await fatalError;
     await sync.flush();
     const result = await sync.postJSON("/end", { outcome: "experiment_error" });
+    forgetProperties();
     stopped.querySelector("p").textContent = result.redirect_url ? _("Taking you back to Prolific…") : withoutCode();
     button.hidden = true;
     if (result.redirect_url) window.location.assign(result.redirect_url);
