@@ -12,6 +12,7 @@ each skips when a part it depends on was already refused, as that part is the on
 
 from __future__ import annotations
 
+import functools
 import json
 import unicodedata
 from datetime import UTC, datetime
@@ -82,11 +83,13 @@ def refuse(error: APIError) -> PydanticCustomError:
 
 
 def refusing(check):
-    """A validator that runs `check` and turns the APIError it raises into the refusal pydantic carries."""
+    """A validator that runs `check` and turns the APIError it raises into the refusal pydantic carries (its
+    signature is the check's, so pydantic passes a field validator's `info` as it would to the check)."""
 
-    def validator(value):
+    @functools.wraps(check)
+    def validator(*args):
         try:
-            return check(value)
+            return check(*args)
         except APIError as exc:
             raise refuse(exc) from None
 
@@ -290,16 +293,14 @@ class Trial(Body):
 
     @field_validator("response")
     @classmethod
+    @refusing
     def _task_response(cls, response: Any, info: ValidationInfo) -> Any:
         if "trial_index" not in info.data:
             return response
         planned = info.context["plan"][info.data["trial_index"]]
-        try:
-            return task_checked(
-                info.context["task"].validate_response, (response, info.context["params"], planned), "response"
-            )
-        except APIError as refusal:
-            raise refuse(refusal) from None
+        return task_checked(
+            info.context["task"].validate_response, (response, info.context["params"], planned), "response"
+        )
 
 
 class ReplayPosition(Body):
@@ -327,11 +328,9 @@ class Row(Body):
 
     @field_validator("row")
     @classmethod
+    @refusing
     def _task_row(cls, row: Any, info: ValidationInfo) -> Any:
-        try:
-            return checked_row(row, info.context["task"], info.context["params"])
-        except APIError as refusal:
-            raise refuse(refusal) from None
+        return checked_row(row, info.context["task"], info.context["params"])
 
 
 def checked_row(row: Any, task, params: dict[str, Any], where: str = "row") -> Any:
@@ -371,13 +370,11 @@ class RowAmendment(Body):
 
     @field_validator("properties")
     @classmethod
+    @refusing
     def _as_row(cls, properties: Any, info: ValidationInfo) -> Any:
         if not isinstance(properties, dict):
-            raise refuse(invalid_field("properties", "properties must be a JSON object (the fields to set)"))
-        try:
-            return checked_row(properties, info.context["task"], info.context["params"], "properties")
-        except APIError as refusal:
-            raise refuse(refusal) from None
+            raise invalid_field("properties", "properties must be a JSON object (the fields to set)")
+        return checked_row(properties, info.context["task"], info.context["params"], "properties")
 
 
 def row_too_large(limit: int, where: str = "row") -> APIError:
