@@ -32,6 +32,35 @@ def session_of(token) -> ParticipantSession:
     return db.session.scalars(db.select(ParticipantSession).filter_by(token=token)).one()
 
 
+def statements_sent(monkeypatch, action) -> list[str]:
+    """The SQL statements `action` sends to the database (its round trips), asserting that it returns true."""
+    statements = []
+    if db.engines[AUTOCOMMIT_BIND].dialect.name == "postgresql":
+        # The participant API's statements go to psycopg directly (trialstore.PreparedStatement), past SQLAlchemy's
+        # events: count what psycopg's cursors send, SQLAlchemy's statements included.
+        send = psycopg.Cursor.execute
+
+        def counted(cursor, query, *args, **kwargs):
+            statements.append(query if isinstance(query, str) else str(query))
+            return send(cursor, query, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+        try:
+            assert action()
+        finally:
+            monkeypatch.undo()
+        return statements
+    listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
+    for engine in db.engines.values():
+        event.listen(engine, "before_cursor_execute", listener)
+    try:
+        assert action()
+    finally:
+        for engine in db.engines.values():
+            event.remove(engine, "before_cursor_execute", listener)
+    return statements
+
+
 def test_before_consent_only_the_environment_consent_and_an_end_are_taken(client):
     token = enter(client, consent=False)
     plan = plan_of(client, token)
@@ -187,27 +216,9 @@ def test_a_save_after_consent_is_one_statement(app, client, monkeypatch):
     assert client.post(api(token, "/trials"), json=trial_body(plan[0])).status_code == 201  # warms the caches
     with trialstore.autocommit() as connection:  # a worker reads each stimulus once, whoever shows it first
         trialstore.stimulus(connection, session_of(token).study_id, plan[1]["stimulus_id"])
-    statements = []
-    engine = db.engines[AUTOCOMMIT_BIND]
-    if engine.dialect.name == "postgresql":
-        # The saves' INSERT goes to psycopg directly (trialstore.PreparedStatement), past SQLAlchemy's events: count
-        # what psycopg's cursors send, SQLAlchemy's statements included.
-        send = psycopg.Cursor.execute
-
-        def counted(cursor, query, *args, **kwargs):
-            statements.append(query if isinstance(query, str) else str(query))
-            return send(cursor, query, *args, **kwargs)
-
-        monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-        assert client.post(api(token, "/trials"), json=trial_body(plan[1])).status_code == 201
-        monkeypatch.undo()
-    else:
-        listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
-        event.listen(engine, "before_cursor_execute", listener)
-        try:
-            assert client.post(api(token, "/trials"), json=trial_body(plan[1])).status_code == 201
-        finally:
-            event.remove(engine, "before_cursor_execute", listener)
+    statements = statements_sent(
+        monkeypatch, lambda: client.post(api(token, "/trials"), json=trial_body(plan[1])).status_code == 201
+    )
     assert len(statements) == 1 and statements[0].lstrip().upper().startswith("INSERT"), statements
 
 
@@ -220,3 +231,26 @@ def test_consent_given_through_another_worker_is_seen(app, client):
     db.session.add(SurveyResponse(session_id=session.id, name="consent", answers={"agreed": True}))
     db.session.commit()  # as another worker would store it
     assert client.post(api(token, "/trials"), json=trial_body(plan[0])).status_code == 201
+
+
+def test_a_new_participants_entry_is_two_statements_and_the_page_one(app, client, monkeypatch):
+    """A new Prolific participant's entry reads the study and inserts the session, which finds a PROLIFIC_PID that
+    has one already (no look-up before); the worker keeps the new session's facts, so its page reads only the
+    status. A returning PROLIFIC_PID still resumes its session."""
+    enter(client, **PROLIFIC)  # the participant-code key and the study's page, read once per worker
+    link = {**PROLIFIC, "PROLIFIC_PID": "60e2f1c8a9b3d4e5f6a7b8c9"}
+    entered = []
+
+    def entry():
+        response = client.get("/study/study3", query_string=link)
+        entered.append(response.headers.get("Location", ""))
+        return response.status_code == 303
+
+    statements = statements_sent(monkeypatch, entry)
+    assert len(statements) == 2, statements
+    assert statements[1].lstrip().upper().startswith("INSERT"), statements
+    token = entered[0].rsplit("/", 1)[1]
+    page = statements_sent(monkeypatch, lambda: client.get(entered[0]).status_code == 200)
+    assert len(page) == 1 and "status" in page[0], page
+    assert client.get("/study/study3", query_string=link).headers["Location"].endswith(token)  # resumes
+    assert stored(ParticipantSession) == 2

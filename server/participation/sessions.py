@@ -9,6 +9,7 @@ double click, a retry racing its original) still store one row."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import secrets
@@ -18,7 +19,6 @@ from datetime import timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, bindparam
-from sqlalchemy.exc import IntegrityError
 
 from .. import identifiers
 from ..db import db, utcnow
@@ -54,6 +54,7 @@ class Entered(NamedTuple):
     status: str
     stage: str
     condition: str | None
+    facts: trialstore.SessionFacts | None = None  # a session just inserted: what the participant API keeps of it
 
 
 class UnknownJump(ValueError):
@@ -110,11 +111,9 @@ def find_or_create(
     if not study.config.get("conditions"):
         values = _new_session(study, prolific, user_agent, None, plans[None], url_variables=url_variables)
         with trialstore.autocommit() as connection:
-            try:
-                return _add(connection, values)
-            except IntegrityError:
-                # Two first entries of the same PROLIFIC_PID raced: the other one won, use its session.
-                return by_prolific_pid(connection, study.id, prolific["PROLIFIC_PID"])
+            # A PROLIFIC_PID that has a session already (a return, or two first entries racing) stores nothing: that
+            # session it is.
+            return _add(connection, values) or by_prolific_pid(connection, study.id, prolific["PROLIFIC_PID"])
     conditions.lock_study(study)
     existing = prolific and by_prolific_pid(db.session.connection(), study.id, prolific["PROLIFIC_PID"])
     if existing:
@@ -126,20 +125,27 @@ def find_or_create(
         db.session.rollback()  # release the lock
         raise
     values = _new_session(study, prolific, user_agent, condition, plans[condition], url_variables=url_variables)
-    try:
-        entered = _add(db.session.connection(), values)
-        db.session.commit()
-        return entered
-    except IntegrityError:
+    entered = _add(db.session.connection(), values, remember=False)
+    if entered is None:
         # Two first entries of the same PROLIFIC_PID raced: the other one won, use its session.
         db.session.rollback()
         return by_prolific_pid(db.session.connection(), study.id, prolific["PROLIFIC_PID"])
+    db.session.commit()
+    trialstore.remember(entered.facts)
+    return entered
 
 
-# A new session's row, one INSERT built once, with the version it enters under. Not the ORM's unit of work: its flush
-# of a new object cost an entry several times this statement (docs/operations.md, "The save path at five times
-# psiTurk").
-NEW_SESSION = db.insert(ParticipantSession.__table__).values(study_version_id=study_versions.CURRENT_ID)
+# A new session's row, one INSERT built once per dialect, with the version it enters under; one that a unique key
+# refuses (its PROLIFIC_PID has a session in the study) stores nothing and answers no row. Not the ORM's unit of work:
+# its flush of a new object cost an entry several times this statement (docs/operations.md, "The save path at five
+# times psiTurk").
+NEW_SESSION = {
+    dialect: insert(ParticipantSession.__table__)
+    .values(study_version_id=study_versions.CURRENT_ID)
+    .on_conflict_do_nothing()
+    .returning(PS.id)
+    for dialect, insert in trialstore.INSERTS.items()
+}
 
 
 def _new_session(
@@ -178,12 +184,38 @@ def _new_session(
     }
 
 
-def _add(connection: Connection, values: dict[str, Any]) -> Entered:
-    """Insert the session on `connection` (the caller commits, where it is in a transaction)."""
-    trialstore.changed(
-        connection, NEW_SESSION, {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
+def _add(connection: Connection, values: dict[str, Any], remember: bool = True) -> Entered | None:
+    """Insert the session on `connection` (the caller commits, where it is in a transaction); None if a unique key
+    already holds such a session (its PROLIFIC_PID's, in this study). `remember`: put its facts in this worker's cache
+    now (trialstore.remember), which its page and first API requests would otherwise read back (a caller in a
+    transaction does so once it committed)."""
+    statement = NEW_SESSION[connection.dialect.name]
+    parameters = {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
+    row = trialstore.first(connection, statement, parameters)
+    if row is None:
+        return None
+    entered = Entered(values["token"], values["status"], values["stage"], values["condition"], _facts(row.id, values))
+    if remember:
+        trialstore.remember(entered.facts)
+    return entered
+
+
+def _facts(session_id: int, values: dict[str, Any]) -> trialstore.SessionFacts:
+    """The facts the participant API keeps of a session it has just inserted (`values`), as it would read them back."""
+    return trialstore.SessionFacts(
+        session_id,
+        values["token"],
+        values["study_id"],
+        values["study_version"],
+        values["platform"],
+        json.loads(json.dumps(values["plan"])),  # as stored: a plan item's tuples read back as lists
+        values["last_seen_at"],
+        False,
+        values["preview"],
+        values["condition"],
+        {"PROLIFIC_PID": values["prolific_pid"], "STUDY_ID": values["prolific_study_id"],
+         "SESSION_ID": values["prolific_session_id"]},
     )
-    return Entered(values["token"], values["status"], values["stage"], values["condition"])
 
 
 def _draw_plan(study: Study, task, params: dict[str, Any]) -> list:

@@ -199,11 +199,18 @@ def session_facts(connection: Connection, token: str) -> SessionFacts | None:
         row.condition,
         {"PROLIFIC_PID": row.prolific_pid, "STUDY_ID": row.prolific_study_id, "SESSION_ID": row.prolific_session_id},
     )
+    remember(facts)
+    return facts
+
+
+def remember(facts: SessionFacts) -> None:
+    """Keep the facts of a session this worker has just created (its entry), so that its page and first requests
+    do not read them back."""
+    caches = _caches()
     with caches.lock:
-        caches.sessions[token] = facts
+        caches.sessions[facts.token] = facts
         while len(caches.sessions) > SESSIONS_CACHED:
             caches.sessions.popitem(last=False)
-    return facts
 
 
 def study_facts(connection: Connection, study_id: int, version: int = 0) -> StudyFacts:
@@ -371,7 +378,7 @@ class PreparedStatement:
             }
             # The statement's own values (OPEN's statuses, a SET flag = 'x' or NULL): the parameters not required.
             self.constants = {name: bind.value for bind, name in compiled.bind_names.items() if not bind.required}
-            columns = getattr(statement, "selected_columns", ())
+            columns = statement.exported_columns  # a SELECT's, or what an INSERT or UPDATE returns
             self.types = [column.type.dialect_impl(dialect) for column in columns]
             self.row = namedtuple("Row", [column.key for column in columns], rename=True) if columns else None
             # Each result column's processor (None: none needed), from the first answer's types; None until then.

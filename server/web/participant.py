@@ -117,7 +117,10 @@ def enter(slug):
             ),
             400,
         )
-    if prolific:
+    # A returning PROLIFIC_PID resumes its session, whatever the study's status now. An open study without conditions
+    # finds it in the entry's INSERT, which stores nothing for it (sessions.find_or_create): one round trip less for
+    # every new participant.
+    if prolific and (study.status != "open" or study.config.get("conditions")):
         with trialstore.autocommit() as connection:
             existing = sessions.by_prolific_pid(connection, study.id, prolific["PROLIFIC_PID"])
         if existing is not None:
