@@ -152,6 +152,55 @@ def test_refused_and_unmatched_api_requests_are_the_views(app, client, hooks):
     assert client.get(api).get_json()["surveys_done"] == []
 
 
+def test_the_kept_study_page_skips_flask_and_answers_as_the_view_does(app, client, hooks):
+    """The study page of a participant's session is the worker's kept page, answered before Flask exactly as the view
+    answers it (status, headers, body but for the token), compressed or not; the first page a worker renders, a
+    request with a cookie, a Range, and a session that ended are the view's."""
+    flask_only = Client(app.wsgi_app.wsgi_app)
+    tokens = [enter(client, "study3", consent=False, PROLIFIC_PID=pid * 24) for pid in "abc"]
+    pages = [f"/study/study3/s/{token}" for token in tokens]
+    before = len(hooks)
+    first = client.get(pages[0])  # renders the page this worker keeps
+    assert first.status_code == 200 and len(hooks) == before + 1
+    for headers in ({"Accept-Encoding": "gzip"}, {}):
+        before = len(hooks)
+        fast = client.get(pages[1], headers=headers)
+        assert len(hooks) == before  # Flask never saw it
+        view = flask_only.get(pages[2], headers=headers)
+        assert len(hooks) == before + 1
+        assert fast.status_code == view.status_code == 200
+        assert fast.headers.get("Content-Encoding") == view.headers.get("Content-Encoding")
+        differs = {"Content-Length"} if headers else set()  # each token compresses in its own way
+        assert {(k, v) for k, v in fast.headers.items() if k not in differs} == {
+            (k, v) for k, v in view.headers.items() if k not in differs
+        }
+        assert fast.headers["Vary"] == "Accept-Encoding, Cookie"
+        page = gzip.decompress(fast.data) if headers else fast.data
+        assert tokens[1] in page.decode() and tokens[2] not in page.decode()
+        assert page.replace(tokens[1].encode(), b"T") == (gzip.decompress(view.data) if headers else view.data).replace(
+            tokens[2].encode(), b"T"
+        )
+    for request, status in [
+        ("cookie", 200),
+        (dict(headers={"Range": "bytes=0-10"}), 200),
+        (dict(path=pages[1].replace("study3", "sketch-demo")), 404),
+        (dict(path=pages[1] + "x"), 404),
+    ]:
+        before = len(hooks)
+        if request == "cookie":
+            client.set_cookie("other", "1")
+            assert client.get(pages[1]).status_code == status
+            client.delete_cookie("other")
+        else:
+            assert client.get(**{"path": pages[1], **request}).status_code == status
+        assert len(hooks) == before + 1, request  # it went to Flask
+    db.session.execute(db.update(ParticipantSession).filter_by(token=tokens[1]).values(status="completed"))
+    db.session.commit()
+    before = len(hooks)
+    ended = client.get(pages[1])
+    assert ended.status_code == 200 and b"Already completed" in ended.data and len(hooks) == before + 1
+
+
 @pytest.mark.skipif(
     BACKEND != "postgresql", reason="psycopg's prepared statements (server/participation/trialstore.py)"
 )

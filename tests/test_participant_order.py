@@ -237,7 +237,8 @@ def test_a_new_participants_entry_is_two_statements_and_the_page_one(app, client
     """A new Prolific participant's entry reads the study and inserts the session, which finds a PROLIFIC_PID that
     has one already (no look-up before); the worker keeps the new session's facts, so its page reads only the
     status. A returning PROLIFIC_PID still resumes its session."""
-    enter(client, **PROLIFIC)  # the participant-code key and the study's page, read once per worker
+    first = enter(client, consent=False, **PROLIFIC)  # the participant-code key, read once per worker
+    assert client.get(f"/study/study3/s/{first}").status_code == 200  # the page the worker keeps, rendered once
     link = {**PROLIFIC, "PROLIFIC_PID": "60e2f1c8a9b3d4e5f6a7b8c9"}
     entered = []
 

@@ -189,21 +189,25 @@ def _add(connection: Connection, values: dict[str, Any], remember: bool = True) 
     already holds such a session (its PROLIFIC_PID's, in this study). `remember`: put its facts in this worker's cache
     now (trialstore.remember), which its page and first API requests would otherwise read back (a caller in a
     transaction does so once it committed)."""
+    # The facts before the INSERT: code that runs after a wait for the database runs slower (docs/operations.md,
+    # "The save path at five times psiTurk, tenth round").
+    facts = _facts(values)
     statement = NEW_SESSION[connection.dialect.name]
     parameters = {**values, "version_of_study": values["study_id"], "version": values["study_version"]}
     row = trialstore.first(connection, statement, parameters)
     if row is None:
         return None
-    entered = Entered(values["token"], values["status"], values["stage"], values["condition"], _facts(row.id, values))
+    facts.id = row.id
     if remember:
-        trialstore.remember(entered.facts)
-    return entered
+        trialstore.remember(facts)
+    return Entered(values["token"], values["status"], values["stage"], values["condition"], facts)
 
 
-def _facts(session_id: int, values: dict[str, Any]) -> trialstore.SessionFacts:
-    """The facts the participant API keeps of a session it has just inserted (`values`), as it would read them back."""
+def _facts(values: dict[str, Any]) -> trialstore.SessionFacts:
+    """The facts the participant API keeps of a session about to be inserted (`values`), as it would read them back
+    but for the id (0 until then)."""
     return trialstore.SessionFacts(
-        session_id,
+        0,
         values["token"],
         values["study_id"],
         values["study_version"],
@@ -213,8 +217,11 @@ def _facts(session_id: int, values: dict[str, Any]) -> trialstore.SessionFacts:
         False,
         values["preview"],
         values["condition"],
-        {"PROLIFIC_PID": values["prolific_pid"], "STUDY_ID": values["prolific_study_id"],
-         "SESSION_ID": values["prolific_session_id"]},
+        {
+            "PROLIFIC_PID": values["prolific_pid"],
+            "STUDY_ID": values["prolific_study_id"],
+            "SESSION_ID": values["prolific_session_id"],
+        },
     )
 
 

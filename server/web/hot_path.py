@@ -1,4 +1,4 @@
-"""The participant API's frequent requests answered before Flask's request handling.
+"""The participant API's frequent requests, and the study's page, answered before Flask's request handling.
 
 A participant makes 37 requests (docs/operations.md, "The participant API"): the entry and the page, then 35 to the
 participant API, 30 of them saves. Flask's request context, URL routing, session interface and before/after hooks
@@ -9,7 +9,9 @@ static_files (`gzipped`; a 200 varies by Accept-Encoding) and `security.headers`
 unchanged, the body read here put back: another URL or method, a body without a length or over the limit or not
 JSON, a refusal, an error, another status (a save's repeat). So no refusal has a second implementation, and every
 answer but a success is the view's. The view runs the operation again: each in `HOT` answers a second run as the
-first (api.Hot says why).
+first (api.Hot says why). The study's page (`participant.run`) is answered here when it is the worker's kept page
+for a participant (`participant.kept_page`) and the request carries no cookie (a researcher's would be read by
+Flask's session interface); it only reads, so the view may run it again.
 """
 
 from __future__ import annotations
@@ -25,12 +27,16 @@ from werkzeug.http import HTTP_STATUS_CODES
 from ..participation import session_api, trialstore
 from . import security
 from .api import HOT, PREFIX, Hot
+from .participant import kept_page
 from .static_files import gzip_accepted, gzipped
 
 # By method: each of HOT's URLs as a pattern (the token and the URL's values its named groups), with its key.
 ROUTES: dict[str, list[tuple[re.Pattern, tuple[str, str]]]] = {}
 for key in HOT:
     ROUTES.setdefault(key[0], []).append((re.compile(re.escape(PREFIX) + "(?P<token>[^/]+)" + key[1]), key))
+# The study's page (participant.run's URL).
+PAGE = re.compile("/study/(?P<slug>[^/]+)/s/(?P<token>[^/]+)")
+HTML = "text/html; charset=utf-8"
 
 
 def is_json(content_type: str) -> bool:
@@ -54,11 +60,16 @@ class HotPath:
             if raw is not None or not hot.body:
                 answered = self._answered(hot, values, raw, environ)
                 if answered is not None:
-                    status, headers, body = answered
-                    start_response(status, headers)
-                    return [body]
+                    start_response(*answered[:2])
+                    return [answered[2]]
                 if raw is not None:
                     environ["wsgi.input"] = io.BytesIO(raw)
+        elif environ["REQUEST_METHOD"] == "GET" and not ("HTTP_RANGE" in environ or "HTTP_COOKIE" in environ):
+            page = PAGE.fullmatch(environ.get("PATH_INFO", ""))
+            answered = page and self._page(page["slug"], page["token"], environ)
+            if answered:
+                start_response(*answered[:2])
+                return [answered[2]]
         return self.wsgi_app(environ, start_response)
 
     @staticmethod
@@ -96,16 +107,40 @@ class HotPath:
                 return None
             if status != hot.answers:
                 return None
-            # What jsonify and the after-request hooks give it: the JSON provider's compact text and a newline,
-            # static_files.compress's (only a 200 is compressed), then security.set_headers's.
+            # What jsonify and the after-request hooks give it: the JSON provider's compact text and a newline.
             body = (self.app.json.dumps(payload, separators=(",", ":")) + "\n").encode()
-            headers = [("Content-Type", self.app.json.mimetype)]
-            if status == 200:
-                compressed = gzipped(body, gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING")))
-                headers.append(("Vary", "Accept-Encoding"))
-                if compressed is not None:
-                    body = compressed
-                    headers.append(("Content-Encoding", "gzip"))
-            headers.insert(1, ("Content-Length", str(len(body))))
-            status_line = f"{status} {HTTP_STATUS_CODES[status].upper()}"  # as Werkzeug words it: "201 CREATED"
-            return status_line, [*headers, *security.headers(self.app.config)], body
+            return self._response(status, self.app.json.mimetype, body, environ)
+
+    def _page(self, slug: str, token: str, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """The study page as participant.run answers it with the worker's kept page, else None (Flask answers)."""
+        script_root = environ.get("SCRIPT_NAME", "")
+        if not script_root.isascii():  # Werkzeug decodes it first
+            return None
+        with self.app.app_context():
+            try:
+                with trialstore.autocommit() as connection:
+                    html = kept_page(connection, slug, token, script_root.rstrip("/"))
+            except Exception:  # a failure: the view answers it (and logs it) as it always did
+                return None
+        if html is None:
+            return None
+        # Flask's session interface reads the (absent) researcher cookie of a page request: `Vary: Cookie`.
+        return self._response(200, HTML, html.encode(), environ, vary=("Cookie",))
+
+    def _response(
+        self, status: int, content_type: str, body: bytes, environ: dict[str, Any], vary: tuple[str, ...] = ()
+    ) -> tuple[str, list[tuple[str, str]], bytes]:
+        """(status line, headers, body) as Flask's response and the after-request hooks give them:
+        static_files.compress's (only a 200 is compressed), then security.set_headers's."""
+        headers = [("Content-Type", content_type)]
+        if status == 200:
+            compressed = gzipped(body, gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING")))
+            vary = ("Accept-Encoding", *vary)
+            if compressed is not None:
+                body = compressed
+                headers.append(("Content-Encoding", "gzip"))
+        if vary:
+            headers.insert(1, ("Vary", ", ".join(vary)))
+        headers.insert(1, ("Content-Length", str(len(body))))
+        status_line = f"{status} {HTTP_STATUS_CODES[status].upper()}"  # as Werkzeug words it: "201 CREATED"
+        return status_line, [*headers, *security.headers(self.app.config)], body

@@ -256,13 +256,13 @@ def run(slug, token):
     """The study's page. Read as the participant API reads (server/participation/trialstore.py): the session's and
     the study's facts from this worker's caches, the status now; the page is every participant's second request.
     A participant's page is kept (`_kept_page`): rendering it was a large part of the request (docs/operations.md,
-    "The save path at five times psiTurk, eighth round")."""
+    "The save path at five times psiTurk, eighth round"); server/web/hot_path.py answers it with the kept page
+    (`kept_page`) before Flask's request handling."""
     with trialstore.autocommit() as connection:
-        session = trialstore.session_facts(connection, token) if sessions.well_formed(token) else None
-        study = session and trialstore.session_study(connection, session)
-        status = session and trialstore.status(connection, session.id)[0]
-        if not session or study.slug != slug or status == trialstore.PURGED:
+        found = _page_session(connection, slug, token)
+        if found is None:
             abort(404)
+        session, study, status = found
         i18n.use_language(study.config.get("language"))
         if status in ("completed", "withdrawn"):
             return _resume(slug, token, status)
@@ -274,17 +274,50 @@ def run(slug, token):
         return _kept_page(connection, session, study, task).replace(PAGE_TOKEN, token)
 
 
+def _page_session(connection, slug: str, token: str):
+    """(session facts, study facts, status now) of the study page's session; None where the page is a 404."""
+    session = trialstore.session_facts(connection, token) if sessions.well_formed(token) else None
+    study = session and trialstore.session_study(connection, session)
+    status = session and trialstore.status(connection, session.id)[0]
+    if not session or study.slug != slug or status == trialstore.PURGED:
+        return None
+    return session, study, status
+
+
+def kept_page(connection, slug: str, token: str, script_root: str) -> str | None:
+    """The study page as `run` answers it with this worker's kept page (a participant's session that has not ended,
+    of a study whose page follows a plan, whose kept page is fresh), or None when `run` answers otherwise (or must
+    render the page first). For server/web/hot_path.py, which answers it so."""
+    found = _page_session(connection, slug, token)
+    if found is None:
+        return None
+    session, study, status = found
+    if status in ("completed", "withdrawn") or session.preview or registry().get(study.task_type).page_ends:
+        return None
+    kept = current_app.extensions.get(KEPT_PAGES, {}).get(_kept_key(session, script_root))
+    return kept[2].replace(PAGE_TOKEN, token) if _fresh(kept, study) else None
+
+
+def _kept_key(session, script_root: str) -> tuple:
+    return (session.study_id, session.study_version, session.platform, script_root)
+
+
+def _fresh(kept: tuple | None, study: trialstore.StudyFacts) -> bool:
+    """Whether a kept page was rendered from this copy of the study's facts, recently enough that its page files'
+    URLs hold."""
+    return kept is not None and kept[0] is study and time.monotonic() - kept[1] <= HASH_RECHECK_SECONDS
+
+
 def _kept_page(connection, session, study: trialstore.StudyFacts, task: TaskType) -> str:
     """The page of a participant's session with PAGE_TOKEN for its token, rendered once per worker for the study's
     facts (read again after trialstore.STUDY_TTL: a synced study's page is built anew), the session's version (its
     consent text) and platform (its early ends' codes), and where the app is mounted; again after the page files'
     URLs may have changed (static_files.HASH_RECHECK_SECONDS)."""
     pages = current_app.extensions.setdefault(KEPT_PAGES, {})
-    key = (session.study_id, session.study_version, session.platform, request.script_root)
+    key = _kept_key(session, request.script_root)
     kept = pages.get(key)
-    now = time.monotonic()
-    if kept is None or kept[0] is not study or now - kept[1] > HASH_RECHECK_SECONDS:
-        kept = pages[key] = (study, now, _study_page(connection, session, study, task, PAGE_TOKEN))
+    if not _fresh(kept, study):
+        kept = pages[key] = (study, time.monotonic(), _study_page(connection, session, study, task, PAGE_TOKEN))
     return kept[2]
 
 

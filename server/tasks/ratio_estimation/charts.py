@@ -106,7 +106,7 @@ class BarStimulus:
 
     @property
     def stimulus_id(self) -> str:
-        return f"{'p' if self.practice else 't'}{self.chart_type}-s{self.short}-t{self.tall}-v{self.variant}"
+        return stimulus_id(self.chart_type, self.short, self.tall, self.variant, self.practice)
 
     @property
     def true_percent(self) -> float:
@@ -129,6 +129,13 @@ class BarStimulus:
             raise ValueError(f"invalid bar-chart stimulus id {stimulus_id!r}: {exc}") from None
 
 
+def stimulus_id(chart_type: int, short: int, tall: int, variant: int, practice: bool = False) -> str:
+    """The id of BarStimulus(chart_type, short, tall, variant, practice), without building one (a participant's plan
+    draws its test trials from pairs that fit)."""
+    return f"{'p' if practice else 't'}{chart_type}-s{short}-t{tall}-v{variant}"
+
+
+@functools.cache
 def practice_stimuli() -> tuple[BarStimulus, ...]:
     """One practice trial per type; heights outside HEIGHTS so practice never previews a test pair."""
     pairs = {1: (20, 50), 2: (33, 41), 3: (14, 60), 4: (27, 44), 5: (16, 30)}  # ratios .40 .80 .23 .61 .53

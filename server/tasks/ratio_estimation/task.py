@@ -101,16 +101,16 @@ class RatioEstimation(GeneratedStimuli, TrainingSets, Analysed, Planned):
         if params["practice"]:
             practice = list(charts.practice_stimuli())
             rng.shuffle(practice)
-            items += [(s, {"feedback": {"true_percent": round(s.true_percent, 2)}}) for s in practice]
+            items += [(s.stimulus_id, True, {"feedback": {"true_percent": round(s.true_percent, 2)}}) for s in practice]
         test = []
         for chart_type in charts.CHART_TYPES:
             groups = charts.ratio_groups_for_type(chart_type)
             for group in rng.sample(sorted(groups), params["trials_per_type"]):
                 short, tall = rng.choice(groups[group])
-                test.append(charts.BarStimulus(chart_type, short, tall, rng.randrange(params["variants"])))
+                test.append(charts.stimulus_id(chart_type, short, tall, rng.randrange(params["variants"])))
         rng.shuffle(test)
-        items += [(s, {}) for s in test]
-        return [PlanItem(i, s.stimulus_id, s.practice, extra) for i, (s, extra) in enumerate(items)]
+        items += [(stimulus_id, False, {}) for stimulus_id in test]
+        return [PlanItem(i, stimulus_id, practice, extra) for i, (stimulus_id, practice, extra) in enumerate(items)]
 
     def position_design(self, items):
         return shuffled_positions(len(items))  # the test trials are shuffled after the practice ones
