@@ -11,8 +11,9 @@ import pytest
 from werkzeug.test import Client
 
 from server.db import db
+from server.exceptions import ConfigError
 from server.models import ParticipantSession, Trial
-from server.participation import trialstore
+from server.participation import sessions, trialstore
 from server.web.hot_path import HotPath
 from tests.conftest import BACKEND
 from tests.helpers import DEMOGRAPHICS, PROLIFIC, enter, trial_body
@@ -150,6 +151,62 @@ def test_refused_and_unmatched_api_requests_are_the_views(app, client, hooks):
     assert (ranged.status_code, head.status_code) == (200, 200)
     assert len(hooks) == before + 7  # each went to Flask
     assert client.get(api).get_json()["surveys_done"] == []
+
+
+def test_a_prolific_entry_skips_flask_and_answers_as_the_view_does(app, client, hooks):
+    """A Prolific link's entry that sends the participant to their page is answered before Flask exactly as the view
+    answers it (a new session, and the same session again for the same PROLIFIC_PID); a link without one, a query
+    Werkzeug would decode otherwise, a cookie and an entry that shows a message are the view's."""
+    flask_only = Client(app.wsgi_app.wsgi_app)
+    link = {**PROLIFIC, "PROLIFIC_PID": "a" * 24}
+    before = len(hooks)
+    fast = client.get("/study/study3", query_string=link, headers={"User-Agent": "Firefox/140"})
+    assert len(hooks) == before  # Flask never saw it
+    view = flask_only.get("/study/study3", query_string={**link, "PROLIFIC_PID": "b" * 24})
+    assert len(hooks) == before + 1
+    assert fast.status == view.status == "303 SEE OTHER"
+    tokens = [response.headers["Location"].rsplit("/", 1)[1] for response in (fast, view)]
+    assert fast.data.replace(tokens[0].encode(), b"T") == view.data.replace(tokens[1].encode(), b"T")
+    assert {(k, v.replace(tokens[0], "T")) for k, v in fast.headers.items()} == {
+        (k, v.replace(tokens[1], "T")) for k, v in view.headers.items()
+    }
+    again = client.get("/study/study3", query_string=link)
+    assert again.headers["Location"] == fast.headers["Location"] and len(hooks) == before + 1
+    session = db.session.scalars(db.select(ParticipantSession).filter_by(token=tokens[0])).one()
+    assert (session.prolific_pid, session.user_agent, session.platform) == ("a" * 24, "Firefox/140", "prolific")
+    for request, status in [
+        (dict(), 303),  # no PROLIFIC_PID: a direct link, a new session each time
+        (dict(query_string="PROLIFIC_PID=%61" + "a" * 23), 303),  # percent-encoded: the same participant
+        (dict(query_string={**link, "PROLIFIC_PID": "not valid!"}), 400),
+        (dict(path="/study/nosuch", query_string=link), 404),
+        ("cookie", 303),
+    ]:
+        before = len(hooks)
+        if request == "cookie":
+            client.set_cookie("other", "1")
+            assert client.get("/study/study3", query_string=link).status_code == status
+            client.delete_cookie("other")
+        else:
+            assert client.get(**{"path": "/study/study3", **request}).status_code == status
+        assert len(hooks) == before + 1, request  # it went to Flask
+    db.session.execute(db.update(ParticipantSession).filter_by(token=tokens[0]).values(status="completed"))
+    db.session.commit()
+    before = len(hooks)
+    completed = client.get("/study/study3", query_string=link)
+    assert completed.status_code == 200 and b"Already completed" in completed.data and len(hooks) == before + 1
+    assert db.session.scalar(db.select(db.func.count()).select_from(ParticipantSession)) == 3
+
+
+def test_an_entry_whose_study_cannot_start_is_the_views_and_logged_once(app, client, hooks, monkeypatch, caplog):
+    def cannot(*args, **kwargs):
+        raise ConfigError("no sketches imported yet")
+
+    monkeypatch.setattr(sessions, "find_or_create", cannot)
+    before = len(hooks)
+    response = client.get("/study/study3", query_string=PROLIFIC)
+    assert response.status_code == 503 and len(hooks) == before + 1
+    warned = [r.getMessage() for r in caplog.records if "cannot start a session" in r.getMessage()]
+    assert warned == ["study study3 cannot start a session: no sketches imported yet"]
 
 
 def test_the_kept_study_page_skips_flask_and_answers_as_the_view_does(app, client, hooks):

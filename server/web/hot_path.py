@@ -9,9 +9,10 @@ static_files (`gzipped`; a 200 varies by Accept-Encoding) and `security.headers`
 unchanged, the body read here put back: another URL or method, a body without a length or over the limit or not
 JSON, a refusal, an error, another status (a save's repeat). So no refusal has a second implementation, and every
 answer but a success is the view's. The view runs the operation again: each in `HOT` answers a second run as the
-first (api.Hot says why). The study's page (`participant.run`) is answered here when it is the worker's kept page
-for a participant (`participant.kept_page`) and the request carries no cookie (a researcher's would be read by
-Flask's session interface); it only reads, so the view may run it again.
+first (api.Hot says why). Without a cookie (a researcher's would be read by Flask's session interface), the entry
+by a Prolific link and the study's page are answered here too, when they send the participant to their page
+(`participant.entry`: a rerun finds the session its PROLIFIC_PID already has) and when the page is the worker's kept
+page (`participant.kept_page`, which only reads).
 """
 
 from __future__ import annotations
@@ -20,22 +21,29 @@ import io
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import Flask
+from werkzeug.datastructures import MultiDict
 from werkzeug.http import HTTP_STATUS_CODES
+from werkzeug.utils import redirect
 
-from ..participation import session_api, trialstore
+from ..participation import session_api, sessions, trialstore
 from . import security
 from .api import HOT, PREFIX, Hot
-from .participant import kept_page
+from .participant import entry, kept_page
 from .static_files import gzip_accepted, gzipped
 
 # By method: each of HOT's URLs as a pattern (the token and the URL's values its named groups), with its key.
 ROUTES: dict[str, list[tuple[re.Pattern, tuple[str, str]]]] = {}
 for key in HOT:
     ROUTES.setdefault(key[0], []).append((re.compile(re.escape(PREFIX) + "(?P<token>[^/]+)" + key[1]), key))
-# The study's page (participant.run's URL).
+# The entry and the study's page (participant.enter's and participant.run's URLs).
+ENTRY = re.compile("/study/(?P<slug>[^/]+)")
 PAGE = re.compile("/study/(?P<slug>[^/]+)/s/(?P<token>[^/]+)")
+# A query string or mount point read alike by Werkzeug and urllib (nothing percent-encoded, no "+"); a Prolific link's
+# ids are such.
+PLAIN = re.compile("[A-Za-z0-9/._~=&-]*")
 HTML = "text/html; charset=utf-8"
 
 
@@ -65,8 +73,11 @@ class HotPath:
                 if raw is not None:
                     environ["wsgi.input"] = io.BytesIO(raw)
         elif environ["REQUEST_METHOD"] == "GET" and not ("HTTP_RANGE" in environ or "HTTP_COOKIE" in environ):
-            page = PAGE.fullmatch(environ.get("PATH_INFO", ""))
-            answered = page and self._page(page["slug"], page["token"], environ)
+            path = environ.get("PATH_INFO", "")
+            page, entered = PAGE.fullmatch(path), ENTRY.fullmatch(path)
+            answered = (page and self._page(page["slug"], page["token"], environ)) or (
+                entered and self._entry(entered["slug"], environ)
+            )
             if answered:
                 start_response(*answered[:2])
                 return [answered[2]]
@@ -111,10 +122,32 @@ class HotPath:
             body = (self.app.json.dumps(payload, separators=(",", ":")) + "\n").encode()
             return self._response(status, self.app.json.mimetype, body, environ)
 
+    def _entry(self, slug: str, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """A Prolific link's entry as participant.enter answers when it sends the participant to their page (a new
+        session, or the one their PROLIFIC_PID has), else None (Flask answers: entry wrote nothing then, or will find
+        the session it wrote)."""
+        query, script_root = environ.get("QUERY_STRING", ""), environ.get("SCRIPT_NAME", "")
+        if not (PLAIN.fullmatch(query) and PLAIN.fullmatch(script_root)):
+            return None
+        args = MultiDict(parse_qsl(query, keep_blank_values=True))
+        if "PROLIFIC_PID" not in args:  # a link without one would get a second session from the view
+            return None
+        with self.app.app_context():
+            try:
+                entered = entry(slug, args, environ.get("HTTP_USER_AGENT", ""))
+            except Exception:  # a failure: the view answers it (and logs it) as it always did
+                return None
+        if not isinstance(entered, sessions.Entered) or entered.status in ("completed", "withdrawn"):
+            return None
+        # participant._resume's redirect, url_for's URL of the page (a slug and a token need no quoting).
+        answer = redirect(f"{script_root.rstrip('/')}/study/{slug}/s/{entered.token}", 303)
+        location = [("Location", answer.headers["Location"])]
+        return self._response(303, answer.content_type, answer.get_data(), environ, ("Cookie",), location)
+
     def _page(self, slug: str, token: str, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
         """The study page as participant.run answers it with the worker's kept page, else None (Flask answers)."""
         script_root = environ.get("SCRIPT_NAME", "")
-        if not script_root.isascii():  # Werkzeug decodes it first
+        if not PLAIN.fullmatch(script_root):  # Werkzeug decodes it first
             return None
         with self.app.app_context():
             try:
@@ -128,11 +161,17 @@ class HotPath:
         return self._response(200, HTML, html.encode(), environ, vary=("Cookie",))
 
     def _response(
-        self, status: int, content_type: str, body: bytes, environ: dict[str, Any], vary: tuple[str, ...] = ()
+        self,
+        status: int,
+        content_type: str,
+        body: bytes,
+        environ: dict[str, Any],
+        vary: tuple[str, ...] = (),
+        extra: list[tuple[str, str]] | None = None,
     ) -> tuple[str, list[tuple[str, str]], bytes]:
         """(status line, headers, body) as Flask's response and the after-request hooks give them:
-        static_files.compress's (only a 200 is compressed), then security.set_headers's."""
-        headers = [("Content-Type", content_type)]
+        static_files.compress's (only a 200 is compressed), then security.set_headers's; `extra`: the view's own."""
+        headers = [("Content-Type", content_type), *(extra or ())]
         if status == 200:
             compressed = gzipped(body, gzip_accepted(environ.get("HTTP_ACCEPT_ENCODING")))
             vary = ("Accept-Encoding", *vary)

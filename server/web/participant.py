@@ -9,11 +9,13 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.datastructures import MultiDict
 
 from .. import i18n, identifiers
 from ..db import db, open_autocommit
@@ -94,22 +96,31 @@ def home():
 
 @bp.get("/study/<slug>")
 def enter(slug):
-    """A participant's first request: a new session, or the one their PROLIFIC_PID has. Every participant makes it,
-    so it reads as the participant API does, in Core statements on autocommit connections (the study's row, the
-    PROLIFIC_PID's session); only a study with conditions takes a transaction (sessions.find_or_create)."""
+    """A participant's first request: a new session, or the one their PROLIFIC_PID has (`entry`), and the page it
+    goes on to (`_resume`); server/web/hot_path.py answers a Prolific link's entry so before Flask's request
+    handling."""
+    entered = entry(slug, request.args, request.user_agent.string)
+    return _resume(slug, entered.token, entered.status) if isinstance(entered, sessions.Entered) else entered()
+
+
+def entry(slug: str, args: MultiDict, user_agent: str) -> sessions.Entered | Callable:
+    """Entry's work for the link's query `args`: the session to go on with, or a function answering the page that
+    entry shows instead (nothing was written then). Every participant makes it, so it reads as the participant API
+    does, in Core statements on autocommit connections (the study's row, and the PROLIFIC_PID's session where it
+    is looked up); only a study with conditions takes a transaction (sessions.find_or_create)."""
     with trialstore.autocommit() as connection:
         study = sessions.study_at_entry(connection, slug)
     if study is None:
-        return not_found()
+        return not_found
     i18n.use_language(study.config.get("language"))
     prolific, variables, bad = None, None, []
-    if "PROLIFIC_PID" in request.args:
-        prolific = {k: request.args[k] for k in PROLIFIC_PARAMS if k in request.args}
+    if "PROLIFIC_PID" in args:
+        prolific = {k: args[k] for k in PROLIFIC_PARAMS if k in args}
         bad = [k for k, v in prolific.items() if not EXTERNAL_ID.match(v)]
     if not bad and _page_ends(study):
-        variables, bad = _url_variables(prolific)
+        variables, bad = _url_variables(args, prolific)
     if bad:
-        return message(
+        return lambda: message(
             gettext("Link not valid"),
             gettext(
                 "The link's %(keys)s is not a valid id. Please return to Prolific and open the study again.",
@@ -124,35 +135,43 @@ def enter(slug):
         with trialstore.autocommit() as connection:
             existing = sessions.by_prolific_pid(connection, study.id, prolific["PROLIFIC_PID"])
         if existing is not None:
-            return _resume(slug, existing.token, existing.status)
+            return existing
     if study.status != "open":
-        return message(
+        return lambda: message(
             gettext("Not accepting participants"),
             gettext("This study is not accepting new participants at the moment. Thank you for your interest."),
         )
     try:
-        session = sessions.find_or_create(study, prolific, request.user_agent.string, url_variables=variables)
+        return sessions.find_or_create(study, prolific, user_agent, url_variables=variables)
     except conditions.StudyFull:
-        body, status = message(
-            gettext("Study full"),
-            gettext(
-                "Every place in this study is taken at the moment. Places of participants who stop part-way open "
-                "again later: please try again in a while."
-            ),
-            503,
-        )
-        return body, status, {"Retry-After": "600"}
+        return _study_full
     except ConfigError as exc:
-        current_app.logger.warning("study %s cannot start a session: %s", slug, exc)
-        return not_ready()
-    return _resume(slug, session.token, session.status)
+        problem = str(exc)  # `exc` is gone once the except block ends
+
+        def failed():
+            current_app.logger.warning("study %s cannot start a session: %s", slug, problem)
+            return not_ready()
+
+        return failed
 
 
-def _url_variables(prolific: dict[str, str] | None) -> tuple[dict[str, str] | None, list[str]]:
+def _study_full():
+    body, status = message(
+        gettext("Study full"),
+        gettext(
+            "Every place in this study is taken at the moment. Places of participants who stop part-way open "
+            "again later: please try again in a while."
+        ),
+        503,
+    )
+    return body, status, {"Retry-After": "600"}
+
+
+def _url_variables(args: MultiDict, prolific: dict[str, str] | None) -> tuple[dict[str, str] | None, list[str]]:
     """The entry link's query parameters but the Prolific ids the session keeps in columns of its own (the first
     value of a repeated one: the frame's URL gives one), and the names of those that cannot be kept:
     past MAX_URL_VARIABLES, a name URL_VARIABLE_NAME refuses, a value too long or not printable."""
-    kept = {k: v for k, v in request.args.items() if not (prolific and k in PROLIFIC_PARAMS)}
+    kept = {k: v for k, v in args.items() if not (prolific and k in PROLIFIC_PARAMS)}
     bad = [
         name[:64]
         for n, (name, value) in enumerate(kept.items())
