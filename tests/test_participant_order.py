@@ -2,6 +2,8 @@
 consent and an early end before consent; nothing at all once the session has ended; a refusal is a 409 that names
 what is expected. Also the save path's cost: one statement once consent is known (issue #21)."""
 
+import threading
+
 import psycopg
 import pytest
 from sqlalchemy import event
@@ -33,15 +35,17 @@ def session_of(token) -> ParticipantSession:
 
 
 def statements_sent(monkeypatch, action) -> list[str]:
-    """The SQL statements `action` sends to the database (its round trips), asserting that it returns true."""
-    statements = []
+    """The SQL statements `action` sends to the database (its round trips) from this thread (the suite's own
+    threads, dropping an earlier test's database, send theirs meanwhile), asserting that it returns true."""
+    statements, thread = [], threading.get_ident()
     if db.engines[AUTOCOMMIT_BIND].dialect.name == "postgresql":
         # The participant API's statements go to psycopg directly (trialstore.PreparedStatement), past SQLAlchemy's
         # events: count what psycopg's cursors send, SQLAlchemy's statements included.
         send = psycopg.Cursor.execute
 
         def counted(cursor, query, *args, **kwargs):
-            statements.append(query if isinstance(query, str) else str(query))
+            if threading.get_ident() == thread:
+                statements.append(query if isinstance(query, str) else str(query))
             return send(cursor, query, *args, **kwargs)
 
         monkeypatch.setattr(psycopg.Cursor, "execute", counted)
@@ -50,7 +54,11 @@ def statements_sent(monkeypatch, action) -> list[str]:
         finally:
             monkeypatch.undo()
         return statements
-    listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
+
+    def listener(conn, cursor, statement, *rest):
+        if threading.get_ident() == thread:
+            statements.append(statement)
+
     for engine in db.engines.values():
         event.listen(engine, "before_cursor_execute", listener)
     try:
