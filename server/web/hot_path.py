@@ -31,7 +31,7 @@ from werkzeug.utils import redirect
 from ..participation import session_api, sessions, trialstore
 from . import security
 from .api import HOT, PREFIX, Hot
-from .participant import entry, kept_page
+from .participant import ENDED, entry, kept_page
 from .static_files import gzip_accepted, gzipped
 
 # By method: each of HOT's URLs as a pattern (the token and the URL's values its named groups), with its key.
@@ -110,17 +110,32 @@ class HotPath:
         """(status line, headers, body) as the view answers when the operation succeeds now, else None (Flask
         answers)."""
         token = values.pop("token")
+        answered = self._attempt(self._operation, hot, token, raw, values)
+        if answered is None or answered[0] != hot.answers:
+            return None
+        status, payload = answered
+        # What jsonify and the after-request hooks give it: the JSON provider's compact text and a newline.
+        body = (self.app.json.dumps(payload, separators=(",", ":")) + "\n").encode()
+        return self._response(status, self.app.json.mimetype, body, environ)
+
+    @staticmethod
+    def _operation(hot: Hot, token: str, raw: bytes | None, values: dict[str, str]) -> tuple[int, dict]:
+        with trialstore.autocommit() as connection:
+            return hot.run(connection, session_api.lookup(connection, token), raw, **values)
+
+    @staticmethod
+    def _page_of(slug: str, token: str, script_root: str) -> str | None:
+        with trialstore.autocommit() as connection:
+            return kept_page(connection, slug, token, script_root)
+
+    def _attempt(self, operation: Callable, *args) -> Any:
+        """`operation(*args)` in the app's context, or None where it raises (a refusal or a failure): the view then
+        answers it, and logs a failure, as it always did."""
         with self.app.app_context():
             try:
-                with trialstore.autocommit() as connection:
-                    status, payload = hot.run(connection, session_api.lookup(connection, token), raw, **values)
-            except Exception:  # a refusal or a failure: the view answers it (and logs a failure) as it always did
+                return operation(*args)
+            except Exception:
                 return None
-            if status != hot.answers:
-                return None
-            # What jsonify and the after-request hooks give it: the JSON provider's compact text and a newline.
-            body = (self.app.json.dumps(payload, separators=(",", ":")) + "\n").encode()
-            return self._response(status, self.app.json.mimetype, body, environ)
 
     def _entry(self, slug: str, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes] | None:
         """A Prolific link's entry as participant.enter answers when it sends the participant to their page (a new
@@ -132,12 +147,8 @@ class HotPath:
         args = MultiDict(parse_qsl(query, keep_blank_values=True))
         if "PROLIFIC_PID" not in args:  # a link without one would get a second session from the view
             return None
-        with self.app.app_context():
-            try:
-                entered = entry(slug, args, environ.get("HTTP_USER_AGENT", ""))
-            except Exception:  # a failure: the view answers it (and logs it) as it always did
-                return None
-        if not isinstance(entered, sessions.Entered) or entered.status in ("completed", "withdrawn"):
+        entered = self._attempt(entry, slug, args, environ.get("HTTP_USER_AGENT", ""))
+        if not isinstance(entered, sessions.Entered) or entered.status in ENDED:
             return None
         # participant._resume's redirect, url_for's URL of the page (a slug and a token need no quoting).
         answer = redirect(f"{script_root.rstrip('/')}/study/{slug}/s/{entered.token}", 303)
@@ -149,12 +160,7 @@ class HotPath:
         script_root = environ.get("SCRIPT_NAME", "")
         if not PLAIN.fullmatch(script_root):  # Werkzeug decodes it first
             return None
-        with self.app.app_context():
-            try:
-                with trialstore.autocommit() as connection:
-                    html = kept_page(connection, slug, token, script_root.rstrip("/"))
-            except Exception:  # a failure: the view answers it (and logs it) as it always did
-                return None
+        html = self._attempt(self._page_of, slug, token, script_root.rstrip("/"))
         if html is None:
             return None
         # Flask's session interface reads the (absent) researcher cookie of a page request: `Vary: Cookie`.

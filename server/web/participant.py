@@ -47,6 +47,8 @@ JUMP = re.compile(r"^(trial-\d{1,6}|step-[A-Za-z0-9_-]{1,64})$")
 # the token: a worker keeps it, rendered with this in the token's place (random, so no study's text holds it).
 PAGE_TOKEN = secrets.token_urlsafe(24)
 KEPT_PAGES = "studyhive.study_pages"
+# A session's statuses whose entry and page show a message (`_resume`) rather than the study.
+ENDED = ("completed", "withdrawn")
 
 
 def message(title: str, text: str, status: int = 200):
@@ -283,7 +285,7 @@ def run(slug, token):
             abort(404)
         session, study, status = found
         i18n.use_language(study.config.get("language"))
-        if status in ("completed", "withdrawn"):
+        if status in ENDED:
             return _resume(slug, token, status)
         task = registry().get(study.task_type)
         if task.page_ends and _ready_for_experiment(study.config, trialstore.surveys_done(connection, session.id)):
@@ -311,7 +313,7 @@ def kept_page(connection, slug: str, token: str, script_root: str) -> str | None
     if found is None:
         return None
     session, study, status = found
-    if status in ("completed", "withdrawn") or session.preview or registry().get(study.task_type).page_ends:
+    if status in ENDED or session.preview or registry().get(study.task_type).page_ends:
         return None
     kept = current_app.extensions.get(KEPT_PAGES, {}).get(_kept_key(session, script_root))
     return kept[2].replace(PAGE_TOKEN, token) if _fresh(kept, study) else None
@@ -408,7 +410,7 @@ def experiment(slug, token):
         abort(404)
     i18n.use_language(study.config.get("language"))
     done = trialstore.surveys_done(db.session.connection(), session.id)
-    if session.status in ("completed", "withdrawn") or not _ready_for_experiment(study.config, done):
+    if session.status in ENDED or not _ready_for_experiment(study.config, done):
         return redirect(url_for(".run", slug=slug, token=token))
     config = _version_config(study, session.study_version) or study.config
     frame = url_for(".experiment_file", slug=slug, version=session.study_version, name=config["task"]["experiment"])
