@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bench.load.floor import BARE_FLOOR, DURABLE_FLOOR, _ms, http_floor
+from bench.load.floor import BARE_FLOOR, DURABLE_FLOOR, VALIDATED_FLOOR, _ms, http_floor
 from bench.load.setup import Server, verify
 from bench.load.wrk import run_wrk
 from server.db import db
@@ -79,11 +79,13 @@ def test_wrk_latencies_read_in_ms_and_a_run_nothing_answered_as_nan():
     assert math.isnan(_ms("-nanus"))
 
 
-@pytest.mark.parametrize(("floor", "scenario"), [(None, DURABLE_FLOOR), ("bare_app", BARE_FLOOR)])
+@pytest.mark.parametrize(
+    ("floor", "scenario"), [(None, DURABLE_FLOOR), ("bare_app", BARE_FLOOR), ("validated_app", VALIDATED_FLOOR)]
+)
 def test_the_durable_floors_store_each_request_once_and_leave_nothing_behind(app, floor, scenario):
-    """bench/load/floor.py's durable floor (the empty view + the save's INSERT) and bare floor (that INSERT in plain
-    WSGI), PostgreSQL only: every request answered is a row committed, counted (warm-up included) and then deleted
-    with its sessions."""
+    """bench/load/floor.py's durable floor (the empty view + the save's INSERT), bare floor (that INSERT in plain
+    WSGI) and validated floor (the bare floor after the save's validation: floor.lua's body passes it), PostgreSQL
+    only: every request answered is a row committed, counted (warm-up included) and then deleted with its sessions."""
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     if not url.startswith("postgresql"):
         pytest.skip("the durable floors run on PostgreSQL, as make bench-load does")

@@ -12,7 +12,8 @@ side, two app servers behind nginx, then faults. One table per run, also saved i
     LOAD_TWO=1                        # two app servers behind nginx: study edited, then one server killed
     LOAD_PROFILE=1                    # py-spy on the workers during a capacity-200 run: where a save's CPU goes
     LOAD_FLOOR=200                    # connections for the empty-app floor, the durable floor (the empty view
-                                      # + the save's INSERT) and the bare floor (that INSERT in plain WSGI) (0: skip)
+                                      # + the save's INSERT), the bare floor (that INSERT in plain WSGI) and the
+                                      # validated floor (the bare floor after the save's validation) (0: skip)
     LOAD_FAULTS=kill,pgrestart,offline  # Python client (bench/load/client.py): worker SIGKILL, PostgreSQL restart,
                                         # a minute offline in Chromium; then pgbench's ceiling
     LOAD_QUIET=1.0 LOAD_QUIET_WAIT=1800 # wait (at most that many seconds in all) for the 1-minute load to drop
@@ -38,7 +39,7 @@ import time
 from server.config import PROJECT_ROOT
 
 from . import client, faults, scenarios
-from .floor import BARE_FLOOR, DURABLE_FLOOR, EMPTY_VIEW, REQUESTS_PER_SAVE, http_floor
+from .floor import BARE_FLOOR, DURABLE_FLOOR, EMPTY_VIEW, REQUESTS_PER_SAVE, VALIDATED_FLOOR, http_floor
 from .profile import profile_table
 from .setup import Server, fresh_database, pgbench_ceiling, verify, wait_for_trials
 from .table import Row, print_table
@@ -119,6 +120,7 @@ def print_goals(rows: list[Row], out) -> None:
     floors = {r.server: r for r in rows if r.request_cpu_ms and r.scenario == EMPTY_VIEW}
     durable = {r.server: r for r in rows if r.request_cpu_ms and r.scenario == DURABLE_FLOOR}
     bare = {r.server: r for r in rows if r.request_cpu_ms and r.scenario == BARE_FLOOR}
+    validated = {r.server: r for r in rows if r.request_cpu_ms and r.scenario == VALIDATED_FLOOR}
     for r in rows:
         if not re.fullmatch(r"capacity-\d+", r.scenario) or r.server.startswith("psiTurk") or r.cpu_ms is None:
             continue
@@ -145,6 +147,12 @@ def print_goals(rows: list[Row], out) -> None:
                     f"the bare floor's (the INSERT in plain WSGI) {least.request_cpu_ms:.3f} ms, × 37/30 requests per "
                     f"save = {bound / floor.request_cpu_ms:.1f}× the empty view's: studyhive's participant is "
                     f"{app / bound:.1f}× that"
+                )
+            if least := validated.get(r.server):
+                bound = REQUESTS_PER_SAVE * least.request_cpu_ms
+                parts.append(
+                    f"with the save's validation (validated floor) {least.request_cpu_ms:.3f} ms, × 37/30 = "
+                    f"{bound / floor.request_cpu_ms:.1f}× the empty view's"
                 )
         if parts:
             print(f"\n{r.server}, {r.scenario}: " + "; ".join(parts), file=out)
@@ -185,6 +193,7 @@ def main() -> int:
             add(lambda: http_floor(FLOOR, SECONDS, kind))  # noqa: B023
             add(lambda: http_floor(FLOOR, SECONDS, kind, url))  # noqa: B023
             add(lambda: http_floor(FLOOR, SECONDS, kind, url, "bare_app"))  # noqa: B023
+            add(lambda: http_floor(FLOOR, SECONDS, kind, url, "validated_app"))  # noqa: B023
     if wanted("faults"):
         with Server(url, kind=SERVERS[0]) as server:
             if "kill" in FAULTS:

@@ -12,7 +12,9 @@ durable save on this machine, the HTTP request and one round trip to PostgreSQL,
 is counted apart. The bare floor (`bare_app`) stores the same way with no Flask: a plain WSGI function, as the
 participant API's hot path (server/web/hot_path.py) answers most requests. Each of a participant's 37 requests makes
 at least one round trip, so 37/30 of the bare floor's CPU per request is the least any participant API in this
-process model (Python WSGI on the app server, psycopg) could spend per save.
+process model (Python WSGI on the app server, psycopg) could spend per save. The validated floor (`validated_app`) is
+the bare floor with the body validated first by the validator every save goes through (server/participation/bodies.py
+`Trial`, with a ratio-estimation plan and task as its context): what the API's one validator adds to that least.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ import time
 import psycopg
 import sqlalchemy as sa
 from flask import Flask, request
+
+from server.participation import bodies
+from server.tasks.ratio_estimation.task import RatioEstimation
 
 from .setup import Server, scratch_session
 from .table import Row
@@ -101,6 +106,28 @@ def bare_app(environ, start_response):
     return [answer]
 
 
+# The context of a save's validation (session_api.save_trial's): a 30-trial plan whose trial 7 shows bench/load/wrk/
+# floor.lua's stimulus, the ratio-estimation task and study3's [task] table.
+VALIDATION_CONTEXT = {
+    "plan": [{"index": i, "stimulus_id": f"s-{i:04d}", "practice": False} for i in range(30)],
+    "task": RatioEstimation(),
+    "params": {"trials_per_type": 5, "variants": 1, "practice": True},
+}
+
+
+def validated_app(environ, start_response):
+    """The bare floor with the body validated as a save's is (bodies.Trial), the validated values stored."""
+    if environ["REQUEST_METHOD"] != "POST" or environ.get("PATH_INFO") != "/trials":
+        start_response("404 NOT FOUND", [("Content-Type", "application/json"), ("Content-Length", "2")])
+        return [b"{}"]
+    raw = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    trial = bodies.parse(bodies.Trial, raw, VALIDATION_CONTEXT).valid()
+    body = {"trial_id": trial.trial_id, "response": trial.response, "rt_ms": round(trial.rt_ms)}
+    answer = json.dumps({"stored": _store(body), "trial_index": trial.trial_index}).encode()
+    start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
+    return [answer]
+
+
 def _ms(text: str) -> float:
     """A wrk latency ("812.00us", "1.20ms", "2.01s", "1.00m") in ms; NaN for what it prints when no request was
     answered ("-nanus" and the like: the run's errors say why), so the table still comes out."""
@@ -114,16 +141,17 @@ def _ms(text: str) -> float:
 EMPTY_VIEW = "empty Flask view (floor)"
 DURABLE_FLOOR = "empty view + the save's INSERT (durable floor)"
 BARE_FLOOR = "the save's INSERT in plain WSGI (bare floor)"
+VALIDATED_FLOOR = "the bare floor after the save's validation (validated floor)"
 # What http_floor serves: bench.load.floor's app of that name, and its table row's scenario.
-FLOORS = {"app": EMPTY_VIEW, "durable_app": DURABLE_FLOOR, "bare_app": BARE_FLOOR}
+FLOORS = {"app": EMPTY_VIEW, "durable_app": DURABLE_FLOOR, "bare_app": BARE_FLOOR, "validated_app": VALIDATED_FLOOR}
 
 
 def http_floor(
     connections: int, seconds: float, kind: str = "gunicorn", url: str | None = None, floor: str | None = None
 ) -> Row:
     """`connections` wrk connections posting trial bodies to the empty app as fast as it answers, for `seconds`;
-    with the load database's `url`, to a floor that stores them (`floor`: "durable_app", the default, or
-    "bare_app"), its PostgreSQL backends' CPU apart."""
+    with the load database's `url`, to a floor that stores them (`floor`: "durable_app", the default,
+    "bare_app" or "validated_app"), its PostgreSQL backends' CPU apart."""
     floor = floor or ("durable_app" if url else "app")
     load = load_average()
     groups = {}
