@@ -94,16 +94,25 @@ def save_durably():
     return {"stored": _store(body), "trial_index": body["trial_index"]}, 201
 
 
-def bare_app(environ, start_response):
-    """The durable floor without Flask: POST /trials stores as save_durably does and answers its JSON; anything
-    else (the server's readiness check) a 404."""
+def _plain(environ, start_response, answer) -> list[bytes]:
+    """A plain WSGI answer: POST /trials answered `answer(raw body)`, a dict sent as JSON with 201; anything else
+    (the server's readiness check) a 404."""
     if environ["REQUEST_METHOD"] != "POST" or environ.get("PATH_INFO") != "/trials":
         start_response("404 NOT FOUND", [("Content-Type", "application/json"), ("Content-Length", "2")])
         return [b"{}"]
-    body = json.loads(environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0)))
-    answer = json.dumps({"stored": _store(body), "trial_index": body["trial_index"]}).encode()
-    start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
-    return [answer]
+    body = json.dumps(answer(environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0)))).encode()
+    start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
+    return [body]
+
+
+def _stored(raw: bytes) -> dict:
+    body = json.loads(raw)
+    return {"stored": _store(body), "trial_index": body["trial_index"]}
+
+
+def bare_app(environ, start_response):
+    """The durable floor without Flask: POST /trials stores as save_durably does and answers its JSON."""
+    return _plain(environ, start_response, _stored)
 
 
 # The context of a save's validation (session_api.save_trial's): a 30-trial plan whose trial 7 shows bench/load/wrk/
@@ -115,17 +124,15 @@ VALIDATION_CONTEXT = {
 }
 
 
-def validated_app(environ, start_response):
-    """The bare floor with the body validated as a save's is (bodies.Trial), the validated values stored."""
-    if environ["REQUEST_METHOD"] != "POST" or environ.get("PATH_INFO") != "/trials":
-        start_response("404 NOT FOUND", [("Content-Type", "application/json"), ("Content-Length", "2")])
-        return [b"{}"]
-    raw = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+def _validated(raw: bytes) -> dict:
     trial = bodies.parse(bodies.Trial, raw, VALIDATION_CONTEXT).valid()
     body = {"trial_id": trial.trial_id, "response": trial.response, "rt_ms": round(trial.rt_ms)}
-    answer = json.dumps({"stored": _store(body), "trial_index": trial.trial_index}).encode()
-    start_response("201 CREATED", [("Content-Type", "application/json"), ("Content-Length", str(len(answer)))])
-    return [answer]
+    return {"stored": _store(body), "trial_index": trial.trial_index}
+
+
+def validated_app(environ, start_response):
+    """The bare floor with the body validated as a save's is (bodies.Trial), the validated values stored."""
+    return _plain(environ, start_response, _validated)
 
 
 def _ms(text: str) -> float:
