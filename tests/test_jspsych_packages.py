@@ -242,7 +242,13 @@ JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
             "nope.js",
             "dist/nope.js is not a file of jspsych@8.3.0",
         ),
-        (JSPSYCH + '<script src="js/missing.js"></script>', None, "js/missing.js", "not in the study folder"),
+        (
+            '<script src="jspsych-6.3.0/jspsych.js"></script>',
+            "jsPsych.init({timeline: []});",
+            "<script src=…jspsych…>",
+            "no script tag loads jsPsych (e.g. https://unpkg.com/jspsych@8); not in the study folder: "
+            "jspsych-6.3.0/jspsych.js",
+        ),
         (JSPSYCH + '<link rel="stylesheet" href="../other/x.css">', None, "../other/x.css", "outside the study"),
         (JSPSYCH + '<script src="https://example.org/lib.js"></script>', None, "example.org", "not an npm CDN"),
         (JSPSYCH + '<script src="https://unpkg.com/jspsych@8/+esm"></script>', None, "+esm", "made by the CDN"),
@@ -279,6 +285,38 @@ def test_errors_name_the_file_and_the_tag(tmp_path, fake, head, script, tag, mes
     assert tag in caught.value.tag
     assert message in caught.value.message
     assert str(caught.value).startswith(f"experiment.html: {caught.value.tag}: ")
+
+
+def test_a_tag_whose_study_file_is_missing_is_served_missing_with_a_note(tmp_path, fake, client):
+    """A published page's dead tags (a plugin never copied, a stylesheet or image removed) run everywhere, the browser
+    getting a 404 for each: sync keeps them pointing into the study folder and says which files are missing, once
+    each; the page's other tags are prepared as always."""
+    head = (
+        JSPSYCH
+        + '<script src="jspsych-6.3/plugins/gone.js"></script><link rel="stylesheet" href="css/gone.css">'
+        + '<script src="jspsych-6.3/plugins/gone.js"></script>'
+    )
+    folder = study(tmp_path, head, files={"js/experiment.js": "var jsPsych = initJsPsych();"})
+    (folder / "experiment.html").write_text(
+        (folder / "experiment.html").read_text().replace("</body>", '<img src="img/gone.png"></body>')
+    )
+    prepared = prepare(folder, fake)
+    missing = [note for note in prepared.notes if "is not in the study folder" in note]
+    assert missing == [
+        f"{name} is not in the study folder: the page's request for it fails (404), as on any host without it; add "
+        "the file if the experiment uses it"
+        for name in ("jspsych-6.3/plugins/gone.js", "css/gone.css", "img/gone.png")
+    ]
+    assert sum("(missing: 404)" in tag.served for tag in prepared.resolved) == 4
+    add_assets(prepared)
+    db.session.commit()
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert srcs(prepared.html).count(base + "jspsych-6.3/plugins/gone.js") == 2
+    # The stylesheet's tag names the study folder's URL; the image's keeps its relative one, which <base> resolves.
+    assert base + "css/gone.css" in srcs(prepared.html) and "img/gone.png" in srcs(prepared.html)
+    assert client.get(base + "jspsych-6.3/plugins/gone.js").status_code == 404
+    assert client.get(base + "img/blue.png").status_code == 200
+    assert any(url.startswith("/pkg/") for url in srcs(prepared.html))  # jsPsych itself, as always
 
 
 def test_a_registry_that_cannot_be_reached_is_a_clear_error(tmp_path):

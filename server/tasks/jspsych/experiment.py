@@ -636,18 +636,26 @@ def prepare_experiment(
     styling: set[tuple[str, str, str]] = set()  # the package stylesheets being made servable (an @import loop)
     local_styles: list[tuple[int, _Tag, str, str]] = []  # (index in edits, tag, attribute, file) of local stylesheets
     notes: list[str] = []  # what sync says of a file served otherwise than the tag names it
+    missing: list[str] = []  # files tags name that the study folder does not have
     compared: set[tuple[str, str]] = set()  # packages read to compare local copies with: pinned only when they serve
 
     def fail(tag: _Tag, message: str):
         raise ExperimentError(html_name, tag.text, message)
 
     def study_file(tag: _Tag, url: str) -> str:
+        """The study folder's file a tag names. One that is not there is served as missing, as any host serves it
+        (published pages keep tags of files their authors removed or never copied, and run everywhere): the page's
+        request for it gets a 404, and a note says so, since an experiment that does use it fails there."""
         path = PurePosixPath(unquote(urlsplit(url).path))
         name = posixpath.normpath((folder / path).as_posix())
         if path.is_absolute() or name.split("/")[0] == "..":
             fail(tag, f"{url} is outside the study folder; name a file of the study folder or an npm CDN URL")
-        if name not in own:
-            fail(tag, f"{name} is not in the study folder")
+        if name not in own and name not in missing:
+            missing.append(name)
+            notes.append(
+                f"{name} is not in the study folder: the page's request for it fails (404), as on any host without "
+                "it; add the file if the experiment uses it"
+            )
         return name
 
     @contextmanager
@@ -800,14 +808,18 @@ def prepare_experiment(
             name = study_file(tag, url)
             served = base + name
             code = None
-            if tag.name == "script" and (version := jspsych_build_version(own[name])) is not None:
-                served = local_jspsych(tag, name, version)
-            elif tag.name == "script":
-                local_scripts.append(own[name])
-                code = Code(name, 1, own[name].decode("utf-8", "replace"))
-            elif _mimetype(name) == "text/css":
-                local_styles.append((len(edits), tag, key, name))
-            report(tag, f"study file {name}" + ("" if served == base + name else f", served as {served}"), code)
+            data = own.get(name)  # None: missing, served as such
+            if data is None:
+                report(tag, f"study file {name} (missing: 404)")
+            else:
+                if tag.name == "script" and (version := jspsych_build_version(data)) is not None:
+                    served = local_jspsych(tag, name, version)
+                elif tag.name == "script":
+                    local_scripts.append(data)
+                    code = Code(name, 1, data.decode("utf-8", "replace"))
+                elif _mimetype(name) == "text/css":
+                    local_styles.append((len(edits), tag, key, name))
+                report(tag, f"study file {name}" + ("" if served == base + name else f", served as {served}"), code)
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
         edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served})))
@@ -894,15 +906,19 @@ def prepare_experiment(
             if urlsplit(src).netloc:
                 fail(tag, f"{urlsplit(src).netloc} would be asked at participant time; put the file in the study")
             if not urlsplit(src).scheme:
-                report(tag, f"study file {study_file(tag, src)}")
+                name = study_file(tag, src)
+                report(tag, f"study file {name}" + (" (missing: 404)" if name in missing else ""))
 
     if jspsych is not None:
         for style in local_styles:
             local_jspsych_css(*style)
     bodies = [text[tag.body_start : tag.body_end] for tag in inline_scripts if tag.body_end >= 0]
     if jspsych is None:
+        absent = f"; not in the study folder: {', '.join(missing)}" if missing else ""
         raise ExperimentError(
-            html_name, "<script src=…jspsych…>", "no script tag loads jsPsych (e.g. https://unpkg.com/jspsych@8)"
+            html_name,
+            "<script src=…jspsych…>",
+            f"no script tag loads jsPsych (e.g. https://unpkg.com/jspsych@8){absent}",
         )
     version, jspsych_tag = jspsych
     # The call that starts the timeline must be the loaded version's: the runtime hooks that one.
