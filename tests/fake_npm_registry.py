@@ -38,6 +38,7 @@ FOLDERS = (
     "plugin-survey-4",
     "plugin-fullscreen-1",
     "plugin-fullscreen-2",
+    "plugin-call-function-2",
     "plugin-survey-text-1",
     "@fontsource/open-sans",
 )

@@ -65,8 +65,8 @@ COLLECTION = """
   function done() { jsPsych.data.get().addToAll({finished: true}); }
 """
 
-# Changes in display code, which a replay skips: the "Your id" screen's on_load (a call-function trial's func is the
-# same: it runs in the plugin's trial()) marks the row before it and adds a field to every row.
+# Changes in display code, which a replay skips: the "Your id" screen's on_load marks the row before it and adds a
+# field to every row.
 ON_LOAD = """
   var timeline = [
     screen("Welcome"),

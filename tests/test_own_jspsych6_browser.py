@@ -104,6 +104,34 @@ STUCK6 = (
 """
 )
 
+# jsPsych 6's call-function trials keeping state, as CALLS8 in tests/test_own_replay_browser.py (6.3.1's plugin file).
+CALL_FUNCTION = Path(__file__).resolve().parent.parent / "node_modules/jspsych6/plugins/jspsych-call-function.js"
+CALLS6 = (
+    HEAD6.replace("</head>", '  <script src="jspsych-6.3.0/plugins/jspsych-call-function.js"></script>\n</head>')
+    + """<script>
+  var calls = 0, state = {};
+  function screen(word) {
+    return {type: "html-keyboard-response", stimulus: "<p class='word'>" + word + "</p>",
+            on_finish: function (data) { if (state.group) data.group = state.group; data.loaded = !!state.loaded; }};
+  }
+  jsPsych.init({timeline: [
+    screen("Welcome"),
+    {type: "call-function", func: function () {
+      calls += 1;
+      state.group = "g" + Math.floor(Math.random() * 1000000);
+      return state.group;
+    }},
+    {type: "call-function", async: true, func: function (done) {
+      setTimeout(function () { state.loaded = true; done("loaded"); }, 20);
+    }},
+    screen("oak"),
+    screen("elm"),
+  ]});
+</script>
+</html>
+"""
+)
+
 PID = "5f1e2d3c4b5a69788796a5b4"
 
 
@@ -117,9 +145,10 @@ def copy_jspsych63(study: Path) -> None:
 
 @pytest.fixture
 def app(tmp_path):
-    studies = {"six": (SIX, 7), "ending6": (ENDING6, 1), "stuck6": (STUCK6, 1)}
+    studies = {"six": (SIX, 7), "ending6": (ENDING6, 1), "stuck6": (STUCK6, 1), "calls6": (CALLS6, 5)}
     for slug in studies:
         copy_jspsych63(tmp_path / "studies" / slug)
+    shutil.copyfile(CALL_FUNCTION, tmp_path / "studies" / "calls6" / "jspsych-6.3.0" / "plugins" / CALL_FUNCTION.name)
     with jspsych_app(tmp_path, **studies) as app:
         yield app
 
@@ -204,3 +233,27 @@ def test_jspsych6_stuck_on_a_trial_lets_the_participant_end(page, live_server, a
     person = session(token)
     assert (person.status, person.outcome) == ("abandoned", "experiment_error")
     assert len(stored_rows(token)) == 1
+
+
+def test_jspsych6_replay_runs_call_function_trials_again(page, live_server, app):
+    """jsPsych 6's call-function, replayed: its function runs again (the async one until done), so the screens after
+    a reload see the state the run had; the stored rows are jsPsych.data's."""
+    token = start(page, live_server, "calls6")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+    press(page, "f")
+    press(page, "f")  # oak
+    before = rows_arrive(page, token, 4)
+    group = before[1]["value"]
+    assert group.startswith("g") and before[2]["value"] == "loaded" and before[3]["group"] == group
+    page.reload()
+    expect(frame.locator(".word")).to_have_text("elm")
+    press(page, "f")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    experiment = experiment_frame(page)
+    rows = rows_arrive(page, token, 5)
+    assert rows == json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    assert rows[:4] == before and (rows[4]["group"], rows[4]["loaded"]) == (group, True)
+    assert experiment.evaluate("calls") == 1
+    person = session(token)
+    assert person.experiment_error is None and person.replay_divergence is None

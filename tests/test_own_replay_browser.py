@@ -12,7 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.jspsych_study import HEAD, jspsych_app
+from tests.jspsych_study import FOLDERS, HEAD, jspsych_app
 from tests.test_jspsych_browser import answer, experiment_frame, press, rows_arrive, session, start
 
 # Each trial's on_load writes into the element the plugin drew for it, and draws from Math.random; on_start and
@@ -106,9 +106,40 @@ RANDOM70 = """<!DOCTYPE html>
 """
 
 
+# State kept by call-function trials (jsPsych 8): a group drawn and a flag an async function sets, which the later
+# screens' on_finish record; `calls` counts the function's runs in this page load.
+CALLS8 = (
+    HEAD.replace("</head>", '  <script src="https://unpkg.com/@jspsych/plugin-call-function@2.1.0"></script>\n</head>')
+    + """<script>
+  var calls = 0, state = {};
+  var jsPsych = initJsPsych();
+  function screen(word) {
+    return {type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + word + "</p>", choices: ["next"],
+            on_finish: function (data) { if (state.group) data.group = state.group; data.loaded = !!state.loaded; }};
+  }
+  jsPsych.run([
+    screen("Welcome"),
+    {type: jsPsychCallFunction, func: function () {
+      calls += 1;
+      state.group = "g" + Math.floor(Math.random() * 1000000);
+      return state.group;
+    }},
+    {type: jsPsychCallFunction, async: true, func: function (done) {
+      setTimeout(function () { state.loaded = true; done("loaded"); }, 20);
+    }},
+    screen("oak"),
+    screen("elm"),
+  ]);
+</script>
+</html>
+"""
+)
+
+
 @pytest.fixture
 def app(tmp_path):
-    with jspsych_app(tmp_path, onload7=(ON_LOAD7, 5), clock8=(CLOCK8, 4), random70=(RANDOM70, 10)) as app:
+    studies = {"onload7": (ON_LOAD7, 5), "clock8": (CLOCK8, 4), "random70": (RANDOM70, 10), "calls8": (CALLS8, 5)}
+    with jspsych_app(tmp_path, folders=(*FOLDERS, "plugin-call-function-2"), **studies) as app:
         yield app
 
 
@@ -171,4 +202,24 @@ def test_jspsych70_randomize_order_resumes_with_the_same_order(page, live_server
     assert experiment.evaluate("jsPsych.version()") == "7.0.0"
     # each word once (five trees, five fishes), the replayed three where they were before
     assert sorted(r["word"] for r in rows) == sorted(experiment.evaluate("words.map(function (w) { return w.word; })"))
+    assert session(token).replay_divergence is None
+
+
+def test_jspsych8_replay_runs_call_function_trials_again(page, live_server, app):
+    """A call-function trial shows nothing and keeps the experiment's state: replayed, its function runs again (the
+    async one until it calls done), so the screens after a reload see the state the run had; its stored row stands."""
+    token = start(page, live_server, "calls8")
+    frame = page.frame_locator("#studyhive-experiment")
+    answer(frame, "next")  # Welcome; then the two call-function trials run by themselves
+    answer(frame, "next")  # oak
+    before = rows_arrive(page, token, 4)
+    group = before[1]["value"]
+    assert group.startswith("g") and before[2]["value"] == "loaded" and before[3]["group"] == group
+    page.reload()
+    expect(frame.locator(".word")).to_have_text("elm")
+    answer(frame, "next")
+    experiment, rows = finish_and_compare(page, token, 5)
+    assert rows[:4] == before
+    assert (rows[4]["group"], rows[4]["loaded"]) == (group, True)
+    assert experiment.evaluate("calls") == 1  # in this page load: the replay's run, drawing the same group
     assert session(token).replay_divergence is None

@@ -17,10 +17,10 @@
  *   a reload (seededRandom).
  * - After a reload the page sends the stored rows first; jsPsych.run() waits for them, and each plugin's trial()
  *   finishes at once with its stored row until all are replayed: the experiment's state-changing code runs (timeline
- *   and parameter functions, on_start, on_finish, conditional and loop functions), its display code does not (the
- *   plugin's trial(), on_load), and jsPsych.data ends up holding the stored rows; then the experiment continues
- *   where it was left. A replayed trial whose `data` parameter the timeline computes otherwise than the stored row
- *   holds is reported once ("diverged").
+ *   and parameter functions, on_start, on_finish, conditional and loop functions, a call-function trial's function),
+ *   its display code does not (any other plugin's trial(), on_load), and jsPsych.data ends up holding the stored
+ *   rows; then the experiment continues where it was left. A replayed trial whose `data` parameter the timeline
+ *   computes otherwise than the stored row holds is reported once ("diverged").
  * - When run() resolves (the timeline ended, or endExperiment / abortExperiment), the page hears "finished" and how
  *   it ended: `ended_early` when the experiment called endExperiment (7.x) or abortExperiment (8.x), with the message
  *   it passed (study.toml's [[task.endings]] say what that ending means).
@@ -318,8 +318,8 @@
 
   /**
    * Before a replay, the fields late addProperties calls set before the reload, added again (nothing is sent: no row
-   * is recorded yet): the replay skips display code, a plugin's trial() (jsPsych's call-function) or an on_load, that
-   * may have set them, and jsPsych adds them to the rows to come.
+   * is recorded yet): the replay skips display code, a plugin's trial() or an on_load, that may have set them, and
+   * jsPsych adds them to the rows to come (a call-function trial's function, run again, sets them again alike).
    */
   function restoreProperties(data) {
     if (replay.length && restored && typeof restored === "object") data.addProperties(restored);
@@ -444,6 +444,23 @@
   });
   send({ type: "studyhive:ready" });
 
+  /**
+   * A replayed call-function trial's function, run again before the trial finishes with its stored row (a promise
+   * of its return, or with `async` of its done). That plugin shows nothing: its function is where experiments keep
+   * state (a global set, a listener attached, a condition drawn), which the rest of the run needs after a reload as
+   * before it. What it returns is not recorded again: the stored row holds it. Any other plugin's trial() is display
+   * code, and is not run.
+   * @param {any} plugin a jsPsych 7/8 plugin class or a jsPsych 6 plugin object
+   * @param {any} parameters the trial's evaluated parameters
+   * @returns {Promise<void>}
+   */
+  function rerunState(plugin, parameters) {
+    if (plugin.info?.name !== "call-function" || typeof parameters.func !== "function") return Promise.resolve();
+    if (parameters.async) return new Promise((resolve) => parameters.func(() => resolve()));
+    parameters.func();
+    return Promise.resolve();
+  }
+
   /** Make the plugin's trial() finish at once with its stored row while rows are being replayed. */
   const wrapped = new WeakSet();
   function wrapPlugin(plugin) {
@@ -465,10 +482,12 @@
       // it. Finishing a microtask later gives each replayed trial a fresh stack (jsPsych 7 starts the next trial
       // inside finishTrial). The randomness stands where it stood when the trial ended before the reload, so the
       // data functions and on_finish code that follow draw what they drew then.
-      return Promise.resolve().then(() => {
-        if (position) random.restore(position.draws);
-        this.jsPsych.finishTrial(data);
-      });
+      return Promise.resolve()
+        .then(() => rerunState(plugin, parameters))
+        .then(() => {
+          if (position) random.restore(position.draws);
+          this.jsPsych.finishTrial(data);
+        });
     };
   }
 
@@ -564,11 +583,17 @@
         const data = { ...replay[recorded] };
         for (const field of JSPSYCH_FIELDS) delete data[field];
         const position = positions[recorded];
-        // A microtask later, as for 7/8: jsPsych 6 starts the next trial inside finishTrial.
-        Promise.resolve().then(() => {
-          if (position) random.restore(position.draws);
-          jsPsych.finishTrial(data);
-        });
+        // A microtask later, as for 7/8: jsPsych 6 starts the next trial inside finishTrial. A call-function's
+        // function that throws leaves jsPsych 6 stuck, as it does live: fatal.
+        Promise.resolve()
+          .then(() => rerunState(plugin, parameters))
+          .then(
+            () => {
+              if (position) random.restore(position.draws);
+              jsPsych.finishTrial(data);
+            },
+            (error) => reportError(error, true),
+          );
         return undefined;
       };
     }
