@@ -95,10 +95,10 @@ def test_completion_needs_the_finished_signal_and_enough_rows(client):
 def test_the_experiment_page_is_sandboxed_and_its_inline_script_allowed_by_hash(client):
     token = enter(client, slug="own")
     page = client.get(f"/study/own/s/{token}/experiment")
-    assert page.status_code == 200 and b'sandbox="allow-scripts allow-forms"' in page.data
+    assert page.status_code == 200 and b'sandbox="allow-scripts allow-forms allow-modals"' in page.data
     frame = client.get("/study/own/x/1/experiment.html")
     csp = frame.headers["Content-Security-Policy"]
-    assert csp.startswith("sandbox allow-scripts allow-forms;") and "allow-same-origin" not in csp
+    assert csp.startswith("sandbox allow-scripts allow-forms allow-modals;") and "allow-same-origin" not in csp
     inline = EXPERIMENT.split("<script>", 1)[1].split("</script>", 1)[0]
     assert f"'sha256-{base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()}'" in csp
     # the runtime right after the jsPsych script, before the experiment's own code

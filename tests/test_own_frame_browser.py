@@ -216,3 +216,31 @@ def test_autofocus_works_and_the_frame_knows_no_token_and_sends_no_form_elsewher
         frame.get_by_role("button", name="Send").click()
     assert asked == []
     assert rows_arrive(page, token, 1)[0]["response"] == {"colour": "teal"}
+
+
+# alert() and confirm(), as hand-written plugins and survey code say what is missing: the frame lets them through
+# (sandboxed without allow-modals, the browser drops them silently).
+MODAL = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-html-button-response@2")],
+    """var jsPsych = initJsPsych();
+var confirmed = null;
+jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Ready?</p>", choices: ["next"],
+  on_load: function () { alert("Please answer every question"); confirmed = confirm("Go on?"); },
+  on_finish: function (data) { data.confirmed = confirmed; }}]);""",
+)
+
+
+@served(("jspsych", "@jspsych/plugin-html-button-response"), {"modal": (MODAL, 1)})
+def test_the_experiments_alert_and_confirm_reach_the_participant(page, live_server, app):
+    dialogs = []
+
+    def answer(dialog):
+        dialogs.append((dialog.type, dialog.message))
+        dialog.accept()
+
+    page.on("dialog", answer)
+    token = start(page, live_server, "modal")
+    page.frame_locator("#studyhive-experiment").get_by_role("button", name="next").click()
+    assert dialogs == [("alert", "Please answer every question"), ("confirm", "Go on?")]
+    assert rows_arrive(page, token, 1)[0]["confirmed"] is True
+    assert violations(page) == []

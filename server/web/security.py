@@ -33,6 +33,10 @@ CSP = (
 # allow-forms: without it a form's submit event never fires, and survey-html-form and survey-text end their trials on
 # it; form-action 'none' keeps a submit from going anywhere (no plugin lets one navigate), so no form carries what
 # the page knows to another host or to studyhive.
+# allow-modals: alert(), confirm() and prompt() are how hand-written plugins and survey code say an answer is missing
+# or wrong; without it the browser drops them silently and the participant is left stuck without the message. A
+# dialog shows the experiment's text in the browser's own box (Chromium says "An embedded page … says") and reaches
+# no host and no origin.
 # 'unsafe-eval', for every experiment: SurveyJS's knockout UI (@jspsych/plugin-survey 1.x and 2.x) compiles its
 # bindings with `new Function`, and other libraries do the same. The threat: a string someone else controls, run as
 # code. Here it could only do what the experiment's own script already does, in the same frame: no origin (no
@@ -45,7 +49,7 @@ CSP = (
 # never runs; others eval through setTimeout strings) and would leave a blank frame whenever the guess misses, for no
 # protection the sandbox does not already give.
 EXPERIMENT_CSP = (
-    "sandbox allow-scripts allow-forms; default-src 'self'; script-src 'self' 'unsafe-eval' {hashes}; "
+    "sandbox allow-scripts allow-forms allow-modals; default-src 'self'; script-src 'self' 'unsafe-eval' {hashes}; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; "
     "font-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'self'"
 )
