@@ -72,6 +72,26 @@ def test_upgrade_matches_models_and_downgrade_empties(empty_app):
     assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
 
 
+@pytest.mark.db
+def test_a_command_on_a_database_without_this_codes_schema_names_the_fix(empty_app):
+    """Never migrated, or migrated by an older version (a column missing): the command says which table or column
+    and that `flask db upgrade` is the fix, not SQLAlchemy's traceback; no other error is reworded."""
+    runner = empty_app.test_cli_runner()
+    result = runner.invoke(args=["studies", "list"])
+    assert result.exit_code == 1 and result.exception.__class__ is SystemExit
+    assert "Error: the database has no table studies: its schema is not this code's" in result.output
+    assert "run `flask db upgrade` first" in result.output
+    assert "Traceback" not in result.output and "sqlalche.me" not in result.output
+
+    upgrade(directory=str(ROOT / "migrations"))
+    with db.engine.begin() as conn:
+        conn.execute(text("ALTER TABLE studies DROP COLUMN stage"))
+    db.session.remove()
+    result = runner.invoke(args=["studies", "list"])
+    assert result.exit_code == 1 and "Error: the database has no column " in result.output
+    assert "stage" in result.output and "run `flask db upgrade` first" in result.output
+
+
 def test_one_alembic_head():
     from alembic.config import Config
     from alembic.script import ScriptDirectory

@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import importlib
+import re
+
+import click
+from sqlalchemy import exc
 
 # Each command's name, and the module of this package and the attribute that define it. Every app registers them,
 # app workers too; a command's module (and the domain modules it needs: `flask analyze`'s pandas and reports,
@@ -40,7 +44,8 @@ class LazyCommands(dict):
         command = super().__getitem__(name)
         if command is None:
             module, attribute = COMMANDS[name]
-            command = self[name] = getattr(importlib.import_module(f".{module}", __name__), attribute)
+            command = getattr(importlib.import_module(f".{module}", __name__), attribute)
+            command = self[name] = _schema_said(command)
         return command
 
     def get(self, name, default=None):
@@ -55,3 +60,44 @@ class LazyCommands(dict):
 
 def init_app(app):
     app.cli.commands = LazyCommands(app.cli.commands)
+
+
+# What the database says of a table or column this code expects and the schema lacks: SQLite's messages, and
+# PostgreSQL's SQLSTATEs (undefined_table, undefined_column) with the name in their message.
+SQLITE_MISSING = re.compile(r"no such (table|column): (\S+)")
+POSTGRES_MISSING = {
+    "42P01": ("table", re.compile(r'relation "([^"]+)"')),
+    "42703": ("column", re.compile(r'column "?([^" ]+)"?')),
+}
+
+
+def _missing(error: exc.DBAPIError) -> str | None:
+    """ "table x" / "column y" when the error is the schema lacking it, else None."""
+    found = SQLITE_MISSING.search(str(error.orig))
+    if found:
+        return f"{found[1]} {found[2]}"
+    kind, pattern = POSTGRES_MISSING.get(getattr(error.orig, "sqlstate", None), (None, None))
+    named = pattern and pattern.search(str(error.orig))
+    return f"{kind} {named[1]}" if named else None
+
+
+def _schema_said(command: click.Command) -> click.Command:
+    """The command, whose run on a database without studyhive's schema (never migrated, or migrated by older code)
+    ends with a message that names the fix instead of SQLAlchemy's traceback. `flask db` (Flask-Migrate's), which
+    makes the schema, is not among COMMANDS."""
+    invoke = command.invoke
+
+    def invoke_said(ctx: click.Context):
+        try:
+            return invoke(ctx)
+        except exc.DBAPIError as error:
+            missing = _missing(error)
+            if missing is None:
+                raise
+            raise click.ClickException(
+                f"the database has no {missing}: its schema is not this code's (never migrated, or by an older "
+                "version); run `flask db upgrade` first (`make run` does)"
+            ) from None
+
+    command.invoke = invoke_said
+    return command
