@@ -33,6 +33,10 @@ LAB_JS = """var started = Date.now();
 jatos.onLoad(function () {}); jatos.abortStudy;
 function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
 function next() { jsPsych.data.addProperties({part: 2}); window.location.href = "part2.html"; }
+// from https://stackoverflow.com/q/1 (a comment: no request); var old = Date.now();
+/* window.location.href = "https://example.net/done"; fetch("/x"); */
+var help = '<a href="https://help.example.net/line" target="_blank">Help</a>'; // a link, said as one
+function rt() { return Date.now() - started; }
 """
 
 
@@ -98,24 +102,26 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS calls: jatos.onLoad, jatos.submitResultData (answered by studyhive's jatos object); refused: "
         "jatos.abortStudy" in lines
     )
-    warnings = lines[lines.index("warnings: 7") + 1 :][:7]
+    warnings = lines[lines.index("warnings: 8") + 1 :][:8]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick=
         "  experiment.html:16",  # .submit()
-        "  js/lab.js:1",  # Date.now()
+        "  js/lab.js:1",  # Date.now(), also line 8 (not line 5's, in a comment)
         "  js/lab.js:3",  # fetch()
         "  js/lab.js:3",  # https://example.org
         "  js/lab.js:4",  # window.location.href = (not addProperties: studyhive stores what it adds to earlier rows)
+        "  js/lab.js:7",  # a link (not line 5's and 6's addresses, in comments)
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick=" in warnings[1] and "Content Security Policy" in warnings[1]
     assert "form.submit()" in warnings[2]
-    assert "Date.now()" in warnings[3]
+    assert warnings[3].startswith("  js/lab.js:1: Date.now() (also line 8): resume")
     assert "fetch()" in warnings[4]
-    assert "example.org" in warnings[5]
+    assert "example.org: a host studyhive cannot serve" in warnings[5]
     assert "window.location.href: sends the experiment's frame to another address" in warnings[6]
     assert "another page of the study never runs" in warnings[6]
+    assert "links to other hosts: help.example.net: the experiment's frame opens no other window" in warnings[7]
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table

@@ -9,6 +9,7 @@ the page loads), not the packages': jsPsych's own bundle reads the clock, as it 
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,8 @@ SUBMIT = re.compile(r"\.submit\s*\(\s*\)")
 REQUEST = re.compile(
     r"(?<![\w$])(fetch|navigator\.sendBeacon|\$\.ajax|\$\.post|jQuery\.ajax|jQuery\.post)\s*\(|(?<![\w$])(XMLHttpRequest)\b"
 )
-HOST = re.compile(r"\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})")
+# A URL's host (group 2); group 1 is the `href=` before it when the URL is a link's.
+HOST = re.compile(r"""(\bhref\s*=\s*["']?)?\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})""", re.IGNORECASE)
 NAMESPACE_HOSTS = {"www.w3.org"}  # XML namespaces (createElementNS for SVG): named, never asked
 # An event-handler attribute in markup: in the page itself or in HTML a script hands to jsPsych.
 HANDLER = re.compile(r"<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=", re.IGNORECASE)
@@ -57,6 +59,10 @@ OWN_REQUESTS = (
 )
 OTHER_HOST = (
     "a host studyhive cannot serve; the frame's policy blocks every request to it (put the file in the study folder)"
+)
+LINK = (
+    "the experiment's frame opens no other window or tab and does not leave its page; write the address as text, or "
+    "put it in study.toml's consent or instructions"
 )
 INLINE_HANDLER = (
     "is an inline event handler: the page's Content Security Policy blocks it; attach the handler in a script"
@@ -109,24 +115,83 @@ def _line(code: Code, offset: int) -> int:
     return code.line + code.text.count("\n", 0, offset)
 
 
+def _host(m: re.Match) -> str | None:
+    """A URL's warning; a link's (group 1) are said together, by _links."""
+    if m.group(1) or m.group(2).lower() in NAMESPACE_HOSTS:
+        return None
+    return f"{m.group(2)}: {OTHER_HOST}"
+
+
 def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
-    """(file, line, message) of what the scripts do that studyhive's frame, or a replay, does not do as asked."""
+    """(file, line, message) of what the scripts do that studyhive's frame, or a replay, does not do as asked, read
+    in their code without its comments (an address cited there, a clock call commented out, asks nothing). A call
+    replay does not draw again is said once per file, with the lines of the others (a plugin reads the clock for
+    every response time), and so are a file's links to other hosts (a debrief may list a dozen)."""
     checks = [
         (SUBMIT, lambda m: SUBMITTED),
         (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
-        (HOST, lambda m: None if m.group(1).lower() in NAMESPACE_HOSTS else f"{m.group(1)}: {OTHER_HOST}"),
+        (HOST, _host),
         (NAVIGATION, lambda m: f"{m.group(0).rstrip('=( ')}: {NAVIGATES}"),
     ]
-    if replay:
-        checks.insert(0, (NOT_REPLAYED, lambda m: f"{m.group(1)}(): {NOT_DRAWN_AGAIN}"))
     found = []
-    for code in codes:
+    for written in codes:
+        code = Code(written.file, written.line, _without_comments(written.text))
+        if replay:
+            found += _not_replayed(code)
+        found += _links(code)
         for pattern, message in checks:
             for m in pattern.finditer(code.text):
                 said = message(m)
                 if said:
                     found.append((code.file, _line(code, m.start()), said))
     return found
+
+
+def _not_replayed(code: Code) -> list[tuple[str, int, str]]:
+    lines: dict[str, list[int]] = {}
+    for m in NOT_REPLAYED.finditer(code.text):
+        lines.setdefault(m.group(1), []).append(_line(code, m.start()))
+    found = []
+    for call, at in lines.items():
+        also = sorted(set(at[1:]) - {at[0]})
+        more = f" (also line{'s' if len(also) > 1 else ''} {', '.join(map(str, also))})" if also else ""
+        found.append((code.file, at[0], f"{call}(){more}: {NOT_DRAWN_AGAIN}"))
+    return found
+
+
+def _links(code: Code) -> list[tuple[str, int, str]]:
+    at = [(m.group(2), _line(code, m.start())) for m in HOST.finditer(code.text) if m.group(1)]
+    if not at:
+        return []
+    hosts = ", ".join(dict.fromkeys(host for host, _ in at))
+    lines = sorted({line for _, line in at})
+    where = f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
+    return [(code.file, lines[0], f"links to other hosts{where}: {hosts}: {LINK}")]
+
+
+@functools.cache
+def _javascript():
+    """tree-sitter's JavaScript parser (imported when first needed: only `flask studies check` reads code)."""
+    import tree_sitter
+    import tree_sitter_javascript
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_javascript.language()))
+
+
+def _without_comments(text: str) -> str:
+    """The script with each comment's characters but its line breaks made spaces, so lines stay where they were.
+    tree-sitter tells a comment from a string or a regular expression that holds `//` (a URL), and parses past what
+    it cannot (an error node), as a browser never would but as a check may."""
+    data = text.encode()
+    out = bytearray(data)
+    todo = [_javascript().parse(data).root_node]
+    while todo:
+        node = todo.pop()
+        if node.type == "comment":
+            out[node.start_byte : node.end_byte] = re.sub(rb"[^\n]", b" ", data[node.start_byte : node.end_byte])
+        else:
+            todo += node.children
+    return out.decode("utf-8", "replace")
 
 
 def _handlers(codes: list[Code]) -> list[tuple[str, int, str]]:
