@@ -156,6 +156,8 @@ def run_one(
     resume = experiment.get("resume", "replay")
     (folder / "study.toml").write_text(STUDY_TOML.format(name=name, experiment=experiment["experiment"], resume=resume))
     carry(experiment, folder)
+    # `seconds`: the manifest's budget for an experiment longer than CORPUS_SECONDS (hundreds of animated trials)
+    seconds = max(seconds, float(experiment.get("seconds", 0)))
     asked = len(registry.requests)
     began = time.monotonic()
     try:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 
 # Keys tried in turn when a screen has nothing to click: the ones jsPsych tutorials and the corpus ask for.
-KEYS = (" ", "f", "j", "ArrowRight", "Enter", "ArrowLeft", "y", "n", "1", "a")
+KEYS = (" ", "f", "j", "ArrowRight", "Enter", "ArrowLeft", "y", "n", "1", "2", "3", "a")
 
 # One step in the page: fill every empty text field, pick the first option of every radio group and select, then
-# click the first enabled, visible button that does not go back; failing that, click a canvas (drawing and
+# click the first enabled, visible button that does not go back or undo; failing that, click a canvas (drawing and
 # dragging plugins). Returns what it did, or "" when there was nothing to do (the caller then presses a key).
 ACT = r"""() => {
   const visible = (el) => el.offsetParent !== null && !el.disabled;
@@ -33,7 +33,8 @@ ACT = r"""() => {
     }
   }
   const buttons = [...document.querySelectorAll(".jspsych-btn, button, input[type=submit], input[type=button]")];
-  const back = (el) => /prev|back|^\s*</i.test(el.textContent || el.value || "");  // instructions' "< Previous"
+  // instructions' "< Previous", and a grid's Clear or Reset beside its Submit
+  const back = (el) => /prev|back|clear|reset|undo|^\s*</i.test(el.textContent || el.value || "");
   const button = buttons.find((el) => visible(el) && !back(el)) || buttons.find(visible);
   if (button) { button.click(); return "click " + (button.textContent || button.value || "").trim().slice(0, 20); }
   const canvas = [...document.querySelectorAll("canvas")].find(visible);
@@ -52,9 +53,10 @@ TRIAL_KEYS = r"""() => {
   if (!trial) return [];
   let choices = trial.choices ?? trial.key_choices;
   if (choices === "allkeys" || choices === "ALL_KEYS") return [" "];
-  // a plugin's own key parameters (visual-search-circle's target_present_key and target_absent_key)
+  // a plugin's own key parameters (visual-search-circle's target_present_key and target_absent_key, a
+  // correct_key) or list of them (valid_responses)
   const own = Object.keys(trial).filter((k) => /_key$/.test(k) && typeof trial[k] === "string").map((k) => trial[k]);
-  if (!Array.isArray(choices)) choices = own;
+  if (!Array.isArray(choices)) choices = Array.isArray(trial.valid_responses) ? trial.valid_responses : own;
   const named = {space: " ", enter: "Enter", arrowleft: "ArrowLeft", arrowright: "ArrowRight", arrowup: "ArrowUp",
                  arrowdown: "ArrowDown", leftarrow: "ArrowLeft", rightarrow: "ArrowRight"};
   const codes = {32: " ", 13: "Enter", 37: "ArrowLeft", 38: "ArrowUp", 39: "ArrowRight", 40: "ArrowDown"};
