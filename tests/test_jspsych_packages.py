@@ -216,6 +216,14 @@ def test_the_files_are_served_by_content_with_immutable_caching(app, client, tmp
     assert (image.status_code, image.data, image.mimetype) == (200, PNG, "image/png")
     assert image.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert client.get(base + "img/red.png").status_code == 404
+    # A fetch from the sandboxed frame with a JSON Content-Type is preflighted first: the answer lets the GET go.
+    asked = {"Origin": "null", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "content-type"}
+    for url in (base + "img/blue.png", next(u for u in srcs(prepared.html) if u.startswith("/pkg/"))):
+        preflight = client.options(url, headers=asked)
+        assert preflight.status_code == 204 and preflight.data == b""
+        assert preflight.headers["Access-Control-Allow-Origin"] == "*"
+        assert preflight.headers["Access-Control-Allow-Methods"] == "GET, HEAD"
+        assert preflight.headers["Access-Control-Allow-Headers"] == "content-type"
     assert client.get(base + "study.toml").status_code == 404
     # A file's hash is not a list of study files.
     assert client.get(f"/study-files/{prepared.study_files['img/blue.png']}/img/blue.png").status_code == 404

@@ -45,14 +45,18 @@ def unpkg(path: str) -> str:
 @pytest.fixture
 def app(request, tmp_path):
     """The app the test names with @served."""
-    folders, studies = request.param
+    folders, studies, files = request.param
+    for name, text in files.items():
+        (tmp_path / "studies" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "studies" / name).write_text(text)
     with jspsych_app(tmp_path, folders=folders, **studies) as app:
         yield app
 
 
-def served(folders: tuple[str, ...], studies: dict[str, tuple[str, int]]):
-    """The test's `app`: the fake registry's node_modules folders, and slug → (HTML, min_rows)."""
-    return pytest.mark.parametrize("app", [(folders, studies)], indirect=True, ids=["-".join(studies)])
+def served(folders: tuple[str, ...], studies: dict[str, tuple[str, int]], files: dict[str, str] | None = None):
+    """The test's `app`: the fake registry's node_modules folders, slug → (HTML, min_rows), and the study folders'
+    other files (path under studies/ → text)."""
+    return pytest.mark.parametrize("app", [(folders, studies, files or {})], indirect=True, ids=["-".join(studies)])
 
 
 def violations(page) -> list[str]:
@@ -244,3 +248,28 @@ def test_the_experiments_alert_and_confirm_reach_the_participant(page, live_serv
     assert dialogs == [("alert", "Please answer every question"), ("confirm", "Go on?")]
     assert rows_arrive(page, token, 1)[0]["confirmed"] is True
     assert violations(page) == []
+
+
+# The study's own data, fetched as pages written for one origin do, with a JSON Content-Type: from the sandboxed frame
+# (an opaque origin) the browser asks a CORS preflight first, which studyhive answers.
+FETCHED = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-html-button-response@2")],
+    """var jsPsych = initJsPsych();
+fetch("words.json", {method: "GET", mode: "cors", headers: {"Content-Type": "application/json"}})
+  .then(function (r) { return r.json(); })
+  .then(function (words) {
+    jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>" + words[0] + "</p>", choices: ["next"],
+                  data: {word: words[0]}}]);
+  });""",
+)
+
+
+@served(
+    ("jspsych", "@jspsych/plugin-html-button-response"), {"fetched": (FETCHED, 1)}, {"fetched/words.json": '["oak"]'}
+)
+def test_the_experiment_fetches_its_own_json_with_a_content_type(page, live_server, app):
+    asked = only_this_server(page, live_server)
+    token = start(page, live_server, "fetched")
+    page.frame_locator("#studyhive-experiment").get_by_role("button", name="next").click()
+    assert rows_arrive(page, token, 1)[0]["word"] == "oak"
+    assert violations(page) == [] and asked == []

@@ -49,6 +49,25 @@ def send_public(sha: str):
     return response
 
 
+def preflight():
+    """The answer to a browser's CORS preflight (OPTIONS) for an experiment's file: a GET from the sandboxed frame
+    (an opaque origin) that sets a header beyond the CORS-safelisted ones (a JSON Content-Type on a fetch of the
+    study's own data.json, as pages written for one origin send) is asked first; without this answer the browser
+    refuses the GET. The files are public (send_public), so any header may come with a GET of them."""
+    response = make_response("", 204)
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    response.headers["Access-Control-Allow-Methods"] = "GET, HEAD"
+    response.headers["Access-Control-Allow-Headers"] = request.headers.get("Access-Control-Request-Headers", "*")
+    response.headers["Access-Control-Max-Age"] = "86400"
+    return response
+
+
+@bp.route("/pkg/<sha>/<path:filename>", methods=["OPTIONS"], provide_automatic_options=False)
+@bp.route("/study-files/<manifest>/<path:name>", methods=["OPTIONS"], provide_automatic_options=False)
+def public_file_preflight(**_):
+    return preflight()
+
+
 @bp.get("/pkg/<sha>/<path:filename>")
 def package_file(sha, filename):
     """A file of an npm package a jsPsych experiment loads; the file name is for the browser's tools only."""
