@@ -109,6 +109,39 @@ SAVING = (
 )
 
 
+# The JATOS template that loads its own scripts from JavaScript (added <script> elements, which DOMContentLoaded does
+# not wait for) and builds the timeline from them in jatos.onLoad: JATOS calls it once they are there.
+LOADING = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="jatos.js"></script>
+  <script src="https://unpkg.com/jspsych@8.3.0"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-button-response@2"></script>
+</head>
+<body></body>
+<script>
+  ["js/words.js", "js/timeline.js"].forEach(function (src) {
+    var script = document.createElement("script");
+    script.src = src;
+    script.async = false;
+    document.head.appendChild(script);
+  });
+  jatos.onLoad(function () {
+    var jsPsych = initJsPsych({on_finish: function () { jatos.endStudy(true); }});
+    jsPsych.run(timelineBuilder(WORDS));
+  });
+</script>
+</html>
+"""
+LOADED = {
+    "loading/js/words.js": 'var WORDS = ["ash", "yew"];\n',
+    "loading/js/timeline.js": (
+        "function timelineBuilder(words) {\n  return words.map(function (word) {\n"
+        '    return {type: jsPsychHtmlButtonResponse, stimulus: "<p class=\'word\'>" + word + "</p>", '
+        'choices: ["next"]};\n  });\n}\n'
+    ),
+}
+
 # What is new here runs in the page (jatos.js, runtime.js); the rows and endings it stores go through the same
 # server paths as tests/test_jspsych_browser.py's, which run on both backends (CI time).
 pytestmark = pytest.mark.any_db
@@ -116,7 +149,16 @@ pytestmark = pytest.mark.any_db
 
 @pytest.fixture
 def app(tmp_path):
-    studies = {"jatos": (JATOS, 3), "declining": (DECLINING, 2), "ineligible": (INELIGIBLE, 2), "saving": (SAVING, 1)}
+    studies = {
+        "jatos": (JATOS, 3),
+        "declining": (DECLINING, 2),
+        "ineligible": (INELIGIBLE, 2),
+        "saving": (SAVING, 1),
+        "loading": (LOADING, 2),
+    }
+    for name, text in LOADED.items():
+        (tmp_path / "studies" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "studies" / name).write_text(text)
     with jspsych_app(tmp_path, **studies) as app:
         yield app
 
@@ -187,3 +229,13 @@ def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/results")
     assert session(token).status == "completed" and len(stored_rows(token)) == 1
+
+
+def test_jatos_on_load_waits_for_the_scripts_the_page_adds(page, live_server, app):
+    token = start(page, live_server, "loading")
+    frame = page.frame_locator("#studyhive-experiment")
+    answer(frame, "next")
+    answer(frame, "next")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    assert [row["stimulus"] for row in stored_rows(token)] == ["<p class='word'>ash</p>", "<p class='word'>yew</p>"]
+    assert session(token).experiment_error is None

@@ -77,9 +77,11 @@
   }
 
   function onLoad(callback) {
-    // The runtime comes right after jsPsych's script, before the experiment's: it is ready when the page is.
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", () => callback());
-    else setTimeout(() => callback());
+    // JATOS calls it once its own start-up requests are answered, by when the scripts a page adds from JavaScript
+    // (which DOMContentLoaded does not wait for, and JATOS templates load their code with) are there too; the
+    // window's load waits for them. The runtime comes right after jsPsych's script: it is ready before that.
+    if (document.readyState === "complete") setTimeout(() => callback());
+    else window.addEventListener("load", () => callback());
   }
 
   window.jatos = refusing(
