@@ -104,13 +104,31 @@ Storage.prototype.setItem = function (key, value) {
 """
 
 
+# Written for JATOS: the timeline built in jatos.onLoad, after the page has loaded, from a function the page never
+# defines: run() is never called.
+NEVER_STARTED = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="jatos.js"></script>
+  <script src="https://unpkg.com/jspsych@8.3.0"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-button-response@2"></script>
+</head>
+<body></body>
+<script>
+  jatos.onLoad(function () { initJsPsych().run(timelineBuilder()); });
+</script>
+</html>
+"""
+
+
 @pytest.fixture
 def app(tmp_path):
     # the old-format queue's two rows, the big one, the burst and the trial's own row
     burst = write_study(tmp_path / "studies", "burst", BURST, BURST_ROWS + 4, "restart")
     with open(burst / "study.toml", "a") as toml:
         toml.write("row_limit_kb = 1024\n")  # [task]'s: a 1 MB row is within this study's limit
-    with jspsych_app(tmp_path, failing=(FAILING, 1), broken=(BROKEN, 1), bad=(BAD_ROWS, 4)) as app:
+    studies = {"failing": (FAILING, 1), "broken": (BROKEN, 1), "bad": (BAD_ROWS, 4), "unstarted": (NEVER_STARTED, 1)}
+    with jspsych_app(tmp_path, **studies) as app:
         yield app
 
 
@@ -146,6 +164,22 @@ def test_an_error_in_the_experiments_code_lets_the_participant_end(page, live_se
     expect(stopped).to_contain_text("Something went wrong in this experiment")
     error = recorded_error(page, token)
     assert error["fatal"] is True and error["trial_index"] is None and "undefinedTrial" in error["message"]
+
+
+def test_an_error_that_leaves_run_uncalled_after_the_load_lets_the_participant_end(page, live_server, app):
+    """Thrown after the page's load (in jatos.onLoad), it is recorded as not fatal, as an error jsPsych survives;
+    when run() has still not come 20 s later (runtime.js NEVER_STARTED_MS), it is fatal: End the study."""
+    token = start(page, live_server, "unstarted")
+    stopped = page.locator("#studyhive-stopped")
+    error = recorded_error(page, token)
+    assert error["fatal"] is False and "timelineBuilder" in error["message"] and stopped.is_hidden()
+    expect(stopped).to_be_visible(timeout=40_000)
+    expect(stopped).to_contain_text("Something went wrong in this experiment")
+    error = recorded_error(page, token, until=lambda error: error["fatal"])
+    assert error["fatal"] is True and "timelineBuilder" in error["message"] and error["trial_index"] is None
+    stopped.get_by_role("button", name="End the study").click()
+    expect(stopped).to_contain_text("You can close this page.")
+    assert (session(token).status, session(token).outcome) == ("abandoned", "experiment_error")
 
 
 def test_rows_json_cannot_write_are_refused_on_their_own(page, live_server, app):

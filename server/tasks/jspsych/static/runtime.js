@@ -26,8 +26,9 @@
  *   it passed (study.toml's [[task.endings]] say what that ending means).
  * - Errors of the experiment's own code go to the page as "error" (docs/own-experiments.md, "When the experiment's
  *   code fails"): one that rejects run() is fatal (the experiment cannot go on, and the page offers the participant to
- *   end), and so is an uncaught one before run() when the page has loaded without reaching run(); any other uncaught
- *   error or unhandled rejection is recorded while the experiment goes on.
+ *   end), and so is an uncaught one before run() when the page has loaded without reaching run(), or one after the
+ *   page's load that leaves run() uncalled for NEVER_STARTED_MS (a jatos.onLoad callback that threw); any other
+ *   uncaught error or unhandled rejection is recorded while the experiment goes on.
  * - A row JSON cannot write (a BigInt, a circular object) goes to the page as it is, where the queue refuses it on
  *   its own; the experiment goes on.
  * - A request that would save data to the experiment's own server script (a POST to "save_data.php") is answered
@@ -68,6 +69,9 @@
   const reported = new WeakSet(); // errors sent already (run()'s rejection is also an unhandled one)
   const MAX_MESSAGE = 1000; // characters the server takes (server/participation/session_api.py)
   const MAX_STACK = 8000;
+  // An error after the page's load that left run() uncalled this long: the experiment never starts (a callback that
+  // was to call it threw, such as jatos.onLoad's). Long enough for a page that fetches what it needs first.
+  const NEVER_STARTED_MS = 20000;
 
   function note(type, value = null) {
     if (!clock) return;
@@ -279,8 +283,19 @@
   }
 
   function uncaught(error) {
-    if (started || document.readyState === "complete") reportError(error, entering);
-    else if (early === null) early = { error };
+    if (started || document.readyState === "complete") {
+      reportError(error, entering);
+      if (!started && !unstarted) unstarted = setTimeout(() => neverStarted(error), NEVER_STARTED_MS);
+    } else if (early === null) early = { error };
+  }
+  let unstarted = 0; // the timer of neverStarted, once an error came after the page's load and before run()
+
+  /** The error, reported again as fatal, when run() has still not been called (nor the run ended: jatos.endStudy):
+   * the participant gets studyhive's button to end, rather than a frame where nothing ever comes. */
+  function neverStarted(error) {
+    if (started || finished) return;
+    if (error && typeof error === "object") reported.delete(error);
+    reportError(error, true);
   }
   window.addEventListener("error", (event) => uncaught(event.error ?? event.message));
   window.addEventListener("unhandledrejection", (event) => uncaught(event.reason));
