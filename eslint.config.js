@@ -49,14 +49,18 @@ module.exports = [
   browser(
     ["server/tasks/*/static/*.js"],
     { ...JSPSYCH, ...JSPSYCH_PLUGINS, ...I18N, ...ESCAPE, ...TASKS },
-    ["server/tasks/jspsych/static/{host,runtime,jatos}.js"],
+    ["server/tasks/jspsych/static/{host,runtime,jatos,pavlovia}.js"],
   ),
   browser(["static/studyhive/runner.js"], {
     ...JSPSYCH, ...JSPSYCH_PLUGINS, ...I18N, ...ESCAPE, ...SYNC, ...EVENTS, ...TASKS, ...PREVIEW,
   }),
-  // experiment.html: i18n, sync, events, host.js. The experiment's frame: jsPsych (6, 7 or 8), runtime.js, jatos.js.
+  // experiment.html: i18n, sync, events, host.js. The experiment's frame: jsPsych (6, 7 or 8), runtime.js, jatos.js, pavlovia.js.
   browser(["server/tasks/jspsych/static/host.js"], { ...I18N, ...SYNC, ...EVENTS }),
-  browser(["server/tasks/jspsych/static/runtime.js", "server/tasks/jspsych/static/jatos.js"]),
+  browser([
+    "server/tasks/jspsych/static/runtime.js",
+    "server/tasks/jspsych/static/jatos.js",
+    "server/tasks/jspsych/static/pavlovia.js",
+  ]),
   // replay.html (the researchers' replay page).
   browser(["static/studyhive/replay.js"]),
   {

@@ -142,6 +142,28 @@ LOADED = {
     ),
 }
 
+# Written for Pavlovia: its plugin's init and finish trials around the task (the plugin's file, in lib/ on Pavlovia,
+# is not in the study folder, as in published repositories).
+PAVLOVIA8 = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="https://unpkg.com/jspsych@8.3.0"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-button-response@2"></script>
+  <script src="lib/jspsych-7-pavlovia-2022.1.1.js"></script>
+</head>
+<body></body>
+<script>
+  var jsPsych = initJsPsych();
+  jsPsych.run([
+    {type: jsPsychPavlovia, command: "init"},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>oak</p>", choices: ["next"]},
+    {type: jsPsychPavlovia, command: "finish", participantId: "p1"},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>Thank you</p>", choices: ["next"]},
+  ]);
+</script>
+</html>
+"""
+
 # What is new here runs in the page (jatos.js, runtime.js); the rows and endings it stores go through the same
 # server paths as tests/test_jspsych_browser.py's, which run on both backends (CI time).
 pytestmark = pytest.mark.any_db
@@ -155,6 +177,7 @@ def app(tmp_path):
         "ineligible": (INELIGIBLE, 2),
         "saving": (SAVING, 1),
         "loading": (LOADING, 2),
+        "pavlovia8": (PAVLOVIA8, 4),
     }
     for name, text in LOADED.items():
         (tmp_path / "studies" / name).parent.mkdir(parents=True, exist_ok=True)
@@ -239,3 +262,25 @@ def test_jatos_on_load_waits_for_the_scripts_the_page_adds(page, live_server, ap
     expect(page.get_by_role("button", name="Continue")).to_be_visible()
     assert [row["stimulus"] for row in stored_rows(token)] == ["<p class='word'>ash</p>", "<p class='word'>yew</p>"]
     assert session(token).experiment_error is None
+
+
+def test_a_pavlovia_experiment_runs_with_the_plugins_stand_in(page, live_server, app):
+    """Pavlovia's plugin would open a session on pavlovia.org and upload the data at finish: studyhive's stand-in
+    ends both trials at once, recording the plugin's rows; every row is stored once and the run completes."""
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    token = start(page, live_server, "pavlovia8")
+    frame = page.frame_locator("#studyhive-experiment")
+    answer(frame, "next")
+    answer(frame, "next")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    data = experiment_frame(page).evaluate("jsPsych.data.get().values()")
+    rows = stored_rows(token)
+    assert rows == json.loads(json.dumps(data))
+    assert [row["trial_type"] for row in rows] == [
+        "pavlovia",
+        "html-button-response",
+        "pavlovia",
+        "html-button-response",
+    ]
+    assert session(token).experiment_error is None and errors == []

@@ -132,6 +132,21 @@ CALLS6 = (
 """
 )
 
+# Written for Pavlovia with jsPsych 6: the plugin's file named as Pavlovia's lib/ holds it, absent here.
+PAVLOVIA6 = (
+    HEAD6.replace("</head>", '  <script src="lib/vendors/jspsych-pavlovia-3.2.5.js"></script>\n</head>')
+    + """<script>
+  jsPsych.init({timeline: [
+    {type: "pavlovia", command: "init"},
+    {type: "html-keyboard-response", stimulus: "<p class='word'>oak</p>"},
+    {type: "pavlovia", command: "finish"},
+    {type: "html-keyboard-response", stimulus: "<p class='word'>Thank you</p>"},
+  ]});
+</script>
+</html>
+"""
+)
+
 PID = "5f1e2d3c4b5a69788796a5b4"
 
 
@@ -145,7 +160,13 @@ def copy_jspsych63(study: Path) -> None:
 
 @pytest.fixture
 def app(tmp_path):
-    studies = {"six": (SIX, 7), "ending6": (ENDING6, 1), "stuck6": (STUCK6, 1), "calls6": (CALLS6, 5)}
+    studies = {
+        "six": (SIX, 7),
+        "ending6": (ENDING6, 1),
+        "stuck6": (STUCK6, 1),
+        "calls6": (CALLS6, 5),
+        "pavlovia6": (PAVLOVIA6, 4),
+    }
     for slug in studies:
         copy_jspsych63(tmp_path / "studies" / slug)
     shutil.copyfile(CALL_FUNCTION, tmp_path / "studies" / "calls6" / "jspsych-6.3.0" / "plugins" / CALL_FUNCTION.name)
@@ -257,3 +278,16 @@ def test_jspsych6_replay_runs_call_function_trials_again(page, live_server, app)
     assert experiment.evaluate("calls") == 1
     person = session(token)
     assert person.experiment_error is None and person.replay_divergence is None
+
+
+def test_jspsych6_pavlovia_experiment_runs_with_the_plugins_stand_in(page, live_server, app):
+    token = start(page, live_server, "pavlovia6")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="oak").wait_for()
+    press(page, "f")
+    press(page, "f")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    rows = rows_arrive(page, token, 4)
+    assert rows == json.loads(json.dumps(experiment_frame(page).evaluate("jsPsych.data.get().values()")))
+    assert [row["trial_type"] for row in rows] == ["pavlovia", "html-keyboard-response"] * 2
+    assert session(token).experiment_error is None

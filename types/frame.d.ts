@@ -1,4 +1,4 @@
-// The sandboxed frame a researcher's jsPsych experiment runs in (runtime.js, jatos.js): what the experiment's own
+// The sandboxed frame a researcher's jsPsych experiment runs in (runtime.js, jatos.js, pavlovia.js): what the experiment's own
 // jsPsych (6, 7 or 8, whichever it loads) leaves on its window, found at run time; and the events jatos.js sends
 // runtime.js.
 interface Window {
@@ -8,6 +8,8 @@ interface Window {
   jsPsych?: any;
   /** studyhive's stand-in for JATOS's object (jatos.js). */
   jatos?: object;
+  /** jsPsych 7 and 8's module global, whose ParameterType plugins name (pavlovia.js). */
+  jsPsychModule?: any;
 }
 
 interface WindowEventMap {

@@ -58,6 +58,11 @@ RUNTIME_MARKER = "<!--studyhive-runtime-->"
 # studyhive's own `jatos` object (a task package page file): it stands in for JATOS's jatos.js, wherever the page
 # names that (JATOS serves it itself, e.g. /assets/javascripts/jatos.js, never from the study's folder).
 JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
+# Pavlovia's jsPsych plugin (jspsych-pavlovia-3.2.5.js for jsPsych 6, jspsych-7-pavlovia-2022.1.1.js for 7 and 8; on
+# Pavlovia a copy in the study's lib/, often left out of the published repository): studyhive's stand-in
+# (static/pavlovia.js) in its place, whether the folder has the file or not, as jatos.js's.
+PAVLOVIA_SCRIPT = "/tasks/jspsych/pavlovia.js"
+PAVLOVIA_PLUGIN = re.compile(r"(?:jspsych-)?(?:7-)?pavlovia(?:-[\w.]+)?\.js", re.IGNORECASE)
 STUDY_FILES_MIMETYPE = "application/vnd.studyhive.study-files+json"
 # A single file kept from a package, and all of a study's own files together.
 MAX_PACKAGE_FILE_BYTES = 20 * MIB
@@ -784,6 +789,10 @@ def prepare_experiment(
         if tag.name == "script" and PurePosixPath(unquote(parts.path)).name == "jatos.js":
             served = JATOS_SCRIPT
             rewritten.add(served)  # not JATOS's file: an integrity attribute naming that is dropped
+        elif tag.name == "script" and PAVLOVIA_PLUGIN.fullmatch(PurePosixPath(unquote(parts.path)).name):
+            served = PAVLOVIA_SCRIPT
+            rewritten.add(served)
+            report(tag, "studyhive's stand-in for Pavlovia's jsPsych plugin (its init and finish end at once)")
         elif parts.scheme in ("http", "https", "") and parts.netloc.lower() == fonts.CSS_HOST and tag.name == "link":
             with resolving(tag):
                 faces = fonts.faces_of_url(url)
