@@ -247,7 +247,8 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
         # the first visit is measured; a request still finishing when the context closes would fail to give its sizes
         page.remove_listener("requestfinished", measure)
         continue_button = page.get_by_role("button", name="Continue")
-        reached, steps, last = run_through(page, continue_button, seconds, IDLE_STEPS, each_step=faults)
+        stopped = page.locator("#studyhive-stopped")
+        reached, steps, last = run_through(page, continue_button, seconds, IDLE_STEPS, faults, stopped)
         if faults:
             faults.online(page)
         frame = page.wait_for_selector("#studyhive-experiment").content_frame()
@@ -280,7 +281,7 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             page.wait_for_load_state()
             person = session(token)
             completed = "yes" if person.status == "completed" else f"no ({person.status}, {person.outcome})"
-        why = "" if reached else f"no Continue button after {steps} steps: {last}"
+        why = "" if reached else last if stopped.is_visible() else f"no Continue button after {steps} steps: {last}"
         if errors and not reached:
             why += f"; page error: {errors[0]}"
         return completed, equal, kb, why, steps

@@ -70,33 +70,41 @@ TRIAL_KEYS = r"""() => {
 PROGRESS = r"""() => { try { return jsPsych.data.get().count(); } catch (undeclared) { return -1; } }"""
 
 
-def run_through(page, continue_button, seconds: float = 300, idle: int = 150, each_step=None) -> tuple[bool, int, str]:
-    """Answer screens until studyhive's Continue button shows, or `idle` steps in a row record no row (the
-    participant is stuck: a task it cannot answer), or `seconds` pass: (reached, steps, last). A long experiment goes
-    on as long as it records rows. `each_step(page, step)`, when given, runs before each step (the faults: a reload,
-    going offline)."""
-    deadline, last, rows, still, step = time.monotonic() + seconds, "", None, 0, 0
+def run_through(
+    page, continue_button, seconds: float = 300, idle: int = 150, each_step=None, stopped=None
+) -> tuple[bool, int, str]:
+    """Answer screens until studyhive's Continue button shows, or its `stopped` panel (the experiment's fatal error:
+    End the study), or `idle` steps in a row record no row (the participant is stuck: a task it cannot answer), or
+    `seconds` pass: (reached, steps, last). A long experiment goes on as long as it records rows. A screen whose
+    buttons record nothing after three clicks (one whose handler the frame's policy blocks) gets keys on every other
+    step. `each_step(page, step)`, when given, runs before each step (the faults: a reload, going offline)."""
+    deadline, last, rows, still, step, pressed = time.monotonic() + seconds, "", None, 0, 0, 0
     while still < idle and time.monotonic() < deadline:
         if continue_button.is_visible():
             return True, step, last
+        if stopped is not None and stopped.is_visible():
+            return False, step, "the experiment's error stopped it (studyhive offers End the study)"
         try:
             if each_step:
                 each_step(page, step)
             frame = page.wait_for_selector("#studyhive-experiment").content_frame()  # a new one after a reload
             count = frame.evaluate(PROGRESS)
             rows, still = count, (0 if count != rows else still + 1)
-            last = frame.evaluate(ACT)
+            clicked_in_vain = still >= 3 and step % 2 == 1 and last.startswith("click")
+            last = "" if clicked_in_vain else frame.evaluate(ACT)
             keys = frame.evaluate(TRIAL_KEYS) if last in ("", "canvas") else []
             if keys:  # the trial says which keys it takes: one of them, in turn
-                last = "key " + keys[step % len(keys)]
-                frame.locator("body").press(keys[step % len(keys)], timeout=2000)
+                last = "key " + keys[pressed % len(keys)]
+                frame.locator("body").press(keys[pressed % len(keys)], timeout=2000)
+                pressed += 1
             elif last == "canvas" and step % 2 == 0:  # a click, or on the next step a key, may answer it
                 box = frame.locator("canvas").first.bounding_box()
                 if box:
                     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             elif last in ("", "canvas"):
-                last = "key " + KEYS[step % len(KEYS)]
-                frame.locator("body").press(KEYS[step % len(KEYS)], timeout=2000)
+                last = "key " + KEYS[pressed % len(KEYS)]
+                frame.locator("body").press(KEYS[pressed % len(KEYS)], timeout=2000)
+                pressed += 1
         except Exception as exc:  # a navigation or a frame torn down mid-step: try again on the next screen
             last = f"error {type(exc).__name__}"
             still += 1
