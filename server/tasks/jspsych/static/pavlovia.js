@@ -16,9 +16,23 @@
     if (!COMMANDS.has(command)) console.error(`studyhive: the Pavlovia plugin has no command ${command}`);
   }
 
+  /**
+   * The plugin's parameters, Pavlovia's (accepted, none used), in the parameter types of the jsPsych loaded.
+   * @param {any} type
+   */
+  function parameters(type) {
+    return {
+      command: { type: type.STRING, default: "init" },
+      participantId: { type: type.STRING, default: "PARTICIPANT" },
+      errorCallback: { type: type.FUNCTION, default: null },
+      dataFilter: { type: type.FUNCTION, default: null },
+      completedCallback: { type: type.FUNCTION, default: null },
+      setPavloviaInfo: { type: type.FUNCTION, default: null },
+    };
+  }
+
   const modern = window.jsPsychModule;
   if (modern) {
-    const type = modern.ParameterType;
     class PavloviaPlugin {
       /** @param {any} jsPsych */
       constructor(jsPsych) {
@@ -31,32 +45,12 @@
         this.jsPsych.finishTrial();
       }
     }
-    /** @type {any} */ (PavloviaPlugin).info = {
-      name: "pavlovia",
-      parameters: {
-        command: { type: type.STRING, default: "init" },
-        participantId: { type: type.STRING, default: "PARTICIPANT" },
-        errorCallback: { type: type.FUNCTION, default: null },
-        dataFilter: { type: type.FUNCTION, default: null },
-        completedCallback: { type: type.FUNCTION, default: null },
-        setPavloviaInfo: { type: type.FUNCTION, default: null },
-      },
-    };
+    /** @type {any} */ (PavloviaPlugin).info = { name: "pavlovia", parameters: parameters(modern.ParameterType) };
     /** @type {any} */ (window).jsPsychPavlovia = PavloviaPlugin;
   } else if (window.jsPsych && window.jsPsych.plugins) {
     const jsPsych = window.jsPsych;
-    const type = jsPsych.plugins.parameterType;
     jsPsych.plugins.pavlovia = {
-      info: {
-        name: "pavlovia",
-        parameters: {
-          command: { type: type.STRING, default: "init" },
-          participantId: { type: type.STRING, default: "PARTICIPANT" },
-          errorCallback: { type: type.FUNCTION, default: null },
-          dataFilter: { type: type.FUNCTION, default: null },
-          completedCallback: { type: type.FUNCTION, default: null },
-        },
-      },
+      info: { name: "pavlovia", parameters: parameters(jsPsych.plugins.parameterType) },
       /** @param {HTMLElement} displayElement @param {{command?: unknown}} trial */
       trial(displayElement, trial) {
         said(trial);
