@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import re
 import types
 import typing
@@ -88,6 +89,27 @@ def _number(value: Any) -> int | float:
 
 # A number kept as the file wrote it: an integer stays an integer in the config, whose hash versions the study.
 Number = Annotated[float, PlainValidator(_number, json_schema_input_type=float)]
+
+
+def _not_json(value: Any, where: str = "") -> str | None:
+    """Where in `value` (" at a.b[2]") something JSON cannot hold is, or None."""
+    if isinstance(value, dict):
+        return next((f for k, v in value.items() if (f := _not_json(v, f"{where}.{k}" if where else str(k)))), None)
+    if isinstance(value, list):
+        return next((f for i, v in enumerate(value) if (f := _not_json(v, f"{where}[{i}]"))), None)
+    if value is None or isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value)):
+        return None
+    return f" at {where}" if where else ""
+
+
+def _json_data(value: Any) -> Any:
+    if (found := _not_json(value)) is not None:
+        raise problem(f"expected what JSON can hold{found} (not a TOML date or time, nan or inf: write it as text)")
+    return value
+
+
+# Data handed on as JSON (a table, a list, text, a number, true/false): TOML's dates and times and nan are refused.
+JsonData = Annotated[Any, PlainValidator(_json_data, json_schema_input_type=Any)]
 
 
 def _web_url(value: str) -> str:

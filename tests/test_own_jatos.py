@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from tests.jspsych_study import jspsych_app
+from server.studies.definitions import get_study
+from tests.jspsych_study import jspsych_app, write_study
 
 PAGE = """<!DOCTYPE html>
 <html>
@@ -44,6 +45,9 @@ def app(tmp_path):
     copied = tmp_path / "studies" / "copied" / "lib"
     copied.mkdir(parents=True)
     (copied / "jatos.js").write_text("var jatos = {}; // JATOS's own, calling its server")
+    given = write_study(tmp_path / "studies", "given", PAGE.format(src="jatos.js"), 1)
+    with (given / "study.toml").open("a") as toml:
+        toml.write("[task.jatos]\ncomponent_input = {title = \"<Ünï 'code'>\"}\nbatch_input = {}\n")
     pages = {slug: (PAGE.format(src=src), 1) for slug, src in SOURCES.items()}
     with jspsych_app(tmp_path, folders=("jspsych", "@jspsych/plugin-html-button-response"), **pages) as app:
         yield app
@@ -60,3 +64,23 @@ def test_a_jatos_tag_loads_studyhives_jatos_object(app):
     shim = client.get("/tasks/jspsych/jatos.js")
     assert shim.status_code == 200 and shim.mimetype == "text/javascript"
     assert b"window.jatos =" in shim.data and b"studyhive:jatos-end" in shim.data
+
+
+def test_the_json_inputs_study_toml_gives_are_on_the_tag_and_only_those(app):
+    """[task.jatos]'s inputs other than JATOS's default {} are the tag's data attribute, as JSON, escaped for HTML;
+    a study without them keeps its tag (and so its version) as before."""
+    html = app.test_client().get("/study/given/x/1/experiment.html").get_data(as_text=True)
+    tags = re.findall(r"<script[^>]*jatos\.js[^>]*>", html)
+    assert tags == [
+        '<script src="/tasks/jspsych/jatos.js" crossorigin="anonymous" '
+        'data-studyhive-jatos="{&quot;component_input&quot;:{&quot;title&quot;:'
+        '&quot;&lt;Ünï &#x27;code&#x27;&gt;&quot;}}">'
+    ]
+
+
+def test_a_study_without_json_inputs_keeps_the_configuration_it_had(app):
+    """No [task.jatos] (or only JATOS's defaults): the stored [task] has no `jatos` key, so the configuration's hash,
+    which versions the study, is what it was before studyhive answered JATOS's inputs."""
+    with app.app_context():
+        assert "jatos" not in get_study("beside").config["task"]
+        assert get_study("given").config["task"]["jatos"]["component_input"] == {"title": "<Ünï 'code'>"}

@@ -12,7 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.jspsych_study import HEAD, jspsych_app
+from tests.jspsych_study import HEAD, jspsych_app, write_study
 from tests.test_jspsych_browser import answer, experiment_frame, session, start, stored_rows
 
 # JATOS's own jsPsych example: everything inside jatos.onLoad, the result data submitted at the end with
@@ -36,6 +36,8 @@ JATOS = """<!DOCTYPE html>
       result: jatos.studyResultId,
       group: jatos.urlQueryParameters.group,
       shared: [jatos.studySessionData, jatos.batchSession.getAll(), jatos.batchSession.get("n") === undefined],
+      inputs: [jatos.studyInput, jatos.componentJsonInput, jatos.batchInput],
+      same: [jatos.studyJsonInput === jatos.studyInput, jatos.componentInput === jatos.componentJsonInput],
     });
     jatos.addAbortButton();
     jsPsych.run(["cyan", "gold", "pink"].map((word) => ({
@@ -59,6 +61,7 @@ DECLINING = """<!DOCTYPE html>
   var jsPsych;
   jatos.onLoad(function () {
     jsPsych = initJsPsych({on_finish: function () { return jatos.submitResultData(jsPsych.data.get().json()); }});
+    jsPsych.data.addProperties({inputs: [jatos.studyJsonInput, jatos.componentInput, jatos.batchJsonInput]});
     jsPsych.run([
       {type: jsPsychHtmlKeyboardResponse, stimulus: "<p id='consent'>Do you consent? (y/n)</p>", choices: ["y", "n"],
        on_finish: function (data) { if (data.response === "n") jatos.endStudy(false, "no consent given"); }},
@@ -169,10 +172,20 @@ PAVLOVIA8 = """<!DOCTYPE html>
 pytestmark = pytest.mark.any_db
 
 
+# study.toml's [task.jatos] for the JATOS study: the inputs its GUI would give (markup and quotes in a value).
+JATOS_INPUTS = """
+[task.jatos]
+study_input = {greeting = "<b>Hello</b> & \\"welcome\\"", words = ["cyan", "gold"]}
+component_input = [1, 2.5, "x"]
+"""
+
+
 @pytest.fixture
 def app(tmp_path):
+    folder = write_study(tmp_path / "studies", "jatos", JATOS, 3)
+    with (folder / "study.toml").open("a") as toml:
+        toml.write(JATOS_INPUTS)
     studies = {
-        "jatos": (JATOS, 3),
         "declining": (DECLINING, 2),
         "ineligible": (INELIGIBLE, 2),
         "saving": (SAVING, 1),
@@ -200,6 +213,8 @@ def test_a_jatos_experiment_stores_every_row_once_and_completes(page, live_serve
     assert len(rows) == 3 and rows == json.loads(json.dumps(data))  # once each: submitResultData stores nothing
     first = rows[0]
     assert first["group"] == "b" and first["shared"] == [{}, {}, True]
+    greeting = {"greeting": '<b>Hello</b> & "welcome"', "words": ["cyan", "gold"]}
+    assert first["inputs"] == [greeting, [1, 2.5, "x"], {}] and first["same"] == [True, True]  # [task.jatos]
     assert first["worker"] == first["result"] and len(first["worker"]) == 16 and token not in first["worker"]
     refused = "jatos.addAbortButton is not available on studyhive"
     assert any(refused in text for text in errors)
@@ -219,6 +234,7 @@ def test_jatos_end_study_unsuccessful_is_an_early_end_with_its_message(page, liv
     expect(frame.locator("#never")).to_have_count(0)
     data = experiment_frame(page).evaluate("jsPsych.data.get().values()")
     assert stored_rows(token) == json.loads(json.dumps(data)) and len(data) == 1
+    assert data[0]["inputs"] == [{}, {}, {}]  # no [task.jatos]: JATOS's defaults
     page.get_by_role("button", name="Continue").click()
     expect(page.locator("#studyhive-notice")).to_have_text("You can close this page.")
     person = session(token)

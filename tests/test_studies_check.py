@@ -30,7 +30,7 @@ PAGE = (
 """
 )
 LAB_JS = """var started = Date.now();
-jatos.onLoad(function () {}); jatos.abortStudy;
+jatos.onLoad(function () {}); jatos.abortStudy; var trials = jatos.componentJsonInput.trials || 10;
 function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
 function next() { jsPsych.data.addProperties({part: 2}); window.location.href = "part2.html"; }
 // from https://stackoverflow.com/q/1 (a comment: no request); var old = Date.now();
@@ -99,8 +99,12 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert any(line.startswith("  jspsych@8.3.0 (registry) sha512-") for line in lines)
     assert lines[lines.index("study files published: 2") + 1 :][:2] == ["  img/logo.png", "  js/lab.js"]
     assert (
-        "JATOS calls: jatos.onLoad, jatos.submitResultData (answered by studyhive's jatos object); refused: "
-        "jatos.abortStudy" in lines
+        "JATOS calls: jatos.componentJsonInput, jatos.onLoad, jatos.submitResultData (answered by studyhive's jatos "
+        "object); refused: jatos.abortStudy" in lines
+    )
+    assert (
+        "JATOS inputs study.toml's [task.jatos] does not give: jatos.componentJsonInput (each reads {}, JATOS's "
+        'default; docs/own-experiments.md, "Experiments written for JATOS")' in lines
     )
     warnings = lines[lines.index("warnings: 8") + 1 :][:8]
     assert [line.split(": ", 1)[0] for line in warnings] == [

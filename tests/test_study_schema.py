@@ -257,6 +257,16 @@ def test_each_task_types_table_is_checked_by_its_own_model(studies):
                 'the studies folder), got "nowhere.csv"',
             ],
         ),
+        "jspsych": (
+            "min_rows = 1\n[task.jatos]\ncomponent_input = {a = [1, 1979-05-27]}\nbatch_input = nan\nstudy_inpt = 1",
+            [
+                "task.jatos.component_input: expected what JSON can hold at a[1] (not a TOML date or time, nan or "
+                "inf: write it as text), got a table",
+                "task.jatos.batch_input: expected what JSON can hold (not a TOML date or time, nan or inf: write it "
+                "as text), got NaN",
+                'task.jatos.study_inpt: unknown key (did you mean "study_input"?)',
+            ],
+        ),
     }
     for task_type, (table, expected) in cases.items():
         path = write(studies, f'{head}task_type = "{task_type}"\n[task]\n{table}\n', slug=task_type)

@@ -235,7 +235,15 @@ def key_reference() -> str:
     by_model: dict[type[Table], list[str]] = {}
     for task_id in registry().ids():
         by_model.setdefault(registry().get(task_id).Params, []).append(task_id)
-    sections += [(f"`[task]` of {', '.join(f'`{t}`' for t in ids)}", model) for model, ids in by_model.items()]
+    for model, ids in by_model.items():
+        named = ", ".join(f"`{t}`" for t in ids)
+        sections.append((f"`[task]` of {named}", model))
+        # A table of its own in [task] ("see below" in the table above).
+        sections += [
+            (f"`[task.{key}]` of {named}", type(field.default))
+            for key, field in model.model_fields.items()
+            if isinstance(field.default, Table)
+        ]
     return "\n\n".join(f"#### {title}\n\n{markdown_table(model)}" for title, model in sections)
 
 

@@ -23,9 +23,19 @@ JATOS_CALL = re.compile(r"(?<![\w$.])jatos\s*\.\s*([A-Za-z_$][\w$]*)")
 JATOS_SERVED = frozenset(
     (
         "onLoad onload onError submitResultData appendResultData startNextComponent startLastComponent endStudy "
-        "endStudyAjax endStudyAndRedirect urlQueryParameters studySessionData batchSession studyResultId workerId"
+        "endStudyAjax endStudyAndRedirect urlQueryParameters studySessionData batchSession studyResultId workerId "
+        "studyInput studyJsonInput componentInput componentJsonInput batchInput batchJsonInput"
     ).split()
 )
+# The JSON inputs studyhive's jatos object answers, by name, with the [task.jatos] key that gives each.
+JATOS_INPUTS = {
+    "studyInput": "study_input",
+    "studyJsonInput": "study_input",
+    "componentInput": "component_input",
+    "componentJsonInput": "component_input",
+    "batchInput": "batch_input",
+    "batchJsonInput": "batch_input",
+}
 RESUME = 'docs/own-experiments.md, "Reloads and resume"'
 # Randomness replay cannot draw again: group 1 names it.
 NOT_REPLAYED = re.compile(r"(?<![\w$])(Date\.now|performance\.now|crypto\.getRandomValues|crypto\.randomUUID)\s*\(")
@@ -101,6 +111,13 @@ def report(page: PreparedExperiment, params: dict[str, Any], study_dir: Path) ->
         if calls
         else "JATOS calls: none"
     )
+    given = params.get("jatos", {})
+    ungiven = [f"jatos.{call}" for call in calls if call in JATOS_INPUTS and given.get(JATOS_INPUTS[call], {}) == {}]
+    if ungiven:
+        lines.append(
+            f"JATOS inputs study.toml's [task.jatos] does not give: {', '.join(ungiven)} (each reads {{}}, JATOS's "
+            'default; docs/own-experiments.md, "Experiments written for JATOS")'
+        )
 
     # handlers are looked for in the whole page (its markup and its inline scripts' HTML) and in the study's scripts
     markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *(c for c in codes if c.file != name)]

@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import semantic_version
@@ -58,6 +59,8 @@ RUNTIME_MARKER = "<!--studyhive-runtime-->"
 # studyhive's own `jatos` object (a task package page file): it stands in for JATOS's jatos.js, wherever the page
 # names that (JATOS serves it itself, e.g. /assets/javascripts/jatos.js, never from the study's folder).
 JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
+# The attribute of its tag that carries [task.jatos]'s inputs (JSON), which the script reads from its own tag.
+JATOS_INPUT = "data-studyhive-jatos"
 # Pavlovia's jsPsych plugin (jspsych-pavlovia-3.2.5.js for jsPsych 6, jspsych-7-pavlovia-2022.1.1.js for 7 and 8; on
 # Pavlovia a copy in the study's lib/, often left out of the published repository): studyhive's stand-in
 # (static/pavlovia.js) in its place, whether the folder has the file or not, as jatos.js's.
@@ -578,9 +581,11 @@ def _study_files(study_dir: Path, html_name: str, offline: Path | None) -> dict[
 
 
 def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
-    """The start tag written again with `changes` to its attributes, without those named in `drop`."""
+    """The start tag written again with `changes` to its attributes (those it lacks added), without those named in
+    `drop`."""
     written = []
-    for name, value in tag.attrs:
+    present = {name for name, _ in tag.attrs}
+    for name, value in [*tag.attrs, *((name, value) for name, value in changes.items() if name not in present)]:
         if name in drop:
             continue
         value = changes.get(name, value)
@@ -599,11 +604,14 @@ def prepare_experiment(
     registry: Registry | None,
     offline_packages_dir: Path | None = None,
     pinned: list[dict] | None = None,
+    jatos_input: dict[str, Any] | None = None,
 ) -> PreparedExperiment:
     """The study's page ready to serve, or ExperimentError naming the file and the tag. `offline_packages_dir`: the
     study's own npm tarballs (`npm pack` files, e.g. study_dir / "packages"), used before the registry and checked
     against a package-lock.json beside them or in the study folder, else against `pinned` (the pins of the study's
-    previous version), else pinned now. `registry` None: the study's own packages only."""
+    previous version), else pinned now. `registry` None: the study's own packages only. `jatos_input`: [task.jatos]'s
+    JSON inputs, put on a jatos.js tag's replacement for studyhive's jatos object (JATOS_INPUT) where one is not
+    JATOS's default `{}` (a page without them is served as before: its version stays)."""
     page = study_dir / html_name
     if not page.is_file():
         raise ExperimentError(html_name, "study.toml", f"the experiment file {html_name} is not in the study folder")
@@ -783,12 +791,16 @@ def prepare_experiment(
 
     def rewrite(tag: _Tag, key: str, url: str) -> None:
         parts = urlsplit(url)
+        extra: dict[str, str] = {}  # attributes the served tag has beside the URL
         if parts.scheme in ("data", "blob"):
             report(tag, f"kept as it is (a {parts.scheme}: URL)")
             return
         if tag.name == "script" and PurePosixPath(unquote(parts.path)).name == "jatos.js":
             served = JATOS_SCRIPT
             rewritten.add(served)  # not JATOS's file: an integrity attribute naming that is dropped
+            given = {name: value for name, value in (jatos_input or {}).items() if value != {}}
+            if given:
+                extra[JATOS_INPUT] = json.dumps(given, ensure_ascii=False, separators=(",", ":"))
         elif tag.name == "script" and PAVLOVIA_PLUGIN.fullmatch(PurePosixPath(unquote(parts.path)).name):
             served = PAVLOVIA_SCRIPT
             rewritten.add(served)
@@ -831,7 +843,7 @@ def prepare_experiment(
                 report(tag, f"study file {name}" + ("" if served == base + name else f", served as {served}"), code)
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
-        edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served})))
+        edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served, **extra})))
 
     def jspsych_package(version: str) -> _Package:
         """jsPsych's package of `version`, to compare a local copy with."""

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from flask import current_app
-from pydantic import Field, model_validator
+from pydantic import Field, model_serializer, model_validator
 
 from analysis.jspsych_data import flat_row
 
 from ...exceptions import ResponseError
 from ...models import OUTCOMES
-from ...schema import NonBlank, Table, problem
+from ...schema import JsonData, NonBlank, Table, problem
 from ...tasktype.contract import Analysed, PlanLessRows, Prepared
 from . import check
 from .experiment import RUNTIME_MARKER, prepare_experiment
@@ -62,6 +62,18 @@ class Ending(Table):
         return self
 
 
+class JatosInput(Table):
+    """`[task.jatos]`: the JSON inputs JATOS's GUI gives an experiment written for JATOS, answered by studyhive's
+    jatos object (docs/own-experiments.md, "Experiments written for JATOS"); JATOS's default `{}` where not given. Each
+    is a TOML table, or any other value JSON can hold (`component_input = [1, 2]`)."""
+
+    study_input: JsonData = Field({}, description="`jatos.studyInput` (and `studyJsonInput`): the study's JSON input")
+    component_input: JsonData = Field(
+        {}, description="`jatos.componentInput` (and `componentJsonInput`): the component's JSON input"
+    )
+    batch_input: JsonData = Field({}, description="`jatos.batchInput` (and `batchJsonInput`): the batch's JSON input")
+
+
 class JsPsychParams(Table):
     experiment: str = Field("experiment.html", description="the experiment's HTML file in the study's folder")
     resume: Literal[RESUME] = Field(
@@ -81,6 +93,20 @@ class JsPsychParams(Table):
         description="`[[task.endings]]`: endings that mean an outcome of their own, tried in order (`outcome`, "
         "`ended`, `message_contains`, `last_row`); otherwise an early end is `ended_early` and a natural one completes",
     )
+    jatos: JatosInput = Field(
+        JatosInput(),
+        description="`[task.jatos]`: what an experiment written for JATOS reads as its JSON inputs (`study_input`, "
+        "`component_input`, `batch_input`)",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_default_jatos(self, handler):
+        """The stored configuration, without `jatos` when study.toml gives none: the configuration's hash versions
+        the study, and a study synced before [task.jatos] existed keeps its version."""
+        dumped = handler(self)
+        if dumped.get("jatos") == JatosInput().model_dump():
+            del dumped["jatos"]
+        return dumped
 
 
 class JsPsychExperiment(PlanLessRows, Analysed):
@@ -107,6 +133,7 @@ class JsPsychExperiment(PlanLessRows, Analysed):
             registry=registry,
             offline_packages_dir=packages if packages.is_dir() else None,
             pinned=(previous or {}).get("packages"),
+            jatos_input=params.get("jatos"),
         )
         html = page.html.replace(RUNTIME_MARKER, RUNTIME_TAG, 1).encode()
         sha = hashlib.sha256(html).hexdigest()

@@ -10,7 +10,9 @@
  *   unsuccessful an early end with the message, which study.toml's [[task.endings]] read. A redirect is never
  *   followed: studyhive's page goes on to its Continue button and the session's outcome.
  * - Reads: the frame URL's query (the entry link's), empty study and batch session data, and for the study result
- *   and the worker the session's seed (runtime.js), pseudonymous and the same after a reload, never its token.
+ *   and the worker the session's seed (runtime.js), pseudonymous and the same after a reload, never its token. The
+ *   study's, component's and batch's JSON inputs are study.toml's [task.jatos], which sync puts on this script's tag
+ *   (data-studyhive-jatos), else JATOS's default `{}`.
  * - Anything else of JATOS's is refused: a console error naming it, reported once to the page as an error of the
  *   experiment that does not stop it ("studyhive:jatos-refused").
  */
@@ -18,6 +20,12 @@
   "use strict";
   const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed") || "";
   const refusedNames = new Set();
+  const script = document.currentScript;
+  /** @type {Record<string, unknown>} */
+  const inputs = JSON.parse((script && script.getAttribute("data-studyhive-jatos")) || "{}");
+  const studyInput = "study_input" in inputs ? inputs.study_input : {};
+  const componentInput = "component_input" in inputs ? inputs.component_input : {};
+  const batchInput = "batch_input" in inputs ? inputs.batch_input : {};
 
   function refuse(name) {
     if (refusedNames.has(name)) return;
@@ -101,6 +109,12 @@
       batchSession: refusing({ get: () => undefined, getAll: () => ({}) }, "batchSession."),
       studyResultId: seed,
       workerId: seed,
+      studyInput,
+      studyJsonInput: studyInput,
+      componentInput,
+      componentJsonInput: componentInput,
+      batchInput,
+      batchJsonInput: batchInput,
     },
     "",
   );
