@@ -311,3 +311,41 @@ def test_other_scripts_are_not_jspsych():
     assert jspsych_build_version(KEYBOARD) is None
     assert jspsych_build_version(b"var jsPsych = initJsPsych(); jsPsych.run([]);") is None
     assert jspsych_build_version(json.dumps({"version": "7.3.4"}).encode()) is None
+
+
+def test_files_on_the_labs_pages_site_are_the_study_folders(tmp_path, fake):
+    """jsPsych's recipe for Qualtrics loads every file from the lab's GitHub Pages site, which publishes the folder the
+    researcher brings: such a URL is the folder's file at the longest end of its path (a jsPsych build recognised as
+    any local copy), said in a note; one the folder lacks is refused, naming where to put it."""
+    site = "https://lab.github.io/flanker-study"
+    folder = local_copy(tmp_path)
+    html = (folder / "experiment.html").read_text()
+    for name in ("jspsych/jspsych.js", "jspsych/plugin-html-keyboard-response.js", "jspsych/jspsych.css"):
+        html = html.replace(f'"{name}"', f'"{site}/{name}"')  # a project site: its repository's name first
+    html = html.replace("</head>", '<script src="https://lab.gitlab.io/tasks/js/task.js"></script>\n</head>')
+    (folder / "experiment.html").write_text(html)
+    (folder / "js").mkdir()
+    (folder / "js" / "task.js").write_text("var task = 1;")
+    prepared = prepare(folder, fake)
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert prepared.jspsych_version == "7.3.4" and list(pins_of(prepared)) == ["jspsych"]  # the copy is 7.3.4's
+    assert f'<script src="{base}jspsych/plugin-html-keyboard-response.js">' in prepared.html
+    assert f'<script src="{base}js/task.js">' in prepared.html and "github.io" not in prepared.html
+    assert f"{site}/jspsych/jspsych.js is served from the study folder's jspsych/jspsych.js" in prepared.notes[0]
+    assert len(prepared.notes) == 4
+    checked = {entry.tag: entry.served for entry in prepared.resolved}
+    assert checked['<script src="https://lab.gitlab.io/tasks/js/task.js">'] == (
+        "study file js/task.js (in place of https://lab.gitlab.io/tasks/js/task.js)"
+    )
+
+    (folder / "js" / "task.js").unlink()
+    with pytest.raises(ExperimentError) as refused:
+        prepare(folder, fake)
+    assert "lab.gitlab.io publishes a folder, and the study folder has no file at the end of the path /tasks/js/" in (
+        str(refused.value)
+    )
+    # Any other host's file is still refused: its path says nothing of the folder.
+    (folder / "experiment.html").write_text(html.replace("lab.gitlab.io/tasks", "example.org/tasks"))
+    (folder / "js" / "task.js").write_text("var task = 1;")
+    with pytest.raises(ExperimentError, match="example.org is not an npm CDN"):
+        prepare(folder, fake)

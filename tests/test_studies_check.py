@@ -37,6 +37,7 @@ function next() { jsPsych.data.addProperties({part: 2}); window.location.href = 
 /* window.location.href = "https://example.net/done"; fetch("/x"); */
 var help = '<a href="https://help.example.net/line" target="_blank">Help</a>'; // a link, said as one
 function rt() { return Date.now() - started; }
+var cue = "https://lab.github.io/task/img/cue.png"; // the lab's Pages site (served for a tag, not for code)
 """
 
 
@@ -106,7 +107,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS inputs study.toml's [task.jatos] does not give: jatos.componentJsonInput (each reads {}, JATOS's "
         'default; docs/own-experiments.md, "Experiments written for JATOS")' in lines
     )
-    warnings = lines[lines.index("warnings: 8") + 1 :][:8]
+    warnings = lines[lines.index("warnings: 9") + 1 :][:9]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick=
@@ -116,6 +117,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:3",  # https://example.org
         "  js/lab.js:4",  # window.location.href = (not addProperties: studyhive stores what it adds to earlier rows)
         "  js/lab.js:7",  # a link (not line 5's and 6's addresses, in comments)
+        "  js/lab.js:9",  # lab.github.io
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick=" in warnings[1] and "Content Security Policy" in warnings[1]
@@ -126,6 +128,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert "window.location.href: sends the experiment's frame to another address" in warnings[6]
     assert "another page of the study never runs" in warnings[6]
     assert "links to other hosts: help.example.net: the experiment's frame opens no other window" in warnings[7]
+    assert "lab.github.io: a Pages site the frame's policy blocks every request to: a tag naming it" in warnings[8]
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table

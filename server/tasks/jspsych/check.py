@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .experiment import Code, PreparedExperiment
+from .experiment import PAGES_HOSTS, Code, PreparedExperiment
 
 SHOWN_FILES = 4  # of a package's files kept: a font package keeps dozens
 JATOS_CALL = re.compile(r"(?<![\w$.])jatos\s*\.\s*([A-Za-z_$][\w$]*)")
@@ -69,6 +69,10 @@ OWN_REQUESTS = (
 )
 OTHER_HOST = (
     "a host studyhive cannot serve; the frame's policy blocks every request to it (put the file in the study folder)"
+)
+PAGES_IN_CODE = (
+    "a Pages site the frame's policy blocks every request to: a tag naming it is served the study folder's file, "
+    "code asking for it is not (name the folder's file by a relative URL)"
 )
 LINK = (
     "the experiment's frame opens no other window or tab and does not leave its page; write the address as text, or "
@@ -136,7 +140,7 @@ def _host(m: re.Match) -> str | None:
     """A URL's warning; a link's (group 1) are said together, by _links."""
     if m.group(1) or m.group(2).lower() in NAMESPACE_HOSTS:
         return None
-    return f"{m.group(2)}: {OTHER_HOST}"
+    return f"{m.group(2)}: {PAGES_IN_CODE if m.group(2).lower().endswith(PAGES_HOSTS) else OTHER_HOST}"
 
 
 def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 import semantic_version
 
@@ -59,6 +59,8 @@ RUNTIME_MARKER = "<!--studyhive-runtime-->"
 # studyhive's own `jatos` object (a task package page file): it stands in for JATOS's jatos.js, wherever the page
 # names that (JATOS serves it itself, e.g. /assets/javascripts/jatos.js, never from the study's folder).
 JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
+# Static sites that publish a repository's folder as it is: a page's URL there names a file of the study folder.
+PAGES_HOSTS = (".github.io", ".gitlab.io")
 # The attribute of its tag that carries [task.jatos]'s inputs (JSON), which the script reads from its own tag.
 JATOS_INPUT = "data-studyhive-jatos"
 # Pavlovia's jsPsych plugin (jspsych-pavlovia-3.2.5.js for jsPsych 6, jspsych-7-pavlovia-2022.1.1.js for 7 and 8; on
@@ -593,6 +595,11 @@ def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
     return "<" + tag.name + "".join(" " + item for item in written) + ">"
 
 
+def _pages(parts: SplitResult) -> bool:
+    """Whether a URL is on GitHub's or GitLab's Pages, which publish a repository's folder as it is."""
+    return (parts.hostname or "").endswith(PAGES_HOSTS)
+
+
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -816,34 +823,58 @@ def prepare_experiment(
                 request = parse_cdn_url(url if parts.scheme else "https:" + url)
             except ValueError as exc:
                 fail(tag, str(exc))
-            if request is None:
+            if request is not None:
+                served = package_file(tag, url, request)
+            elif (name := site_copy(parts)) is not None:
+                notes.append(f"{url} is served from the study folder's {name} (the site publishes the folder)")
+                served = local_file(tag, key, name, f" (in place of {url})")
+            elif _pages(parts):
+                fail(
+                    tag,
+                    f"{parts.netloc} publishes a folder, and the study folder has no file at the end of the path "
+                    f"{unquote(parts.path)}: put the site's file in the study folder at that path (studyhive serves "
+                    "it from there)",
+                )
+            else:
                 fail(
                     tag,
                     f"{parts.netloc} is not an npm CDN or a library host studyhive can serve; put the file in the "
                     "study folder",
                 )
-            served = package_file(tag, url, request)
         elif parts.scheme:
             fail(tag, f"a {parts.scheme}: URL cannot be served")
         else:
-            name = study_file(tag, url)
-            served = base + name
-            code = None
-            data = own.get(name)  # None: missing, served as such
-            if data is None:
-                report(tag, f"study file {name} (missing: 404)")
-            else:
-                if tag.name == "script" and (version := jspsych_build_version(data)) is not None:
-                    served = local_jspsych(tag, name, version)
-                elif tag.name == "script":
-                    local_scripts.append(data)
-                    code = Code(name, 1, data.decode("utf-8", "replace"))
-                elif _mimetype(name) == "text/css":
-                    local_styles.append((len(edits), tag, key, name))
-                report(tag, f"study file {name}" + ("" if served == base + name else f", served as {served}"), code)
+            served = local_file(tag, key, study_file(tag, url))
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
         edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served, **extra})))
+
+    def local_file(tag: _Tag, key: str, name: str, said: str = "") -> str:
+        """The URL to serve the study folder's file `name` at (a jsPsych build as local_jspsych serves it), its
+        script read for the check and its stylesheet's URLs made servable (local_styles)."""
+        served, code = base + name, None
+        data = own.get(name)  # None: missing, served as such
+        if data is None:
+            report(tag, f"study file {name} (missing: 404)")
+            return served
+        if tag.name == "script" and (version := jspsych_build_version(data)) is not None:
+            served = local_jspsych(tag, name, version)
+        elif tag.name == "script":
+            local_scripts.append(data)
+            code = Code(name, 1, data.decode("utf-8", "replace"))
+        elif _mimetype(name) == "text/css":
+            local_styles.append((len(edits), tag, key, name))
+        report(tag, f"study file {name}{said}" + ("" if served == base + name else f", served as {served}"), code)
+        return served
+
+    def site_copy(parts: SplitResult) -> str | None:
+        """The study folder's file a GitHub or GitLab Pages URL names, where the folder is what the site publishes
+        (jsPsych's recipe for Qualtrics loads every file from there): the longest end of the URL's path that is a
+        file of the folder (the site's project and folders above the study dropped), else None."""
+        if not _pages(parts):
+            return None
+        segments = [segment for segment in unquote(parts.path).split("/") if segment]
+        return next(("/".join(segments[i:]) for i in range(len(segments)) if "/".join(segments[i:]) in own), None)
 
     def jspsych_package(version: str) -> _Package:
         """jsPsych's package of `version`, to compare a local copy with."""
