@@ -243,6 +243,12 @@ JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
             "package not found",
         ),
         ('<script src="https://unpkg.com/jspsych@9"></script>', None, "jspsych@9", "no version of jspsych satisfies"),
+        (
+            '<script src="https://unpkg.com/jspsych@8.0.0"></script>',  # unpublished from npm: the versions around it
+            None,
+            "jspsych@8.0.0",
+            "jspsych has no version 8.0.0 (the nearest published: 7.3.4 and 8.3.0)",
+        ),
         ('<script src="https://unpkg.com/jspsych@next"></script>', None, "jspsych@next", "neither a version range"),
         (
             JSPSYCH + '<script src="https://unpkg.com/jspsych@8.3.0/dist/nope.js"></script>',

@@ -487,6 +487,11 @@ class _Resolver:
                 raise ValueError(f"{spec!r} is neither a version range nor a dist-tag of {name}") from exc
         if match is None:
             shown = ", ".join(sorted(versions, key=_sort_key)[-8:])
+            if exact := _exact(spec):  # a version the tag names that was never published (or was withdrawn)
+                below = max((v for v in parsed if v < exact and not v.prerelease), default=None)
+                above = min((v for v in parsed if v > exact and not v.prerelease), default=None)
+                nearest = " and ".join(str(v) for v in (below, above) if v is not None) or "none"
+                raise ValueError(f"{name} has no version {spec} (the nearest published: {nearest})")
             raise ValueError(f"no version of {name} satisfies {spec!r} (versions include {shown})")
         return str(match)
 
@@ -538,6 +543,14 @@ class _Resolver:
 
 class IntegrityError(ValueError):
     """A tarball's bytes are not those the registry, the lock file or an earlier pin vouch for."""
+
+
+def _exact(spec: str) -> semantic_version.Version | None:
+    """The version a spec names exactly ("8.0.0", "=8.0.0", "v8.0.0"), else None (a range)."""
+    try:
+        return semantic_version.Version(spec.lstrip("=v").strip())
+    except ValueError:
+        return None
 
 
 def _sort_key(version: str):
