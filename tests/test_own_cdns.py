@@ -338,6 +338,30 @@ def test_files_on_the_labs_pages_site_are_the_study_folders(tmp_path, fake):
         "study file js/task.js (in place of https://lab.gitlab.io/tasks/js/task.js)"
     )
 
+    # The recipe's code: the site's folder in a variable that trial parameters append names to, a file's URL, an
+    # image tag; a URL naming nothing of the folder is left as it is (the frame blocks it; the check names it).
+    code = (
+        f'var repo_site = "{site}/"; var cue = repo_site + "img/blue.png";\n'
+        f"var shown = `{site}/img/${{cue}}`; var lost = '{site}/img/gone.png';"
+    )
+    (folder / "experiment.html").write_text(
+        html.replace("</head>", f'<img src="{site}/img/blue.png">\n</head>').replace(
+            "<script>var jsPsych", f"<script>{code}\nvar jsPsych"
+        )
+    )
+    (folder / "js" / "task.js").write_text('var logo = "https://lab.gitlab.io/tasks/img/blue.png?v=2#top";')
+    prepared = prepare(folder, fake)
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert f'var repo_site = "{base}"; var cue = repo_site + "img/blue.png";' in prepared.html
+    assert f"var shown = `{base}img/${{cue}}`; var lost = '{site}/img/gone.png';" in prepared.html
+    assert f'<img src="{base}img/blue.png">' in prepared.html
+    task_js = re.search(r'<script src="(/pkg/[0-9a-f]{64}/task\.js)">', prepared.html).group(1)
+    assert served(prepared, task_js) == f'var logo = "{base}img/blue.png?v=2#top";'.encode()
+    assert "experiment.html, the script at line 12: its URLs of the Pages site" in "\n".join(prepared.notes)
+    assert "js/task.js: its URLs of the Pages site" in "\n".join(prepared.notes)
+    inline = [entry for entry in prepared.resolved if entry.tag == "<script>"]
+    assert inline[0].served.startswith("inline, allowed by its hash") and base in inline[0].code.text  # as served
+
     (folder / "js" / "task.js").unlink()
     with pytest.raises(ExperimentError) as refused:
         prepare(folder, fake)

@@ -273,3 +273,40 @@ def test_the_experiment_fetches_its_own_json_with_a_content_type(page, live_serv
     page.frame_locator("#studyhive-experiment").get_by_role("button", name="next").click()
     assert rows_arrive(page, token, 1)[0]["word"] == "oak"
     assert violations(page) == [] and asked == []
+
+
+# jsPsych's recipe for a lab's GitHub Pages site: the site's folder in a variable (here in a script loaded from the
+# site) that the experiment appends its files' names to.
+PAGES = experiment(
+    [
+        unpkg("jspsych@8"),
+        unpkg("@jspsych/plugin-html-button-response@2"),
+        '<script src="https://lab.github.io/demo/js/config.js"></script>',
+    ],
+    """var jsPsych = initJsPsych();
+fetch(repo_site + "words.json").then(function (r) { return r.json(); }).then(function (words) {
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, choices: ["next"], data: {word: words[0]},
+                stimulus: "<img id='dot' src='" + repo_site + "img/dot.svg'><p>" + words[0] + "</p>"}]);
+});""",
+)
+DOT = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="8"/></svg>'
+
+
+@served(
+    ("jspsych", "@jspsych/plugin-html-button-response"),
+    {"pages": (PAGES, 1)},
+    {
+        "pages/js/config.js": 'var repo_site = "https://lab.github.io/demo/";',
+        "pages/words.json": '["elm"]',
+        "pages/img/dot.svg": DOT,
+    },
+)
+def test_an_experiment_naming_its_labs_pages_site_runs_from_the_study_folder(page, live_server, app):
+    asked = only_this_server(page, live_server)
+    token = start(page, live_server, "pages")
+    frame = page.frame_locator("#studyhive-experiment")
+    expect(frame.locator("#dot")).to_be_visible()
+    assert frame.locator("#dot").evaluate("img => img.naturalWidth") == 20  # the folder's file, not github.io's
+    frame.get_by_role("button", name="next").click()
+    assert rows_arrive(page, token, 1)[0]["word"] == "elm"
+    assert violations(page) == [] and asked == []

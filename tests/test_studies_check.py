@@ -128,7 +128,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert "window.location.href: sends the experiment's frame to another address" in warnings[6]
     assert "another page of the study never runs" in warnings[6]
     assert "links to other hosts: help.example.net: the experiment's frame opens no other window" in warnings[7]
-    assert "lab.github.io: a Pages site the frame's policy blocks every request to: a tag naming it" in warnings[8]
+    assert "lab.github.io: a Pages site the frame's policy blocks every request to, and this URL" in warnings[8]
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table

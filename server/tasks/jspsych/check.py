@@ -71,8 +71,8 @@ OTHER_HOST = (
     "a host studyhive cannot serve; the frame's policy blocks every request to it (put the file in the study folder)"
 )
 PAGES_IN_CODE = (
-    "a Pages site the frame's policy blocks every request to: a tag naming it is served the study folder's file, "
-    "code asking for it is not (name the folder's file by a relative URL)"
+    "a Pages site the frame's policy blocks every request to, and this URL names no file or folder of the study "
+    "folder (one that does, in a tag or in code, is served the folder's)"
 )
 LINK = (
     "the experiment's frame opens no other window or tab and does not leave its page; write the address as text, or "

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import SplitResult, unquote, urlsplit
+from urllib.parse import SplitResult, quote, unquote, urlsplit
 
 import semantic_version
 
@@ -61,6 +61,11 @@ RUNTIME_MARKER = "<!--studyhive-runtime-->"
 JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
 # Static sites that publish a repository's folder as it is: a page's URL there names a file of the study folder.
 PAGES_HOSTS = (".github.io", ".gitlab.io")
+# A string literal in code that is such a site's URL (group 2), or its start before a template's `${`.
+PAGES_LITERAL = re.compile(
+    r"""(["'`])(https?://[A-Za-z0-9-]+\.(?:github|gitlab)\.io(?:/[^"'`\s\\$]*)?)(?=\1|\$\{)""", re.IGNORECASE
+)
+SITE_URLS = "its URLs of the Pages site that publishes the study folder are served the folder's files"
 # The attribute of its tag that carries [task.jatos]'s inputs (JSON), which the script reads from its own tag.
 JATOS_INPUT = "data-studyhive-jatos"
 # Pavlovia's jsPsych plugin (jspsych-pavlovia-3.2.5.js for jsPsych 6, jspsych-7-pavlovia-2022.1.1.js for 7 and 8; on
@@ -644,6 +649,7 @@ def prepare_experiment(
 
     own = _study_files(study_dir, html_name, offline_packages_dir)
     own_sha = {path: _sha256(data) for path, data in own.items()}
+    own_folders = {path.rsplit("/", k)[0] for path in own for k in range(1, path.count("/") + 1)}
     manifest = json.dumps({"files": own_sha}, sort_keys=True, separators=(",", ":")).encode()
     manifest_sha = _sha256(manifest)
     files = {sha: own[path] for path, sha in own_sha.items()}
@@ -838,7 +844,7 @@ def prepare_experiment(
                 fail(tag, str(exc))
             if request is not None:
                 served = package_file(tag, url, request)
-            elif (name := site_copy(parts)) is not None:
+            elif (name := site_copy(parts)) in own:
                 notes.append(f"{url} is served from the study folder's {name} (the site publishes the folder)")
                 served = local_file(tag, key, name, f" (in place of {url})")
             elif _pages(parts):
@@ -873,8 +879,12 @@ def prepare_experiment(
         if tag.name == "script" and (version := jspsych_build_version(data)) is not None:
             served = local_jspsych(tag, name, version)
         elif tag.name == "script":
-            local_scripts.append(data)
-            code = Code(name, 1, data.decode("utf-8", "replace"))
+            source = data.decode("utf-8", "replace")
+            code = Code(name, 1, site_urls(source))
+            if code.text != source:  # served as rewritten, by its hash as a package's file is
+                served = keep(name, code.text.encode())
+                notes.append(f"{name}: {SITE_URLS}")
+            local_scripts.append(code.text.encode())
         elif _mimetype(name) == "text/css":
             local_styles.append((len(edits), tag, key, name))
         report(tag, f"study file {name}{said}" + ("" if served == base + name else f", served as {served}"), code)
@@ -883,11 +893,29 @@ def prepare_experiment(
     def site_copy(parts: SplitResult) -> str | None:
         """The study folder's file a GitHub or GitLab Pages URL names, where the folder is what the site publishes
         (jsPsych's recipe for Qualtrics loads every file from there): the longest end of the URL's path that is a
-        file of the folder (the site's project and folders above the study dropped), else None."""
+        file of the folder (the site's project and folders above the study dropped), else None. A URL ending in
+        `/` names a folder: the longest such end that is a folder of the study's, else the study folder ("")."""
         if not _pages(parts):
             return None
         segments = [segment for segment in unquote(parts.path).split("/") if segment]
-        return next(("/".join(segments[i:]) for i in range(len(segments)) if "/".join(segments[i:]) in own), None)
+        ends = ["/".join(segments[i:]) for i in range(len(segments) + 1)]
+        if parts.path.endswith("/") or not segments:
+            return next((end + "/" for end in ends if end in own_folders), "")
+        return next((end for end in ends if end in own), None)
+
+    def site_urls(code: str) -> str:
+        """`code` with each string literal that is a Pages URL site_copy maps (a file, or a folder the code appends
+        names to: `repo_site + "img/a.png"`) made the study folder's URL; others are left as they are."""
+
+        def mapped(match: re.Match) -> str:
+            parts = urlsplit(match.group(2))
+            name = site_copy(parts)
+            if name is None:
+                return match.group(0)
+            rest = ("?" + parts.query if parts.query else "") + ("#" + parts.fragment if parts.fragment else "")
+            return match.group(1) + base + quote(name) + rest
+
+        return PAGES_LITERAL.sub(mapped, code)
 
     def jspsych_package(version: str) -> _Package:
         """jsPsych's package of `version`, to compare a local copy with."""
@@ -968,6 +996,10 @@ def prepare_experiment(
                 rewrite(tag, "href", href)
         elif tag.name in MEDIA_TAGS and tag.get("src"):
             src = tag.get("src").strip()
+            if (name := site_copy(urlsplit(src))) in own:
+                edits.append((tag.start, tag.end, _attrs(tag, (), src=base + name)))
+                report(tag, f"study file {name} (in place of {src})")
+                continue
             if urlsplit(src).netloc:
                 fail(tag, f"{urlsplit(src).netloc} would be asked at participant time; put the file in the study")
             if not urlsplit(src).scheme:
@@ -977,7 +1009,15 @@ def prepare_experiment(
     if jspsych is not None:
         for style in local_styles:
             local_jspsych_css(*style)
-    bodies = [text[tag.body_start : tag.body_end] for tag in inline_scripts if tag.body_end >= 0]
+    bodies = []
+    for tag in inline_scripts:
+        if tag.body_end < 0:
+            continue
+        body = site_urls(text[tag.body_start : tag.body_end])
+        if body != text[tag.body_start : tag.body_end]:
+            edits.append((tag.body_start, tag.body_end, body))
+            notes.append(f"{html_name}, the script at line {parsed.line(tag.body_start)}: {SITE_URLS}")
+        bodies.append(body)
     if jspsych is None:
         absent = f"; not in the study folder: {', '.join(missing)}" if missing else ""
         raise ExperimentError(
