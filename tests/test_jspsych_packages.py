@@ -333,6 +333,24 @@ def test_a_tag_whose_study_file_is_missing_is_served_missing_with_a_note(tmp_pat
     assert any(url.startswith("/pkg/") for url in srcs(prepared.html))  # jsPsych itself, as always
 
 
+def test_a_script_asking_for_the_microphone_or_camera_is_named_at_sync(tmp_path, fake):
+    """The frame is never given either (its sandbox; runtime.js ends the run at the request): sync says which package
+    or study script asks, once each, and prepares the page as always."""
+    fake.add("@jspsych/plugin-initialize-microphone", "2.1.0", {"index.js": "navigator.mediaDevices.getUserMedia()"})
+    head = (
+        JSPSYCH
+        + '<script src="https://unpkg.com/@jspsych/plugin-initialize-microphone@2"></script>'
+        + '<script src="js/camera.js"></script>'
+    )
+    folder = study(tmp_path, head, files={"js/camera.js": "navigator.mediaDevices.getUserMedia({video: true});"})
+    asking = [note for note in prepare(folder, fake).notes if "getUserMedia" in note]
+    assert asking == [
+        f"{name}: it asks for the microphone or the camera (getUserMedia), which studyhive's sandboxed frame is never "
+        "given: a participant who reaches that request is offered to end the study, and the session records the error"
+        for name in ("@jspsych/plugin-initialize-microphone@2.1.0 index.js", "js/camera.js")
+    ]
+
+
 def test_a_registry_that_cannot_be_reached_is_a_clear_error(tmp_path):
     folder = study(tmp_path, JSPSYCH)
     # Bound but not listening: connecting is refused, and no other process (the other pytest pass of `make test`,

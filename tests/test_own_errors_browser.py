@@ -121,8 +121,27 @@ NEVER_STARTED = """<!DOCTYPE html>
 """
 
 
+# jsPsych's initialize-microphone does what this script does: the trial waits for the stream the browser gives.
+MICROPHONE = (
+    HEAD.replace("</head>", '  <script src="mic.js"></script>\n</head>')
+    + """<script>
+  var jsPsych = initJsPsych();
+  jsPsych.run([
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Begin"]},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p id='asking'>Allow the microphone</p>", choices: [],
+     on_load: function () { withMicrophone(function () { jsPsych.finishTrial({allowed: true}); }); }},
+  ]);
+</script>
+</html>
+"""
+)
+MIC_JS = "function withMicrophone(then) { navigator.mediaDevices.getUserMedia({audio: true}).then(then); }"
+
+
 @pytest.fixture
 def app(tmp_path):
+    microphone = write_study(tmp_path / "studies", "microphone", MICROPHONE, 1)
+    (microphone / "mic.js").write_text(MIC_JS)
     # the old-format queue's two rows, the big one, the burst and the trial's own row
     burst = write_study(tmp_path / "studies", "burst", BURST, BURST_ROWS + 4, "restart")
     with open(burst / "study.toml", "a") as toml:
@@ -180,6 +199,23 @@ def test_an_error_that_leaves_run_uncalled_after_the_load_lets_the_participant_e
     stopped.get_by_role("button", name="End the study").click()
     expect(stopped).to_contain_text("You can close this page.")
     assert (session(token).status, session(token).outcome) == ("abandoned", "experiment_error")
+
+
+def test_an_experiment_asking_for_the_microphone_lets_the_participant_end(page, live_server, app):
+    """The sandboxed frame is never given a microphone or camera, and a trial waiting for one would wait for ever: the
+    request is a fatal error at once (runtime.js), and sync said so of the script that makes it."""
+    token = start(page, live_server, "microphone")
+    frame = page.frame_locator("#studyhive-experiment")
+    stopped = page.locator("#studyhive-stopped")
+    frame.get_by_role("button", name="Begin").click()
+    expect(frame.locator("#asking")).to_be_visible()
+    expect(stopped).to_contain_text("Something went wrong in this experiment")
+    error = recorded_error(page, token)
+    assert error["fatal"] is True and error["trial_index"] == 1
+    assert error["message"].startswith("NotAllowedError: navigator.mediaDevices.getUserMedia(): studyhive's frame")
+    stopped.get_by_role("button", name="End the study").click()
+    expect(stopped).to_contain_text("You can close this page.")
+    assert (session(token).outcome, len(stored_rows(token))) == ("experiment_error", 1)
 
 
 def test_rows_json_cannot_write_are_refused_on_their_own(page, live_server, app):

@@ -65,6 +65,13 @@ PAGES_HOSTS = (".github.io", ".gitlab.io")
 PAGES_LITERAL = re.compile(
     r"""(["'`])(https?://[A-Za-z0-9-]+\.(?:github|gitlab)\.io(?:/[^"'`\s\\$]*)?)(?=\1|\$\{)""", re.IGNORECASE
 )
+# A script that asks for the microphone, camera or screen (jsPsych's initialize-microphone / -camera, webgazer): the
+# frame is never given them (its sandbox), and the runtime ends the run at the request (runtime.js).
+MEDIA_REQUEST = b"getUserMedia"
+MEDIA_NOTE = (
+    "it asks for the microphone or the camera (getUserMedia), which studyhive's sandboxed frame is never given: a "
+    "participant who reaches that request is offered to end the study, and the session records the error"
+)
 SITE_URLS = "its URLs of the Pages site that publishes the study folder are served the folder's files"
 # The attribute of its tag that carries [task.jatos]'s inputs (JSON), which the script reads from its own tag.
 JATOS_INPUT = "data-studyhive-jatos"
@@ -807,6 +814,8 @@ def prepare_experiment(
             " (the study's packages/)" if resolver.pins[(request.name, got.version)]["source"] == "offline" else ""
         )
         report(tag, f"npm {request.name}@{got.version} {got.path}{carried}")
+        if MEDIA_REQUEST in got.data:
+            notes.append(f"{request.name}@{got.version} {got.path}: {MEDIA_NOTE}")
         checked = tag.get("integrity")
         # A tag's integrity of a CDN-minified file names bytes no package holds: the package's own are checked.
         if checked and not got.unminified and not integrity_matches(got.data, checked):
@@ -880,6 +889,8 @@ def prepare_experiment(
             served = local_jspsych(tag, name, version)
         elif tag.name == "script":
             source = data.decode("utf-8", "replace")
+            if MEDIA_REQUEST in data:
+                notes.append(f"{name}: {MEDIA_NOTE}")
             code = Code(name, 1, site_urls(source))
             if code.text != source:  # served as rewritten, by its hash as a package's file is
                 served = keep(name, code.text.encode())

@@ -29,6 +29,8 @@
  *   end), and so is an uncaught one before run() when the page has loaded without reaching run(), or one after the
  *   page's load that leaves run() uncalled for NEVER_STARTED_MS (a jatos.onLoad callback that threw); any other
  *   uncaught error or unhandled rejection is recorded while the experiment goes on.
+ * - A request for the microphone, camera or screen (navigator.mediaDevices.getUserMedia, getDisplayMedia), which
+ *   the sandboxed frame cannot be given, is refused at once as a fatal error.
  * - A row JSON cannot write (a BigInt, a circular object) goes to the page as it is, where the queue refuses it on
  *   its own; the experiment goes on.
  * - A request that would save data to the experiment's own server script (a POST to "save_data.php") is answered
@@ -296,6 +298,22 @@
     if (started || finished) return;
     if (error && typeof error === "object") reported.delete(error);
     reportError(error, true);
+  }
+  // The frame has no origin of its own (its sandbox), and a browser gives such a frame no microphone, camera or
+  // screen: the request fails, and jsPsych's initialize-microphone / initialize-camera (and the recording plugins and
+  // webgazer after them) then wait for ever. A request for one is fatal at once, so the participant gets studyhive's
+  // button to end and the session says why (docs/own-experiments.md, "What does not").
+  const media = navigator.mediaDevices;
+  for (const name of /** @type {const} */ (["getUserMedia", "getDisplayMedia"])) {
+    if (!media || typeof media[name] !== "function") continue;
+    media[name] = () => {
+      const refused = new DOMException(
+        `navigator.mediaDevices.${name}(): studyhive's frame gives the experiment no microphone, camera or screen`,
+        "NotAllowedError",
+      );
+      reportError(refused, true);
+      return Promise.reject(refused);
+    };
   }
   window.addEventListener("error", (event) => uncaught(event.error ?? event.message));
   window.addEventListener("unhandledrejection", (event) => uncaught(event.reason));
