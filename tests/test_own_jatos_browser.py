@@ -259,8 +259,8 @@ def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(
     expect(saved).to_have_count(1)
     assert json.loads(saved.get_attribute("data-saved")) == {
         "fetch": 200,
-        "body": {"ok": True},
-        "xhr": [200, '{"ok":true}'],
+        "body": {"ok": True, "success": True, "status": "success"},
+        "xhr": [200, '{"ok":true,"success":true,"status":"success"}'],
         "beacon": True,
     }
     assert posted == []

@@ -136,9 +136,26 @@ CALLS8 = (
 )
 
 
+# The experiment's own on_data_update writes what this page load knows into each row (the time it loaded), as
+# experiments write jsPsych's interaction data: replayed after a reload, it writes the new page load's value again.
+UPDATED8 = (
+    HEAD
+    + """<script>
+  var loadedAt = Date.now() + "-" + performance.now();
+  var jsPsych = initJsPsych({on_data_update: function (data) { data.loaded_at = loadedAt; }});
+  jsPsych.run(["oak", "elm", "ash"].map(function (word) {
+    return {type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + word + "</p>", choices: ["next"]};
+  }));
+</script>
+</html>
+"""
+)
+
+
 @pytest.fixture
 def app(tmp_path):
     studies = {"onload7": (ON_LOAD7, 5), "clock8": (CLOCK8, 4), "random70": (RANDOM70, 10), "calls8": (CALLS8, 5)}
+    studies["updated8"] = (UPDATED8, 3)
     with jspsych_app(tmp_path, folders=(*FOLDERS, "plugin-call-function-2"), **studies) as app:
         yield app
 
@@ -222,4 +239,18 @@ def test_jspsych8_replay_runs_call_function_trials_again(page, live_server, app)
     assert rows[:4] == before
     assert (rows[4]["group"], rows[4]["loaded"]) == (group, True)
     assert experiment.evaluate("calls") == 1  # in this page load: the replay's run, drawing the same group
+    assert session(token).replay_divergence is None
+
+
+def test_a_replayed_row_stays_the_stored_one_whatever_on_data_update_writes_again(page, live_server, app):
+    token = start(page, live_server, "updated8")
+    frame = page.frame_locator("#studyhive-experiment")
+    answer(frame, "next")
+    answer(frame, "next")
+    before = rows_arrive(page, token, 2)
+    page.reload()
+    expect(frame.locator(".word")).to_have_text("ash")
+    answer(frame, "next")
+    experiment, rows = finish_and_compare(page, token, 3)  # jsPsych.data holds the stored rows
+    assert rows[:2] == before and rows[2]["loaded_at"] == experiment.evaluate("loadedAt") != before[0]["loaded_at"]
     assert session(token).replay_divergence is None

@@ -108,9 +108,11 @@
   // An experiment that saves its data to its own server script (fetch, XMLHttpRequest or jQuery's $.ajax POST to
   // "save_data.php", sendBeacon) would reach studyhive, which has no such script, and might not go on without an
   // answer. Every row is already stored as its trial ends, so each request to this frame's own origin with a method
-  // other than GET or HEAD is answered here, at once, online or not: 200, {"ok": true}; its body is dropped and
-  // nothing leaves the frame. Requests to other hosts stay refused by the frame's policy; GETs fetch study files.
-  const SAVED = JSON.stringify({ ok: true });
+  // other than GET or HEAD is answered here, at once, online or not: 200, {"ok": true, "success": true, "status":
+  // "success"} (what such scripts answer: jsPsych's own PHP example sends {"success": true}, and experiments check
+  // it before going on); its body is dropped and nothing leaves the frame. Requests to other hosts stay refused by
+  // the frame's policy; GETs fetch study files.
+  const SAVED = JSON.stringify({ ok: true, success: true, status: "success" });
   function isSave(method, url) {
     if (/^(GET|HEAD)$/i.test(method || "GET")) return false;
     try {
@@ -570,9 +572,13 @@
         if (own.on_trial_finish) own.on_trial_finish.call(this, data);
       },
       on_data_update(data) {
-        const fresh = !replaying();
+        const stored = replaying() ? replay[recorded] : null;
+        const fresh = stored === null;
         recorded += 1;
         if (own.on_data_update) own.on_data_update.call(this, data);
+        // A replayed row stays the stored one: what the experiment's on_data_update writes into it again (the
+        // interaction data of this page load, say) was written into it before the reload, as it was then.
+        if (data && stored) Object.assign(data, stored);
         // With the row, how many random values the page had drawn when the trial ended, to stand there again when
         // the row is replayed.
         const text = jsonText(data);
