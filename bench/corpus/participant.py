@@ -70,6 +70,13 @@ TRIAL_KEYS = r"""() => {
 PROGRESS = r"""() => { try { return jsPsych.data.get().count(); } catch (undeclared) { return -1; } }"""
 
 
+def key_target(frame):
+    """Where a participant's keys go: jsPsych's display element, whose listeners jsPsych 6 attaches there (a page
+    whose <body> takes focus itself, tabindex="0", would keep them from it), else the page's body."""
+    display = frame.locator(".jspsych-display-element")
+    return display.first if display.count() else frame.locator("body")
+
+
 def run_through(
     page, continue_button, seconds: float = 300, idle: int = 150, each_step=None, stopped=None
 ) -> tuple[bool, int, str]:
@@ -95,7 +102,7 @@ def run_through(
             keys = frame.evaluate(TRIAL_KEYS) if last in ("", "canvas") else []
             if keys:  # the trial says which keys it takes: one of them, in turn
                 last = "key " + keys[pressed % len(keys)]
-                frame.locator("body").press(keys[pressed % len(keys)], timeout=2000)
+                key_target(frame).press(keys[pressed % len(keys)], timeout=2000)
                 pressed += 1
             elif last == "canvas" and step % 2 == 0:  # a click, or on the next step a key, may answer it
                 box = frame.locator("canvas").first.bounding_box()
@@ -103,7 +110,7 @@ def run_through(
                     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             elif last in ("", "canvas"):
                 last = "key " + KEYS[pressed % len(KEYS)]
-                frame.locator("body").press(KEYS[pressed % len(KEYS)], timeout=2000)
+                key_target(frame).press(KEYS[pressed % len(KEYS)], timeout=2000)
                 pressed += 1
         except Exception as exc:  # a navigation or a frame torn down mid-step: try again on the next screen
             last = f"error {type(exc).__name__}"
