@@ -122,7 +122,9 @@ def test_jspsych7_with_a_range_an_exact_plugin_and_its_css(tmp_path, fake, only_
     assert served(prepared, css) == (NODE_MODULES / "jspsych7" / "css" / "jspsych.css").read_bytes()
     assert prepared.mimetypes[hashlib.sha256(dist.read_bytes()).hexdigest()] == "text/javascript"
     # The runtime goes right after jsPsych's own tag, before the plugin's.
-    assert re.search(rf'<script src="{jspsych}"></script>{RUNTIME_MARKER}\n<script src="{plugin}">', prepared.html)
+    # crossorigin: the frame's origin is opaque, and without it the browser hides what these scripts throw
+    tag = '<script src="{}" crossorigin="anonymous">'
+    assert re.search(rf"{tag.format(jspsych)}</script>{RUNTIME_MARKER}\n{tag.format(plugin)}", prepared.html)
     pins = {(pin["name"], pin["version"]): pin for pin in prepared.pins}
     assert set(pins) == {("jspsych", "7.3.4"), ("@jspsych/plugin-html-keyboard-response", "1.1.3")}
     assert pins[("jspsych", "7.3.4")]["integrity"] == integrity(fake.tarball("jspsych", "7.3.4"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -193,8 +193,10 @@ def test_a_local_jspsych_copy_is_pinned_as_the_package_it_equals(tmp_path, fake)
     jspsych, css = package_urls(prepared)
     base = f"/study-files/{prepared.study_files_manifest}/"
     # The runtime goes right after the copy's tag; the local plugin stays the study's file.
-    plugin = f'<script src="{base}jspsych/plugin-html-keyboard-response.js">'
-    assert re.search(rf'<script src="{jspsych}"></script>{RUNTIME_MARKER}\n{plugin}', prepared.html)
+    plugin = f'<script src="{base}jspsych/plugin-html-keyboard-response.js" crossorigin="anonymous">'
+    assert re.search(
+        rf'<script src="{jspsych}" crossorigin="anonymous"></script>{RUNTIME_MARKER}\n{plugin}', prepared.html
+    )
     assert served(prepared, jspsych) == (JSPSYCH7 / "dist" / "index.browser.js").read_bytes()
     pin = pins_of(prepared)["jspsych"]
     assert (pin["version"], pin["integrity"]) == ("7.3.4", integrity(fake.tarball("jspsych", "7.3.4")))
@@ -217,7 +219,8 @@ def test_an_edited_local_copy_is_served_as_it_is_and_said_so(tmp_path, fake):
     prepared = prepare(local_copy(tmp_path, RELEASE_JS + b"\nconsole.log('edited');\n"), fake)
     assert prepared.jspsych_version == "7.3.4"
     assert [sorted(pin["files"]) for pin in prepared.pins] == [["css/jspsych.css"]]  # the stylesheet is jsPsych's
-    assert f'<script src="/study-files/{prepared.study_files_manifest}/jspsych/jspsych.js"></script>' in prepared.html
+    local = f"/study-files/{prepared.study_files_manifest}/jspsych/jspsych.js"
+    assert f'<script src="{local}" crossorigin="anonymous"></script>' in prepared.html
     assert prepared.notes == [
         "jspsych/jspsych.js: a local copy of jsPsych 7.3.4 that differs from every file of jspsych@7.3.4 (edited?): "
         "served from the study folder as it is"
@@ -259,11 +262,19 @@ def test_jspsych6_local_copies_and_its_cdn_tag_are_served(tmp_path, fake):
     fake.add(
         "jspsych", "6.3.0", {"jspsych.js": six, "css/jspsych.css": (JSPSYCH63 / "css" / "jspsych.css").read_bytes()}
     )
+    plugin = "jspsych-6.3.0/plugins/jspsych-html-keyboard-response.js"
     copy = study(
-        tmp_path, '<script src="jspsych-6.3.0/jspsych.js"></script>', START6, {"jspsych-6.3.0/jspsych.js": six}
+        tmp_path,
+        f'<script src="jspsych-6.3.0/jspsych.js"></script><script src="{plugin}"></script>',
+        START6,
+        {"jspsych-6.3.0/jspsych.js": six, plugin: (JSPSYCH63 / "plugins" / PurePosixPath(plugin).name).read_bytes()},
     )
     prepared = prepare(copy, fake)
     assert (prepared.jspsych_major, prepared.jspsych_version, prepared.notes) == (6, "6.3.0", [])
+    # The copy's plugins are jsPsych's, not the experiment's code for `flask studies check` to warn of (their clock
+    # calls time responses, in display code a replay skips).
+    (checked,) = [entry for entry in prepared.resolved if plugin in entry.tag]
+    assert checked.code is None and "jsPsych 6.3.0's plugins/jspsych-html-keyboard-response.js" in checked.served
     (url,) = [u for u in srcs(prepared.html) if u.startswith("/pkg/")]
     assert served(prepared, url) == six and [p["version"] for p in prepared.pins] == ["6.3.0"]
     assert prepared.html.index(url) < prepared.html.index(RUNTIME_MARKER) < prepared.html.index(START6)
@@ -329,8 +340,10 @@ def test_files_on_the_labs_pages_site_are_the_study_folders(tmp_path, fake):
     prepared = prepare(folder, fake)
     base = f"/study-files/{prepared.study_files_manifest}/"
     assert prepared.jspsych_version == "7.3.4" and list(pins_of(prepared)) == ["jspsych"]  # the copy is 7.3.4's
-    assert f'<script src="{base}jspsych/plugin-html-keyboard-response.js">' in prepared.html
-    assert f'<script src="{base}js/task.js">' in prepared.html and "github.io" not in prepared.html
+    assert f'<script src="{base}jspsych/plugin-html-keyboard-response.js" crossorigin="anonymous">' in prepared.html
+    assert (
+        f'<script src="{base}js/task.js" crossorigin="anonymous">' in prepared.html and "github.io" not in prepared.html
+    )
     assert f"{site}/jspsych/jspsych.js is served from the study folder's jspsych/jspsych.js" in prepared.notes[0]
     assert len(prepared.notes) == 4
     checked = {entry.tag: entry.served for entry in prepared.resolved}
@@ -355,7 +368,7 @@ def test_files_on_the_labs_pages_site_are_the_study_folders(tmp_path, fake):
     assert f'var repo_site = "{base}"; var cue = repo_site + "img/blue.png";' in prepared.html
     assert f"var shown = `{base}img/${{cue}}`; var lost = '{site}/img/gone.png';" in prepared.html
     assert f'<img src="{base}img/blue.png">' in prepared.html
-    task_js = re.search(r'<script src="(/pkg/[0-9a-f]{64}/task\.js)">', prepared.html).group(1)
+    task_js = re.search(r'<script src="(/pkg/[0-9a-f]{64}/task\.js)" crossorigin="anonymous">', prepared.html).group(1)
     assert served(prepared, task_js) == f'var logo = "{base}img/blue.png?v=2#top";'.encode()
     assert "experiment.html, the script at line 12: its URLs of the Pages site" in "\n".join(prepared.notes)
     assert "js/task.js: its URLs of the Pages site" in "\n".join(prepared.notes)

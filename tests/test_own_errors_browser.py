@@ -138,10 +138,29 @@ MICROPHONE = (
 MIC_JS = "function withMicrophone(then) { navigator.mediaDevices.getUserMedia({audio: true}).then(then); }"
 
 
+# A promise the experiment's own script file rejects while the experiment goes on. Served without CORS, the file
+# would be another origin's to the frame (whose origin is opaque): Chromium fires no unhandledrejection for it.
+SCRIPT_FILE = (
+    HEAD.replace("</head>", '  <script src="lab.js"></script>\n</head>')
+    + """<script>
+  var jsPsych = initJsPsych();
+  jsPsych.run([
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Begin"], on_load: later},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Second</p>", choices: ["Next"]},
+  ]);
+</script>
+</html>
+"""
+)
+LAB_JS = "function later() { Promise.resolve().then(function () { throw new Error('rejected in lab.js'); }); }"
+
+
 @pytest.fixture
 def app(tmp_path):
     microphone = write_study(tmp_path / "studies", "microphone", MICROPHONE, 1)
     (microphone / "mic.js").write_text(MIC_JS)
+    script_file = write_study(tmp_path / "studies", "scriptfile", SCRIPT_FILE, 2)
+    (script_file / "lab.js").write_text(LAB_JS)
     # the old-format queue's two rows, the big one, the burst and the trial's own row
     burst = write_study(tmp_path / "studies", "burst", BURST, BURST_ROWS + 4, "restart")
     with open(burst / "study.toml", "a") as toml:
@@ -199,6 +218,18 @@ def test_an_error_that_leaves_run_uncalled_after_the_load_lets_the_participant_e
     stopped.get_by_role("button", name="End the study").click()
     expect(stopped).to_contain_text("You can close this page.")
     assert (session(token).status, session(token).outcome) == ("abandoned", "experiment_error")
+
+
+def test_what_the_experiments_own_script_file_throws_is_recorded_with_its_message(page, live_server, app):
+    """Its tag says crossorigin (sync), so the browser shows the runtime the error rather than hiding it."""
+    token = start(page, live_server, "scriptfile")
+    frame = page.frame_locator("#studyhive-experiment")
+    error = recorded_error(page, token)
+    assert error is not None and error["message"] == "Error: rejected in lab.js" and error["fatal"] is False
+    assert "lab.js" in error["stack"] and error["trial_index"] == 0
+    frame.get_by_role("button", name="Begin").click()
+    frame.get_by_role("button", name="Next").click()
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
 
 
 def test_an_experiment_asking_for_the_microphone_lets_the_participant_end(page, live_server, app):

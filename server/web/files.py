@@ -83,7 +83,12 @@ def study_file(manifest, name):
         abort(404)
     sha = json.loads(listing.data)["files"].get(name)
     if sha is None:
-        abort(404)
+        # A file the page names and the folder lacks: a 404 the frame may read (its script tags say crossorigin),
+        # so the browser says "404" rather than a CORS refusal.
+        response = make_response("not in the study folder\n", 404)
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.mimetype = "text/plain"
+        return response
     return send_public(sha)
 
 

@@ -65,6 +65,8 @@ PAGES_HOSTS = (".github.io", ".gitlab.io")
 PAGES_LITERAL = re.compile(
     r"""(["'`])(https?://[A-Za-z0-9-]+\.(?:github|gitlab)\.io(?:/[^"'`\s\\$]*)?)(?=\1|\$\{)""", re.IGNORECASE
 )
+# Where the experiment's own files and its packages' are served, to any origin (server/web/files.py).
+PUBLIC_FILES = ("/pkg/", "/study-files/")
 # A script that asks for the microphone, camera or screen (jsPsych's initialize-microphone / -camera, webgazer): the
 # frame is never given them (its sandbox), and the runtime ends the run at the request (runtime.js).
 MEDIA_REQUEST = b"getUserMedia"
@@ -671,6 +673,7 @@ def prepare_experiment(
     resolver = _Resolver(registry, offline_packages_dir, study_dir, pinned or [])
     edits: list[tuple[int, int, str]] = []
     jspsych: tuple[str, _Tag] | None = None
+    jspsych_plugins: PurePosixPath | None = None  # a local jsPsych 6 copy's plugins/ folder
     inline_scripts: list[_Tag] = []
     local_scripts: list[bytes] = []
     rewritten: set[str] = set()  # served URLs of stylesheets whose bytes differ from the package's (package_css)
@@ -873,6 +876,11 @@ def prepare_experiment(
             fail(tag, f"a {parts.scheme}: URL cannot be served")
         else:
             served = local_file(tag, key, study_file(tag, url))
+        if tag.name == "script" and served.startswith(PUBLIC_FILES):
+            # The frame's origin is opaque, so every script is another origin's to it, and the browser hides what
+            # one without CORS throws ("Script error.", and no unhandledrejection at all): the runtime could neither
+            # record the error nor end a run it stops. These files allow any origin (web/files.py send_public).
+            extra["crossorigin"] = "anonymous"
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()
         edits.append((tag.start, tag.end, _attrs(tag, drop, **{key: served, **extra})))
@@ -896,10 +904,26 @@ def prepare_experiment(
                 served = keep(name, code.text.encode())
                 notes.append(f"{name}: {SITE_URLS}")
             local_scripts.append(code.text.encode())
+            if (path := jspsych_own(name, data)) is not None:
+                # A plugin of the local jsPsych copy, as jsPsych published it: not the experiment's code to check
+                # (its clock calls time responses in display code a replay skips).
+                said, code = f"{said} (jsPsych {jspsych[0]}'s {path}: not checked as the experiment's own code)", None
         elif _mimetype(name) == "text/css":
             local_styles.append((len(edits), tag, key, name))
         report(tag, f"study file {name}{said}" + ("" if served == base + name else f", served as {served}"), code)
         return served
+
+    def jspsych_own(name: str, data: bytes) -> str | None:
+        """Where jsPsych published the study's script file `name`: the file of the page's jsPsych package whose bytes
+        are `data`'s, or for a jsPsych 6 copy (most of whose versions npm lacks) its plugins/ folder; else None."""
+        if jspsych_plugins is not None and PurePosixPath(name).parent == jspsych_plugins:
+            return f"plugins/{PurePosixPath(name).name}"
+        if jspsych is None or "." not in jspsych[0]:
+            return None
+        try:
+            return jspsych_package(jspsych[0]).same_file(data)
+        except (RegistryError, LookupError, ValueError):  # IntegrityError too: a local copy's note says it
+            return None
 
     def site_copy(parts: SplitResult) -> str | None:
         """The study folder's file a GitHub or GitLab Pages URL names, where the folder is what the site publishes
@@ -938,13 +962,15 @@ def prepare_experiment(
         """The URL to serve a local copy of jsPsych's own build at: the package's file, pinned like a CDN tag's, when
         the copy's bytes are that version's (its source-map comment aside), else the study's file as it is (a
         note says so)."""
-        nonlocal jspsych
+        nonlocal jspsych, jspsych_plugins
         if not re.match(r"\d+", version):
             fail(tag, f"{name} is jsPsych's own build, but its version cannot be read; load jsPsych from unpkg.com")
         if _major(version) <= 5:
             fail(tag, f"jsPsych 5 and older are not supported (this tag loads a local copy of jsPsych {version})")
         if jspsych is None:
             jspsych = (version, tag)
+            if _major(version) == 6:  # the release's layout: jspsych.js beside plugins/jspsych-*.js
+                jspsych_plugins = PurePosixPath(name).parent / "plugins"
         if "." not in version:
             notes.append(f"{name}: a local copy of jsPsych {version} that does not say which {version}.x: served as is")
             return base + name
