@@ -184,10 +184,17 @@ def test_study_files_are_listed_and_the_base_names_them(tmp_path, fake):
             "js/helpers.js": "var helper = 1;",
             "packages/x.txt": "not a study file",
             ".secret": "hidden",
+            "save_data.php": "<?php $password = 'lab-db-secret'; ?>",  # the lab's server scripts: never published
+            "cgi/Store.CGI": "#!/usr/bin/perl",
         },
     )
     prepared = prepare(folder, fake)
     assert sorted(prepared.study_files) == ["css/own.css", "img/blue.png", "js/helpers.js"]
+    assert not any(b"lab-db-secret" in data for data in prepared.files.values())
+    assert prepared.notes == [
+        "not published: cgi/Store.CGI, save_data.php (server scripts: studyhive runs none, a browser cannot, and their "
+        "source may hold passwords); the experiment's saves to them are answered in its frame"
+    ]
     base = f"/study-files/{prepared.study_files_manifest}/"
     assert f'<head><base href="{base}">' in prepared.html
     assert f'href="{base}css/own.css"' in prepared.html and f'src="{base}js/helpers.js"' in prepared.html

@@ -127,6 +127,9 @@ FONTAWESOME_KIT = (
     'stylesheet instead: <link rel="stylesheet" href="https://unpkg.com/@fortawesome/fontawesome-free@6/css/all.min.css">'
 )
 NOT_STUDY_FILES = {"study.toml", "node_modules", "packages"}
+# Server scripts (a lab's save_data.php, often with its database password): a browser never runs one, studyhive
+# neither, and served they would publish their source. Not published; a note names each.
+SERVER_SCRIPTS = (".php", ".phtml", ".cgi", ".pl", ".asp", ".aspx", ".jsp")
 LINK_RELS_LOADED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "apple-touch-icon", "manifest"}
 LINK_RELS_CONNECTING = {"preconnect", "dns-prefetch"}
 MEDIA_TAGS = {"img", "audio", "video", "source", "track", "input"}
@@ -586,19 +589,22 @@ def _relative(path: Path, root: Path) -> str:
         return path.name
 
 
-def _study_files(study_dir: Path, html_name: str, offline: Path | None) -> dict[str, bytes]:
-    """Every file the study folder publishes, by its path relative to the folder."""
+def _study_files(study_dir: Path, html_name: str, offline: Path | None) -> tuple[dict[str, bytes], list[str]]:
+    """Every file the study folder publishes, by its path relative to the folder; and the server scripts it holds,
+    which it does not publish (SERVER_SCRIPTS)."""
     skipped = {study_dir / html_name, *(study_dir / name for name in NOT_STUDY_FILES)}
     if offline is not None:
         skipped.add(offline)
-    found, total = {}, 0
+    found, withheld, total = {}, [], 0
     for path in sorted(study_dir.rglob("*")):
         relative = path.relative_to(study_dir)
         if any(part.startswith(".") for part in relative.parts) or any(
             parent in skipped for parent in (path, *path.parents)
         ):
             continue
-        if path.is_file():
+        if path.is_file() and path.suffix.lower() in SERVER_SCRIPTS:
+            withheld.append(relative.as_posix())
+        elif path.is_file():
             data = path.read_bytes()
             total += len(data)
             if total > MAX_STUDY_FILES_BYTES:
@@ -606,7 +612,7 @@ def _study_files(study_dir: Path, html_name: str, offline: Path | None) -> dict[
                     relative.as_posix(), "study folder", f"the study's files exceed {MAX_STUDY_FILES_BYTES // MIB} MiB"
                 )
             found[relative.as_posix()] = data
-    return found
+    return found, withheld
 
 
 def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
@@ -656,7 +662,7 @@ def prepare_experiment(
     parsed = _Tags(text)
     tags = parsed.tags
 
-    own = _study_files(study_dir, html_name, offline_packages_dir)
+    own, withheld = _study_files(study_dir, html_name, offline_packages_dir)
     own_sha = {path: _sha256(data) for path, data in own.items()}
     own_folders = {path.rsplit("/", k)[0] for path in own for k in range(1, path.count("/") + 1)}
     manifest = json.dumps({"files": own_sha}, sort_keys=True, separators=(",", ":")).encode()
@@ -685,6 +691,11 @@ def prepare_experiment(
     styling: set[tuple[str, str, str]] = set()  # the package stylesheets being made servable (an @import loop)
     local_styles: list[tuple[int, _Tag, str, str]] = []  # (index in edits, tag, attribute, file) of local stylesheets
     notes: list[str] = []  # what sync says of a file served otherwise than the tag names it
+    if withheld:
+        notes.append(
+            f"not published: {', '.join(withheld)} (server scripts: studyhive runs none, a browser cannot, and their "
+            "source may hold passwords); the experiment's saves to them are answered in its frame"
+        )
     missing: list[str] = []  # files tags name that the study folder does not have
     compared: set[tuple[str, str]] = set()  # packages read to compare local copies with: pinned only when they serve
 
