@@ -89,6 +89,12 @@ RESTARTED = """
     screen("Thank you"),
   ];
 """
+# The experiment's own on_data_update adds a field to every row, counting the rows so far, as an experiment does
+# that tags its rows by block (its own row, being recorded, takes it too).
+UPDATING = """
+  var timeline = [screen("Welcome"), screen("oak"), screen("Thank you")];
+  function tag() { jsPsych.data.addProperties({rows_so_far: jsPsych.data.get().count()}); }
+"""
 STUDIES = {
     "late8": (experiment(8, LATE, RUN8), 5),
     "late6": (experiment(6, LATE, "  jsPsych.init({timeline: timeline});\n"), 5),
@@ -98,6 +104,11 @@ STUDIES = {
     ),
     "collection6": (experiment(6, COLLECTION, "  jsPsych.init({timeline: timeline, on_finish: done});\n"), 4),
     "onload": (experiment(8, ON_LOAD, RUN8), 4),
+    "updating8": (
+        experiment(8, UPDATING, "  var jsPsych = initJsPsych({on_data_update: tag});\n  jsPsych.run(timeline);\n"),
+        3,
+    ),
+    "updating6": (experiment(6, UPDATING, "  jsPsych.init({timeline: timeline, on_data_update: tag});\n"), 3),
     "restarted": (experiment(8, RESTARTED, RUN8), 3, "restart"),
 }
 
@@ -111,7 +122,7 @@ def stored_ids(token):
 
 @pytest.fixture
 def app(tmp_path):
-    for slug in ("late6", "collection6"):
+    for slug in ("late6", "collection6", "updating6"):
         copy_jspsych63(tmp_path / "studies" / slug)
     with jspsych_app(tmp_path, **STUDIES) as app:
         yield app
@@ -231,6 +242,21 @@ def test_changes_through_the_data_collection_are_stored_when_the_run_ends(page, 
     rows = stored_rows(token)
     assert rows == data and len(rows) == 4
     assert [(row.get("checked"), row["finished"]) for row in rows] == [(None, True), ("yes", True)] + [(None, True)] * 2
+
+
+@pytest.mark.parametrize("slug", ["updating8", "updating6"])
+def test_fields_the_experiments_on_data_update_adds_are_stored_with_every_row(page, live_server, app, slug):
+    six = slug == "updating6"
+    token = start(page, live_server, slug)
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+    for _ in range(3):
+        advance(page, six)
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+    data = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    assert stored_rows(token) == data and [row["rows_so_far"] for row in data] == [3, 3, 3]
+    assert session(token).experiment_error is None
 
 
 def test_a_restarted_run_changes_its_own_rows_and_not_the_first_run_s(page, live_server, app):

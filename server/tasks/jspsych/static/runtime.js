@@ -369,7 +369,7 @@
   function noted(from, to, properties) {
     const text = jsonText(properties);
     for (let n = from; n <= to && text !== null; n += 1) {
-      if (recordedText[n] !== null) recordedText[n] = JSON.stringify({ ...JSON.parse(recordedText[n]), ...JSON.parse(text) });
+      if (typeof recordedText[n] === "string") recordedText[n] = JSON.stringify({ ...JSON.parse(recordedText[n]), ...JSON.parse(text) });
     }
   }
 
@@ -573,17 +573,22 @@
       },
       on_data_update(data) {
         const stored = replaying() ? replay[recorded] : null;
-        const fresh = stored === null;
-        recorded += 1;
-        if (own.on_data_update) own.on_data_update.call(this, data);
-        // A replayed row stays the stored one: what the experiment's on_data_update writes into it again (the
-        // interaction data of this page load, say) was written into it before the reload, as it was then.
-        if (data && stored) Object.assign(data, stored);
-        // With the row, how many random values the page had drawn when the trial ended, to stand there again when
-        // the row is replayed.
-        const text = jsonText(data);
-        recordedText.push(text);
-        if (fresh) sendRow(data, text, { draws: ended === null ? random.draws : ended });
+        // The row counts as recorded once the experiment's own on_data_update has run: what that adds to the rows
+        // (addProperties) is in this row as it goes out, and is sent to the rows recorded before it alone. The row
+        // goes out even if that code throws (the run stops there).
+        try {
+          if (own.on_data_update) own.on_data_update.call(this, data);
+        } finally {
+          recorded += 1;
+          // A replayed row stays the stored one: what the experiment's on_data_update writes into it again (the
+          // interaction data of this page load, say) was written into it before the reload, as it was then.
+          if (data && stored) Object.assign(data, stored);
+          // With the row, how many random values the page had drawn when the trial ended, to stand there again
+          // when the row is replayed.
+          const text = jsonText(data);
+          recordedText.push(text);
+          if (!stored) sendRow(data, text, { draws: ended === null ? random.draws : ended });
+        }
       },
     };
   }
