@@ -310,3 +310,30 @@ def test_an_experiment_naming_its_labs_pages_site_runs_from_the_study_folder(pag
     frame.get_by_role("button", name="next").click()
     assert rows_arrive(page, token, 1)[0]["word"] == "elm"
     assert violations(page) == [] and asked == []
+
+
+# Inline event handlers: one in the page's markup, one written out whole in the HTML a trial shows (escaped quotes
+# and a character reference in it), and one put together as the script runs, which the frame's policy refuses.
+HANDLERS = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-html-button-response@2")],
+    """var marks = [];
+function mark(what) { marks.push(what); }
+var jsPsych = initJsPsych();
+var n = 2;
+jsPsych.run([{type: jsPsychHtmlButtonResponse, choices: ["next"],
+  stimulus: "<button id='whole' onclick=\\"mark('whole &amp; written')\\">whole</button>" +
+            "<button id='joined' onclick='mark(" + n + ")'>joined</button>",
+  data: {marks: marks}}]);""",
+).replace("<body></body>", '<body><div id="markup" onclick="mark(\'markup\')">markup</div></body>')
+
+
+@served(("jspsych", "@jspsych/plugin-html-button-response"), {"handlers": (HANDLERS, 1)})
+def test_inline_event_handlers_run_by_their_hashes_when_written_out_whole(page, live_server, app):
+    token = start(page, live_server, "handlers")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator("#whole").click()
+    frame.locator("#markup").click(force=True)  # behind jsPsych's display, but still the page's element
+    frame.locator("#joined").click()
+    frame.get_by_role("button", name="next").click()
+    assert rows_arrive(page, token, 1)[0]["marks"] == ["whole & written", "markup"]
+    assert violations(page) == ["script-src-attr inline"]  # the joined one's, refused

@@ -456,7 +456,9 @@ def experiment_file(slug, version, name):
     prepared = config["experiment"]
     response = make_response(db.session.get(Asset, prepared["html"]).data)
     response.mimetype = "text/html"
-    response.headers["Content-Security-Policy"] = experiment_csp(prepared["script_hashes"])
+    response.headers["Content-Security-Policy"] = experiment_csp(
+        prepared["script_hashes"], prepared.get("handler_hashes")
+    )
     response.headers["Cache-Control"] = "no-cache"
     return response
 

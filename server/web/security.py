@@ -27,7 +27,8 @@ CSP = (
 
 # A researcher's experiment page (server/web/participant.py, experiment_file): `sandbox allow-scripts` gives it an
 # opaque origin even when opened on its own, so its script can neither read studyhive's pages nor send their cookies;
-# its inline scripts run by the hashes taken at sync (inline on*= attributes do not), and only our page may frame it.
+# its inline scripts and event handlers run by the hashes taken at sync (experiment_csp), and only our page may frame
+# it.
 # base-uri 'self': the page's <base href="/study-files/…/"> (experiment.py) is what resolves the relative URLs its
 # script computes ("img/a.png") to the study's files; 'none' would drop it and those files would 404.
 # allow-forms: without it a form's submit event never fires, and survey-html-form and survey-text end their trials on
@@ -55,8 +56,12 @@ EXPERIMENT_CSP = (
 )
 
 
-def experiment_csp(script_hashes: list[str]) -> str:
-    return EXPERIMENT_CSP.format(hashes=" ".join(script_hashes))
+def experiment_csp(script_hashes: list[str], handler_hashes: list[str] | None = None) -> str:
+    """The experiment page's policy: its inline scripts run by their hashes, and with 'unsafe-hashes' its inline
+    event handlers (onclick=…) by theirs, as sync found them written out in its markup and in the HTML its scripts
+    write: that code is the researcher's, as the scripts are, and any other handler stays refused."""
+    sources = [*script_hashes, *(["'unsafe-hashes'", *handler_hashes] if handler_hashes else [])]
+    return EXPERIMENT_CSP.format(hashes=" ".join(sources))
 
 
 class LoginLimit:

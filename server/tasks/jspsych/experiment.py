@@ -75,6 +75,11 @@ MEDIA_NOTE = (
     "participant who reaches that request is offered to end the study, and the session records the error"
 )
 SITE_URLS = "its URLs of the Pages site that publishes the study folder are served the folder's files"
+# An inline event handler in HTML a script writes ('<button onclick="next()">'): its value (group 4) between quotes
+# (group 3) written with a backslash in the script's string or not (group 2).
+CODE_HANDLER = re.compile(r"""<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=\s*(\\?)(["'])(.*?)\2\3""", re.IGNORECASE | re.DOTALL)
+JS_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+JS_ESCAPED = {"n": "\n", "t": "\t", "r": "\r"}
 # The attribute of its tag that carries [task.jatos]'s inputs (JSON), which the script reads from its own tag.
 JATOS_INPUT = "data-studyhive-jatos"
 # Pavlovia's jsPsych plugin (jspsych-pavlovia-3.2.5.js for jsPsych 6, jspsych-7-pavlovia-2022.1.1.js for 7 and 8; on
@@ -200,6 +205,7 @@ class PreparedExperiment:
     study_files: dict[str, str]  # study-relative path → sha256
     study_files_manifest: str  # sha256 of the manifest asset the <base> names
     inline_script_hashes: list[str] = field(default_factory=list)  # CSP sources, "'sha256-…'"
+    handler_hashes: list[str] = field(default_factory=list)  # CSP sources of its inline event handlers' code
     resolved: list[Resolved] = field(default_factory=list)  # every tag studyhive serves or removes, in page order
     notes: list[str] = field(default_factory=list)  # files served otherwise than their tags name them, and why
 
@@ -631,6 +637,21 @@ def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
 def _pages(parts: SplitResult) -> bool:
     """Whether a URL is on GitHub's or GitLab's Pages, which publish a repository's folder as it is."""
     return (parts.hostname or "").endswith(PAGES_HOSTS)
+
+
+def _csp_hash(source: str) -> str:
+    """A Content-Security-Policy source for code: "'sha256-…'"."""
+    return f"'sha256-{b64encode(hashlib.sha256(source.encode()).digest()).decode()}'"
+
+
+def _handlers_in(code: str) -> set[str]:
+    """The code of the inline event handlers the HTML in `code`'s strings writes, as the browser reads each (the
+    string's escapes, then HTML's character references, undone), and as written, for a string that has none."""
+    found = set()
+    for m in CODE_HANDLER.finditer(code):
+        written = m.group(4)
+        found |= {written, html.unescape(JS_ESCAPE.sub(lambda e: JS_ESCAPED.get(e.group(1), e.group(1)), written))}
+    return found
 
 
 def _sha256(data: bytes) -> str:
@@ -1099,7 +1120,12 @@ def prepare_experiment(
     out = text
     for start, stop, replacement in sorted(edits, key=lambda edit: (edit[0], edit[1]), reverse=True):
         out = out[:start] + replacement + out[stop:]
-    hashes = [f"'sha256-{b64encode(hashlib.sha256(body.encode()).digest()).decode()}'" for body in bodies]
+    hashes = [_csp_hash(body) for body in bodies]
+    # Inline event handlers (onclick=, onload=) run by their hashes too ('unsafe-hashes', server/web/security.py):
+    # those the page's markup has, and those the HTML its scripts write spells out whole.
+    handlers = {value for tag in tags for name, value in tag.attrs if name.startswith("on") and value}
+    for code in [*bodies, *(entry.code.text for _, entry in resolved if entry.code)]:  # the study's script files
+        handlers |= _handlers_in(code)
     for tag, body, source in zip(inline_scripts, bodies, hashes, strict=False):
         report(tag, f"inline, allowed by its hash {source}", Code(html_name, parsed.line(tag.body_start), body))
     return PreparedExperiment(
@@ -1115,6 +1141,7 @@ def prepare_experiment(
         study_files=own_sha,
         study_files_manifest=manifest_sha,
         inline_script_hashes=list(dict.fromkeys(hashes)),
+        handler_hashes=sorted({_csp_hash(handler) for handler in handlers}),
         resolved=[entry for _, entry in sorted(resolved, key=lambda item: item[0])],
         notes=notes,
     )

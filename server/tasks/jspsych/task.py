@@ -146,6 +146,8 @@ class JsPsychExperiment(PlanLessRows, Analysed):
             "study_files": page.study_files_manifest,
             "script_hashes": page.inline_script_hashes,
         }
+        if page.handler_hashes:  # only then: a page without handlers keeps its configuration, and so its version
+            experiment["handler_hashes"] = page.handler_hashes
         return Prepared(
             {"experiment": experiment, "packages": page.pins},
             files,
