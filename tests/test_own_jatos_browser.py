@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import HEAD, jspsych_app, write_study
-from tests.test_jspsych_browser import answer, experiment_frame, session, start, stored_rows
+from tests.test_jspsych_browser import answer, experiment_frame, rows_arrive, session, start, stored_rows
 
 # JATOS's own jsPsych example: everything inside jatos.onLoad, the result data submitted at the end with
 # startNextComponent (the last component: the study ends) as its success callback.
@@ -172,6 +172,30 @@ PAVLOVIA8 = """<!DOCTYPE html>
 pytestmark = pytest.mark.any_db
 
 
+# jsPsych's DataPipe, as @jspsych-contrib/plugin-pipe calls it: the data saved to the OSF through pipe.jspsych.org
+# (answered as saved, in the frame), then the condition DataPipe would count out on its server (refused: fatal).
+DATAPIPE = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  function pipe(path, body) {
+    return fetch("https://pipe.jspsych.org/api/" + path + "/", {method: "POST", body: JSON.stringify(body),
+      headers: {"Content-Type": "application/json", Accept: "*/*"}}).then(function (r) { return r.json(); });
+  }
+  jsPsych.run([
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p>Saving</p>", choices: ["Save"], on_finish: function () {
+      return pipe("data", {experimentID: "abc123", filename: "p1.csv", data: jsPsych.data.get().csv()})
+        .then(function (answer) { document.body.setAttribute("data-piped", JSON.stringify(answer)); });
+    }},
+    {type: jsPsychHtmlButtonResponse, stimulus: "<p id='assign'>Assigning</p>", choices: ["Condition"],
+     on_finish: function () { pipe("condition", {experimentID: "abc123"}); }},
+  ]);
+</script>
+</html>
+"""
+)
+
+
 # study.toml's [task.jatos] for the JATOS study: the inputs its GUI would give (markup and quotes in a value).
 JATOS_INPUTS = """
 [task.jatos]
@@ -189,6 +213,7 @@ def app(tmp_path):
         "declining": (DECLINING, 2),
         "ineligible": (INELIGIBLE, 2),
         "saving": (SAVING, 1),
+        "datapipe": (DATAPIPE, 2),
         "loading": (LOADING, 2),
         "pavlovia8": (PAVLOVIA8, 4),
     }
@@ -268,6 +293,23 @@ def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/results")
     assert session(token).status == "completed" and len(stored_rows(token)) == 1
+
+
+def test_datapipe_saves_are_answered_and_its_condition_assignment_is_refused(page, live_server, app):
+    asked = []
+    page.on("request", lambda request: "pipe.jspsych.org" in request.url and asked.append(request.url))
+    token = start(page, live_server, "datapipe")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.get_by_role("button", name="Save").click()
+    piped = frame.locator("body[data-piped]")
+    expect(piped).to_have_count(1)
+    assert json.loads(piped.get_attribute("data-piped"))["success"] is True
+    frame.get_by_role("button", name="Condition").click()
+    stopped = page.locator("#studyhive-stopped")
+    expect(stopped).to_contain_text("Something went wrong in this experiment")
+    error = session(token).experiment_error
+    assert error["fatal"] is True and "DataPipe's condition assignment" in error["message"]
+    assert asked == [] and len(rows_arrive(page, token, 2)) == 2  # nothing left the frame; every row is stored
 
 
 def test_jatos_on_load_waits_for_the_scripts_the_page_adds(page, live_server, app):

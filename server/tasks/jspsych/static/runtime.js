@@ -112,20 +112,41 @@
   // "success"} (what such scripts answer: jsPsych's own PHP example sends {"success": true}, and experiments check
   // it before going on); its body is dropped and nothing leaves the frame. Requests to other hosts stay refused by
   // the frame's policy; GETs fetch study files.
+  // jsPsych's DataPipe (@jspsych-contrib/plugin-pipe, pipe.jspsych.org) is answered alike: its saves of the data to
+  // the OSF (every row is stored here already); its condition assignment, which counts the experiment's
+  // participants on DataPipe's server, cannot be given in the frame, and is refused as a fatal error.
   const SAVED = JSON.stringify({ ok: true, success: true, status: "success" });
-  function isSave(method, url) {
-    if (/^(GET|HEAD)$/i.test(method || "GET")) return false;
+  const PIPE = "https://pipe.jspsych.org";
+  const PIPE_SAVES = ["/api/data/", "/api/base64/"];
+  const PIPE_CONDITION = "/api/condition/";
+  /** The URL a request names, resolved as the browser resolves it, or null. */
+  function resolved(url) {
     try {
-      return new URL(url, document.baseURI).origin === window.location.origin;
+      return new URL(url, document.baseURI);
     } catch (notURL) {
-      return false;
+      return null;
     }
+  }
+  function isSave(method, url) {
+    const to = resolved(url);
+    if (/^(GET|HEAD)$/i.test(method || "GET") || !to) return false;
+    return to.origin === window.location.origin || (to.origin === PIPE && PIPE_SAVES.includes(to.pathname));
   }
   const realFetch = window.fetch;
   window.fetch = function fetch(resource, init) {
     const request = resource instanceof Request ? resource : null;
     const method = (init && init.method) || (request ? request.method : "GET");
-    if (!isSave(method, request ? request.url : String(resource))) return realFetch.apply(window, arguments);
+    const url = request ? request.url : String(resource);
+    const to = resolved(url);
+    if (to && to.origin === PIPE && to.pathname === PIPE_CONDITION) {
+      const refused = new Error(
+        "DataPipe's condition assignment (jsPsychPipe.getCondition) is not available on studyhive: draw the " +
+          "condition in the experiment (jsPsych.randomization)",
+      );
+      reportError(refused, true);
+      return Promise.reject(refused);
+    }
+    if (!isSave(method, url)) return realFetch.apply(window, arguments);
     return Promise.resolve(new Response(SAVED, { status: 200, headers: { "Content-Type": "application/json" } }));
   };
   if (navigator.sendBeacon) {
