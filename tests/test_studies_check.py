@@ -38,6 +38,8 @@ function next() { jsPsych.data.addProperties({part: 2}); window.location.href = 
 var help = '<a href="https://help.example.net/line" target="_blank">Help</a>'; // a link, said as one
 function rt() { return Date.now() - started; }
 var cue = "https://lab.github.io/task/img/cue.png"; // the lab's Pages site (served for a tag, not for code)
+var thanks = {type: jsPsychHtmlKeyboardResponse, stimulus: "Thank you", choices: `NO_KEYS`}; // nothing ends it
+var fixation = {type: jsPsychHtmlKeyboardResponse, stimulus: "+", choices: "NO_KEYS", trial_duration: 500};
 """
 
 
@@ -107,7 +109,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS inputs study.toml's [task.jatos] does not give: jatos.componentJsonInput (each reads {}, JATOS's "
         'default; docs/own-experiments.md, "Experiments written for JATOS")' in lines
     )
-    warnings = lines[lines.index("warnings: 9") + 1 :][:9]
+    warnings = lines[lines.index("warnings: 10") + 1 :][:10]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick= put together as it runs (not the one written out whole before it)
@@ -118,6 +120,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:4",  # window.location.href = (not addProperties: studyhive stores what it adds to earlier rows)
         "  js/lab.js:7",  # a link (not line 5's and 6's addresses, in comments)
         "  js/lab.js:9",  # lab.github.io
+        "  js/lab.js:10",  # a trial nothing ends (not line 11's, which its trial_duration ends)
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick= is an inline event handler whose code the script puts together as it runs" in warnings[1]
@@ -129,6 +132,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert "another page of the study never runs" in warnings[6]
     assert "links to other hosts: help.example.net: the experiment's frame opens no other window" in warnings[7]
     assert "lab.github.io: a Pages site the frame's policy blocks every request to, and this URL" in warnings[8]
+    assert "`NO_KEYS`: a keyboard-response trial that takes no key and has no trial_duration" in warnings[9]
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table

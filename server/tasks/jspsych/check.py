@@ -84,6 +84,16 @@ INLINE_HANDLER = (
 )
 # A handler's code put together as the script runs: a string joined to it, or a template's ${…}.
 JOINED = re.compile(r"""["'`]\s*\+|\+\s*["'`]|\$\{""")
+# A keyboard-response trial (jsPsych 6's "html-keyboard-response", 7/8's jsPsychHtmlKeyboardResponse, …) that takes
+# no key (NO_KEYS; jsPsych 6's "none"; no choices at all), and what else may end one.
+KEYBOARD_TRIAL = re.compile(r"keyboard-?response", re.IGNORECASE)
+NO_KEYS = re.compile(r"""(?:jsPsych(?:Module)?\.)?NO_KEYS|(["'`])(?:NO_KEYS|none)\1|\[\s*\]""")
+ENDING_KEYS = {"trial_duration", "trial_ends_after_audio", "trial_ends_after_video", "on_load"}
+ENDLESS = (
+    "a keyboard-response trial that takes no key and has no trial_duration: only the experiment's own code calling "
+    "jsPsych.finishTrial() ends it, so a participant who reaches it stays there (on any host); as the last screen, "
+    "studyhive's Continue button never shows and the session does not complete"
+)
 NAVIGATES = (
     "sends the experiment's frame to another address: studyhive serves the one page study.toml names and shows its "
     "Continue button when that page's timeline ends, so another page of the study never runs and an outside address "
@@ -163,6 +173,7 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
         if replay:
             found += _not_replayed(code)
         found += _links(code)
+        found += _endless(code)
         for pattern, message in checks:
             for m in pattern.finditer(code.text):
                 said = message(m)
@@ -191,6 +202,32 @@ def _links(code: Code) -> list[tuple[str, int, str]]:
     lines = sorted({line for _, line in at})
     where = f" (lines {', '.join(map(str, lines))})" if len(lines) > 1 else ""
     return [(code.file, lines[0], f"links to other hosts{where}: {hosts}: {LINK}")]
+
+
+def _endless(code: Code) -> list[tuple[str, int, str]]:
+    """(file, line, message) of each keyboard-response trial written to take no key and no trial_duration (nor
+    inherit one from a timeline around it), with nothing else of its own that could end it (an on_load, the end of
+    its audio or video): only the experiment's code calling jsPsych.finishTrial() ends it."""
+    found = []
+    todo = [(_javascript().parse(code.text.encode()).root_node, False)]
+    while todo:
+        node, timed = todo.pop()
+        if node.type == "object":
+            pairs = {}
+            for pair in node.named_children:
+                key = pair.child_by_field_name("key") if pair.type == "pair" else None
+                value = pair.child_by_field_name("value") if key is not None else None
+                if value is not None:
+                    pairs[key.text.decode("utf-8", "replace").strip("\"'")] = value.text.decode("utf-8", "replace")
+            timed = timed or bool(ENDING_KEYS & pairs.keys())
+            if (
+                not timed
+                and KEYBOARD_TRIAL.search(pairs.get("type", ""))
+                and NO_KEYS.fullmatch(pairs.get("choices", "").strip())
+            ):
+                found.append((code.file, code.line + node.start_point[0], f"{pairs['choices']}: {ENDLESS}"))
+        todo += [(child, timed) for child in node.children]
+    return found
 
 
 @functools.cache
