@@ -34,7 +34,7 @@ jatos.onLoad(function () {}); jatos.abortStudy; var trials = jatos.componentJson
 function save(rows) { jatos.submitResultData(rows); fetch("https://example.org/save.php", {method: "POST"}); }
 function next() { jsPsych.data.addProperties({part: 2}); window.location.href = "part2.html"; }
 // from https://stackoverflow.com/q/1 (a comment: no request); var old = Date.now();
-/* window.location.href = "https://example.net/done"; fetch("/x"); */
+/* window.location.href = "https://example.net/done"; fetch("/x"); '<b onclick="f(' + i + ')">' */
 var help = '<a href="https://help.example.net/line" target="_blank">Help</a>'; // a link, said as one
 function rt() { return Date.now() - started; }
 var cue = "https://lab.github.io/task/img/cue.png"; // the lab's Pages site (served for a tag, not for code)

@@ -137,7 +137,8 @@ def report(page: PreparedExperiment, params: dict[str, Any], study_dir: Path) ->
         )
 
     # handlers are looked for in the whole page (its markup and its inline scripts' HTML) and in the study's scripts
-    markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *(c for c in codes if c.file != name)]
+    scripts = (Code(c.file, c.line, _without_comments(c.text)) for c in codes if c.file != name)
+    markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *scripts]
     found = [*_warnings(codes, replay=params["resume"] == "replay"), *_handlers(markup)]
     found.sort(key=lambda item: (item[0] != name, item[0], item[1]))
     lines.append(f"warnings: {len(found)}" if found else "warnings: none")
