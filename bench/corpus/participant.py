@@ -44,7 +44,8 @@ ACT = r"""() => {
 
 # The keys the trial on screen accepts, as KeyboardEvent.key values, from the experiment's jsPsych (the global its
 # page made: `var jsPsych = initJsPsych()` in 7 and 8, jsPsych 6's own): its `choices` (6.0–6.2: key codes; Escape
-# left out, it leaves full screen), the space bar when it takes any key, or [] when it takes none or says nothing.
+# left out, it leaves full screen), the space bar when it takes any key, or [] when it takes none, says nothing or is
+# a button-response trial (its choices are labels).
 TRIAL_KEYS = r"""() => {
   let jsp = null;
   try { jsp = jsPsych; } catch (undeclared) { return []; }
@@ -60,9 +61,14 @@ TRIAL_KEYS = r"""() => {
   const named = {space: " ", enter: "Enter", arrowleft: "ArrowLeft", arrowright: "ArrowRight", arrowup: "ArrowUp",
                  arrowdown: "ArrowDown", leftarrow: "ArrowLeft", rightarrow: "ArrowRight"};
   const codes = {32: " ", 13: "Enter", 37: "ArrowLeft", 38: "ArrowUp", 39: "ArrowRight", 40: "ArrowDown"};
+  // a button-response trial's choices are its buttons' labels, not keys
+  const type = trial.type && (trial.type.info ? trial.type.info.name : String(trial.type));
+  if (/button-response/.test(type || "")) return [];
   return choices.map((c) => typeof c === "number" ? (codes[c] || String.fromCharCode(c).toLowerCase())
     : typeof c === "string" ? (named[c.toLowerCase()] || c) : null)
-    .filter((k) => typeof k === "string" && k >= " " && k !== "Escape");
+    // one character or a key name Playwright knows ("Unknown key" else)
+    .filter((k) => typeof k === "string" && k >= " " && k !== "Escape")
+    .filter((k) => k.length === 1 || /^[A-Z][A-Za-z0-9]+$/.test(k));
 }"""
 
 
