@@ -40,6 +40,7 @@ function rt() { return Date.now() - started; }
 var cue = "https://lab.github.io/task/img/cue.png"; // the lab's Pages site (served for a tag, not for code)
 var thanks = {type: jsPsychHtmlKeyboardResponse, stimulus: "Thank you", choices: `NO_KEYS`}; // nothing ends it
 var fixation = {type: jsPsychHtmlKeyboardResponse, stimulus: "+", choices: "NO_KEYS", trial_duration: 500};
+function paid() { window.location.replace("https://app.prolific.co/submissions/complete?cc=C1A2B3"); }
 """
 
 
@@ -109,7 +110,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS inputs study.toml's [task.jatos] does not give: jatos.componentJsonInput (each reads {}, JATOS's "
         'default; docs/own-experiments.md, "Experiments written for JATOS")' in lines
     )
-    warnings = lines[lines.index("warnings: 10") + 1 :][:10]
+    warnings = lines[lines.index("warnings: 12") + 1 :][:12]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick= put together as it runs (not the one written out whole before it)
@@ -121,6 +122,8 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:7",  # a link (not line 5's and 6's addresses, in comments)
         "  js/lab.js:9",  # lab.github.io
         "  js/lab.js:10",  # a trial nothing ends (not line 11's, which its trial_duration ends)
+        "  js/lab.js:12",  # Prolific's completion link (not as another host)
+        "  js/lab.js:12",  # location.replace(
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick= is an inline event handler whose code the script puts together as it runs" in warnings[1]
@@ -133,6 +136,11 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
     assert "links to other hosts: help.example.net: the experiment's frame opens no other window" in warnings[7]
     assert "lab.github.io: a Pages site the frame's policy blocks every request to, and this URL" in warnings[8]
     assert "`NO_KEYS`: a keyboard-response trial that takes no key and has no trial_duration" in warnings[9]
+    assert warnings[10] == (
+        "  js/lab.js:12: Prolific's completion link (code C1A2B3): studyhive's Continue button sends a participant who "
+        'completed to Prolific itself, with study.toml\'s code: completion_code = "C1A2B3" (or [prolific.codes] '
+        'completed = "C1A2B3"), which this link\'s redirect never reaches'
+    )
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table

@@ -84,6 +84,13 @@ INLINE_HANDLER = (
 )
 # A handler's code put together as the script runs: a string joined to it, or a template's ${…}.
 JOINED = re.compile(r"""["'`]\s*\+|\+\s*["'`]|\$\{""")
+# Prolific's completion link (the code, group 1), where experiments written for Prolific send the participant.
+PROLIFIC_DONE = re.compile(r"https?://app\.prolific\.com?/submissions/complete\?cc=([A-Za-z0-9]+)", re.IGNORECASE)
+PROLIFIC_HOSTS = ("app.prolific.co", "app.prolific.com")
+COMPLETION_CODE = (
+    "studyhive's Continue button sends a participant who completed to Prolific itself, with study.toml's code: "
+    'completion_code = "{code}" (or [prolific.codes] completed = "{code}"), which this link\'s redirect never reaches'
+)
 # A keyboard-response trial (jsPsych 6's "html-keyboard-response", 7/8's jsPsychHtmlKeyboardResponse, …) that takes
 # no key (NO_KEYS; jsPsych 6's "none"; no choices at all), and what else may end one.
 KEYBOARD_TRIAL = re.compile(r"keyboard-?response", re.IGNORECASE)
@@ -151,8 +158,8 @@ def _line(code: Code, offset: int) -> int:
 
 
 def _host(m: re.Match) -> str | None:
-    """A URL's warning; a link's (group 1) are said together, by _links."""
-    if m.group(1) or m.group(2).lower() in NAMESPACE_HOSTS:
+    """A URL's warning; a link's (group 1) are said together, by _links; Prolific's completion link by its own."""
+    if m.group(1) or m.group(2).lower() in NAMESPACE_HOSTS or m.group(2).lower() in PROLIFIC_HOSTS:
         return None
     return f"{m.group(2)}: {PAGES_IN_CODE if m.group(2).lower().endswith(PAGES_HOSTS) else OTHER_HOST}"
 
@@ -163,6 +170,10 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
     replay does not draw again is said once per file, with the lines of the others (a plugin reads the clock for
     every response time), and so are a file's links to other hosts (a debrief may list a dozen)."""
     checks = [
+        (
+            PROLIFIC_DONE,
+            lambda m: f"Prolific's completion link (code {m.group(1)}): " + COMPLETION_CODE.format(code=m.group(1)),
+        ),
         (SUBMIT, lambda m: SUBMITTED),
         (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
         (HOST, _host),
@@ -196,7 +207,11 @@ def _not_replayed(code: Code) -> list[tuple[str, int, str]]:
 
 
 def _links(code: Code) -> list[tuple[str, int, str]]:
-    at = [(m.group(2), _line(code, m.start())) for m in HOST.finditer(code.text) if m.group(1)]
+    at = [
+        (m.group(2), _line(code, m.start()))
+        for m in HOST.finditer(code.text)
+        if m.group(1) and m.group(2).lower() not in PROLIFIC_HOSTS
+    ]
     if not at:
         return []
     hosts = ", ".join(dict.fromkeys(host for host, _ in at))
