@@ -318,25 +318,35 @@ def test_a_tag_whose_study_file_is_missing_is_served_missing_with_a_note(tmp_pat
         JSPSYCH
         + '<script src="jspsych-6.3/plugins/gone.js"></script><link rel="stylesheet" href="css/gone.css">'
         + '<script src="jspsych-6.3/plugins/gone.js"></script>'
+        # from the site's root, as a lab's own server served the page: the study folder's root
+        + '<script src="/js/experiment.js"></script><script src="/socket.io/socket.io.js"></script>'
     )
     folder = study(tmp_path, head, files={"js/experiment.js": "var jsPsych = initJsPsych();"})
     (folder / "experiment.html").write_text(
-        (folder / "experiment.html").read_text().replace("</body>", '<img src="img/gone.png"></body>')
+        (folder / "experiment.html")
+        .read_text()
+        .replace("</body>", '<img src="img/gone.png"><img src="/img/blue.png"></body>')
     )
     prepared = prepare(folder, fake)
     missing = [note for note in prepared.notes if "is not in the study folder" in note]
+    said = "is not in the study folder: the page's request for it fails (404), as on any host without it; add the file"
+    socket_io = (
+        " (socket.io's client: the experiment talks to its lab's own socket.io server, which studyhive does not run; "
+        "what it gets from there, stimuli or a save, it must do without)"
+    )
     assert missing == [
-        f"{name} is not in the study folder: the page's request for it fails (404), as on any host without it; add "
-        "the file if the experiment uses it"
-        for name in ("jspsych-6.3/plugins/gone.js", "css/gone.css", "img/gone.png")
+        f"{name} {said} if the experiment uses it" + (socket_io if name.startswith("socket.io/") else "")
+        for name in ("jspsych-6.3/plugins/gone.js", "css/gone.css", "socket.io/socket.io.js", "img/gone.png")
     ]
-    assert sum("(missing: 404)" in tag.served for tag in prepared.resolved) == 4
+    assert sum("(missing: 404)" in tag.served for tag in prepared.resolved) == 5
     add_assets(prepared)
     db.session.commit()
     base = f"/study-files/{prepared.study_files_manifest}/"
     assert srcs(prepared.html).count(base + "jspsych-6.3/plugins/gone.js") == 2
     # The stylesheet's tag names the study folder's URL; the image's keeps its relative one, which <base> resolves.
     assert base + "css/gone.css" in srcs(prepared.html) and "img/gone.png" in srcs(prepared.html)
+    assert f'<script src="{base}js/experiment.js" crossorigin="anonymous">' in prepared.html
+    assert f'<img src="{base}img/blue.png">' in prepared.html
     assert client.get(base + "jspsych-6.3/plugins/gone.js").status_code == 404
     assert client.get(base + "img/blue.png").status_code == 200
     assert any(url.startswith("/pkg/") for url in srcs(prepared.html))  # jsPsych itself, as always

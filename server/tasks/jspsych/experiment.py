@@ -74,6 +74,10 @@ MEDIA_NOTE = (
     "it asks for the microphone or the camera (getUserMedia), which studyhive's sandboxed frame is never given: a "
     "participant who reaches that request is offered to end the study, and the session records the error"
 )
+SOCKET_IO = (
+    " (socket.io's client: the experiment talks to its lab's own socket.io server, which studyhive does not run; "
+    "what it gets from there, stimuli or a save, it must do without)"
+)
 SITE_URLS = "its URLs of the Pages site that publishes the study folder are served the folder's files"
 # An inline event handler in HTML a script writes ('<button onclick="next()">'): its value (group 4) between quotes
 # (group 3) written with a backslash in the script's string or not (group 2).
@@ -728,14 +732,17 @@ def prepare_experiment(
         (published pages keep tags of files their authors removed or never copied, and run everywhere): the page's
         request for it gets a 404, and a note says so, since an experiment that does use it fails there."""
         path = PurePosixPath(unquote(urlsplit(url).path))
-        name = posixpath.normpath((folder / path).as_posix())
-        if path.is_absolute() or name.split("/")[0] == "..":
+        # A path from the site's root ("/static/js/task.js", as the lab's own server served the page) names the file
+        # from the study folder's root: the folder is what that server published.
+        name = posixpath.normpath(path.as_posix().lstrip("/") if path.is_absolute() else (folder / path).as_posix())
+        if name.split("/")[0] == ".." or name == ".":
             fail(tag, f"{url} is outside the study folder; name a file of the study folder or an npm CDN URL")
         if name not in own and name not in missing:
             missing.append(name)
             notes.append(
                 f"{name} is not in the study folder: the page's request for it fails (404), as on any host without "
                 "it; add the file if the experiment uses it"
+                + (SOCKET_IO if PurePosixPath(name).name.startswith("socket.io") else "")
             )
         return name
 
@@ -1074,6 +1081,8 @@ def prepare_experiment(
             if not urlsplit(src).scheme:
                 name = study_file(tag, src)
                 report(tag, f"study file {name}" + (" (missing: 404)" if name in missing else ""))
+                if src.startswith("/"):  # <base> resolves the page's relative URLs, not those from the site's root
+                    edits.append((tag.start, tag.end, _attrs(tag, (), src=base + name)))
 
     if jspsych is not None:
         for style in local_styles:
