@@ -352,6 +352,23 @@ def test_a_tag_whose_study_file_is_missing_is_served_missing_with_a_note(tmp_pat
     assert any(url.startswith("/pkg/") for url in srcs(prepared.html))  # jsPsych itself, as always
 
 
+def test_web_analytics_tags_are_removed(tmp_path, fake):
+    """A published page's visitor counting (Plausible, Google's gtag) would report to its own host, which the frame
+    never reaches: the tag is left out, said in a note, and the page's own snippet beside it stays."""
+    head = (
+        JSPSYCH
+        + '<script async defer data-domain="lab.org" src="https://plausible.io/js/plausible.js"></script>'
+        + '<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>'
+    )
+    prepared = prepare(study(tmp_path, head, script="var jsPsych = initJsPsych(); function gtag() {}"), fake)
+    assert "plausible" not in prepared.html and "googletagmanager" not in prepared.html
+    assert "function gtag() {}" in prepared.html and prepared.html.count("</script>") == 2  # jsPsych and its own
+    assert [note.split(": removed (web analytics")[0] for note in prepared.notes] == [
+        "https://plausible.io/js/plausible.js",
+        "https://www.googletagmanager.com/gtag/js?id=G-1",
+    ]
+
+
 def test_a_script_asking_for_the_microphone_or_camera_is_named_at_sync(tmp_path, fake):
     """The frame is never given either (its sandbox; runtime.js ends the run at the request): sync says which package
     or study script asks, once each, and prepares the page as always."""

@@ -74,6 +74,16 @@ MEDIA_NOTE = (
     "it asks for the microphone or the camera (getUserMedia), which studyhive's sandboxed frame is never given: a "
     "participant who reaches that request is offered to end the study, and the session records the error"
 )
+# Web analytics a published page carries (its site's visitor counts): they report a visit to their own host, which
+# the frame never reaches, and the experiment does not need them. Their tags are removed.
+ANALYTICS_HOSTS = {
+    "plausible.io",
+    "www.googletagmanager.com",
+    "www.google-analytics.com",
+    "ssl.google-analytics.com",
+    "static.cloudflareinsights.com",
+}
+ANALYTICS = "web analytics: it would report the participant's visit to another host, which the frame never reaches"
 SOCKET_IO = (
     " (socket.io's client: the experiment talks to its lab's own socket.io server, which studyhive does not run; "
     "what it gets from there, stimuli or a save, it must do without)"
@@ -888,6 +898,11 @@ def prepare_experiment(
                 served = served_fonts(faces)
             rewritten.add(served)
             report(tag, "Google Fonts from Fontsource: " + ", ".join(f"{f.package} {f.stylesheet}" for f in faces))
+        elif tag.name == "script" and (parts.hostname or "") in ANALYTICS_HOSTS:
+            edits.append((tag.start, text.find(">", tag.body_end) + 1 if tag.body_end >= 0 else tag.end, ""))
+            report(tag, f"removed ({ANALYTICS})")
+            notes.append(f"{url}: removed ({ANALYTICS})")
+            return
         elif parts.scheme in ("http", "https", "") and parts.netloc:
             try:
                 request = parse_cdn_url(url if parts.scheme else "https:" + url)
