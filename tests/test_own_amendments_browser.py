@@ -228,17 +228,21 @@ def test_a_reload_while_saves_wait_replays_the_queued_changes_and_keeps_the_fiel
     assert page.evaluate(f"localStorage.getItem('studyhive:{token}:properties')") is None
 
 
+def run_through(page, live_server, slug: str, screens: int) -> tuple[str, list[dict]]:
+    """A participant answers the experiment's `screens` screens (jsPsych 6 when its slug ends in 6) until
+    studyhive's Continue shows, once every row and change is stored: (the token, jsPsych.data's rows)."""
+    token = start(page, live_server, slug)
+    page.frame_locator("#studyhive-experiment").locator(".word", has_text="Welcome").wait_for()
+    for _ in range(screens):
+        advance(page, slug.endswith("6"))
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
+    return token, json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+
+
 @pytest.mark.parametrize("slug", ["collection8", "collection6"])
 def test_changes_through_the_data_collection_are_stored_when_the_run_ends(page, live_server, app, slug):
-    six = slug == "collection6"
-    token = start(page, live_server, slug)
-    frame = page.frame_locator("#studyhive-experiment")
-    frame.locator(".word", has_text="Welcome").wait_for()
-    for _ in range(4):
-        advance(page, six)
-    expect(page.get_by_role("button", name="Continue")).to_be_visible()  # once every row and change is stored
-    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
-    data = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    token, data = run_through(page, live_server, slug, 4)
     rows = stored_rows(token)
     assert rows == data and len(rows) == 4
     assert [(row.get("checked"), row["finished"]) for row in rows] == [(None, True), ("yes", True)] + [(None, True)] * 2
@@ -246,15 +250,7 @@ def test_changes_through_the_data_collection_are_stored_when_the_run_ends(page, 
 
 @pytest.mark.parametrize("slug", ["updating8", "updating6"])
 def test_fields_the_experiments_on_data_update_adds_are_stored_with_every_row(page, live_server, app, slug):
-    six = slug == "updating6"
-    token = start(page, live_server, slug)
-    frame = page.frame_locator("#studyhive-experiment")
-    frame.locator(".word", has_text="Welcome").wait_for()
-    for _ in range(3):
-        advance(page, six)
-    expect(page.get_by_role("button", name="Continue")).to_be_visible()
-    experiment = next(f for f in page.frames if "/x/1/experiment.html" in f.url)
-    data = json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))
+    token, data = run_through(page, live_server, slug, 3)
     assert stored_rows(token) == data and [row["rows_so_far"] for row in data] == [3, 3, 3]
     assert session(token).experiment_error is None
 

@@ -272,9 +272,15 @@ def test_jatos_end_study_unsuccessful_is_an_early_end_with_its_message(page, liv
     assert session(token).ending == {"ended_early": True, "message": "no group"} and stored_rows(token) == []
 
 
+def requests_to(page, part: str) -> list[str]:
+    """The URLs, containing `part`, of the requests the page and its frames make from now on."""
+    asked = []
+    page.on("request", lambda request: part in request.url and asked.append(request.url))
+    return asked
+
+
 def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(page, live_server, app):
-    posted = []
-    page.on("request", lambda request: "save" in request.url and posted.append(request.url))
+    posted = requests_to(page, "save")
     token = start(page, live_server, "saving")
     frame = page.frame_locator("#studyhive-experiment")
     frame.locator("p", has_text="Saving at the end").wait_for()
@@ -296,8 +302,7 @@ def test_data_posted_to_its_own_server_script_is_answered_and_the_run_completes(
 
 
 def test_datapipe_saves_are_answered_and_its_condition_assignment_is_refused(page, live_server, app):
-    asked = []
-    page.on("request", lambda request: "pipe.jspsych.org" in request.url and asked.append(request.url))
+    asked = requests_to(page, "pipe.jspsych.org")
     token = start(page, live_server, "datapipe")
     frame = page.frame_locator("#studyhive-experiment")
     frame.get_by_role("button", name="Save").click()
