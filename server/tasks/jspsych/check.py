@@ -20,13 +20,6 @@ SHOWN_FILES = 4  # of a package's files kept: a font package keeps dozens
 JATOS_CALL = re.compile(r"(?<![\w$.])jatos\s*\.\s*([A-Za-z_$][\w$]*)")
 # What studyhive's own jatos object answers (server/tasks/jspsych/static/jatos.js, the object at its end; a test
 # compares the two): any other call is refused there (docs/own-experiments.md, "Experiments written for JATOS").
-JATOS_SERVED = frozenset(
-    (
-        "onLoad onload onError submitResultData appendResultData startNextComponent startLastComponent endStudy "
-        "endStudyAjax endStudyAndRedirect urlQueryParameters studySessionData batchSession studyResultId workerId "
-        "studyInput studyJsonInput componentInput componentJsonInput batchInput batchJsonInput"
-    ).split()
-)
 # The JSON inputs studyhive's jatos object answers, by name, with the [task.jatos] key that gives each.
 JATOS_INPUTS = {
     "studyInput": "study_input",
@@ -36,6 +29,12 @@ JATOS_INPUTS = {
     "batchInput": "batch_input",
     "batchJsonInput": "batch_input",
 }
+JATOS_SERVED = frozenset(
+    (
+        "onLoad onload onError submitResultData appendResultData startNextComponent startLastComponent endStudy "
+        "endStudyAjax endStudyAndRedirect urlQueryParameters studySessionData batchSession studyResultId workerId"
+    ).split()
+) | frozenset(JATOS_INPUTS)
 RESUME = 'docs/own-experiments.md, "Reloads and resume"'
 # Randomness replay cannot draw again: group 1 names it.
 NOT_REPLAYED = re.compile(r"(?<![\w$])(Date\.now|performance\.now|crypto\.getRandomValues|crypto\.randomUUID)\s*\(")
@@ -143,10 +142,11 @@ def report(page: PreparedExperiment, params: dict[str, Any], study_dir: Path) ->
             'default; docs/own-experiments.md, "Experiments written for JATOS")'
         )
 
-    # handlers are looked for in the whole page (its markup and its inline scripts' HTML) and in the study's scripts
-    scripts = (Code(c.file, c.line, _without_comments(c.text)) for c in codes if c.file != name)
-    markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *scripts]
-    found = [*_warnings(codes, replay=params["resume"] == "replay"), *_handlers(markup)]
+    # read without their comments (an address cited there, a call commented out, asks nothing); handlers are looked
+    # for in the whole page (its markup and its inline scripts' HTML) and in the study's scripts
+    bare = [Code(c.file, c.line, _without_comments(c.text)) for c in codes]
+    markup = [Code(name, 1, (study_dir / name).read_text(encoding="utf-8")), *(c for c in bare if c.file != name)]
+    found = [*_warnings(bare, replay=params["resume"] == "replay"), *_handlers(markup)]
     found.sort(key=lambda item: (item[0] != name, item[0], item[1]))
     lines.append(f"warnings: {len(found)}" if found else "warnings: none")
     lines += [f"  {file}:{line}: {message}" for file, line, message in found]
@@ -165,8 +165,8 @@ def _host(m: re.Match) -> str | None:
 
 
 def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
-    """(file, line, message) of what the scripts do that studyhive's frame, or a replay, does not do as asked, read
-    in their code without its comments (an address cited there, a clock call commented out, asks nothing). A call
+    """(file, line, message) of what the scripts (`codes`, their comments blanked: _without_comments) do that
+    studyhive's frame, or a replay, does not do as asked. A call
     replay does not draw again is said once per file, with the lines of the others (a plugin reads the clock for
     every response time), and so are a file's links to other hosts (a debrief may list a dozen)."""
     checks = [
@@ -180,8 +180,7 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
         (NAVIGATION, lambda m: f"{m.group(0).rstrip('=( ')}: {NAVIGATES}"),
     ]
     found = []
-    for written in codes:
-        code = Code(written.file, written.line, _without_comments(written.text))
+    for code in codes:
         if replay:
             found += _not_replayed(code)
         found += _links(code)

@@ -63,7 +63,10 @@ JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
 PAGES_HOSTS = (".github.io", ".gitlab.io")
 # A string literal in code that is such a site's URL (group 2), or its start before a template's `${`.
 PAGES_LITERAL = re.compile(
-    r"""(["'`])(https?://[A-Za-z0-9-]+\.(?:github|gitlab)\.io(?:/[^"'`\s\\$]*)?)(?=\1|\$\{)""", re.IGNORECASE
+    r"""(["'`])(https?://[A-Za-z0-9-]+(?:"""
+    + "|".join(re.escape(host) for host in PAGES_HOSTS)
+    + r""")(?:/[^"'`\s\\$]*)?)(?=\1|\$\{)""",
+    re.IGNORECASE,
 )
 # Where the experiment's own files and its packages' are served, to any origin (server/web/files.py).
 PUBLIC_FILES = ("/pkg/", "/study-files/")
