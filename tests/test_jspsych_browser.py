@@ -60,6 +60,15 @@ def rows_arrive(page, token, n, timeout=20.0):
     return rows
 
 
+def recorded_error(page, token, timeout=5.0, until=lambda error: error is not None):
+    """The session's recorded error once `until` holds for it (the page posts it in the background), or as it is
+    after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not until(error := session(token).experiment_error) and time.monotonic() < deadline:
+        between_polls(page)
+    return error
+
+
 def between_polls(page):
     """A short wait in which the page goes on: Playwright's, not time.sleep. Playwright's sync API runs a page.route
     handler (only_this_server's) only while the test is inside one of its calls, so a request the page makes after

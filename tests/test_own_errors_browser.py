@@ -12,13 +12,12 @@ cannot write never jams the page's queue (issue #36 rows 2 and 11).
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import HEAD, jspsych_app, write_study
-from tests.test_jspsych_browser import between_polls, rows_arrive, session, start, stored_rows
+from tests.test_jspsych_browser import recorded_error, rows_arrive, session, start, stored_rows
 
 # Trial 1 throws while it waits for its answer (an uncaught error: recorded, the experiment goes on); trial 2's
 # on_load writes into an element that is not there, which rejects run().
@@ -168,15 +167,6 @@ def app(tmp_path):
     studies = {"failing": (FAILING, 1), "broken": (BROKEN, 1), "bad": (BAD_ROWS, 4), "unstarted": (NEVER_STARTED, 1)}
     with jspsych_app(tmp_path, **studies) as app:
         yield app
-
-
-def recorded_error(page, token, timeout=5.0, until=lambda error: error is not None):
-    """The session's recorded error once `until` holds for it (the page posts it in the background), or as it is
-    after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not until(error := session(token).experiment_error) and time.monotonic() < deadline:
-        between_polls(page)
-    return error
 
 
 def test_an_error_in_the_experiments_code_lets_the_participant_end(page, live_server, app):

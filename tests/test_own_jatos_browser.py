@@ -13,7 +13,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.jspsych_study import HEAD, jspsych_app, write_study
-from tests.test_jspsych_browser import answer, experiment_frame, rows_arrive, session, start, stored_rows
+from tests.test_jspsych_browser import (
+    answer,
+    experiment_frame,
+    recorded_error,
+    rows_arrive,
+    session,
+    start,
+    stored_rows,
+)
 
 # JATOS's own jsPsych example: everything inside jatos.onLoad, the result data submitted at the end with
 # startNextComponent (the last component: the study ends) as its success callback.
@@ -312,7 +320,7 @@ def test_datapipe_saves_are_answered_and_its_condition_assignment_is_refused(pag
     frame.get_by_role("button", name="Condition").click()
     stopped = page.locator("#studyhive-stopped")
     expect(stopped).to_contain_text("Something went wrong in this experiment")
-    error = session(token).experiment_error
+    error = recorded_error(page, token)
     assert error["fatal"] is True and "DataPipe's condition assignment" in error["message"]
     assert asked == [] and len(rows_arrive(page, token, 2)) == 2  # nothing left the frame; every row is stored
 
