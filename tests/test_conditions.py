@@ -4,6 +4,7 @@ task."""
 
 from __future__ import annotations
 
+import re
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +17,7 @@ from sqlalchemy import func
 from server.db import db, dispose_engines, utcnow
 from server.models import ParticipantSession
 from server.studies.definitions import StudyFileError, load_study_file, sync_studies
+from tests import jspsych_study
 from tests.conftest import ROOT, make_app
 from tests.helpers import enter
 
@@ -99,6 +101,20 @@ def test_study_file_conditions_are_parsed_and_checked(app, tmp_path):
     for key, line in (("conditions", "conditions = []\n"), ("abandon_after_minutes", "abandon_after_minutes = 0\n")):
         with pytest.raises(StudyFileError, match=key):
             load_study_file(write_study(tmp_path, "", slug="bad", head=line))
+
+
+def test_an_own_experiments_conditions_share_its_task(app, tmp_path):
+    """Sync prepares an own experiment's one page for every session: a condition's [conditions.task] is refused
+    (it was parsed and then never served), and conditions without one are the study's."""
+    folder = tmp_path / "own"
+    folder.mkdir()
+    base = jspsych_study.STUDY_TOML.format(title="own", min_rows=1, resume="replay")
+    (folder / "study.toml").write_text(base + '[[conditions]]\nname = "a"\n[[conditions]]\nname = "b"\n')
+    assert [c["name"] for c in load_study_file(folder / "study.toml")["conditions"]] == ["a", "b"]
+    changed = '[[conditions]]\nname = "a"\n[[conditions]]\nname = "b"\n[conditions.task]\nexperiment = "b.html"\n'
+    (folder / "study.toml").write_text(base + changed)
+    with pytest.raises(StudyFileError, match=re.escape("conditions[2].task: an own experiment's conditions cannot")):
+        load_study_file(folder / "study.toml")
 
 
 def test_two_hundred_simultaneous_entries_are_balanced_with_one_session_per_prolific_id(app, live_server):

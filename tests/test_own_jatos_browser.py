@@ -181,7 +181,8 @@ pytestmark = pytest.mark.any_db
 
 
 # jsPsych's DataPipe, as @jspsych-contrib/plugin-pipe calls it: the data saved to the OSF through pipe.jspsych.org
-# (answered as saved, in the frame), then the condition DataPipe would count out on its server (refused: fatal).
+# (answered as saved, in the frame), then the condition DataPipe would count out on its server (answered with the
+# session's condition where the study has [[conditions]], by fetch and by XMLHttpRequest; refused, fatal, without).
 DATAPIPE = (
     HEAD
     + """<script>
@@ -196,7 +197,16 @@ DATAPIPE = (
         .then(function (answer) { document.body.setAttribute("data-piped", JSON.stringify(answer)); });
     }},
     {type: jsPsychHtmlButtonResponse, stimulus: "<p id='assign'>Assigning</p>", choices: ["Condition"],
-     on_finish: function () { pipe("condition", {experimentID: "abc123"}); }},
+     on_finish: function () {
+       pipe("condition", {experimentID: "abc123"}).then(function (answer) {
+         var xhr = new XMLHttpRequest();
+         xhr.open("POST", "https://pipe.jspsych.org/api/condition/");
+         xhr.onload = function () {
+           document.body.setAttribute("data-condition", JSON.stringify([answer, JSON.parse(xhr.responseText)]));
+         };
+         xhr.send(JSON.stringify({experimentID: "abc123"}));
+       });
+     }},
   ]);
 </script>
 </html>
@@ -212,11 +222,17 @@ component_input = [1, 2.5, "x"]
 """
 
 
+CONDITIONS = ("x", "y", "z")
+
+
 @pytest.fixture
 def app(tmp_path):
     folder = write_study(tmp_path / "studies", "jatos", JATOS, 3)
     with (folder / "study.toml").open("a") as toml:
         toml.write(JATOS_INPUTS)
+    folder = write_study(tmp_path / "studies", "assigning", DATAPIPE, 2)
+    with (folder / "study.toml").open("a") as toml:
+        toml.write("".join(f'[[conditions]]\nname = "{name}"\n' for name in CONDITIONS))
     studies = {
         "declining": (DECLINING, 2),
         "ineligible": (INELIGIBLE, 2),
@@ -321,8 +337,31 @@ def test_datapipe_saves_are_answered_and_its_condition_assignment_is_refused(pag
     stopped = page.locator("#studyhive-stopped")
     expect(stopped).to_contain_text("Something went wrong in this experiment")
     error = recorded_error(page, token)
-    assert error["fatal"] is True and "DataPipe's condition assignment" in error["message"]
+    assert error["fatal"] is True and "this study has no [[conditions]]" in error["message"]
     assert asked == [] and len(rows_arrive(page, token, 2)) == 2  # nothing left the frame; every row is stored
+
+
+def test_datapipe_condition_assignment_is_the_sessions_condition(page, live_server, app):
+    """Three participants of a study with three [[conditions]] get one each (balanced), and DataPipe's condition
+    assignment answers each with its number (0 for the first), by fetch and XMLHttpRequest alike, after a reload too."""
+    asked = requests_to(page, "pipe.jspsych.org")
+    numbers = {}
+    for _ in CONDITIONS:
+        token = start(page, live_server, "assigning")
+        frame = page.frame_locator("#studyhive-experiment")
+        frame.get_by_role("button", name="Save").click()
+        frame.get_by_role("button", name="Condition").click()
+        assigned = frame.locator("body[data-condition]")
+        expect(assigned).to_have_count(1)
+        number = CONDITIONS.index(session(token).condition)
+        assert json.loads(assigned.get_attribute("data-condition")) == [{"condition": number}] * 2
+        page.reload()  # the replay runs the trial's on_finish again: asked again, answered the same
+        expect(assigned).to_have_count(1)
+        assert json.loads(assigned.get_attribute("data-condition")) == [{"condition": number}] * 2
+        expect(page.get_by_role("button", name="Continue")).to_be_visible()
+        assert recorded_error(page, token, timeout=0) is None and len(stored_rows(token)) == 2
+        numbers[token] = number
+    assert sorted(numbers.values()) == [0, 1, 2] and asked == []
 
 
 def test_jatos_on_load_waits_for_the_scripts_the_page_adds(page, live_server, app):

@@ -41,6 +41,8 @@ var cue = "https://lab.github.io/task/img/cue.png"; // the lab's Pages site (ser
 var thanks = {type: jsPsychHtmlKeyboardResponse, stimulus: "Thank you", choices: `NO_KEYS`}; // nothing ends it
 var fixation = {type: jsPsychHtmlKeyboardResponse, stimulus: "+", choices: "NO_KEYS", trial_duration: 500};
 function paid() { window.location.replace("https://app.prolific.co/submissions/complete?cc=C1A2B3"); }
+function group() { return jsPsychPipe.getCondition("abc123"); }
+var assigning = "https://pipe.jspsych.org/api/condition/"; // DataPipe's: answered in the frame, not another host
 """
 
 
@@ -110,7 +112,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS inputs study.toml's [task.jatos] does not give: jatos.componentJsonInput (each reads {}, JATOS's "
         'default; docs/own-experiments.md, "Experiments written for JATOS")' in lines
     )
-    warnings = lines[lines.index("warnings: 12") + 1 :][:12]
+    warnings = lines[lines.index("warnings: 14") + 1 :][:14]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick= put together as it runs (not the one written out whole before it)
@@ -124,6 +126,8 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:10",  # a trial nothing ends (not line 11's, which its trial_duration ends)
         "  js/lab.js:12",  # Prolific's completion link (not as another host)
         "  js/lab.js:12",  # location.replace(
+        "  js/lab.js:13",  # DataPipe's condition assignment, called
+        "  js/lab.js:14",  # and its URL (not as another host)
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick= is an inline event handler whose code the script puts together as it runs" in warnings[1]
@@ -140,6 +144,15 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:12: Prolific's completion link (code C1A2B3): studyhive's Continue button sends a participant who "
         'completed to Prolific itself, with study.toml\'s code: completion_code = "C1A2B3" (or [prolific.codes] '
         'completed = "C1A2B3"), which this link\'s redirect never reaches'
+    )
+    assert (
+        warnings[12]
+        == warnings[13].replace(":14:", ":13:")
+        == (
+            "  js/lab.js:13: DataPipe's condition assignment: studyhive answers it with the number of the session's "
+            'condition in study.toml\'s [[conditions]] (0 for the first; docs/own-experiments.md, "Conditions"); in a '
+            "study without [[conditions]] it stops the experiment as a fatal error"
+        )
     )
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"

@@ -31,13 +31,19 @@ from ..schema import SchemaError, Table, matching, problem
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 DEFAULT_ABANDON_MINUTES = 60
 MAX_ABANDON_MINUTES = 60 * 24 * 30
+FIXED_TASK = (
+    "an own experiment's conditions cannot change [task]: sync prepares its one page for all of them; the page "
+    "learns the session's condition from DataPipe's condition assignment (docs/own-experiments.md, \"Conditions\")"
+)
 ConditionName = matching(NAME.pattern, "an id (letters, digits, _ . -; at most 64)")
 
 
 class Condition(Table):
     name: ConditionName = Field(description=("stored in participant_sessions.condition, exported as `condition`"))
     quota: int | None = Field(None, ge=1, description="at most this many completed + active sessions; none: no limit")
-    task: dict[str, Any] = Field({}, description="this condition's changes to the study's `[task]` table")
+    task: dict[str, Any] = Field(
+        {}, description="this condition's changes to the study's `[task]` table (none for an own jsPsych experiment)"
+    )
 
 
 def _names_differ(conditions: list[Condition]) -> list[Condition]:
@@ -65,6 +71,9 @@ def config(
         return out
     parsed, errors = [], []
     for n, condition in enumerate(conditions, 1):
+        if condition.task and not task.condition_params:
+            errors.append(f"conditions[{n}].task: {FIXED_TASK}")
+            continue
         try:
             task_params = task.parse_params({**params, **condition.task}) if condition.task else params
         except SchemaError as exc:

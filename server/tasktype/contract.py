@@ -227,6 +227,9 @@ class TaskType(ABC):
     # rows of its own (sessions start with an empty plan) and says when its timeline ended; completion waits for
     # that signal (`ending_outcome`, `min_rows`), and the rows are sent to /rows, not /trials.
     page_ends: ClassVar[bool] = False
+    # Whether a condition's `[conditions.task]` may change the study's [task] (server/studies/conditions.py). False:
+    # sync prepares one page from the study's folder for every session, so it refuses a condition's changes.
+    condition_params: ClassVar[bool] = True
 
     # The study file's [task] table: its keys, types, ranges and defaults (a schema.Table declared in the task's
     # package; the JSON Schema and docs/studies.md's key reference are made from it). Table itself has no keys.
@@ -540,6 +543,7 @@ class PlanLessRows(TaskType):
     those rows, and the codebook infers each one's type, levels and missing count."""
 
     page_ends = True
+    condition_params = False
     # An own experiment's rows are all test trials: its third step counts sessions with a first row.
     progress_steps = ("entered", "consented", "first row", "timeline finished", "completed")
     # The page's own trial_index is a column of its rows; the server's order of them is saved_seq.

@@ -10,6 +10,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
@@ -418,7 +419,7 @@ def experiment(slug, token):
     page = {
         "token": token,
         "api": url_for("api.get_state", token=token),
-        "frame": f"{frame}{'?' + query if query else ''}#seed={_seed(token)}",
+        "frame": f"{frame}{'?' + query if query else ''}#{_frame_fragment(session, config)}",
         "resume": config["task"]["resume"],
         "platform": session.platform,  # after an error of the experiment: whom a participant without a code asks
     }
@@ -429,6 +430,14 @@ def experiment(slug, token):
         preview=_preview_bar(session, study, jumps=False),
         strings=i18n.page_strings(),
     )
+
+
+def _frame_fragment(session: ParticipantSession, config: dict[str, Any]) -> str:
+    """What the frame's runtime reads of the session: its random seed, and the number of its condition among the
+    version's [[conditions]] (0 for the first), which answers DataPipe's condition assignment (runtime.js)."""
+    names = [condition["name"] for condition in config.get("conditions", ())]
+    number = names.index(session.condition) if session.condition in names else None
+    return urlencode({"seed": _seed(session.token), **({} if number is None else {"condition": number})})
 
 
 def _frame_query(session: ParticipantSession) -> str:

@@ -46,6 +46,13 @@ REQUEST = re.compile(
 # A URL's host (group 2); group 1 is the `href=` before it when the URL is a link's.
 HOST = re.compile(r"""(\bhref\s*=\s*["']?)?\bhttps?://([A-Za-z0-9.-]+\.[A-Za-z]{2,})""", re.IGNORECASE)
 NAMESPACE_HOSTS = {"www.w3.org"}  # XML namespaces (createElementNS for SVG): named, never asked
+# Hosts the frame answers for (runtime.js): DataPipe's saves and condition assignment.
+ANSWERED_HOSTS = {"pipe.jspsych.org"}
+# DataPipe's condition assignment: the plugin's call, its trial's action, or its URL.
+PIPE_CONDITION = re.compile(
+    r"(?<![\w$.])jsPsychPipe\s*\.\s*getCondition\s*\(|\baction\s*:\s*[\"'`]condition[\"'`]"
+    r"|pipe\.jspsych\.org/api/condition"
+)
 # An event-handler attribute in markup: in the page itself or in HTML a script hands to jsPsych.
 HANDLER = re.compile(r"<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=", re.IGNORECASE)
 # The frame sent to another address: an assignment to (window.)location(.href), or location.assign / replace.
@@ -86,6 +93,7 @@ JOINED = re.compile(r"""["'`]\s*\+|\+\s*["'`]|\$\{""")
 # Prolific's completion link (the code, group 1), where experiments written for Prolific send the participant.
 PROLIFIC_DONE = re.compile(r"https?://app\.prolific\.com?/submissions/complete\?cc=([A-Za-z0-9]+)", re.IGNORECASE)
 PROLIFIC_HOSTS = ("app.prolific.co", "app.prolific.com")
+UNWARNED_HOSTS = {*NAMESPACE_HOSTS, *ANSWERED_HOSTS, *PROLIFIC_HOSTS}  # each said otherwise, or asked of no one
 COMPLETION_CODE = (
     "studyhive's Continue button sends a participant who completed to Prolific itself, with study.toml's code: "
     'completion_code = "{code}" (or [prolific.codes] completed = "{code}"), which this link\'s redirect never reaches'
@@ -99,6 +107,11 @@ ENDLESS = (
     "a keyboard-response trial that takes no key and has no trial_duration: only the experiment's own code calling "
     "jsPsych.finishTrial() ends it, so a participant who reaches it stays there (on any host); as the last screen, "
     "studyhive's Continue button never shows and the session does not complete"
+)
+PIPE_CONDITIONED = (
+    "DataPipe's condition assignment: studyhive answers it with the number of the session's condition in study.toml's "
+    '[[conditions]] (0 for the first; docs/own-experiments.md, "Conditions"); in a study without [[conditions]] it '
+    "stops the experiment as a fatal error"
 )
 NAVIGATES = (
     "sends the experiment's frame to another address: studyhive serves the one page study.toml names and shows its "
@@ -159,7 +172,7 @@ def _line(code: Code, offset: int) -> int:
 
 def _host(m: re.Match) -> str | None:
     """A URL's warning; a link's (group 1) are said together, by _links; Prolific's completion link by its own."""
-    if m.group(1) or m.group(2).lower() in NAMESPACE_HOSTS or m.group(2).lower() in PROLIFIC_HOSTS:
+    if m.group(1) or m.group(2).lower() in UNWARNED_HOSTS:
         return None
     return f"{m.group(2)}: {PAGES_IN_CODE if m.group(2).lower().endswith(PAGES_HOSTS) else OTHER_HOST}"
 
@@ -175,6 +188,7 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
             lambda m: f"Prolific's completion link (code {m.group(1)}): " + COMPLETION_CODE.format(code=m.group(1)),
         ),
         (SUBMIT, lambda m: SUBMITTED),
+        (PIPE_CONDITION, lambda m: PIPE_CONDITIONED),
         (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
         (HOST, _host),
         (NAVIGATION, lambda m: f"{m.group(0).rstrip('=( ')}: {NAVIGATES}"),

@@ -47,8 +47,11 @@
   // Fields jsPsych itself adds to every row: a replayed trial's data leaves them out, jsPsych sets them again and
   // on_trial_finish restores the stored values.
   const JSPSYCH_FIELDS = ["trial_type", "trial_index", "time_elapsed", "internal_node_id"];
-  const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed");
-  const random = seededRandom(seed || String(Math.random()));
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const random = seededRandom(fragment.get("seed") || String(Math.random()));
+  // The number of the session's condition in study.toml's [[conditions]] (0 for the first), none without conditions:
+  // DataPipe's condition assignment is answered with it (below).
+  const condition = fragment.get("condition");
   let replay = []; // stored rows, in order, still to be recorded again
   let positions = []; // per stored row, where the page's randomness stood when its trial ended ({draws}), or null
   let ended = null; // Math.random's draw count when the current trial's plugin finished
@@ -113,8 +116,10 @@
   // it before going on); its body is dropped and nothing leaves the frame. Requests to other hosts stay refused by
   // the frame's policy; GETs fetch study files.
   // jsPsych's DataPipe (@jspsych-contrib/plugin-pipe, pipe.jspsych.org) is answered alike: its saves of the data to
-  // the OSF (every row is stored here already); its condition assignment, which counts the experiment's
-  // participants on DataPipe's server, cannot be given in the frame, and is refused as a fatal error.
+  // the OSF (every row is stored here already), and its condition assignment with the session's condition, which
+  // studyhive drew at entry, balanced, from study.toml's [[conditions]] (DataPipe answers {"condition": n}, counting
+  // its own calls; a reload asks again and gets the same). A study without [[conditions]] has none to give: refused
+  // as a fatal error.
   const SAVED = JSON.stringify({ ok: true, success: true, status: "success" });
   const PIPE = "https://pipe.jspsych.org";
   const PIPE_SAVES = ["/api/data/", "/api/base64/"];
@@ -127,47 +132,67 @@
       return null;
     }
   }
-  function isSave(method, url) {
+  /**
+   * The JSON text this frame answers a request with (200), or null: the request goes out. Throws, after reporting
+   * it as fatal, a request for a condition the study does not assign.
+   * @param {string | undefined} method
+   * @param {string | URL} url
+   */
+  function answer(method, url) {
     const to = resolved(url);
-    if (/^(GET|HEAD)$/i.test(method || "GET") || !to) return false;
-    return to.origin === window.location.origin || (to.origin === PIPE && PIPE_SAVES.includes(to.pathname));
+    if (/^(GET|HEAD)$/i.test(method || "GET") || !to) return null;
+    if (to.origin === window.location.origin || (to.origin === PIPE && PIPE_SAVES.includes(to.pathname))) return SAVED;
+    if (to.origin !== PIPE || to.pathname !== PIPE_CONDITION) return null;
+    if (condition !== null) return JSON.stringify({ condition: Number(condition) });
+    const refused = new Error(
+      "DataPipe's condition assignment (jsPsychPipe.getCondition) is answered on studyhive with the session's " +
+        "condition, and this study has no [[conditions]] in its study.toml",
+    );
+    reportError(refused, true);
+    throw refused;
   }
   const realFetch = window.fetch;
   window.fetch = function fetch(resource, init) {
     const request = resource instanceof Request ? resource : null;
     const method = (init && init.method) || (request ? request.method : "GET");
-    const url = request ? request.url : String(resource);
-    const to = resolved(url);
-    if (to && to.origin === PIPE && to.pathname === PIPE_CONDITION) {
-      const refused = new Error(
-        "DataPipe's condition assignment (jsPsychPipe.getCondition) is not available on studyhive: draw the " +
-          "condition in the experiment (jsPsych.randomization)",
-      );
-      reportError(refused, true);
+    let body;
+    try {
+      body = answer(method, request ? request.url : String(resource));
+    } catch (refused) {
       return Promise.reject(refused);
     }
-    if (!isSave(method, url)) return realFetch.apply(window, arguments);
-    return Promise.resolve(new Response(SAVED, { status: 200, headers: { "Content-Type": "application/json" } }));
+    if (body === null) return realFetch.apply(window, arguments);
+    return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "application/json" } }));
   };
+  /** answer(), a refusal as no answer (the request goes out, and the frame's policy blocks it). */
+  function answerOrNull(method, url) {
+    try {
+      return answer(method, url);
+    } catch (refused) {
+      return null;
+    }
+  }
   if (navigator.sendBeacon) {
     const beacon = navigator.sendBeacon;
-    navigator.sendBeacon = (url, data) => isSave("POST", url) || beacon.call(navigator, url, data);
+    navigator.sendBeacon = (url, data) => answerOrNull("POST", url) !== null || beacon.call(navigator, url, data);
   }
   const xhrOpen = XMLHttpRequest.prototype.open;
   const xhrSend = XMLHttpRequest.prototype.send;
-  const saves = new WeakMap(); // an XMLHttpRequest opened as a save → whether it is asynchronous
+  const answered = new WeakMap(); // an XMLHttpRequest this frame answers → {body, async}
   /**
    * @param {string} method
    * @param {string | URL} url
    * @param {boolean} [async]
    */
   XMLHttpRequest.prototype.open = function open(method, url, async) {
-    if (isSave(method, url)) saves.set(this, async !== false);
-    else saves.delete(this);
+    const body = answerOrNull(method, url);
+    if (body !== null) answered.set(this, { body, async: async !== false });
+    else answered.delete(this);
     return xhrOpen.apply(this, arguments);
   };
   XMLHttpRequest.prototype.send = function send(body) {
-    if (!saves.has(this)) return xhrSend.call(this, body);
+    const given = answered.get(this);
+    if (!given) return xhrSend.call(this, body);
     // The answer as the request's own properties (they shadow the prototype's), then the events a finished request
     // fires, which call its on… handlers too: jQuery reads status, responseText and the headers in onload.
     const json = this.responseType === "json";
@@ -176,18 +201,18 @@
       status: { value: 200 },
       statusText: { value: "OK" },
       responseURL: { value: "" },
-      responseText: { get: () => (json ? "" : SAVED) },
-      response: { value: json ? JSON.parse(SAVED) : SAVED },
+      responseText: { get: () => (json ? "" : given.body) },
+      response: { value: json ? JSON.parse(given.body) : given.body },
       getResponseHeader: { value: (name) => (/^content-type$/i.test(name) ? "application/json" : null) },
       getAllResponseHeaders: { value: () => "content-type: application/json\r\n" },
     });
-    const answer = () => {
+    const finish = () => {
       this.dispatchEvent(new Event("readystatechange"));
       this.dispatchEvent(new ProgressEvent("load"));
       this.dispatchEvent(new ProgressEvent("loadend"));
     };
-    if (saves.get(this)) setTimeout(answer);
-    else answer();
+    if (given.async) setTimeout(finish);
+    else finish();
   };
 
   /** The row's interaction records: jsPsych's for its trial and this frame's, in time order. */
