@@ -296,7 +296,8 @@ JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
             "sha384-AAAA",
             "does not match the tag's integrity",
         ),
-        (JSPSYCH + '<base href="https://example.org/">', None, "<base", "<base> tag is not supported"),
+        (JSPSYCH + '<base href="https://example.org/">', None, "<base", "a <base> must name a folder of the study"),
+        (JSPSYCH + '<base href="../">', None, "<base", "the <base> names ../, outside the study folder"),
     ],
 )
 def test_errors_name_the_file_and_the_tag(tmp_path, fake, head, script, tag, message):
@@ -466,6 +467,53 @@ def test_a_study_lock_file_is_checked(tmp_path, fake):
         prepare(folder, None, offline_packages_dir=folder / "packages")
     assert "plugin-html-keyboard-response" in caught.value.tag
     assert "does not match the study's package-lock.json" in caught.value.message
+
+
+def test_a_pages_own_base_names_the_folder_its_files_resolve_from(tmp_path, fake, only_loopback):
+    """jspsych-ado's demos: a page two folders down names every file from the repository's root with
+    `<base href="../../">`; studyhive's <base> names that folder instead, and the page's own is removed."""
+    folder = study(tmp_path, "", files={"lib/stimuli.js": "var stimuli = 1;", "img/dot.png": PNG})
+    (folder / "demos" / "dots").mkdir(parents=True)
+    (folder / "demos" / "dots" / "index.html").write_text(
+        '<!DOCTYPE html>\n<html><head><base href="../../" target="_self">\n'
+        '<script src="https://unpkg.com/jspsych@8.3.0"></script>\n<script src="lib/stimuli.js"></script></head>\n'
+        '<body><img src="img/dot.png"><script>var jsPsych = initJsPsych(); jsPsych.run([]);</script></body></html>\n'
+    )
+    prepared = prepare_experiment(folder, "demos/dots/index.html", registry=Registry(fake.url, timeout=10))
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert prepared.html.count("<base ") == 1 and f'<head><base href="{base}">' in prepared.html
+    assert f"{base}lib/stimuli.js" in srcs(prepared.html) and "img/dot.png" in srcs(prepared.html)
+    removed = next(entry for entry in prepared.resolved if entry.tag.startswith("<base"))
+    assert removed.served == "removed: studyhive's <base> names the study folder"
+    (folder / "demos" / "dots" / "index.html").write_text(
+        (folder / "demos" / "dots" / "index.html").read_text().replace('href="../../"', 'href="../"')
+    )  # demos/ then: its lib/stimuli.js is not there, a 404 as on any host
+    prepared = prepare_experiment(folder, "demos/dots/index.html", registry=Registry(fake.url, timeout=10))
+    assert f'<base href="{base}demos/">' in prepared.html and f"{base}demos/lib/stimuli.js" in srcs(prepared.html)
+
+
+def test_the_modules_a_script_imports_are_the_experiments_code(tmp_path, fake):
+    """An inline module that imports the file calling initJsPsych (which imports another): sync finds the call there,
+    and their code is read for the check and the handlers' hashes; a bare or missing import is not followed."""
+    folder = study(
+        tmp_path,
+        '<script src="https://unpkg.com/jspsych@8.3.0"></script>',
+        script='import { start } from "./js/start.js"; import "lodash"; import("./js/gone.js"); start();',
+        files={
+            "js/start.js": 'import { trials } from "../lib/trials.mjs";\n'
+            "export function start() { initJsPsych().run(trials); }",
+            "lib/trials.mjs": "export const trials = [{stimulus: '<b onclick=\"go()\">Go</b>'}];\n"
+            'export * from "./trials.mjs";',
+        },
+    )
+    html = (folder / "experiment.html").read_text().replace("<script>import", '<script type="module">import')
+    (folder / "experiment.html").write_text(html)
+    prepared = prepare(folder, fake)
+    assert [(code.file, code.line) for code in prepared.modules] == [("js/start.js", 1), ("lib/trials.mjs", 1)]
+    assert f"'sha256-{base64.b64encode(hashlib.sha256(b'go()').digest()).decode()}'" in prepared.handler_hashes
+    (folder / "js" / "start.js").write_text("export function start() {}")
+    with pytest.raises(ExperimentError, match=r"no script calls initJsPsych\(\)"):
+        prepare(folder, fake)
 
 
 def test_a_package_neither_carried_nor_reachable(tmp_path, fake):

@@ -337,3 +337,51 @@ def test_inline_event_handlers_run_by_their_hashes_when_written_out_whole(page, 
     frame.get_by_role("button", name="next").click()
     assert rows_arrive(page, token, 1)[0]["marks"] == ["whole & written", "markup"]
     assert violations(page) == ["script-src-attr inline"]  # the joined one's, refused
+
+
+# Web Workers, as jsQuestPlus's and jspsych-ado's demos start them: a classic worker that imports a library with
+# importScripts and fetches a file, both by paths relative to the worker file, and a module worker that imports one.
+WORKERS = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-html-button-response@2")],
+    """var jsPsych = initJsPsych();
+function ask(worker, value) {
+  return new Promise(function (resolve) {
+    worker.onmessage = function (e) { resolve(e.data); };
+    worker.postMessage(value);
+  });
+}
+var classic = new Worker("js/worker.js");
+var modular = new Worker(new URL("js/module-worker.js", document.baseURI), {type: "module"});
+Promise.all([ask(classic, 4), ask(modular, 5)]).then(function (answers) {
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, choices: ["next"], data: {answers: answers},
+                stimulus: "<p>" + answers.join(" ") + "</p>",
+                on_load: function () { window.isWorker = classic instanceof Worker; }}]);
+});""",
+)
+
+
+@served(
+    ("jspsych", "@jspsych/plugin-html-button-response"),
+    {"workers": (WORKERS, 1)},
+    {
+        "workers/js/worker.js": 'importScripts("../lib/square.js");\n'
+        'onmessage = function (e) { fetch("../lib/offset.json").then(function (r) { return r.json(); })'
+        ".then(function (o) { postMessage(square(e.data) + o.offset); }); };",
+        "workers/lib/square.js": "function square(x) { return x * x; }",
+        "workers/lib/offset.json": '{"offset": 1}',
+        "workers/js/module-worker.js": 'import { cube } from "./cube.js";\n'
+        "onmessage = function (e) { postMessage(cube(e.data)); };",
+        "workers/js/cube.js": "export const cube = (x) => x * x * x;",
+    },
+)
+def test_the_experiments_web_workers_start_from_its_study_files(page, live_server, app):
+    """The frame's opaque origin refuses a worker from a study file's URL; runtime.js starts it from a data: URL that
+    loads the file, its own relative URLs resolving from the file as on the researcher's host."""
+    asked = only_this_server(page, live_server)
+    token = start(page, live_server, "workers")
+    frame = page.frame_locator("#studyhive-experiment")
+    expect(frame.locator("p")).to_have_text("17 125")
+    frame.get_by_role("button", name="next").click()
+    assert rows_arrive(page, token, 1)[0]["answers"] == [17, 125]
+    assert frame_of(page).evaluate("window.isWorker") is True
+    assert violations(page) == [] and asked == []

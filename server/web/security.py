@@ -49,10 +49,13 @@ CSP = (
 # package that needs it would rest on guessing from code (jsPsych 7's own bundle names `Function(` in a fallback it
 # never runs; others eval through setTimeout strings) and would leave a blank frame whenever the guess misses, for no
 # protection the sandbox does not already give.
+# worker-src data:: the frame's opaque origin cannot start a worker from a study file's URL, so runtime.js starts it
+# from a data: URL that loads that file; a worker runs under this same policy, and eval already allows such code.
 EXPERIMENT_CSP = (
     "sandbox allow-scripts allow-forms allow-modals; default-src 'self'; script-src 'self' 'unsafe-eval' {hashes}; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; "
-    "font-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'self'"
+    "worker-src 'self' data:; font-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'none'; "
+    "frame-ancestors 'self'"
 )
 
 

@@ -39,6 +39,7 @@ RESUME = 'docs/own-experiments.md, "Reloads and resume"'
 # Randomness replay cannot draw again: group 1 names it.
 NOT_REPLAYED = re.compile(r"(?<![\w$])(Date\.now|performance\.now|crypto\.getRandomValues|crypto\.randomUUID)\s*\(")
 SUBMIT = re.compile(r"\.submit\s*\(\s*\)")
+WORKER = re.compile(r"(?<![\w$.])new\s+(?:window\.)?Worker\s*\(")
 # A request of the experiment's own: group 1 (a call) or group 2 (XMLHttpRequest) names it.
 REQUEST = re.compile(
     r"(?<![\w$])(fetch|navigator\.sendBeacon|\$\.ajax|\$\.post|jQuery\.ajax|jQuery\.post)\s*\(|(?<![\w$])(XMLHttpRequest)\b"
@@ -64,6 +65,11 @@ NAVIGATION = re.compile(
 NOT_DRAWN_AGAIN = (
     f'resume = "replay" does not draw it again after a reload, so what it decides may differ ({RESUME}); use '
     'resume = "restart" or "none" if it decides conditions'
+)
+WORKER_REPLAYED = (
+    "new Worker(): it runs (runtime.js starts it from the study file), but its answers come when they come: after a "
+    "reload, replay runs the stored trials again at once, without waiting for what the worker computed before them, "
+    f'so a trial that reads its answers may differ ({RESUME}); use resume = "restart" if trials depend on it'
 )
 SUBMITTED = (
     "form.submit() is refused in the experiment's frame (forms submit nowhere) and leaves an error page: read the "
@@ -138,6 +144,7 @@ def report(page: PreparedExperiment, params: dict[str, Any], study_dir: Path) ->
 
     # a study file two tags load is read once
     codes = list({(c.file, c.line): c for c in (entry.code for entry in page.resolved) if c is not None}.values())
+    codes += page.modules
     calls = sorted({m.group(1) for code in codes for m in JATOS_CALL.finditer(code.text)})
     served = [f"jatos.{call}" for call in calls if call in JATOS_SERVED]
     refused = [f"jatos.{call}" for call in calls if call not in JATOS_SERVED]
@@ -193,6 +200,8 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
         (HOST, _host),
         (NAVIGATION, lambda m: f"{m.group(0).rstrip('=( ')}: {NAVIGATES}"),
     ]
+    if replay:
+        checks.append((WORKER, lambda m: WORKER_REPLAYED))
     found = []
     for code in codes:
         if replay:

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import SplitResult, quote, unquote, urlsplit
+from urllib.parse import SplitResult, quote, unquote, urljoin, urlsplit
 
 import semantic_version
 
@@ -158,6 +158,14 @@ MEDIA_TAGS = {"img", "audio", "video", "source", "track", "input"}
 # How the experiment starts its timeline: jsPsych 6's jsPsych.init({…}), 7's and 8's initJsPsych().
 OLD_INIT = re.compile(r"\bjsPsych\s*\.\s*init\s*\(")
 INIT = re.compile(r"\binitJsPsych\s*\(")
+# A module a script imports by a relative or root path (group 2): `import … from "./x.js"`, `import "./x.js"`,
+# `export … from "./x.js"`, `import("./x.js")`. A bare name (an npm package's) is the browser's to refuse.
+IMPORT = re.compile(
+    r"""(?:(?<![\w$.])import\s*(?:[\w$*{}\s,]+?\s*from\s*)?|(?<![\w$.])export\s*(?:\*(?:\s*as\s+[\w$]+)?|\{[^}]*\})\s*"""
+    r"""from\s*|(?<![\w$.])import\s*\(\s*)(["'])((?:\.{1,2})?/[^"'\s]+)\1"""
+)
+# A folder deep enough that no <base href>'s ../ reaches its root: where a page's own base is resolved (_base_folder).
+BASE_ROOT = "https://base.invalid/" + "d/" * 64
 # jsPsych's own build, as a local copy (the release archive's dist/jspsych.js, npm's dist/index.browser(.min).js):
 # 7.x and 8.x define the one global jsPsychModule, and JsPsych's version() returns the package's version, inlined by
 # the build as a literal (`version(){return"7.0.0"}`, Babel's `{key:"version",value:function(){return"7.3.4"}}`) or a
@@ -224,6 +232,7 @@ class PreparedExperiment:
     inline_script_hashes: list[str] = field(default_factory=list)  # CSP sources, "'sha256-…'"
     handler_hashes: list[str] = field(default_factory=list)  # CSP sources of its inline event handlers' code
     resolved: list[Resolved] = field(default_factory=list)  # every tag studyhive serves or removes, in page order
+    modules: list[Code] = field(default_factory=list)  # the study's module files its scripts import (IMPORT)
     notes: list[str] = field(default_factory=list)  # files served otherwise than their tags name them, and why
 
 
@@ -712,6 +721,9 @@ def prepare_experiment(
     # A page in a subfolder of the study (a demo folder beside a shared jspsych-dist/) names files from its own
     # folder, `../` included, as it does on a laptop: its <base> is that folder, and tags resolve from it.
     folder = PurePosixPath(html_name).parent
+    own_base = next((tag for tag in tags if tag.name == "base" and tag.get("href") is not None), None)
+    if own_base is not None:  # its files named from another folder of the study's: studyhive's <base> names that one
+        folder = _base_folder(own_base, html_name)
     page_base = base if folder == PurePosixPath(".") else f"{base}{folder.as_posix()}/"
 
     resolver = _Resolver(registry, offline_packages_dir, study_dir, pinned or [])
@@ -1071,7 +1083,10 @@ def prepare_experiment(
     head_end = None
     for tag in tags:
         if tag.name == "base":
-            fail(tag, "a <base> tag is not supported: studyhive sets the page's base to the study folder")
+            edits.append((tag.start, tag.end, ""))
+            at = f"the study folder's {folder.as_posix()}/" if folder != PurePosixPath(".") else "the study folder"
+            report(tag, f"removed: studyhive's <base> names {at}" if tag is own_base else "removed (unused)")
+            continue
         if tag.name == "head" and head_end is None:
             head_end = tag.end
         if tag.name == "script":
@@ -1128,7 +1143,17 @@ def prepare_experiment(
     for tag, body in zip(inline_scripts, bodies, strict=False):
         if other.search(body) and not start.search(body):
             fail(tag, f"this script calls {named[other]}, but the page loads jsPsych {version}: call {named[start]}")
-    scripts = [*bodies, *(script.decode("utf-8", "replace") for script in local_scripts)]
+    # The modules the scripts import hold the experiment's code too (an inline module that imports its start).
+    seen: set[str] = set()
+    modules = [
+        module
+        for code, at in [
+            *((Code(html_name, 1, body), folder) for body in bodies),
+            *((entry.code, PurePosixPath(entry.code.file).parent) for _, entry in resolved if entry.code),
+        ]
+        for module in _imported(code, at, own, seen)
+    ]
+    scripts = [*bodies, *(script.decode("utf-8", "replace") for script in local_scripts), *(m.text for m in modules)]
     if not any(start.search(script) for script in scripts):
         raise ExperimentError(
             html_name, "<script>", f"no script calls {named[start]}, which starts jsPsych {version}'s timeline"
@@ -1151,7 +1176,8 @@ def prepare_experiment(
     # Inline event handlers (onclick=, onload=) run by their hashes too ('unsafe-hashes', server/web/security.py):
     # those the page's markup has, and those the HTML its scripts write spells out whole.
     handlers = {value for tag in tags for name, value in tag.attrs if name.startswith("on") and value}
-    for code in [*bodies, *(entry.code.text for _, entry in resolved if entry.code)]:  # the study's script files
+    # the study's script files and modules
+    for code in [*bodies, *(entry.code.text for _, entry in resolved if entry.code), *(m.text for m in modules)]:
         handlers |= _handlers_in(code)
     for tag, body, source in zip(inline_scripts, bodies, hashes, strict=False):
         report(tag, f"inline, allowed by its hash {source}", Code(html_name, parsed.line(tag.body_start), body))
@@ -1170,8 +1196,41 @@ def prepare_experiment(
         inline_script_hashes=list(dict.fromkeys(hashes)),
         handler_hashes=sorted({_csp_hash(handler) for handler in handlers}),
         resolved=[entry for _, entry in sorted(resolved, key=lambda item: item[0])],
+        modules=modules,
         notes=notes,
     )
+
+
+def _base_folder(tag: _Tag, html_name: str) -> PurePosixPath:
+    """The study folder's folder a page's own `<base href>` names, resolved from the page as a browser resolves it
+    (jspsych-ado's demos name every file from their repository's root: `<base href="../../">`); ExperimentError for
+    a base on another host, from the site's root or outside the study folder."""
+    href = (tag.get("href") or "").strip()
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc or href.startswith("/"):
+        raise ExperimentError(
+            html_name, tag.text, 'a <base> must name a folder of the study folder relative to the page (href="../")'
+        )
+    path = unquote(urlsplit(urljoin(BASE_ROOT + html_name, href)).path)
+    root = urlsplit(BASE_ROOT).path
+    if not path.startswith(root):
+        raise ExperimentError(html_name, tag.text, f"the <base> names {href}, outside the study folder")
+    return PurePosixPath(posixpath.dirname(path[len(root) :]) or ".")
+
+
+def _imported(code: Code, at: PurePosixPath, own: dict[str, bytes], seen: set[str]) -> list[Code]:
+    """The study's files `code` (a script whose relative URLs resolve from its folder `at`) imports as modules, and
+    those they import, each once (`seen`); a file the folder lacks is the browser's 404."""
+    found = []
+    for m in IMPORT.finditer(code.text):
+        path = unquote(urlsplit(m.group(2)).path)
+        name = posixpath.normpath(path.lstrip("/") if path.startswith("/") else (at / path).as_posix())
+        if name in seen or name not in own:
+            continue
+        seen.add(name)
+        module = Code(name, 1, own[name].decode("utf-8", "replace"))
+        found += [module, *_imported(module, PurePosixPath(name).parent, own, seen)]
+    return found
 
 
 def add_assets(prepared: PreparedExperiment) -> int:

@@ -215,6 +215,35 @@
     else finish();
   };
 
+  // A Web Worker's script must have its creator's origin, and this frame's is opaque (sandboxed), so `new
+  // Worker("worker.js")` would throw a SecurityError here where it runs on any static host. The worker starts from a
+  // data: URL (the frame's policy allows it as worker-src) that loads the study file by its absolute URL: a module
+  // worker imports it (study files allow any origin), a classic one takes it with importScripts, whose relative
+  // URLs, and its fetch's, resolve against the worker file as they would on the researcher's host.
+  const RealWorker = window.Worker;
+  if (typeof RealWorker === "function") {
+    /**
+     * @param {string | URL} url
+     * @param {WorkerOptions} [options]
+     */
+    const Worker = function Worker(url, options) {
+      const file = resolved(String(url));
+      if (!file || file.protocol === "blob:" || file.protocol === "data:") return new RealWorker(url, options);
+      const at = JSON.stringify(file.href);
+      const source =
+        options && options.type === "module"
+          ? `import ${at};`
+          : `const at = (u) => (typeof u === "string" ? new URL(u, ${at}).href : u);\n` +
+            "self.importScripts = ((load) => (...urls) => load(...urls.map(at)))(self.importScripts);\n" +
+            "self.fetch = ((get) => (resource, init) => get(at(resource), init))(self.fetch);\n" +
+            `importScripts(${at});`;
+      // A data: URL, not a blob: one: Chromium refuses a module worker from a blob: URL an opaque origin made.
+      return new RealWorker(`data:text/javascript,${encodeURIComponent(source)}`, options);
+    };
+    Worker.prototype = RealWorker.prototype;
+    window.Worker = /** @type {typeof window.Worker} */ (/** @type {unknown} */ (Worker));
+  }
+
   /** The row's interaction records: jsPsych's for its trial and this frame's, in time order. */
   function rowEvents(trialIndex) {
     const own = clock.data.getInteractionData().values()
