@@ -154,8 +154,33 @@ SCRIPT_FILE = (
 LAB_JS = "function later() { Promise.resolve().then(function () { throw new Error('rejected in lab.js'); }); }"
 
 
+# A loader that adds the experiment's scripts as it runs (jsPsychMaker's): start.js (which calls initJsPsych, found
+# at sync in the study's files) adds boot.js, whose promise rejects before the timeline starts. The runtime gives
+# such scripts crossorigin, so the frame sees the rejection and the participant can end.
+LOADER = (
+    HEAD
+    + """<script>
+  var loader = document.createElement("script");
+  loader.src = "js/start.js";
+  document.head.appendChild(loader);
+</script>
+</html>
+"""
+)
+LOADER_FILES = {
+    "js/start.js": 'var jsPsych = initJsPsych();\nvar boot = document.createElement("script");\n'
+    'boot.setAttribute("src", "js/boot.js");\ndocument.head.appendChild(boot);',
+    "js/boot.js": "new Promise(function (ready) { ready(settings.word); }).then(function (word) {\n"
+    '  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: word, choices: ["Next"]}]);\n});',
+}
+
+
 @pytest.fixture
 def app(tmp_path):
+    loader = write_study(tmp_path / "studies", "loader", LOADER, 1)
+    for name, text in LOADER_FILES.items():
+        (loader / name).parent.mkdir(parents=True, exist_ok=True)
+        (loader / name).write_text(text)
     microphone = write_study(tmp_path / "studies", "microphone", MICROPHONE, 1)
     (microphone / "mic.js").write_text(MIC_JS)
     script_file = write_study(tmp_path / "studies", "scriptfile", SCRIPT_FILE, 2)
@@ -285,3 +310,14 @@ def test_a_burst_behind_a_big_row_costs_the_same_per_row_and_an_old_queue_is_tak
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/results")
     assert session(token).status == "completed"
+
+
+def test_an_error_in_a_script_the_page_adds_is_seen_and_lets_the_participant_end(page, live_server, app):
+    token = start(page, live_server, "loader")
+    stopped = page.locator("#studyhive-stopped")
+    error = recorded_error(page, token, timeout=30.0, until=lambda error: error is not None and error["fatal"])
+    assert error["fatal"] is True and "settings is not defined" in error["message"]
+    expect(stopped).to_contain_text("Something went wrong in this experiment")
+    stopped.get_by_role("button", name="End the study").click()
+    expect(stopped).to_contain_text("You can close this page.")
+    assert (session(token).outcome, stored_rows(token)) == ("experiment_error", [])

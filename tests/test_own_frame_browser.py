@@ -322,6 +322,7 @@ var jsPsych = initJsPsych();
 var n = 2;
 jsPsych.run([{type: jsPsychHtmlButtonResponse, choices: ["next"],
   stimulus: "<button id='whole' onclick=\\"mark('whole &amp; written')\\">whole</button>" +
+            "<input type='button' id='arrow' value='Next >' onclick=\\"mark('arrow')\\">" +
             "<button id='joined' onclick='mark(" + n + ")'>joined</button>",
   data: {marks: marks}}]);""",
 ).replace("<body></body>", '<body><div id="markup" onclick="mark(\'markup\')">markup</div></body>')
@@ -332,10 +333,11 @@ def test_inline_event_handlers_run_by_their_hashes_when_written_out_whole(page, 
     token = start(page, live_server, "handlers")
     frame = page.frame_locator("#studyhive-experiment")
     frame.locator("#whole").click()
+    frame.locator("#arrow").click()  # a ">" in a value before the handler (tissue_exp's "Next >")
     frame.locator("#markup").click(force=True)  # behind jsPsych's display, but still the page's element
     frame.locator("#joined").click()
-    frame.get_by_role("button", name="next").click()
-    assert rows_arrive(page, token, 1)[0]["marks"] == ["whole & written", "markup"]
+    frame.get_by_role("button", name="next", exact=True).click()
+    assert rows_arrive(page, token, 1)[0]["marks"] == ["whole & written", "arrow", "markup"]
     assert violations(page) == ["script-src-attr inline"]  # the joined one's, refused
 
 
@@ -385,3 +387,54 @@ def test_the_experiments_web_workers_start_from_its_study_files(page, live_serve
     assert rows_arrive(page, token, 1)[0]["answers"] == [17, 125]
     assert frame_of(page).evaluate("window.isWorker") is True
     assert violations(page) == [] and asked == []
+
+
+# A script tag naming a data file of the study's (yunshiuan/color_concept_rate's `<script src="data/UW71.json">`,
+# which holds `var …`): a static host lets the browser run it, so studyhive's answer to a script's request says
+# JavaScript; the experiment's own fetch of the same file gets its JSON type.
+SCRIPT_DATA = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-html-button-response@2"), '<script src="data/words.json"></script>'],
+    """var jsPsych = initJsPsych();
+fetch("data/words.json").then(function (r) { return r.headers.get("Content-Type"); }).then(function (type) {
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, choices: ["next"], data: {word: WORD, fetched: type},
+                stimulus: "<p>" + WORD + "</p>"}]);
+});""",
+)
+
+
+@served(
+    ("jspsych", "@jspsych/plugin-html-button-response"),
+    {"scriptdata": (SCRIPT_DATA, 1)},
+    {"scriptdata/data/words.json": 'var WORD = "ash";'},
+)
+def test_a_script_tag_runs_a_study_file_of_another_type(page, live_server, app):
+    token = start(page, live_server, "scriptdata")
+    frame = page.frame_locator("#studyhive-experiment")
+    expect(frame.locator("p")).to_have_text("ash")
+    frame.get_by_role("button", name="next").click()
+    assert rows_arrive(page, token, 1)[0]["fetched"] == "application/json"
+    assert violations(page) == []
+
+
+# Browser storage, which the sandboxed frame has no origin for: localStorage and sessionStorage kept in memory for the
+# page load (jsPsychMaker and others keep their progress there), by method and as properties.
+STORAGE = experiment(
+    [unpkg("jspsych@8"), unpkg("@jspsych/plugin-html-button-response@2")],
+    """var jsPsych = initJsPsych();
+localStorage.setItem("word", "oak");
+sessionStorage.count = 2;
+localStorage.removeItem("gone");
+jsPsych.run([{type: jsPsychHtmlButtonResponse, choices: ["next"],
+              stimulus: "<p>" + localStorage.getItem("word") + "</p>",
+              data: {stored: [localStorage.word, sessionStorage.getItem("count"), localStorage.length,
+                              localStorage.key(0), localStorage.getItem("gone"), "word" in localStorage]}}]);""",
+)
+
+
+@served(("jspsych", "@jspsych/plugin-html-button-response"), {"storage": (STORAGE, 1)})
+def test_local_and_session_storage_work_for_the_page_load(page, live_server, app):
+    token = start(page, live_server, "storage")
+    frame = page.frame_locator("#studyhive-experiment")
+    expect(frame.locator("p")).to_have_text("oak")
+    frame.get_by_role("button", name="next").click()
+    assert rows_arrive(page, token, 1)[0]["stored"] == ["oak", "2", 1, "word", None, True]

@@ -158,9 +158,37 @@ def copy_jspsych63(study: Path) -> None:
         shutil.copyfile(JSPSYCH63 / name, copy)
 
 
+# jsPsych 6 starts another timeline when the page calls jsPsych.init again: here from the answer to a request the
+# first timeline's on_finish makes (yunshiuan/color_concept_rate asks its lab's server for a condition so), after an
+# addProperties. The run ends when the second timeline does.
+REINIT6 = (
+    HEAD6
+    + """<script>
+  function screen(text) { return {type: "html-keyboard-response", stimulus: "<p class='word'>" + text + "</p>",
+                                  data: {part: text}}; }
+  jsPsych.init({
+    timeline: [screen("Welcome")],
+    on_finish: function () {
+      var xhr = new XMLHttpRequest();
+      xhr.open("POST", "condition.php");
+      xhr.onload = function () {
+        jsPsych.data.addProperties({group: JSON.parse(xhr.responseText).success ? "b" : "a"});
+        jsPsych.init({timeline: [screen("Main"), screen("Last")],
+                      on_finish: function () { document.body.setAttribute("data-own-finish", "yes"); }});
+      };
+      xhr.send("{}");
+    },
+  });
+</script>
+</html>
+"""
+)
+
+
 @pytest.fixture
 def app(tmp_path):
     studies = {
+        "reinit6": (REINIT6, 3),
         "six": (SIX, 7),
         "ending6": (ENDING6, 1),
         "stuck6": (STUCK6, 1),
@@ -291,3 +319,29 @@ def test_jspsych6_pavlovia_experiment_runs_with_the_plugins_stand_in(page, live_
     assert rows == json.loads(json.dumps(experiment_frame(page).evaluate("jsPsych.data.get().values()")))
     assert [row["trial_type"] for row in rows] == ["pavlovia", "html-keyboard-response"] * 2
     assert session(token).experiment_error is None
+
+
+def test_jspsych6_init_called_again_runs_the_next_timeline(page, live_server, app):
+    """The second timeline runs (no Continue after the first), a reload replays both, every row is stored once, and
+    the run completes when the second ends."""
+    token = start(page, live_server, "reinit6")
+    frame = page.frame_locator("#studyhive-experiment")
+    frame.locator(".word", has_text="Welcome").wait_for()
+    press(page, "f")
+    expect(frame.locator(".word")).to_have_text("Main")
+    expect(page.get_by_role("button", name="Continue")).to_be_hidden()
+    press(page, "f")
+    rows_arrive(page, token, 2)
+    page.reload()
+    expect(frame.locator(".word")).to_have_text("Last")  # Welcome and Main replayed, across the two inits
+    press(page, "f")
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    rows = stored_rows(token)
+    assert [(row["part"], row["group"]) for row in rows] == [("Welcome", "b"), ("Main", "b"), ("Last", "b")]
+    experiment = experiment_frame(page)
+    assert experiment.evaluate("document.body.getAttribute('data-own-finish')") == "yes"
+    assert rows[1:] == json.loads(json.dumps(experiment.evaluate("jsPsych.data.get().values()")))  # the second's
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    person = session(token)
+    assert (person.status, person.experiment_error, person.replay_divergence) == ("completed", None, None)

@@ -44,6 +44,7 @@ function paid() { window.location.replace("https://app.prolific.co/submissions/c
 function group() { return jsPsychPipe.getCondition("abc123"); }
 var assigning = "https://pipe.jspsych.org/api/condition/"; // DataPipe's: answered in the frame, not another host
 var solver = new Worker("js/solver.js");
+var saved = window.indexedDB.open("progress");
 """
 
 
@@ -113,7 +114,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "JATOS inputs study.toml's [task.jatos] does not give: jatos.componentJsonInput (each reads {}, JATOS's "
         'default; docs/own-experiments.md, "Experiments written for JATOS")' in lines
     )
-    warnings = lines[lines.index("warnings: 15") + 1 :][:15]
+    warnings = lines[lines.index("warnings: 16") + 1 :][:16]
     assert [line.split(": ", 1)[0] for line in warnings] == [
         "  experiment.html:14",  # crypto.getRandomValues
         "  experiment.html:15",  # onclick= put together as it runs (not the one written out whole before it)
@@ -130,6 +131,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         "  js/lab.js:13",  # DataPipe's condition assignment, called
         "  js/lab.js:14",  # and its URL (not as another host)
         "  js/lab.js:15",  # a Web Worker, under resume = "replay"
+        "  js/lab.js:16",  # IndexedDB
     ]
     assert "crypto.getRandomValues" in warnings[0] and 'resume = "replay"' in warnings[0]
     assert "onclick= is an inline event handler whose code the script puts together as it runs" in warnings[1]
@@ -157,6 +159,7 @@ def test_check_reports_what_sync_would_do_and_writes_nothing(runner, probe, regi
         )
     )
     assert "new Worker(): it runs" in warnings[14] and 'use resume = "restart" if trials depend on it' in warnings[14]
+    assert warnings[15].startswith("  js/lab.js:16: indexedDB.open(): the experiment's sandboxed frame has no origin")
     assert not any("addProperties" in line for line in lines)
     assert lines[-1] == "sync would create the study (version 1)"
     # it asked the registry as sync does, and stored nothing: no study, no asset, no row of any table

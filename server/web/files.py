@@ -17,6 +17,9 @@ from ..tasks.jspsych.experiment import STUDY_FILES_MIMETYPE
 from ..tasktype.registry import registry
 from .static_files import send_page_file
 
+# The types a browser runs a script of (the HTML standard's JavaScript MIME type essences, the common ones).
+SCRIPT_TYPES = {"text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript"}
+
 bp = Blueprint("files", __name__)
 SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -89,7 +92,14 @@ def study_file(manifest, name):
         response.headers["Access-Control-Allow-Origin"] = "*"
         response.mimetype = "text/plain"
         return response
-    return send_public(sha)
+    response = send_public(sha)
+    # A script tag may name a file of any type (`<script src="data/words.json">` holding `var words = …`), which a
+    # static host's answer lets the browser run; studyhive's nosniff would refuse a JSON type, so a script's request
+    # gets the file as JavaScript. What the browser caches differs by the request's destination.
+    if request.headers.get("Sec-Fetch-Dest") == "script" and response.mimetype not in SCRIPT_TYPES:
+        response.mimetype = "text/javascript"
+    response.vary.add("Sec-Fetch-Dest")
+    return response
 
 
 @bp.get("/tasks/<package>/<path:filename>")

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .experiment import CODE_HANDLER, PAGES_HOSTS, Code, PreparedExperiment
+from .experiment import CODE_HANDLER, PAGES_HOSTS, TAG_START, Code, PreparedExperiment
 
 SHOWN_FILES = 4  # of a package's files kept: a font package keeps dozens
 JATOS_CALL = re.compile(r"(?<![\w$.])jatos\s*\.\s*([A-Za-z_$][\w$]*)")
@@ -39,6 +39,7 @@ RESUME = 'docs/own-experiments.md, "Reloads and resume"'
 # Randomness replay cannot draw again: group 1 names it.
 NOT_REPLAYED = re.compile(r"(?<![\w$])(Date\.now|performance\.now|crypto\.getRandomValues|crypto\.randomUUID)\s*\(")
 SUBMIT = re.compile(r"\.submit\s*\(\s*\)")
+INDEXED_DB = re.compile(r"(?<![\w$])indexedDB\s*\.\s*open\s*\(")
 WORKER = re.compile(r"(?<![\w$.])new\s+(?:window\.)?Worker\s*\(")
 # A request of the experiment's own: group 1 (a call) or group 2 (XMLHttpRequest) names it.
 REQUEST = re.compile(
@@ -55,7 +56,7 @@ PIPE_CONDITION = re.compile(
     r"|pipe\.jspsych\.org/api/condition"
 )
 # An event-handler attribute in markup: in the page itself or in HTML a script hands to jsPsych.
-HANDLER = re.compile(r"<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=", re.IGNORECASE)
+HANDLER = re.compile(TAG_START + r"\s(on[a-z]+)\s*=", re.IGNORECASE)
 # The frame sent to another address: an assignment to (window.)location(.href), or location.assign / replace.
 NAVIGATION = re.compile(
     r"(?<![\w$.])(?:(?:window|self|document)\.)?location(?:\.href)?\s*=(?!=)"
@@ -65,6 +66,10 @@ NAVIGATION = re.compile(
 NOT_DRAWN_AGAIN = (
     f'resume = "replay" does not draw it again after a reload, so what it decides may differ ({RESUME}); use '
     'resume = "restart" or "none" if it decides conditions'
+)
+NO_DATABASE = (
+    "indexedDB.open(): the experiment's sandboxed frame has no origin to keep a database under, so opening one fails "
+    "(on any host that sandboxes it); localStorage and sessionStorage are kept in memory for the page load instead"
 )
 WORKER_REPLAYED = (
     "new Worker(): it runs (runtime.js starts it from the study file), but its answers come when they come: after a "
@@ -195,6 +200,7 @@ def _warnings(codes: list[Code], *, replay: bool) -> list[tuple[str, int, str]]:
             lambda m: f"Prolific's completion link (code {m.group(1)}): " + COMPLETION_CODE.format(code=m.group(1)),
         ),
         (SUBMIT, lambda m: SUBMITTED),
+        (INDEXED_DB, lambda m: NO_DATABASE),
         (PIPE_CONDITION, lambda m: PIPE_CONDITIONED),
         (REQUEST, lambda m: f"{m.group(1) + '()' if m.group(1) else m.group(2)}: {OWN_REQUESTS}"),
         (HOST, _host),

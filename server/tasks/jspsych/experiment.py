@@ -33,6 +33,7 @@ import bisect
 import hashlib
 import html
 import io
+import itertools
 import json
 import mimetypes
 import posixpath
@@ -94,7 +95,9 @@ SOCKET_IO = (
 SITE_URLS = "its URLs of the Pages site that publishes the study folder are served the folder's files"
 # An inline event handler in HTML a script writes ('<button onclick="next()">'): its value (group 4) between quotes
 # (group 3) written with a backslash in the script's string or not (group 2).
-CODE_HANDLER = re.compile(r"""<[A-Za-z][^<>]*?\s(on[a-z]+)\s*=\s*(\\?)(["'])(.*?)\2\3""", re.IGNORECASE | re.DOTALL)
+# A start tag's text before an attribute: a quoted value may hold ">" (`value="Next >"`), never "<".
+TAG_START = r"""<[A-Za-z](?:[^<>"']|"[^"<]*"|'[^'<]*')*?"""
+CODE_HANDLER = re.compile(TAG_START + r"""\s(on[a-z]+)\s*=\s*(\\?)(["'])(.*?)\2\3""", re.IGNORECASE | re.DOTALL)
 JS_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 JS_ESCAPED = {"n": "\n", "t": "\t", "r": "\r"}
 # The attribute of its tag that carries [task.jatos]'s inputs (JSON), which the script reads from its own tag.
@@ -1154,7 +1157,14 @@ def prepare_experiment(
         for module in _imported(code, at, own, seen)
     ]
     scripts = [*bodies, *(script.decode("utf-8", "replace") for script in local_scripts), *(m.text for m in modules)]
-    if not any(start.search(script) for script in scripts):
+    # A script the page adds as it runs (createElement("script"), jsPsychMaker's loader) may be the one: any other
+    # script file of the study's but a jsPsych build. The runtime ends a run whose timeline never starts.
+    added = (
+        data.decode("utf-8", "replace")
+        for path, data in own.items()
+        if path.endswith((".js", ".mjs")) and jspsych_build_version(data) is None
+    )
+    if not any(start.search(script) for script in itertools.chain(scripts, added)):
         raise ExperimentError(
             html_name, "<script>", f"no script calls {named[start]}, which starts jsPsych {version}'s timeline"
         )

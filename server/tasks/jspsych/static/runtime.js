@@ -60,6 +60,7 @@
   let recorded = 0; // rows jsPsych has recorded in this page load
   const recordedText = []; // per row recorded, its JSON as the server holds it (null: none JSON can write)
   let jsPsychData = null; // the experiment's jsPsych.data, once made
+  let dataBase = 0; // rows recorded before jsPsych.data's first (jsPsych 6 empties it at each jsPsych.init)
   const replaying = () => recorded < replay.length;
   // jsPsych's interaction data → the interaction-record types (server/tasktype/events.py).
   const INTERACTIONS = { blur: "blur", focus: "focus", fullscreenenter: "fullscreen_enter", fullscreenexit: "fullscreen_exit" };
@@ -77,6 +78,8 @@
   // An error after the page's load that left run() uncalled this long: the experiment never starts (a callback that
   // was to call it threw, such as jatos.onLoad's). Long enough for a page that fetches what it needs first.
   const NEVER_STARTED_MS = 20000;
+  // How long a jsPsych 6 timeline's end waits for the page's own requests before the run ends (whenQuiet).
+  const QUIET_MS = 10000;
 
   function note(type, value = null) {
     if (!clock) return;
@@ -151,6 +154,18 @@
     reportError(refused, true);
     throw refused;
   }
+  // The page's own requests not yet answered (fetch, XMLHttpRequest): a jsPsych 6 page may start its next timeline
+  // from such an answer (hookSix, whenQuiet).
+  let pending = 0;
+  /** @template T @param {Promise<T>} request @returns {Promise<T>} */
+  function counted(request) {
+    pending += 1;
+    const done = () => {
+      pending -= 1;
+    };
+    request.then(done, done);
+    return request;
+  }
   const realFetch = window.fetch;
   window.fetch = function fetch(resource, init) {
     const request = resource instanceof Request ? resource : null;
@@ -161,7 +176,7 @@
     } catch (refused) {
       return Promise.reject(refused);
     }
-    if (body === null) return realFetch.apply(window, arguments);
+    if (body === null) return counted(realFetch.apply(window, arguments));
     return Promise.resolve(new Response(body, { status: 200, headers: { "Content-Type": "application/json" } }));
   };
   /** answer(), a refusal as no answer (the request goes out, and the frame's policy blocks it). */
@@ -179,6 +194,7 @@
   const xhrOpen = XMLHttpRequest.prototype.open;
   const xhrSend = XMLHttpRequest.prototype.send;
   const answered = new WeakMap(); // an XMLHttpRequest this frame answers → {body, async}
+  const synchronous = new WeakSet(); // one opened to block until answered (its send returns with the answer)
   /**
    * @param {string} method
    * @param {string | URL} url
@@ -188,11 +204,23 @@
     const body = answerOrNull(method, url);
     if (body !== null) answered.set(this, { body, async: async !== false });
     else answered.delete(this);
+    if (async === false) synchronous.add(this);
+    else synchronous.delete(this);
     return xhrOpen.apply(this, arguments);
   };
   XMLHttpRequest.prototype.send = function send(body) {
     const given = answered.get(this);
-    if (!given) return xhrSend.call(this, body);
+    if (!given && synchronous.has(this)) return xhrSend.call(this, body);
+    if (!given) {
+      pending += 1;
+      this.addEventListener("loadend", () => (pending -= 1), { once: true });
+      try {
+        return xhrSend.call(this, body);
+      } catch (error) {
+        pending -= 1; // no loadend follows a send that throws
+        throw error;
+      }
+    }
     // The answer as the request's own properties (they shadow the prototype's), then the events a finished request
     // fires, which call its on… handlers too: jQuery reads status, responseText and the headers in onload.
     const json = this.responseType === "json";
@@ -211,8 +239,71 @@
       this.dispatchEvent(new ProgressEvent("load"));
       this.dispatchEvent(new ProgressEvent("loadend"));
     };
-    if (given.async) setTimeout(finish);
-    else finish();
+    if (given.async) {
+      pending += 1;
+      setTimeout(() => {
+        pending -= 1;
+        finish();
+      });
+    } else finish();
+  };
+
+  // Browser storage: the sandboxed frame has no origin to keep it under, so reading localStorage or sessionStorage
+  // throws a SecurityError (jsPsychMaker, experiments that keep their progress there). Each is a Storage in memory
+  // for this page load instead: a reload starts it empty, and replay runs the code that filled it again.
+  for (const name of ["localStorage", "sessionStorage"]) {
+    try {
+      if (window[name]) continue;
+    } catch (denied) {
+      // in memory, below
+    }
+    const items = new Map();
+    const api = {
+      key: (n) => [...items.keys()][n] ?? null,
+      getItem: (key) => items.get(String(key)) ?? null,
+      setItem: (key, value) => void items.set(String(key), String(value)),
+      removeItem: (key) => void items.delete(String(key)),
+      clear: () => items.clear(),
+    };
+    // `storage.word = "x"` and `storage.word` as a Storage answers them too
+    const storage = new Proxy(api, {
+      get: (target, key) => (key === "length" ? items.size : key in target ? target[key] : api.getItem(key) ?? undefined),
+      set: (target, key, value) => (api.setItem(key, value), true),
+      deleteProperty: (target, key) => (api.removeItem(key), true),
+      has: (target, key) => key in target || items.has(String(key)),
+      ownKeys: () => [...items.keys()],
+      getOwnPropertyDescriptor: (target, key) =>
+        items.has(String(key)) ? { value: items.get(String(key)), enumerable: true, configurable: true } : undefined,
+    });
+    Object.defineProperty(window, name, { value: storage, configurable: true });
+  }
+
+  // A script the page adds as it runs (createElement("script") with a study file's or a package file's src, as
+  // jsPsychMaker's loader does) gets crossorigin="anonymous", as sync gives the page's own tags: those files allow
+  // any origin, and without it this opaque-origin frame sees its errors as "Script error." and its rejections not at
+  // all, so a run stopped there would never be ended.
+  const PUBLIC_FILES = ["/study-files/", "/pkg/"];
+  /** @param {HTMLScriptElement} script @param {unknown} url */
+  function crossOriginFor(script, url) {
+    const to = resolved(String(url));
+    const ours = to && to.origin === window.location.origin && PUBLIC_FILES.some((p) => to.pathname.startsWith(p));
+    if (ours && script.getAttribute("crossorigin") === null) script.crossOrigin = "anonymous";
+  }
+  const scriptSrc = Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, "src");
+  if (scriptSrc && scriptSrc.set) {
+    const setSrc = scriptSrc.set;
+    Object.defineProperty(HTMLScriptElement.prototype, "src", {
+      ...scriptSrc,
+      set(value) {
+        crossOriginFor(this, value);
+        setSrc.call(this, value);
+      },
+    });
+  }
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (this instanceof HTMLScriptElement && String(name).toLowerCase() === "src") crossOriginFor(this, value);
+    return setAttribute.call(this, name, value);
   };
 
   // A Web Worker's script must have its creator's origin, and this frame's is opaque (sandboxed), so `new
@@ -464,8 +555,9 @@
       data[name] = function (properties, ...rest) {
         const result = change.call(this, properties, ...rest);
         const last = recorded - 1;
-        if (last >= 0 && properties && typeof properties === "object" && (earlier || data.get().count() === recorded)) {
-          const first = earlier ? 0 : last;
+        const held = data.get().count() === recorded - dataBase;
+        if (last >= dataBase && properties && typeof properties === "object" && (earlier || held)) {
+          const first = earlier ? dataBase : last;
           if (!replaying()) amend(first, last, properties, earlier);
           noted(first, last, properties);
         }
@@ -483,7 +575,7 @@
   function amendChanged() {
     if (!jsPsychData) return;
     const rows = jsPsychData.get().values();
-    const changed = recordedText.map((before, n) => {
+    const changed = recordedText.slice(dataBase).map((before, n) => {
       const now = n < rows.length ? jsonText(rows[n]) : null;
       if (before === null || now === null || now === before) return null;
       const was = JSON.parse(before);
@@ -494,8 +586,8 @@
     const alike = changed[0] ? JSON.stringify(changed[0]) : null;
     let alikeRows = 0;
     while (alike && alikeRows < changed.length && JSON.stringify(changed[alikeRows]) === alike) alikeRows += 1;
-    if (alikeRows > 0) amend(0, alikeRows - 1, changed[0]);
-    for (let n = alikeRows; n < changed.length; n += 1) if (changed[n]) amend(n, n, changed[n]);
+    if (alikeRows > 0) amend(dataBase, dataBase + alikeRows - 1, changed[0]);
+    for (let n = alikeRows; n < changed.length; n += 1) if (changed[n]) amend(dataBase + n, dataBase + n, changed[n]);
   }
 
   let ending = { ended_early: false, message: null };
@@ -505,6 +597,15 @@
 
   function endEarly(message) {
     if (!ending.ended_early) ending = { ended_early: true, message: typeof message === "string" ? message : null };
+  }
+
+  /**
+   * Call `then` once the page's own requests are answered (each answer's callbacks have run), or after QUIET_MS of
+   * waiting for them: a request that hangs delays the end no longer.
+   * @param {() => void} then
+   */
+  function whenQuiet(then, deadline = performance.now() + QUIET_MS) {
+    setTimeout(() => (pending > 0 && performance.now() < deadline ? whenQuiet(then, deadline) : then()), 20);
   }
 
   /** Tell the page, once, that the run has ended and how (after the changes to rows it has not heard of). */
@@ -679,6 +780,16 @@
    */
   function hookSix(jsPsych) {
     const init = jsPsych.init;
+    // jsPsych 6 starts another timeline when the page calls jsPsych.init again, often from its own on_finish or from
+    // the answer to a request that on_finish makes (a condition from the lab's server, then the experiment proper):
+    // the run ends only when a timeline ends and the page, its requests answered, starts no other.
+    let inits = 0;
+    function finishUnlessInitAgain() {
+      const at = inits;
+      whenQuiet(() => {
+        if (inits === at) finish();
+      });
+    }
     clock = {
       getTotalTime: () => jsPsych.totalTime(),
       data: jsPsych.data,
@@ -738,6 +849,7 @@
 
     jsPsych.init = function (options = {}) {
       started = true;
+      inits += 1;
       const settings = hooked(
         options,
         (trial) => {
@@ -749,10 +861,15 @@
             trial.post_trial_gap = 0;
           }
         },
-        finish,
+        finishUnlessInitAgain,
       );
       Promise.all([initialised, loaded]).then(() => {
-        if (finished) return; // ended before it started (jatos.endStudy in jatos.onLoad)
+        if (finished) {
+          // ended before it started (jatos.endStudy in jatos.onLoad), or a timeline started after the run ended
+          if (inits > 1) reportError(new Error(`jsPsych.init was called after the run had ended: not started`), false);
+          return;
+        }
+        dataBase = recorded; // init empties jsPsych.data: what this timeline records is its rows from here
         restoreProperties(jsPsych.data);
         for (const plugin of Object.values(jsPsych.plugins)) wrapSixPlugin(plugin);
         phase = "running";
