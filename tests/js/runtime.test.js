@@ -197,6 +197,8 @@ for (const six of [false, true]) {
     assert.deepEqual(plain(reloaded.page.window.kept), plain(first.page.window.kept));
     assert.deepEqual(reloaded.of("row"), first.of("row").slice(2));
     assert.deepEqual(reloaded.of("diverged"), []);
+    // jsPsych 6 says finished once the page is quiet (a timer later): its on_finish may start another timeline
+    await reloaded.page.timers.fire();
     assert.deepEqual(reloaded.of("finished"), [{ type: "studyhive:finished", ended_early: false, message: null }]);
   });
 }

@@ -289,7 +289,7 @@
     const ours = to && to.origin === window.location.origin && PUBLIC_FILES.some((p) => to.pathname.startsWith(p));
     if (ours && script.getAttribute("crossorigin") === null) script.crossOrigin = "anonymous";
   }
-  const scriptSrc = Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, "src");
+  const scriptSrc = typeof HTMLScriptElement === "function" && Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, "src");
   if (scriptSrc && scriptSrc.set) {
     const setSrc = scriptSrc.set;
     Object.defineProperty(HTMLScriptElement.prototype, "src", {
@@ -299,12 +299,12 @@
         setSrc.call(this, value);
       },
     });
+    const setAttribute = Element.prototype.setAttribute;
+    Element.prototype.setAttribute = function (name, value) {
+      if (this instanceof HTMLScriptElement && String(name).toLowerCase() === "src") crossOriginFor(this, value);
+      return setAttribute.call(this, name, value);
+    };
   }
-  const setAttribute = Element.prototype.setAttribute;
-  Element.prototype.setAttribute = function (name, value) {
-    if (this instanceof HTMLScriptElement && String(name).toLowerCase() === "src") crossOriginFor(this, value);
-    return setAttribute.call(this, name, value);
-  };
 
   // A Web Worker's script must have its creator's origin, and this frame's is opaque (sandboxed), so `new
   // Worker("worker.js")` would throw a SecurityError here where it runs on any static host. The worker starts from a
