@@ -104,7 +104,7 @@ def test_the_experiment_page_is_sandboxed_and_its_inline_script_allowed_by_hash(
     # the runtime right after the jsPsych script, before the experiment's own code
     html = frame.data.decode()
     jspsych = re.search(r'<script src="/pkg/[0-9a-f]{64}/index.browser.min.js" crossorigin="anonymous"></script>', html)
-    assert jspsych and jspsych.end() == html.index('<script src="/tasks/jspsych/runtime.js">')
+    assert jspsych and jspsych.end() == html.index('<script src="/tasks/jspsych/runtime.js" crossorigin="anonymous">')
     assert html.index("/tasks/jspsych/runtime.js") < html.index("initJsPsych({")
 
 

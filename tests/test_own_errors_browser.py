@@ -175,8 +175,53 @@ LOADER_FILES = {
 }
 
 
+# A request to another host that the experiment's code never catches (the frame's policy refuses it): its rejection
+# is recorded, as any the experiment leaves unhandled, whatever the runtime does around fetch.
+LOST_FETCH = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  fetch("https://example.org/save", {method: "PUT"});
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Next"]}]);
+</script>
+</html>
+"""
+)
+
+
+# initJsPsych's own on_finish failing after the last trial: jsPsych 7 by a throw (a helper never defined), 8 by a
+# rejected promise (a save to the lab's server, which the frame refuses).
+FINISH7 = """<!DOCTYPE html>
+<html>
+<head>
+  <script src="https://unpkg.com/jspsych@^7.3"></script>
+  <script src="https://unpkg.com/@jspsych/plugin-html-keyboard-response@1.1.3"></script>
+</head>
+<body></body>
+<script>
+  var jsPsych = initJsPsych({on_finish: function () { saveToLabServer(jsPsych.data.get().csv()); }});
+  jsPsych.run([{type: jsPsychHtmlKeyboardResponse, stimulus: "<p class='word'>Press a key</p>"}]);
+</script>
+</html>
+"""
+FINISH8 = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych({on_finish: function () {
+    return fetch("https://data.example.org/save.php", {method: "POST", body: jsPsych.data.get().csv()});
+  }});
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Last</p>", choices: ["Done"]}]);
+</script>
+</html>
+"""
+)
+
+
 @pytest.fixture
 def app(tmp_path):
+    write_study(tmp_path / "studies", "lostfetch", LOST_FETCH, 1)
+    write_study(tmp_path / "studies", "finish7", FINISH7, 1)
+    write_study(tmp_path / "studies", "finish8", FINISH8, 1)
     loader = write_study(tmp_path / "studies", "loader", LOADER, 1)
     for name, text in LOADER_FILES.items():
         (loader / name).parent.mkdir(parents=True, exist_ok=True)
@@ -321,3 +366,28 @@ def test_an_error_in_a_script_the_page_adds_is_seen_and_lets_the_participant_end
     stopped.get_by_role("button", name="End the study").click()
     expect(stopped).to_contain_text("You can close this page.")
     assert (session(token).outcome, stored_rows(token)) == ("experiment_error", [])
+
+
+def test_a_failed_request_the_experiment_leaves_unhandled_is_recorded(page, live_server, app):
+    token = start(page, live_server, "lostfetch")
+    error = recorded_error(page, token)
+    assert error is not None and "Failed to fetch" in error["message"] and error["fatal"] is False
+    page.frame_locator("#studyhive-experiment").get_by_role("button", name="Next").click()
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+
+
+@pytest.mark.parametrize(("slug", "message"), [("finish7", "saveToLabServer is not defined"), ("finish8", "fetch")])
+def test_an_error_in_the_experiments_own_on_finish_ends_the_run_and_is_recorded(page, live_server, app, slug, message):
+    """After the last trial every row is stored: the error is recorded, not fatal, and Continue completes."""
+    token = start(page, live_server, slug)
+    frame = page.frame_locator("#studyhive-experiment")
+    if slug == "finish7":
+        frame.locator(".jspsych-display-element").press("f")
+    else:
+        frame.get_by_role("button", name="Done").click()
+    expect(page.get_by_role("button", name="Continue")).to_be_visible()
+    error = recorded_error(page, token)
+    assert error is not None and message in error["message"] and error["fatal"] is False
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url("**/results")
+    assert (session(token).status, len(stored_rows(token))) == ("completed", 1)

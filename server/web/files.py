@@ -109,7 +109,11 @@ def task_file(package, filename):
     folder = registry().static_folder(package)
     if folder is None:
         abort(404)
-    return send_page_file(str(folder), filename)
+    response = send_page_file(str(folder), filename)
+    # Public files; the own-experiment frame (an opaque origin) loads jspsych's runtime.js and stand-ins with CORS, so
+    # that what they throw or reject reaches its error handlers with the message.
+    response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 @bp.get("/vocabulary/<slug>.json")

@@ -948,10 +948,11 @@ def prepare_experiment(
             fail(tag, f"a {parts.scheme}: URL cannot be served")
         else:
             served = local_file(tag, key, study_file(tag, url))
-        if tag.name == "script" and served.startswith(PUBLIC_FILES):
+        if tag.name == "script" and (served.startswith(PUBLIC_FILES) or served in (JATOS_SCRIPT, PAVLOVIA_SCRIPT)):
             # The frame's origin is opaque, so every script is another origin's to it, and the browser hides what
             # one without CORS throws ("Script error.", and no unhandledrejection at all): the runtime could neither
-            # record the error nor end a run it stops. These files allow any origin (web/files.py send_public).
+            # record the error nor end a run it stops. These files allow any origin (web/files.py send_public, and
+            # task_file for the stand-ins).
             extra["crossorigin"] = "anonymous"
         # A rewritten stylesheet's tag integrity names bytes no longer served (a package's were checked against it).
         drop = ("integrity",) if served in rewritten else ()

@@ -25,8 +25,9 @@ from .experiment import RUNTIME_MARKER, prepare_experiment
 from .npm import Registry
 
 RESUME = ("replay", "restart", "none")
-# studyhive's runtime, right after the jsPsych script (a task package's page file: server/tasktype/registry.py).
-RUNTIME_TAG = '<script src="/tasks/jspsych/runtime.js"></script>'
+# studyhive's runtime, right after the jsPsych script (a task package's page file: server/tasktype/registry.py), with
+# CORS: a rejection of a promise it makes for the experiment (its fetch's) reaches the frame's handlers unmuted.
+RUNTIME_TAG = '<script src="/tasks/jspsych/runtime.js" crossorigin="anonymous"></script>'
 # Outcomes an ending rule may give: every outcome but the one studyhive gives when the experiment's own code fails.
 ENDING_OUTCOMES = tuple(outcome for outcome in OUTCOMES if outcome != "experiment_error")
 ENDED = ("early", "naturally", "either")

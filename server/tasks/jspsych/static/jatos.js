@@ -35,7 +35,18 @@
     window.dispatchEvent(new CustomEvent("studyhive:jatos-refused", { detail: { message } }));
   }
 
-  /** `known` with every other property refused: a refused one reads as a function that does nothing. */
+  // JATOS's values (not functions) studyhive has no counterpart of: a refused one reads as undefined, as a missing
+  // value would, so that it is not stored as a function's text (jatos.js 3.x's names).
+  const FIELDS = new Set(
+    (
+      "version studyId studyProperties studyLength studyCode componentId componentPos componentProperties " +
+      "componentList componentResultId batchId batchProperties workerType groupMemberId groupResultId groupMembers " +
+      "groupChannels isLocalhost httpTimeout httpRetry httpRetryWait channelHeartbeatInterval"
+    ).split(" "),
+  );
+
+  /** `known` with every other property refused: a refused value reads as undefined, any other as a function that
+   * does nothing. */
   function refusing(known, prefix) {
     return new Proxy(known, {
       get(target, name, receiver) {
@@ -43,7 +54,7 @@
           return Reflect.get(target, name, receiver);
         }
         refuse(prefix + name);
-        return () => undefined;
+        return FIELDS.has(name) ? undefined : () => undefined;
       },
     });
   }

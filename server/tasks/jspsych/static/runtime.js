@@ -157,14 +157,23 @@
   // The page's own requests not yet answered (fetch, XMLHttpRequest): a jsPsych 6 page may start its next timeline
   // from such an answer (hookSix, whenQuiet).
   let pending = 0;
-  /** @template T @param {Promise<T>} request @returns {Promise<T>} */
+  /**
+   * The request's promise, counted in `pending` until it settles; a rejection the experiment leaves unhandled stays
+   * unhandled (the runtime records it), as the experiment's handlers attach to the promise returned.
+   * @template T @param {Promise<T>} request @returns {Promise<T>}
+   */
   function counted(request) {
     pending += 1;
-    const done = () => {
-      pending -= 1;
-    };
-    request.then(done, done);
-    return request;
+    return request.then(
+      (value) => {
+        pending -= 1;
+        return value;
+      },
+      (error) => {
+        pending -= 1;
+        throw error;
+      },
+    );
   }
   const realFetch = window.fetch;
   window.fetch = function fetch(resource, init) {
@@ -726,11 +735,19 @@
       ...options,
       on_finish(...args) {
         phase = "done";
+        // What the experiment's own on_finish throws, or its promise rejects with (a save to the lab's server that
+        // the frame refuses, a helper never defined), comes after the timeline's end with every row stored: it is
+        // recorded, not fatal, and the run ends (jsPsych 7 would leave run() pending for ever, 8 reject it).
+        let result;
         try {
-          return own.on_finish ? own.on_finish.apply(this, args) : undefined;
+          result = own.on_finish ? own.on_finish.apply(this, args) : undefined;
+        } catch (error) {
+          reportError(error, false);
         } finally {
           if (finished) finished();
         }
+        if (!result || typeof result.then !== "function") return result;
+        return Promise.resolve(result).catch((error) => reportError(error, false));
       },
       on_trial_start(trial) {
         trialStart = clock.getTotalTime();
