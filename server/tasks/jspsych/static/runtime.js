@@ -202,7 +202,7 @@
   }
   const xhrOpen = XMLHttpRequest.prototype.open;
   const xhrSend = XMLHttpRequest.prototype.send;
-  const answered = new WeakMap(); // an XMLHttpRequest this frame answers → {body, async}
+  const answered = new WeakMap(); // an XMLHttpRequest this frame answers → the JSON text it answers with
   const synchronous = new WeakSet(); // one opened to block until answered (its send returns with the answer)
   /**
    * @param {string} method
@@ -211,7 +211,7 @@
    */
   XMLHttpRequest.prototype.open = function open(method, url, async) {
     const body = answerOrNull(method, url);
-    if (body !== null) answered.set(this, { body, async: async !== false });
+    if (body !== null) answered.set(this, body);
     else answered.delete(this);
     if (async === false) synchronous.add(this);
     else synchronous.delete(this);
@@ -219,14 +219,17 @@
   };
   XMLHttpRequest.prototype.send = function send(body) {
     const given = answered.get(this);
-    if (!given && synchronous.has(this)) return xhrSend.call(this, body);
-    if (!given) {
+    // An asynchronous request is pending until its loadend, which an answer given here fires too (after its load).
+    const async = !synchronous.has(this);
+    if (async) {
       pending += 1;
       this.addEventListener("loadend", () => (pending -= 1), { once: true });
+    }
+    if (given === undefined) {
       try {
         return xhrSend.call(this, body);
       } catch (error) {
-        pending -= 1; // no loadend follows a send that throws
+        if (async) pending -= 1; // no loadend follows a send that throws
         throw error;
       }
     }
@@ -238,23 +241,18 @@
       status: { value: 200 },
       statusText: { value: "OK" },
       responseURL: { value: "" },
-      responseText: { get: () => (json ? "" : given.body) },
-      response: { value: json ? JSON.parse(given.body) : given.body },
+      responseText: { get: () => (json ? "" : given) },
+      response: { value: json ? JSON.parse(given) : given },
       getResponseHeader: { value: (name) => (/^content-type$/i.test(name) ? "application/json" : null) },
       getAllResponseHeaders: { value: () => "content-type: application/json\r\n" },
     });
-    const finish = () => {
+    const respond = () => {
       this.dispatchEvent(new Event("readystatechange"));
       this.dispatchEvent(new ProgressEvent("load"));
       this.dispatchEvent(new ProgressEvent("loadend"));
     };
-    if (given.async) {
-      pending += 1;
-      setTimeout(() => {
-        pending -= 1;
-        finish();
-      });
-    } else finish();
+    if (async) setTimeout(respond);
+    else respond();
   };
 
   // Browser storage: the sandboxed frame has no origin to keep it under, so reading localStorage or sessionStorage
@@ -883,7 +881,7 @@
       Promise.all([initialised, loaded]).then(() => {
         if (finished) {
           // ended before it started (jatos.endStudy in jatos.onLoad), or a timeline started after the run ended
-          if (inits > 1) reportError(new Error(`jsPsych.init was called after the run had ended: not started`), false);
+          if (inits > 1) reportError(new Error("jsPsych.init was called after the run had ended: not started"), false);
           return;
         }
         dataBase = recorded; // init empties jsPsych.data: what this timeline records is its rows from here
