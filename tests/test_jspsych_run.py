@@ -108,6 +108,26 @@ def test_the_experiment_page_is_sandboxed_and_its_inline_script_allowed_by_hash(
     assert html.index("/tasks/jspsych/runtime.js") < html.index("initJsPsych({")
 
 
+def test_the_runtime_follows_jspsychs_script_when_its_stylesheet_is_linked_first(app, client):
+    """A page that links jspsych@…/css/jspsych.css above jsPsych's script (Schiwo/jsPsychWorkflow_FlankerTask does):
+    the runtime goes after the script, not after the stylesheet, where initJsPsych would not be defined yet."""
+    link = '  <link href="https://unpkg.com/jspsych@8.3.0/css/jspsych.css" rel="stylesheet">\n'
+    html = EXPERIMENT.replace(link, "").replace(
+        "  <title>My experiment</title>\n", "  <title>My experiment</title>\n" + link
+    )
+    assert html.index("jspsych.css") < html.index('<script src="https://unpkg.com/jspsych@8.3.0">')
+    write_study(Path(app.config["STUDIES_DIR"]), "linkfirst", html)
+    sync_studies(Path(app.config["STUDIES_DIR"]))
+    token = enter(client, slug="linkfirst")
+    assert client.get(f"/study/linkfirst/s/{token}/experiment").status_code == 200
+    frame = client.get("/study/linkfirst/x/1/experiment.html").data.decode()
+    jspsych = re.search(
+        r'<script src="/pkg/[0-9a-f]{64}/index.browser.min.js" crossorigin="anonymous"></script>', frame
+    )
+    assert jspsych and jspsych.end() == frame.index('<script src="/tasks/jspsych/runtime.js" crossorigin="anonymous">')
+    assert frame.index("jspsych.css") < jspsych.start()
+
+
 def test_before_consent_the_experiment_page_sends_back_to_studyhives_own(client):
     token = enter(client, slug="own", consent=False)
     assert client.get(f"/study/own/s/{token}/experiment").headers["Location"].endswith(f"/study/own/s/{token}")

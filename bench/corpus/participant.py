@@ -55,8 +55,9 @@ TRIAL_KEYS = r"""() => {
   let choices = trial.choices ?? trial.key_choices;
   if (choices === "allkeys" || choices === "ALL_KEYS") return [" "];
   // a plugin's own key parameters (visual-search-circle's target_present_key and target_absent_key, a
-  // correct_key) or list of them (valid_responses)
-  const own = Object.keys(trial).filter((k) => /_key$/.test(k) && typeof trial[k] === "string").map((k) => trial[k]);
+  // correct_key, the instructions plugin's key_forward) or list of them (valid_responses)
+  const own = Object.keys(trial).filter((k) => /_key$|^key_forward$/.test(k) && typeof trial[k] === "string")
+    .map((k) => trial[k]);
   if (!Array.isArray(choices)) choices = Array.isArray(trial.valid_responses) ? trial.valid_responses : own;
   const named = {space: " ", enter: "Enter", arrowleft: "ArrowLeft", arrowright: "ArrowRight", arrowup: "ArrowUp",
                  arrowdown: "ArrowDown", leftarrow: "ArrowLeft", rightarrow: "ArrowRight"};

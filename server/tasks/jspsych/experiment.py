@@ -878,7 +878,9 @@ def prepare_experiment(
         nonlocal jspsych
         with resolving(tag):
             got = cdn_file(url, request)
-        if request.name == "jspsych" and jspsych is None:
+        # jsPsych's script, not its stylesheet: a page may link jspsych@…/css/jspsych.css above the script, and the
+        # runtime goes right after this tag, where initJsPsych must already be defined.
+        if request.name == "jspsych" and jspsych is None and tag.name == "script":
             jspsych = (got.version, tag)
         carried = (
             " (the study's packages/)" if resolver.pins[(request.name, got.version)]["source"] == "offline" else ""
