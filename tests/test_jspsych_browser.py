@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from server.db import db
 from server.models import ParticipantSession, Trial
 from server.researchers.auth import create_researcher
-from tests.jspsych_study import ABORTING, EXPERIMENT, EXPERIMENT7, SNOOP, jspsych_app
+from tests.jspsych_study import ABORTING, EXPERIMENT, EXPERIMENT7, HEAD, SNOOP, jspsych_app
 
 OFFLINE_S = 30  # the issue's "30 s offline": long enough for sync.js's retries to back off several times
 
@@ -34,9 +34,23 @@ def app(tmp_path):
         "again": (EXPERIMENT, 8, "restart"),
         "once": (EXPERIMENT, 8, "none"),
         "abort": (ABORTING, 1),
+        "guarded": (GUARDED, 1),
     }
     with jspsych_app(tmp_path, own=EXPERIMENT, snoop=SNOOP, **studies) as app:
         yield app
+
+
+# An experiment that guards its page against a participant leaving mid-task (kennethrioja/bl_tova does).
+GUARDED = (
+    HEAD
+    + """<script>
+  var jsPsych = initJsPsych();
+  window.onbeforeunload = function () { return "Your answers will be lost."; };
+  jsPsych.run([{type: jsPsychHtmlButtonResponse, stimulus: "<p>Welcome</p>", choices: ["Begin"]}]);
+</script>
+</html>
+"""
+)
 
 
 def stored_rows(token):
@@ -246,3 +260,15 @@ def test_abort_experiment_finishes_the_timeline_early(page, live_server, app):
     person = session(token)
     assert len(stored_rows(token)) == 1 and (person.status, person.outcome) == ("abandoned", "ended_early")
     assert person.ending == {"ended_early": True, "message": "<p id='aborted'>Stopped early</p>"}
+
+
+def test_continue_leaves_without_the_experiments_leave_page_prompt(page, live_server, app):
+    """The experiment's own onbeforeunload does not stop the participant at Continue: its frame is gone before
+    studyhive's page leaves (a "Leave site?" prompt here, dismissed, left them before a disabled button)."""
+    prompts = []
+    page.on("dialog", lambda dialog: (prompts.append(dialog.type), dialog.dismiss()))
+    token = start(page, live_server, "guarded")
+    page.frame_locator("#studyhive-experiment").get_by_role("button", name="Begin").click()
+    page.get_by_role("button", name="Continue").click()
+    page.wait_for_url(lambda url: not url.endswith("/experiment"))
+    assert prompts == [] and session(token).status == "completed"

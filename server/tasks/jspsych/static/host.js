@@ -152,13 +152,21 @@ async function finished(message) {
   next.hidden = false;
 }
 
+/** Go to `url` once the session has ended, the experiment's frame removed first: an experiment that guards its page
+ * (window.onbeforeunload, as many do against a participant leaving mid-task) would otherwise ask "Leave site?" here,
+ * and a participant who stayed would be left before a disabled button with their session already ended. */
+function leave(url) {
+  frame.remove();
+  window.location.assign(url);
+}
+
 async function complete() {
   next.querySelector("button").disabled = true;
   try {
     const result = await sync.postJSON("/complete", {});
     forgetProperties();
     const url = result.redirect_url || result.results_url;
-    if (url) window.location.assign(url);
+    if (url) leave(url);
     else endedWithoutCode();
   } catch (error) {
     setNotice(error.message);
@@ -190,7 +198,7 @@ async function endAfterError() {
     forgetProperties();
     stopped.querySelector("p").textContent = result.redirect_url ? _("Taking you back to Prolific…") : withoutCode();
     button.hidden = true;
-    if (result.redirect_url) window.location.assign(result.redirect_url);
+    if (result.redirect_url) leave(result.redirect_url);
   } catch (error) {
     setNotice(error.message);
     button.disabled = false;
