@@ -275,6 +275,13 @@ JSPSYCH = '<script src="https://unpkg.com/jspsych@8.3.0"></script>'
         (JSPSYCH + '<link rel="stylesheet" href="../other/x.css">', None, "../other/x.css", "outside the study"),
         (JSPSYCH + '<script src="https://example.org/lib.js"></script>', None, "example.org", "not an npm CDN"),
         (JSPSYCH + '<script src="https://unpkg.com/jspsych@8/+esm"></script>', None, "+esm", "made by the CDN"),
+        (
+            '<script src="https://cdn.jsdelivr.net/gh/jspsych/jsPsych/jspsych.js"></script>',  # a template's jsPsych 6
+            "jsPsych.init({timeline: []});",
+            "/gh/jspsych",
+            "this one serves a GitHub repository's files: put the file in the study folder, or name it by its npm "
+            "package (cdn.jsdelivr.net/npm/<package>@<version>/<file>)",
+        ),
         (JSPSYCH, "var jsPsych = 1; jsPsych.run([]);", "<script>", "no script calls initJsPsych"),
         (
             JSPSYCH,

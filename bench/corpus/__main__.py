@@ -62,6 +62,7 @@ resume = "{resume}"
 CAUSES = (
     ("jsPsych 5 and older are not supported", "jsPsych 5 or older (studyhive runs 6, 7 and 8)"),
     ("is not an npm CDN", "a host that is not an npm CDN or a library host (a lab's own server)"),
+    ("a GitHub repository's files", "a file from jsDelivr's /gh/ (a GitHub repository, not an npm package)"),
     ("no script tag loads jsPsych", "no jsPsych found (not a build of jsPsych studyhive recognises)"),
     ("package not found", "a package the corpus does not pin (manifest `packages`)"),
     ("satisfies", "a version the corpus does not pin (manifest `packages`)"),

@@ -331,7 +331,13 @@ def parse_cdn_url(url: str) -> _Request | None:
     prefix, fields = CDNS[host]
     path = unquote(parts.path)
     if not path.startswith(prefix + "/"):
-        raise ValueError(f"only {parts.netloc}{prefix}/<package> URLs name an npm package")
+        # jsDelivr's /gh/ (a GitHub repository's files, jsPsych's among them in many templates) and its other routes
+        serves = "a GitHub repository's files" if path.startswith("/gh/") else "files that are not an npm package's"
+        raise ValueError(
+            f"only {parts.netloc}{prefix}/<package> URLs name an npm package, and this one serves {serves}: put "
+            f"the file in the study folder, or name it by its npm package "
+            f"({parts.netloc}{prefix}/<package>@<version>/<file>)"
+        )
     if parts.query:
         raise ValueError("CDN query options (?module …) change the file; name the file itself")
     segments = path[len(prefix) + 1 :].split("/")
