@@ -6,7 +6,12 @@ from __future__ import annotations
 
 
 class ConfigError(ValueError):
-    """A study file asks for something the task type cannot do; the message names the key."""
+    """A study file asks for something the task type cannot do; the message names the key. `problems`: each problem
+    on its own (one, unless a task type found several at once)."""
+
+    @property
+    def problems(self) -> list[str]:
+        return [str(self)]
 
 
 class ManifestError(ValueError):

@@ -318,6 +318,31 @@ def test_errors_name_the_file_and_the_tag(tmp_path, fake, head, script, tag, mes
     assert str(caught.value).startswith(f"experiment.html: {caught.value.tag}: ")
 
 
+def test_every_refused_tag_is_named_at_once(tmp_path, fake):
+    """A page with several tags studyhive cannot serve gets them all in one error, in page order, so a researcher
+    fixes them after one sync instead of one sync each; the first is the error's own file, tag and message."""
+    head = (
+        '<script src="https://cdn.jsdelivr.net/gh/jspsych/jsPsych/jspsych.js"></script>'
+        + '<script src="https://example.org/lib.js"></script>'
+        + '<link rel="stylesheet" href="../other/x.css">'
+        + '<script src="https://unpkg.com/jspsych@8.3.0/dist/nope.js"></script>'
+    )
+    folder = study(tmp_path, head, script="jsPsych.init({timeline: []});")
+    with pytest.raises(ExperimentError) as caught:
+        prepare(folder, fake)
+    each = caught.value.each
+    assert [(error.file, error.tag.split('"')[1]) for error in each] == [
+        ("experiment.html", "https://cdn.jsdelivr.net/gh/jspsych/jsPsych/jspsych.js"),
+        ("experiment.html", "https://example.org/lib.js"),
+        ("experiment.html", "stylesheet"),
+        ("experiment.html", "https://unpkg.com/jspsych@8.3.0/dist/nope.js"),
+    ]
+    assert "a GitHub repository's files" in each[0].message and "not an npm CDN" in each[1].message
+    assert "outside the study" in each[2].message and "is not a file of jspsych@8.3.0" in each[3].message
+    assert (caught.value.tag, caught.value.message) == (each[0].tag, each[0].message)
+    assert caught.value.problems == [str(error) for error in each] == str(caught.value).splitlines()
+
+
 def test_a_tag_whose_study_file_is_missing_is_served_missing_with_a_note(tmp_path, fake, client):
     """A published page's dead tags (a plugin never copied, a stylesheet or image removed) run everywhere, the browser
     getting a 404 for each: sync keeps them pointing into the study folder and says which files are missing, once

@@ -323,7 +323,7 @@ def _prepare_study(path: Path) -> tuple[dict[str, Any], Study | None, Prepared |
     try:
         prepared = task.prepare(path.parent, config["task"], study.config if study else None)
     except ConfigError as exc:
-        raise StudyFileError(path, str(exc)) from None
+        raise StudyFileError(path, exc.problems) from None
     if prepared is not None:
         config.update(prepared.config)
     return config, study, prepared

@@ -200,6 +200,20 @@ class ExperimentError(ConfigError):
     def __init__(self, file: str, tag: str, message: str):
         super().__init__(f"{file}: {tag}: {message}")
         self.file, self.tag, self.message = file, tag, message
+        self.each = [self]
+
+    @classmethod
+    def together(cls, errors: list[ExperimentError]) -> ExperimentError:
+        """Several tags' errors as one: the first's file, tag and message, every one in `each` and `problems`."""
+        first = errors[0]
+        combined = cls(first.file, first.tag, first.message)
+        combined.each = errors
+        combined.args = ("\n".join(str(error) for error in errors),)
+        return combined
+
+    @property
+    def problems(self) -> list[str]:
+        return [str(error) for error in self.each]
 
 
 @dataclass(frozen=True)
@@ -1093,41 +1107,47 @@ def prepare_experiment(
         edits[index] = (tag.start, tag.end, _attrs(tag, drop, **{key: url}))
 
     head_end = None
+    refused: list[ExperimentError] = []  # every tag that cannot be served: one sync names them all
     for tag in tags:
-        if tag.name == "base":
-            edits.append((tag.start, tag.end, ""))
-            at = f"the study folder's {folder.as_posix()}/" if folder != PurePosixPath(".") else "the study folder"
-            report(tag, f"removed: studyhive's <base> names {at}" if tag is own_base else "removed (unused)")
-            continue
-        if tag.name == "head" and head_end is None:
-            head_end = tag.end
-        if tag.name == "script":
-            src = tag.get("src")
-            if src:
-                rewrite(tag, "src", src.strip())
-            else:
-                inline_scripts.append(tag)
-        elif tag.name == "link" and tag.get("href"):
-            rels = set((tag.get("rel") or "").lower().split())
-            href = tag.get("href").strip()
-            if rels & LINK_RELS_CONNECTING:
-                edits.append((tag.start, tag.end, ""))  # a warm-up connection to a host the page no longer uses
-                report(tag, "removed (a connection to a host the page no longer loads from)")
-            elif rels & LINK_RELS_LOADED:
-                rewrite(tag, "href", href)
-        elif tag.name in MEDIA_TAGS and tag.get("src"):
-            src = tag.get("src").strip()
-            if (name := site_copy(urlsplit(src))) in own:
-                edits.append((tag.start, tag.end, _attrs(tag, (), src=base + name)))
-                report(tag, f"study file {name} (in place of {src})")
+        try:
+            if tag.name == "base":
+                edits.append((tag.start, tag.end, ""))
+                at = f"the study folder's {folder.as_posix()}/" if folder != PurePosixPath(".") else "the study folder"
+                report(tag, f"removed: studyhive's <base> names {at}" if tag is own_base else "removed (unused)")
                 continue
-            if urlsplit(src).netloc:
-                fail(tag, f"{urlsplit(src).netloc} would be asked at participant time; put the file in the study")
-            if not urlsplit(src).scheme:
-                name = study_file(tag, src)
-                report(tag, f"study file {name}" + (" (missing: 404)" if name in missing else ""))
-                if src.startswith("/"):  # <base> resolves the page's relative URLs, not those from the site's root
+            if tag.name == "head" and head_end is None:
+                head_end = tag.end
+            if tag.name == "script":
+                src = tag.get("src")
+                if src:
+                    rewrite(tag, "src", src.strip())
+                else:
+                    inline_scripts.append(tag)
+            elif tag.name == "link" and tag.get("href"):
+                rels = set((tag.get("rel") or "").lower().split())
+                href = tag.get("href").strip()
+                if rels & LINK_RELS_CONNECTING:
+                    edits.append((tag.start, tag.end, ""))  # a warm-up connection to a host the page no longer uses
+                    report(tag, "removed (a connection to a host the page no longer loads from)")
+                elif rels & LINK_RELS_LOADED:
+                    rewrite(tag, "href", href)
+            elif tag.name in MEDIA_TAGS and tag.get("src"):
+                src = tag.get("src").strip()
+                if (name := site_copy(urlsplit(src))) in own:
                     edits.append((tag.start, tag.end, _attrs(tag, (), src=base + name)))
+                    report(tag, f"study file {name} (in place of {src})")
+                    continue
+                if urlsplit(src).netloc:
+                    fail(tag, f"{urlsplit(src).netloc} would be asked at participant time; put the file in the study")
+                if not urlsplit(src).scheme:
+                    name = study_file(tag, src)
+                    report(tag, f"study file {name}" + (" (missing: 404)" if name in missing else ""))
+                    if src.startswith("/"):  # <base> resolves the page's relative URLs, not those from the site's root
+                        edits.append((tag.start, tag.end, _attrs(tag, (), src=base + name)))
+        except ExperimentError as exc:
+            refused.append(exc)
+    if refused:
+        raise refused[0] if len(refused) == 1 else ExperimentError.together(refused)
 
     if jspsych is not None:
         for style in local_styles:
