@@ -50,6 +50,9 @@ JATOS = """<!DOCTYPE html>
       member: "member " + jatos.groupMemberId,  // a JATOS value studyhive has none of: undefined, not a function
     });
     jatos.addAbortButton();
+    // refused calls JATOS answers with a promise: rejected, so the code after them goes on
+    window.uploaded = jatos.uploadResultFile(new Blob(["x"]), "x.txt").then(() => "resolved", (e) => e.message);
+    jatos.setStudySessionData({n: 1}).done(() => { window.stored = true; }).fail((e) => { window.failed = e.message; });
     jsPsych.run(["cyan", "gold", "pink"].map((word) => ({
       type: jsPsychHtmlButtonResponse, stimulus: "<p class='word'>" + word + "</p>", choices: ["next"],
     })));
@@ -270,14 +273,22 @@ def test_a_jatos_experiment_stores_every_row_once_and_completes(page, live_serve
     assert first["member"] == "member undefined"
     refused = "jatos.addAbortButton is not available on studyhive"
     assert any(refused in text for text in errors)
+    frame_window = experiment_frame(page)
+    assert frame_window.evaluate("window.uploaded").startswith("jatos.uploadResultFile is not available on studyhive")
+    assert frame_window.evaluate("[window.stored, window.failed]") == [
+        None,
+        'jatos.setStudySessionData is not available on studyhive (docs/own-experiments.md: "written for JATOS")',
+    ]
     page.get_by_role("button", name="Continue").click()
     page.wait_for_url("**/results")
     person = session(token)
     assert (person.status, person.ending) == ("completed", {"ended_early": False, "message": None})
-    # the session keeps the first refusal to arrive of the two the page reports at once (the value read, the call)
+    # the session keeps the first refusal to arrive of those the page reports at once (the value read, the calls)
     kept = person.experiment_error
     assert "jatos.groupMemberId is not available on studyhive" in " ".join(errors)
-    refusal = re.compile(r"jatos\.(groupMemberId|addAbortButton) is not available on studyhive")
+    refusal = re.compile(
+        r"jatos\.(groupMemberId|addAbortButton|uploadResultFile|setStudySessionData) is not available on studyhive"
+    )
     assert kept["fatal"] is False and refusal.search(kept["message"])
 
 

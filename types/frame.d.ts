@@ -15,8 +15,8 @@ interface Window {
 interface WindowEventMap {
   /** The experiment ended its JATOS study (jatos.js): successfully or not, with its message. */
   "studyhive:jatos-end": CustomEvent<{ successful: boolean; message: string | null }>;
-  /** The experiment called a part of JATOS studyhive does not offer. */
-  "studyhive:jatos-refused": CustomEvent<{ message: string }>;
+  /** The experiment called a part of JATOS studyhive does not offer: the error its refused call rejects with. */
+  "studyhive:jatos-refused": CustomEvent<{ error: Error }>;
 }
 
 interface String {

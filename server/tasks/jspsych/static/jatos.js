@@ -14,12 +14,15 @@
  *   study's, component's and batch's JSON inputs are study.toml's [task.jatos], which sync puts on this script's tag
  *   (data-studyhive-jatos), else JATOS's default `{}`.
  * - Anything else of JATOS's is refused: a console error naming it, reported once to the page as an error of the
- *   experiment that does not stop it ("studyhive:jatos-refused").
+ *   experiment that does not stop it ("studyhive:jatos-refused"). A refused function returns a promise rejected
+ *   with that error, as JATOS's calls answer a failed request, so an experiment's `.then(…)` after one skips to its
+ *   `.catch` or on, where `undefined` would throw a TypeError in the middle of its code (a trial's on_finish).
  */
 (function () {
   "use strict";
   const seed = new URLSearchParams(window.location.hash.slice(1)).get("seed") || "";
-  const refusedNames = new Set();
+  /** @type {Map<string, Error>} each refused name's error, made and reported once */
+  const refusedNames = new Map();
   const script = document.currentScript;
   /** @type {Record<string, unknown>} */
   const inputs = JSON.parse((script && script.getAttribute("data-studyhive-jatos")) || "{}");
@@ -28,11 +31,13 @@
   const batchInput = "batch_input" in inputs ? inputs.batch_input : {};
 
   function refuse(name) {
-    if (refusedNames.has(name)) return;
-    refusedNames.add(name);
-    const message = `jatos.${name} is not available on studyhive (docs/own-experiments.md: "written for JATOS")`;
-    console.error(`studyhive: ${message}`);
-    window.dispatchEvent(new CustomEvent("studyhive:jatos-refused", { detail: { message } }));
+    const known = refusedNames.get(name);
+    if (known) return known;
+    const error = new Error(`jatos.${name} is not available on studyhive (docs/own-experiments.md: "written for JATOS")`);
+    refusedNames.set(name, error);
+    console.error(`studyhive: ${error.message}`);
+    window.dispatchEvent(new CustomEvent("studyhive:jatos-refused", { detail: { error } }));
+    return error;
   }
 
   // JATOS's values (not functions) studyhive has no counterpart of: a refused one reads as undefined, as a missing
@@ -46,15 +51,15 @@
   );
 
   /** `known` with every other property refused: a refused value reads as undefined, any other as a function that
-   * does nothing. */
+   * does nothing and returns a rejected promise (failed). */
   function refusing(known, prefix) {
     return new Proxy(known, {
       get(target, name, receiver) {
         if (typeof name === "symbol" || name in target || name === "then" || name === "toJSON") {
           return Reflect.get(target, name, receiver);
         }
-        refuse(prefix + name);
-        return FIELDS.has(name) ? undefined : () => undefined;
+        const error = refuse(prefix + name);
+        return FIELDS.has(name) ? undefined : () => failed(error);
       },
     });
   }
@@ -78,6 +83,28 @@
     };
     promise.fail = () => promise;
     promise.always = promise.done;
+    return promise;
+  }
+
+  /**
+   * What JATOS 3.x answers a transfer that failed: a promise rejected with `error` (with jQuery's done, fail and
+   * always). The runtime has reported that error already: a rejection nobody handles reports nothing more.
+   */
+  function failed(error) {
+    /**
+     * @type {Promise<never> & {
+     *   done?: () => Promise<never>,
+     *   fail?: (callback: unknown) => Promise<never>,
+     *   always?: (callback: unknown) => Promise<never>,
+     * }}
+     */
+    const promise = Promise.reject(error);
+    promise.done = () => promise;
+    promise.fail = (callback) => {
+      promise.catch((reason) => typeof callback === "function" && callback(reason));
+      return promise;
+    };
+    promise.always = promise.fail;
     return promise;
   }
 

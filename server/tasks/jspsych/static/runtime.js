@@ -460,11 +460,14 @@
   }
 
   function uncaught(error) {
+    if (refusals.has(error)) return; // a refused JATOS call's rejection, left unhandled: reported when it was made
     if (started || document.readyState === "complete") {
       reportError(error, entering);
       if (!started && !unstarted) unstarted = setTimeout(() => neverStarted(error), NEVER_STARTED_MS);
     } else if (early === null) early = { error };
   }
+  /** @type {WeakSet<object>} the errors refused JATOS calls reject with (jatos.js) */
+  const refusals = new WeakSet();
   let unstarted = 0; // the timer of neverStarted, once an error came after the page's load and before run()
 
   /** The error, reported again as fatal, when run() has still not been called (nor the run ended: jatos.endStudy):
@@ -648,7 +651,10 @@
     else if (phase === "waiting") finish();
   });
   // A JATOS call studyhive does not make (jatos.js): recorded as the experiment's error, which does not stop it.
-  window.addEventListener("studyhive:jatos-refused", (event) => reportError(new Error(event.detail.message), false));
+  window.addEventListener("studyhive:jatos-refused", (event) => {
+    refusals.add(event.detail.error);
+    reportError(event.detail.error, false);
+  });
 
   /** @type {Promise<void>} */
   const initialised = new Promise((resolve) => {
