@@ -167,7 +167,8 @@ def run_one(
     except SyncFailed as exc:
         errors = [error.split("\n")[0] for error in exc.errors]
         # the manifest's `unavailable` first: what nothing could serve, which is why the corpus pins no package for it
-        named = [experiment["unavailable"]] if "unavailable" in experiment else []
+        unavailable = experiment.get("unavailable", [])
+        named = [unavailable] if isinstance(unavailable, str) else list(unavailable)
         causes = dict.fromkeys([*named, *(cause for error in errors for text, cause in CAUSES if text in error)])
         errors = [error.replace(f"the npm registry {registry.url}", "the offline registry") for error in errors]
         # sync's own words in backticks: they quote tags, which markdown would otherwise take for HTML
@@ -259,6 +260,10 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             data = json.loads(frame.evaluate("JSON.stringify(jsPsych.data.get().values())"))
         except Exception as exc:
             data, errors = None, [*errors, f"jsPsych.data unreadable: {str(exc).splitlines()[0][:80]}"]
+        # values no trial recorded (an experiment's own push() into jsPsych's data, which jQuery's $.param does to
+        # the DataCollection it is handed): not rows, so not compared, but named
+        others = sum(not isinstance(value, dict) for value in data or ())
+        data = data and [value for value in data if isinstance(value, dict)]
         rows = rows_arrive(page, token, len(data or ()))
         if data is None:
             equal = f"? ({len(rows)} stored)"
@@ -282,7 +287,11 @@ def take(browser, base: str, name: str, seconds: float, faults: Disturbance | No
             page.wait_for_load_state()
             person = session(token)
             completed = "yes" if person.status == "completed" else f"no ({person.status}, {person.outcome})"
-        why = "" if reached else last if stopped.is_visible() else f"no Continue button after {steps} steps: {last}"
+        stuck = "" if reached else last if stopped.is_visible() else f"no Continue button after {steps} steps: {last}"
+        not_rows = (
+            f"jsPsych.data also holds {others} value(s) no trial recorded (null, …): not compared" if others else ""
+        )
+        why = "; ".join(part for part in (stuck, not_rows) if part)
         if errors and not reached:
             why += f"; page error: {errors[0]}"
         return completed, equal, kb, why, steps

@@ -7,11 +7,31 @@ import time
 # Keys tried in turn when a screen has nothing to click: the ones jsPsych tutorials and the corpus ask for.
 KEYS = (" ", "f", "j", "ArrowRight", "Enter", "ArrowLeft", "y", "n", "1", "2", "3", "a")
 
-# One step in the page: fill every empty text field, pick the first option of every radio group and select, then
-# click the first enabled, visible button that does not go back or undo; failing that, click a canvas (drawing and
-# dragging plugins). Returns what it did, or "" when there was nothing to do (the caller then presses a key).
+# One step in the page: fill every empty text field, pick the first option of every radio group, checkbox group and
+# select, move every slider once (the events slider plugins wait for before their button takes a click: mousedown,
+# touchstart, change, or click in jsPsych 6.0), then click the first enabled, visible button that does not go back or
+# undo; failing that, click a canvas (drawing and dragging plugins). Returns what it did, or "" when there was nothing
+# to do (the caller then presses a key).
 ACT = r"""() => {
   const visible = (el) => el.offsetParent !== null && !el.disabled;
+  const moved = (window.__participantMoved ??= new WeakSet());
+  for (const el of document.querySelectorAll("input[type=range]")) {
+    if (visible(el) && !moved.has(el)) {
+      moved.add(el);
+      const [min, max] = [Number(el.min || 0), Number(el.max || 100)];
+      el.value = String(min + Math.round((max - min) * 0.7));
+      for (const type of ["mousedown", "touchstart", "input", "change", "click"]) {
+        el.dispatchEvent(new Event(type, {bubbles: true}));
+      }
+    }
+  }
+  const boxes = new Set();
+  for (const el of document.querySelectorAll("input[type=checkbox]")) {
+    if (visible(el) && !boxes.has(el.name)) {
+      boxes.add(el.name);
+      if (!document.querySelector(`input[type=checkbox][name="${CSS.escape(el.name)}"]:checked`)) el.click();
+    }
+  }
   for (const el of document.querySelectorAll("input[type=text], input[type=number], input:not([type]), textarea")) {
     if (visible(el) && !el.value) {
       el.value = el.type === "number" ? (el.min || "1") : "a";
