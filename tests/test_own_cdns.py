@@ -324,6 +324,44 @@ def test_other_scripts_are_not_jspsych():
     assert jspsych_build_version(json.dumps({"version": "7.3.4"}).encode()) is None
 
 
+def test_files_named_from_jatoss_study_assets_are_the_study_folders(tmp_path, fake):
+    """JATOS serves the folder a researcher brings at /study_assets/<its name>/, and its documentation tells pages to
+    name their files so: such a tag names the study folder's file at the rest of the path (a jsPsych copy recognised
+    as any local copy), and so does such a path in code (a preload list, an image a stimulus writes), whatever the
+    folder was called on JATOS; a part of another URL is left as it is."""
+    folder = local_copy(tmp_path)
+    html = (folder / "experiment.html").read_text()
+    for name in ("jspsych/jspsych.js", "jspsych/plugin-html-keyboard-response.js", "jspsych/jspsych.css"):
+        html = html.replace(f'"{name}"', f'"/study_assets/go_nogo/{name}"')
+    (folder / "js").mkdir()
+    (folder / "js" / "task.js").write_text('var cue = "/study_assets/go_nogo/img/blue.png";')
+    code = (
+        'var images = ["/study_assets/go_nogo/img/blue.png"]; var shown = \'<img src="/study_assets/go_nogo/img/'
+        'blue.png">\'; var elsewhere = "https://jatos.example.org/study_assets/go_nogo/img/blue.png";'
+    )
+    (folder / "experiment.html").write_text(
+        html.replace(
+            "</head>",
+            '<script src="/study_assets/other_name/js/task.js"></script>\n'
+            '<img src="/study_assets/go_nogo/img/blue.png"><script src="/study_assets/go_nogo/js/gone.js"></script>\n'
+            "</head>",
+        ).replace("<script>var jsPsych", f"<script>{code}\nvar jsPsych")
+    )
+    prepared = prepare(folder, fake)
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert prepared.jspsych_version == "7.3.4" and list(pins_of(prepared)) == ["jspsych"]  # the copy is 7.3.4's
+    assert f'<script src="{base}jspsych/plugin-html-keyboard-response.js" crossorigin="anonymous">' in prepared.html
+    assert f'<img src="{base}img/blue.png">' in prepared.html
+    assert f'<script src="{base}js/gone.js" crossorigin="anonymous">' in prepared.html  # missing: a 404, as on JATOS
+    assert any(note.startswith("js/gone.js is not in the study folder") for note in prepared.notes)
+    assert f'var images = ["{base}img/blue.png"]; var shown = \'<img src="{base}img/blue.png">\';' in prepared.html
+    assert 'var elsewhere = "https://jatos.example.org/study_assets/go_nogo/img/blue.png";' in prepared.html
+    task_js = re.search(r'<script src="(/pkg/[0-9a-f]{64}/task\.js)" crossorigin="anonymous">', prepared.html).group(1)
+    assert served(prepared, task_js) == f'var cue = "{base}img/blue.png";'.encode()
+    assert "js/task.js: its URLs of the Pages site or JATOS's /study_assets/" in "\n".join(prepared.notes)
+    assert "/study_assets/" not in prepared.html.replace("jatos.example.org/study_assets/", "")
+
+
 def test_files_on_the_labs_pages_site_are_the_study_folders(tmp_path, fake):
     """jsPsych's recipe for Qualtrics loads every file from the lab's GitHub Pages site, which publishes the folder the
     researcher brings: such a URL is the folder's file at the longest end of its path (a jsPsych build recognised as

@@ -62,6 +62,12 @@ RUNTIME_MARKER = "<!--studyhive-runtime-->"
 JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
 # Static sites that publish a repository's folder as it is: a page's URL there names a file of the study folder.
 PAGES_HOSTS = (".github.io", ".gitlab.io")
+# JATOS serves a study's assets folder (the folder a researcher brings here) at /study_assets/<its name>/, and its
+# documentation tells experiments to name their files so: the path's rest names the study folder's file.
+JATOS_ASSETS = re.compile(r"/study_assets/[^/\s]+/")
+# Such a path in code (a preload list, an <img> a stimulus writes), where it starts a string or follows a quote, =
+# or (: not a part of another URL.
+JATOS_ASSETS_IN_CODE = re.compile(r"""(?<![\w$.:/-])/study_assets/[^/"'`\s\\]+/""")
 # A string literal in code that is such a site's URL (group 2), or its start before a template's `${`.
 PAGES_LITERAL = re.compile(
     r"""(["'`])(https?://[A-Za-z0-9-]+(?:"""
@@ -92,7 +98,9 @@ SOCKET_IO = (
     " (socket.io's client: the experiment talks to its lab's own socket.io server, which studyhive does not run; "
     "what it gets from there, stimuli or a save, it must do without)"
 )
-SITE_URLS = "its URLs of the Pages site that publishes the study folder are served the folder's files"
+SITE_URLS = (
+    "its URLs of the Pages site or JATOS's /study_assets/ that publish the study folder are served the folder's files"
+)
 # An inline event handler in HTML a script writes ('<button onclick="next()">'): its value (group 4) between quotes
 # (group 3) written with a backslash in the script's string or not (group 2).
 # A start tag's text before an attribute: a quoted value may hold ">" (`value="Next >"`), never "<".
@@ -683,6 +691,12 @@ def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
     return "<" + tag.name + "".join(" " + item for item in written) + ">"
 
 
+def _jatos_assets(url: str) -> bool:
+    """Whether a URL names a file of JATOS's study assets folder (/study_assets/<folder>/…, on the page's host)."""
+    parts = urlsplit(url)
+    return not parts.scheme and not parts.netloc and JATOS_ASSETS.match(parts.path) is not None
+
+
 def _pages(parts: SplitResult) -> bool:
     """Whether a URL is on GitHub's or GitLab's Pages, which publish a repository's folder as it is."""
     return (parts.hostname or "").endswith(PAGES_HOSTS)
@@ -779,7 +793,10 @@ def prepare_experiment(
         """The study folder's file a tag names. One that is not there is served as missing, as any host serves it
         (published pages keep tags of files their authors removed or never copied, and run everywhere): the page's
         request for it gets a 404, and a note says so, since an experiment that does use it fails there."""
-        path = PurePosixPath(unquote(urlsplit(url).path))
+        path = urlsplit(url).path
+        if _jatos_assets(url):  # JATOS's /study_assets/<folder>/ is the study folder
+            path = JATOS_ASSETS.sub("/", path, count=1)
+        path = PurePosixPath(unquote(path))
         # A path from the site's root ("/static/js/task.js", as the lab's own server served the page) names the file
         # from the study folder's root: the folder is what that server published.
         name = posixpath.normpath(path.as_posix().lstrip("/") if path.is_absolute() else (folder / path).as_posix())
@@ -1045,7 +1062,7 @@ def prepare_experiment(
             rest = ("?" + parts.query if parts.query else "") + ("#" + parts.fragment if parts.fragment else "")
             return match.group(1) + base + quote(name) + rest
 
-        return PAGES_LITERAL.sub(mapped, code)
+        return JATOS_ASSETS_IN_CODE.sub(base, PAGES_LITERAL.sub(mapped, code))
 
     def jspsych_package(version: str) -> _Package:
         """jsPsych's package of `version`, to compare a local copy with."""
