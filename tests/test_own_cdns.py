@@ -16,7 +16,9 @@ from server.tasks.jspsych.experiment import (
     RUNTIME_MARKER,
     ExperimentError,
     jspsych_build_version,
+    prepare_experiment,
 )
+from server.tasks.jspsych.npm import Registry
 from tests.fake_npm_registry import NODE_MODULES, FakeRegistry, integrity
 from tests.jspsych_study import STUDY_TOML, jspsych_app
 from tests.test_jspsych_packages import prepare, served, srcs, study
@@ -344,6 +346,7 @@ def test_files_named_from_jatoss_study_assets_are_the_study_folders(tmp_path, fa
             "</head>",
             '<script src="/study_assets/other_name/js/task.js"></script>\n'
             '<img src="/study_assets/go_nogo/img/blue.png"><script src="/study_assets/go_nogo/js/gone.js"></script>\n'
+            '<img src="/study_assets_root/go_nogo/img/blue.png" alt="root">\n'
             "</head>",
         ).replace("<script>var jsPsych", f"<script>{code}\nvar jsPsych")
     )
@@ -352,6 +355,7 @@ def test_files_named_from_jatoss_study_assets_are_the_study_folders(tmp_path, fa
     assert prepared.jspsych_version == "7.3.4" and list(pins_of(prepared)) == ["jspsych"]  # the copy is 7.3.4's
     assert f'<script src="{base}jspsych/plugin-html-keyboard-response.js" crossorigin="anonymous">' in prepared.html
     assert f'<img src="{base}img/blue.png">' in prepared.html
+    assert f'<img src="{base}img/blue.png" alt="root">' in prepared.html  # JATOS's other name for the same
     assert f'<script src="{base}js/gone.js" crossorigin="anonymous">' in prepared.html  # missing: a 404, as on JATOS
     assert any(note.startswith("js/gone.js is not in the study folder") for note in prepared.notes)
     assert f'var images = ["{base}img/blue.png"]; var shown = \'<img src="{base}img/blue.png">\';' in prepared.html
@@ -360,6 +364,37 @@ def test_files_named_from_jatoss_study_assets_are_the_study_folders(tmp_path, fa
     assert served(prepared, task_js) == f'var cue = "{base}img/blue.png";'.encode()
     assert "js/task.js: its URLs of the Pages site or JATOS's /study_assets/" in "\n".join(prepared.notes)
     assert "/study_assets/" not in prepared.html.replace("jatos.example.org/study_assets/", "")
+
+
+def test_a_jatos_component_page_in_a_subfolder_names_its_files_from_the_study_folders_root(tmp_path, fake):
+    """JATOS serves a component's page at /publix/<run>/<component>/start whatever its folder in the study's assets,
+    so its relative URLs name files from the assets folder's root: a page in a subfolder that loads jatos.js and
+    names its files so is served so (its <base> the study folder's root, a note saying why); one whose files sit
+    beside it, as on a laptop, keeps its own folder."""
+    folder = local_copy(tmp_path)
+    page = (folder / "experiment.html").read_text()
+    component = page.replace("</head>", '<script src="/assets/javascripts/jatos.js"></script>\n</head>')
+    (folder / "comp").mkdir()
+    (folder / "comp" / "index.html").write_text(component)
+    (folder / "experiment.html").unlink()
+
+    prepared = prepare_experiment(folder, "comp/index.html", registry=Registry(fake.url, timeout=10))
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert f'<base href="{base}">' in prepared.html and prepared.jspsych_version == "7.3.4"
+    assert f'<script src="{base}jspsych/plugin-html-keyboard-response.js" crossorigin="anonymous">' in prepared.html
+    assert prepared.notes == [
+        "comp/index.html loads jatos.js and names its files from the study folder's root, as JATOS serves a "
+        "component's page (at /publix/…/start, its relative URLs from the study assets folder): they are read from "
+        "there"
+    ]
+
+    for name in ("jspsych/jspsych.js", "jspsych/plugin-html-keyboard-response.js", "jspsych/jspsych.css"):
+        (folder / "comp" / "jspsych").mkdir(exist_ok=True)
+        (folder / name).rename(folder / "comp" / name)  # beside the page: the laptop's way
+    prepared = prepare_experiment(folder, "comp/index.html", registry=Registry(fake.url, timeout=10))
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert f'<base href="{base}comp/">' in prepared.html and prepared.notes == []
+    assert f'<script src="{base}comp/jspsych/plugin-html-keyboard-response.js"' in prepared.html
 
 
 def test_files_on_the_labs_pages_site_are_the_study_folders(tmp_path, fake):

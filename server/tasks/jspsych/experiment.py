@@ -64,10 +64,10 @@ JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
 PAGES_HOSTS = (".github.io", ".gitlab.io")
 # JATOS serves a study's assets folder (the folder a researcher brings here) at /study_assets/<its name>/, and its
 # documentation tells experiments to name their files so: the path's rest names the study folder's file.
-JATOS_ASSETS = re.compile(r"/study_assets/[^/\s]+/")
+JATOS_ASSETS = re.compile(r"/study_assets(?:_root)?/[^/\s]+/")
 # Such a path in code (a preload list, an <img> a stimulus writes), where it starts a string or follows a quote, =
 # or (: not a part of another URL.
-JATOS_ASSETS_IN_CODE = re.compile(r"""(?<![\w$.:/-])/study_assets/[^/"'`\s\\]+/""")
+JATOS_ASSETS_IN_CODE = re.compile(r"""(?<![\w$.:/-])/study_assets(?:_root)?/[^/"'`\s\\]+/""")
 # A string literal in code that is such a site's URL (group 2), or its start before a template's `${`.
 PAGES_LITERAL = re.compile(
     r"""(["'`])(https?://[A-Za-z0-9-]+(?:"""
@@ -97,6 +97,10 @@ ANALYTICS = "web analytics: it would report the participant's visit to another h
 SOCKET_IO = (
     " (socket.io's client: the experiment talks to its lab's own socket.io server, which studyhive does not run; "
     "what it gets from there, stimuli or a save, it must do without)"
+)
+JATOS_COMPONENT = (
+    "{page} loads jatos.js and names its files from the study folder's root, as JATOS serves a component's page "
+    "(at /publix/…/start, its relative URLs from the study assets folder): they are read from there"
 )
 SITE_URLS = (
     "its URLs of the Pages site or JATOS's /study_assets/ that publish the study folder are served the folder's files"
@@ -691,6 +695,32 @@ def _attrs(tag: _Tag, drop: tuple[str, ...] = (), **changes: str) -> str:
     return "<" + tag.name + "".join(" " + item for item in written) + ">"
 
 
+def _loads_jatos(tag: _Tag) -> bool:
+    """Whether a tag loads JATOS's jatos.js (any path or host: JATOS serves it itself)."""
+    src = tag.get("src") if tag.name == "script" else None
+    return bool(src) and PurePosixPath(unquote(urlsplit(src.strip()).path)).name == "jatos.js"
+
+
+def _as_jatos_component(tags: list[_Tag], folder: PurePosixPath, own: dict[str, bytes]) -> bool:
+    """Whether a page in `folder` (a subfolder of the study's) names its files as JATOS serves a component's page: at
+    /publix/<run>/<component>/start, whatever its folder, so that its relative URLs name files from the study assets
+    folder's root. Taken so when the page loads jatos.js and more of the files its tags name relatively are found from
+    the study folder's root than from its own folder (a page also run from its folder on a laptop keeps that)."""
+    if not any(_loads_jatos(tag) for tag in tags):
+        return False
+    named = [
+        unquote(urlsplit(url.strip()).path)
+        for tag in tags
+        if (url := tag.get("src") or (tag.get("href") if tag.name == "link" else None))
+        and not urlsplit(url.strip()).scheme
+        and not urlsplit(url.strip()).netloc
+        and not url.strip().startswith("/")
+    ]
+    from_root = sum(posixpath.normpath(path) in own for path in named)
+    from_folder = sum(posixpath.normpath((folder / path).as_posix()) in own for path in named)
+    return from_root > from_folder
+
+
 def _jatos_assets(url: str) -> bool:
     """Whether a URL names a file of JATOS's study assets folder (/study_assets/<folder>/…, on the page's host)."""
     parts = urlsplit(url)
@@ -758,6 +788,9 @@ def prepare_experiment(
     # A page in a subfolder of the study (a demo folder beside a shared jspsych-dist/) names files from its own
     # folder, `../` included, as it does on a laptop: its <base> is that folder, and tags resolve from it.
     folder = PurePosixPath(html_name).parent
+    jatos_component = folder != PurePosixPath(".") and _as_jatos_component(tags, folder, own)
+    if jatos_component:
+        folder = PurePosixPath(".")
     own_base = next((tag for tag in tags if tag.name == "base" and tag.get("href") is not None), None)
     if own_base is not None:  # its files named from another folder of the study's: studyhive's <base> names that one
         folder = _base_folder(own_base, html_name)
@@ -778,6 +811,8 @@ def prepare_experiment(
     styling: set[tuple[str, str, str]] = set()  # the package stylesheets being made servable (an @import loop)
     local_styles: list[tuple[int, _Tag, str, str]] = []  # (index in edits, tag, attribute, file) of local stylesheets
     notes: list[str] = []  # what sync says of a file served otherwise than the tag names it
+    if jatos_component:
+        notes.append(JATOS_COMPONENT.format(page=html_name))
     if withheld:
         notes.append(
             f"not published: {', '.join(withheld)} (server scripts: studyhive runs none, a browser cannot, and their "
@@ -939,7 +974,7 @@ def prepare_experiment(
         if parts.scheme in ("data", "blob"):
             report(tag, f"kept as it is (a {parts.scheme}: URL)")
             return
-        if tag.name == "script" and PurePosixPath(unquote(parts.path)).name == "jatos.js":
+        if _loads_jatos(tag):
             served = JATOS_SCRIPT
             rewritten.add(served)  # not JATOS's file: an integrity attribute naming that is dropped
             given = {name: value for name, value in (jatos_input or {}).items() if value != {}}
