@@ -365,6 +365,16 @@ def test_files_named_from_jatoss_study_assets_are_the_study_folders(tmp_path, fa
     assert "js/task.js: its URLs of the Pages site or JATOS's /study_assets/" in "\n".join(prepared.notes)
     assert "/study_assets/" not in prepared.html.replace("jatos.example.org/study_assets/", "")
 
+    # The assets folder brought inside the study's, under its JATOS name: the names are read from that subfolder.
+    (folder / "go_nogo").mkdir()
+    for name in ("jspsych", "js", "img", "experiment.html"):
+        (folder / name).rename(folder / "go_nogo" / name)
+    prepared = prepare_experiment(folder, "go_nogo/experiment.html", registry=Registry(fake.url, timeout=10))
+    base = f"/study-files/{prepared.study_files_manifest}/"
+    assert f'<img src="{base}go_nogo/img/blue.png">' in prepared.html and prepared.jspsych_version == "7.3.4"
+    assert f'var images = ["{base}go_nogo/img/blue.png"];' in prepared.html
+    assert any(note.startswith("js/task.js is not in the study folder") for note in prepared.notes)  # other_name
+
 
 def test_a_jatos_component_page_in_a_subfolder_names_its_files_from_the_study_folders_root(tmp_path, fake):
     """JATOS serves a component's page at /publix/<run>/<component>/start whatever its folder in the study's assets,

@@ -64,10 +64,10 @@ JATOS_SCRIPT = "/tasks/jspsych/jatos.js"
 PAGES_HOSTS = (".github.io", ".gitlab.io")
 # JATOS serves a study's assets folder (the folder a researcher brings here) at /study_assets/<its name>/, and its
 # documentation tells experiments to name their files so: the path's rest names the study folder's file.
-JATOS_ASSETS = re.compile(r"/study_assets(?:_root)?/[^/\s]+/")
+JATOS_ASSETS = re.compile(r"/study_assets(?:_root)?/([^/\s]+)/")
 # Such a path in code (a preload list, an <img> a stimulus writes), where it starts a string or follows a quote, =
 # or (: not a part of another URL.
-JATOS_ASSETS_IN_CODE = re.compile(r"""(?<![\w$.:/-])/study_assets(?:_root)?/[^/"'`\s\\]+/""")
+JATOS_ASSETS_IN_CODE = re.compile(r"""(?<![\w$.:/-])/study_assets(?:_root)?/([^/"'`\s\\]+)/""")
 # A string literal in code that is such a site's URL (group 2), or its start before a template's `${`.
 PAGES_LITERAL = re.compile(
     r"""(["'`])(https?://[A-Za-z0-9-]+(?:"""
@@ -721,10 +721,11 @@ def _as_jatos_component(tags: list[_Tag], folder: PurePosixPath, own: dict[str, 
     return from_root > from_folder
 
 
-def _jatos_assets(url: str) -> bool:
-    """Whether a URL names a file of JATOS's study assets folder (/study_assets/<folder>/…, on the page's host)."""
+def _jatos_assets(url: str) -> re.Match | None:
+    """Where a URL names a file of JATOS's study assets folder (/study_assets/<folder>/…, on the page's host): the
+    match of that start of its path (the folder's name its group 1), else None."""
     parts = urlsplit(url)
-    return not parts.scheme and not parts.netloc and JATOS_ASSETS.match(parts.path) is not None
+    return None if parts.scheme or parts.netloc else JATOS_ASSETS.match(parts.path)
 
 
 def _pages(parts: SplitResult) -> bool:
@@ -824,13 +825,18 @@ def prepare_experiment(
     def fail(tag: _Tag, message: str):
         raise ExperimentError(html_name, tag.text, message)
 
+    def jatos_folder(name: str) -> str:
+        """The study folder's folder JATOS's study assets folder `name` is: the study folder itself, or its subfolder
+        of that name where it has one (the assets folder brought inside the study's), as "" or "name/"."""
+        return f"{name}/" if name in own_folders else ""
+
     def study_file(tag: _Tag, url: str) -> str:
         """The study folder's file a tag names. One that is not there is served as missing, as any host serves it
         (published pages keep tags of files their authors removed or never copied, and run everywhere): the page's
         request for it gets a 404, and a note says so, since an experiment that does use it fails there."""
         path = urlsplit(url).path
-        if _jatos_assets(url):  # JATOS's /study_assets/<folder>/ is the study folder
-            path = JATOS_ASSETS.sub("/", path, count=1)
+        if assets := _jatos_assets(url):  # JATOS's /study_assets/<folder>/
+            path = "/" + jatos_folder(unquote(assets.group(1))) + path[assets.end() :]
         path = PurePosixPath(unquote(path))
         # A path from the site's root ("/static/js/task.js", as the lab's own server served the page) names the file
         # from the study folder's root: the folder is what that server published.
@@ -1097,7 +1103,9 @@ def prepare_experiment(
             rest = ("?" + parts.query if parts.query else "") + ("#" + parts.fragment if parts.fragment else "")
             return match.group(1) + base + quote(name) + rest
 
-        return JATOS_ASSETS_IN_CODE.sub(base, PAGES_LITERAL.sub(mapped, code))
+        return JATOS_ASSETS_IN_CODE.sub(
+            lambda match: base + jatos_folder(unquote(match.group(1))), PAGES_LITERAL.sub(mapped, code)
+        )
 
     def jspsych_package(version: str) -> _Package:
         """jsPsych's package of `version`, to compare a local copy with."""
