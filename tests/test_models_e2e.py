@@ -9,8 +9,9 @@ human MAE of 0.056 (reference/published_results.csv).
 
 CI cost: about a minute on two idle cores (four when other work shares them), nearly all of it training (6,000
 images, 4 epochs); the per-type path adds about 50 s on a busy machine (five exports and one-epoch runs of 32 images,
-which need not learn: they test the path, not the model). It runs in the SQLite pass only: the PostgreSQL pass would
-train the same models again, and PostgreSQL's import and analysis of these files are covered by test_predictions.py,
+which need not learn: they test the path, not the model). It runs in the PostgreSQL pass only, the shorter of the two
+`make test` runs side by side (docs/operations.md, "`make test`'s two pytest passes"): the SQLite pass would train the
+same models again, and SQLite's import and analysis of these files are covered by test_predictions.py,
 test_prediction_files.py and test_analyze.py."""
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from modelruns.__main__ import main as modelruns
 from tests.conftest import BACKEND
 from tests.helpers import take_study3_like_people
 
-pytestmark = pytest.mark.skipif(BACKEND != "sqlite", reason="trains a CNN: once per `make test`, in the SQLite pass")
+pytestmark = pytest.mark.skipif(
+    BACKEND != "postgresql", reason="trains a CNN: once per `make test`, in the PostgreSQL pass"
+)
 
 N_TRAINING, N_VALIDATION, EPOCHS = 6000, 600, 4
 PEOPLE = 12
