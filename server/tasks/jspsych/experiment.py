@@ -708,14 +708,8 @@ def _as_jatos_component(tags: list[_Tag], folder: PurePosixPath, own: dict[str, 
     the study folder's root than from its own folder (a page also run from its folder on a laptop keeps that)."""
     if not any(_loads_jatos(tag) for tag in tags):
         return False
-    named = [
-        unquote(urlsplit(url.strip()).path)
-        for tag in tags
-        if (url := tag.get("src") or (tag.get("href") if tag.name == "link" else None))
-        and not urlsplit(url.strip()).scheme
-        and not urlsplit(url.strip()).netloc
-        and not url.strip().startswith("/")
-    ]
+    urls = (urlsplit(url.strip()) for tag in tags if (url := tag.get("src") or tag.name == "link" and tag.get("href")))
+    named = [unquote(url.path) for url in urls if not (url.scheme or url.netloc or url.path.startswith("/"))]
     from_root = sum(posixpath.normpath(path) in own for path in named)
     from_folder = sum(posixpath.normpath((folder / path).as_posix()) in own for path in named)
     return from_root > from_folder

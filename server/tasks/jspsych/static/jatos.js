@@ -65,47 +65,33 @@
   }
 
   /**
-   * What JATOS 3.x answers a transfer that succeeded: onSuccess called, then a resolved promise (with the done, fail
-   * and always of the jQuery promises some 3.x versions return).
+   * `promise` with the done, fail and always of the jQuery promises some JATOS 3.x versions return: each calls its
+   * callback when the promise settles that way, and returns the promise.
+   * @template T
+   * @param {Promise<T>} promise
    */
-  function succeeded(onSuccess) {
-    /**
-     * @type {Promise<unknown> & {
-     *   done?: (callback: unknown) => Promise<unknown>,
-     *   fail?: () => Promise<unknown>,
-     *   always?: (callback: unknown) => Promise<unknown>,
-     * }}
-     */
-    const promise = Promise.resolve().then(() => (typeof onSuccess === "function" ? onSuccess() : undefined));
-    promise.done = (callback) => {
-      promise.then(() => typeof callback === "function" && callback());
-      return promise;
-    };
-    promise.fail = () => promise;
-    promise.always = promise.done;
-    return promise;
+  function jqueryLike(promise) {
+    /** @param {unknown} callback */
+    const call = (callback) => (/** @type {unknown} */ value) =>
+      typeof callback === "function" ? callback(value) : undefined;
+    /** @type {Promise<T> & Record<"done" | "fail" | "always", (callback: unknown) => Promise<T>>} */
+    const answer = Object.assign(promise, {
+      done: (callback) => (promise.then(call(callback)), answer),
+      fail: (callback) => (promise.catch(call(callback)), answer),
+      always: (callback) => (promise.then(call(callback), call(callback)), answer),
+    });
+    return answer;
   }
 
-  /**
-   * What JATOS 3.x answers a transfer that failed: a promise rejected with `error` (with jQuery's done, fail and
-   * always). The runtime has reported that error already: a rejection nobody handles reports nothing more.
-   */
+  /** What JATOS 3.x answers a transfer that succeeded: onSuccess called, then a resolved promise. */
+  function succeeded(onSuccess) {
+    return jqueryLike(Promise.resolve().then(() => (typeof onSuccess === "function" ? onSuccess() : undefined)));
+  }
+
+  /** What JATOS 3.x answers a transfer that failed: a promise rejected with `error`. The runtime has reported that
+   * error already: a rejection nobody handles reports nothing more. */
   function failed(error) {
-    /**
-     * @type {Promise<never> & {
-     *   done?: () => Promise<never>,
-     *   fail?: (callback: unknown) => Promise<never>,
-     *   always?: (callback: unknown) => Promise<never>,
-     * }}
-     */
-    const promise = Promise.reject(error);
-    promise.done = () => promise;
-    promise.fail = (callback) => {
-      promise.catch((reason) => typeof callback === "function" && callback(reason));
-      return promise;
-    };
-    promise.always = promise.fail;
-    return promise;
+    return jqueryLike(Promise.reject(error));
   }
 
   function end(successful, message) {
